@@ -1,0 +1,220 @@
+import type pg from 'pg';
+import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
+import type { HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
+
+/** Rows written per statement during an import. */
+const UPSERT_BATCH = 5_000;
+
+const RECORD_COLUMNS = `
+  l.id, l.platform, l.source_url, l.status, l.failure_reason, l.title, l.channel_name, l.channel_id,
+  l.thumbnail_url, l.scheduled_start_at, l.started_at, l.ended_at, l.file_size_bytes, l.length_seconds,
+  l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url, l.download_count,
+  l.created_at, l.updated_at,
+  array(select s.provider || '/' || s.user_id from livestream_submitters s
+        where s.livestream_id = l.id order by s.id) as submitters`;
+
+interface LivestreamRow {
+  id: string;
+  platform: Platform;
+  source_url: string;
+  status: LivestreamStatus;
+  failure_reason: string | null;
+  title: string;
+  channel_name: string;
+  channel_id: string;
+  thumbnail_url: string | null;
+  scheduled_start_at: Date;
+  started_at: Date | null;
+  ended_at: Date | null;
+  file_size_bytes: number | null;
+  length_seconds: number | null;
+  video_key: string | null;
+  log_key: string | null;
+  thumbnail_key: string | null;
+  sha256: string | null;
+  external_archive_url: string | null;
+  download_count: number;
+  created_at: Date;
+  updated_at: Date;
+  submitters: string[];
+}
+
+/** Livestream records in PostgreSQL. */
+export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
+  return {
+    async listHistory(query, total) {
+      const { sql, params, reversed } = historySql(query, total);
+      const { rows } = await pool.query<LivestreamRow>(sql, params);
+      const records = rows.map(toLivestream);
+      return reversed ? records.reverse() : records;
+    },
+
+    async listQueue(limit) {
+      const { rows } = await pool.query<LivestreamRow>(
+        `select ${RECORD_COLUMNS} from livestreams l where l.status in ('upcoming', 'live')
+         order by l.scheduled_start_at asc, l.id asc limit $1`,
+        [limit],
+      );
+      return rows.map(toLivestream);
+    },
+
+    async findById(id) {
+      const { rows } = await pool.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = $1`, [id]);
+      return rows[0] ? toLivestream(rows[0]) : null;
+    },
+
+    async totals() {
+      const { rows } = await pool.query<Record<string, number>>('select * from livestream_totals');
+      const row = rows[0] ?? {};
+      return {
+        all: row.all_count ?? 0,
+        finished: row.finished_count ?? 0,
+        counted: row.counted_count ?? 0,
+        totalFileSizeBytes: row.total_file_size ?? 0,
+        totalLengthSeconds: row.total_length ?? 0,
+        uniqueChannels: row.unique_channels ?? 0,
+      } satisfies LivestreamTotals;
+    },
+
+    async upsertMany(records) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        let inserted = 0;
+        for (let start = 0; start < records.length; start += UPSERT_BATCH) {
+          const batch = records.slice(start, start + UPSERT_BATCH);
+          inserted += await upsertRecords(client, batch);
+          await appendSubmitters(client, batch);
+        }
+        await client.query('commit');
+        return { inserted, updated: records.length - inserted };
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/**
+ * Deep pages read from the other end: the last page of 100k records costs an offset of 0,
+ * not 100k. `total` is the count the caller paginates against.
+ */
+function historySql(query: HistoryQuery, total: number) {
+  const where = query.includeUnfinished ? '' : `where l.status = 'finished'`;
+  const remaining = total - query.offset;
+  const reversed = query.offset > total / 2 && remaining > 0;
+  const direction = (query.sort === 'asc') !== reversed ? 'asc' : 'desc';
+  const limit = reversed ? Math.min(query.limit, remaining) : query.limit;
+  const offset = reversed ? Math.max(0, remaining - query.limit) : query.offset;
+  return {
+    sql: `select ${RECORD_COLUMNS} from livestreams l ${where}
+          order by l.scheduled_start_at ${direction}, l.id ${direction} limit $1 offset $2`,
+    params: [limit, offset],
+    reversed,
+  };
+}
+
+async function upsertRecords(client: pg.PoolClient, batch: readonly LivestreamInput[]): Promise<number> {
+  const column = <T>(pick: (r: LivestreamInput) => T) => batch.map(pick);
+  const { rows } = await client.query<{ inserted: boolean }>(
+    `insert into livestreams as l (id, platform, source_url, status, failure_reason, title, channel_name, channel_id,
+       thumbnail_url, scheduled_start_at, started_at, ended_at, file_size_bytes, length_seconds,
+       video_key, log_key, thumbnail_key, sha256, external_archive_url)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+       $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::bigint[], $14::integer[],
+       $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
+     on conflict (id) do update set
+       platform = excluded.platform, source_url = excluded.source_url, status = excluded.status,
+       failure_reason = excluded.failure_reason, title = excluded.title, channel_name = excluded.channel_name,
+       channel_id = excluded.channel_id, thumbnail_url = excluded.thumbnail_url,
+       scheduled_start_at = excluded.scheduled_start_at, started_at = excluded.started_at, ended_at = excluded.ended_at,
+       file_size_bytes = coalesce(excluded.file_size_bytes, l.file_size_bytes),
+       length_seconds = coalesce(excluded.length_seconds, l.length_seconds),
+       video_key = coalesce(excluded.video_key, l.video_key), log_key = coalesce(excluded.log_key, l.log_key),
+       thumbnail_key = coalesce(excluded.thumbnail_key, l.thumbnail_key), sha256 = coalesce(excluded.sha256, l.sha256),
+       external_archive_url = coalesce(excluded.external_archive_url, l.external_archive_url),
+       updated_at = now()
+     returning (xmax = 0) as inserted`,
+    [
+      column((r) => r.id),
+      column((r) => r.platform),
+      column((r) => r.sourceUrl),
+      column((r) => r.status),
+      column((r) => r.failureReason),
+      column((r) => r.title),
+      column((r) => r.channelName),
+      column((r) => r.channelId),
+      column((r) => r.thumbnailUrl),
+      column((r) => r.scheduledStart.toISOString()),
+      column((r) => r.startedAt?.toISOString() ?? null),
+      column((r) => r.endedAt?.toISOString() ?? null),
+      column((r) => r.archive?.fileSizeBytes ?? null),
+      column((r) => r.archive?.lengthSeconds ?? null),
+      column((r) => r.archive?.videoKey ?? null),
+      column((r) => r.archive?.logKey ?? null),
+      column((r) => r.archive?.thumbnailKey ?? null),
+      column((r) => r.archive?.sha256 ?? null),
+      column((r) => r.archive?.externalUrl ?? null),
+    ],
+  );
+  return rows.filter((r) => r.inserted).length;
+}
+
+/** Adds submitters not yet on each record, keeping the given order after the existing ones. */
+async function appendSubmitters(client: pg.PoolClient, batch: readonly LivestreamInput[]): Promise<void> {
+  const ids: string[] = [];
+  const providers: string[] = [];
+  const userIds: string[] = [];
+  for (const record of batch) {
+    for (const submitter of record.submitters) {
+      const slash = submitter.indexOf('/');
+      ids.push(record.id);
+      providers.push(submitter.slice(0, slash));
+      userIds.push(submitter.slice(slash + 1));
+    }
+  }
+  if (ids.length === 0) return;
+  await client.query(
+    `insert into livestream_submitters (livestream_id, provider, user_id)
+     select id, provider, user_id from unnest($1::text[], $2::text[], $3::text[]) with ordinality as s(id, provider, user_id, n)
+     order by n
+     on conflict (livestream_id, provider, user_id) do nothing`,
+    [ids, providers, userIds],
+  );
+}
+
+function toLivestream(row: LivestreamRow): Livestream {
+  const hasArchive = row.file_size_bytes !== null || row.video_key !== null || row.external_archive_url !== null;
+  return {
+    id: row.id,
+    platform: row.platform,
+    sourceUrl: row.source_url,
+    status: row.status,
+    failureReason: row.failure_reason,
+    title: row.title,
+    channelName: row.channel_name,
+    channelId: row.channel_id,
+    thumbnailUrl: row.thumbnail_url,
+    scheduledStart: row.scheduled_start_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    archive: hasArchive
+      ? {
+          fileSizeBytes: row.file_size_bytes ?? 0,
+          lengthSeconds: row.length_seconds ?? 0,
+          videoKey: row.video_key,
+          logKey: row.log_key,
+          thumbnailKey: row.thumbnail_key,
+          sha256: row.sha256,
+          externalUrl: row.external_archive_url,
+        }
+      : null,
+    downloadCount: row.download_count,
+    submitters: row.submitters,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

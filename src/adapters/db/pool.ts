@@ -1,0 +1,38 @@
+import pg from 'pg';
+
+// bigint sums and counts arrive as strings; every one Kura reads fits in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface PoolOptions {
+  connectionString: string;
+  /** Connections this process may hold. */
+  max?: number;
+  applicationName?: string;
+  /** Told when an idle connection breaks; the next query reconnects. */
+  onError?: (error: Error) => void;
+}
+
+/** A pool with timeouts, so a stuck database shows up as errors instead of hung requests. */
+export function createPool(options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 30_000,
+    application_name: options.applicationName ?? 'kura',
+  });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', (error) => options.onError?.(error));
+  return pool;
+}
+
+/** Whether the database answers a trivial query. */
+export async function isReachable(pool: pg.Pool): Promise<boolean> {
+  try {
+    await pool.query('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

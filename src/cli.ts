@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { AppError } from './core/errors.js';
+import { importLivestreams } from './core/import-livestreams.js';
+import { createLogger, openDatabase, startKura } from './main.js';
+
+const USAGE = `Usage: kura <command>
+
+Commands:
+  serve          run Kura (api and worker, per KURA_ROLE)
+  migrate        bring the database schema up to date and exit
+  import FILE    import records in the /api/history JSON shape (all or nothing)
+  help           show this text
+
+Configuration comes from the environment and .env; see .env.example.`;
+
+/** Exit codes: 0 done, 1 failed, 2 bad configuration or usage. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (!['serve', 'migrate', 'import'].includes(command)) {
+    console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (command === 'import' && args.length !== 1) {
+    console.error('kura: import takes exactly one FILE');
+    return 2;
+  }
+  const config = loadConfig();
+  if (command === 'serve') return serve(config);
+  if (command === 'migrate') return runMigrate(config);
+  return runImport(config, args[0] as string);
+}
+
+async function serve(config: Config): Promise<number> {
+  const log = createLogger(config);
+  const kura = await startKura(config, log);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      log.info({ signal }, 'shutting down');
+      // a second signal means "now"
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      resolve();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  await kura.stop();
+  log.info('stopped');
+  return 0;
+}
+
+async function runMigrate(config: Config): Promise<number> {
+  const database = await openDatabase(config, createLogger(config));
+  await database.close();
+  console.log('kura: the database schema is up to date');
+  return 0;
+}
+
+async function runImport(config: Config, file: string): Promise<number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    console.error(`kura: cannot import ${file}: ${(error as Error).message}`);
+    return 1;
+  }
+  const database = await openDatabase(config, createLogger(config));
+  try {
+    const started = Date.now();
+    const result = await importLivestreams(database, parsed);
+    console.log(`kura: imported ${result.inserted} new and ${result.updated} updated records from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(`kura: cannot start, the configuration has problems:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`);
+      process.exit(2);
+    }
+    if (error instanceof AppError) {
+      console.error(`kura: ${error.detail}`);
+      process.exit(1);
+    }
+    console.error(`kura: ${(error as Error).message ?? error}`);
+    if ((error as Error).cause) console.error(`  cause: ${String((error as Error).cause)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+
+/** Which halves of Kura a process runs. */
+export type Role = 'all' | 'api' | 'worker';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Base URL viewers reach Kura at, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  /** Unset: Kura runs its own PostgreSQL in `dataDir/postgres`. */
+  readonly databaseUrl: string | undefined;
+  readonly role: Role;
+  readonly usdPerGbPerMonth: number;
+  /** `['*']` allows any origin; empty disables CORS. */
+  readonly corsOrigins: readonly string[];
+  readonly logLevel: LogLevel;
+  /** Serialized read responses kept per api process; 0 disables the cache. */
+  readonly readCacheEntries: number;
+}
+
+/** Thrown when the environment holds one or more invalid values; lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Documented default: AWS S3 Standard list price (USD per GB-month); set your provider's. */
+export const DEFAULT_USD_PER_GB_MONTH = 0.023;
+const ROLES: readonly Role[] = ['all', 'api', 'worker'];
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const MAX_READ_CACHE_ENTRIES = 100_000;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads `.env` (if present, in `cwd`) under the process environment, which wins.
+ * Throws ConfigError naming every invalid variable at once.
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const dotenvPath = path.join(cwd, '.env');
+  const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
+  return parseConfig({ ...fromFile, ...env }, cwd);
+}
+
+/** Validates an environment map into a frozen Config. Throws ConfigError. */
+export function parseConfig(env: Env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+
+  const port = integer('PORT', 8080, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+  const publicUrl = parsePublicUrl(read('KURA_PUBLIC_URL') ?? `http://localhost:${port}`, problems);
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// connection URL');
+  }
+  const usdRaw = read('KURA_USD_PER_GB_MONTH');
+  const usdPerGbPerMonth = usdRaw === undefined ? DEFAULT_USD_PER_GB_MONTH : Number(usdRaw);
+  if (!Number.isFinite(usdPerGbPerMonth) || usdPerGbPerMonth < 0 || usdRaw === '') {
+    problems.push(`KURA_USD_PER_GB_MONTH must be a number of US dollars of 0 or more (got "${usdRaw}")`);
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    dataDir: path.resolve(cwd, read('KURA_DATA_DIR') ?? './data'),
+    databaseUrl,
+    role: oneOf('KURA_ROLE', ROLES, 'all'),
+    usdPerGbPerMonth,
+    corsOrigins: parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? '*', problems),
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    readCacheEntries: integer('KURA_READ_CACHE_ENTRIES', 1000, 0, MAX_READ_CACHE_ENTRIES),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function parsePublicUrl(raw: string, problems: string[]): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    if (url.search !== '' || url.hash !== '') throw new Error('has query');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    problems.push(`KURA_PUBLIC_URL must be an http(s) URL without query or fragment (got "${raw}")`);
+    return raw;
+  }
+}
+
+function parseCorsOrigins(raw: string, problems: string[]): string[] {
+  if (raw === 'off') return [];
+  const origins = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let valid = false;
+    try {
+      valid = new URL(origin).origin === origin;
+    } catch {
+      valid = false;
+    }
+    if (!valid) {
+      problems.push(`KURA_CORS_ORIGINS must be "*", "off" or comma-separated origins like https://example.org (got "${origin}")`);
+    }
+  }
+  return origins;
+}

@@ -1,0 +1,24 @@
+/** How a failure should be answered; the HTTP layer maps each kind to one status. */
+export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+
+/** The closed set of stable error codes clients can rely on. */
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'invalid_body'
+  | 'invalid_import'
+  | 'livestream_not_found'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'database_unavailable';
+
+/** The only error core throws: a code for machines, a detail for people. */
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: ErrorCode,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}

@@ -1,0 +1,82 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ChangeFeed, LivestreamRepo } from '../core/ports.js';
+import type { ChangelogRelease } from './meta/changelog.js';
+import { healthRoutes } from './health/health.routes.js';
+import { historyRoutes } from './history/history.routes.js';
+import { PAGINATION_HEADERS } from './history/history.schema.js';
+import { metaRoutes } from './meta/meta.routes.js';
+import { installMetrics } from './metrics.js';
+import { installProblemHandling } from './problem.js';
+import { queueRoutes } from './queue/queue.routes.js';
+import { ReadCache } from './read-cache.js';
+import { statsRoutes } from './stats/stats.routes.js';
+import { videoRoutes } from './video/video.routes.js';
+
+export interface AppDeps {
+  livestreams: LivestreamRepo;
+  isDatabaseReachable: () => Promise<boolean>;
+  /** Null disables the read cache (nothing would tell it about changes). */
+  changeFeed: ChangeFeed | null;
+  about: { name: string; version: string; commit: string; changelog: ChangelogRelease[] };
+}
+
+export interface AppOptions {
+  publicUrl: string;
+  corsOrigins: readonly string[];
+  usdPerGbPerMonth: number;
+  readCacheEntries: number;
+  logLevel: string;
+}
+
+/** Request limits: nothing waits forever, nothing arrives unbounded. */
+const LIMITS = { bodyLimit: 1024 * 1024, requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 10_000 };
+
+/** Builds the HTTP app (api routes under /api, health and metrics at the root) without listening. */
+export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...LIMITS,
+    logger: { level: options.logLevel },
+    // one log line per request costs more than serving a cached page; errors are still logged
+    disableRequestLogging: true,
+    trustProxy: true,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+  });
+  installProblemHandling(app);
+  installMetrics(app);
+  if (options.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: options.corsOrigins.includes('*') ? '*' : [...options.corsOrigins],
+      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+      exposedHeaders: [PAGINATION_HEADERS.total, PAGINATION_HEADERS.hasMore],
+      maxAge: 600,
+    });
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Kura API', version: deps.about.version, description: 'Self-hosted livestream archive' },
+      servers: [{ url: options.publicUrl }],
+    },
+  });
+
+  const context = {
+    livestreams: deps.livestreams,
+    cache: new ReadCache(options.readCacheEntries, deps.changeFeed),
+    publicUrl: options.publicUrl,
+    usdPerGbPerMonth: options.usdPerGbPerMonth,
+  };
+  await app.register(healthRoutes(deps.isDatabaseReachable));
+  await app.register(
+    async (api) => {
+      await api.register(metaRoutes({ ...deps.about, publicUrl: options.publicUrl }));
+      await api.register(historyRoutes(context));
+      await api.register(queueRoutes(context));
+      await api.register(statsRoutes(context));
+      await api.register(videoRoutes(context));
+    },
+    { prefix: '/api' },
+  );
+  return app;
+}

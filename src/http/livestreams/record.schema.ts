@@ -1,0 +1,42 @@
+import Type, { type Static } from 'typebox';
+import { LIVESTREAM_STATUSES, PLATFORMS } from '../../core/livestream.js';
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC (Z)' });
+
+/** The livestream record of DESIGN.md, as history, queue and search return it. */
+export const LivestreamRecordSchema = Type.Object(
+  {
+    id: Type.String(),
+    submitters: Type.Array(Type.String(), { description: '"provider/userId", in submission order' }),
+    scheduledStart: Timestamp,
+    finished: Type.Boolean(),
+    title: Type.String(),
+    channelName: Type.String(),
+    channelId: Type.String(),
+    thumbnail: Type.String({ description: 'thumbnail URL; empty while none is known' }),
+    downloadUrl: Type.Optional(Type.String({ description: 'present when an archive exists' })),
+    fileSizeBytes: Type.Optional(Type.Integer({ description: 'size of the stored file; present when an archive exists' })),
+    length: Type.Optional(Type.Integer({ description: 'seconds, measured by ffprobe; present when an archive exists' })),
+    status: Type.Enum(LIVESTREAM_STATUSES),
+    platform: Type.Enum(PLATFORMS),
+    sourceUrl: Type.String(),
+    startedAt: Type.Union([Timestamp, Type.Null()]),
+    endedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'LivestreamRecord' },
+);
+export type LivestreamRecord = Static<typeof LivestreamRecordSchema>;
+
+/** One record with what is known about its capture. */
+export const LivestreamDetailsSchema = Type.Object(
+  {
+    ...LivestreamRecordSchema.properties,
+    failureReason: Type.Union([Type.String(), Type.Null()], { description: 'why a failed record failed' }),
+    downloads: Type.Integer({ description: 'GETs of the video download' }),
+    sha256: Type.Union([Type.String(), Type.Null()], { description: 'checksum of the stored video' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'LivestreamDetails' },
+);
+export type LivestreamDetails = Static<typeof LivestreamDetailsSchema>;

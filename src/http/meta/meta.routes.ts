@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type from 'typebox';
+import { changelogRss, type ChangelogRelease } from './changelog.js';
+
+export interface MetaContext {
+  name: string;
+  version: string;
+  commit: string;
+  publicUrl: string;
+  changelog: ChangelogRelease[];
+}
+
+const OverviewSchema = Type.Object({
+  name: Type.String(),
+  version: Type.String(),
+  commit: Type.String(),
+  links: Type.Record(Type.String(), Type.String()),
+});
+
+const ChangelogSchema = Type.Array(
+  Type.Object({
+    version: Type.String(),
+    date: Type.String({ description: 'YYYY-MM-DD' }),
+    changes: Type.Array(Type.Object({ kind: Type.String(), text: Type.String() })),
+  }),
+);
+
+/** `/api`, `/api/openapi.json`, `/api/changelog` and `/api/changelog.rss`. */
+export function metaRoutes(context: MetaContext): FastifyPluginAsync {
+  const api = `${context.publicUrl}/api`;
+  const overview = {
+    name: context.name,
+    version: context.version,
+    commit: context.commit,
+    links: {
+      history: `${api}/history`,
+      queue: `${api}/queue`,
+      stats: `${api}/stats`,
+      video: `${api}/video/{id}`,
+      openapi: `${api}/openapi.json`,
+      changelog: `${api}/changelog`,
+      changelogRss: `${api}/changelog.rss`,
+      health: `${context.publicUrl}/healthz`,
+      ready: `${context.publicUrl}/readyz`,
+      metrics: `${context.publicUrl}/metrics`,
+    },
+  };
+  const rss = changelogRss(context.changelog, context.publicUrl);
+
+  return async (app) => {
+    app.get('/', { schema: { summary: 'API overview', response: { 200: OverviewSchema } } }, async () => overview);
+    app.get('/openapi.json', { schema: { summary: 'This API as OpenAPI 3.1' } }, async () => app.swagger());
+    app.get('/changelog', { schema: { summary: 'API changelog', response: { 200: ChangelogSchema } } }, async () => context.changelog);
+    app.get('/changelog.rss', { schema: { summary: 'API changelog as RSS 2.0' } }, async (_request, reply) =>
+      reply.type('application/rss+xml; charset=utf-8').send(rss),
+    );
+  };
+}
