@@ -58,7 +58,7 @@ insert into livestream_totals default values;
 -- rows that fall to 0 are kept (cheaper than finding them again)
 create table channel_totals (
   channel_id      text primary key,
-  livestream_count bigint not null check (livestream_count >= 0)
+  livestream_count bigint not null
 );
 
 create function livestream_totals_apply() returns trigger language plpgsql as $$

@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { ChangeFeed, LivestreamRepo } from '../core/ports.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -39,7 +39,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     ...LIMITS,
     logger: { level: options.logLevel },
     // one log line per request costs more than serving a cached page; errors are still logged
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });

