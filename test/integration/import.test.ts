@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/core/errors.js';
+import { importLivestreams } from '../../src/core/import-livestreams.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { buildRecord, buildRecords } from '../support/factories.js';
+
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase();
+});
+afterEach(() => db.drop());
+
+const count = async () => (await db.pool.query<{ n: number }>('select count(*)::int as n from livestreams')).rows[0]?.n;
+const importError = async (file: unknown): Promise<string> => {
+  const error = await importLivestreams(db, file).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe('invalid_import');
+  return (error as AppError).detail;
+};
+
+describe('importing records in the /api/history shape', () => {
+  it('imports a good file and serves it back unchanged', async () => {
+    const records = buildRecords(50, { unfinishedEvery: 5 });
+    expect(await importLivestreams(db, records)).toEqual({ inserted: 50, updated: 0 });
+    const stored = await db.livestreams.findById(records[7]!.id);
+    expect(stored).toMatchObject({
+      id: records[7]!.id,
+      title: records[7]!.title,
+      status: 'finished',
+      submitters: records[7]!.submitters,
+      scheduledStart: new Date(records[7]!.scheduledStart),
+      archive: { fileSizeBytes: records[7]!.fileSizeBytes, lengthSeconds: records[7]!.length, externalUrl: records[7]!.downloadUrl },
+    });
+    expect((await db.livestreams.findById(records[5]!.id))?.status).toBe('upcoming');
+  });
+
+  it('accepts sizes and lengths served as strings by the original interface, stored as numbers', async () => {
+    await importLivestreams(db, [buildRecord({ id: 'str', fileSizeBytes: '123456789012' as unknown as number, length: '3600.4' as unknown as number })]);
+    expect((await db.livestreams.findById('str'))?.archive).toMatchObject({ fileSizeBytes: 123456789012, lengthSeconds: 3600 });
+  });
+
+  it('refuses a bad record by index and field and writes nothing', async () => {
+    await importLivestreams(db, buildRecords(3));
+    const file = buildRecords(10, { offset: 100 });
+    (file[4] as Record<string, unknown>).fileSizeBytes = -1;
+    (file[7] as Record<string, unknown>).scheduledStart = 'yesterday';
+    delete (file[8] as Record<string, unknown>).title;
+    const detail = await importError(file);
+    expect(detail).toContain('record 4: fileSizeBytes');
+    expect(detail).toContain('record 7: scheduledStart');
+    expect(detail).toContain('record 8: title is required');
+    expect(detail).not.toContain('record 0');
+    expect(await count()).toBe(3);
+  });
+
+  it.each([
+    [{ not: 'an array' }, 'JSON array'],
+    [[42], 'record 0: must be a JSON object'],
+    [[buildRecord({ id: 'has spaces' })], 'record 0: id'],
+    [[buildRecord({ submitters: ['nobody'] })], 'record 0: submitters.0'],
+    [[buildRecord({ status: 'finished', finished: false })], 'contradicts'],
+    [[buildRecord({ id: 'dup' }, 1), buildRecord({ id: 'dup' }, 2)], 'record 1: id "dup" already appears at record 0'],
+  ])('refuses %j with a reason', async (file, reason) => {
+    expect(await importError(file)).toContain(reason);
+    expect(await count()).toBe(0);
+  });
+
+  it('updates re-imported ids and keeps their submitters, adding new ones after them', async () => {
+    await importLivestreams(db, [buildRecord({ id: 're', title: 'Old', submitters: ['discord/1', 'discord/2'] })]);
+    const result = await importLivestreams(db, [
+      buildRecord({ id: 're', title: 'New', submitters: ['discord/3', 'discord/1'] }),
+      buildRecord({ id: 'brand-new' }),
+    ]);
+    expect(result).toEqual({ inserted: 1, updated: 1 });
+    const stored = await db.livestreams.findById('re');
+    expect(stored?.title).toBe('New');
+    expect(stored?.submitters).toEqual(['discord/1', 'discord/2', 'discord/3']);
+    expect(await count()).toBe(2);
+  });
+
+  it('imports 20k records in one go', async () => {
+    const result = await importLivestreams(db, buildRecords(20_000, { unfinishedEvery: 9 }));
+    expect(result.inserted).toBe(20_000);
+    expect((await db.livestreams.totals()).all).toBe(20_000);
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
+import { buildRecords } from '../support/factories.js';
+
+let kura: TestApp;
+beforeAll(async () => {
+  kura = await startTestApp();
+  await kura.load(buildRecords(3));
+});
+afterAll(() => kura.close());
+
+describe('API overview, OpenAPI and changelog', () => {
+  it('GET /api names the service, its version and commit, and links every resource', async () => {
+    const response = await kura.app.inject({ url: '/api' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ name: 'kura', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String) });
+    expect(body.links).toMatchObject({ history: `${TEST_PUBLIC_URL}/api/history`, openapi: `${TEST_PUBLIC_URL}/api/openapi.json` });
+  });
+
+  it('GET /api/openapi.json is OpenAPI 3.1 generated from the route schemas', async () => {
+    const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
+    expect(spec.openapi).toBe('3.1.0');
+    const history = spec.paths['/api/history'].get;
+    expect(history.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'page', 'sort', 'unfinished']);
+    expect(history.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 25 });
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/queue', '/api/stats', '/api/video/{id}', '/api/changelog']));
+    expect(spec.paths['/metrics']).toBeUndefined();
+  });
+
+  it('GET /api/changelog and /api/changelog.rss come from CHANGELOG.md', async () => {
+    const releases = (await kura.app.inject({ url: '/api/changelog' })).json();
+    expect(releases[0]).toMatchObject({ version: expect.any(String), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(releases[0].changes.length).toBeGreaterThan(0);
+    const rss = await kura.app.inject({ url: '/api/changelog.rss' });
+    expect(rss.headers['content-type']).toMatch(/^application\/rss\+xml/);
+    expect(rss.body).toContain('<rss version="2.0">');
+    expect(rss.body).toContain(`<title>Kura API ${releases[0].version}</title>`);
+    expect(rss.body.match(/<item>/g)).toHaveLength(releases.length);
+  });
+});
+
+describe('operations endpoints', () => {
+  it('/healthz and /readyz answer while the database is up', async () => {
+    expect((await kura.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await kura.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' });
+  });
+
+  it('/metrics exposes a request duration histogram per route pattern', async () => {
+    await kura.app.inject({ url: '/api/video/rec00000001' });
+    await kura.app.inject({ url: '/api/video/rec00000002' });
+    const metrics = (await kura.app.inject({ url: '/metrics' })).body;
+    expect(metrics).toMatch(/kura_http_request_duration_seconds_count\{method="GET",route="\/api\/video\/:id",status_code="200"\} 2/);
+    expect(metrics).toContain('kura_process_resident_memory_bytes');
+  });
+});
+
+describe('CORS', () => {
+  it('allows cross-origin reads and exposes the pagination headers', async () => {
+    const response = await kura.app.inject({ url: '/api/history', headers: { origin: 'https://viewer.example' } });
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['access-control-expose-headers']).toBe('x-kura-pagination-total, x-kura-pagination-has-more');
+    const preflight = await kura.app.inject({
+      method: 'OPTIONS',
+      url: '/api/history',
+      headers: { origin: 'https://viewer.example', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.statusCode).toBe(204);
+  });
+
+  it('allows only the configured origins when a list is given', async () => {
+    const strict = await startTestApp({ corsOrigins: ['https://ok.example'] });
+    try {
+      const ok = await strict.app.inject({ url: '/api/stats', headers: { origin: 'https://ok.example' } });
+      expect(ok.headers['access-control-allow-origin']).toBe('https://ok.example');
+      const other = await strict.app.inject({ url: '/api/stats', headers: { origin: 'https://evil.example' } });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('read cache', () => {
+  it('serves a change committed by another process on the next request', async () => {
+    const before = (await kura.app.inject({ url: '/api/history' })).json();
+    expect(before[0].title).not.toBe('Renamed elsewhere');
+    // another process's write: a separate connection, not this app's code path
+    const changed = kura.nextChange();
+    await kura.db.pool.query(`update livestreams set title = 'Renamed elsewhere' where id = $1`, [before[0].id]);
+    await changed;
+    const after = (await kura.app.inject({ url: '/api/history' })).json();
+    expect(after[0].title).toBe('Renamed elsewhere');
+  });
+});

@@ -1,0 +1,52 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/adapters/db/migrator.js';
+import { readPackageInfo } from '../../src/package-info.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+const dir = readPackageInfo().migrationsDir;
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase({ migrated: false });
+});
+afterEach(() => db.drop());
+
+const recorded = async () => (await db.pool.query('select name from schema_migrations order by name')).rows.map((r) => r.name);
+
+describe('migrations', () => {
+  it('apply once, and a second run changes nothing', async () => {
+    const first = await migrate(db.pool, dir);
+    expect(first.applied[0]).toBe('0001_livestreams');
+    const second = await migrate(db.pool, dir);
+    expect(second.applied).toEqual([]);
+    expect(second.alreadyApplied).toBe(first.applied.length);
+    expect(await recorded()).toEqual(first.applied);
+  });
+
+  it('are applied exactly once when several processes start together', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => migrate(db.pool, dir)));
+    const appliedBy = results.filter((r) => r.applied.length > 0);
+    expect(appliedBy).toHaveLength(1);
+    expect(await recorded()).toEqual(appliedBy[0]!.applied);
+    await db.pool.query(`select * from livestream_totals`);
+  });
+
+  it('refuse to run when an applied migration was edited', async () => {
+    const edited = await mkdtemp(path.join(os.tmpdir(), 'kura-migrations-'));
+    await writeFile(path.join(edited, '0001_first.sql'), 'create table first_table (id int);');
+    await migrate(db.pool, edited);
+    await writeFile(path.join(edited, '0001_first.sql'), 'create table first_table (id bigint);');
+    await expect(migrate(db.pool, edited)).rejects.toThrow(/0001_first was edited after it was applied/);
+  });
+
+  it('roll back a failing migration entirely and record nothing', async () => {
+    const broken = await mkdtemp(path.join(os.tmpdir(), 'kura-migrations-'));
+    await writeFile(path.join(broken, '0001_half.sql'), 'create table half_done (id int); select no_such_function();');
+    await expect(migrate(db.pool, broken)).rejects.toThrow(/Migration 0001_half failed/);
+    expect(await recorded()).toEqual([]);
+    const { rowCount } = await db.pool.query(`select 1 from pg_tables where tablename = 'half_done'`);
+    expect(rowCount).toBe(0);
+  });
+});
