@@ -1,0 +1,69 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runKura } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { buildRecords } from '../support/factories.js';
+
+let cwd: string;
+let db: TestDatabase;
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-cli-'));
+  db = await createTestDatabase({ migrated: false });
+});
+afterEach(() => db.drop());
+
+const env = () => ({ DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
+
+describe('kura command', () => {
+  it('exits 2 listing every configuration problem, without a stack trace', async () => {
+    const result = await runKura(['serve'], { PORT: 'abc', KURA_ROLE: 'boss', KURA_USD_PER_GB_MONTH: 'free' }, cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('PORT must be a whole number');
+    expect(result.stderr).toContain('KURA_ROLE must be one of all, api, worker');
+    expect(result.stderr).toContain('KURA_USD_PER_GB_MONTH');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on an unknown command with the usage', async () => {
+    const result = await runKura(['frobnicate'], {}, cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: kura <command>');
+  });
+
+  it('migrate brings the schema up to date, and is a no-op the second time', async () => {
+    expect((await runKura(['migrate'], env(), cwd)).code).toBe(0);
+    const second = await runKura(['migrate'], env(), cwd);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('up to date');
+    const { rows } = await db.pool.query('select count(*)::int as n from schema_migrations');
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+
+  it('import loads a file, re-import updates, and a bad file changes nothing', async () => {
+    const file = path.join(cwd, 'history.json');
+    await writeFile(file, JSON.stringify(buildRecords(500, { unfinishedEvery: 10 })));
+    const first = await runKura(['import', file], env(), cwd);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/imported 500 new and 0 updated records/);
+    expect((await runKura(['import', file], env(), cwd)).stdout).toMatch(/imported 0 new and 500 updated records/);
+
+    const bad = buildRecords(3, { offset: 1000 }) as Array<Record<string, unknown>>;
+    bad[2]!.finished = 'yes';
+    await writeFile(file, JSON.stringify(bad));
+    const refused = await runKura(['import', file], env(), cwd);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('record 2: finished');
+    const { rows } = await db.pool.query('select count(*)::int as n from livestreams');
+    expect(rows[0].n).toBe(500);
+  });
+
+  it('import refuses a file that is not JSON', async () => {
+    const file = path.join(cwd, 'broken.json');
+    await writeFile(file, '[{"id": ');
+    const result = await runKura(['import', file], env(), cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/cannot import .*broken\.json/);
+  });
+});

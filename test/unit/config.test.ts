@@ -1,0 +1,82 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_USD_PER_GB_MONTH, loadConfig, parseConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has documented defaults', () => {
+    const config = parseConfig({}, '/srv/kura');
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      dataDir: '/srv/kura/data',
+      databaseUrl: undefined,
+      role: 'all',
+      usdPerGbPerMonth: DEFAULT_USD_PER_GB_MONTH,
+      corsOrigins: ['*'],
+      logLevel: 'info',
+      readCacheEntries: 1000,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = parseConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      KURA_PUBLIC_URL: 'https://archive.example.org/',
+      KURA_DATA_DIR: '/var/lib/kura',
+      DATABASE_URL: 'postgres://kura@db/kura',
+      KURA_ROLE: 'worker',
+      KURA_USD_PER_GB_MONTH: '0.006',
+      KURA_CORS_ORIGINS: 'https://a.example, https://b.example',
+      LOG_LEVEL: 'debug',
+      KURA_READ_CACHE_ENTRIES: '0',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      publicUrl: 'https://archive.example.org',
+      dataDir: '/var/lib/kura',
+      databaseUrl: 'postgres://kura@db/kura',
+      role: 'worker',
+      usdPerGbPerMonth: 0.006,
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      logLevel: 'debug',
+      readCacheEntries: 0,
+    });
+  });
+
+  it('reports every problem at once, in plain words', () => {
+    let error: unknown;
+    try {
+      parseConfig({
+        PORT: 'eighty',
+        KURA_PUBLIC_URL: 'ftp://x',
+        DATABASE_URL: 'mysql://x',
+        KURA_ROLE: 'boss',
+        KURA_USD_PER_GB_MONTH: '-1',
+        KURA_CORS_ORIGINS: 'not a url',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(7);
+    for (const name of ['PORT', 'KURA_PUBLIC_URL', 'DATABASE_URL', 'KURA_ROLE', 'KURA_USD_PER_GB_MONTH', 'KURA_CORS_ORIGINS', 'LOG_LEVEL']) {
+      expect(problems.some((p) => p.startsWith(`${name} `))).toBe(true);
+    }
+    expect(problems.find((p) => p.startsWith('PORT'))).toBe('PORT must be a whole number from 0 to 65535 (got "eighty")');
+  });
+
+  it('reads .env, and the process environment wins over it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-env-'));
+    await writeFile(path.join(dir, '.env'), 'PORT=7000\nKURA_ROLE=api\n# comment\nLOG_LEVEL=warn\n');
+    const config = loadConfig({ LOG_LEVEL: 'error' }, dir);
+    expect(config).toMatchObject({ port: 7000, role: 'api', logLevel: 'error', dataDir: path.join(dir, 'data') });
+  });
+});
