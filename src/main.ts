@@ -7,7 +7,7 @@ import { listenForChanges, type ClosableChangeFeed } from './adapters/db/change-
 import { startEmbeddedPostgres } from './adapters/db/embedded-postgres.js';
 import { createLivestreamRepo } from './adapters/db/livestream-repo.js';
 import { migrate } from './adapters/db/migrator.js';
-import { createPool, isReachable } from './adapters/db/pool.js';
+import { assertSupportedServer, createPool, isReachable } from './adapters/db/pool.js';
 import type { Config } from './config.js';
 import type { LivestreamRepo } from './core/ports.js';
 import { buildApp } from './http/app.js';
@@ -33,8 +33,13 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
       ? await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'postgres'), log: (m) => log.debug({ postgres: m }) })
       : null;
   const connectionString = config.databaseUrl ?? (embedded?.connectionString as string);
-  const pool = createPool({ connectionString, onError: (error) => log.warn({ err: error }, 'idle database connection lost') });
+  let closing = false;
+  const pool = createPool({
+    connectionString,
+    onError: (error) => closing || log.warn({ err: error }, 'idle database connection lost'),
+  });
   try {
+    await assertSupportedServer(pool);
     const result = await migrate(pool, readPackageInfo().migrationsDir);
     if (result.applied.length > 0) log.info({ applied: result.applied }, 'database migrated');
   } catch (error) {
@@ -47,6 +52,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
     connectionString,
     livestreams: createLivestreamRepo(pool),
     async close() {
+      closing = true;
       await pool.end();
       await embedded?.stop();
     },
@@ -54,6 +60,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
 }
 
 export interface RunningKura {
+  database: Database;
   app: FastifyInstance | null;
   /** Base URL the api listens on, when this process serves HTTP. */
   url: string | null;
@@ -81,6 +88,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     throw error;
   }
   return {
+    database,
     app,
     url,
     async stop() {

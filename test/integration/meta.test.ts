@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, isReachable } from '../../src/adapters/db/pool.js';
+import { buildApp } from '../../src/http/app.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecords } from '../support/factories.js';
 
@@ -91,5 +93,25 @@ describe('read cache', () => {
     await changed;
     const after = (await kura.app.inject({ url: '/api/history' })).json();
     expect(after[0].title).toBe('Renamed elsewhere');
+  });
+});
+
+describe('readiness without a database', () => {
+  it('/readyz answers 503 database_unavailable when PostgreSQL does not answer', async () => {
+    // a real connection attempt to a port where nothing listens
+    const unreachable = createPool({ connectionString: 'postgres://kura:x@127.0.0.1:1/kura' });
+    const app = await buildApp(
+      { livestreams: kura.db.livestreams, isDatabaseReachable: () => isReachable(unreachable), changeFeed: null, about: { name: 'kura', version: '0', commit: 'x', changelog: [] } },
+      { publicUrl: TEST_PUBLIC_URL, corsOrigins: [], usdPerGbPerMonth: 0, readCacheEntries: 0, logLevel: 'silent' },
+    );
+    try {
+      const response = await app.inject({ url: '/readyz' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ code: 'database_unavailable', status: 503 });
+      expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await unreachable.end();
+    }
   });
 });

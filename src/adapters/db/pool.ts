@@ -36,3 +36,17 @@ export async function isReachable(pool: pg.Pool): Promise<boolean> {
     return false;
   }
 }
+
+/** Oldest PostgreSQL Kura supports (`server_version_num`). */
+export const MIN_SERVER_VERSION = 150000;
+
+/** Throws when the server is older than PostgreSQL 15, naming the version found. */
+export async function assertSupportedServer(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ version: string; num: string }>(
+    `select current_setting('server_version') as version, current_setting('server_version_num') as num`,
+  );
+  const found = rows[0];
+  if (found === undefined || Number(found.num) < MIN_SERVER_VERSION) {
+    throw new Error(`Kura needs PostgreSQL 15 or newer; DATABASE_URL points at PostgreSQL ${found?.version ?? 'of unknown version'}`);
+  }
+}
