@@ -41,6 +41,8 @@ create table livestream_submitters (
   submitted_at  timestamptz not null default now(),
   unique (livestream_id, provider, user_id)
 );
+-- a record's submitters in submission order, read from the index alone
+create index livestream_submitters_in_order on livestream_submitters (livestream_id, id) include (provider, user_id);
 
 create table livestream_totals (
   singleton       boolean primary key default true check (singleton),

@@ -43,8 +43,9 @@ interface LivestreamRow {
 export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
   return {
     async listHistory(query, total) {
-      const { sql, params, reversed } = historySql(query, total);
-      const { rows } = await pool.query<LivestreamRow>(sql, params);
+      const { name, sql, params, reversed } = historySql(query, total);
+      // named: prepared once per connection, so a page read skips planning
+      const { rows } = await pool.query<LivestreamRow>({ name, text: sql, values: params });
       const records = rows.map(toLivestream);
       return reversed ? records.reverse() : records;
     },
@@ -64,7 +65,7 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
     },
 
     async totals() {
-      const { rows } = await pool.query<Record<string, number>>('select * from livestream_totals');
+      const { rows } = await pool.query<Record<string, number>>({ name: 'livestream-totals', text: 'select * from livestream_totals' });
       const row = rows[0] ?? {};
       return {
         all: row.all_count ?? 0,
@@ -110,6 +111,7 @@ function historySql(query: HistoryQuery, total: number) {
   const limit = reversed ? Math.min(query.limit, remaining) : query.limit;
   const offset = reversed ? Math.max(0, remaining - query.limit) : query.offset;
   return {
+    name: `history-${direction}-${query.includeUnfinished ? 'all' : 'finished'}`,
     sql: `select ${RECORD_COLUMNS} from livestreams l ${where}
           order by l.scheduled_start_at ${direction}, l.id ${direction} limit $1 offset $2`,
     params: [limit, offset],
