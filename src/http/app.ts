@@ -59,6 +59,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
       info: { title: 'Kura API', version: deps.about.version, description: 'Self-hosted livestream archive' },
       servers: [{ url: options.publicUrl }],
     },
+    // components named by their $id instead of def-N
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
   const context = {

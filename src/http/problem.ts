@@ -13,8 +13,11 @@ export const ProblemSchema = Type.Object(
     detail: Type.String(),
     code: Type.String(),
   },
-  { $id: 'Problem', description: 'application/problem+json (RFC 9457)' },
+  { description: 'application/problem+json (RFC 9457)' },
 );
+
+/** Documents the error answers of a route; errors are written as strings, never through this schema. */
+export const problemResponses = { '4xx': ProblemSchema, '5xx': ProblemSchema };
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,

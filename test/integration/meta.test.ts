@@ -28,6 +28,9 @@ describe('API overview, OpenAPI and changelog', () => {
     expect(history.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 25 });
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/queue', '/api/stats', '/api/video/{id}', '/api/changelog']));
     expect(spec.paths['/metrics']).toBeUndefined();
+    expect(history.parameters.every((p: { required?: boolean }) => p.required !== true)).toBe(true);
+    expect(history.responses['4XX'].content['application/json'].schema.properties.code).toBeDefined();
+    expect(spec.components.schemas.LivestreamRecord.properties.fileSizeBytes.type).toBe('integer');
   });
 
   it('GET /api/changelog and /api/changelog.rss come from CHANGELOG.md', async () => {

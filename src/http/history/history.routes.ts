@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
-import { listHistory } from '../../core/list-history.js';
+import { HISTORY_DEFAULT_LIMIT, listHistory } from '../../core/list-history.js';
 import type { RouteContext } from '../context.js';
+import { problemResponses } from '../problem.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS } from './history.schema.js';
 
@@ -14,15 +15,16 @@ export function historyRoutes(context: RouteContext): FastifyPluginAsync {
         schema: {
           summary: 'Archived livestreams, paginated',
           querystring: HistoryQuerySchema,
-          response: { 200: HistoryResponseSchema },
+          response: { 200: HistoryResponseSchema, ...problemResponses },
         },
       },
       async (request, reply) => {
+        const { page = 0, limit = HISTORY_DEFAULT_LIMIT, sort = 'desc', unfinished = 'false' } = request.query;
         const query = {
-          page: request.query.page,
-          limit: request.query.limit,
-          sort: request.query.sort.toLowerCase() as 'asc' | 'desc',
-          unfinished: request.query.unfinished === 'true' || request.query.unfinished === '1',
+          page,
+          limit,
+          sort: sort.toLowerCase() as 'asc' | 'desc',
+          unfinished: unfinished === 'true' || unfinished === '1',
         };
         const key = `history:${query.page}:${query.limit}:${query.sort}:${query.unfinished}`;
         const cached = await context.cache.through(key, async () => {

@@ -3,6 +3,7 @@ import Type, { type Static } from 'typebox';
 import { getLivestream } from '../../core/get-livestream.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
 import type { RouteContext } from '../context.js';
+import { problemResponses } from '../problem.js';
 import { presentDetails } from '../livestreams/record.presenter.js';
 import { LivestreamDetailsSchema } from '../livestreams/record.schema.js';
 
@@ -15,7 +16,7 @@ export function videoRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: Static<typeof VideoParamsSchema> }>(
       '/video/:id',
-      { schema: { summary: 'One livestream with its capture details', params: VideoParamsSchema, response: { 200: LivestreamDetailsSchema } } },
+      { schema: { summary: 'One livestream with its capture details', params: VideoParamsSchema, response: { 200: LivestreamDetailsSchema, ...problemResponses } } },
       async (request) => presentDetails(await getLivestream(context, request.params.id), context.publicUrl),
     );
   };
