@@ -23,7 +23,6 @@ create table livestreams (
   thumbnail_key        text,
   sha256               text check (sha256 ~ '^[0-9a-f]{64}$'),
   external_archive_url text,
-  download_count       bigint not null default 0,
   created_at           timestamptz not null default now(),
   updated_at           timestamptz not null default now(),
   check ((status = 'failed') = (failure_reason is not null))
@@ -43,6 +42,12 @@ create table livestream_submitters (
 );
 -- a record's submitters in submission order, read from the index alone
 create index livestream_submitters_in_order on livestream_submitters (livestream_id, id) include (provider, user_id);
+
+-- counted apart from the records, so a download does not invalidate every cached page
+create table livestream_downloads (
+  livestream_id text primary key references livestreams (id) on delete cascade,
+  count         bigint not null default 0
+);
 
 create table livestream_totals (
   singleton       boolean primary key default true check (singleton),

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
 import { importLivestreams } from './core/import-livestreams.js';
-import { createLogger, openDatabase, startKura } from './main.js';
+import { archiveStream } from './core/archive-stream.js';
+import { createLogger, openDatabase, startKura, startScheduler } from './main.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -11,6 +14,8 @@ Commands:
   serve          run Kura (api and worker, per KURA_ROLE)
   migrate        bring the database schema up to date and exit
   import FILE    import records in the /api/history JSON shape (all or nothing)
+  archive URL [--title T] [--channel C] [--quality Q]
+                 queue an HLS stream (.m3u8) for archiving, as the operator
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;
@@ -22,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!['serve', 'migrate', 'import'].includes(command)) {
+  if (!['serve', 'migrate', 'import', 'archive'].includes(command)) {
     console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
@@ -33,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   if (command === 'serve') return serve(config);
   if (command === 'migrate') return runMigrate(config);
+  if (command === 'archive') return runArchive(config, args);
   return runImport(config, args[0] as string);
 }
 
@@ -60,6 +66,39 @@ async function runMigrate(config: Config): Promise<number> {
   await database.close();
   console.log('kura: the database schema is up to date');
   return 0;
+}
+
+async function runArchive(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { title: { type: 'string' }, channel: { type: 'string' }, quality: { type: 'string' } },
+  });
+  if (positionals.length !== 1) {
+    console.error('kura: archive takes exactly one URL');
+    return 2;
+  }
+  const log = createLogger(config);
+  const database = await openDatabase(config, log);
+  const jobs = await startScheduler(config, database, log);
+  try {
+    const record = await archiveStream(
+      { livestreams: database.livestreams, scheduler: jobs },
+      {
+        url: positionals[0] as string,
+        submitter: `cli/${userInfo().username}`,
+        title: values.title,
+        channelName: values.channel,
+        quality: values.quality,
+        now: new Date(),
+      },
+    );
+    console.log(`kura: ${record.id} is ${record.status}; submitters: ${record.submitters.join(', ')}`);
+    return 0;
+  } finally {
+    await jobs.stop(1000);
+    await database.close();
+  }
 }
 
 async function runImport(config: Config, file: string): Promise<number> {

@@ -21,6 +21,23 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Serialized read responses kept per api process; 0 disables the cache. */
   readonly readCacheEntries: number;
+  readonly capture: CaptureConfig;
+  readonly ffmpegPath: string;
+  readonly ffprobePath: string;
+}
+
+/** Capture engine limits; each is a KURA_* variable documented in .env.example. */
+export interface CaptureConfig {
+  maxCaptures: number;
+  idleSeconds: number;
+  unreachableSeconds: number;
+  maxSeconds: number;
+  maxBytes: number;
+  minFreeBytes: number;
+  neverLiveSeconds: number;
+  watchPollSeconds: number;
+  staleAfterSeconds: number;
+  jobPollSeconds: number;
 }
 
 /** Thrown when the environment holds one or more invalid values; lists every problem. */
@@ -76,6 +93,17 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     return raw as T;
   };
 
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
   const port = integer('PORT', 8080, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
   const publicUrl = parsePublicUrl(read('KURA_PUBLIC_URL') ?? `http://localhost:${port}`, problems);
@@ -100,6 +128,20 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     corsOrigins: parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? '*', problems),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     readCacheEntries: integer('KURA_READ_CACHE_ENTRIES', 1000, 0, MAX_READ_CACHE_ENTRIES),
+    capture: {
+      maxCaptures: integer('KURA_MAX_CAPTURES', 4, 1, 100),
+      idleSeconds: decimal('KURA_CAPTURE_IDLE_SECONDS', 90, 1, 86_400),
+      unreachableSeconds: decimal('KURA_CAPTURE_UNREACHABLE_SECONDS', 600, 1, 86_400),
+      maxSeconds: decimal('KURA_CAPTURE_MAX_SECONDS', 12 * 3600, 1, 22 * 3600),
+      maxBytes: integer('KURA_CAPTURE_MAX_BYTES', 100 * 10 ** 9, 1, Number.MAX_SAFE_INTEGER),
+      minFreeBytes: integer('KURA_MIN_FREE_DISK_MB', 1024, 0, 10 ** 9) * 1024 * 1024,
+      neverLiveSeconds: decimal('KURA_NEVER_LIVE_SECONDS', 12 * 3600, 1, 30 * 86_400),
+      watchPollSeconds: decimal('KURA_WATCH_POLL_SECONDS', 15, 0.5, 3600),
+      staleAfterSeconds: decimal('KURA_CAPTURE_STALE_SECONDS', 30, 3, 3600),
+      jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 2, 0.5, 60),
+    },
+    ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
+    ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -1,17 +1,27 @@
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type pg from 'pg';
+import { createHlsRecorder } from './adapters/capture/hls-recorder.js';
+import { createFfmpegTools } from './adapters/capture/ffmpeg.js';
+import { createSpool, freeBytes } from './adapters/capture/spool.js';
+import { createCaptureRepo } from './adapters/db/capture-repo.js';
 import { listenForChanges, type ClosableChangeFeed } from './adapters/db/change-listener.js';
 import { startEmbeddedPostgres } from './adapters/db/embedded-postgres.js';
 import { createLivestreamRepo } from './adapters/db/livestream-repo.js';
 import { migrate } from './adapters/db/migrator.js';
 import { assertSupportedServer, createPool, isReachable } from './adapters/db/pool.js';
+import { createHlsSource } from './adapters/sources/hls-source.js';
+import { createFsStore } from './adapters/storage/fs-store.js';
 import type { Config } from './config.js';
-import type { LivestreamRepo } from './core/ports.js';
+import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './core/ports.js';
 import { buildApp } from './http/app.js';
 import { parseChangelog } from './http/meta/changelog.js';
+import { createHandlers } from './jobs/handlers.js';
+import { PgBossJobs } from './jobs/pg-boss-jobs.js';
+import { startWatchdog } from './jobs/watchdog.js';
 import { readPackageInfo } from './package-info.js';
 
 /** A database connection for this process, embedded or external. */
@@ -19,8 +29,12 @@ export interface Database {
   pool: pg.Pool;
   connectionString: string;
   livestreams: LivestreamRepo;
+  captures: CaptureRepo;
   close(): Promise<void>;
 }
+
+/** How long running captures get to hand over on SIGTERM before the process stops anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kura' } });
@@ -51,6 +65,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
     pool,
     connectionString,
     livestreams: createLivestreamRepo(pool),
+    captures: createCaptureRepo(pool),
     async close() {
       closing = true;
       await pool.end();
@@ -59,8 +74,19 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
   };
 }
 
+/** Starts the job queue for scheduling only (CLI commands, api processes). */
+export function startScheduler(config: Config, database: Database, log: Logger): Promise<PgBossJobs> {
+  return PgBossJobs.start({
+    connectionString: database.connectionString,
+    pollSeconds: config.capture.jobPollSeconds,
+    maxCaptures: config.capture.maxCaptures,
+    onError: (error) => log.error({ err: error }, 'job queue error'),
+  });
+}
+
 export interface RunningKura {
   database: Database;
+  jobs: PgBossJobs;
   app: FastifyInstance | null;
   /** Base URL the api listens on, when this process serves HTTP. */
   url: string | null;
@@ -70,40 +96,77 @@ export interface RunningKura {
 /** Starts the roles `config.role` asks for; `stop` closes them in reverse order. */
 export async function startKura(config: Config, log: Logger = createLogger(config)): Promise<RunningKura> {
   const database = await openDatabase(config, log);
-  let app: FastifyInstance | null = null;
-  let feed: ClosableChangeFeed | null = null;
-  let url: string | null = null;
+  const store = createFsStore(path.join(config.dataDir, 'archive'));
+  const stops: Array<() => Promise<void> | void> = [() => database.close()];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
   try {
+    const jobs = await startScheduler(config, database, log);
+    stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
+    if (config.role !== 'api') stops.push(await startWorker(config, database, store, jobs, log));
+    let app: FastifyInstance | null = null;
+    let url: string | null = null;
     if (config.role !== 'worker') {
-      feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
-      app = await buildHttp(config, database, feed);
+      const feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
+      stops.push(() => feed.close());
+      app = await buildHttp(config, database, store, feed);
+      stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
     }
-    if (config.role !== 'api') log.info('kura worker ready (no capture jobs are defined yet)');
+    return { database, jobs, app, url, stop: stopAll };
   } catch (error) {
-    await app?.close();
-    await feed?.close();
-    await database.close();
+    await stopAll();
     throw error;
   }
-  return {
-    database,
-    app,
-    url,
-    async stop() {
-      await app?.close();
-      await feed?.close();
-      await database.close();
-    },
+}
+
+/** Runs capture jobs and the watchdog; the returned function hands running captures back. */
+async function startWorker(config: Config, database: Database, store: ArchiveStore, jobs: PgBossJobs, log: Logger) {
+  const workerId = `${hostname()}:${process.pid}`;
+  const spool = createSpool(path.join(config.dataDir, 'spool'));
+  const { capture } = config;
+  const deps = {
+    livestreams: database.livestreams,
+    captures: database.captures,
+    scheduler: jobs,
+    source: createHlsSource(),
+    recorder: createHlsRecorder({
+      captures: database.captures,
+      spool,
+      freeBytes,
+      limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6) },
+    }),
+    media: createFfmpegTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
+    store,
+    spool,
+  };
+  const worker = createHandlers(deps, {
+    workerId,
+    staleAfterSeconds: capture.staleAfterSeconds,
+    watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
+  });
+  await jobs.work(worker.handlers, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
+  const stopWatchdog = startWatchdog(deps, {
+    staleAfterSeconds: capture.staleAfterSeconds,
+    everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
+    onError: (error) => log.warn({ err: error }, 'capture watchdog failed'),
+  });
+  log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
+  return async () => {
+    stopWatchdog();
+    await worker.abortCaptures();
   };
 }
 
-async function buildHttp(config: Config, database: Database, feed: ClosableChangeFeed): Promise<FastifyInstance> {
+async function buildHttp(config: Config, database: Database, store: ArchiveStore, feed: ClosableChangeFeed): Promise<FastifyInstance> {
   const info = readPackageInfo();
   return buildApp(
     {
       livestreams: database.livestreams,
+      captures: database.captures,
+      store,
       isDatabaseReachable: () => isReachable(database.pool),
       changeFeed: feed,
       about: {

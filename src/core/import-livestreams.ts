@@ -140,6 +140,7 @@ function toInput(record: ImportRecord): LivestreamInput {
         }
       : null,
     submitters: [...new Set(record.submitters ?? [])],
+    requestedQuality: null,
   };
 }
 

@@ -37,6 +37,8 @@ export interface Livestream {
   endedAt: Date | null;
   archive: ArchiveFacts | null;
   downloadCount: number;
+  /** Quality code asked for at submission (e.g. `720p`); null means the best. */
+  requestedQuality: string | null;
   /** In submission order, as `provider/userId`. */
   submitters: string[];
   createdAt: Date;

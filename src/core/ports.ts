@@ -1,4 +1,5 @@
-import type { Livestream, LivestreamInput } from './livestream.js';
+import type { Capture, CapturePart, Gap, StoredSegment } from './capture.js';
+import type { Livestream, LivestreamInput, LivestreamStatus } from './livestream.js';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -28,9 +29,59 @@ export interface LivestreamRepo {
   /** Upcoming and live records, soonest first. */
   listQueue(limit: number): Promise<Livestream[]>;
   findById(id: string): Promise<Livestream | null>;
+  /** An upcoming or live record of this source URL, to join instead of duplicating. */
+  findActiveBySource(sourceUrl: string): Promise<Livestream | null>;
   totals(): Promise<LivestreamTotals>;
   /** Inserts or updates records and appends new submitters, all in one transaction. */
   upsertMany(records: readonly LivestreamInput[]): Promise<{ inserted: number; updated: number }>;
+  /** Moves a record to `status`, setting the timestamps and archive facts given. */
+  update(id: string, change: LivestreamChange): Promise<void>;
+  /** Counts one download of the video. */
+  countDownload(id: string): Promise<void>;
+}
+
+export interface LivestreamChange {
+  status?: LivestreamStatus;
+  failureReason?: string | null;
+  startedAt?: Date;
+  endedAt?: Date;
+  scheduledStart?: Date;
+  archive?: { fileSizeBytes: number; lengthSeconds: number; videoKey: string; logKey: string; thumbnailKey: string | null; sha256: string };
+}
+
+/** Capture progress in the database: the lease, stored segments, gaps and the encoder log. */
+export interface CaptureRepo {
+  /** Creates or takes over the capture for `workerId` unless another live worker holds it; null then. */
+  claim(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
+  /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
+  release(livestreamId: string, workerId: string): Promise<void>;
+  /** Renews the lease; false when another worker took the capture over. */
+  heartbeat(livestreamId: string, workerId: string): Promise<boolean>;
+  setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
+  /** Records a stored segment and advances `nextSequence`, in one transaction. */
+  recordSegment(livestreamId: string, segment: StoredSegment): Promise<void>;
+  /** Records lost sequences and advances `nextSequence` past them. */
+  recordGap(livestreamId: string, gap: Gap): Promise<void>;
+  startPart(livestreamId: string, part: number): Promise<void>;
+  lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
+  end(livestreamId: string, reason: string): Promise<void>;
+  markFinalized(livestreamId: string): Promise<void>;
+  get(livestreamId: string): Promise<Capture | null>;
+  parts(livestreamId: string): Promise<CapturePart[]>;
+  gaps(livestreamId: string): Promise<Gap[]>;
+  appendLog(livestreamId: string, lines: readonly string[]): Promise<void>;
+  readLog(livestreamId: string): Promise<string>;
+  /** The capture in progress that started last, if any. */
+  latestRunning(): Promise<string | null>;
+  /** Captures in progress whose worker stopped renewing its lease. */
+  findStale(staleAfterSeconds: number): Promise<string[]>;
+}
+
+/** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
+export interface Scheduler {
+  watch(livestreamId: string, at?: Date): Promise<void>;
+  capture(livestreamId: string): Promise<void>;
+  finalize(livestreamId: string): Promise<void>;
 }
 
 /** Committed changes to records, from any process; read caches depend on it. */
@@ -38,4 +89,48 @@ export interface ChangeFeed {
   /** False while changes could be missed: caches must be bypassed then. */
   readonly connected: boolean;
   onChange(listener: () => void): void;
+}
+
+/** ffmpeg and ffprobe: remux only, never re-encode. */
+export interface MediaTools {
+  /** Joins MPEG-TS parts into one faststart MP4 (`-c copy`); returns ffmpeg's log lines. */
+  remux(inputs: readonly string[], output: string): Promise<string[]>;
+  probe(path: string): Promise<{ durationSeconds: number; videoFrames: number | null }>;
+  /** Grabs one frame as JPEG. */
+  thumbnail(video: string, output: string, atSeconds: number): Promise<void>;
+}
+
+/** Where archives live (fs or s3). */
+export interface ArchiveStore {
+  /** Stores a local file under `key`; returns the stored size and sha256. */
+  put(key: string, localPath: string, contentType: string): Promise<{ bytes: number; sha256: string }>;
+  stat(key: string): Promise<{ bytes: number } | null>;
+  /** The object's bytes, optionally an inclusive byte range. */
+  read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream>;
+  delete(key: string): Promise<void>;
+}
+
+/** Local working space of captures: part files and finalize output. */
+export interface Spool {
+  partPath(livestreamId: string, part: number): string;
+  workPath(livestreamId: string, name: string): string;
+  writeText(livestreamId: string, name: string, text: string): Promise<string>;
+  remove(livestreamId: string): Promise<void>;
+}
+
+/** What a source says about a stream right now. */
+export interface SourceStatus {
+  state: 'live' | 'not_yet' | 'ended';
+  /** The media playlist to record, when live. */
+  playlistUrl?: string;
+  reason?: string;
+}
+
+export interface StreamSource {
+  check(sourceUrl: string, quality: string | null): Promise<SourceStatus>;
+}
+
+/** Records a live media playlist into part files until it ends, persisting progress as it goes. */
+export interface StreamRecorder {
+  record(capture: { livestreamId: string; playlistUrl: string; workerId: string }, signal: AbortSignal): Promise<string>;
 }

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { ChangeFeed, LivestreamRepo } from '../core/ports.js';
+import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo } from '../core/ports.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
 import { historyRoutes } from './history/history.routes.js';
@@ -13,9 +13,13 @@ import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
 import { videoRoutes } from './video/video.routes.js';
+import { downloadRoutes } from './download/download.routes.js';
+import { logzRoutes } from './logz/logz.routes.js';
 
 export interface AppDeps {
   livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+  store: ArchiveStore;
   isDatabaseReachable: () => Promise<boolean>;
   /** Null disables the read cache (nothing would tell it about changes). */
   changeFeed: ChangeFeed | null;
@@ -65,6 +69,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
 
   const context = {
     livestreams: deps.livestreams,
+    captures: deps.captures,
+    store: deps.store,
     cache: new ReadCache(options.readCacheEntries, deps.changeFeed),
     publicUrl: options.publicUrl,
     usdPerGbPerMonth: options.usdPerGbPerMonth,
@@ -77,6 +83,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
       await api.register(queueRoutes(context));
       await api.register(statsRoutes(context));
       await api.register(videoRoutes(context));
+      await api.register(logzRoutes(context));
+      await api.register(downloadRoutes(context));
     },
     { prefix: '/api' },
   );

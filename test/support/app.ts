@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
+import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { isReachable } from '../../src/adapters/db/pool.js';
 import { importLivestreams } from '../../src/core/import-livestreams.js';
@@ -32,6 +37,8 @@ export async function startTestApp(options: Partial<AppOptions> = {}): Promise<T
   const app = await buildApp(
     {
       livestreams: db.livestreams,
+      captures: createCaptureRepo(db.pool),
+      store: createFsStore(await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'))),
       isDatabaseReachable: () => isReachable(db.pool),
       changeFeed: feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },

@@ -18,6 +18,20 @@ describe('configuration', () => {
       corsOrigins: ['*'],
       logLevel: 'info',
       readCacheEntries: 1000,
+      ffmpegPath: 'ffmpeg',
+      ffprobePath: 'ffprobe',
+      capture: {
+        maxCaptures: 4,
+        idleSeconds: 90,
+        unreachableSeconds: 600,
+        maxSeconds: 43_200,
+        maxBytes: 100e9,
+        minFreeBytes: 1024 * 1024 * 1024,
+        neverLiveSeconds: 43_200,
+        watchPollSeconds: 15,
+        staleAfterSeconds: 30,
+        jobPollSeconds: 2,
+      },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

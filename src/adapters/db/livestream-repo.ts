@@ -8,8 +8,9 @@ const UPSERT_BATCH = 5_000;
 const RECORD_COLUMNS = `
   l.id, l.platform, l.source_url, l.status, l.failure_reason, l.title, l.channel_name, l.channel_id,
   l.thumbnail_url, l.scheduled_start_at, l.started_at, l.ended_at, l.file_size_bytes, l.length_seconds,
-  l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url, l.download_count,
-  l.created_at, l.updated_at,
+  l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url,
+  coalesce((select d.count from livestream_downloads d where d.livestream_id = l.id), 0) as download_count,
+  l.created_at, l.updated_at, l.requested_quality,
   array(select s.provider || '/' || s.user_id from livestream_submitters s
         where s.livestream_id = l.id order by s.id) as submitters`;
 
@@ -36,6 +37,7 @@ interface LivestreamRow {
   download_count: number;
   created_at: Date;
   updated_at: Date;
+  requested_quality: string | null;
   submitters: string[];
 }
 
@@ -59,6 +61,15 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       return rows.map(toLivestream);
     },
 
+    async findActiveBySource(sourceUrl) {
+      const { rows } = await pool.query<LivestreamRow>(
+        `select ${RECORD_COLUMNS} from livestreams l where l.source_url = $1 and l.status in ('upcoming', 'live')
+         order by l.created_at desc limit 1`,
+        [sourceUrl],
+      );
+      return rows[0] ? toLivestream(rows[0]) : null;
+    },
+
     async findById(id) {
       const { rows } = await pool.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = $1`, [id]);
       return rows[0] ? toLivestream(rows[0]) : null;
@@ -75,6 +86,37 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
         totalLengthSeconds: row.total_length ?? 0,
         uniqueChannels: row.unique_channels ?? 0,
       } satisfies LivestreamTotals;
+    },
+
+    async update(id, change) {
+      const sets: string[] = ['updated_at = now()'];
+      const values: unknown[] = [id];
+      const set = (column: string, value: unknown) => {
+        values.push(value);
+        sets.push(`${column} = $${values.length}`);
+      };
+      if (change.status !== undefined) set('status', change.status);
+      if (change.failureReason !== undefined) set('failure_reason', change.failureReason);
+      if (change.startedAt !== undefined) set('started_at', change.startedAt);
+      if (change.endedAt !== undefined) set('ended_at', change.endedAt);
+      if (change.scheduledStart !== undefined) set('scheduled_start_at', change.scheduledStart);
+      if (change.archive !== undefined) {
+        set('file_size_bytes', change.archive.fileSizeBytes);
+        set('length_seconds', change.archive.lengthSeconds);
+        set('video_key', change.archive.videoKey);
+        set('log_key', change.archive.logKey);
+        set('thumbnail_key', change.archive.thumbnailKey);
+        set('sha256', change.archive.sha256);
+      }
+      await pool.query(`update livestreams set ${sets.join(', ')} where id = $1`, values);
+    },
+
+    async countDownload(id) {
+      await pool.query(
+        `insert into livestream_downloads as d (livestream_id, count) values ($1, 1)
+         on conflict (livestream_id) do update set count = d.count + 1`,
+        [id],
+      );
     },
 
     async upsertMany(records) {
@@ -124,10 +166,10 @@ async function upsertRecords(client: pg.PoolClient, batch: readonly LivestreamIn
   const { rows } = await client.query<{ inserted: boolean }>(
     `insert into livestreams as l (id, platform, source_url, status, failure_reason, title, channel_name, channel_id,
        thumbnail_url, scheduled_start_at, started_at, ended_at, file_size_bytes, length_seconds,
-       video_key, log_key, thumbnail_key, sha256, external_archive_url)
+       video_key, log_key, thumbnail_key, sha256, external_archive_url, requested_quality)
      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
        $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::bigint[], $14::integer[],
-       $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
+       $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
      on conflict (id) do update set
        platform = excluded.platform, source_url = excluded.source_url, status = excluded.status,
        failure_reason = excluded.failure_reason, title = excluded.title, channel_name = excluded.channel_name,
@@ -138,6 +180,7 @@ async function upsertRecords(client: pg.PoolClient, batch: readonly LivestreamIn
        video_key = coalesce(excluded.video_key, l.video_key), log_key = coalesce(excluded.log_key, l.log_key),
        thumbnail_key = coalesce(excluded.thumbnail_key, l.thumbnail_key), sha256 = coalesce(excluded.sha256, l.sha256),
        external_archive_url = coalesce(excluded.external_archive_url, l.external_archive_url),
+       requested_quality = coalesce(excluded.requested_quality, l.requested_quality),
        updated_at = now()
      returning (xmax = 0) as inserted`,
     [
@@ -160,6 +203,7 @@ async function upsertRecords(client: pg.PoolClient, batch: readonly LivestreamIn
       column((r) => r.archive?.thumbnailKey ?? null),
       column((r) => r.archive?.sha256 ?? null),
       column((r) => r.archive?.externalUrl ?? null),
+      column((r) => r.requestedQuality),
     ],
   );
   return rows.filter((r) => r.inserted).length;
@@ -215,6 +259,7 @@ function toLivestream(row: LivestreamRow): Livestream {
         }
       : null,
     downloadCount: row.download_count,
+    requestedQuality: row.requested_quality,
     submitters: row.submitters,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -1,0 +1,32 @@
+import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Spool } from '../../core/ports.js';
+
+/** Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. */
+export function createSpool(root: string): Spool {
+  return {
+    partPath: (id, part) => path.join(root, id, `part-${String(part).padStart(4, '0')}.ts`),
+    workPath: (id, name) => path.join(root, id, name),
+    async writeText(id, name, text) {
+      const file = path.join(root, id, name);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+      return file;
+    },
+    async remove(id) {
+      await rm(path.join(root, id), { recursive: true, force: true });
+    },
+  };
+}
+
+/** Free bytes on the filesystem holding `dir` (or its nearest existing parent). */
+export async function freeBytes(dir: string): Promise<number> {
+  for (let current = dir; ; current = path.dirname(current)) {
+    try {
+      const info = await statfs(current);
+      return info.bavail * info.bsize;
+    } catch (error) {
+      if (path.dirname(current) === current) throw error;
+    }
+  }
+}

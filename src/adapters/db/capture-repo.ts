@@ -1,0 +1,167 @@
+import type pg from 'pg';
+import type { Capture, CapturePart, Gap, StoredSegment } from '../../core/capture.js';
+import type { CaptureRepo } from '../../core/ports.js';
+
+/** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
+const MAX_LOG_LINES = 200_000;
+
+interface CaptureRow {
+  livestream_id: string;
+  playlist_url: string | null;
+  state: Capture['state'];
+  end_reason: string | null;
+  worker_id: string | null;
+  heartbeat_at: Date | null;
+  next_sequence: number | null;
+  current_part: number;
+  started_at: Date;
+  ended_at: Date | null;
+}
+
+/** Capture progress in PostgreSQL. */
+export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
+  return {
+    async claim(livestreamId, workerId, staleAfterSeconds) {
+      const { rows } = await pool.query<CaptureRow>(
+        `insert into captures as c (livestream_id, worker_id, heartbeat_at) values ($1, $2, now())
+         on conflict (livestream_id) do update set worker_id = excluded.worker_id, heartbeat_at = now()
+           where c.state = 'capturing' and (c.worker_id is null or c.worker_id = excluded.worker_id
+             or c.heartbeat_at < now() - make_interval(secs => $3))
+         returning *`,
+        [livestreamId, workerId, staleAfterSeconds],
+      );
+      return rows[0] ? toCapture(rows[0]) : null;
+    },
+
+    async release(livestreamId, workerId) {
+      await pool.query(`update captures set worker_id = null where livestream_id = $1 and worker_id = $2`, [livestreamId, workerId]);
+    },
+
+    async heartbeat(livestreamId, workerId) {
+      const { rowCount } = await pool.query(
+        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state = 'capturing'`,
+        [livestreamId, workerId],
+      );
+      return rowCount === 1;
+    },
+
+    async setPlaylist(livestreamId, playlistUrl) {
+      await pool.query('update captures set playlist_url = $2 where livestream_id = $1', [livestreamId, playlistUrl]);
+    },
+
+    async recordSegment(livestreamId, segment) {
+      await pool.query(
+        `with stored as (
+           insert into capture_segments (livestream_id, sequence, part, end_offset, duration_seconds)
+           values ($1, $2, $3, $4, $5) on conflict (livestream_id, sequence) do nothing)
+         update captures set next_sequence = $2 + 1 where livestream_id = $1`,
+        [livestreamId, segment.sequence, segment.part, segment.endOffset, segment.durationSeconds],
+      );
+    },
+
+    async recordGap(livestreamId, gap) {
+      await pool.query(
+        `with lost as (
+           insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
+           values ($1, $2, $3, $4, $5) on conflict (livestream_id, first_sequence) do nothing)
+         update captures set next_sequence = $3 + 1 where livestream_id = $1`,
+        [livestreamId, gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
+      );
+    },
+
+    async startPart(livestreamId, part) {
+      await pool.query('update captures set current_part = $2 where livestream_id = $1', [livestreamId, part]);
+    },
+
+    async lastSegmentOfPart(livestreamId, part) {
+      const { rows } = await pool.query(
+        `select sequence, part, end_offset, duration_seconds from capture_segments
+         where livestream_id = $1 and part = $2 order by sequence desc limit 1`,
+        [livestreamId, part],
+      );
+      const row = rows[0];
+      return row ? ({ sequence: row.sequence, part: row.part, endOffset: row.end_offset, durationSeconds: row.duration_seconds } satisfies StoredSegment) : null;
+    },
+
+    async end(livestreamId, reason) {
+      await pool.query(
+        `update captures set state = 'ended', end_reason = $2, ended_at = now() where livestream_id = $1 and state = 'capturing'`,
+        [livestreamId, reason],
+      );
+    },
+
+    async markFinalized(livestreamId) {
+      await pool.query(`update captures set state = 'finalized' where livestream_id = $1`, [livestreamId]);
+    },
+
+    async get(livestreamId) {
+      const { rows } = await pool.query<CaptureRow>('select * from captures where livestream_id = $1', [livestreamId]);
+      return rows[0] ? toCapture(rows[0]) : null;
+    },
+
+    async parts(livestreamId) {
+      const { rows } = await pool.query(
+        `select part, max(end_offset) as bytes, count(*)::int as segments, sum(duration_seconds) as seconds
+         from capture_segments where livestream_id = $1 group by part order by part`,
+        [livestreamId],
+      );
+      return rows.map((r) => ({ part: r.part, bytes: r.bytes, segments: r.segments, seconds: r.seconds }) satisfies CapturePart);
+    },
+
+    async gaps(livestreamId) {
+      const { rows } = await pool.query(
+        'select first_sequence, last_sequence, seconds, reason from capture_gaps where livestream_id = $1 order by first_sequence',
+        [livestreamId],
+      );
+      return rows.map((r) => ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason }) satisfies Gap);
+    },
+
+    async appendLog(livestreamId, lines) {
+      if (lines.length === 0) return;
+      const stamped = lines.map((line) => `${new Date().toISOString()} ${line}`);
+      await pool.query(
+        'insert into capture_log_lines (livestream_id, line) select $1, unnest($2::text[])',
+        [livestreamId, stamped],
+      );
+    },
+
+    async readLog(livestreamId) {
+      const { rows } = await pool.query<{ line: string }>(
+        `select line from (select id, line from capture_log_lines where livestream_id = $1 order by id desc limit $2) last
+         order by id`,
+        [livestreamId, MAX_LOG_LINES],
+      );
+      return rows.map((r) => `${r.line}\n`).join('');
+    },
+
+    async latestRunning() {
+      const { rows } = await pool.query<{ livestream_id: string }>(
+        `select livestream_id from captures where state = 'capturing' order by started_at desc limit 1`,
+      );
+      return rows[0]?.livestream_id ?? null;
+    },
+
+    async findStale(staleAfterSeconds) {
+      const { rows } = await pool.query<{ livestream_id: string }>(
+        `select livestream_id from captures where state = 'capturing' and heartbeat_at < now() - make_interval(secs => $1)`,
+        [staleAfterSeconds],
+      );
+      return rows.map((r) => r.livestream_id);
+    },
+  };
+}
+
+function toCapture(row: CaptureRow): Capture {
+  return {
+    livestreamId: row.livestream_id,
+    playlistUrl: row.playlist_url,
+    state: row.state,
+    endReason: row.end_reason,
+    workerId: row.worker_id,
+    heartbeatAt: row.heartbeat_at,
+    nextSequence: row.next_sequence,
+    currentPart: row.current_part,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}

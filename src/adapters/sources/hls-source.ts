@@ -1,0 +1,27 @@
+import type { SourceStatus, StreamSource } from '../../core/ports.js';
+import { FetchError } from './http-fetch.js';
+import { loadPlaylist, pickVariant } from './hls-playlist.js';
+
+/** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
+export function createHlsSource(): StreamSource {
+  return {
+    async check(sourceUrl, quality): Promise<SourceStatus> {
+      try {
+        let playlistUrl = sourceUrl;
+        let playlist = await loadPlaylist(sourceUrl);
+        if (playlist.kind === 'master') {
+          const variant = pickVariant(playlist.variants, quality);
+          if (variant === undefined) return { state: 'not_yet', reason: 'the master playlist lists no variant yet' };
+          playlistUrl = variant.url;
+          playlist = await loadPlaylist(playlistUrl);
+        }
+        if (playlist.kind !== 'media') return { state: 'not_yet', reason: 'a master playlist points at another master playlist' };
+        if (playlist.segments.length === 0) return { state: playlist.ended ? 'ended' : 'not_yet', reason: 'no segment yet' };
+        return { state: 'live', playlistUrl };
+      } catch (error) {
+        if (error instanceof FetchError) return { state: 'not_yet', reason: error.message };
+        return { state: 'not_yet', reason: `the playlist cannot be read: ${(error as Error).message}` };
+      }
+    },
+  };
+}

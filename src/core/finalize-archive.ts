@@ -1,0 +1,61 @@
+import { objectKeys, CONTENT_TYPES } from './object-keys.js';
+import type { ArchiveStore, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
+
+export interface FinalizeDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+  media: MediaTools;
+  store: ArchiveStore;
+  spool: Spool;
+}
+
+/**
+ * Joins the captured parts into one MP4 (remux only), measures it, stores video, thumbnail and
+ * log, and marks the record finished with what the stored file is. Idempotent: a finalized
+ * capture is left alone, and the spool is removed only after every object is stored.
+ */
+export async function finalizeArchive(deps: FinalizeDeps, id: string): Promise<void> {
+  const capture = await deps.captures.get(id);
+  if (capture === null || capture.state === 'finalized') return;
+  const parts = await deps.captures.parts(id);
+  if (parts.length === 0) {
+    await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured (${capture.endReason ?? 'no segment'}).`, endedAt: new Date() });
+    await deps.captures.markFinalized(id);
+    await deps.spool.remove(id);
+    return;
+  }
+  const video = deps.spool.workPath(id, 'archive.mp4');
+  const ffmpegLog = await deps.media.remux(parts.map((p) => deps.spool.partPath(id, p.part)), video);
+  await deps.captures.appendLog(id, ffmpegLog.map((line) => `[ffmpeg] ${line}`));
+  const { durationSeconds } = await deps.media.probe(video);
+  const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
+  const hasThumbnail = await deps.media.thumbnail(video, thumbnail, Math.min(10, durationSeconds / 2)).then(
+    () => true,
+    async (error: Error) => {
+      await deps.captures.appendLog(id, [`[kura] no thumbnail: ${error.message}`]);
+      return false;
+    },
+  );
+  const stored = await deps.store.put(objectKeys.video(id), video, CONTENT_TYPES.video);
+  if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, CONTENT_TYPES.thumbnail);
+  const gaps = await deps.captures.gaps(id);
+  await deps.captures.appendLog(id, [
+    `[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`,
+  ]);
+  const logFile = await deps.spool.writeText(id, 'archive.log', await deps.captures.readLog(id));
+  await deps.store.put(objectKeys.log(id), logFile, CONTENT_TYPES.log);
+  await deps.livestreams.update(id, {
+    status: 'finished',
+    endedAt: capture.endedAt ?? new Date(),
+    archive: {
+      fileSizeBytes: stored.bytes,
+      lengthSeconds: Math.round(durationSeconds),
+      videoKey: objectKeys.video(id),
+      logKey: objectKeys.log(id),
+      thumbnailKey: hasThumbnail ? objectKeys.thumbnail(id) : null,
+      sha256: stored.sha256,
+    },
+  });
+  await deps.captures.markFinalized(id);
+  await deps.spool.remove(id);
+}

@@ -1,0 +1,41 @@
+import type { LivestreamRepo, Scheduler, StreamSource } from './ports.js';
+
+export interface WatchPolicy {
+  /** Poll interval around and after the scheduled start. */
+  pollSeconds: number;
+  /** Give up (status `failed`) when nothing went live this long after the scheduled start. */
+  neverLiveSeconds: number;
+}
+
+/**
+ * Checks an upcoming record's source once: live → schedule the capture; not yet → check again
+ * (seldom while the start is far, every `pollSeconds` near and after it); never live → failed.
+ */
+export async function watchStream(
+  deps: { livestreams: LivestreamRepo; source: StreamSource; scheduler: Scheduler },
+  id: string,
+  policy: WatchPolicy,
+  now: Date,
+): Promise<'capturing' | 'waiting' | 'failed' | 'skipped'> {
+  const record = await deps.livestreams.findById(id);
+  if (record === null || record.status !== 'upcoming') return 'skipped';
+  const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+  if (status.state === 'live') {
+    await deps.scheduler.capture(id);
+    return 'capturing';
+  }
+  const sinceStart = (now.getTime() - record.scheduledStart.getTime()) / 1000;
+  if (status.state === 'ended' || sinceStart > policy.neverLiveSeconds) {
+    const reason =
+      status.state === 'ended'
+        ? 'The stream ended before it could be recorded.'
+        : `No stream appeared within ${Math.round(policy.neverLiveSeconds / 3600)} h of the scheduled start (${status.reason ?? 'not live'}).`;
+    await deps.livestreams.update(id, { status: 'failed', failureReason: reason });
+    return 'failed';
+  }
+  const untilStart = -sinceStart;
+  // far from the start: check at half the remaining time, at most hourly; near it: every pollSeconds
+  const waitSeconds = untilStart > 2 * policy.pollSeconds ? Math.min(3600, untilStart / 2) : policy.pollSeconds;
+  await deps.scheduler.watch(id, new Date(now.getTime() + waitSeconds * 1000));
+  return 'waiting';
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { getLivestream } from '../../core/get-livestream.js';
+import { AppError } from '../../core/errors.js';
+import { LIVESTREAM_ID_PATTERN, type Livestream } from '../../core/livestream.js';
+import { CONTENT_TYPES, type DownloadType } from '../../core/object-keys.js';
+import type { RouteContext } from '../context.js';
+import { problemResponses } from '../problem.js';
+import { parseRange } from './range.js';
+
+const DownloadParamsSchema = Type.Object({
+  id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }),
+  type: Type.Enum(['video', 'log', 'ffmpeg', 'thumbnail'], { description: 'video, log (alias ffmpeg) or thumbnail' }),
+});
+type DownloadParams = Static<typeof DownloadParamsSchema>;
+const IdParamsSchema = Type.Object({ id: DownloadParamsSchema.properties.id });
+
+/** User agents of crawlers and link previews: their fetches are not downloads. */
+const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/[\d.]+ \(monitor/i;
+
+/** `GET|HEAD /api/download/{id}/{type}` and `GET /api/video/{id}/downloads`. */
+export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Params: DownloadParams }>(
+      '/download/:id/:type',
+      { schema: { summary: 'Download the video, encoder log or thumbnail of an archive (Range supported)', params: DownloadParamsSchema, response: problemResponses } },
+      async (request, reply) => {
+        const record = await getLivestream(context, request.params.id);
+        const type: DownloadType = request.params.type === 'ffmpeg' ? 'log' : (request.params.type as DownloadType);
+        if (type === 'video' && record.archive?.videoKey == null && record.archive?.externalUrl) {
+          await countIfDownload(context, request, record.id);
+          return reply.redirect(record.archive.externalUrl, 307);
+        }
+        const key = keyOf(record, type);
+        if (key === null) {
+          throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
+        }
+        const object = await context.store.stat(key);
+        if (object === null) throw new AppError('conflict', 'archive_not_ready', `The ${type} of ${record.id} is not in storage.`);
+        return sendObject(context, request, reply, { record, type, key, size: object.bytes });
+      },
+    );
+
+    app.get<{ Params: Static<typeof IdParamsSchema> }>(
+      '/video/:id/downloads',
+      {
+        schema: {
+          summary: 'How many times the video was downloaded',
+          params: IdParamsSchema,
+          response: { 200: Type.Object({ downloads: Type.Integer() }), ...problemResponses },
+        },
+      },
+      async (request) => ({ downloads: (await getLivestream(context, request.params.id)).downloadCount }),
+    );
+  };
+}
+
+function keyOf(record: Livestream, type: DownloadType): string | null {
+  if (type === 'video') return record.archive?.videoKey ?? null;
+  if (type === 'log') return record.archive?.logKey ?? null;
+  return record.archive?.thumbnailKey ?? null;
+}
+
+async function sendObject(
+  context: RouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  object: { record: Livestream; type: DownloadType; key: string; size: number },
+) {
+  const { record, type, key, size } = object;
+  const range = parseRange(request.headers.range, size);
+  reply.header('accept-ranges', 'bytes').type(CONTENT_TYPES[type]);
+  reply.header('content-disposition', contentDisposition(record, type));
+  if (range === 'unsatisfiable') {
+    reply.header('content-range', `bytes */${size}`);
+    throw new AppError('invalid', 'invalid_parameter', `Range "${request.headers.range}" cannot be served from ${size} bytes.`);
+  }
+  if (type === 'video' && (range === undefined || range.start === 0)) await countIfDownload(context, request, record.id);
+  if (range !== undefined) {
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+  }
+  const length = range === undefined ? size : range.end - range.start + 1;
+  reply.header('content-length', length);
+  if (request.method === 'HEAD') return reply.send();
+  return reply.send(await context.store.read(key, range));
+}
+
+async function countIfDownload(context: RouteContext, request: FastifyRequest, id: string): Promise<void> {
+  if (request.method !== 'GET' || CRAWLER.test(request.headers['user-agent'] ?? '')) return;
+  await context.livestreams.countDownload(id);
+}
+
+/** `attachment` for the video with a readable name; inline for the log and thumbnail. */
+function contentDisposition(record: Livestream, type: DownloadType): string {
+  const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg' }[type];
+  const readable = `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
+  const ascii = readable.replace(/[^\x20-\x7e]/g, '_');
+  const disposition = type === 'video' ? 'attachment' : 'inline';
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(readable)}`;
+}

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { AppError } from '../../core/errors.js';
+import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
+import type { RouteContext } from '../context.js';
+import { problemResponses } from '../problem.js';
+
+const LogzQuerySchema = Type.Object({
+  id: Type.Optional(Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: 'the livestream id' })),
+  url: Type.Optional(Type.String({ maxLength: 2048, description: 'the source URL the livestream was submitted with' })),
+});
+
+/** `GET /api/logz`: the encoder log of a capture in progress, from PostgreSQL (any api process). */
+export function logzRoutes(context: RouteContext): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Querystring: Static<typeof LogzQuerySchema> }>(
+      '/logz',
+      {
+        schema: {
+          summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
+          querystring: LogzQuerySchema,
+          response: problemResponses,
+        },
+      },
+      async (request, reply) => {
+        const id = await pickCapture(context, request.query);
+        const capture = id === null ? null : await context.captures.get(id);
+        if (id === null || capture === null || capture.state !== 'capturing') {
+          throw new AppError('not_found', 'capture_not_running', id === null ? 'No capture is running.' : `No capture of ${id} is running.`);
+        }
+        reply.header('cache-control', 'no-store');
+        return reply.type('text/plain; charset=utf-8').send(await context.captures.readLog(id));
+      },
+    );
+  };
+}
+
+async function pickCapture(context: RouteContext, query: Static<typeof LogzQuerySchema>): Promise<string | null> {
+  if (query.id !== undefined) return query.id;
+  if (query.url !== undefined) return (await context.livestreams.findActiveBySource(query.url))?.id ?? null;
+  return context.captures.latestRunning();
+}

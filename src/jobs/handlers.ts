@@ -1,0 +1,45 @@
+import { captureStream, type CaptureDeps } from '../core/capture-stream.js';
+import { finalizeArchive, type FinalizeDeps } from '../core/finalize-archive.js';
+import { watchStream, type WatchPolicy } from '../core/watch-stream.js';
+import type { JobHandlers } from './catalogue.js';
+
+export type WorkerDeps = CaptureDeps & FinalizeDeps;
+
+export interface WorkerSettings {
+  workerId: string;
+  watch: WatchPolicy;
+  staleAfterSeconds: number;
+}
+
+/** The job handlers, and an abort for the captures running in this process. */
+export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { handlers: JobHandlers; abortCaptures(): Promise<void> } {
+  const running = new Map<string, AbortController>();
+  const handlers: JobHandlers = {
+    'watch-stream': async ({ livestreamId }) => {
+      await watchStream(deps, livestreamId, settings.watch, new Date());
+    },
+    'capture-stream': async ({ livestreamId }) => {
+      if (running.has(livestreamId)) return; // already recording here: a duplicate request
+      const controller = new AbortController();
+      running.set(livestreamId, controller);
+      try {
+        await captureStream(deps, livestreamId, { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds, signal: controller.signal });
+      } finally {
+        running.delete(livestreamId);
+      }
+    },
+    'finalize-archive': async ({ livestreamId }) => {
+      await finalizeArchive(deps, livestreamId);
+    },
+  };
+  return {
+    handlers,
+    async abortCaptures() {
+      for (const [livestreamId, controller] of running) {
+        controller.abort(new Error('worker shutting down'));
+        await deps.captures.release(livestreamId, settings.workerId);
+        await deps.captures.appendLog(livestreamId, [`[kura] worker ${settings.workerId} stopped; the capture continues on the next worker`]);
+      }
+    },
+  };
+}
