@@ -21,10 +21,16 @@ const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl
 /** `GET|HEAD /api/download/{id}/{type}` and `GET /api/video/{id}/downloads`. */
 export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: DownloadParams }>(
-      '/download/:id/:type',
-      { schema: { summary: 'Download the video, encoder log or thumbnail of an archive (Range supported)', params: DownloadParamsSchema, response: problemResponses } },
-      async (request, reply) => {
+    // HEAD declared explicitly: Fastify's automatic HEAD would read the whole file to discard it
+    app.route<{ Params: DownloadParams }>({
+      method: ['GET', 'HEAD'],
+      url: '/download/:id/:type',
+      schema: {
+        summary: 'Download the video, encoder log or thumbnail of an archive (Range supported)',
+        params: DownloadParamsSchema,
+        response: problemResponses,
+      },
+      handler: async (request, reply) => {
         const record = await getLivestream(context, request.params.id);
         const type: DownloadType = request.params.type === 'ffmpeg' ? 'log' : (request.params.type as DownloadType);
         if (type === 'video' && record.archive?.videoKey == null && record.archive?.externalUrl) {
@@ -39,7 +45,7 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
         if (object === null) throw new AppError('conflict', 'archive_not_ready', `The ${type} of ${record.id} is not in storage.`);
         return sendObject(context, request, reply, { record, type, key, size: object.bytes });
       },
-    );
+    });
 
     app.get<{ Params: Static<typeof IdParamsSchema> }>(
       '/video/:id/downloads',

@@ -1,0 +1,109 @@
+import { readFile, stat } from 'node:fs/promises';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { probe, remuxReference, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
+
+// Real captures: ffmpeg encodes a live HLS stream in real time on 127.0.0.1, `kura serve`
+// (the built command, its own process) records it, and the results are measured with ffprobe.
+let db: TestDatabase;
+let dataDir: string;
+let fixture: HlsFixture;
+let kura: KuraProcess | null = null;
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  const cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-capture-'));
+  await chmod(cwd, 0o755);
+  dataDir = path.join(cwd, 'data');
+});
+afterEach(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  kura = null;
+  await fixture?.close();
+  await db.drop();
+});
+
+const env = (extra: Record<string, string> = {}) => ({
+  DATABASE_URL: db.url,
+  KURA_DATA_DIR: dataDir,
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  KURA_JOB_POLL_SECONDS: '0.5',
+  KURA_WATCH_POLL_SECONDS: '0.5',
+  KURA_CAPTURE_IDLE_SECONDS: '8',
+  KURA_CAPTURE_STALE_SECONDS: '4',
+  KURA_MIN_FREE_DISK_MB: '10',
+  ...extra,
+});
+
+async function serve(extra: Record<string, string> = {}): Promise<string> {
+  kura = spawnKura(['serve'], { ...env(extra), LOG_LEVEL: 'info' }, path.dirname(dataDir));
+  const line = await kura.waitForLog((l) => l.msg === 'kura api listening');
+  return line.url as string;
+}
+
+async function archive(url: string): Promise<string> {
+  const result = await runKura(['archive', url, '--title', 'Fixture karaoke', '--channel', 'Fixture channel'], env(), path.dirname(dataDir));
+  expect(result.code, result.stderr).toBe(0);
+  return /kura: (\S+) is/.exec(result.stdout)?.[1] as string;
+}
+
+describe('capturing a live HLS stream', () => {
+  it('archives a 20 s stream queued before it starts, whole, and serves it', async () => {
+    fixture = await startHlsFixture({ seconds: 20 });
+    const api = await serve();
+    const id = await archive(fixture.url);
+    expect((await fetch(`${api}/api/queue`).then((r) => r.json()))[0]).toMatchObject({ id, status: 'upcoming', submitters: [expect.stringMatching(/^cli\//)] });
+
+    const encoded = fixture.start();
+    await waitForRecord(db.url, id, (r) => r.status === 'live');
+    await fixture.seen(/seg\d+\.ts$/, 5);
+    const earlyLog = await fetch(`${api}/api/logz?id=${id}`).then((r) => r.text());
+    await fixture.seen(/seg\d+\.ts$/, 12);
+    const laterLog = await fetch(`${api}/api/logz`).then((r) => r.text());
+    expect(laterLog.length).toBeGreaterThan(earlyLog.length);
+    expect(laterLog).toContain('segment 10 stored');
+    await encoded;
+
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    expect((await fetch(`${api}/api/logz?id=${id}`)).status).toBe(404);
+
+    const archived = path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`);
+    const reference = path.join(fixture.dir, 'reference.mp4');
+    await remuxReference(path.join(fixture.dir, 'live', 'index.m3u8'), reference);
+    const [ours, theirs] = await Promise.all([probe(archived), probe(reference)]);
+    expect(Math.abs(ours.duration - theirs.duration)).toBeLessThanOrEqual(0.1);
+    expect(ours.frames).toBe(theirs.frames);
+    expect(ours.frames).toBe(600);
+
+    const [record] = await fetch(`${api}/api/history`).then((r) => r.json());
+    expect(record).toMatchObject({ id, finished: true, title: 'Fixture karaoke', fileSizeBytes: (await stat(archived)).size, length: Math.round(ours.duration) });
+    expect(record.downloadUrl).toMatch(new RegExp(`/api/download/${id}/video$`));
+
+    // downloads: Range, HEAD not counted, crawlers not counted, one GET counted
+    const bytes = await readFile(archived);
+    const head = await fetch(`${api}/api/download/${id}/video`, { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe(String(bytes.length));
+    const ranged = await fetch(`${api}/api/download/${id}/video`, { headers: { range: 'bytes=100-199' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toBe(`bytes 100-199/${bytes.length}`);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
+    await fetch(`${api}/api/download/${id}/video`, { headers: { 'user-agent': 'Googlebot/2.1' } }).then((r) => r.arrayBuffer());
+    const full = await fetch(`${api}/api/download/${id}/video`);
+    expect(full.headers.get('content-disposition')).toContain('attachment; filename="Fixture karaoke');
+    expect(Buffer.from(await full.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(await fetch(`${api}/api/video/${id}/downloads`).then((r) => r.json())).toEqual({ downloads: 1 });
+    const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toContain('capture ended (endlist)');
+    const thumbnail = await fetch(`${api}/api/download/${id}/thumbnail`);
+    expect(thumbnail.headers.get('content-type')).toBe('image/jpeg');
+    expect(thumbnail.status).toBe(200);
+  });
+});

@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, stat } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface HlsFixture {
+  /** The media playlist URL on 127.0.0.1 (404 until the stream starts). */
+  url: string;
+  dir: string;
+  /** Starts the live encoder; resolves when ffmpeg has written the last segment and ENDLIST. */
+  start(): Promise<void>;
+  /** Paths requested so far. */
+  requests: string[];
+  /** Resolves when `count` requests matching `match` have been seen. */
+  seen(match: RegExp, count: number): Promise<void>;
+  /** Rejects requests while set: status to answer, or 'reset' to drop the connection. */
+  fail: ((requestPath: string) => number | 'reset' | 'stall' | null) | null;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  seconds: number;
+  /** 0 keeps every segment in the playlist; N keeps a sliding window of N and deletes older files. */
+  listSize?: number;
+  size?: string;
+  fps?: number;
+  bitrate?: string;
+}
+
+/** A real live HLS stream: ffmpeg encodes a test pattern in real time (-re), a node server serves it. */
+export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixture> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-hls-'));
+  await mkdir(path.join(dir, 'live'));
+  let waiters: Array<() => boolean> = [];
+  const fixture: HlsFixture = {
+    url: '',
+    dir,
+    requests: [],
+    seen: (match, count) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          if (fixture.requests.filter((r) => match.test(r)).length < count) return false;
+          resolve();
+          return true;
+        };
+        if (!done()) waiters.push(done);
+      }),
+    fail: null,
+    start: () => runEncoder(path.join(dir, 'live'), options),
+    close: async () => undefined,
+  };
+  const server = http.createServer((request, response) => {
+    const requestPath = (request.url ?? '/').split('?')[0] as string;
+    fixture.requests.push(requestPath);
+    waiters = waiters.filter((done) => !done());
+    const fault = fixture.fail?.(requestPath) ?? null;
+    if (fault === 'reset') return request.socket.destroy();
+    if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response), 2000);
+    if (typeof fault === 'number') {
+      response.writeHead(fault).end();
+      return;
+    }
+    serve(dir, requestPath, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  fixture.url = `http://127.0.0.1:${port}/live/index.m3u8`;
+  fixture.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fixture;
+}
+
+function serve(root: string, requestPath: string, response: http.ServerResponse): void {
+  const file = path.join(root, path.normalize(requestPath).replace(/^(\.\.[/\\])+/, ''));
+  stat(file).then(
+    (info) => {
+      const type = file.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
+      response.writeHead(200, { 'content-type': type, 'content-length': info.size, 'cache-control': 'no-cache' });
+      createReadStream(file).pipe(response);
+    },
+    () => response.writeHead(404).end(),
+  );
+}
+
+function runEncoder(dir: string, options: FixtureOptions): Promise<void> {
+  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k' } = options;
+  const args = [
+    '-hide_banner', '-loglevel', 'error', '-nostdin', '-re',
+    '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${fps}`,
+    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-t', String(seconds),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', bitrate,
+    '-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0',
+    '-c:a', 'aac', '-b:a', '64k',
+    '-f', 'hls', '-hls_time', '1', '-hls_list_size', String(listSize),
+    '-hls_flags', listSize > 0 ? 'temp_file+delete_segments' : 'temp_file',
+    '-hls_segment_filename', path.join(dir, 'seg%05d.ts'),
+    path.join(dir, 'index.m3u8'),
+  ];
+  const child: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`))));
+  });
+}
+
+/** ffprobe's duration and video frame count of a media file. */
+export async function probe(file: string): Promise<{ duration: number; frames: number }> {
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('ffprobe', ['-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'format=duration:stream=nb_read_packets', '-of', 'json', file]);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`ffprobe ${file} exited ${code}`))));
+  });
+  const json = JSON.parse(output) as { format: { duration: string }; streams: Array<{ nb_read_packets: string }> };
+  return { duration: Number(json.format.duration), frames: Number(json.streams[0]?.nb_read_packets) };
+}
+
+/** The reference: the fixture's own segments remuxed by plain ffmpeg. */
+export async function remuxReference(playlist: string, output: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', playlist, '-c', 'copy', output]);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`reference remux exited ${code}`))));
+  });
+}
+
+/** Resolves once `check` returns a value other than undefined; polls an observable state, bounded. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
