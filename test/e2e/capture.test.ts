@@ -106,4 +106,80 @@ describe('capturing a live HLS stream', () => {
     expect(thumbnail.headers.get('content-type')).toBe('image/jpeg');
     expect(thumbnail.status).toBe(200);
   });
+
+  it('keeps the archive complete through faults, and records a segment that is gone as a gap', async () => {
+    fixture = await startHlsFixture({ seconds: 20 });
+    let n = 0;
+    const faults = ['503', 'reset', 'stall'] as const;
+    fixture.fail = (requestPath) => {
+      if (requestPath.endsWith('seg00007.ts')) return 404; // this segment's file is gone on the server
+      n += 1;
+      // a deterministic 15%: 3 of every 20 requests fail, rotating through the fault kinds
+      if (n % 20 >= 3) return null;
+      const fault = faults[Math.floor(n / 20) % faults.length] as (typeof faults)[number];
+      return fault === '503' ? 503 : fault;
+    };
+    const api = await serve();
+    const id = await archive(fixture.url);
+    await fixture.start();
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture).toMatchObject({ state: 'finalized', endReason: 'endlist', complete: false });
+    expect(details.capture.gaps).toEqual([{ firstSequence: 7, lastSequence: 7, seconds: expect.closeTo(1, 1), reason: expect.stringContaining('404') }]);
+    const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toContain('GAP: sequences 7-7');
+    expect(log).toMatch(/attempt 1 failed/);
+    // every other segment arrived: 20 one-second segments of 30 frames, less the lost one
+    const ours = await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`));
+    expect(ours.frames).toBe(600 - 30);
+  });
+
+  it('resumes after the worker is killed with SIGKILL, missing no segment', async () => {
+    fixture = await startHlsFixture({ seconds: 30 });
+    await serve();
+    const id = await archive(fixture.url);
+    const encoded = fixture.start();
+    await fixture.seen(/seg\d+\.ts$/, 8);
+    kura!.child.kill('SIGKILL');
+    await kura!.exited;
+    const api = await serve(); // the same data dir and database: a redeploy after a crash
+    await encoded;
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toContain('stopped answering');
+    expect(log).toMatch(/resuming/);
+    const ours = await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`));
+    expect(ours.frames).toBe(900);
+  });
+
+  it('ends by idle when the source stops without ENDLIST, keeping what was captured', async () => {
+    fixture = await startHlsFixture({ seconds: 60 });
+    const api = await serve();
+    const id = await archive(fixture.url);
+    void fixture.start();
+    await fixture.seen(/seg\d+\.ts$/, 6);
+    fixture.kill();
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status).toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.endReason).toBe('idle');
+    expect(details.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('fails a stream that never goes live, with the reason', async () => {
+    fixture = await startHlsFixture({ seconds: 5 });
+    const api = await serve({ KURA_NEVER_LIVE_SECONDS: '2' });
+    const id = await archive(fixture.url);
+    const done = await waitForRecord(db.url, id, (r) => r.status !== 'upcoming');
+    expect(done.status).toBe('failed');
+    expect(done.failure_reason).toMatch(/No stream appeared within/);
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details).toMatchObject({ status: 'failed', finished: false, failureReason: done.failure_reason, capture: null });
+    expect((await fetch(`${api}/api/download/${id}/video`)).status).toBe(409);
+  });
 });

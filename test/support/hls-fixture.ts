@@ -11,6 +11,8 @@ export interface HlsFixture {
   dir: string;
   /** Starts the live encoder; resolves when ffmpeg has written the last segment and ENDLIST. */
   start(): Promise<void>;
+  /** Kills the encoder (SIGKILL): the playlist stays, without ENDLIST, as when a source dies. */
+  kill(): void;
   /** Paths requested so far. */
   requests: string[];
   /** Resolves when `count` requests matching `match` have been seen. */
@@ -34,6 +36,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-hls-'));
   await mkdir(path.join(dir, 'live'));
   let waiters: Array<() => boolean> = [];
+  let encoder: ChildProcess | null = null;
   const fixture: HlsFixture = {
     url: '',
     dir,
@@ -48,7 +51,12 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
         if (!done()) waiters.push(done);
       }),
     fail: null,
-    start: () => runEncoder(path.join(dir, 'live'), options),
+    start: () => {
+      const run = runEncoder(path.join(dir, 'live'), options);
+      encoder = run.child;
+      return run.done;
+    },
+    kill: () => encoder?.kill('SIGKILL'),
     close: async () => undefined,
   };
   const server = http.createServer((request, response) => {
@@ -87,7 +95,7 @@ function serve(root: string, requestPath: string, response: http.ServerResponse)
   );
 }
 
-function runEncoder(dir: string, options: FixtureOptions): Promise<void> {
+function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
   const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k' } = options;
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin', '-re',
@@ -105,10 +113,11 @@ function runEncoder(dir: string, options: FixtureOptions): Promise<void> {
   const child: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
+  const done = new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`))));
+    child.on('close', (code, signal) => (code === 0 || signal === 'SIGKILL' ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`))));
   });
+  return { child, done };
 }
 
 /** ffprobe's duration and video frame count of a media file. */

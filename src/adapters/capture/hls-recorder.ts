@@ -126,8 +126,10 @@ class RecordingSession {
       }
       if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
-        const stored = await this.storeNewSegments(playlist, playlistUrl);
-        if (stored > 0) lastNewSegmentAt = Date.now();
+        const listsNew = this.nextSequence === null || playlist.segments.some((seg) => seg.sequence >= (this.nextSequence as number));
+        await this.storeNewSegments(playlist, playlistUrl);
+        // measured from when the new segments were handled: time spent retrying is not idleness
+        if (listsNew) lastNewSegmentAt = Date.now();
         const limit = await this.limitReached();
         if (limit !== null) return this.finish(limit);
         if (playlist.ended) return this.finish('endlist');
@@ -140,10 +142,10 @@ class RecordingSession {
     }
   }
 
-  /** Stores every listed segment from `nextSequence` on, in order; returns how many were new. */
-  private async storeNewSegments(playlist: MediaPlaylist, playlistUrl: string): Promise<number> {
+  /** Stores every listed segment from `nextSequence` on, in order (or records it as lost). */
+  private async storeNewSegments(playlist: MediaPlaylist, playlistUrl: string): Promise<void> {
     const first = playlist.segments[0];
-    if (first === undefined) return 0;
+    if (first === undefined) return;
     if (this.nextSequence === null) {
       this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
       await this.log(`recording ${playlistUrl} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
@@ -152,7 +154,6 @@ class RecordingSession {
       const missing = first.sequence - this.nextSequence;
       await this.recordGap(this.nextSequence, first.sequence - 1, missing * playlist.targetDurationSeconds, 'left the window before it could be fetched');
     }
-    let stored = 0;
     for (const segment of playlist.segments) {
       if (segment.sequence < (this.nextSequence ?? 0)) continue;
       this.checkStillOurs();
@@ -160,9 +161,7 @@ class RecordingSession {
       const bytes = await this.fetchSegment(segment, playlistUrl);
       if (bytes === null) continue;
       await this.append(segment, bytes);
-      stored += 1;
     }
-    return stored;
   }
 
   /** Fetches with backoff while the segment stays listed; null (and a gap) when it is lost. */

@@ -1,3 +1,4 @@
+import type { Capture, CapturePart, Gap } from '../../core/capture.js';
 import type { Livestream } from '../../core/livestream.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
@@ -29,7 +30,11 @@ export function presentRecord(livestream: Livestream, publicUrl: string): Livest
 }
 
 /** A record with its capture facts, for `/api/video/{id}`. */
-export function presentDetails(livestream: Livestream, publicUrl: string): LivestreamDetails {
+export function presentDetails(
+  livestream: Livestream,
+  publicUrl: string,
+  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[] } | null,
+): LivestreamDetails {
   return {
     ...presentRecord(livestream, publicUrl),
     failureReason: livestream.failureReason,
@@ -37,6 +42,16 @@ export function presentDetails(livestream: Livestream, publicUrl: string): Lives
     sha256: livestream.archive?.sha256 ?? null,
     createdAt: livestream.createdAt.toISOString(),
     updatedAt: livestream.updatedAt.toISOString(),
+    capture:
+      capture === null
+        ? null
+        : {
+            state: capture.capture.state,
+            endReason: capture.capture.endReason,
+            parts: capture.parts,
+            gaps: capture.gaps,
+            complete: capture.gaps.length === 0,
+          },
   };
 }
 

@@ -27,6 +27,19 @@ export const LivestreamRecordSchema = Type.Object(
 );
 export type LivestreamRecord = Static<typeof LivestreamRecordSchema>;
 
+const CaptureDetailsSchema = Type.Object({
+  state: Type.Enum(['capturing', 'ended', 'finalized']),
+  endReason: Type.Union([Type.String(), Type.Null()], { description: 'endlist, idle, source_unreachable, duration_limit, size_limit or disk_full' }),
+  parts: Type.Array(Type.Object({ part: Type.Integer(), bytes: Type.Integer(), segments: Type.Integer(), seconds: Type.Number() }), {
+    description: 'MPEG-TS parts as captured (a new part starts at each discontinuity)',
+  }),
+  gaps: Type.Array(
+    Type.Object({ firstSequence: Type.Integer(), lastSequence: Type.Integer(), seconds: Type.Number(), reason: Type.String() }),
+    { description: 'media sequences that were lost, with why' },
+  ),
+  complete: Type.Boolean({ description: 'true when no segment was lost' }),
+});
+
 /** One record with what is known about its capture. */
 export const LivestreamDetailsSchema = Type.Object(
   {
@@ -36,6 +49,7 @@ export const LivestreamDetailsSchema = Type.Object(
     sha256: Type.Union([Type.String(), Type.Null()], { description: 'checksum of the stored video' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    capture: Type.Union([CaptureDetailsSchema, Type.Null()], { description: 'null for records Kura did not capture (imported)' }),
   },
   { $id: 'LivestreamDetails' },
 );

@@ -17,7 +17,15 @@ export function videoRoutes(context: RouteContext): FastifyPluginAsync {
     app.get<{ Params: Static<typeof VideoParamsSchema> }>(
       '/video/:id',
       { schema: { summary: 'One livestream with its capture details', params: VideoParamsSchema, response: { 200: LivestreamDetailsSchema, ...problemResponses } } },
-      async (request) => presentDetails(await getLivestream(context, request.params.id), context.publicUrl),
+      async (request) => {
+        const record = await getLivestream(context, request.params.id);
+        const capture = await context.captures.get(record.id);
+        const details =
+          capture === null
+            ? null
+            : { capture, parts: await context.captures.parts(record.id), gaps: await context.captures.gaps(record.id) };
+        return presentDetails(record, context.publicUrl, details);
+      },
     );
   };
 }
