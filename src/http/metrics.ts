@@ -4,7 +4,8 @@ import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 /** Prometheus metrics for one app: process defaults plus request durations per route. */
 export function installMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'kura_' });
+  // sampling the event loop every 100 ms, not every 10: an idle Kura should not keep a core awake
+  collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: 100 });
   const duration = new Histogram({
     name: 'kura_http_request_duration_seconds',
     help: 'HTTP request duration by method, route pattern and status code',

@@ -16,7 +16,8 @@ export class PgBossJobs implements Scheduler {
   private constructor(private readonly boss: PgBoss) {}
 
   static async start(options: JobsOptions): Promise<PgBossJobs> {
-    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs' } as PgBoss.ConstructorOptions);
+    // no cron schedules are used: skip pg-boss's clock and cron monitors
+    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs', schedule: false } as PgBoss.ConstructorOptions);
     boss.on('error', options.onError);
     await boss.start();
     for (const name of JOB_NAMES) await boss.createQueue(name, JOB_POLICIES[name]);

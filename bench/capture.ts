@@ -1,0 +1,169 @@
+// bench/capture: Kura against bare `ffmpeg -live_start_index 0 -i URL -c copy out.mp4` recording the
+// same live 720p30 HLS stream in the same run (CPU seconds and peak RSS from GNU time), then 20
+// captures of one stream at once, counting missed segments.
+// Usage: npm run build && node dist/bench/capture.js [--seconds 60] [--concurrent 20]
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { readPackageInfo } from '../src/package-info.js';
+import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';
+import { probe, startHlsFixture, type HlsFixture } from '../test/support/hls-fixture.js';
+import { spawnKura, type KuraProcess } from '../test/support/cli.js';
+import { waitForRecord } from '../test/support/records.js';
+
+const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
+const SECONDS = Number(args.get('--seconds') ?? 60);
+const CONCURRENT = Number(args.get('--concurrent') ?? 20);
+const CLI = path.join(readPackageInfo().root, 'dist', 'src', 'cli.js');
+// Kura's own PostgreSQL CPU is not counted (bare ffmpeg keeps no database); see RESULTS.md.
+
+interface Usage {
+  cpuSeconds: number;
+  peakRssMb: number;
+}
+
+/** Runs a command under GNU time; resolves with its CPU (user + system, children included) and peak RSS. */
+function timed(command: string[], env: NodeJS.ProcessEnv, cwd: string) {
+  const report = path.join(cwd, `time-${Date.now()}-${Math.random()}.txt`);
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', report, ...command], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', () => undefined);
+  const done = new Promise<Usage>((resolve, reject) => {
+    child.on('close', async () => {
+      try {
+        const [user, system, rssKb] = (await readFile(report, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
+        resolve({ cpuSeconds: (user ?? 0) + (system ?? 0), peakRssMb: (rssKb ?? 0) / 1024 });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+  return { child, done, stdout: () => stdout };
+}
+
+function run(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0] as string, command.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command.join(' ')}: ${err}`))));
+  });
+}
+
+async function startKura(env: Record<string, string>, cwd: string): Promise<KuraProcess> {
+  const kura = spawnKura(['serve'], env, cwd);
+  await kura.waitForLog((line) => line.msg === 'kura api listening');
+  return kura;
+}
+
+/** CPU seconds of a process and of its children it has waited for (Kura's ffmpeg runs), from /proc. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  // fields after the command: state is [0]; utime, stime, cutime, cstime are [11]..[14]
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return ticks / 100;
+}
+
+async function peakRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function archiveAll(urls: string[], env: Record<string, string>, cwd: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const url of urls) {
+    const out = await run([process.execPath, CLI, 'archive', url], env, cwd);
+    ids.push(/kura: (\S+) is/.exec(out)?.[1] as string);
+  }
+  return ids;
+}
+
+/** Bare ffmpeg gives up on a 404: start it once the stream's playlist exists. */
+async function waitForPlaylist(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await fetch(url)).ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never appeared`);
+}
+
+async function gapsOf(databaseUrl: string, ids: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query('select count(*)::int as n from capture_gaps where livestream_id = any($1)', [ids]);
+  await client.end();
+  return rows[0].n;
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-capture-'));
+  await chmod(root, 0o755);
+  const database = await startEmbeddedPostgres({ dir: path.join(root, 'postgres'), log: () => undefined });
+  const fixtures: HlsFixture[] = [];
+  try {
+    const env: Record<string, string> = {
+      DATABASE_URL: database.connectionString,
+      KURA_DATA_DIR: path.join(root, 'data'),
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      KURA_WATCH_POLL_SECONDS: '1',
+      KURA_MAX_CAPTURES: '1',
+      KURA_CAPTURE_IDLE_SECONDS: '20',
+    };
+
+    // 1. one 720p30 ~3 Mbit/s stream, Kura and bare ffmpeg side by side
+    const hd = await startHlsFixture({ seconds: SECONDS, size: '1280x720', fps: 30, bitrate: '3000k' });
+    fixtures.push(hd);
+    const kura = await startKura(env, root);
+    const kuraPid = kura.child.pid as number;
+    const cpuBefore = await cpuSeconds(kuraPid);
+    const [id] = await archiveAll([hd.url], env, root);
+    const encoded = hd.start();
+    await waitForPlaylist(hd.url);
+    const bare = timed(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-live_start_index', '0', '-i', hd.url, '-c', 'copy', '-y', path.join(root, 'bare.mp4')], process.env, root);
+    await encoded;
+    const bareUsage = await bare.done;
+    await waitForRecord(database.connectionString, id as string, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 120) * 1000);
+    // from queueing to the archive being stored: the poller, the database writes, and finalize's ffmpeg
+    const kuraUsage: Usage = { cpuSeconds: (await cpuSeconds(kuraPid)) - cpuBefore, peakRssMb: await peakRssMb(kuraPid) };
+    kura.child.kill('SIGTERM');
+    await kura.exited;
+    const ours = await probe(path.join(root, 'data', 'archive', 'archives', id as string, `${id}.mp4`));
+    const theirs = await probe(path.join(root, 'bare.mp4'));
+
+    // 2. CONCURRENT captures of one stream at once (distinct URLs, so distinct records)
+    const shared = await startHlsFixture({ seconds: SECONDS, size: '1280x720', fps: 30, bitrate: '3000k' });
+    fixtures.push(shared);
+    const many = await startKura({ ...env, KURA_MAX_CAPTURES: String(CONCURRENT) }, root);
+    const manyPid = many.child.pid as number;
+    const manyBefore = await cpuSeconds(manyPid);
+    const urls = Array.from({ length: CONCURRENT }, (_, i) => `${shared.url}?viewer=${i}`);
+    const ids = await archiveAll(urls, env, root);
+    await shared.start();
+    for (const each of ids) await waitForRecord(database.connectionString, each, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 180) * 1000);
+    const manyUsage: Usage = { cpuSeconds: (await cpuSeconds(manyPid)) - manyBefore, peakRssMb: await peakRssMb(manyPid) };
+    many.child.kill('SIGTERM');
+    await many.exited;
+    const missed = await gapsOf(database.connectionString, ids);
+    const frames = await Promise.all(ids.map((each) => probe(path.join(root, 'data', 'archive', 'archives', each, `${each}.mp4`)).then((p) => p.frames)));
+
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; fixture ${SECONDS} s 1280x720 30 fps ~3 Mbit/s\n`);
+    console.log('| recorder | CPU s | peak RSS MB | video frames | duration s |');
+    console.log('|---|---|---|---|---|');
+    console.log(`| bare ffmpeg -c copy | ${bareUsage.cpuSeconds.toFixed(2)} | ${bareUsage.peakRssMb.toFixed(0)} | ${theirs.frames} | ${theirs.duration.toFixed(2)} |`);
+    console.log(`| kura serve (node + its finalize ffmpeg, from queueing to archived) | ${kuraUsage.cpuSeconds.toFixed(2)} | ${kuraUsage.peakRssMb.toFixed(0)} | ${ours.frames} | ${ours.duration.toFixed(2)} |`);
+    console.log(`\nKura CPU / bare ffmpeg CPU = ${(kuraUsage.cpuSeconds / bareUsage.cpuSeconds).toFixed(2)}×`);
+    console.log(`\n${CONCURRENT} concurrent captures: ${missed} missed segment ranges; frames per archive min ${Math.min(...frames)} max ${Math.max(...frames)} (source ${SECONDS * 30}); kura CPU ${manyUsage.cpuSeconds.toFixed(1)} s, peak RSS ${manyUsage.peakRssMb.toFixed(0)} MB`);
+  } finally {
+    for (const fixture of fixtures) await fixture.close();
+    await database.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();
