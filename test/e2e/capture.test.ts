@@ -64,7 +64,8 @@ describe('capturing a live HLS stream', () => {
     const encoded = fixture.start();
     await waitForRecord(db.url, id, (r) => r.status === 'live');
     await fixture.seen(/seg\d+\.ts$/, 5);
-    const earlyLog = await fetch(`${api}/api/logz?id=${id}`).then((r) => r.text());
+    const earlyLog = await fetch(`${api}/api/logz?url=${encodeURIComponent(fixture.url)}`).then((r) => r.text());
+    expect(earlyLog).toContain('[kura] recording');
     await fixture.seen(/seg\d+\.ts$/, 12);
     const laterLog = await fetch(`${api}/api/logz`).then((r) => r.text());
     expect(laterLog.length).toBeGreaterThan(earlyLog.length);
@@ -181,5 +182,20 @@ describe('capturing a live HLS stream', () => {
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details).toMatchObject({ status: 'failed', finished: false, failureReason: done.failure_reason, capture: null });
     expect((await fetch(`${api}/api/download/${id}/video`)).status).toBe(409);
+  });
+
+  it('ends at the byte ceiling and archives what it captured', async () => {
+    fixture = await startHlsFixture({ seconds: 30 });
+    const api = await serve({ KURA_CAPTURE_MAX_BYTES: '400000' });
+    const id = await archive(fixture.url);
+    void fixture.start();
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    fixture.kill();
+    expect(done.status).toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.endReason).toBe('size_limit');
+    const stored = details.capture.parts.reduce((sum: number, p: { bytes: number }) => sum + p.bytes, 0);
+    expect(stored).toBeGreaterThanOrEqual(400_000);
+    expect(details.length).toBeLessThan(30);
   });
 });
