@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { probe, remuxReference, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, remuxReference, startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 
 // Real captures: ffmpeg encodes a live HLS stream in real time on 127.0.0.1, `kura serve`
@@ -197,5 +197,20 @@ describe('capturing a live HLS stream', () => {
     const stored = details.capture.parts.reduce((sum: number, p: { bytes: number }) => sum + p.bytes, 0);
     expect(stored).toBeGreaterThanOrEqual(400_000);
     expect(details.length).toBeLessThan(30);
+  });
+
+  it('survives a discontinuity: a new part, joined into one archive with every frame', async () => {
+    fixture = await startHlsFixture({ seconds: 1 });
+    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
+    const api = await serve();
+    const id = await archive(fixture.url);
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.parts.map((p: { segments: number }) => p.segments)).toEqual([5, 5]);
+    expect(details.capture.gaps).toEqual([]);
+    const ours = await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`));
+    expect(ours.frames).toBe(300);
+    expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
   });
 });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,4 +149,28 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/**
+ * Writes a finished stream whose second half restarts its timestamps at a different resolution
+ * after `#EXT-X-DISCONTINUITY` (as an ad break or an encoder restart does): 5 s at 320x180, then
+ * 5 s at 640x360, 1 s segments, 30 fps.
+ */
+export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
+  for (const [name, size] of [['a', '320x180'], ['b', '640x360']] as const) {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('ffmpeg', [
+        '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
+        '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=30`, '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+        '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac',
+        '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(liveDir, `${name}%02d.ts`), path.join(liveDir, `${name}.m3u8`),
+      ]);
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
+    });
+  }
+  const media = (text: string) => text.split('\n').filter((line) => line.startsWith('#EXTINF') || line.endsWith('.ts'));
+  const first = await readFile(path.join(liveDir, 'a.m3u8'), 'utf8');
+  const second = await readFile(path.join(liveDir, 'b.m3u8'), 'utf8');
+  const header = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0'];
+  await writeFile(path.join(liveDir, 'index.m3u8'), [...header, ...media(first), '#EXT-X-DISCONTINUITY', ...media(second), '#EXT-X-ENDLIST', ''].join('\n'));
 }
