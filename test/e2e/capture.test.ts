@@ -213,4 +213,23 @@ describe('capturing a live HLS stream', () => {
     expect(ours.frames).toBe(300);
     expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
   });
+
+  it('hands a capture over on SIGTERM: the next worker resumes it without a gap', async () => {
+    fixture = await startHlsFixture({ seconds: 30 });
+    await serve();
+    const id = await archive(fixture.url);
+    const encoded = fixture.start();
+    await fixture.seen(/seg\d+\.ts$/, 8);
+    kura!.child.kill('SIGTERM');
+    expect((await kura!.exited).code).toBe(0);
+    const api = await serve();
+    await encoded;
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toContain('stopped; the capture continues on the next worker');
+    expect((await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`))).frames).toBe(900);
+  });
 });

@@ -37,6 +37,8 @@ export function metaRoutes(context: MetaContext): FastifyPluginAsync {
       queue: `${api}/queue`,
       stats: `${api}/stats`,
       video: `${api}/video/{id}`,
+      logz: `${api}/logz`,
+      download: `${api}/download/{id}/{type}`,
       openapi: `${api}/openapi.json`,
       changelog: `${api}/changelog`,
       changelogRss: `${api}/changelog.rss`,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { getLivestream } from '../../core/get-livestream.js';
+import { getLivestreamDetails } from '../../core/get-livestream-details.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../problem.js';
@@ -18,13 +18,8 @@ export function videoRoutes(context: RouteContext): FastifyPluginAsync {
       '/video/:id',
       { schema: { summary: 'One livestream with its capture details', params: VideoParamsSchema, response: { 200: LivestreamDetailsSchema, ...problemResponses } } },
       async (request) => {
-        const record = await getLivestream(context, request.params.id);
-        const capture = await context.captures.get(record.id);
-        const details =
-          capture === null
-            ? null
-            : { capture, parts: await context.captures.parts(record.id), gaps: await context.captures.gaps(record.id) };
-        return presentDetails(record, context.publicUrl, details);
+        const { record, capture } = await getLivestreamDetails(context, request.params.id);
+        return presentDetails(record, context.publicUrl, capture);
       },
     );
   };
