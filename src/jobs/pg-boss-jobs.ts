@@ -20,7 +20,10 @@ export class PgBossJobs implements Scheduler {
     const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs', schedule: false } as PgBoss.ConstructorOptions);
     boss.on('error', options.onError);
     await boss.start();
-    for (const name of JOB_NAMES) await boss.createQueue(name, JOB_POLICIES[name]);
+    for (const name of JOB_NAMES) {
+      await boss.createQueue(name, JOB_POLICIES[name]); // does nothing when the queue exists
+      await boss.updateQueue(name, JOB_POLICIES[name]); // so a new release's limits apply to it
+    }
     return new PgBossJobs(boss);
   }
 
