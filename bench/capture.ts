@@ -114,6 +114,7 @@ async function main(): Promise<void> {
       KURA_WATCH_POLL_SECONDS: '1',
       KURA_MAX_CAPTURES: '1',
       KURA_CAPTURE_IDLE_SECONDS: '20',
+      KURA_ALLOW_PRIVATE_SOURCES: 'true',
     };
 
     // 1. one 720p30 ~3 Mbit/s stream, Kura and bare ffmpeg side by side

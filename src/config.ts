@@ -24,6 +24,8 @@ export interface Config {
   readonly capture: CaptureConfig;
   readonly ffmpegPath: string;
   readonly ffprobePath: string;
+  /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
+  readonly allowPrivateSources: boolean;
 }
 
 /** Capture engine limits; each is a KURA_* variable documented in .env.example. */
@@ -140,6 +142,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       staleAfterSeconds: decimal('KURA_CAPTURE_STALE_SECONDS', 30, 3, 3600),
       jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 2, 0.5, 60),
     },
+    allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
   };

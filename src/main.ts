@@ -14,6 +14,7 @@ import { createLivestreamRepo } from './adapters/db/livestream-repo.js';
 import { migrate } from './adapters/db/migrator.js';
 import { assertSupportedServer, createPool, isReachable } from './adapters/db/pool.js';
 import { createHlsSource } from './adapters/sources/hls-source.js';
+import { createFetcher } from './adapters/sources/http-fetch.js';
 import { createFsStore } from './adapters/storage/fs-store.js';
 import type { Config } from './config.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './core/ports.js';
@@ -127,13 +128,15 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
   const workerId = `${hostname()}:${process.pid}`;
   const spool = createSpool(path.join(config.dataDir, 'spool'));
   const { capture } = config;
+  const fetcher = createFetcher({ allowPrivate: config.allowPrivateSources });
   const deps = {
     livestreams: database.livestreams,
     captures: database.captures,
     scheduler: jobs,
-    source: createHlsSource(),
+    source: createHlsSource(fetcher),
     recorder: createHlsRecorder({
       captures: database.captures,
+      fetcher,
       spool,
       freeBytes,
       limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6) },

@@ -120,7 +120,8 @@ export interface Spool {
 
 /** What a source says about a stream right now. */
 export interface SourceStatus {
-  state: 'live' | 'not_yet' | 'ended';
+  /** `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES). */
+  state: 'live' | 'not_yet' | 'ended' | 'refused';
   /** The media playlist to record, when live. */
   playlistUrl?: string;
   reason?: string;

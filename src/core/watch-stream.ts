@@ -24,6 +24,10 @@ export async function watchStream(
     await deps.scheduler.capture(id);
     return 'capturing';
   }
+  if (status.state === 'refused') {
+    await deps.livestreams.update(id, { status: 'failed', failureReason: `Kura will not fetch this source: ${status.reason ?? 'refused'}.` });
+    return 'failed';
+  }
   const sinceStart = (now.getTime() - record.scheduledStart.getTime()) / 1000;
   if (status.state === 'ended' || sinceStart > policy.neverLiveSeconds) {
     const reason =

@@ -39,6 +39,7 @@ const env = (extra: Record<string, string> = {}) => ({
   KURA_CAPTURE_IDLE_SECONDS: '8',
   KURA_CAPTURE_STALE_SECONDS: '4',
   KURA_MIN_FREE_DISK_MB: '10',
+  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
   ...extra,
 });
 
@@ -231,5 +232,17 @@ describe('capturing a live HLS stream', () => {
     const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
     expect(log).toContain('stopped; the capture continues on the next worker');
     expect((await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`))).frames).toBe(900);
+  });
+
+  it('refuses a source on a loopback address unless the operator allows private sources', async () => {
+    fixture = await startHlsFixture({ seconds: 1 });
+    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
+    const api = await serve({ KURA_ALLOW_PRIVATE_SOURCES: 'false' });
+    const id = await archive(fixture.url);
+    const done = await waitForRecord(db.url, id, (r) => r.status !== 'upcoming');
+    expect(done.status).toBe('failed');
+    expect(done.failure_reason).toMatch(/will not fetch this source.*private or loopback/);
+    expect(fixture.requests).toEqual([]); // not a single request reached it
+    expect((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).status).toBe('failed');
   });
 });

@@ -18,6 +18,7 @@ describe('configuration', () => {
       corsOrigins: ['*'],
       logLevel: 'info',
       readCacheEntries: 1000,
+      allowPrivateSources: false,
       ffmpegPath: 'ffmpeg',
       ffprobePath: 'ffprobe',
       capture: {

@@ -1,7 +1,7 @@
 import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
-import { FetchError, fetchBytes } from '../sources/http-fetch.js';
+import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { loadPlaylist, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
 
 export interface RecorderLimits {
@@ -19,6 +19,7 @@ export interface RecorderLimits {
 
 export interface RecorderDeps {
   captures: CaptureRepo;
+  fetcher: Fetcher;
   spool: Spool;
   freeBytes: (dir: string) => Promise<number>;
   limits: RecorderLimits;
@@ -116,7 +117,7 @@ class RecordingSession {
       this.checkStillOurs();
       let playlist: MediaPlaylist | null = null;
       try {
-        const loaded = await loadPlaylist(playlistUrl);
+        const loaded = await loadPlaylist(playlistUrl, this.deps.fetcher);
         if (loaded.kind !== 'media') throw new FetchError(`${playlistUrl}: expected a media playlist`, 0);
         playlist = loaded;
         lastAnswerAt = Date.now();
@@ -169,7 +170,7 @@ class RecordingSession {
     let lastError = '';
     for (let attempt = 1; attempt <= SEGMENT_ATTEMPTS; attempt++) {
       try {
-        return await fetchBytes(segment.url);
+        return await this.deps.fetcher.bytes(segment.url);
       } catch (error) {
         lastError = (error as Error).message;
         await this.log(`segment ${segment.sequence} attempt ${attempt} failed: ${lastError}`);
@@ -183,7 +184,7 @@ class RecordingSession {
 
   private async stillListed(sequence: number, playlistUrl: string): Promise<boolean> {
     try {
-      const playlist = await loadPlaylist(playlistUrl);
+      const playlist = await loadPlaylist(playlistUrl, this.deps.fetcher);
       return playlist.kind === 'media' && playlist.segments.some((s) => s.sequence === sequence);
     } catch {
       return true; // the playlist itself failing says nothing about the segment

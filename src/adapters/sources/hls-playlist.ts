@@ -1,5 +1,5 @@
 import HLS from 'hls-parser';
-import { fetchText } from './http-fetch.js';
+import type { Fetcher } from './http-fetch.js';
 
 export interface MediaSegment {
   sequence: number;
@@ -25,8 +25,8 @@ export interface Variant {
 /** A fetched playlist: a master's variants, or a media playlist with absolute segment URLs. */
 export type Playlist = { kind: 'master'; variants: Variant[] } | ({ kind: 'media' } & MediaPlaylist);
 
-export async function loadPlaylist(url: string): Promise<Playlist> {
-  const text = await fetchText(url);
+export async function loadPlaylist(url: string, fetcher: Fetcher): Promise<Playlist> {
+  const text = await fetcher.text(url);
   const parsed = HLS.parse(text);
   if (parsed.isMasterPlaylist) {
     const variants = (parsed as HLS.types.MasterPlaylist).variants

@@ -1,25 +1,25 @@
 import type { SourceStatus, StreamSource } from '../../core/ports.js';
-import { FetchError } from './http-fetch.js';
+import { FetchError, type Fetcher } from './http-fetch.js';
 import { loadPlaylist, pickVariant } from './hls-playlist.js';
 
 /** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
-export function createHlsSource(): StreamSource {
+export function createHlsSource(fetcher: Fetcher): StreamSource {
   return {
     async check(sourceUrl, quality): Promise<SourceStatus> {
       try {
         let playlistUrl = sourceUrl;
-        let playlist = await loadPlaylist(sourceUrl);
+        let playlist = await loadPlaylist(sourceUrl, fetcher);
         if (playlist.kind === 'master') {
           const variant = pickVariant(playlist.variants, quality);
           if (variant === undefined) return { state: 'not_yet', reason: 'the master playlist lists no variant yet' };
           playlistUrl = variant.url;
-          playlist = await loadPlaylist(playlistUrl);
+          playlist = await loadPlaylist(playlistUrl, fetcher);
         }
         if (playlist.kind !== 'media') return { state: 'not_yet', reason: 'a master playlist points at another master playlist' };
         if (playlist.segments.length === 0) return { state: playlist.ended ? 'ended' : 'not_yet', reason: 'no segment yet' };
         return { state: 'live', playlistUrl };
       } catch (error) {
-        if (error instanceof FetchError) return { state: 'not_yet', reason: error.message };
+        if (error instanceof FetchError) return { state: error.refused ? 'refused' : 'not_yet', reason: error.message };
         return { state: 'not_yet', reason: `the playlist cannot be read: ${(error as Error).message}` };
       }
     },

@@ -1,44 +1,105 @@
+import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, fetch } from 'undici';
+import { isPublicAddress } from './address-policy.js';
+
 /** Per-request limits for everything Kura fetches from a source. */
 export const FETCH_TIMEOUT_MS = 10_000;
 const MAX_PLAYLIST_BYTES = 4 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
 
 export class FetchError extends Error {
   constructor(
     message: string,
-    /** HTTP status, or 0 for a network fault or time-out. */
+    /** HTTP status, 0 for a network fault or time-out, -1 when Kura refused to fetch. */
     readonly status: number,
   ) {
     super(message);
     this.name = 'FetchError';
   }
-  /** 404/410: the resource is gone (or not there yet); retrying the same URL will not help soon. */
-  get gone(): boolean {
-    return this.status === 404 || this.status === 410;
+  /** Kura will not fetch this URL (private address, scheme): retrying cannot help. */
+  get refused(): boolean {
+    return this.status === -1;
   }
 }
 
-/** GETs `url` with a time-out; throws FetchError on a network fault or a non-2xx answer. */
-export async function fetchBytes(url: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-  } catch (error) {
-    throw new FetchError(`${url}: ${(error as Error).message}`, 0);
-  }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new FetchError(`${url}: HTTP ${response.status}`, response.status);
-  }
-  try {
-    const body = Buffer.from(await response.arrayBuffer());
-    if (body.length > maxBytes) throw new FetchError(`${url}: larger than ${maxBytes} bytes`, 413);
-    return body;
-  } catch (error) {
-    if (error instanceof FetchError) throw error;
-    throw new FetchError(`${url}: ${(error as Error).message}`, 0);
-  }
+/** How Kura reaches sources: with time-outs, bounded redirects, and no SSRF. */
+export interface Fetcher {
+  bytes(url: string, maxBytes?: number): Promise<Buffer>;
+  text(url: string): Promise<string>;
 }
 
-export async function fetchText(url: string): Promise<string> {
-  return (await fetchBytes(url, MAX_PLAYLIST_BYTES)).toString('utf8');
+/**
+ * A fetcher that refuses loopback, private, link-local and reserved addresses — whether a URL
+ * names one, its DNS resolves to one, or a redirect leads to one — unless `allowPrivate`
+ * (KURA_ALLOW_PRIVATE_SOURCES, for tests and private deployments).
+ */
+export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
+  const agent = new Agent({
+    headersTimeout: FETCH_TIMEOUT_MS,
+    bodyTimeout: FETCH_TIMEOUT_MS,
+    connect: { timeout: FETCH_TIMEOUT_MS, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }) },
+  });
+  const checkTarget = (url: URL) => {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError(`${url.href}: only http(s) is fetched`, -1);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!options.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
+      throw new FetchError(`${url.href}: refusing a private or loopback address`, -1);
+    }
+  };
+
+  const bytes = async (raw: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> => {
+    let url = new URL(raw);
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      checkTarget(url);
+      let response;
+      try {
+        response = await fetch(url, { dispatcher: agent, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      } catch (error) {
+        const cause = (error as Error & { cause?: Error }).cause;
+        if (cause instanceof FetchError) throw cause;
+        throw new FetchError(`${url.href}: ${cause?.message ?? (error as Error).message}`, 0);
+      }
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location !== null) {
+        await response.body?.cancel().catch(() => undefined);
+        url = new URL(location, url);
+        continue;
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new FetchError(`${url.href}: HTTP ${response.status}`, response.status);
+      }
+      try {
+        const body = Buffer.from(await response.arrayBuffer());
+        if (body.length > maxBytes) throw new FetchError(`${url.href}: larger than ${maxBytes} bytes`, 413);
+        return body;
+      } catch (error) {
+        if (error instanceof FetchError) throw error;
+        throw new FetchError(`${url.href}: ${(error as Error).message}`, 0);
+      }
+    }
+    throw new FetchError(`${raw}: more than ${MAX_REDIRECTS} redirects`, -1);
+  };
+
+  return {
+    bytes,
+    text: async (url) => (await bytes(url, MAX_PLAYLIST_BYTES)).toString('utf8'),
+  };
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** dns.lookup that fails when any address of the name is not public (no DNS-rebinding choice). */
+function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const blocked = addresses.find((a) => !isPublicAddress(a.address));
+    if (blocked !== undefined) {
+      return callback(new FetchError(`${hostname} resolves to ${blocked.address}, a private or loopback address`, -1), []);
+    }
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0] as LookupAddress;
+    callback(null, first.address, first.family);
+  });
 }

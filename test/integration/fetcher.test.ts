@@ -1,0 +1,44 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFetcher, FetchError } from '../../src/adapters/sources/http-fetch.js';
+
+// A real HTTP server on loopback: exactly what a submitted URL must not reach by default.
+let server: http.Server;
+let port: number;
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    if (request.url === '/loop') return void response.writeHead(302, { location: '/loop' }).end();
+    if (request.url === '/to-ok') return void response.writeHead(301, { location: '/ok' }).end();
+    response.writeHead(request.url === '/ok' ? 200 : 404).end('hello');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(FetchError);
+  return error as FetchError;
+};
+
+describe('fetching sources', () => {
+  it('refuses loopback by literal address and by DNS name, before connecting', async () => {
+    const fetcher = createFetcher({ allowPrivate: false });
+    expect((await refusal(fetcher.bytes(`http://127.0.0.1:${port}/ok`))).refused).toBe(true);
+    expect((await refusal(fetcher.bytes(`http://[::1]:${port}/ok`))).refused).toBe(true);
+    const byName = await refusal(fetcher.bytes(`http://localhost:${port}/ok`));
+    expect(byName.refused).toBe(true);
+    expect(byName.message).toMatch(/private or loopback/);
+    expect((await refusal(fetcher.bytes('file:///etc/passwd'))).refused).toBe(true);
+  });
+
+  it('fetches and follows redirects when private sources are allowed, within a bound', async () => {
+    const fetcher = createFetcher({ allowPrivate: true });
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/to-ok`)).toString()).toBe('hello');
+    expect((await refusal(fetcher.bytes(`http://127.0.0.1:${port}/loop`))).message).toMatch(/more than 5 redirects/);
+    const missing = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/missing`));
+    expect(missing.status).toBe(404);
+    expect(missing.refused).toBe(false);
+  });
+});
