@@ -27,10 +27,7 @@ interface Usage {
 /** Runs a command under GNU time; resolves with its CPU (user + system, children included) and peak RSS. */
 function timed(command: string[], env: NodeJS.ProcessEnv, cwd: string) {
   const report = path.join(cwd, `time-${Date.now()}-${Math.random()}.txt`);
-  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', report, ...command], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', () => undefined);
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', report, ...command], { env, cwd, stdio: 'ignore' });
   const done = new Promise<Usage>((resolve, reject) => {
     child.on('close', async () => {
       try {
@@ -41,7 +38,7 @@ function timed(command: string[], env: NodeJS.ProcessEnv, cwd: string) {
       }
     });
   });
-  return { child, done, stdout: () => stdout };
+  return { child, done };
 }
 
 function run(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {

@@ -34,7 +34,7 @@ export async function captureStream(
     await deps.captures.setPlaylist(id, playlistUrl);
   }
   if (record.status !== 'live') await deps.livestreams.update(id, { status: 'live', startedAt: new Date() });
-  const reason = await deps.recorder.record({ livestreamId: id, playlistUrl, workerId: worker.workerId }, worker.signal);
+  const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId }, worker.signal);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);
 }

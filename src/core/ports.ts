@@ -1,4 +1,4 @@
-import type { Capture, CapturePart, Gap, StoredSegment } from './capture.js';
+import type { Capture, CapturePart, EndReason, Gap, StoredSegment } from './capture.js';
 import type { Livestream, LivestreamInput, LivestreamStatus } from './livestream.js';
 
 export type SortOrder = 'asc' | 'desc';
@@ -58,10 +58,10 @@ export interface CaptureRepo {
   /** Renews the lease; false when another worker took the capture over. */
   heartbeat(livestreamId: string, workerId: string): Promise<boolean>;
   setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
-  /** Records a stored segment and advances `nextSequence`, in one transaction. */
-  recordSegment(livestreamId: string, segment: StoredSegment): Promise<void>;
-  /** Records lost sequences and advances `nextSequence` past them. */
-  recordGap(livestreamId: string, gap: Gap): Promise<void>;
+  /** Records a stored segment, advances `nextSequence` and appends `log`, in one statement. */
+  recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;
+  /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
+  recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
   startPart(livestreamId: string, part: number): Promise<void>;
   lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
   end(livestreamId: string, reason: string): Promise<void>;
@@ -95,7 +95,8 @@ export interface ChangeFeed {
 export interface MediaTools {
   /** Joins MPEG-TS parts into one faststart MP4 (`-c copy`); returns ffmpeg's log lines. */
   remux(inputs: readonly string[], output: string): Promise<string[]>;
-  probe(path: string): Promise<{ durationSeconds: number; videoFrames: number | null }>;
+  /** Duration from the container, read without demuxing the whole file. */
+  probe(path: string): Promise<{ durationSeconds: number }>;
   /** Grabs one frame as JPEG. */
   thumbnail(video: string, output: string, atSeconds: number): Promise<void>;
 }
@@ -133,5 +134,6 @@ export interface StreamSource {
 
 /** Records a live media playlist into part files until it ends, persisting progress as it goes. */
 export interface StreamRecorder {
-  record(capture: { livestreamId: string; playlistUrl: string; workerId: string }, signal: AbortSignal): Promise<string>;
+  /** Continues `capture` (as claimed, with its stored progress) until the stream ends; says why it ended. */
+  record(target: { capture: Capture; playlistUrl: string; workerId: string }, signal: AbortSignal): Promise<EndReason>;
 }

@@ -49,6 +49,27 @@ async function serve(extra: Record<string, string> = {}): Promise<string> {
   return line.url as string;
 }
 
+const archivedFile = (id: string) => path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`);
+const settled = (id: string) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+
+/**
+ * Starts recording a 30 s live stream, sends `signal` to the recording `kura serve` once 8
+ * segments were fetched, starts `kura serve` again on the same data and database, and waits for
+ * the stream to end. Returns the record, the new api URL and how the first process exited.
+ */
+async function interruptMidCapture(signal: NodeJS.Signals) {
+  fixture = await startHlsFixture({ seconds: 30 });
+  await serve();
+  const id = await archive(fixture.url);
+  const encoded = fixture.start();
+  await fixture.seen(/seg\d+\.ts$/, 8);
+  kura!.child.kill(signal);
+  const exit = await kura!.exited;
+  const api = await serve(); // the same data dir and database: a redeploy
+  await encoded;
+  return { id, api, exit };
+}
+
 async function archive(url: string): Promise<string> {
   const result = await runKura(['archive', url, '--title', 'Fixture karaoke', '--channel', 'Fixture channel'], env(), path.dirname(dataDir));
   expect(result.code, result.stderr).toBe(0);
@@ -73,11 +94,11 @@ describe('capturing a live HLS stream', () => {
     expect(laterLog).toContain('segment 10 stored');
     await encoded;
 
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     expect((await fetch(`${api}/api/logz?id=${id}`)).status).toBe(404);
 
-    const archived = path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`);
+    const archived = archivedFile(id);
     const reference = path.join(fixture.dir, 'reference.mp4');
     await remuxReference(path.join(fixture.dir, 'live', 'index.m3u8'), reference);
     const [ours, theirs] = await Promise.all([probe(archived), probe(reference)]);
@@ -124,7 +145,7 @@ describe('capturing a live HLS stream', () => {
     const api = await serve();
     const id = await archive(fixture.url);
     await fixture.start();
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
 
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
@@ -134,28 +155,20 @@ describe('capturing a live HLS stream', () => {
     expect(log).toContain('GAP: sequences 7-7');
     expect(log).toMatch(/attempt 1 failed/);
     // every other segment arrived: 20 one-second segments of 30 frames, less the lost one
-    const ours = await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`));
+    const ours = await probe(archivedFile(id));
     expect(ours.frames).toBe(600 - 30);
   });
 
   it('resumes after the worker is killed with SIGKILL, missing no segment', async () => {
-    fixture = await startHlsFixture({ seconds: 30 });
-    await serve();
-    const id = await archive(fixture.url);
-    const encoded = fixture.start();
-    await fixture.seen(/seg\d+\.ts$/, 8);
-    kura!.child.kill('SIGKILL');
-    await kura!.exited;
-    const api = await serve(); // the same data dir and database: a redeploy after a crash
-    await encoded;
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const { id, api } = await interruptMidCapture('SIGKILL');
+    const done = await settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
     const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
     expect(log).toContain('stopped answering');
     expect(log).toMatch(/resuming/);
-    const ours = await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`));
+    const ours = await probe(archivedFile(id));
     expect(ours.frames).toBe(900);
   });
 
@@ -166,7 +179,7 @@ describe('capturing a live HLS stream', () => {
     void fixture.start();
     await fixture.seen(/seg\d+\.ts$/, 6);
     fixture.kill();
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await settled(id);
     expect(done.status).toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.endReason).toBe('idle');
@@ -190,7 +203,7 @@ describe('capturing a live HLS stream', () => {
     const api = await serve({ KURA_CAPTURE_MAX_BYTES: '400000' });
     const id = await archive(fixture.url);
     void fixture.start();
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await settled(id);
     fixture.kill();
     expect(done.status).toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
@@ -205,33 +218,26 @@ describe('capturing a live HLS stream', () => {
     await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
     const api = await serve();
     const id = await archive(fixture.url);
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.parts.map((p: { segments: number }) => p.segments)).toEqual([5, 5]);
     expect(details.capture.gaps).toEqual([]);
-    const ours = await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`));
+    const ours = await probe(archivedFile(id));
     expect(ours.frames).toBe(300);
     expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
   });
 
   it('hands a capture over on SIGTERM: the next worker resumes it without a gap', async () => {
-    fixture = await startHlsFixture({ seconds: 30 });
-    await serve();
-    const id = await archive(fixture.url);
-    const encoded = fixture.start();
-    await fixture.seen(/seg\d+\.ts$/, 8);
-    kura!.child.kill('SIGTERM');
-    expect((await kura!.exited).code).toBe(0);
-    const api = await serve();
-    await encoded;
-    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    const { id, api, exit } = await interruptMidCapture('SIGTERM');
+    expect(exit.code).toBe(0);
+    const done = await settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
     const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
     expect(log).toContain('stopped; the capture continues on the next worker');
-    expect((await probe(path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`))).frames).toBe(900);
+    expect((await probe(archivedFile(id))).frames).toBe(900);
   });
 
   it('refuses a source on a loopback address unless the operator allows private sources', async () => {

@@ -140,17 +140,6 @@ export async function remuxReference(playlist: string, output: string): Promise<
   });
 }
 
-/** Resolves once `check` returns a value other than undefined; polls an observable state, bounded. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /**
  * Writes a finished stream whose second half restarts its timestamps at a different resolution
  * after `#EXT-X-DISCONTINUITY` (as an ad break or an encoder restart does): 5 s at 320x180, then

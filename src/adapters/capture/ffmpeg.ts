@@ -34,10 +34,7 @@ export const ffmpegArgs = {
   thumbnail: (video: string, output: string, atSeconds: number) => [
     '-hide_banner', '-nostdin', '-y', '-ss', atSeconds.toFixed(3), '-i', video, '-frames:v', '1', '-q:v', '3', '-f', 'image2', output,
   ],
-  probe: (file: string) => [
-    '-v', 'error', '-count_packets', '-select_streams', 'v:0',
-    '-show_entries', 'format=duration:stream=nb_read_packets', '-of', 'json', file,
-  ],
+  probe: (file: string) => ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', file],
 };
 
 /** ffmpeg and ffprobe from the system (FFMPEG_PATH, FFPROBE_PATH). */
@@ -51,9 +48,8 @@ export function createFfmpegTools(paths: FfmpegPaths): MediaTools {
     },
     async probe(file) {
       const { stdout } = await run(paths.ffprobe, ffmpegArgs.probe(file));
-      const report = JSON.parse(stdout) as { format?: { duration?: string }; streams?: Array<{ nb_read_packets?: string }> };
-      const frames = report.streams?.[0]?.nb_read_packets;
-      return { durationSeconds: Number(report.format?.duration ?? 0), videoFrames: frames === undefined ? null : Number(frames) };
+      const report = JSON.parse(stdout) as { format?: { duration?: string } };
+      return { durationSeconds: Number(report.format?.duration ?? 0) };
     },
     async thumbnail(video, output, atSeconds) {
       await run(paths.ffmpeg, ffmpegArgs.thumbnail(video, output, atSeconds));

@@ -1,5 +1,6 @@
 import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { Capture, EndReason } from '../../core/capture.js';
 import type { CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { loadPlaylist, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
@@ -39,8 +40,8 @@ class LeaseLost extends Error {}
 export function createHlsRecorder(deps: RecorderDeps): StreamRecorder {
   return {
     async record(target, signal) {
-      const session = new RecordingSession(deps, target.livestreamId, target.workerId, signal);
-      return session.run(target.playlistUrl);
+      const session = new RecordingSession(deps, target.capture.livestreamId, target.workerId, signal);
+      return session.run(target.capture, target.playlistUrl);
     },
   };
 }
@@ -65,7 +66,7 @@ class RecordingSession {
     return this.deps.captures.appendLog(this.id, [`[kura] ${line}`]);
   }
 
-  async run(playlistUrl: string): Promise<string> {
+  async run(capture: Capture, playlistUrl: string): Promise<EndReason> {
     const heartbeat = setInterval(() => {
       this.deps.captures.heartbeat(this.id, this.workerId).then(
         (held) => {
@@ -75,7 +76,7 @@ class RecordingSession {
       );
     }, this.deps.limits.heartbeatSeconds * 1000);
     try {
-      await this.resume();
+      await this.resume(capture);
       return await this.poll(playlistUrl);
     } finally {
       clearInterval(heartbeat);
@@ -84,9 +85,7 @@ class RecordingSession {
   }
 
   /** Continues where the stored progress ends: bytes past the last recorded segment are cut. */
-  private async resume(): Promise<void> {
-    const capture = await this.deps.captures.get(this.id);
-    if (capture === null) throw new Error(`no capture for ${this.id}`);
+  private async resume(capture: Capture): Promise<void> {
     this.part = capture.currentPart;
     this.nextSequence = capture.nextSequence;
     for (const part of await this.deps.captures.parts(this.id)) {
@@ -107,7 +106,7 @@ class RecordingSession {
     this.file = await open(partPath, 'a');
   }
 
-  private async poll(playlistUrl: string): Promise<string> {
+  private async poll(playlistUrl: string): Promise<EndReason> {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
     let lastAnswerAt = Date.now();
@@ -198,15 +197,13 @@ class RecordingSession {
     this.offset += bytes.length;
     this.totalBytes += bytes.length;
     this.totalSeconds += segment.durationSeconds;
-    await this.deps.captures.recordSegment(this.id, {
-      sequence: segment.sequence,
-      part: this.part,
-      endOffset: this.offset,
-      durationSeconds: segment.durationSeconds,
-    });
-    this.nextSequence = segment.sequence + 1;
     const kbps = (bytes.length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
-    await this.log(`segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`);
+    await this.deps.captures.recordSegment(
+      this.id,
+      { sequence: segment.sequence, part: this.part, endOffset: this.offset, durationSeconds: segment.durationSeconds },
+      [`[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`],
+    );
+    this.nextSequence = segment.sequence + 1;
   }
 
   private async startNextPart(sequence: number): Promise<void> {
@@ -219,12 +216,13 @@ class RecordingSession {
   }
 
   private async recordGap(firstSequence: number, lastSequence: number, seconds: number, reason: string): Promise<void> {
-    await this.deps.captures.recordGap(this.id, { firstSequence, lastSequence, seconds, reason });
+    await this.deps.captures.recordGap(this.id, { firstSequence, lastSequence, seconds, reason }, [
+      `[kura] GAP: sequences ${firstSequence}-${lastSequence} (${seconds.toFixed(1)} s) lost: ${reason}`,
+    ]);
     this.nextSequence = lastSequence + 1;
-    await this.log(`GAP: sequences ${firstSequence}-${lastSequence} (${seconds.toFixed(1)} s) lost: ${reason}`);
   }
 
-  private async limitReached(): Promise<string | null> {
+  private async limitReached(): Promise<EndReason | null> {
     const { limits } = this.deps;
     if (this.totalSeconds >= limits.maxSeconds) return 'duration_limit';
     if (this.totalBytes >= limits.maxBytes) return 'size_limit';
@@ -233,7 +231,7 @@ class RecordingSession {
     return null;
   }
 
-  private async finish(reason: string): Promise<string> {
+  private async finish(reason: EndReason): Promise<EndReason> {
     await this.log(`capture ended (${reason}): ${this.totalSeconds.toFixed(1)} s, ${this.totalBytes} bytes in ${this.part} part(s)`);
     return reason;
   }

@@ -20,6 +20,19 @@ interface CaptureRow {
 
 /** Capture progress in PostgreSQL. */
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
+  /**
+   * One round trip per unit of progress (the capture's hot path): the segment or gap row
+   * (`progress.sql`, parameters from $4), its log lines and the new `next_sequence` commit together.
+   */
+  const advance = async (livestreamId: string, nextSequence: number, log: readonly string[], progress: { sql: string; values: unknown[] }) => {
+    await pool.query(
+      `with progress as (${progress.sql}),
+       logged as (insert into capture_log_lines (livestream_id, line) select $1, unnest($3::text[]))
+       update captures set next_sequence = $2 where livestream_id = $1`,
+      [livestreamId, nextSequence, stamped(log), ...progress.values],
+    );
+  };
+
   return {
     async claim(livestreamId, workerId, staleAfterSeconds) {
       const { rows } = await pool.query<CaptureRow>(
@@ -49,24 +62,20 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       await pool.query('update captures set playlist_url = $2 where livestream_id = $1', [livestreamId, playlistUrl]);
     },
 
-    async recordSegment(livestreamId, segment) {
-      await pool.query(
-        `with stored as (
-           insert into capture_segments (livestream_id, sequence, part, end_offset, duration_seconds)
-           values ($1, $2, $3, $4, $5) on conflict (livestream_id, sequence) do nothing)
-         update captures set next_sequence = $2 + 1 where livestream_id = $1`,
-        [livestreamId, segment.sequence, segment.part, segment.endOffset, segment.durationSeconds],
-      );
+    recordSegment(livestreamId, segment, log) {
+      return advance(livestreamId, segment.sequence + 1, log, {
+        sql: `insert into capture_segments (livestream_id, sequence, part, end_offset, duration_seconds)
+              values ($1, $4, $5, $6, $7) on conflict (livestream_id, sequence) do nothing`,
+        values: [segment.sequence, segment.part, segment.endOffset, segment.durationSeconds],
+      });
     },
 
-    async recordGap(livestreamId, gap) {
-      await pool.query(
-        `with lost as (
-           insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
-           values ($1, $2, $3, $4, $5) on conflict (livestream_id, first_sequence) do nothing)
-         update captures set next_sequence = $3 + 1 where livestream_id = $1`,
-        [livestreamId, gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
-      );
+    recordGap(livestreamId, gap, log) {
+      return advance(livestreamId, gap.lastSequence + 1, log, {
+        sql: `insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
+              values ($1, $4, $5, $6, $7) on conflict (livestream_id, first_sequence) do nothing`,
+        values: [gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
+      });
     },
 
     async startPart(livestreamId, part) {
@@ -118,11 +127,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
 
     async appendLog(livestreamId, lines) {
       if (lines.length === 0) return;
-      const stamped = lines.map((line) => `${new Date().toISOString()} ${line}`);
-      await pool.query(
-        'insert into capture_log_lines (livestream_id, line) select $1, unnest($2::text[])',
-        [livestreamId, stamped],
-      );
+      await pool.query('insert into capture_log_lines (livestream_id, line) select $1, unnest($2::text[])', [livestreamId, stamped(lines)]);
     },
 
     async readLog(livestreamId) {
@@ -149,6 +154,11 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       return rows.map((r) => r.livestream_id);
     },
   };
+}
+
+function stamped(lines: readonly string[]): string[] {
+  const now = new Date().toISOString();
+  return lines.map((line) => `${now} ${line}`);
 }
 
 function toCapture(row: CaptureRow): Capture {

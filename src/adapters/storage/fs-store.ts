@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, copyFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ArchiveStore } from '../../core/ports.js';
@@ -17,9 +17,13 @@ export function createFsStore(root: string): ArchiveStore {
       const target = pathOf(key);
       await mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.partial`;
-      await copyFile(localPath, temporary);
+      // one read of the source: hashed as it is copied
       const hash = createHash('sha256');
-      await pipeline(createReadStream(temporary), hash);
+      const source = createReadStream(localPath);
+      source.on('data', (chunk) => hash.update(chunk));
+      await pipeline(source, createWriteStream(temporary));
+      const written = await open(temporary, 'r+');
+      await written.sync().finally(() => written.close()); // on disk before the key exists
       await rename(temporary, target); // the key appears only once complete
       return { bytes: (await stat(target)).size, sha256: hash.digest('hex') };
     },

@@ -1,4 +1,4 @@
-import type { Capture, CapturePart, Gap } from '../../core/capture.js';
+import type { LivestreamDetails as CoreDetails } from '../../core/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
@@ -33,7 +33,7 @@ export function presentRecord(livestream: Livestream, publicUrl: string): Livest
 export function presentDetails(
   livestream: Livestream,
   publicUrl: string,
-  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[] } | null,
+  capture: CoreDetails['capture'],
 ): LivestreamDetails {
   return {
     ...presentRecord(livestream, publicUrl),
