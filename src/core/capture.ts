@@ -37,4 +37,4 @@ export interface CapturePart {
 }
 
 /** Why a capture ended; the words appear in the encoder log and the record. */
-export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full';
+export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption';

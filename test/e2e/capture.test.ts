@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { probe, remuxReference, startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, remuxReference, SEGMENT_REQUEST, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type FixtureOptions, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 
 // Real captures: ffmpeg encodes a live HLS stream in real time on 127.0.0.1, `kura serve`
@@ -57,12 +57,12 @@ const settled = (id: string) => waitForRecord(db.url, id, (r) => r.status === 'f
  * segments were fetched, starts `kura serve` again on the same data and database, and waits for
  * the stream to end. Returns the record, the new api URL and how the first process exited.
  */
-async function interruptMidCapture(signal: NodeJS.Signals) {
-  fixture = await startHlsFixture({ seconds: 30 });
+async function interruptMidCapture(signal: NodeJS.Signals, options: Partial<FixtureOptions> = {}) {
+  fixture = await startHlsFixture({ seconds: 30, ...options });
   await serve();
   const id = await archive(fixture.url);
   const encoded = fixture.start();
-  await fixture.seen(/seg\d+\.ts$/, 8);
+  await fixture.seen(SEGMENT_REQUEST, 8);
   kura!.child.kill(signal);
   const exit = await kura!.exited;
   const api = await serve(); // the same data dir and database: a redeploy
@@ -85,10 +85,10 @@ describe('capturing a live HLS stream', () => {
 
     const encoded = fixture.start();
     await waitForRecord(db.url, id, (r) => r.status === 'live');
-    await fixture.seen(/seg\d+\.ts$/, 5);
+    await fixture.seen(SEGMENT_REQUEST, 5);
     const earlyLog = await fetch(`${api}/api/logz?url=${encodeURIComponent(fixture.url)}`).then((r) => r.text());
     expect(earlyLog).toContain('[kura] recording');
-    await fixture.seen(/seg\d+\.ts$/, 12);
+    await fixture.seen(SEGMENT_REQUEST, 12);
     const laterLog = await fetch(`${api}/api/logz`).then((r) => r.text());
     expect(laterLog.length).toBeGreaterThan(earlyLog.length);
     expect(laterLog).toContain('segment 10 stored');
@@ -177,7 +177,7 @@ describe('capturing a live HLS stream', () => {
     const api = await serve();
     const id = await archive(fixture.url);
     void fixture.start();
-    await fixture.seen(/seg\d+\.ts$/, 6);
+    await fixture.seen(SEGMENT_REQUEST, 6);
     fixture.kill();
     const done = await settled(id);
     expect(done.status).toBe('finished');
@@ -226,6 +226,62 @@ describe('capturing a live HLS stream', () => {
     const ours = await probe(archivedFile(id));
     expect(ours.frames).toBe(300);
     expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
+  });
+
+  it('records fMP4 segments behind their initialization section, across a SIGKILL', async () => {
+    const { id, api } = await interruptMidCapture('SIGKILL', { segmentType: 'fmp4' });
+    const done = await settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    // the resumed capture cannot know the first part's section: it starts a part of its own
+    expect(details.capture.parts.length).toBe(2);
+    expect(fixture.requests.filter((r) => r.endsWith('/init.mp4')).length).toBeGreaterThanOrEqual(2);
+    const ours = await probe(archivedFile(id));
+    expect(ours.frames).toBe(900);
+    expect(Math.abs(ours.duration - 30)).toBeLessThanOrEqual(0.2);
+  });
+
+  it('records a stream kept in one file as byte ranges (EXT-X-BYTERANGE, EXT-X-MAP BYTERANGE)', async () => {
+    fixture = await startHlsFixture({ seconds: 1 });
+    await writeSingleFileStream(path.join(fixture.dir, 'live'));
+    const api = await serve();
+    const id = await archive(fixture.url);
+    const done = await settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    expect(details.capture.parts.map((p: { segments: number }) => p.segments)).toEqual([5]);
+    const ours = await probe(archivedFile(id));
+    expect(ours.frames).toBe(150);
+    expect(Math.abs(ours.duration - 5)).toBeLessThanOrEqual(0.1);
+  });
+
+  it('decrypts AES-128 segments as it stores them, fetching the key once', async () => {
+    fixture = await startHlsFixture({ seconds: 1 });
+    await writeEncryptedStream(path.join(fixture.dir, 'live'), 'AES-128');
+    const api = await serve();
+    const id = await archive(fixture.url);
+    const done = await settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    expect(fixture.requests.filter((r) => r.endsWith('/key.bin'))).toHaveLength(1);
+    const ours = await probe(archivedFile(id));
+    expect(ours.frames).toBe(120);
+  });
+
+  it('ends with the reason when segments use encryption it cannot undo (SAMPLE-AES)', async () => {
+    fixture = await startHlsFixture({ seconds: 1 });
+    await writeEncryptedStream(path.join(fixture.dir, 'live'), 'SAMPLE-AES');
+    const api = await serve();
+    const id = await archive(fixture.url);
+    const done = await settled(id);
+    expect(done.status).toBe('failed');
+    expect(done.failure_reason).toMatch(/unsupported_encryption/);
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.endReason).toBe('unsupported_encryption');
+    expect(fixture.requests.some((r) => r.endsWith('.ts'))).toBe(false); // nothing fetched in vain
   });
 
   it('hands a capture over on SIGTERM: the next worker resumes it without a gap', async () => {

@@ -9,6 +9,12 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     if (request.url === '/loop') return void response.writeHead(302, { location: '/loop' }).end();
     if (request.url === '/to-ok') return void response.writeHead(301, { location: '/ok' }).end();
+    if (request.url === '/digits' || request.url === '/digits-whole') {
+      // /digits honours "bytes=a-b" like a CDN; /digits-whole ignores it like a plain server
+      const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
+      if (range === null || request.url === '/digits-whole') return void response.writeHead(200).end('0123456789');
+      return void response.writeHead(206).end('0123456789'.slice(Number(range[1]), Number(range[2]) + 1));
+    }
     response.writeHead(request.url === '/ok' ? 200 : 404).end('hello');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,5 +46,15 @@ describe('fetching sources', () => {
     const missing = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/missing`));
     expect(missing.status).toBe(404);
     expect(missing.refused).toBe(false);
+  });
+
+  it('fetches byte ranges, whether the server answers 206 or the whole resource', async () => {
+    const fetcher = createFetcher({ allowPrivate: true });
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/digits`, { range: { offset: 3, length: 4 } })).toString()).toBe('3456');
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/digits-whole`, { range: { offset: 3, length: 4 } })).toString()).toBe('3456');
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/digits`, { range: { offset: 8, length: 2 } })).toString()).toBe('89');
+    const short = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/digits`, { range: { offset: 8, length: 5 } }));
+    expect(short.message).toMatch(/expected 5 bytes at 8, got 2/);
+    expect((await refusal(fetcher.bytes(`http://127.0.0.1:${port}/digits`, { maxBytes: 4 }))).status).toBe(413);
   });
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createCipheriv } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -29,7 +30,12 @@ export interface FixtureOptions {
   size?: string;
   fps?: number;
   bitrate?: string;
+  /** `fmp4` writes fragmented MP4 segments behind an `#EXT-X-MAP` initialization section. */
+  segmentType?: 'mpegts' | 'fmp4';
 }
+
+/** Matches the fixture's media segment requests, of either segment type. */
+export const SEGMENT_REQUEST = /seg\d+\.(ts|m4s)$/;
 
 /** A real live HLS stream: ffmpeg encodes a test pattern in real time (-re), a node server serves it. */
 export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixture> {
@@ -65,12 +71,12 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     waiters = waiters.filter((done) => !done());
     const fault = fixture.fail?.(requestPath) ?? null;
     if (fault === 'reset') return request.socket.destroy();
-    if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response), 2000);
+    if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response, request.headers.range), 2000);
     if (typeof fault === 'number') {
       response.writeHead(fault).end();
       return;
     }
-    serve(dir, requestPath, response);
+    serve(dir, requestPath, response, request.headers.range);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -83,20 +89,31 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
   return fixture;
 }
 
-function serve(root: string, requestPath: string, response: http.ServerResponse): void {
+const CONTENT_TYPES: Record<string, string> = { '.m3u8': 'application/vnd.apple.mpegurl', '.ts': 'video/mp2t', '.m4s': 'video/iso.segment', '.mp4': 'video/mp4' };
+
+/** Serves a file as a CDN would, with single byte ranges (`#EXT-X-BYTERANGE` streams need them). */
+function serve(root: string, requestPath: string, response: http.ServerResponse, rangeHeader: string | undefined): void {
   const file = path.join(root, path.normalize(requestPath).replace(/^(\.\.[/\\])+/, ''));
   stat(file).then(
     (info) => {
-      const type = file.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
-      response.writeHead(200, { 'content-type': type, 'content-length': info.size, 'cache-control': 'no-cache' });
-      createReadStream(file).pipe(response);
+      const headers = { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+      const range = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader ?? '');
+      if (range === null) {
+        response.writeHead(200, { ...headers, 'content-length': info.size });
+        return void createReadStream(file).pipe(response);
+      }
+      const start = Number(range[1]);
+      const end = Math.min(Number(range[2]), info.size - 1);
+      response.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${info.size}` });
+      createReadStream(file, { start, end }).pipe(response);
     },
     () => response.writeHead(404).end(),
   );
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
-  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k' } = options;
+  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts' } = options;
+  const segments = segmentType === 'fmp4' ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4'] : [];
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin', '-re',
     '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${fps}`,
@@ -107,7 +124,7 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
     '-c:a', 'aac', '-b:a', '64k',
     '-f', 'hls', '-hls_time', '1', '-hls_list_size', String(listSize),
     '-hls_flags', listSize > 0 ? 'temp_file+delete_segments' : 'temp_file',
-    '-hls_segment_filename', path.join(dir, 'seg%05d.ts'),
+    ...segments, '-hls_segment_filename', path.join(dir, segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'),
     path.join(dir, 'index.m3u8'),
   ];
   const child: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -162,4 +179,65 @@ export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
   const second = await readFile(path.join(liveDir, 'b.m3u8'), 'utf8');
   const header = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0'];
   await writeFile(path.join(liveDir, 'index.m3u8'), [...header, ...media(first), '#EXT-X-DISCONTINUITY', ...media(second), '#EXT-X-ENDLIST', ''].join('\n'));
+}
+
+/**
+ * Writes a finished 5 s fMP4 stream (320x180, 30 fps, 1 s segments) kept in one file: its
+ * initialization section and every segment are byte ranges of `media.mp4`
+ * (`#EXT-X-MAP:...,BYTERANGE=` and `#EXT-X-BYTERANGE`).
+ */
+export async function writeSingleFileStream(liveDir: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
+      '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+      '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac',
+      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_playlist_type', 'vod',
+      '-hls_segment_type', 'fmp4', '-hls_flags', 'single_file', '-hls_segment_filename', path.join(liveDir, 'media.mp4'),
+      path.join(liveDir, 'index.m3u8'),
+    ]);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
+  });
+}
+
+/** The AES-128 key `writeEncryptedStream` encrypts with, served as `key.bin`. */
+export const FIXTURE_KEY = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
+
+/**
+ * Writes a finished 4 s MPEG-TS stream (320x180, 30 fps, 1 s segments, media sequence from 10)
+ * encrypted as `method` says. For AES-128 the segments are encrypted here with FIXTURE_KEY: the
+ * first two with the media sequence number as IV (the key line names none), the last two with an
+ * explicit IV, as RFC 8216 §5.2 allows both.
+ */
+export async function writeEncryptedStream(liveDir: string, method: 'AES-128' | 'SAMPLE-AES'): Promise<void> {
+  const plainDir = path.join(liveDir, 'plain');
+  await mkdir(plainDir);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
+      '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30', '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30',
+      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(plainDir, 'p%02d.ts'), path.join(plainDir, 'index.m3u8'),
+    ]);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
+  });
+  const explicitIv = Buffer.from('f0e0d0c0b0a090807060504030201000', 'hex');
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:10'];
+  for (let i = 0; i < 4; i++) {
+    const sequence = 10 + i;
+    const iv = i < 2 ? null : explicitIv;
+    if (i === 0) lines.push(`#EXT-X-KEY:METHOD=${method},URI="key.bin"`);
+    if (i === 2) lines.push(`#EXT-X-KEY:METHOD=${method},URI="key.bin",IV=0x${explicitIv.toString('hex')}`);
+    const plain = await readFile(path.join(plainDir, `p0${i}.ts`));
+    const cipher = createCipheriv('aes-128-cbc', FIXTURE_KEY, iv ?? sequenceIv(sequence));
+    await writeFile(path.join(liveDir, `seg${String(sequence).padStart(5, '0')}.ts`), Buffer.concat([cipher.update(plain), cipher.final()]));
+    lines.push('#EXTINF:1.000000,', `seg${String(sequence).padStart(5, '0')}.ts`);
+  }
+  await writeFile(path.join(liveDir, 'key.bin'), FIXTURE_KEY);
+  await writeFile(path.join(liveDir, 'index.m3u8'), [...lines, '#EXT-X-ENDLIST', ''].join('\n'));
+}
+
+function sequenceIv(sequence: number): Buffer {
+  const iv = Buffer.alloc(16);
+  iv.writeUInt32BE(sequence, 12);
+  return iv;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pickVariant } from '../../src/adapters/sources/hls-playlist.js';
+import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
+import { loadPlaylist, pickVariant, resourceKey } from '../../src/adapters/sources/hls-playlist.js';
 
 const variants = [
   { url: 'https://cdn.example/360.m3u8', bandwidth: 800_000, height: 360 },
@@ -20,5 +21,37 @@ describe('picking a variant of a master playlist', () => {
 
   it('falls back to the smallest variant when none is that small', () => {
     expect(pickVariant(variants, '144p')?.height).toBe(360);
+  });
+});
+
+describe('reading a media playlist', () => {
+  const playlistOf = (text: string): Fetcher => ({ text: async () => text, bytes: async () => Buffer.from(text) });
+
+  it('resolves segments and their initialization sections, byte ranges included', async () => {
+    const text = [
+      '#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:40',
+      '#EXT-X-MAP:URI="init.mp4",BYTERANGE="700@0"',
+      '#EXTINF:2.0,', '#EXT-X-BYTERANGE:1000@700', 'media.mp4',
+      '#EXTINF:2.0,', '#EXT-X-BYTERANGE:900', 'media.mp4',
+      '#EXT-X-MAP:URI="../other/init.mp4"',
+      '#EXT-X-DISCONTINUITY', '#EXTINF:1.5,', 'seg42.m4s', '#EXT-X-ENDLIST', '',
+    ].join('\n');
+    const playlist = await loadPlaylist('https://cdn.example/live/index.m3u8', playlistOf(text));
+    if (playlist.kind !== 'media') throw new Error('expected a media playlist');
+    expect(playlist.ended).toBe(true);
+    expect(playlist.segments).toEqual([
+      { sequence: 40, url: 'https://cdn.example/live/media.mp4', range: { offset: 700, length: 1000 }, durationSeconds: 2, discontinuity: false, init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } } },
+      { sequence: 41, url: 'https://cdn.example/live/media.mp4', range: { offset: 1700, length: 900 }, durationSeconds: 2, discontinuity: false, init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } } },
+      { sequence: 42, url: 'https://cdn.example/live/seg42.m4s', range: null, durationSeconds: 1.5, discontinuity: true, init: { url: 'https://cdn.example/other/init.mp4', range: null } },
+    ]);
+    const [first, second, third] = playlist.segments.map((s) => resourceKey(s.init!));
+    expect(first).toBe(second);
+    expect(third).not.toBe(first);
+  });
+
+  it('gives MPEG-TS segments no initialization section', async () => {
+    const text = ['#EXTM3U', '#EXT-X-TARGETDURATION:1', '#EXTINF:1.0,', 'seg0.ts', ''].join('\n');
+    const playlist = await loadPlaylist('http://origin.example/a/b.m3u8', playlistOf(text));
+    expect(playlist.kind === 'media' && playlist.segments[0]).toMatchObject({ url: 'http://origin.example/a/seg0.ts', range: null, init: null });
   });
 });

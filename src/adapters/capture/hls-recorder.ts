@@ -1,9 +1,10 @@
+import { createDecipheriv } from 'node:crypto';
 import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture.js';
 import type { CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
-import { loadPlaylist, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
+import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment, type Resource, type SegmentKey } from '../sources/hls-playlist.js';
 
 export interface RecorderLimits {
   /** End when the playlist answers but lists no new segment for this long. */
@@ -29,6 +30,8 @@ export interface RecorderDeps {
 /** Attempts for one segment before it is recorded as lost (while it stays in the window). */
 const SEGMENT_ATTEMPTS = 8;
 const BACKOFF_MS = [250, 500, 1000, 2000, 2000, 3000, 4000, 5000];
+/** A larger segment or init section is refused (about 10 s of 4K video at 200 Mbit/s). */
+export const MAX_SEGMENT_BYTES = 256 * 1024 * 1024;
 
 class LeaseLost extends Error {}
 
@@ -50,10 +53,14 @@ class RecordingSession {
   private part = 1;
   private file: FileHandle | null = null;
   private offset = 0;
+  /** The fMP4 initialization section the current part starts with (null: none, or not known after a resume). */
+  private partInit: string | null = null;
   private nextSequence: number | null = null;
   private totalBytes = 0;
   private totalSeconds = 0;
   private leaseLost = false;
+  /** AES-128 keys fetched so far, by URL. */
+  private readonly keys = new Map<string, Buffer>();
 
   constructor(
     private readonly deps: RecorderDeps,
@@ -127,7 +134,8 @@ class RecordingSession {
       if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
         const listsNew = this.nextSequence === null || playlist.segments.some((seg) => seg.sequence >= (this.nextSequence as number));
-        await this.storeNewSegments(playlist, playlistUrl);
+        const unrecordable = await this.storeNewSegments(playlist, playlistUrl);
+        if (unrecordable !== null) return this.finish(unrecordable);
         // measured from when the new segments were handled: time spent retrying is not idleness
         if (listsNew) lastNewSegmentAt = Date.now();
         const limit = await this.limitReached();
@@ -142,10 +150,13 @@ class RecordingSession {
     }
   }
 
-  /** Stores every listed segment from `nextSequence` on, in order (or records it as lost). */
-  private async storeNewSegments(playlist: MediaPlaylist, playlistUrl: string): Promise<void> {
+  /**
+   * Stores every listed segment from `nextSequence` on, in order (or records it as lost). Returns
+   * why the stream cannot be recorded at all, else null.
+   */
+  private async storeNewSegments(playlist: MediaPlaylist, playlistUrl: string): Promise<EndReason | null> {
     const first = playlist.segments[0];
-    if (first === undefined) return;
+    if (first === undefined) return null;
     if (this.nextSequence === null) {
       this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
       await this.log(`recording ${playlistUrl} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
@@ -157,27 +168,68 @@ class RecordingSession {
     for (const segment of playlist.segments) {
       if (segment.sequence < (this.nextSequence ?? 0)) continue;
       this.checkStillOurs();
-      if (segment.discontinuity && this.offset > 0) await this.startNextPart(segment.sequence);
-      const bytes = await this.fetchSegment(segment, playlistUrl);
+      if (segment.key !== null && segment.key.method !== 'AES-128') {
+        await this.log(`segment ${segment.sequence} is encrypted with ${segment.key.method}, which Kura cannot record without re-encoding or DRM keys`);
+        return 'unsupported_encryption';
+      }
+      if (segment.discontinuity && this.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
+      const fetched = await this.fetchListed(segment, segment, playlistUrl, `segment ${segment.sequence}`);
+      const bytes = fetched && (await this.decrypted(segment, fetched, playlistUrl));
       if (bytes === null) continue;
+      if (!(await this.matchPartToInit(segment, playlistUrl))) continue;
       await this.append(segment, bytes);
+    }
+    return null;
+  }
+
+  /** The segment's media: as fetched, or decrypted when it is AES-128 encrypted (null and a gap when it cannot be). */
+  private async decrypted(segment: MediaSegment, bytes: Buffer, playlistUrl: string): Promise<Buffer | null> {
+    const { key } = segment;
+    if (key === null) return bytes;
+    const secret = await this.aesKey(key, segment, playlistUrl);
+    if (secret === null) return null;
+    try {
+      const decipher = createDecipheriv('aes-128-cbc', secret, key.iv ?? sequenceIv(segment.sequence));
+      return Buffer.concat([decipher.update(bytes), decipher.final()]);
+    } catch (error) {
+      await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `could not be decrypted (${(error as Error).message})`);
+      return null;
     }
   }
 
-  /** Fetches with backoff while the segment stays listed; null (and a gap) when it is lost. */
-  private async fetchSegment(segment: MediaSegment, playlistUrl: string): Promise<Buffer | null> {
+  private async aesKey(key: SegmentKey, segment: MediaSegment, playlistUrl: string): Promise<Buffer | null> {
+    const what = `key of segment ${segment.sequence}`;
+    const unusable = async (why: string) => {
+      await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `${what} is unusable: ${why}`);
+      return null;
+    };
+    if (key.url === null) return unusable('the playlist names no key URI');
+    const known = this.keys.get(key.url);
+    if (known !== undefined) return known;
+    const secret = await this.fetchListed({ url: key.url, range: null }, segment, playlistUrl, what);
+    if (secret === null) return null; // recorded as lost
+    if (secret.length !== 16) return unusable(`it has ${secret.length} bytes, not 16`);
+    this.keys.set(key.url, secret);
+    return secret;
+  }
+
+  /**
+   * Fetches a segment (or its initialization section, or its key) with backoff while the segment
+   * stays listed; null, and the segment recorded as a gap, when it is lost.
+   */
+  private async fetchListed(resource: Resource, segment: MediaSegment, playlistUrl: string, what: string): Promise<Buffer | null> {
     let lastError = '';
     for (let attempt = 1; attempt <= SEGMENT_ATTEMPTS; attempt++) {
       try {
-        return await this.deps.fetcher.bytes(segment.url);
+        return await this.deps.fetcher.bytes(resource.url, { range: resource.range, maxBytes: MAX_SEGMENT_BYTES });
       } catch (error) {
         lastError = (error as Error).message;
-        await this.log(`segment ${segment.sequence} attempt ${attempt} failed: ${lastError}`);
+        await this.log(`${what} attempt ${attempt} failed: ${lastError}`);
       }
       await sleep(BACKOFF_MS[attempt - 1] ?? 5000, this.signal);
       if (!(await this.stillListed(segment.sequence, playlistUrl))) break;
     }
-    await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `could not be fetched (${lastError})`);
+    await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `${what} could not be fetched (${lastError})`);
     return null;
   }
 
@@ -206,13 +258,41 @@ class RecordingSession {
     this.nextSequence = segment.sequence + 1;
   }
 
-  private async startNextPart(sequence: number): Promise<void> {
+  /**
+   * fMP4 segments are only playable behind their initialization section (`#EXT-X-MAP`): each
+   * part file starts with it, so a part is a complete fragmented MP4. A new section (or one not
+   * known after a resume) starts a new part. The section's bytes are recorded with the segment
+   * that follows them, so a crash in between cuts them and the resumed capture writes them
+   * again. False when the section could not be fetched (the segment is recorded as lost).
+   */
+  private async matchPartToInit(segment: MediaSegment, playlistUrl: string): Promise<boolean> {
+    const { init } = segment;
+    if (init === null) {
+      // MPEG-TS segments need nothing in front; after fMP4 ones they need a part of their own
+      if (this.partInit !== null) await this.startNextPart(`segments without initialization section from sequence ${segment.sequence}`);
+      return true;
+    }
+    const key = resourceKey(init);
+    if (key === this.partInit) return true;
+    const bytes = await this.fetchListed(init, segment, playlistUrl, `initialization section of segment ${segment.sequence}`);
+    if (bytes === null) return false;
+    if (this.offset > 0) await this.startNextPart(`initialization section ${init.url} from sequence ${segment.sequence}`);
+    const file = this.file as FileHandle;
+    await file.write(bytes, 0, bytes.length, 0);
+    this.offset = bytes.length;
+    this.totalBytes += bytes.length;
+    this.partInit = key;
+    return true;
+  }
+
+  private async startNextPart(why: string): Promise<void> {
     await this.file?.close();
     this.part += 1;
     this.offset = 0;
+    this.partInit = null;
     await this.deps.captures.startPart(this.id, this.part);
     this.file = await open(this.deps.spool.partPath(this.id, this.part), 'w');
-    await this.log(`discontinuity at sequence ${sequence}: starting part ${this.part}`);
+    await this.log(`${why}: starting part ${this.part}`);
   }
 
   private async recordGap(firstSequence: number, lastSequence: number, seconds: number, reason: string): Promise<void> {
@@ -240,6 +320,13 @@ class RecordingSession {
     if (this.signal.aborted) throw this.signal.reason ?? new Error('capture aborted');
     if (this.leaseLost) throw new LeaseLost(`another worker took over the capture of ${this.id}`);
   }
+}
+
+/** The IV of a segment whose key names none: its media sequence number, as 16 big-endian bytes. */
+export function sequenceIv(sequence: number): Buffer {
+  const iv = Buffer.alloc(16);
+  iv.writeBigUInt64BE(BigInt(sequence), 8);
+  return iv;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -2,10 +2,14 @@ import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Spool } from '../../core/ports.js';
 
-/** Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. */
+/**
+ * Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. A part
+ * file holds segments as the source sent them (MPEG-TS, or fragmented MP4 after its
+ * initialization section), so it has no extension: ffmpeg recognises either by content.
+ */
 export function createSpool(root: string): Spool {
   return {
-    partPath: (id, part) => path.join(root, id, `part-${String(part).padStart(4, '0')}.ts`),
+    partPath: (id, part) => path.join(root, id, `part-${String(part).padStart(4, '0')}`),
     workPath: (id, name) => path.join(root, id, name),
     async writeText(id, name, text) {
       const file = path.join(root, id, name);

@@ -1,11 +1,28 @@
 import HLS from 'hls-parser';
-import type { Fetcher } from './http-fetch.js';
+import type { ByteRange, Fetcher } from './http-fetch.js';
 
-export interface MediaSegment {
-  sequence: number;
+/** Where a segment's bytes are: a whole resource, or a byte range of one. */
+export interface Resource {
   url: string;
+  range: ByteRange | null;
+}
+
+/** How a segment is encrypted (`#EXT-X-KEY`); Kura decrypts `AES-128` and refuses the rest. */
+export interface SegmentKey {
+  method: string;
+  url: string | null;
+  /** null: the segment's media sequence number is the IV (RFC 8216 §5.2). */
+  iv: Buffer | null;
+}
+
+export interface MediaSegment extends Resource {
+  sequence: number;
   durationSeconds: number;
   discontinuity: boolean;
+  /** The initialization section (`#EXT-X-MAP`) fMP4 segments need in front of them, if any. */
+  init: Resource | null;
+  /** null when the segment is not encrypted. */
+  key: SegmentKey | null;
 }
 
 export interface MediaPlaylist {
@@ -43,10 +60,32 @@ export async function loadPlaylist(url: string, fetcher: Fetcher): Promise<Playl
     segments: media.segments.map((s) => ({
       sequence: s.mediaSequenceNumber,
       url: new URL(s.uri, url).href,
+      range: byteRange(s.byterange),
       durationSeconds: s.duration,
       discontinuity: Boolean(s.discontinuity),
+      init: s.map ? { url: new URL(s.map.uri, url).href, range: byteRange(s.map.byterange) } : null,
+      key: segmentKey(s.key, url),
     })),
   };
+}
+
+function segmentKey(key: HLS.types.Key | null | undefined, playlistUrl: string): SegmentKey | null {
+  if (key == null || key.method === 'NONE') return null;
+  return {
+    method: key.method,
+    url: key.uri === undefined ? null : new URL(key.uri, playlistUrl).href,
+    iv: key.iv === undefined ? null : Buffer.from(key.iv),
+  };
+}
+
+/** hls-parser marks an absent offset -1; for EXT-X-MAP that means the resource's start. */
+function byteRange(range: HLS.types.Byterange | undefined): ByteRange | null {
+  return range ? { offset: Math.max(0, range.offset), length: range.length } : null;
+}
+
+/** One identity per resource and range, to tell whether two segments share an init section. */
+export function resourceKey(resource: Resource): string {
+  return resource.range ? `${resource.url}#${resource.range.offset}+${resource.range.length}` : resource.url;
 }
 
 /**

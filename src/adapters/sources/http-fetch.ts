@@ -23,9 +23,22 @@ export class FetchError extends Error {
   }
 }
 
+/** Part of a resource (HLS `#EXT-X-BYTERANGE`): `length` bytes from `offset`. */
+export interface ByteRange {
+  offset: number;
+  length: number;
+}
+
+export interface BytesOptions {
+  /** Refuse a body larger than this. */
+  maxBytes?: number;
+  /** Fetch only these bytes (a `Range` request). */
+  range?: ByteRange | null;
+}
+
 /** How Kura reaches sources: with time-outs, bounded redirects, and no SSRF. */
 export interface Fetcher {
-  bytes(url: string, maxBytes?: number): Promise<Buffer>;
+  bytes(url: string, options?: BytesOptions): Promise<Buffer>;
   text(url: string): Promise<string>;
 }
 
@@ -48,13 +61,14 @@ export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
     }
   };
 
-  const bytes = async (raw: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> => {
+  const bytes = async (raw: string, { maxBytes = Number.POSITIVE_INFINITY, range = null }: BytesOptions = {}): Promise<Buffer> => {
+    const headers = range ? { range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : undefined;
     let url = new URL(raw);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       checkTarget(url);
       let response;
       try {
-        response = await fetch(url, { dispatcher: agent, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        response = await fetch(url, { dispatcher: agent, redirect: 'manual', headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       } catch (error) {
         const cause = (error as Error & { cause?: Error }).cause;
         if (cause instanceof FetchError) throw cause;
@@ -73,7 +87,7 @@ export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
       try {
         const body = Buffer.from(await response.arrayBuffer());
         if (body.length > maxBytes) throw new FetchError(`${url.href}: larger than ${maxBytes} bytes`, 413);
-        return body;
+        return range ? rangeOf(body, response.status, range, url) : body;
       } catch (error) {
         if (error instanceof FetchError) throw error;
         throw new FetchError(`${url.href}: ${(error as Error).message}`, 0);
@@ -84,8 +98,17 @@ export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
 
   return {
     bytes,
-    text: async (url) => (await bytes(url, MAX_PLAYLIST_BYTES)).toString('utf8'),
+    text: async (url) => (await bytes(url, { maxBytes: MAX_PLAYLIST_BYTES })).toString('utf8'),
   };
+}
+
+/** The requested bytes, whether the server honoured the Range (206) or sent the whole resource (200). */
+function rangeOf(body: Buffer, status: number, range: ByteRange, url: URL): Buffer {
+  const part = status === 206 ? body : body.subarray(range.offset, range.offset + range.length);
+  if (part.length !== range.length) {
+    throw new FetchError(`${url.href}: expected ${range.length} bytes at ${range.offset}, got ${part.length}`, 0);
+  }
+  return part;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
