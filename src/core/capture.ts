@@ -38,3 +38,20 @@ export interface CapturePart {
 
 /** Why a capture ended; the words appear in the encoder log and the record. */
 export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption';
+
+const END_REASONS: Record<EndReason, string> = {
+  endlist: 'the stream ended',
+  idle: 'the stream stopped sending segments',
+  source_unreachable: 'the source stopped answering',
+  duration_limit: 'the capture reached its duration ceiling',
+  size_limit: 'the capture reached its size ceiling',
+  disk_full: 'the disk had less free space than the operator keeps free',
+  unsupported_encryption: 'the stream is encrypted in a way Kura cannot undo (SAMPLE-AES or DRM)',
+};
+
+/** Why a capture ended, in words, with the code after it: "the stream ended (endlist)". */
+export function describeEndReason(reason: string | null): string {
+  if (reason === null) return 'no segment was listed';
+  const words = END_REASONS[reason as EndReason] as string | undefined;
+  return words === undefined ? reason : `${words} (${reason})`;
+}

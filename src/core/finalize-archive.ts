@@ -1,3 +1,4 @@
+import { describeEndReason } from './capture.js';
 import { objectKeys, CONTENT_TYPES } from './object-keys.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
 
@@ -19,7 +20,7 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string): Promise<v
   if (capture === null || capture.state === 'finalized') return;
   const parts = await deps.captures.parts(id);
   if (parts.length === 0) {
-    await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured (${capture.endReason ?? 'no segment'}).`, endedAt: new Date() });
+    await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
     await deps.captures.markFinalized(id);
     await deps.spool.remove(id);
     return;

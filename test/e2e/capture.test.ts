@@ -213,6 +213,18 @@ describe('capturing a live HLS stream', () => {
     expect(details.length).toBeLessThan(30);
   });
 
+  it('does not start a capture on a disk with less free space than the operator keeps', async () => {
+    fixture = await startHlsFixture({ seconds: 1 });
+    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
+    const api = await serve({ KURA_MIN_FREE_DISK_MB: String(10 ** 9) }); // 1 PB: never free here
+    const id = await archive(fixture.url);
+    const done = await settled(id);
+    expect(done.status).toBe('failed');
+    expect(done.failure_reason).toMatch(/disk_full/);
+    expect((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).capture.endReason).toBe('disk_full');
+    expect(fixture.requests.some((r) => r.endsWith('.ts'))).toBe(false);
+  });
+
   it('survives a discontinuity: a new part, joined into one archive with every frame', async () => {
     fixture = await startHlsFixture({ seconds: 1 });
     await writeDiscontinuityStream(path.join(fixture.dir, 'live'));

@@ -121,6 +121,8 @@ class RecordingSession {
     let targetSeconds = 2;
     for (;;) {
       this.checkStillOurs();
+      const limit = await this.limitReached(); // before the first fetch too: never start on a full disk
+      if (limit !== null) return this.finish(limit);
       let playlist: MediaPlaylist | null = null;
       try {
         const loaded = await loadPlaylist(playlistUrl, this.deps.fetcher);
@@ -134,12 +136,10 @@ class RecordingSession {
       if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
         const listsNew = this.nextSequence === null || playlist.segments.some((seg) => seg.sequence >= (this.nextSequence as number));
-        const unrecordable = await this.storeNewSegments(playlist, playlistUrl);
-        if (unrecordable !== null) return this.finish(unrecordable);
+        const stop = await this.storeNewSegments(playlist, playlistUrl);
+        if (stop !== null) return this.finish(stop);
         // measured from when the new segments were handled: time spent retrying is not idleness
         if (listsNew) lastNewSegmentAt = Date.now();
-        const limit = await this.limitReached();
-        if (limit !== null) return this.finish(limit);
         if (playlist.ended) return this.finish('endlist');
         if (Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       }
@@ -152,7 +152,7 @@ class RecordingSession {
 
   /**
    * Stores every listed segment from `nextSequence` on, in order (or records it as lost). Returns
-   * why the stream cannot be recorded at all, else null.
+   * why recording must stop (a limit reached, or a stream that cannot be recorded), else null.
    */
   private async storeNewSegments(playlist: MediaPlaylist, playlistUrl: string): Promise<EndReason | null> {
     const first = playlist.segments[0];
@@ -168,6 +168,8 @@ class RecordingSession {
     for (const segment of playlist.segments) {
       if (segment.sequence < (this.nextSequence ?? 0)) continue;
       this.checkStillOurs();
+      const limit = await this.limitReached();
+      if (limit !== null) return limit;
       if (segment.key !== null && segment.key.method !== 'AES-128') {
         await this.log(`segment ${segment.sequence} is encrypted with ${segment.key.method}, which Kura cannot record without re-encoding or DRM keys`);
         return 'unsupported_encryption';
