@@ -26,6 +26,22 @@ export interface Config {
   readonly ffprobePath: string;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
+  /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
+  readonly storage: { kind: 'fs' } | ({ kind: 's3' } & S3Config);
+}
+
+/** KURA_STORAGE=s3: the bucket and how downloads reach it. */
+export interface S3Config {
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Unset: the AWS SDK's default credential chain (instance role, ~/.aws, AWS_* variables). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  /** Downloads redirect here (a CDN or public bucket base) instead of to presigned URLs. */
+  publicUrl: string | undefined;
+  presignSeconds: number;
 }
 
 /** Capture engine limits; each is a KURA_* variable documented in .env.example. */
@@ -119,6 +135,29 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     problems.push(`KURA_USD_PER_GB_MONTH must be a number of US dollars of 0 or more (got "${usdRaw}")`);
   }
 
+  const storage = (): Config['storage'] => {
+    if (oneOf('KURA_STORAGE', ['fs', 's3'], 'fs') === 'fs') return { kind: 'fs' };
+    const bucket = read('S3_BUCKET');
+    if (bucket === undefined) problems.push('S3_BUCKET is required when KURA_STORAGE=s3');
+    const accessKeyId = read('S3_ACCESS_KEY_ID');
+    const secretAccessKey = read('S3_SECRET_ACCESS_KEY');
+    if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the AWS default credentials)');
+    }
+    const endpoint = read('S3_ENDPOINT');
+    const publicUrl = read('S3_PUBLIC_URL');
+    return {
+      kind: 's3',
+      endpoint: endpoint === undefined ? undefined : parseHttpUrl('S3_ENDPOINT', endpoint, problems),
+      region: read('S3_REGION') ?? 'us-east-1',
+      bucket: bucket ?? '',
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+      forcePathStyle: oneOf('S3_FORCE_PATH_STYLE', ['true', 'false'], 'false') === 'true',
+      publicUrl: publicUrl === undefined ? undefined : parseHttpUrl('S3_PUBLIC_URL', publicUrl, problems),
+      presignSeconds: integer('S3_PRESIGN_SECONDS', 3600, 60, 7 * 86_400),
+    };
+  };
+
   const config: Config = {
     port,
     host,
@@ -145,9 +184,21 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
+    storage: storage(),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function parseHttpUrl(name: string, raw: string, problems: string[]): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+    return raw;
+  }
 }
 
 function parsePublicUrl(raw: string, problems: string[]): string {

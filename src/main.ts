@@ -16,6 +16,7 @@ import { assertSupportedServer, createPool, isReachable } from './adapters/db/po
 import { createHlsSource } from './adapters/sources/hls-source.js';
 import { createFetcher } from './adapters/sources/http-fetch.js';
 import { createFsStore } from './adapters/storage/fs-store.js';
+import { createS3Store } from './adapters/storage/s3-store.js';
 import type { Config } from './config.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './core/ports.js';
 import { buildApp } from './http/app.js';
@@ -97,7 +98,7 @@ export interface RunningKura {
 /** Starts the roles `config.role` asks for; `stop` closes them in reverse order. */
 export async function startKura(config: Config, log: Logger = createLogger(config)): Promise<RunningKura> {
   const database = await openDatabase(config, log);
-  const store = createFsStore(path.join(config.dataDir, 'archive'));
+  const store = config.storage.kind === 's3' ? createS3Store(config.storage) : createFsStore(path.join(config.dataDir, 'archive'));
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();

@@ -1,5 +1,5 @@
 import { describeEndReason } from './capture.js';
-import { objectKeys, CONTENT_TYPES } from './object-keys.js';
+import { objectKeys, objectMeta } from './object-keys.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
 
 export interface FinalizeDeps {
@@ -17,7 +17,8 @@ export interface FinalizeDeps {
  */
 export async function finalizeArchive(deps: FinalizeDeps, id: string): Promise<void> {
   const capture = await deps.captures.get(id);
-  if (capture === null || capture.state === 'finalized') return;
+  const record = await deps.livestreams.findById(id);
+  if (capture === null || record === null || capture.state === 'finalized') return;
   const parts = await deps.captures.parts(id);
   if (parts.length === 0) {
     await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
@@ -37,14 +38,14 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string): Promise<v
       return false;
     },
   );
-  const stored = await deps.store.put(objectKeys.video(id), video, CONTENT_TYPES.video);
-  if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, CONTENT_TYPES.thumbnail);
+  const stored = await deps.store.put(objectKeys.video(id), video, objectMeta(record, 'video'));
+  if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [
     `[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`,
   ]);
   const logFile = await deps.spool.writeText(id, 'archive.log', await deps.captures.readLog(id));
-  await deps.store.put(objectKeys.log(id), logFile, CONTENT_TYPES.log);
+  await deps.store.put(objectKeys.log(id), logFile, objectMeta(record, 'log'));
   await deps.livestreams.update(id, {
     status: 'finished',
     endedAt: capture.endedAt ?? new Date(),

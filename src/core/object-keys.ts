@@ -1,3 +1,5 @@
+import type { Livestream } from './livestream.js';
+
 /** Every object key Kura stores, built here and nowhere else. */
 export const objectKeys = {
   video: (id: string) => `archives/${id}/${id}.mp4`,
@@ -12,3 +14,20 @@ export const CONTENT_TYPES: Record<DownloadType, string> = {
   log: 'text/plain; charset=utf-8',
   thumbnail: 'image/jpeg',
 };
+
+/** How an archive's object is served: its type, and `attachment` with a readable file name for the video. */
+export interface ObjectMeta {
+  contentType: string;
+  contentDisposition: string;
+}
+
+export function objectMeta(record: Pick<Livestream, 'id' | 'title'>, type: DownloadType): ObjectMeta {
+  const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg' }[type];
+  const readable = `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
+  const ascii = readable.replace(/[^\x20-\x7e]/g, '_');
+  const disposition = type === 'video' ? 'attachment' : 'inline';
+  return {
+    contentType: CONTENT_TYPES[type],
+    contentDisposition: `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(readable)}`,
+  };
+}

@@ -1,3 +1,4 @@
+import type { ObjectMeta } from './object-keys.js';
 import type { Capture, CapturePart, EndReason, Gap, StoredSegment } from './capture.js';
 import type { Livestream, LivestreamInput, LivestreamStatus } from './livestream.js';
 
@@ -103,8 +104,10 @@ export interface MediaTools {
 
 /** Where archives live (fs or s3). */
 export interface ArchiveStore {
-  /** Stores a local file under `key`; returns the stored size and sha256. */
-  put(key: string, localPath: string, contentType: string): Promise<{ bytes: number; sha256: string }>;
+  /** Stores a local file under `key` (whole or not at all); returns the stored size and sha256. */
+  put(key: string, localPath: string, meta: ObjectMeta): Promise<{ bytes: number; sha256: string }>;
+  /** A URL clients fetch the object from directly (s3: presigned or public), or null when Kura serves it. */
+  directUrl(key: string, meta: ObjectMeta): Promise<string | null>;
   stat(key: string): Promise<{ bytes: number } | null>;
   /** The object's bytes, optionally an inclusive byte range. */
   read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream>;

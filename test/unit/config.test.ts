@@ -21,6 +21,7 @@ describe('configuration', () => {
       allowPrivateSources: false,
       ffmpegPath: 'ffmpeg',
       ffprobePath: 'ffprobe',
+      storage: { kind: 'fs' },
       capture: {
         maxCaptures: 4,
         idleSeconds: 90,
@@ -93,5 +94,39 @@ describe('configuration', () => {
     await writeFile(path.join(dir, '.env'), 'PORT=7000\nKURA_ROLE=api\n# comment\nLOG_LEVEL=warn\n');
     const config = loadConfig({ LOG_LEVEL: 'error' }, dir);
     expect(config).toMatchObject({ port: 7000, role: 'api', logLevel: 'error', dataDir: path.join(dir, 'data') });
+  });
+
+  it('reads the S3 storage slice, with the SDK defaults where it is silent', () => {
+    expect(parseConfig({ KURA_STORAGE: 's3', S3_BUCKET: 'archive' }).storage).toEqual({
+      kind: 's3', endpoint: undefined, region: 'us-east-1', bucket: 'archive', credentials: undefined,
+      forcePathStyle: false, publicUrl: undefined, presignSeconds: 3600,
+    });
+    const full = parseConfig({
+      KURA_STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000/', S3_REGION: 'eu-central-1', S3_BUCKET: 'archive',
+      S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true',
+      S3_PUBLIC_URL: 'https://cdn.example/kura/', S3_PRESIGN_SECONDS: '900',
+    });
+    expect(full.storage).toEqual({
+      kind: 's3', endpoint: 'http://minio:9000', region: 'eu-central-1', bucket: 'archive',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, forcePathStyle: true,
+      publicUrl: 'https://cdn.example/kura', presignSeconds: 900,
+    });
+  });
+
+  it('names what an S3 configuration lacks', () => {
+    const problems = (() => {
+      try {
+        parseConfig({ KURA_STORAGE: 's3', S3_ACCESS_KEY_ID: 'id', S3_ENDPOINT: 'minio:9000', S3_PRESIGN_SECONDS: '5' });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    })();
+    expect(problems).toEqual([
+      'S3_BUCKET is required when KURA_STORAGE=s3',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the AWS default credentials)',
+      'S3_ENDPOINT must be an http(s) URL (got "minio:9000")',
+      'S3_PRESIGN_SECONDS must be a whole number from 60 to 604800 (got "5")',
+    ]);
   });
 });

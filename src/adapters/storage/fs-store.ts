@@ -27,6 +27,9 @@ export function createFsStore(root: string): ArchiveStore {
       await rename(temporary, target); // the key appears only once complete
       return { bytes: (await stat(target)).size, sha256: hash.digest('hex') };
     },
+    async directUrl() {
+      return null; // served by Kura, with Range support
+    },
     async stat(key) {
       const info = await stat(pathOf(key)).catch(() => null);
       return info === null ? null : { bytes: info.size };

@@ -3,7 +3,7 @@ import Type, { type Static } from 'typebox';
 import { getLivestream } from '../../core/get-livestream.js';
 import { AppError } from '../../core/errors.js';
 import { LIVESTREAM_ID_PATTERN, type Livestream } from '../../core/livestream.js';
-import { CONTENT_TYPES, type DownloadType } from '../../core/object-keys.js';
+import { objectMeta, type DownloadType } from '../../core/object-keys.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../problem.js';
 import { parseRange } from './range.js';
@@ -41,6 +41,13 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
         if (key === null) {
           throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
         }
+        const direct = await context.store.directUrl(key, objectMeta(record, type));
+        if (direct !== null) {
+          // object storage serves the bytes (and Range) itself; counted as when Kura serves them
+          const fromStart = request.headers.range === undefined || /^bytes=0-/.test(request.headers.range);
+          if (type === 'video' && fromStart) await countIfDownload(context, request, record.id);
+          return reply.redirect(direct, 307);
+        }
         const object = await context.store.stat(key);
         if (object === null) throw new AppError('conflict', 'archive_not_ready', `The ${type} of ${record.id} is not in storage.`);
         return sendObject(context, request, reply, { record, type, key, size: object.bytes });
@@ -75,8 +82,9 @@ async function sendObject(
 ) {
   const { record, type, key, size } = object;
   const range = parseRange(request.headers.range, size);
-  reply.header('accept-ranges', 'bytes').type(CONTENT_TYPES[type]);
-  reply.header('content-disposition', contentDisposition(record, type));
+  const meta = objectMeta(record, type);
+  reply.header('accept-ranges', 'bytes').type(meta.contentType);
+  reply.header('content-disposition', meta.contentDisposition);
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${size}`);
     throw new AppError('invalid', 'invalid_parameter', `Range "${request.headers.range}" cannot be served from ${size} bytes.`);
@@ -94,13 +102,4 @@ async function sendObject(
 async function countIfDownload(context: RouteContext, request: FastifyRequest, id: string): Promise<void> {
   if (request.method !== 'GET' || CRAWLER.test(request.headers['user-agent'] ?? '')) return;
   await context.livestreams.countDownload(id);
-}
-
-/** `attachment` for the video with a readable name; inline for the log and thumbnail. */
-function contentDisposition(record: Livestream, type: DownloadType): string {
-  const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg' }[type];
-  const readable = `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
-  const ascii = readable.replace(/[^\x20-\x7e]/g, '_');
-  const disposition = type === 'video' ? 'attachment' : 'inline';
-  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(readable)}`;
 }

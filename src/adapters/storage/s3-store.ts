@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { PassThrough, type Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../../config.js';
+import type { ArchiveStore } from '../../core/ports.js';
+
+/** Multipart part size: large enough for few requests, small enough to retry cheaply. */
+export const S3_PART_BYTES = 8 * 1024 * 1024;
+/** Attempts per S3 request (the SDK backs off between them), before the job itself retries. */
+const S3_ATTEMPTS = 8;
+
+export function createS3Client(config: S3Config): S3Client {
+  return new S3Client({
+    region: config.region,
+    forcePathStyle: config.forcePathStyle,
+    maxAttempts: S3_ATTEMPTS,
+    ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+    ...(config.credentials === undefined ? {} : { credentials: config.credentials }),
+  });
+}
+
+/**
+ * Archives in an S3-compatible bucket. Objects carry their content type and disposition, so a
+ * public URL serves them right; downloads redirect to `S3_PUBLIC_URL` or to a presigned URL.
+ * A failed multipart upload is aborted by lib-storage, so no orphaned parts are billed.
+ */
+export function createS3Store(config: S3Config, client: S3Client = createS3Client(config)): ArchiveStore {
+  const Bucket = config.bucket;
+  return {
+    async put(key, localPath, meta) {
+      // one read of the file: hashed on its way to the bucket
+      const hash = createHash('sha256');
+      const body = new PassThrough();
+      body.on('data', (chunk: Buffer) => hash.update(chunk));
+      createReadStream(localPath).on('error', (error) => body.destroy(error)).pipe(body);
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: key, Body: body, ContentType: meta.contentType, ContentDisposition: meta.contentDisposition },
+        partSize: S3_PART_BYTES,
+        queueSize: 2,
+        leavePartsOnError: false,
+      });
+      await upload.done();
+      const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      return { bytes: stored.ContentLength ?? 0, sha256: hash.digest('hex') };
+    },
+    async directUrl(key, meta) {
+      if (config.publicUrl !== undefined) return `${config.publicUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
+      const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentType: meta.contentType, ResponseContentDisposition: meta.contentDisposition });
+      return getSignedUrl(client, command, { expiresIn: config.presignSeconds });
+    },
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return { bytes: head.ContentLength ?? 0 };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async read(key, range) {
+      const object = await client.send(
+        new GetObjectCommand({ Bucket, Key: key, ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }),
+      );
+      return object.Body as Readable;
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+  };
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
+}

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
+import { startS3, type TestS3 } from '../support/s3.js';
+
+// Captures stored in a real S3-compatible server (s3rver), compared with the same stream on fs.
+let db: TestDatabase;
+let cwd: string;
+let fixture: HlsFixture;
+let s3: TestS3;
+let kura: KuraProcess | null = null;
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-capture-s3-'));
+  await chmod(cwd, 0o755);
+  s3 = await startS3();
+  fixture = await startHlsFixture({ seconds: 1 });
+  await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
+});
+afterEach(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  kura = null;
+  await fixture.close();
+  await s3.stop();
+  await db.drop();
+});
+
+const env = (extra: Record<string, string>) => ({
+  DATABASE_URL: db.url,
+  KURA_DATA_DIR: path.join(cwd, 'data'),
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  KURA_JOB_POLL_SECONDS: '0.5',
+  KURA_WATCH_POLL_SECONDS: '0.5',
+  KURA_MIN_FREE_DISK_MB: '10',
+  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
+  ...extra,
+});
+
+/** Runs `kura serve` with `extra`, archives the fixture, and returns the api URL and the record id once finished. */
+async function archiveWith(extra: Record<string, string>): Promise<{ api: string; id: string }> {
+  kura?.child.kill('SIGTERM');
+  await kura?.exited;
+  kura = spawnKura(['serve'], env(extra), cwd);
+  const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+  const result = await runKura(['archive', fixture.url, '--title', 'Fixture karaoke'], env(extra), cwd);
+  expect(result.code, result.stderr).toBe(0);
+  const id = /kura: (\S+) is/.exec(result.stdout)?.[1] as string;
+  const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+  expect(done.status, done.failure_reason ?? '').toBe('finished');
+  return { api, id };
+}
+
+describe('capturing to S3 storage', () => {
+  it('stores the archive in the bucket, redirects downloads to it, and the bytes equal the fs run', async () => {
+    const onFs = await archiveWith({});
+    const fsBytes = await readFile(path.join(cwd, 'data', 'archive', 'archives', onFs.id, `${onFs.id}.mp4`));
+
+    const onS3 = await archiveWith(s3.env);
+    const download = await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' });
+    expect(download.status).toBe(307);
+    const location = download.headers.get('location') as string;
+    expect(location.startsWith(`${s3.config.endpoint}/kura/archives/${onS3.id}/${onS3.id}.mp4?`)).toBe(true);
+    const object = await fetch(location);
+    expect(object.headers.get('content-type')).toBe('video/mp4');
+    expect(object.headers.get('content-disposition')).toContain(`attachment; filename="Fixture karaoke [${onS3.id}].mp4"`);
+    const s3Bytes = Buffer.from(await object.arrayBuffer());
+    expect(s3Bytes.length).toBe(fsBytes.length);
+    expect(s3Bytes.equals(fsBytes)).toBe(true);
+
+    const [record] = await fetch(`${onS3.api}/api/history`).then((r) => r.json());
+    expect(record).toMatchObject({ id: onS3.id, finished: true, fileSizeBytes: s3Bytes.length });
+    expect(await fetch(`${onS3.api}/api/video/${onS3.id}/downloads`).then((r) => r.json())).toEqual({ downloads: 1 });
+    for (const type of ['log', 'thumbnail'] as const) {
+      const redirect = await fetch(`${onS3.api}/api/download/${onS3.id}/${type}`, { redirect: 'manual' });
+      expect(redirect.status).toBe(307);
+      expect((await fetch(redirect.headers.get('location') as string)).status).toBe(200);
+    }
+    expect(await s3.openUploads()).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import type { S3Config } from '../../src/config.js';
+
+export interface TestS3 {
+  config: S3Config;
+  /** The environment `kura` needs to use this server. */
+  env: Record<string, string>;
+  /** While true, every request is answered 503 (an outage of the object store). */
+  unavailable: boolean;
+  /** Multipart uploads started and neither completed nor aborted. */
+  openUploads(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+const BUCKET = 'kura';
+
+/**
+ * A real S3-compatible server (s3rver) on 127.0.0.1 with a `kura` bucket. s3rver does not
+ * implement AbortMultipartUpload; a middleware here does, on s3rver's own upload store, so an
+ * aborted upload leaves nothing behind exactly as on S3.
+ */
+export async function startS3(): Promise<TestS3> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'kura-s3-'));
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: BUCKET }] });
+  const uploadsDir = path.join(directory, BUCKET, '._S3rver_uploads');
+  const s3: TestS3 = {
+    config: {
+      endpoint: '',
+      region: 'us-east-1',
+      bucket: BUCKET,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      forcePathStyle: true,
+      publicUrl: undefined,
+      presignSeconds: 600,
+    },
+    env: {},
+    unavailable: false,
+    openUploads: () => readdir(uploadsDir).catch(() => []),
+    stop: async () => {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+  server.middleware.unshift(async (ctx, next) => {
+    if (s3.unavailable) {
+      ctx.status = 503;
+      ctx.body = 'unavailable (test outage)';
+      return;
+    }
+    const uploadId = ctx.query.uploadId;
+    if (ctx.method === 'DELETE' && uploadId !== undefined && /^[0-9a-f]+$/.test(uploadId)) {
+      await rm(path.join(uploadsDir, uploadId), { recursive: true, force: true });
+      ctx.status = 204;
+      return;
+    }
+    await next();
+  });
+  const { port } = await server.run();
+  s3.config.endpoint = `http://127.0.0.1:${port}`;
+  s3.env = {
+    KURA_STORAGE: 's3',
+    S3_ENDPOINT: s3.config.endpoint,
+    S3_REGION: s3.config.region,
+    S3_BUCKET: BUCKET,
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+  return s3;
+}
