@@ -63,6 +63,8 @@ export interface CaptureRepo {
   recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;
   /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
   recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
+  /** Turns the recorded segments of a part whose bytes are gone into gaps; returns them. */
+  losePart(livestreamId: string, part: number, reason: string): Promise<Gap[]>;
   startPart(livestreamId: string, part: number): Promise<void>;
   lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
   end(livestreamId: string, reason: string): Promise<void>;

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,7 +57,7 @@ const settled = (id: string) => waitForRecord(db.url, id, (r) => r.status === 'f
  * segments were fetched, starts `kura serve` again on the same data and database, and waits for
  * the stream to end. Returns the record, the new api URL and how the first process exited.
  */
-async function interruptMidCapture(signal: NodeJS.Signals, options: Partial<FixtureOptions> = {}) {
+async function interruptMidCapture(signal: NodeJS.Signals, options: Partial<FixtureOptions> = {}, beforeRestart?: (id: string) => Promise<void>) {
   fixture = await startHlsFixture({ seconds: 30, ...options });
   await serve();
   const id = await archive(fixture.url);
@@ -65,6 +65,7 @@ async function interruptMidCapture(signal: NodeJS.Signals, options: Partial<Fixt
   await fixture.seen(SEGMENT_REQUEST, 8);
   kura!.child.kill(signal);
   const exit = await kura!.exited;
+  await beforeRestart?.(id);
   const api = await serve(); // the same data dir and database: a redeploy
   await encoded;
   return { id, api, exit };
@@ -238,6 +239,18 @@ describe('capturing a live HLS stream', () => {
     const ours = await probe(archivedFile(id));
     expect(ours.frames).toBe(300);
     expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
+  });
+
+  it('records the segments of a part whose file is gone as a gap instead of writing past a hole', async () => {
+    const { id, api } = await interruptMidCapture('SIGKILL', {}, (killed) => rm(path.join(dataDir, 'spool', killed), { recursive: true }));
+    const done = await settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([{ firstSequence: 0, lastSequence: expect.any(Number), seconds: expect.any(Number), reason: "part 1's file is not on this worker's disk" }]);
+    const lost = details.capture.gaps[0].lastSequence + 1;
+    expect(lost).toBeGreaterThanOrEqual(5);
+    expect(details.capture.parts).toEqual([expect.objectContaining({ part: 2, segments: 30 - lost })]);
+    expect((await probe(archivedFile(id))).frames).toBe(900 - 30 * lost); // the rest whole, no garbage
   });
 
   it('records fMP4 segments behind their initialization section, across a SIGKILL', async () => {

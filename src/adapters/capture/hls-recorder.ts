@@ -104,6 +104,17 @@ class RecordingSession {
     await mkdir(path.dirname(partPath), { recursive: true });
     const existing = await stat(partPath).catch(() => null);
     this.offset = last?.endOffset ?? 0;
+    if ((existing?.size ?? 0) < this.offset) {
+      // the recorded bytes are not on this disk (another machine's spool, or deleted): never write
+      // past a hole; what the part held is recorded as lost and recording goes on in a new part
+      for (const gap of await this.deps.captures.losePart(this.id, this.part, `part ${this.part}'s file is not on this worker's disk`)) {
+        await this.log(`GAP: sequences ${gap.firstSequence}-${gap.lastSequence} (${gap.seconds.toFixed(1)} s) lost: ${gap.reason}`);
+        this.totalSeconds -= gap.seconds;
+      }
+      this.totalBytes -= this.offset;
+      await this.startNextPart(`part ${this.part} cannot be continued here`);
+      return;
+    }
     if (existing !== null && existing.size !== this.offset) {
       await truncate(partPath, this.offset);
       await this.log(`resuming part ${this.part}: cut ${existing.size - this.offset} bytes written after the last recorded segment`);

@@ -78,6 +78,20 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       });
     },
 
+    async losePart(livestreamId, part, reason) {
+      // the part's segments become gaps, one per run of consecutive sequences, in one statement
+      const { rows } = await pool.query(
+        `with lost as (delete from capture_segments where livestream_id = $1 and part = $2 returning sequence, duration_seconds),
+         runs as (select sequence, duration_seconds, sequence - row_number() over (order by sequence) as run from lost)
+         insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
+         select $1, min(sequence), max(sequence), sum(duration_seconds), $3 from runs group by run
+         on conflict (livestream_id, first_sequence) do nothing
+         returning first_sequence, last_sequence, seconds, reason`,
+        [livestreamId, part, reason],
+      );
+      return rows.map((r) => ({ firstSequence: Number(r.first_sequence), lastSequence: Number(r.last_sequence), seconds: r.seconds, reason: r.reason }) satisfies Gap);
+    },
+
     async startPart(livestreamId, part) {
       await pool.query('update captures set current_part = $2 where livestream_id = $1', [livestreamId, part]);
     },
