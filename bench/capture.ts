@@ -55,8 +55,8 @@ function run(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<st
 }
 
 async function startKura(env: Record<string, string>, cwd: string): Promise<KuraProcess> {
-  const profiling: Record<string, string> = PROFILE_DIR === undefined ? {} : { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR)}` };
-  const kura = spawnKura(['serve'], { ...env, ...profiling }, cwd);
+  const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
+  const kura = spawnKura(['serve'], env, cwd, profiling);
   await kura.waitForLog((line) => line.msg === 'kura api listening');
   return kura;
 }
