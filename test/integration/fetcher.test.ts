@@ -9,6 +9,8 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     if (request.url === '/loop') return void response.writeHead(302, { location: '/loop' }).end();
     if (request.url === '/to-ok') return void response.writeHead(301, { location: '/ok' }).end();
+    if (request.url === '/big') return void response.writeHead(200).end(Buffer.alloc(5 * 1024 * 1024, 35));
+    if (request.url === '/reset') return void request.socket.destroy();
     response.writeHead(request.url === '/ok' ? 200 : 404).end('hello');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,5 +42,17 @@ describe('fetching sources', () => {
     const missing = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/missing`));
     expect(missing.status).toBe(404);
     expect(missing.refused).toBe(false);
+  });
+
+  it('bounds playlist bodies and reports network faults as status 0', async () => {
+    const fetcher = createFetcher({ allowPrivate: true });
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/big`)).length).toBe(5 * 1024 * 1024);
+    const big = await refusal(fetcher.text(`http://127.0.0.1:${port}/big`));
+    expect(big.status).toBe(413);
+    expect(big.message).toMatch(/larger than/);
+    const reset = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/reset`));
+    expect(reset.status).toBe(0);
+    expect(reset.message).toContain(`http://127.0.0.1:${port}/reset: `);
+    expect((await fetcher.text(`http://127.0.0.1:${port}/ok`))).toBe('hello'); // the pool still works
   });
 });
