@@ -69,6 +69,27 @@ async function cpuSeconds(pid: number): Promise<number> {
   return ticks / 100;
 }
 
+/** The same CPU split three ways: node's main thread, its other threads (GC, libuv pool), waited-for children. */
+interface CpuSplit {
+  main: number;
+  threads: number;
+  children: number;
+}
+
+async function cpuSplit(pid: number): Promise<CpuSplit> {
+  const ticks = async (file: string, fields: number[]) => {
+    const after = (await readFile(file, 'utf8')).split(') ')[1]!.split(' ');
+    return fields.reduce((sum, i) => sum + Number(after[i]), 0) / 100;
+  };
+  const own = await ticks(`/proc/${pid}/stat`, [11, 12]);
+  const main = await ticks(`/proc/${pid}/task/${pid}/stat`, [11, 12]);
+  return { main, threads: own - main, children: await ticks(`/proc/${pid}/stat`, [13, 14]) };
+}
+
+const minus = (a: CpuSplit, b: CpuSplit): CpuSplit => ({ main: a.main - b.main, threads: a.threads - b.threads, children: a.children - b.children });
+const total = (c: CpuSplit) => c.main + c.threads + c.children;
+const describe = (c: CpuSplit) => `${total(c).toFixed(2)} (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, children ${c.children.toFixed(2)})`;
+
 async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
@@ -94,21 +115,21 @@ async function waitForPlaylist(url: string): Promise<void> {
 
 interface Phases {
   /** queued → the capture started (watch job, source check, claim) */
-  beforeCapture: number;
+  beforeCapture: CpuSplit;
   /** the capture started → it ended (the HLS poller and its database writes) */
-  capture: number;
+  capture: CpuSplit;
   /** the capture ended → the archive is stored (finalize, with its ffmpeg/ffprobe children) */
-  finalize: number;
+  finalize: CpuSplit;
 }
 
 /**
  * Samples the process's CPU whenever the capture changes phase (polling PostgreSQL every 100 ms
  * from this process, whose CPU is not counted); resolves once the record is finished or failed.
  */
-async function cpuByPhase(databaseUrl: string, id: string, pid: number, startCpu: number, timeoutMs: number): Promise<Phases> {
+async function cpuByPhase(databaseUrl: string, id: string, pid: number, startCpu: CpuSplit, timeoutMs: number): Promise<Phases> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const marks = new Map<string, number>();
+  const marks = new Map<string, CpuSplit>();
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {
@@ -116,7 +137,7 @@ async function cpuByPhase(databaseUrl: string, id: string, pid: number, startCpu
       const { status, state } = rows[0] ?? {};
       const phase = status === 'finished' || status === 'failed' ? 'done' : state === 'ended' ? 'finalize' : state === 'capturing' ? 'capture' : null;
       if (phase !== null && !marks.has(phase)) {
-        marks.set(phase, await cpuSeconds(pid));
+        marks.set(phase, await cpuSplit(pid));
         if (process.env.BENCH_DEBUG) console.error(new Date().toISOString(), phase, marks.get(phase));
       }
       if (phase === 'done') break;
@@ -129,7 +150,7 @@ async function cpuByPhase(databaseUrl: string, id: string, pid: number, startCpu
   if (done === undefined) throw new Error(`record ${id} did not finish in ${timeoutMs} ms`);
   const capture = marks.get('capture') ?? startCpu;
   const finalize = marks.get('finalize') ?? done;
-  return { beforeCapture: capture - startCpu, capture: finalize - capture, finalize: done - finalize };
+  return { beforeCapture: minus(capture, startCpu), capture: minus(finalize, capture), finalize: minus(done, finalize) };
 }
 
 /** CPU seconds of a process over `seconds` of doing nothing asked of it. */
@@ -173,9 +194,10 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const idle = await idleCpu(kuraPid, 20);
     const cpuBefore = await cpuSeconds(kuraPid);
+    const splitBefore = await cpuSplit(kuraPid);
     const queuedAt = Date.now();
     const [id] = await archiveAll([hd.url], env, root);
-    const phasesDone = cpuByPhase(database.connectionString, id as string, kuraPid, cpuBefore, (SECONDS + 120) * 1000);
+    const phasesDone = cpuByPhase(database.connectionString, id as string, kuraPid, splitBefore, (SECONDS + 120) * 1000);
     const encoded = hd.start();
     await waitForPlaylist(hd.url);
     const bare = timed(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-live_start_index', '0', '-i', hd.url, '-c', 'copy', '-y', path.join(root, 'bare.mp4')], process.env, root);
@@ -198,7 +220,9 @@ async function main(): Promise<void> {
     console.log(`\nKura CPU / bare ffmpeg CPU = ${(kuraUsage.cpuSeconds / bareUsage.cpuSeconds).toFixed(2)}×`);
     const idleRate = idle / 20;
     console.log(`\nKura by phase (CPU s): idle server ${idleRate.toFixed(4)} s/s (${(idleRate * kuraSeconds).toFixed(2)} s of the ${kuraSeconds.toFixed(0)} s from queueing to archived);`);
-    console.log(`queued → capturing ${phases.beforeCapture.toFixed(2)}, capturing ${phases.capture.toFixed(2)}, finalize ${phases.finalize.toFixed(2)}`);
+    console.log(`queued → capturing ${describe(phases.beforeCapture)}`);
+    console.log(`capturing ${describe(phases.capture)}`);
+    console.log(`finalize ${describe(phases.finalize)}`);
     if (CONCURRENT === 0) return;
 
     // 2. CONCURRENT captures of one stream at once (distinct URLs, so distinct records)
