@@ -1,7 +1,8 @@
 // bench/capture: Kura against bare `ffmpeg -live_start_index 0 -i URL -c copy out.mp4` recording the
 // same live 720p30 HLS stream in the same run (CPU seconds and peak RSS from GNU time), then 20
 // captures of one stream at once, counting missed segments.
-// Usage: npm run build && node dist/bench/capture.js [--seconds 60] [--concurrent 20]
+// Usage: npm run build && node dist/bench/capture.js [--seconds 60] [--concurrent 20] [--profile DIR]
+// (--concurrent 0 skips the concurrent part; --profile writes V8 CPU profiles of the kura processes to DIR)
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { waitForRecord } from '../test/support/records.js';
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
 const SECONDS = Number(args.get('--seconds') ?? 60);
 const CONCURRENT = Number(args.get('--concurrent') ?? 20);
+const PROFILE_DIR = args.get('--profile');
 const CLI = path.join(readPackageInfo().root, 'dist', 'src', 'cli.js');
 // Kura's own PostgreSQL CPU is not counted (bare ffmpeg keeps no database); see RESULTS.md.
 
@@ -53,7 +55,8 @@ function run(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<st
 }
 
 async function startKura(env: Record<string, string>, cwd: string): Promise<KuraProcess> {
-  const kura = spawnKura(['serve'], env, cwd);
+  const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
+  const kura = spawnKura(['serve'], env, cwd, profiling);
   await kura.waitForLog((line) => line.msg === 'kura api listening');
   return kura;
 }
@@ -65,6 +68,27 @@ async function cpuSeconds(pid: number): Promise<number> {
   const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
   return ticks / 100;
 }
+
+/** The same CPU split three ways: node's main thread, its other threads (GC, libuv pool), waited-for children. */
+interface CpuSplit {
+  main: number;
+  threads: number;
+  children: number;
+}
+
+async function cpuSplit(pid: number): Promise<CpuSplit> {
+  const ticks = async (file: string, fields: number[]) => {
+    const after = (await readFile(file, 'utf8')).split(') ')[1]!.split(' ');
+    return fields.reduce((sum, i) => sum + Number(after[i]), 0) / 100;
+  };
+  const own = await ticks(`/proc/${pid}/stat`, [11, 12]);
+  const main = await ticks(`/proc/${pid}/task/${pid}/stat`, [11, 12]);
+  return { main, threads: own - main, children: await ticks(`/proc/${pid}/stat`, [13, 14]) };
+}
+
+const minus = (a: CpuSplit, b: CpuSplit): CpuSplit => ({ main: a.main - b.main, threads: a.threads - b.threads, children: a.children - b.children });
+const total = (c: CpuSplit) => c.main + c.threads + c.children;
+const describe = (c: CpuSplit) => `${total(c).toFixed(2)} (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, children ${c.children.toFixed(2)})`;
 
 async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -87,6 +111,53 @@ async function waitForPlaylist(url: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} never appeared`);
+}
+
+interface Phases {
+  /** queued → the capture started (watch job, source check, claim) */
+  beforeCapture: CpuSplit;
+  /** the capture started → it ended (the HLS poller and its database writes) */
+  capture: CpuSplit;
+  /** the capture ended → the archive is stored (finalize, with its ffmpeg/ffprobe children) */
+  finalize: CpuSplit;
+}
+
+/**
+ * Samples the process's CPU whenever the capture changes phase (polling PostgreSQL every 100 ms
+ * from this process, whose CPU is not counted); resolves once the record is finished or failed.
+ */
+async function cpuByPhase(databaseUrl: string, id: string, pid: number, startCpu: CpuSplit, timeoutMs: number): Promise<Phases> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const marks = new Map<string, CpuSplit>();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      const { rows } = await client.query('select l.status, c.state from livestreams l left join captures c on c.livestream_id = l.id where l.id = $1', [id]);
+      const { status, state } = rows[0] ?? {};
+      const phase = status === 'finished' || status === 'failed' ? 'done' : state === 'ended' ? 'finalize' : state === 'capturing' ? 'capture' : null;
+      if (phase !== null && !marks.has(phase)) {
+        marks.set(phase, await cpuSplit(pid));
+        if (process.env.BENCH_DEBUG) console.error(new Date().toISOString(), phase, marks.get(phase));
+      }
+      if (phase === 'done') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.end();
+  }
+  const done = marks.get('done');
+  if (done === undefined) throw new Error(`record ${id} did not finish in ${timeoutMs} ms`);
+  const capture = marks.get('capture') ?? startCpu;
+  const finalize = marks.get('finalize') ?? done;
+  return { beforeCapture: minus(capture, startCpu), capture: minus(finalize, capture), finalize: minus(done, finalize) };
+}
+
+/** CPU seconds of a process over `seconds` of doing nothing asked of it. */
+async function idleCpu(pid: number, seconds: number): Promise<number> {
+  const before = await cpuSeconds(pid);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return (await cpuSeconds(pid)) - before;
 }
 
 async function gapsOf(databaseUrl: string, ids: string[]): Promise<number> {
@@ -119,20 +190,40 @@ async function main(): Promise<void> {
     fixtures.push(hd);
     const kura = await startKura(env, root);
     const kuraPid = kura.child.pid as number;
+    // the steady background cost of a running server, once start-up has settled
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const idle = await idleCpu(kuraPid, 20);
     const cpuBefore = await cpuSeconds(kuraPid);
+    const splitBefore = await cpuSplit(kuraPid);
+    const queuedAt = Date.now();
     const [id] = await archiveAll([hd.url], env, root);
+    const phasesDone = cpuByPhase(database.connectionString, id as string, kuraPid, splitBefore, (SECONDS + 120) * 1000);
     const encoded = hd.start();
     await waitForPlaylist(hd.url);
     const bare = timed(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-live_start_index', '0', '-i', hd.url, '-c', 'copy', '-y', path.join(root, 'bare.mp4')], process.env, root);
     await encoded;
     const bareUsage = await bare.done;
-    await waitForRecord(database.connectionString, id as string, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 120) * 1000);
+    const phases = await phasesDone;
+    const kuraSeconds = (Date.now() - queuedAt) / 1000;
     // from queueing to the archive being stored: the poller, the database writes, and finalize's ffmpeg
     const kuraUsage: Usage = { cpuSeconds: (await cpuSeconds(kuraPid)) - cpuBefore, peakRssMb: await peakRssMb(kuraPid) };
     kura.child.kill('SIGTERM');
     await kura.exited;
     const ours = await probe(path.join(root, 'data', 'archive', 'archives', id as string, `${id}.mp4`));
     const theirs = await probe(path.join(root, 'bare.mp4'));
+
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; fixture ${SECONDS} s 1280x720 30 fps ~3 Mbit/s\n`);
+    console.log('| recorder | CPU s | peak RSS MB | video frames | duration s |');
+    console.log('|---|---|---|---|---|');
+    console.log(`| bare ffmpeg -c copy | ${bareUsage.cpuSeconds.toFixed(2)} | ${bareUsage.peakRssMb.toFixed(0)} | ${theirs.frames} | ${theirs.duration.toFixed(2)} |`);
+    console.log(`| kura serve (node + its finalize ffmpeg, from queueing to archived) | ${kuraUsage.cpuSeconds.toFixed(2)} | ${kuraUsage.peakRssMb.toFixed(0)} | ${ours.frames} | ${ours.duration.toFixed(2)} |`);
+    console.log(`\nKura CPU / bare ffmpeg CPU = ${(kuraUsage.cpuSeconds / bareUsage.cpuSeconds).toFixed(2)}×`);
+    const idleRate = idle / 20;
+    console.log(`\nKura by phase (CPU s): idle server ${idleRate.toFixed(4)} s/s (${(idleRate * kuraSeconds).toFixed(2)} s of the ${kuraSeconds.toFixed(0)} s from queueing to archived);`);
+    console.log(`queued → capturing ${describe(phases.beforeCapture)}`);
+    console.log(`capturing ${describe(phases.capture)}`);
+    console.log(`finalize ${describe(phases.finalize)}`);
+    if (CONCURRENT === 0) return;
 
     // 2. CONCURRENT captures of one stream at once (distinct URLs, so distinct records)
     const shared = await startHlsFixture({ seconds: SECONDS, size: '1280x720', fps: 30, bitrate: '3000k' });
@@ -150,12 +241,6 @@ async function main(): Promise<void> {
     const missed = await gapsOf(database.connectionString, ids);
     const frames = await Promise.all(ids.map((each) => probe(path.join(root, 'data', 'archive', 'archives', each, `${each}.mp4`)).then((p) => p.frames)));
 
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; fixture ${SECONDS} s 1280x720 30 fps ~3 Mbit/s\n`);
-    console.log('| recorder | CPU s | peak RSS MB | video frames | duration s |');
-    console.log('|---|---|---|---|---|');
-    console.log(`| bare ffmpeg -c copy | ${bareUsage.cpuSeconds.toFixed(2)} | ${bareUsage.peakRssMb.toFixed(0)} | ${theirs.frames} | ${theirs.duration.toFixed(2)} |`);
-    console.log(`| kura serve (node + its finalize ffmpeg, from queueing to archived) | ${kuraUsage.cpuSeconds.toFixed(2)} | ${kuraUsage.peakRssMb.toFixed(0)} | ${ours.frames} | ${ours.duration.toFixed(2)} |`);
-    console.log(`\nKura CPU / bare ffmpeg CPU = ${(kuraUsage.cpuSeconds / bareUsage.cpuSeconds).toFixed(2)}×`);
     console.log(`\n${CONCURRENT} concurrent captures: ${missed} missed segment ranges; frames per archive min ${Math.min(...frames)} max ${Math.max(...frames)} (source ${SECONDS * 30}); kura CPU ${manyUsage.cpuSeconds.toFixed(1)} s, peak RSS ${manyUsage.peakRssMb.toFixed(0)} MB`);
   } finally {
     for (const fixture of fixtures) await fixture.close();

@@ -15,6 +15,8 @@ beforeAll(async () => {
       if (range === null || request.url === '/digits-whole') return void response.writeHead(200).end('0123456789');
       return void response.writeHead(206).end('0123456789'.slice(Number(range[1]), Number(range[2]) + 1));
     }
+    if (request.url === '/big') return void response.writeHead(200).end(Buffer.alloc(5 * 1024 * 1024, 35));
+    if (request.url === '/reset') return void request.socket.destroy();
     response.writeHead(request.url === '/ok' ? 200 : 404).end('hello');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,5 +58,17 @@ describe('fetching sources', () => {
     const short = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/digits`, { range: { offset: 8, length: 5 } }));
     expect(short.message).toMatch(/expected 5 bytes at 8, got 2/);
     expect((await refusal(fetcher.bytes(`http://127.0.0.1:${port}/digits`, { maxBytes: 4 }))).status).toBe(413);
+  });
+
+  it('bounds playlist bodies and reports network faults as status 0', async () => {
+    const fetcher = createFetcher({ allowPrivate: true });
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/big`)).length).toBe(5 * 1024 * 1024);
+    const big = await refusal(fetcher.text(`http://127.0.0.1:${port}/big`));
+    expect(big.status).toBe(413);
+    expect(big.message).toMatch(/larger than/);
+    const reset = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/reset`));
+    expect(reset.status).toBe(0);
+    expect(reset.message).toContain(`http://127.0.0.1:${port}/reset: `);
+    expect((await fetcher.text(`http://127.0.0.1:${port}/ok`))).toBe('hello'); // the pool still works
   });
 });

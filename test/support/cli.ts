@@ -11,9 +11,9 @@ export interface KuraProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Runs the built `kura` command (dist/, as `npm start` does) in `cwd` with only the given environment. */
-export function spawnKura(args: string[], env: Record<string, string>, cwd: string): KuraProcess {
-  const child = spawn(process.execPath, [CLI, ...args], {
+/** Runs the built `kura` command (dist/, as `npm start` does) in `cwd` with only the given environment (and node flags, e.g. --cpu-prof). */
+export function spawnKura(args: string[], env: Record<string, string>, cwd: string, nodeArgs: string[] = []): KuraProcess {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

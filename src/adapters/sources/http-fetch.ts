@@ -1,12 +1,18 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, fetch } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, request, type Dispatcher } from 'undici';
 import { isPublicAddress } from './address-policy.js';
 
 /** Per-request limits for everything Kura fetches from a source. */
 export const FETCH_TIMEOUT_MS = 10_000;
 const MAX_PLAYLIST_BYTES = 4 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/**
+ * What undici's `fetch` used to send. `request` sends no defaults; sources keep seeing the same
+ * client. No Accept-Encoding: `request` does not decompress, so bodies must arrive as they are.
+ */
+const REQUEST_HEADERS = { 'user-agent': 'node', accept: '*/*' };
 
 export class FetchError extends Error {
   constructor(
@@ -61,37 +67,31 @@ export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
     }
   };
 
+  // undici's `request`, not `fetch`: the WHATWG layer (Headers, web streams, the body mixins)
+  // costs several times the CPU of the request itself, paid on every segment and playlist poll
   const bytes = async (raw: string, { maxBytes = Number.POSITIVE_INFINITY, range = null }: BytesOptions = {}): Promise<Buffer> => {
-    const headers = range ? { range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : undefined;
+    const headers = range ? { ...REQUEST_HEADERS, range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : REQUEST_HEADERS;
     let url = new URL(raw);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       checkTarget(url);
-      let response;
+      let response: Dispatcher.ResponseData;
       try {
-        response = await fetch(url, { dispatcher: agent, redirect: 'manual', headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        response = await request(url, { dispatcher: agent, headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       } catch (error) {
-        const cause = (error as Error & { cause?: Error }).cause;
-        if (cause instanceof FetchError) throw cause;
-        throw new FetchError(`${url.href}: ${cause?.message ?? (error as Error).message}`, 0);
+        throw asFetchError(url, error);
       }
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location !== null) {
-        await response.body?.cancel().catch(() => undefined);
+      const location = headerValue(response.headers, 'location');
+      if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
+        await discard(response.body);
         url = new URL(location, url);
         continue;
       }
-      if (!response.ok) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new FetchError(`${url.href}: HTTP ${response.status}`, response.status);
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        await discard(response.body);
+        throw new FetchError(`${url.href}: HTTP ${response.statusCode}`, response.statusCode);
       }
-      try {
-        const body = Buffer.from(await response.arrayBuffer());
-        if (body.length > maxBytes) throw new FetchError(`${url.href}: larger than ${maxBytes} bytes`, 413);
-        return range ? rangeOf(body, response.status, range, url) : body;
-      } catch (error) {
-        if (error instanceof FetchError) throw error;
-        throw new FetchError(`${url.href}: ${(error as Error).message}`, 0);
-      }
+      const body = await readBody(url, response.body, maxBytes);
+      return range ? rangeOf(body, response.statusCode, range, url) : body;
     }
     throw new FetchError(`${raw}: more than ${MAX_REDIRECTS} redirects`, -1);
   };
@@ -109,6 +109,40 @@ function rangeOf(body: Buffer, status: number, range: ByteRange, url: URL): Buff
     throw new FetchError(`${url.href}: expected ${range.length} bytes at ${range.offset}, got ${part.length}`, 0);
   }
   return part;
+}
+
+/** The whole body as one Buffer; refused (413) as soon as it grows past `maxBytes`. */
+async function readBody(url: URL, body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of body) {
+      length += (chunk as Buffer).length;
+      if (length > maxBytes) throw new FetchError(`${url.href}: larger than ${maxBytes} bytes`, 413);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw asFetchError(url, error); // leaving the loop has destroyed the body
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** Reads away a small body so the connection is reused; a large one closes the connection instead. */
+async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
+  await body.dump().catch(() => undefined);
+}
+
+/** A refusal from the lookup stays a refusal; anything else is a network fault (status 0). */
+function asFetchError(url: URL, error: unknown): FetchError {
+  if (error instanceof FetchError) return error;
+  const cause = (error as Error & { cause?: unknown }).cause;
+  if (cause instanceof FetchError) return cause;
+  return new FetchError(`${url.href}: ${(error as Error).message}`, 0);
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
