@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
 import { importLivestreams } from './core/import-livestreams.js';
 import { archiveStream } from './core/archive-stream.js';
-import { createLogger, openDatabase, startKura, startScheduler } from './main.js';
+import { createLogger, createSources, openDatabase, startKura, startScheduler } from './main.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -15,7 +15,7 @@ Commands:
   migrate        bring the database schema up to date and exit
   import FILE    import records in the /api/history JSON shape (all or nothing)
   archive URL [--title T] [--channel C] [--quality Q]
-                 queue an HLS stream (.m3u8) for archiving, as the operator
+                 queue a YouTube livestream or an HLS stream (.m3u8) for archiving, as the operator
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;
@@ -83,7 +83,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   const jobs = await startScheduler(config, database, log);
   try {
     const record = await archiveStream(
-      { livestreams: database.livestreams, scheduler: jobs },
+      { livestreams: database.livestreams, scheduler: jobs, source: createSources(config) },
       {
         url: positionals[0] as string,
         submitter: `cli/${userInfo().username}`,

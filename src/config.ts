@@ -24,6 +24,8 @@ export interface Config {
   readonly capture: CaptureConfig;
   readonly ffmpegPath: string;
   readonly ffprobePath: string;
+  /** yt-dlp, which Kura asks about YouTube videos (details, live state, HLS playlists). */
+  readonly ytdlpPath: string;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
@@ -184,6 +186,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
+    ytdlpPath: read('YTDLP_PATH') ?? 'yt-dlp',
     storage: storage(),
   };
   if (problems.length > 0) throw new ConfigError(problems);

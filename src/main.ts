@@ -14,11 +14,13 @@ import { createLivestreamRepo } from './adapters/db/livestream-repo.js';
 import { migrate } from './adapters/db/migrator.js';
 import { assertSupportedServer, createPool, isReachable } from './adapters/db/pool.js';
 import { createHlsSource } from './adapters/sources/hls-source.js';
-import { createFetcher } from './adapters/sources/http-fetch.js';
+import { routeSources } from './adapters/sources/source-router.js';
+import { createYouTubeSource, createYtDlp } from './adapters/sources/youtube-source.js';
+import { createFetcher, type Fetcher } from './adapters/sources/http-fetch.js';
 import { createFsStore } from './adapters/storage/fs-store.js';
 import { createS3Store } from './adapters/storage/s3-store.js';
 import type { Config } from './config.js';
-import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './core/ports.js';
+import type { ArchiveStore, CaptureRepo, LivestreamRepo, StreamSource } from './core/ports.js';
 import { buildApp } from './http/app.js';
 import { parseChangelog } from './http/meta/changelog.js';
 import { createHandlers } from './jobs/handlers.js';
@@ -74,6 +76,11 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
       await embedded?.stop();
     },
   };
+}
+
+/** Every source Kura records from: YouTube (through yt-dlp) and HLS playlists. */
+export function createSources(config: Config, fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources })): StreamSource {
+  return routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]);
 }
 
 /** Starts the job queue for scheduling only (CLI commands, api processes). */
@@ -134,7 +141,7 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     livestreams: database.livestreams,
     captures: database.captures,
     scheduler: jobs,
-    source: createHlsSource(fetcher),
+    source: createSources(config, fetcher),
     recorder: createHlsRecorder({
       captures: database.captures,
       fetcher,

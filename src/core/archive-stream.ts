@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from './errors.js';
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { LivestreamRepo, Scheduler, StreamSource } from './ports.js';
 
 export interface ArchiveRequest {
   url: string;
@@ -14,25 +14,37 @@ export interface ArchiveRequest {
 }
 
 /**
- * Queues an HLS stream for archiving, or adds the submitter to the upcoming/live record of the
- * same URL. Throws `invalid_source` for anything but an http(s) `.m3u8` URL.
+ * Queues a stream for archiving, or adds the submitter to its upcoming/live record. The source
+ * judges the URL (`invalid_source` with its reason: an ended stream, a video that is no
+ * livestream, a URL no source records) and names the record: a YouTube video keeps its video id,
+ * an HLS playlist gets a generated one. A YouTube video already archived is `already_archived`;
+ * one whose record failed is queued again.
  */
-export async function archiveStream(deps: { livestreams: LivestreamRepo; scheduler: Scheduler }, request: ArchiveRequest): Promise<Livestream> {
-  const url = parseHlsUrl(request.url);
-  const existing = await deps.livestreams.findActiveBySource(url.href);
-  const id = existing?.id ?? `hls-${randomBytes(8).toString('base64url')}`;
+export async function archiveStream(
+  deps: { livestreams: LivestreamRepo; scheduler: Scheduler; source: StreamSource },
+  request: ArchiveRequest,
+): Promise<Livestream> {
+  const inspection = await deps.source.inspect(request.url);
+  if (inspection.kind === 'rejected') throw new AppError('invalid', 'invalid_source', inspection.reason);
+  const { canonicalUrl, details } = inspection;
+  const active = await deps.livestreams.findActiveBySource(canonicalUrl);
+  const earlier = active ?? (inspection.id === null ? null : await deps.livestreams.findById(inspection.id));
+  if (earlier?.status === 'finished') throw new AppError('conflict', 'already_archived', `${earlier.id} is archived already.`);
+  const existing = active; // a failed record of the same video is queued again under its id
+  const id = existing?.id ?? inspection.id ?? `hls-${randomBytes(8).toString('base64url')}`;
+  const url = new URL(canonicalUrl);
   await deps.livestreams.upsertMany([
     {
       id,
-      platform: 'hls',
-      sourceUrl: url.href,
+      platform: inspection.platform,
+      sourceUrl: canonicalUrl,
       status: existing?.status ?? 'upcoming',
       failureReason: null,
-      title: existing?.title ?? request.title ?? decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-2) ?? url.hostname),
-      channelName: existing?.channelName ?? request.channelName ?? url.hostname,
-      channelId: existing?.channelId ?? request.channelId ?? url.hostname,
-      thumbnailUrl: existing?.thumbnailUrl ?? null,
-      scheduledStart: existing?.scheduledStart ?? request.now,
+      title: existing?.title ?? request.title ?? details?.title ?? nameFromPath(url),
+      channelName: existing?.channelName ?? request.channelName ?? details?.channelName ?? url.hostname,
+      channelId: existing?.channelId ?? request.channelId ?? details?.channelId ?? url.hostname,
+      thumbnailUrl: existing?.thumbnailUrl ?? details?.thumbnailUrl ?? null,
+      scheduledStart: existing?.scheduledStart ?? details?.scheduledStart ?? request.now,
       startedAt: existing?.startedAt ?? null,
       endedAt: null,
       archive: null,
@@ -44,15 +56,13 @@ export async function archiveStream(deps: { livestreams: LivestreamRepo; schedul
   return (await deps.livestreams.findById(id)) as Livestream;
 }
 
-function parseHlsUrl(raw: string): URL {
-  let url: URL;
+/** An HLS stream's default title: the folder its playlist is in (`/live/karaoke/index.m3u8` → karaoke). */
+function nameFromPath(url: URL): string {
+  const folder = url.pathname.split('/').filter(Boolean).at(-2);
+  if (folder === undefined) return url.hostname;
   try {
-    url = new URL(raw);
+    return decodeURIComponent(folder);
   } catch {
-    throw new AppError('invalid', 'invalid_source', `"${raw}" is not a URL.`);
+    return folder; // a malformed escape stays as written
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.pathname.endsWith('.m3u8')) {
-    throw new AppError('invalid', 'invalid_source', 'Only http(s) URLs of HLS playlists (.m3u8) can be archived here.');
-  }
-  return url;
 }

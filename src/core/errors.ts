@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'invalid_body'
   | 'invalid_import'
   | 'invalid_source'
+  | 'already_archived'
   | 'capture_not_running'
   | 'archive_not_ready'
   | 'livestream_not_found'

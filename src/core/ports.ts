@@ -1,6 +1,6 @@
-import type { ObjectMeta } from './object-keys.js';
 import type { Capture, CapturePart, EndReason, Gap, StoredSegment } from './capture.js';
-import type { Livestream, LivestreamInput, LivestreamStatus } from './livestream.js';
+import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from './livestream.js';
+import type { ObjectMeta } from './object-keys.js';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -47,6 +47,9 @@ export interface LivestreamChange {
   startedAt?: Date;
   endedAt?: Date;
   scheduledStart?: Date;
+  title?: string;
+  channelName?: string;
+  thumbnailUrl?: string | null;
   archive?: { fileSizeBytes: number; lengthSeconds: number; videoKey: string; logKey: string; thumbnailKey: string | null; sha256: string };
 }
 
@@ -124,6 +127,16 @@ export interface Spool {
   remove(livestreamId: string): Promise<void>;
 }
 
+/** What a source says about a stream's identity and schedule (YouTube knows them; HLS does not). */
+export interface StreamDetails {
+  title: string;
+  channelName: string;
+  channelId: string;
+  /** When the stream is (or was) scheduled to start; null when the source does not say. */
+  scheduledStart: Date | null;
+  thumbnailUrl: string | null;
+}
+
 /** What a source says about a stream right now. */
 export interface SourceStatus {
   /** `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES). */
@@ -131,9 +144,28 @@ export interface SourceStatus {
   /** The media playlist to record, when live. */
   playlistUrl?: string;
   reason?: string;
+  /** Fresh details, when the source has them (a moved schedule, a renamed stream). */
+  details?: StreamDetails;
 }
 
+/** A submitted URL as a source sees it. */
+export type Inspection =
+  | { kind: 'rejected'; reason: string }
+  | {
+      kind: 'accepted';
+      platform: Platform;
+      /** The record id the source dictates (a YouTube video id), or null for a generated one. */
+      id: string | null;
+      /** The one form of the URL records are kept under. */
+      canonicalUrl: string;
+      details: StreamDetails | null;
+    };
+
 export interface StreamSource {
+  /** Whether the URL is this source's to judge (by its form alone, without fetching). */
+  recognises(url: string): boolean;
+  /** Whether the URL names a stream this source can record that is upcoming or live. */
+  inspect(url: string): Promise<Inspection>;
   check(sourceUrl: string, quality: string | null): Promise<SourceStatus>;
 }
 

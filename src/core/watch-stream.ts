@@ -1,4 +1,5 @@
-import type { LivestreamRepo, Scheduler, StreamSource } from './ports.js';
+import type { Livestream } from './livestream.js';
+import type { LivestreamChange, LivestreamRepo, Scheduler, StreamDetails, StreamSource } from './ports.js';
 
 export interface WatchPolicy {
   /** Poll interval around and after the scheduled start. */
@@ -20,6 +21,11 @@ export async function watchStream(
   const record = await deps.livestreams.findById(id);
   if (record === null || record.status !== 'upcoming') return 'skipped';
   const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+  const moved = status.details ? changedDetails(record, status.details) : null;
+  if (moved !== null) {
+    await deps.livestreams.update(id, moved);
+    if (moved.scheduledStart !== undefined) record.scheduledStart = moved.scheduledStart; // the never-live clock follows the schedule
+  }
   if (status.state === 'live') {
     await deps.scheduler.capture(id);
     return 'capturing';
@@ -42,4 +48,14 @@ export async function watchStream(
   const waitSeconds = untilStart > 2 * policy.pollSeconds ? Math.min(3600, untilStart / 2) : policy.pollSeconds;
   await deps.scheduler.watch(id, new Date(now.getTime() + waitSeconds * 1000));
   return 'waiting';
+}
+
+/** What the source now says differently of the record (a moved schedule, a new title), or null. */
+function changedDetails(record: Livestream, details: StreamDetails): LivestreamChange | null {
+  const change: LivestreamChange = {};
+  if (details.scheduledStart !== null && details.scheduledStart.getTime() !== record.scheduledStart.getTime()) change.scheduledStart = details.scheduledStart;
+  if (details.title !== '' && details.title !== record.title) change.title = details.title;
+  if (details.channelName !== '' && details.channelName !== record.channelName) change.channelName = details.channelName;
+  if (details.thumbnailUrl !== null && details.thumbnailUrl !== record.thumbnailUrl) change.thumbnailUrl = details.thumbnailUrl;
+  return Object.keys(change).length > 0 ? change : null;
 }

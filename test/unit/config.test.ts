@@ -21,6 +21,7 @@ describe('configuration', () => {
       allowPrivateSources: false,
       ffmpegPath: 'ffmpeg',
       ffprobePath: 'ffprobe',
+      ytdlpPath: 'yt-dlp',
       storage: { kind: 'fs' },
       capture: {
         maxCaptures: 4,

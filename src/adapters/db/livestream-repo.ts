@@ -100,6 +100,9 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       if (change.startedAt !== undefined) set('started_at', change.startedAt);
       if (change.endedAt !== undefined) set('ended_at', change.endedAt);
       if (change.scheduledStart !== undefined) set('scheduled_start_at', change.scheduledStart);
+      if (change.title !== undefined) set('title', change.title);
+      if (change.channelName !== undefined) set('channel_name', change.channelName);
+      if (change.thumbnailUrl !== undefined) set('thumbnail_url', change.thumbnailUrl);
       if (change.archive !== undefined) {
         set('file_size_bytes', change.archive.fileSizeBytes);
         set('length_seconds', change.archive.lengthSeconds);

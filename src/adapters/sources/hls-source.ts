@@ -5,6 +5,13 @@ import { loadPlaylist, pickVariant } from './hls-playlist.js';
 /** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
 export function createHlsSource(fetcher: Fetcher): StreamSource {
   return {
+    recognises: (url) => hlsUrl(url) !== null,
+    async inspect(raw) {
+      const url = hlsUrl(raw);
+      if (url === null) return { kind: 'rejected', reason: 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.' };
+      // HLS says nothing of titles or schedules: the submission does, and the watch job checks liveness
+      return { kind: 'accepted', platform: 'hls', id: null, canonicalUrl: url.href, details: null };
+    },
     async check(sourceUrl, quality): Promise<SourceStatus> {
       try {
         let playlistUrl = sourceUrl;
@@ -24,4 +31,13 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
       }
     },
   };
+}
+
+function hlsUrl(raw: string): URL | null {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname.endsWith('.m3u8') ? url : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,17 @@
+import type { StreamSource } from '../../core/ports.js';
+
+const NONE = 'Kura records YouTube livestreams and HLS playlists (an http(s) URL ending in .m3u8).';
+
+/** One StreamSource over several: each URL goes to the first source that recognises its form. */
+export function routeSources(sources: readonly StreamSource[]): StreamSource {
+  const sourceOf = (url: string) => sources.find((source) => source.recognises(url)) ?? null;
+  return {
+    recognises: (url) => sourceOf(url) !== null,
+    async inspect(url) {
+      return sourceOf(url)?.inspect(url) ?? { kind: 'rejected', reason: NONE };
+    },
+    async check(sourceUrl, quality) {
+      return sourceOf(sourceUrl)?.check(sourceUrl, quality) ?? { state: 'refused', reason: NONE };
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import type { SourceStatus, StreamDetails, StreamSource } from '../../core/ports.js';
+import { pickVariant, type Variant } from './hls-playlist.js';
+import { parseYouTubeUrl } from './youtube-url.js';
+
+/** How long one yt-dlp run may take, and how much JSON it may print. */
+export const YTDLP_TIMEOUT_MS = 60_000;
+const MAX_YTDLP_OUTPUT = 16 * 1024 * 1024;
+
+/** The part of `yt-dlp -J` output Kura reads. */
+interface YtDlpInfo {
+  id?: string;
+  title?: string;
+  channel?: string;
+  uploader?: string;
+  channel_id?: string;
+  live_status?: 'is_upcoming' | 'is_live' | 'post_live' | 'was_live' | 'not_live' | null;
+  release_timestamp?: number | null;
+  thumbnails?: Array<{ url?: string; preference?: number; width?: number; height?: number }>;
+  thumbnail?: string;
+  formats?: Array<{ url?: string; protocol?: string; height?: number | null; tbr?: number | null; vcodec?: string; acodec?: string }>;
+}
+
+/** What yt-dlp says about one YouTube video. */
+export interface YouTubeVideo {
+  liveStatus: NonNullable<YtDlpInfo['live_status']> | 'unknown';
+  details: StreamDetails;
+  /** Its HLS renditions with both video and audio (YouTube's live formats). */
+  variants: Variant[];
+}
+
+/** Runs yt-dlp for one URL; resolves with its parsed JSON, rejects with its error line. */
+export type YtDlp = (url: string) => Promise<unknown>;
+
+export function createYtDlp(program: string): YtDlp {
+  return (url) =>
+    new Promise((resolve, reject) => {
+      // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details
+      const child = spawn(program, ['-J', '--no-warnings', '--no-playlist', '--ignore-no-formats-error', '--', url], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: YTDLP_TIMEOUT_MS,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.length > MAX_YTDLP_OUTPUT) child.kill('SIGKILL');
+      });
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', (error) => reject(new Error(`yt-dlp could not be run (${program}): ${error.message}`)));
+      child.on('close', (code, signal) => {
+        if (code !== 0) {
+          const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
+          return reject(new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[\w+\]\s*[\w-]+:\s*)?/, '') || `yt-dlp exited with ${code}`));
+        }
+        try {
+          resolve(JSON.parse(stdout));
+        } catch {
+          reject(new Error('yt-dlp printed no JSON'));
+        }
+      });
+    });
+}
+
+/** Reads yt-dlp's JSON for a YouTube video. */
+export function readYouTubeVideo(json: unknown): YouTubeVideo {
+  const info = json as YtDlpInfo;
+  const thumbnails = [...(info.thumbnails ?? [])]
+    .filter((t) => typeof t.url === 'string' && !t.url.includes('.webp'))
+    .sort((a, b) => (b.preference ?? -100) - (a.preference ?? -100) || (b.width ?? 0) - (a.width ?? 0));
+  return {
+    liveStatus: info.live_status ?? 'unknown',
+    details: {
+      title: info.title ?? info.id ?? '',
+      channelName: info.channel ?? info.uploader ?? '',
+      channelId: info.channel_id ?? '',
+      scheduledStart: typeof info.release_timestamp === 'number' ? new Date(info.release_timestamp * 1000) : null,
+      thumbnailUrl: thumbnails[0]?.url ?? info.thumbnail ?? null,
+    },
+    variants: (info.formats ?? [])
+      .filter((f) => typeof f.url === 'string' && (f.protocol === 'm3u8_native' || f.protocol === 'm3u8'))
+      .filter((f) => f.vcodec !== 'none' && f.acodec !== 'none')
+      .map((f) => ({ url: f.url as string, bandwidth: Math.round((f.tbr ?? 0) * 1000), height: f.height ?? null })),
+  };
+}
+
+/**
+ * YouTube livestreams through yt-dlp (`YTDLP_PATH`): details and live state at submission and at
+ * every check, and the HLS playlist of the requested quality once live. The playlist URL yt-dlp
+ * hands out expires after some hours; the capture asks again (see the recorder) when it does.
+ */
+export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
+  const video = async (url: string) => readYouTubeVideo(await ytdlp(url));
+  return {
+    recognises: (url) => parseYouTubeUrl(url).kind !== 'not_youtube',
+    async inspect(url) {
+      const parsed = parseYouTubeUrl(url);
+      if (parsed.kind !== 'video') return { kind: 'rejected', reason: parsed.kind === 'rejected' ? parsed.reason : 'Not a YouTube URL.' };
+      let found: YouTubeVideo;
+      try {
+        found = await video(parsed.canonicalUrl);
+      } catch (error) {
+        return { kind: 'rejected', reason: `YouTube did not describe this video: ${(error as Error).message}` };
+      }
+      if (found.liveStatus === 'was_live' || found.liveStatus === 'post_live') return { kind: 'rejected', reason: 'This livestream has already ended.' };
+      if (found.liveStatus !== 'is_upcoming' && found.liveStatus !== 'is_live') return { kind: 'rejected', reason: 'This video is not a livestream.' };
+      return { kind: 'accepted', platform: 'youtube', id: parsed.videoId, canonicalUrl: parsed.canonicalUrl, details: found.details };
+    },
+    async check(sourceUrl, quality): Promise<SourceStatus> {
+      let found: YouTubeVideo;
+      try {
+        found = await video(sourceUrl);
+      } catch (error) {
+        return { state: 'not_yet', reason: (error as Error).message };
+      }
+      const { details } = found;
+      if (found.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };
+      if (found.liveStatus !== 'is_live') return { state: 'ended', reason: `the video is ${found.liveStatus}`, details };
+      const variant = pickVariant(found.variants, quality);
+      if (variant === undefined) return { state: 'not_yet', reason: 'live, but no HLS format is offered yet', details };
+      return { state: 'live', playlistUrl: variant.url, details };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readPackageInfo } from '../../src/package-info.js';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { probe, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
+
+// The whole YouTube pipeline with a STAND-IN for yt-dlp (test/support/bin/yt-dlp-stand-in.mjs):
+// it answers like yt-dlp for a YouTube livestream and points at a live HLS fixture on 127.0.0.1.
+const STAND_IN = path.join(readPackageInfo().root, 'test', 'support', 'bin', 'yt-dlp-stand-in.mjs');
+const VIDEO_ID = 'dQw4w9WgXcQ';
+let db: TestDatabase;
+let cwd: string;
+let stateFile: string;
+let fixture: HlsFixture;
+let kura: KuraProcess | null = null;
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-youtube-'));
+  await chmod(cwd, 0o755);
+  stateFile = path.join(cwd, 'yt-dlp-state.json');
+});
+afterEach(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  kura = null;
+  await fixture?.close();
+  await db.drop();
+});
+
+const env = () => ({
+  DATABASE_URL: db.url,
+  KURA_DATA_DIR: path.join(cwd, 'data'),
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  YTDLP_PATH: STAND_IN,
+  YTDLP_STAND_IN_STATE: stateFile,
+  KURA_JOB_POLL_SECONDS: '0.5',
+  KURA_WATCH_POLL_SECONDS: '0.5',
+  KURA_CAPTURE_IDLE_SECONDS: '8',
+  KURA_MIN_FREE_DISK_MB: '10',
+  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixture lives on 127.0.0.1
+});
+const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
+const archive = (url: string) => runKura(['archive', url], env(), cwd);
+
+describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
+  it('queues it under its video id with YouTube’s details, follows a moved schedule, and records it once live', async () => {
+    fixture = await startHlsFixture({ seconds: 10 });
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: inAnHour });
+    kura = spawnKura(['serve'], env(), cwd);
+    const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+
+    const queued = await archive(`https://youtu.be/${VIDEO_ID}?si=share`);
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(queued.stdout).toContain(`kura: ${VIDEO_ID} is upcoming`);
+    const [upcoming] = await fetch(`${api}/api/queue`).then((r) => r.json());
+    expect(upcoming).toMatchObject({
+      id: VIDEO_ID, platform: 'youtube', status: 'upcoming', title: '【歌枠】Karaoke night 🎤 #42', channelId: 'UCfixture0000000000000001',
+      sourceUrl: `https://www.youtube.com/watch?v=${VIDEO_ID}`, scheduledStart: new Date(inAnHour * 1000).toISOString(),
+    });
+
+    // the streamer moves the start to now: the watch job follows and finds the stream live
+    const now = Math.floor(Date.now() / 1000);
+    await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: now });
+    const moved = await waitForRecord(db.url, VIDEO_ID, (r) => (r as { scheduled_start_at?: Date }).scheduled_start_at?.getTime() === now * 1000);
+    expect(moved.status).toBe('upcoming');
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: fixture.url });
+    await fixture.start();
+    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    expect((await probe(path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`))).frames).toBe(300);
+
+    await youtubeSays({ liveStatus: 'was_live', releaseTimestamp: now });
+    const again = await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already|ended/);
+  });
+
+  it('refuses ended streams and ordinary videos at submission, with the reason', async () => {
+    await youtubeSays({ liveStatus: 'was_live' });
+    const ended = await archive('https://www.youtube.com/live/aqz-KE-bpKQ');
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain('This livestream has already ended.');
+    await youtubeSays({ liveStatus: 'not_live' });
+    const video = await archive('https://m.youtube.com/watch?v=aqz-KE-bpKQ');
+    expect(video.stderr).toContain('This video is not a livestream.');
+    const shorts = await archive('https://www.youtube.com/shorts/aqz-KE-bpKQ');
+    expect(shorts.stderr).toContain('Shorts are not livestreams');
+    expect((await db.pool.query('select count(*)::int as n from livestreams')).rows[0].n).toBe(0);
+  });
+});

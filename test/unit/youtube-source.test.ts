@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { readPackageInfo } from '../../src/package-info.js';
+
+// yt-dlp outputs kept as fixtures (test/fixtures/yt-dlp/README.md says how they were made).
+const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', `${name}.json`), 'utf8'));
+const answering = (name: string): YtDlp => async () => fixture(name);
+const failing = (message: string): YtDlp => async () => {
+  throw new Error(message);
+};
+const URL_OF_FIXTURE = 'https://youtu.be/dQw4w9WgXcQ';
+
+describe('reading yt-dlp output', () => {
+  it('takes the details of an upcoming stream, with the best thumbnail', () => {
+    expect(readYouTubeVideo(fixture('upcoming'))).toEqual({
+      liveStatus: 'is_upcoming',
+      details: {
+        title: '【歌枠】Karaoke night 🎤 #42',
+        channelName: 'Fixture Ch. 試験',
+        channelId: 'UCfixture0000000000000001',
+        scheduledStart: new Date(1795003200 * 1000),
+        thumbnailUrl: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/maxresdefault_live.jpg',
+      },
+      variants: [],
+    });
+  });
+
+  it('lists the HLS renditions of a live stream, not storyboards', () => {
+    const { variants } = readYouTubeVideo(fixture('live'));
+    expect(variants.map((v) => v.height)).toEqual([144, 240, 360, 480, 720, 1080]);
+    expect(variants.every((v) => v.url.includes('/hls_playlist/'))).toBe(true);
+  });
+});
+
+describe('the YouTube source', () => {
+  it('accepts an upcoming or live stream under its video id and canonical URL', async () => {
+    for (const state of ['upcoming', 'live']) {
+      expect(await createYouTubeSource(answering(state)).inspect(URL_OF_FIXTURE)).toMatchObject({
+        kind: 'accepted', platform: 'youtube', id: 'dQw4w9WgXcQ', canonicalUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        details: { channelId: 'UCfixture0000000000000001' },
+      });
+    }
+  });
+
+  it('rejects ended streams, ordinary videos, unknown videos and non-video URLs with a reason', async () => {
+    expect(await createYouTubeSource(answering('was-live')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'This livestream has already ended.' });
+    expect(await createYouTubeSource(answering('not-live')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'This video is not a livestream.' });
+    expect(await createYouTubeSource(failing('Video unavailable')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'YouTube did not describe this video: Video unavailable' });
+    expect(await createYouTubeSource(answering('live')).inspect('https://www.youtube.com/shorts/dQw4w9WgXcQ')).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/Shorts/) });
+  });
+
+  it('maps quality codes to renditions once live', async () => {
+    const source = createYouTubeSource(answering('live'));
+    const itag = async (quality: string | null) => /\/itag\/(\d+)\//.exec((await source.check(URL_OF_FIXTURE, quality)).playlistUrl ?? '')?.[1];
+    expect(await itag(null)).toBe('301');
+    expect(await itag('best')).toBe('301');
+    expect(await itag('720p')).toBe('300');
+    expect(await itag('480p')).toBe('94');
+    expect(await itag('100p')).toBe('91');
+  });
+
+  it('says not yet (with the schedule), ended, or what went wrong', async () => {
+    expect(await createYouTubeSource(answering('upcoming')).check(URL_OF_FIXTURE, null)).toMatchObject({ state: 'not_yet', details: { scheduledStart: new Date(1795003200 * 1000) } });
+    expect((await createYouTubeSource(answering('was-live')).check(URL_OF_FIXTURE, null)).state).toBe('ended');
+    expect(await createYouTubeSource(failing('HTTP Error 429')).check(URL_OF_FIXTURE, null)).toEqual({ state: 'not_yet', reason: 'HTTP Error 429' });
+  });
+
+  it('recognises YouTube URLs by their form alone', () => {
+    const source = createYouTubeSource(failing('never run'));
+    expect(source.recognises('https://m.youtube.com/watch?v=dQw4w9WgXcQ')).toBe(true);
+    expect(source.recognises('https://www.youtube.com/@channel')).toBe(true); // to be rejected with a reason
+    expect(source.recognises('https://cdn.example/live.m3u8')).toBe(false);
+  });
+});
