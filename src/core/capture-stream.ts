@@ -34,7 +34,11 @@ export async function captureStream(
     await deps.captures.setPlaylist(id, playlistUrl);
   }
   if (record.status !== 'live') await deps.livestreams.update(id, { status: 'live', startedAt: new Date() });
-  const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId }, worker.signal);
+  const refreshPlaylist = async () => {
+    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+    return status.state === 'live' ? (status.playlistUrl ?? null) : null;
+  };
+  const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist }, worker.signal);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);
 }

@@ -172,5 +172,8 @@ export interface StreamSource {
 /** Records a live media playlist into part files until it ends, persisting progress as it goes. */
 export interface StreamRecorder {
   /** Continues `capture` (as claimed, with its stored progress) until the stream ends; says why it ended. */
-  record(target: { capture: Capture; playlistUrl: string; workerId: string }, signal: AbortSignal): Promise<EndReason>;
+  record(
+    target: { capture: Capture; playlistUrl: string; workerId: string; refreshPlaylist?: () => Promise<string | null> },
+    signal: AbortSignal,
+  ): Promise<EndReason>;
 }

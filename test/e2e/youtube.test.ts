@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readPackageInfo } from '../../src/package-info.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { probe, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 
 // The whole YouTube pipeline with a STAND-IN for yt-dlp (test/support/bin/yt-dlp-stand-in.mjs):
@@ -80,6 +80,28 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     const again = await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already|ended/);
+  });
+
+  it('asks yt-dlp for a new playlist URL when the signed one stops answering, and misses nothing', async () => {
+    fixture = await startHlsFixture({ seconds: 20 });
+    const now = Math.floor(Date.now() / 1000);
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=first` });
+    kura = spawnKura(['serve'], env(), cwd);
+    const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+    expect((await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`)).code).toBe(0);
+    const encoded = fixture.start();
+    await fixture.seen(SEGMENT_REQUEST, 5);
+    // the first URL is revoked, as YouTube's expire: yt-dlp now hands out another one
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=second` });
+    fixture.fail = (requestPath, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
+    await encoded;
+    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${VIDEO_ID}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    const log = await fetch(`${api}/api/download/${VIDEO_ID}/log`).then((r) => r.text());
+    expect(log).toMatch(/playlist URL refreshed \(it answered 403\): .*token=second/);
+    expect((await probe(path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`))).frames).toBe(600);
   });
 
   it('refuses ended streams and ordinary videos at submission, with the reason', async () => {

@@ -19,7 +19,7 @@ export interface HlsFixture {
   /** Resolves when `count` requests matching `match` have been seen. */
   seen(match: RegExp, count: number): Promise<void>;
   /** Rejects requests while set: status to answer, or 'reset' to drop the connection. */
-  fail: ((requestPath: string) => number | 'reset' | 'stall' | null) | null;
+  fail: ((requestPath: string, rawUrl: string) => number | 'reset' | 'stall' | null) | null;
   close(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     const requestPath = (request.url ?? '/').split('?')[0] as string;
     fixture.requests.push(requestPath);
     waiters = waiters.filter((done) => !done());
-    const fault = fixture.fail?.(requestPath) ?? null;
+    const fault = fixture.fail?.(requestPath, request.url ?? '/') ?? null;
     if (fault === 'reset') return request.socket.destroy();
     if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response, request.headers.range), 2000);
     if (typeof fault === 'number') {

@@ -30,6 +30,9 @@ export interface RecorderDeps {
 /** Attempts for one segment before it is recorded as lost (while it stays in the window). */
 const SEGMENT_ATTEMPTS = 8;
 const BACKOFF_MS = [250, 500, 1000, 2000, 2000, 3000, 4000, 5000];
+/** Signed playlist URLs are replaced this long before they expire, and at most this often. */
+const REFRESH_BEFORE_EXPIRY_MS = 10 * 60 * 1000;
+const MIN_REFRESH_INTERVAL_MS = 30 * 1000;
 /** A larger segment or init section is refused (about 10 s of 4K video at 200 Mbit/s). */
 export const MAX_SEGMENT_BYTES = 256 * 1024 * 1024;
 
@@ -44,7 +47,7 @@ export function createHlsRecorder(deps: RecorderDeps): StreamRecorder {
   return {
     async record(target, signal) {
       const session = new RecordingSession(deps, target.capture.livestreamId, target.workerId, signal);
-      return session.run(target.capture, target.playlistUrl);
+      return session.run(target.capture, target.playlistUrl, target.refreshPlaylist ?? null);
     },
   };
 }
@@ -59,6 +62,10 @@ class RecordingSession {
   private totalBytes = 0;
   private totalSeconds = 0;
   private leaseLost = false;
+  private playlistUrl = '';
+  /** Asks the source for a fresh playlist URL (signed URLs expire); null when the source has none. */
+  private refresh: (() => Promise<string | null>) | null = null;
+  private lastRefreshAt = 0;
   /** AES-128 keys fetched so far, by URL. */
   private readonly keys = new Map<string, Buffer>();
 
@@ -73,7 +80,9 @@ class RecordingSession {
     return this.deps.captures.appendLog(this.id, [`[kura] ${line}`]);
   }
 
-  async run(capture: Capture, playlistUrl: string): Promise<EndReason> {
+  async run(capture: Capture, playlistUrl: string, refresh: (() => Promise<string | null>) | null): Promise<EndReason> {
+    this.playlistUrl = playlistUrl;
+    this.refresh = refresh;
     const heartbeat = setInterval(() => {
       this.deps.captures.heartbeat(this.id, this.workerId).then(
         (held) => {
@@ -84,7 +93,7 @@ class RecordingSession {
     }, this.deps.limits.heartbeatSeconds * 1000);
     try {
       await this.resume(capture);
-      return await this.poll(playlistUrl);
+      return await this.poll();
     } finally {
       clearInterval(heartbeat);
       await this.file?.close();
@@ -124,7 +133,7 @@ class RecordingSession {
     this.file = await open(partPath, 'a');
   }
 
-  private async poll(playlistUrl: string): Promise<EndReason> {
+  private async poll(): Promise<EndReason> {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
     let lastAnswerAt = Date.now();
@@ -136,18 +145,21 @@ class RecordingSession {
       if (limit !== null) return this.finish(limit);
       let playlist: MediaPlaylist | null = null;
       try {
-        const loaded = await loadPlaylist(playlistUrl, this.deps.fetcher);
-        if (loaded.kind !== 'media') throw new FetchError(`${playlistUrl}: expected a media playlist`, 0);
+        await this.refreshBeforeExpiry();
+        const loaded = await loadPlaylist(this.playlistUrl, this.deps.fetcher);
+        if (loaded.kind !== 'media') throw new FetchError(`${this.playlistUrl}: expected a media playlist`, 0);
         playlist = loaded;
         lastAnswerAt = Date.now();
       } catch (error) {
         await this.log(`playlist fetch failed: ${(error as Error).message}`);
+        // a signed playlist URL that expired or was revoked answers 403/404/410: ask the source anew
+        if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await this.refreshPlaylist(`it answered ${error.status}`);
         if (Date.now() - lastAnswerAt > limits.unreachableSeconds * 1000) return this.finish('source_unreachable');
       }
       if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
         const listsNew = this.nextSequence === null || playlist.segments.some((seg) => seg.sequence >= (this.nextSequence as number));
-        const stop = await this.storeNewSegments(playlist, playlistUrl);
+        const stop = await this.storeNewSegments(playlist);
         if (stop !== null) return this.finish(stop);
         // measured from when the new segments were handled: time spent retrying is not idleness
         if (listsNew) lastNewSegmentAt = Date.now();
@@ -161,16 +173,35 @@ class RecordingSession {
     }
   }
 
+  /** Refreshes a playlist URL that says when it expires (`/expire/N/`, `expire=N`) shortly before it does. */
+  private async refreshBeforeExpiry(): Promise<void> {
+    const expiry = playlistExpiry(this.playlistUrl);
+    if (expiry !== null && expiry.getTime() - Date.now() < REFRESH_BEFORE_EXPIRY_MS) await this.refreshPlaylist(`it expires at ${expiry.toISOString()}`);
+  }
+
+  private async refreshPlaylist(why: string): Promise<void> {
+    if (this.refresh === null || Date.now() - this.lastRefreshAt < MIN_REFRESH_INTERVAL_MS) return;
+    this.lastRefreshAt = Date.now();
+    const fresh = await this.refresh().catch(async (error: Error) => {
+      await this.log(`asking the source for a new playlist URL failed: ${error.message}`);
+      return null;
+    });
+    if (fresh === null || fresh === this.playlistUrl) return;
+    this.playlistUrl = fresh;
+    await this.deps.captures.setPlaylist(this.id, fresh);
+    await this.log(`playlist URL refreshed (${why}): ${fresh}`);
+  }
+
   /**
    * Stores every listed segment from `nextSequence` on, in order (or records it as lost). Returns
    * why recording must stop (a limit reached, or a stream that cannot be recorded), else null.
    */
-  private async storeNewSegments(playlist: MediaPlaylist, playlistUrl: string): Promise<EndReason | null> {
+  private async storeNewSegments(playlist: MediaPlaylist): Promise<EndReason | null> {
     const first = playlist.segments[0];
     if (first === undefined) return null;
     if (this.nextSequence === null) {
       this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
-      await this.log(`recording ${playlistUrl} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
+      await this.log(`recording ${this.playlistUrl} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
     }
     if (first.sequence > this.nextSequence) {
       const missing = first.sequence - this.nextSequence;
@@ -186,20 +217,20 @@ class RecordingSession {
         return 'unsupported_encryption';
       }
       if (segment.discontinuity && this.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
-      const fetched = await this.fetchListed(segment, segment, playlistUrl, `segment ${segment.sequence}`);
-      const bytes = fetched && (await this.decrypted(segment, fetched, playlistUrl));
+      const fetched = await this.fetchListed(segment, segment, `segment ${segment.sequence}`);
+      const bytes = fetched && (await this.decrypted(segment, fetched));
       if (bytes === null) continue;
-      if (!(await this.matchPartToInit(segment, playlistUrl))) continue;
+      if (!(await this.matchPartToInit(segment))) continue;
       await this.append(segment, bytes);
     }
     return null;
   }
 
   /** The segment's media: as fetched, or decrypted when it is AES-128 encrypted (null and a gap when it cannot be). */
-  private async decrypted(segment: MediaSegment, bytes: Buffer, playlistUrl: string): Promise<Buffer | null> {
+  private async decrypted(segment: MediaSegment, bytes: Buffer): Promise<Buffer | null> {
     const { key } = segment;
     if (key === null) return bytes;
-    const secret = await this.aesKey(key, segment, playlistUrl);
+    const secret = await this.aesKey(key, segment);
     if (secret === null) return null;
     try {
       const decipher = createDecipheriv('aes-128-cbc', secret, key.iv ?? sequenceIv(segment.sequence));
@@ -210,7 +241,7 @@ class RecordingSession {
     }
   }
 
-  private async aesKey(key: SegmentKey, segment: MediaSegment, playlistUrl: string): Promise<Buffer | null> {
+  private async aesKey(key: SegmentKey, segment: MediaSegment): Promise<Buffer | null> {
     const what = `key of segment ${segment.sequence}`;
     const unusable = async (why: string) => {
       await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `${what} is unusable: ${why}`);
@@ -219,7 +250,7 @@ class RecordingSession {
     if (key.url === null) return unusable('the playlist names no key URI');
     const known = this.keys.get(key.url);
     if (known !== undefined) return known;
-    const secret = await this.fetchListed({ url: key.url, range: null }, segment, playlistUrl, what);
+    const secret = await this.fetchListed({ url: key.url, range: null }, segment, what);
     if (secret === null) return null; // recorded as lost
     if (secret.length !== 16) return unusable(`it has ${secret.length} bytes, not 16`);
     this.keys.set(key.url, secret);
@@ -230,7 +261,7 @@ class RecordingSession {
    * Fetches a segment (or its initialization section, or its key) with backoff while the segment
    * stays listed; null, and the segment recorded as a gap, when it is lost.
    */
-  private async fetchListed(resource: Resource, segment: MediaSegment, playlistUrl: string, what: string): Promise<Buffer | null> {
+  private async fetchListed(resource: Resource, segment: MediaSegment, what: string): Promise<Buffer | null> {
     let lastError = '';
     for (let attempt = 1; attempt <= SEGMENT_ATTEMPTS; attempt++) {
       try {
@@ -240,15 +271,15 @@ class RecordingSession {
         await this.log(`${what} attempt ${attempt} failed: ${lastError}`);
       }
       await sleep(BACKOFF_MS[attempt - 1] ?? 5000, this.signal);
-      if (!(await this.stillListed(segment.sequence, playlistUrl))) break;
+      if (!(await this.stillListed(segment.sequence))) break;
     }
     await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `${what} could not be fetched (${lastError})`);
     return null;
   }
 
-  private async stillListed(sequence: number, playlistUrl: string): Promise<boolean> {
+  private async stillListed(sequence: number): Promise<boolean> {
     try {
-      const playlist = await loadPlaylist(playlistUrl, this.deps.fetcher);
+      const playlist = await loadPlaylist(this.playlistUrl, this.deps.fetcher);
       return playlist.kind === 'media' && playlist.segments.some((s) => s.sequence === sequence);
     } catch {
       return true; // the playlist itself failing says nothing about the segment
@@ -278,7 +309,7 @@ class RecordingSession {
    * that follows them, so a crash in between cuts them and the resumed capture writes them
    * again. False when the section could not be fetched (the segment is recorded as lost).
    */
-  private async matchPartToInit(segment: MediaSegment, playlistUrl: string): Promise<boolean> {
+  private async matchPartToInit(segment: MediaSegment): Promise<boolean> {
     const { init } = segment;
     if (init === null) {
       // MPEG-TS segments need nothing in front; after fMP4 ones they need a part of their own
@@ -287,7 +318,7 @@ class RecordingSession {
     }
     const key = resourceKey(init);
     if (key === this.partInit) return true;
-    const bytes = await this.fetchListed(init, segment, playlistUrl, `initialization section of segment ${segment.sequence}`);
+    const bytes = await this.fetchListed(init, segment, `initialization section of segment ${segment.sequence}`);
     if (bytes === null) return false;
     if (this.offset > 0) await this.startNextPart(`initialization section ${init.url} from sequence ${segment.sequence}`);
     const file = this.file as FileHandle;
@@ -333,6 +364,12 @@ class RecordingSession {
     if (this.signal.aborted) throw this.signal.reason ?? new Error('capture aborted');
     if (this.leaseLost) throw new LeaseLost(`another worker took over the capture of ${this.id}`);
   }
+}
+
+/** When a signed URL says it expires (googlevideo's `/expire/N/` path or `expire=N` query), else null. */
+export function playlistExpiry(url: string): Date | null {
+  const seconds = /\/expire\/(\d{9,11})(?:\/|$)/.exec(url)?.[1] ?? /[?&]expire=(\d{9,11})(?:&|$)/.exec(url)?.[1];
+  return seconds === undefined ? null : new Date(Number(seconds) * 1000);
 }
 
 /** The IV of a segment whose key names none: its media sequence number, as 16 big-endian bytes. */
