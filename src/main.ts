@@ -178,6 +178,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
       livestreams: database.livestreams,
       captures: database.captures,
       store,
+      source: createSources(config),
       isDatabaseReachable: () => isReachable(database.pool),
       changeFeed: feed,
       about: {

@@ -161,12 +161,23 @@ export type Inspection =
       details: StreamDetails | null;
     };
 
+/** A quality a stream can be recorded in: its code (`720p`, or `best`) and frame size. */
+export interface Quality {
+  code: string;
+  /** `1280x720`, or words when the source does not say yet. */
+  resolution: string;
+  /** The one recorded when no quality is asked for. */
+  best: boolean;
+}
+
 export interface StreamSource {
   /** Whether the URL is this source's to judge (by its form alone, without fetching). */
   recognises(url: string): boolean;
   /** Whether the URL names a stream this source can record that is upcoming or live. */
   inspect(url: string): Promise<Inspection>;
   check(sourceUrl: string, quality: string | null): Promise<SourceStatus>;
+  /** The qualities the stream offers now, best first; rejects (AppError) when the URL is not a stream. */
+  qualities(url: string): Promise<Quality[]>;
 }
 
 /** Records a live media playlist into part files until it ends, persisting progress as it goes. */

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo } from '../core/ports.js';
+import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo, StreamSource } from '../core/ports.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
 import { historyRoutes } from './history/history.routes.js';
@@ -15,11 +15,13 @@ import { statsRoutes } from './stats/stats.routes.js';
 import { videoRoutes } from './video/video.routes.js';
 import { downloadRoutes } from './download/download.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
+import { sourceRoutes } from './sources/sources.routes.js';
 
 export interface AppDeps {
   livestreams: LivestreamRepo;
   captures: CaptureRepo;
   store: ArchiveStore;
+  source: StreamSource;
   isDatabaseReachable: () => Promise<boolean>;
   /** Null disables the read cache (nothing would tell it about changes). */
   changeFeed: ChangeFeed | null;
@@ -71,6 +73,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     livestreams: deps.livestreams,
     captures: deps.captures,
     store: deps.store,
+    source: deps.source,
     cache: new ReadCache(options.readCacheEntries, deps.changeFeed),
     publicUrl: options.publicUrl,
     usdPerGbPerMonth: options.usdPerGbPerMonth,
@@ -85,6 +88,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
       await api.register(videoRoutes(context));
       await api.register(logzRoutes(context));
       await api.register(downloadRoutes(context));
+      await api.register(sourceRoutes(context));
     },
     { prefix: '/api' },
   );

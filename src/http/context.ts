@@ -1,4 +1,4 @@
-import type { ArchiveStore, CaptureRepo, LivestreamRepo } from '../core/ports.js';
+import type { ArchiveStore, CaptureRepo, LivestreamRepo, StreamSource } from '../core/ports.js';
 import type { ReadCache } from './read-cache.js';
 
 /** What route plugins receive: ports and the slice of config the HTTP layer reads. */
@@ -6,6 +6,8 @@ export interface RouteContext {
   livestreams: LivestreamRepo;
   captures: CaptureRepo;
   store: ArchiveStore;
+  /** The sources submissions are judged by (YouTube, HLS). */
+  source: StreamSource;
   cache: ReadCache;
   publicUrl: string;
   usdPerGbPerMonth: number;

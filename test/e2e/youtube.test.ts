@@ -2,7 +2,7 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readPackageInfo } from '../../src/package-info.js';
+import { YTDLP_STAND_IN } from '../support/app.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
@@ -10,7 +10,7 @@ import { waitForRecord } from '../support/records.js';
 
 // The whole YouTube pipeline with a STAND-IN for yt-dlp (test/support/bin/yt-dlp-stand-in.mjs):
 // it answers like yt-dlp for a YouTube livestream and points at a live HLS fixture on 127.0.0.1.
-const STAND_IN = path.join(readPackageInfo().root, 'test', 'support', 'bin', 'yt-dlp-stand-in.mjs');
+const STAND_IN = YTDLP_STAND_IN;
 const VIDEO_ID = 'dQw4w9WgXcQ';
 let db: TestDatabase;
 let cwd: string;

@@ -4,7 +4,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createPool, isReachable } from '../../src/adapters/db/pool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { buildApp } from '../../src/http/app.js';
-import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
+import { startTestApp, TEST_PUBLIC_URL, testSources, type TestApp } from '../support/app.js';
 import { buildRecords } from '../support/factories.js';
 
 let kura: TestApp;
@@ -107,7 +107,7 @@ describe('readiness without a database', () => {
     // a real connection attempt to a port where nothing listens
     const unreachable = createPool({ connectionString: 'postgres://kura:x@127.0.0.1:1/kura' });
     const app = await buildApp(
-      { livestreams: kura.db.livestreams, captures: createCaptureRepo(kura.db.pool), store: createFsStore(os.tmpdir()), isDatabaseReachable: () => isReachable(unreachable), changeFeed: null, about: { name: 'kura', version: '0', commit: 'x', changelog: [] } },
+      { livestreams: kura.db.livestreams, captures: createCaptureRepo(kura.db.pool), store: createFsStore(os.tmpdir()), source: testSources(), isDatabaseReachable: () => isReachable(unreachable), changeFeed: null, about: { name: 'kura', version: '0', commit: 'x', changelog: [] } },
       { publicUrl: TEST_PUBLIC_URL, corsOrigins: [], usdPerGbPerMonth: 0, readCacheEntries: 0, logLevel: 'silent' },
     );
     try {

@@ -36,6 +36,7 @@ export interface MediaPlaylist {
 export interface Variant {
   url: string;
   bandwidth: number;
+  width?: number | null;
   height: number | null;
 }
 
@@ -48,7 +49,7 @@ export async function loadPlaylist(url: string, fetcher: Fetcher): Promise<Playl
   if (parsed.isMasterPlaylist) {
     const variants = (parsed as HLS.types.MasterPlaylist).variants
       .filter((v) => !v.isIFrameOnly)
-      .map((v) => ({ url: new URL(v.uri, url).href, bandwidth: v.bandwidth, height: v.resolution?.height ?? null }));
+      .map((v) => ({ url: new URL(v.uri, url).href, bandwidth: v.bandwidth, width: v.resolution?.width ?? null, height: v.resolution?.height ?? null }));
     return { kind: 'master', variants };
   }
   const media = parsed as HLS.types.MediaPlaylist;
@@ -97,4 +98,18 @@ export function pickVariant(variants: readonly Variant[], quality: string | null
   const height = quality?.match(/^(\d{3,4})p$/)?.[1];
   if (height === undefined) return byBandwidth[0];
   return byBandwidth.find((v) => v.height !== null && v.height <= Number(height)) ?? byBandwidth.at(-1);
+}
+
+/** What a stream offers, best first: one quality per height (the code `pickVariant` takes). */
+export function qualitiesOf(variants: readonly Variant[]): Array<{ code: string; resolution: string; best: boolean }> {
+  const best = pickVariant(variants, null);
+  const byHeight = new Map<number, Variant>();
+  for (const variant of [...variants].sort((a, b) => b.bandwidth - a.bandwidth)) {
+    if (variant.height !== null && !byHeight.has(variant.height)) byHeight.set(variant.height, variant);
+  }
+  const listed = [...byHeight.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([height, v]) => ({ code: `${height}p`, resolution: v.width ? `${v.width}x${height}` : `${height}p`, best: v === best }));
+  if (best !== undefined && !listed.some((q) => q.best)) listed.unshift({ code: 'best', resolution: best.height ? `${best.height}p` : 'as the source sends it', best: true });
+  return listed;
 }

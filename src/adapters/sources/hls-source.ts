@@ -1,6 +1,7 @@
+import { AppError } from '../../core/errors.js';
 import type { SourceStatus, StreamSource } from '../../core/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
-import { loadPlaylist, pickVariant } from './hls-playlist.js';
+import { loadPlaylist, pickVariant, qualitiesOf } from './hls-playlist.js';
 
 /** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
 export function createHlsSource(fetcher: Fetcher): StreamSource {
@@ -11,6 +12,19 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
       if (url === null) return { kind: 'rejected', reason: 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.' };
       // HLS says nothing of titles or schedules: the submission does, and the watch job checks liveness
       return { kind: 'accepted', platform: 'hls', id: null, canonicalUrl: url.href, details: null };
+    },
+    async qualities(raw) {
+      const url = hlsUrl(raw);
+      if (url === null) throw new AppError('invalid', 'invalid_source', 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.');
+      let playlist;
+      try {
+        playlist = await loadPlaylist(url.href, fetcher);
+      } catch (error) {
+        throw new AppError('invalid', 'invalid_source', `The playlist cannot be read: ${(error as Error).message}`);
+      }
+      // a media playlist has one quality: whatever it carries
+      if (playlist.kind === 'media') return [{ code: 'best', resolution: 'as the source sends it', best: true }];
+      return qualitiesOf(playlist.variants);
     },
     async check(sourceUrl, quality): Promise<SourceStatus> {
       try {

@@ -1,3 +1,4 @@
+import { AppError } from '../../core/errors.js';
 import type { StreamSource } from '../../core/ports.js';
 
 const NONE = 'Kura records YouTube livestreams and HLS playlists (an http(s) URL ending in .m3u8).';
@@ -9,6 +10,11 @@ export function routeSources(sources: readonly StreamSource[]): StreamSource {
     recognises: (url) => sourceOf(url) !== null,
     async inspect(url) {
       return sourceOf(url)?.inspect(url) ?? { kind: 'rejected', reason: NONE };
+    },
+    async qualities(url) {
+      const source = sourceOf(url);
+      if (source === null) throw new AppError('invalid', 'invalid_source', NONE);
+      return source.qualities(url);
     },
     async check(sourceUrl, quality) {
       return sourceOf(sourceUrl)?.check(sourceUrl, quality) ?? { state: 'refused', reason: NONE };

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { SourceStatus, StreamDetails, StreamSource } from '../../core/ports.js';
-import { pickVariant, type Variant } from './hls-playlist.js';
+import { AppError } from '../../core/errors.js';
+import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
 import { parseYouTubeUrl } from './youtube-url.js';
 
 /** How long one yt-dlp run may take, and how much JSON it may print. */
@@ -18,7 +19,7 @@ interface YtDlpInfo {
   release_timestamp?: number | null;
   thumbnails?: Array<{ url?: string; preference?: number; width?: number; height?: number }>;
   thumbnail?: string;
-  formats?: Array<{ url?: string; protocol?: string; height?: number | null; tbr?: number | null; vcodec?: string; acodec?: string }>;
+  formats?: Array<{ url?: string; protocol?: string; width?: number | null; height?: number | null; tbr?: number | null; vcodec?: string; acodec?: string }>;
 }
 
 /** What yt-dlp says about one YouTube video. */
@@ -80,7 +81,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
     variants: (info.formats ?? [])
       .filter((f) => typeof f.url === 'string' && (f.protocol === 'm3u8_native' || f.protocol === 'm3u8'))
       .filter((f) => f.vcodec !== 'none' && f.acodec !== 'none')
-      .map((f) => ({ url: f.url as string, bandwidth: Math.round((f.tbr ?? 0) * 1000), height: f.height ?? null })),
+      .map((f) => ({ url: f.url as string, bandwidth: Math.round((f.tbr ?? 0) * 1000), width: f.width ?? null, height: f.height ?? null })),
   };
 }
 
@@ -105,6 +106,16 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       if (found.liveStatus === 'was_live' || found.liveStatus === 'post_live') return { kind: 'rejected', reason: 'This livestream has already ended.' };
       if (found.liveStatus !== 'is_upcoming' && found.liveStatus !== 'is_live') return { kind: 'rejected', reason: 'This video is not a livestream.' };
       return { kind: 'accepted', platform: 'youtube', id: parsed.videoId, canonicalUrl: parsed.canonicalUrl, details: found.details };
+    },
+    async qualities(url) {
+      const parsed = parseYouTubeUrl(url);
+      if (parsed.kind !== 'video') throw new AppError('invalid', 'invalid_source', parsed.kind === 'rejected' ? parsed.reason : 'Not a YouTube URL.');
+      const found = await video(parsed.canonicalUrl).catch((error: Error) => {
+        throw new AppError('invalid', 'invalid_source', `YouTube did not describe this video: ${error.message}`);
+      });
+      // an upcoming stream lists its formats only once live: the best of them is what it will be
+      if (found.variants.length === 0) return [{ code: 'best', resolution: 'the best offered once live', best: true }];
+      return qualitiesOf(found.variants);
     },
     async check(sourceUrl, quality): Promise<SourceStatus> {
       let found: YouTubeVideo;

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import type { Quality } from '../../core/ports.js';
+import { validateStream, type Validation } from '../../core/validate-stream.js';
+import type { RouteContext } from '../context.js';
+import { problemResponses } from '../problem.js';
+import { LookupCache } from './lookup-cache.js';
+
+/** How long an answer about a URL is reused, and how many are kept. */
+const LOOKUP_TTL_MS = 60_000;
+const LOOKUP_ENTRIES = 1000;
+
+const UrlQuerySchema = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube livestream URL or an HLS playlist (.m3u8) URL' }),
+});
+const ValidationSchema = Type.Object(
+  {
+    valid: Type.Boolean(),
+    channelId: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.Optional(Type.String({ description: 'Why the URL cannot be submitted' })),
+  },
+  { $id: 'Validation' },
+);
+const QualitySchema = Type.Object(
+  {
+    code: Type.String({ description: '`720p`-style height, or `best`: what `quality` takes at submission' }),
+    resolution: Type.String(),
+    best: Type.Boolean({ description: 'Recorded when no quality is asked for' }),
+  },
+  { $id: 'Quality' },
+);
+
+/** `GET /api/validate` and `GET /api/qualities`: what Kura would record from a URL. */
+export function sourceRoutes(context: RouteContext): FastifyPluginAsync {
+  const validations = new LookupCache<Validation>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
+  const qualities = new LookupCache<Quality[]>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
+  return async (app) => {
+    app.get<{ Querystring: Static<typeof UrlQuerySchema> }>(
+      '/validate',
+      {
+        schema: {
+          summary: 'Whether a URL names a stream Kura can record (upcoming or live), and why not',
+          querystring: UrlQuerySchema,
+          response: { 200: ValidationSchema, ...problemResponses },
+        },
+      },
+      (request) => validations.get(request.query.url, () => validateStream(context, request.query.url)),
+    );
+    app.get<{ Querystring: Static<typeof UrlQuerySchema> }>(
+      '/qualities',
+      {
+        schema: {
+          summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
+          querystring: UrlQuerySchema,
+          response: { 200: Type.Array(QualitySchema), ...problemResponses },
+        },
+      },
+      (request) => qualities.get(request.query.url, () => context.source.qualities(request.query.url)),
+    );
+  };
+}
