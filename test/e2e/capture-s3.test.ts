@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
@@ -59,6 +60,12 @@ async function archiveWith(extra: Record<string, string>): Promise<{ api: string
   return { api, id };
 }
 
+const saved = async (bytes: Buffer) => {
+  const file = path.join(cwd, `download-${Date.now()}.mp4`);
+  await writeFile(file, bytes);
+  return file;
+};
+
 describe('capturing to S3 storage', () => {
   it('stores the archive in the bucket, redirects downloads to it, and the bytes equal the fs run', async () => {
     const onFs = await archiveWith({});
@@ -86,4 +93,24 @@ describe('capturing to S3 storage', () => {
     }
     expect(await s3.openUploads()).toEqual([]);
   });
+
+  it('rides out a 10 s outage of the store in the middle of a multipart upload, leaving no open upload', async () => {
+    await fixture.close();
+    fixture = await startHlsFixture({ seconds: 20, size: '640x360', bitrate: '5M', constantBitrate: true }); // ~12 MB: a multipart upload
+    const encoded = fixture.start();
+    // the outage begins with the video's first part: its upload fails, is aborted once the store is back, and is done again
+    const outage = s3.outageFrom((method, requestPath, query) => method === 'PUT' && requestPath.endsWith('.mp4') && query.partNumber !== undefined, 10_000);
+    const onS3 = await archiveWith(s3.env);
+    await encoded;
+    const location = (await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' })).headers.get('location') as string;
+    const object = await fetch(location);
+    const stored = Buffer.from(await object.arrayBuffer());
+    const details = await fetch(`${onS3.api}/api/video/${onS3.id}`).then((r) => r.json());
+    expect(stored.length).toBeGreaterThan(8 * 1024 * 1024); // so the upload was multipart, and met the outage
+    expect(await outage).toBeGreaterThan(1); // requests were refused, and retried
+    expect(stored.length).toBe(details.fileSizeBytes);
+    expect(createHash('sha256').update(stored).digest('hex')).toBe(details.sha256);
+    expect((await probe(await saved(stored))).frames).toBe(600);
+    expect(await s3.openUploads()).toEqual([]);
+  }, 120_000); // a 20 s stream, then a 10 s outage and the backoff after it
 });

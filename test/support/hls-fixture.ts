@@ -30,6 +30,8 @@ export interface FixtureOptions {
   size?: string;
   fps?: number;
   bitrate?: string;
+  /** Constant bitrate (filler data): the stream is exactly `bitrate`, however simple the picture. */
+  constantBitrate?: boolean;
   /** `fmp4` writes fragmented MP4 segments behind an `#EXT-X-MAP` initialization section. */
   segmentType?: 'mpegts' | 'fmp4';
 }
@@ -112,14 +114,15 @@ function serve(root: string, requestPath: string, response: http.ServerResponse,
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
-  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts' } = options;
+  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts', constantBitrate = false } = options;
+  const cbr = constantBitrate ? ['-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr'] : [];
   const segments = segmentType === 'fmp4' ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4'] : [];
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin', '-re',
     '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${fps}`,
     '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
     '-t', String(seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', bitrate,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', bitrate, ...cbr,
     '-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0',
     '-c:a', 'aac', '-b:a', '64k',
     '-f', 'hls', '-hls_time', '1', '-hls_list_size', String(listSize),

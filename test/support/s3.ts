@@ -10,6 +10,11 @@ export interface TestS3 {
   env: Record<string, string>;
   /** While true, every request is answered 503 (an outage of the object store). */
   unavailable: boolean;
+  /**
+   * An outage of `durationMs` that begins at the first request `trigger` accepts (that request
+   * is refused too); resolves when the outage is over, with the number of requests refused.
+   */
+  outageFrom(trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean, durationMs: number): Promise<number>;
   /** Multipart uploads started and neither completed nor aborted. */
   openUploads(): Promise<string[]>;
   stop(): Promise<void>;
@@ -38,19 +43,35 @@ export async function startS3(): Promise<TestS3> {
     },
     env: {},
     unavailable: false,
+    outageFrom: (trigger, durationMs) =>
+      new Promise((resolve) => {
+        outage = { trigger, durationMs, resolve, refused: 0 };
+      }),
     openUploads: () => readdir(uploadsDir).catch(() => []),
     stop: async () => {
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },
   };
+  let outage: { trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean; durationMs: number; resolve: (refused: number) => void; refused: number } | null = null;
   server.middleware.unshift(async (ctx, next) => {
+    const query = Object.fromEntries(new URL(ctx.url, 'http://s3.test').searchParams);
+    if (outage !== null && !s3.unavailable && outage.refused === 0 && outage.trigger(ctx.method, ctx.path, query)) {
+      const current = outage;
+      s3.unavailable = true;
+      setTimeout(() => {
+        s3.unavailable = false;
+        outage = null;
+        current.resolve(current.refused);
+      }, current.durationMs);
+    }
     if (s3.unavailable) {
+      if (outage !== null) outage.refused += 1;
       ctx.status = 503;
       ctx.body = 'unavailable (test outage)';
       return;
     }
-    const uploadId = ctx.query.uploadId;
+    const uploadId = query.uploadId;
     if (ctx.method === 'DELETE' && uploadId !== undefined && /^[0-9a-f]+$/.test(uploadId)) {
       await rm(path.join(uploadsDir, uploadId), { recursive: true, force: true });
       ctx.status = 204;

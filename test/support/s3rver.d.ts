@@ -10,8 +10,8 @@ declare module 's3rver' {
   }
   interface KoaContext {
     method: string;
+    url: string;
     path: string;
-    query: Record<string, string | undefined>;
     status: number;
     body: unknown;
   }

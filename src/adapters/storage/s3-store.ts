@@ -1,16 +1,23 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config.js';
+import type { ObjectMeta } from '../../core/object-keys.js';
 import type { ArchiveStore } from '../../core/ports.js';
 
 /** Multipart part size: large enough for few requests, small enough to retry cheaply. */
 export const S3_PART_BYTES = 8 * 1024 * 1024;
-/** Attempts per S3 request (the SDK backs off between them), before the job itself retries. */
-const S3_ATTEMPTS = 8;
+/** Attempts per S3 request inside the SDK (quick: the longer waits are Kura's, below). */
+const S3_ATTEMPTS = 3;
+/**
+ * Waits between whole attempts to store an object (about 30 s in all, enough to ride out a short
+ * outage of the store); after the last, finalize fails and its job is retried later. The capture
+ * stays in the spool until its archive is stored, so nothing is lost either way.
+ */
+export const S3_RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 15000];
 
 export function createS3Client(config: S3Config): S3Client {
   return new S3Client({
@@ -27,25 +34,42 @@ export function createS3Client(config: S3Config): S3Client {
  * public URL serves them right; downloads redirect to `S3_PUBLIC_URL` or to a presigned URL.
  * A failed multipart upload is aborted by lib-storage, so no orphaned parts are billed.
  */
-export function createS3Store(config: S3Config, client: S3Client = createS3Client(config)): ArchiveStore {
+export function createS3Store(
+  config: S3Config,
+  client: S3Client = createS3Client(config),
+  retryDelaysMs: readonly number[] = S3_RETRY_DELAYS_MS,
+): ArchiveStore {
   const Bucket = config.bucket;
+
+  /** One attempt: a multipart upload hashed on the way, aborted (with retries) when it fails. */
+  const putOnce = async (key: string, localPath: string, meta: ObjectMeta) => {
+    const hash = createHash('sha256');
+    const body = new PassThrough();
+    body.on('data', (chunk: Buffer) => hash.update(chunk));
+    createReadStream(localPath).on('error', (error) => body.destroy(error)).pipe(body);
+    const upload = new Upload({
+      client,
+      params: { Bucket, Key: key, Body: body, ContentType: meta.contentType, ContentDisposition: meta.contentDisposition },
+      partSize: S3_PART_BYTES,
+      queueSize: 2,
+      leavePartsOnError: true, // aborted below, with retries, so an outage leaves no billed parts
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      const { uploadId } = upload;
+      if (uploadId !== undefined) {
+        await withRetries(retryDelaysMs, () => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))).catch(() => undefined);
+      }
+      throw error;
+    }
+    const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+    return { bytes: stored.ContentLength ?? 0, sha256: hash.digest('hex') };
+  };
+
   return {
     async put(key, localPath, meta) {
-      // one read of the file: hashed on its way to the bucket
-      const hash = createHash('sha256');
-      const body = new PassThrough();
-      body.on('data', (chunk: Buffer) => hash.update(chunk));
-      createReadStream(localPath).on('error', (error) => body.destroy(error)).pipe(body);
-      const upload = new Upload({
-        client,
-        params: { Bucket, Key: key, Body: body, ContentType: meta.contentType, ContentDisposition: meta.contentDisposition },
-        partSize: S3_PART_BYTES,
-        queueSize: 2,
-        leavePartsOnError: false,
-      });
-      await upload.done();
-      const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-      return { bytes: stored.ContentLength ?? 0, sha256: hash.digest('hex') };
+      return withRetries(retryDelaysMs, () => putOnce(key, localPath, meta));
     },
     async directUrl(key, meta) {
       if (config.publicUrl !== undefined) return `${config.publicUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
@@ -75,4 +99,24 @@ export function createS3Store(config: S3Config, client: S3Client = createS3Clien
 
 function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
+}
+
+/** Runs `attempt`, and again after each delay while it fails; the last failure is thrown. */
+async function withRetries<T>(delaysMs: readonly number[], attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const delay = delaysMs[i];
+      if (delay === undefined || !isRetryable(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** Faults of the store or the network; a missing local file or a refused request is not retried. */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return error.$fault === 'server' || (error.$metadata.httpStatusCode ?? 500) >= 500 || error.name === 'SlowDown';
+  const code = (error as NodeJS.ErrnoException).code;
+  return code !== 'ENOENT' && code !== 'EACCES' && code !== 'EISDIR';
 }
