@@ -4,11 +4,14 @@
 // Usage: npm run build && node dist/bench/capture.js [--seconds 60] [--concurrent 20] [--profile DIR]
 // (--concurrent 0 skips the concurrent part; --profile writes V8 CPU profiles of the kura processes to DIR)
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { parseConfig, type S3Config } from '../src/config.js';
+import { createS3Store } from '../src/adapters/storage/s3-store.js';
 import { readPackageInfo } from '../src/package-info.js';
+import { startS3 } from '../test/support/s3.js';
 import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';
 import { probe, startHlsFixture, type HlsFixture } from '../test/support/hls-fixture.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
@@ -160,6 +163,28 @@ async function idleCpu(pid: number, seconds: number): Promise<number> {
   return (await cpuSeconds(pid)) - before;
 }
 
+/** The p99 event-loop delay prom-client measured in a running `kura serve` (from its /metrics). */
+async function eventLoopLagP99Ms(kura: KuraProcess): Promise<number> {
+  const line = await kura.waitForLog((l) => l.msg === 'kura api listening');
+  const metrics = await fetch(`${line.url as string}/metrics`).then((r) => r.text());
+  return Number(/^kura_nodejs_eventloop_lag_p99_seconds\s+([\d.e+-]+)/m.exec(metrics)?.[1] ?? Number.NaN) * 1000;
+}
+
+/** Video frames of an archive, read where it is stored (a local file, or the object a download redirects to). */
+async function downloadedFrames(env: Record<string, string>, id: string, root: string): Promise<number> {
+  if (env.KURA_STORAGE !== 's3') return (await probe(path.join(env.KURA_DATA_DIR as string, 'archive', 'archives', id, `${id}.mp4`))).frames;
+  const object = await fetch(await s3ObjectUrl(env, id));
+  const file = path.join(root, `${id}.mp4`);
+  await writeFile(file, new Uint8Array(await object.arrayBuffer()));
+  return (await probe(file)).frames;
+}
+
+/** The presigned URL of an archived video, made as Kura makes it. */
+async function s3ObjectUrl(env: Record<string, string>, id: string): Promise<string> {
+  const store = createS3Store(parseConfig(env).storage as S3Config);
+  return (await store.directUrl(`archives/${id}/${id}.mp4`, { contentType: 'video/mp4', contentDisposition: 'attachment' })) as string;
+}
+
 async function gapsOf(databaseUrl: string, ids: string[]): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -173,6 +198,7 @@ async function main(): Promise<void> {
   await chmod(root, 0o755);
   const database = await startEmbeddedPostgres({ dir: path.join(root, 'postgres'), log: () => undefined });
   const fixtures: HlsFixture[] = [];
+  const stops: Array<() => Promise<void>> = [];
   try {
     const env: Record<string, string> = {
       DATABASE_URL: database.connectionString,
@@ -225,24 +251,43 @@ async function main(): Promise<void> {
     console.log(`finalize ${describe(phases.finalize)}`);
     if (CONCURRENT === 0) return;
 
-    // 2. CONCURRENT captures of one stream at once (distinct URLs, so distinct records)
-    const shared = await startHlsFixture({ seconds: SECONDS, size: '1280x720', fps: 30, bitrate: '3000k' });
-    fixtures.push(shared);
-    const many = await startKura({ ...env, KURA_MAX_CAPTURES: String(CONCURRENT) }, root);
-    const manyPid = many.child.pid as number;
-    const manyBefore = await cpuSeconds(manyPid);
-    const urls = Array.from({ length: CONCURRENT }, (_, i) => `${shared.url}?viewer=${i}`);
-    const ids = await archiveAll(urls, env, root);
-    await shared.start();
-    for (const each of ids) await waitForRecord(database.connectionString, each, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 180) * 1000);
-    const manyUsage: Usage = { cpuSeconds: (await cpuSeconds(manyPid)) - manyBefore, peakRssMb: await peakRssMb(manyPid) };
-    many.child.kill('SIGTERM');
-    await many.exited;
-    const missed = await gapsOf(database.connectionString, ids);
-    const frames = await Promise.all(ids.map((each) => probe(path.join(root, 'data', 'archive', 'archives', each, `${each}.mp4`)).then((p) => p.frames)));
-
-    console.log(`\n${CONCURRENT} concurrent captures: ${missed} missed segment ranges; frames per archive min ${Math.min(...frames)} max ${Math.max(...frames)} (source ${SECONDS * 30}); kura CPU ${manyUsage.cpuSeconds.toFixed(1)} s, peak RSS ${manyUsage.peakRssMb.toFixed(0)} MB`);
+    // 2. CONCURRENT captures of one stream at once (distinct URLs, so distinct records), on fs
+    // storage with one process, on S3 (s3rver) with one, and on S3 with two worker processes
+    const s3 = await startS3();
+    stops.push(() => s3.stop());
+    console.log(`\n${CONCURRENT} concurrent captures of one ${SECONDS} s 720p stream (source ${SECONDS * 30} frames each):\n`);
+    console.log('| setup | missed segment ranges | frames per archive (min–max) | Kura CPU s (all processes) | peak RSS MB (largest process) | event-loop lag p99 ms (worst process) |');
+    console.log('|---|---|---|---|---|---|');
+    const setups: Array<[string, Record<string, string>, number]> = [
+      ['fs storage, 1 process', {}, 1],
+      ['S3 storage (s3rver), 1 process', s3.env, 1],
+      ['S3 storage (s3rver), 2 processes', s3.env, 2],
+    ];
+    for (const [name, storageEnv, processes] of setups) {
+      const shared = await startHlsFixture({ seconds: SECONDS, size: '1280x720', fps: 30, bitrate: '3000k' });
+      fixtures.push(shared);
+      const setupEnv = { ...env, ...storageEnv, KURA_DATA_DIR: path.join(root, `data-${name.replace(/\W+/g, '-')}`) };
+      const perProcess = String(Math.ceil(CONCURRENT / processes));
+      const kuras = await Promise.all(Array.from({ length: processes }, () => startKura({ ...setupEnv, KURA_MAX_CAPTURES: perProcess }, root)));
+      const before = await Promise.all(kuras.map((k) => cpuSeconds(k.child.pid as number)));
+      const urls = Array.from({ length: CONCURRENT }, (_, i) => `${shared.url}?viewer=${i}&setup=${processes}`);
+      const ids = await archiveAll(urls, setupEnv, root);
+      await shared.start();
+      for (const each of ids) await waitForRecord(database.connectionString, each, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 180) * 1000);
+      const cpu = (await Promise.all(kuras.map((k) => cpuSeconds(k.child.pid as number)))).reduce((sum, c, i) => sum + c - (before[i] as number), 0);
+      const rss = Math.max(...(await Promise.all(kuras.map((k) => peakRssMb(k.child.pid as number)))));
+      const lag = Math.max(...(await Promise.all(kuras.map((k) => eventLoopLagP99Ms(k)))));
+      for (const k of kuras) {
+        k.child.kill('SIGTERM');
+        await k.exited;
+      }
+      const missed = await gapsOf(database.connectionString, ids);
+      const frames = await Promise.all(ids.map((each) => downloadedFrames(setupEnv, each, root)));
+      console.log(`| ${name} | ${missed} | ${Math.min(...frames)}–${Math.max(...frames)} | ${cpu.toFixed(1)} | ${rss.toFixed(0)} | ${lag.toFixed(1)} |`);
+      await shared.close();
+    }
   } finally {
+    for (const stop of stops.reverse()) await stop();
     for (const fixture of fixtures) await fixture.close();
     await database.stop();
     await rm(root, { recursive: true, force: true });
