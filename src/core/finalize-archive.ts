@@ -1,4 +1,5 @@
-import { describeEndReason } from './capture.js';
+import { describeEndReason, type Capture } from './capture.js';
+import type { Livestream } from './livestream.js';
 import { objectKeys, objectMeta } from './object-keys.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
 
@@ -15,10 +16,21 @@ export interface FinalizeDeps {
  * log, and marks the record finished with what the stored file is. Idempotent: a finalized
  * capture is left alone, and the spool is removed only after every object is stored.
  */
-export async function finalizeArchive(deps: FinalizeDeps, id: string): Promise<void> {
-  const capture = await deps.captures.get(id);
+export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { workerId: string; staleAfterSeconds: number }): Promise<void> {
+  // one finalize at a time, on a lease like the capture's: if this worker dies, the watchdog
+  // asks again once the lease is stale, and the next worker starts over from the spool
+  const capture = await deps.captures.claimFinalize(id, lease.workerId, lease.staleAfterSeconds);
   const record = await deps.livestreams.findById(id);
-  if (capture === null || record === null || capture.state === 'finalized') return;
+  if (capture === null || record === null) return; // finalized already, or another worker is at it
+  const heartbeat = setInterval(() => void deps.captures.heartbeat(id, lease.workerId).catch(() => undefined), (lease.staleAfterSeconds * 1000) / 3);
+  try {
+    await finalizeClaimed(deps, id, capture, record);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture, record: Livestream): Promise<void> {
   const parts = await deps.captures.parts(id);
   if (parts.length === 0) {
     await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });

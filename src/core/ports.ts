@@ -57,6 +57,8 @@ export interface LivestreamChange {
 export interface CaptureRepo {
   /** Creates or takes over the capture for `workerId` unless another live worker holds it; null then. */
   claim(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
+  /** Takes an ended capture's lease to finalize it, unless another live worker holds it; null then. */
+  claimFinalize(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
   /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
   release(livestreamId: string, workerId: string): Promise<void>;
   /** Renews the lease; false when another worker took the capture over. */
@@ -79,8 +81,8 @@ export interface CaptureRepo {
   readLog(livestreamId: string): Promise<string>;
   /** The capture in progress that started last, if any. */
   latestRunning(): Promise<string | null>;
-  /** Captures in progress whose worker stopped renewing its lease. */
-  findStale(staleAfterSeconds: number): Promise<string[]>;
+  /** Captures being recorded or waiting to be finalized whose worker stopped renewing its lease. */
+  findStale(staleAfterSeconds: number): Promise<Array<{ livestreamId: string; state: 'capturing' | 'ended' }>>;
 }
 
 /** Schedules the lifecycle's next steps (pg-boss jobs behind it). */

@@ -29,7 +29,7 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
       }
     },
     'finalize-archive': async ({ livestreamId }) => {
-      await finalizeArchive(deps, livestreamId);
+      await finalizeArchive(deps, livestreamId, { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds });
     },
   };
   return {

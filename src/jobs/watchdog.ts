@@ -2,8 +2,8 @@ import type { CaptureRepo, Scheduler } from '../core/ports.js';
 
 /**
  * Every `everySeconds`, finds captures whose worker stopped renewing its lease (crashed,
- * killed, cut off) and asks for the capture again; the next worker resumes from the stored
- * progress. Returns a stop function.
+ * killed, cut off) and asks for the capture, or the finalize, again; the next worker resumes
+ * from the stored progress. Returns a stop function.
  */
 export function startWatchdog(
   deps: { captures: CaptureRepo; scheduler: Scheduler },
@@ -11,9 +11,13 @@ export function startWatchdog(
 ): () => void {
   const timer = setInterval(() => {
     void (async () => {
-      for (const livestreamId of await deps.captures.findStale(options.staleAfterSeconds)) {
-        await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
-        await deps.scheduler.capture(livestreamId);
+      for (const { livestreamId, state } of await deps.captures.findStale(options.staleAfterSeconds)) {
+        if (state === 'capturing') {
+          await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
+          await deps.scheduler.capture(livestreamId);
+        } else {
+          await deps.scheduler.finalize(livestreamId); // its finalize died with its worker, or was never queued
+        }
       }
     })().catch(options.onError);
   }, options.everySeconds * 1000);

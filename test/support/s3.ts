@@ -4,6 +4,11 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import type { S3Config } from '../../src/config.js';
 
+export interface Outage {
+  began: Promise<void>;
+  end(): number;
+}
+
 export interface TestS3 {
   config: S3Config;
   /** The environment `kura` needs to use this server. */
@@ -11,10 +16,10 @@ export interface TestS3 {
   /** While true, every request is answered 503 (an outage of the object store). */
   unavailable: boolean;
   /**
-   * An outage of `durationMs` that begins at the first request `trigger` accepts (that request
-   * is refused too); resolves when the outage is over, with the number of requests refused.
+   * An outage that begins at the first request `trigger` accepts (that request is refused too)
+   * and lasts until `end()`, which says how many requests were refused.
    */
-  outageFrom(trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean, durationMs: number): Promise<number>;
+  outageFrom(trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean): Outage;
   /** Multipart uploads started and neither completed nor aborted. */
   openUploads(): Promise<string[]>;
   stop(): Promise<void>;
@@ -43,27 +48,32 @@ export async function startS3(): Promise<TestS3> {
     },
     env: {},
     unavailable: false,
-    outageFrom: (trigger, durationMs) =>
-      new Promise((resolve) => {
-        outage = { trigger, durationMs, resolve, refused: 0 };
-      }),
+    outageFrom: (trigger) => {
+      let begin = () => undefined as void;
+      const began = new Promise<void>((resolve) => (begin = resolve));
+      const current = { trigger, begin, refused: 0 };
+      outage = current;
+      return {
+        began,
+        end: () => {
+          s3.unavailable = false;
+          outage = null;
+          return current.refused;
+        },
+      };
+    },
     openUploads: () => readdir(uploadsDir).catch(() => []),
     stop: async () => {
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },
   };
-  let outage: { trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean; durationMs: number; resolve: (refused: number) => void; refused: number } | null = null;
+  let outage: { trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean; begin: () => void; refused: number } | null = null;
   server.middleware.unshift(async (ctx, next) => {
     const query = Object.fromEntries(new URL(ctx.url, 'http://s3.test').searchParams);
     if (outage !== null && !s3.unavailable && outage.refused === 0 && outage.trigger(ctx.method, ctx.path, query)) {
-      const current = outage;
       s3.unavailable = true;
-      setTimeout(() => {
-        s3.unavailable = false;
-        outage = null;
-        current.resolve(current.refused);
-      }, current.durationMs);
+      outage.begin();
     }
     if (s3.unavailable) {
       if (outage !== null) outage.refused += 1;

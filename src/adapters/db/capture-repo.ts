@@ -46,13 +46,24 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       return rows[0] ? toCapture(rows[0]) : null;
     },
 
+    async claimFinalize(livestreamId, workerId, staleAfterSeconds) {
+      const { rows } = await pool.query<CaptureRow>(
+        `update captures set worker_id = $2, heartbeat_at = now()
+         where livestream_id = $1 and state = 'ended'
+           and (worker_id is null or worker_id = $2 or heartbeat_at < now() - make_interval(secs => $3))
+         returning *`,
+        [livestreamId, workerId, staleAfterSeconds],
+      );
+      return rows[0] ? toCapture(rows[0]) : null;
+    },
+
     async release(livestreamId, workerId) {
       await pool.query(`update captures set worker_id = null where livestream_id = $1 and worker_id = $2`, [livestreamId, workerId]);
     },
 
     async heartbeat(livestreamId, workerId) {
       const { rowCount } = await pool.query(
-        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state = 'capturing'`,
+        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state in ('capturing', 'ended')`,
         [livestreamId, workerId],
       );
       return rowCount === 1;
@@ -108,13 +119,14 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
 
     async end(livestreamId, reason) {
       await pool.query(
-        `update captures set state = 'ended', end_reason = $2, ended_at = now() where livestream_id = $1 and state = 'capturing'`,
+        `update captures set state = 'ended', end_reason = $2, ended_at = now(), worker_id = null
+         where livestream_id = $1 and state = 'capturing'`,
         [livestreamId, reason],
       );
     },
 
     async markFinalized(livestreamId) {
-      await pool.query(`update captures set state = 'finalized' where livestream_id = $1`, [livestreamId]);
+      await pool.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1`, [livestreamId]);
     },
 
     async get(livestreamId) {
@@ -161,11 +173,12 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async findStale(staleAfterSeconds) {
-      const { rows } = await pool.query<{ livestream_id: string }>(
-        `select livestream_id from captures where state = 'capturing' and heartbeat_at < now() - make_interval(secs => $1)`,
+      const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended' }>(
+        `select livestream_id, state from captures
+         where state in ('capturing', 'ended') and heartbeat_at < now() - make_interval(secs => $1)`,
         [staleAfterSeconds],
       );
-      return rows.map((r) => r.livestream_id);
+      return rows.map((r) => ({ livestreamId: r.livestream_id, state: r.state }));
     },
   };
 }
