@@ -78,6 +78,9 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
   };
 }
 
+/** A source's thumbnail image larger than this is not kept (YouTube's largest are ~200 KB). */
+const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
+
 /** Every source Kura records from: YouTube (through yt-dlp) and HLS playlists. */
 export function createSources(config: Config, fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources })): StreamSource {
   return routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]);
@@ -152,6 +155,7 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     media: createFfmpegTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
     store,
     spool,
+    fetchImage: (url: string) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),
   };
   const worker = createHandlers(deps, {
     workerId,

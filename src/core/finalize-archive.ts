@@ -9,6 +9,8 @@ export interface FinalizeDeps {
   media: MediaTools;
   store: ArchiveStore;
   spool: Spool;
+  /** Fetches the source's own thumbnail image (through the SSRF-safe fetcher). */
+  fetchImage: (url: string) => Promise<Buffer>;
 }
 
 /**
@@ -43,13 +45,7 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
   await deps.captures.appendLog(id, ffmpegLog.map((line) => `[ffmpeg] ${line}`));
   const { durationSeconds } = await deps.media.probe(video);
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
-  const hasThumbnail = await deps.media.thumbnail(video, thumbnail, Math.min(10, durationSeconds / 2)).then(
-    () => true,
-    async (error: Error) => {
-      await deps.captures.appendLog(id, [`[kura] no thumbnail: ${error.message}`]);
-      return false;
-    },
-  );
+  const hasThumbnail = await storeThumbnail(deps, record, video, thumbnail, durationSeconds);
   const stored = await deps.store.put(objectKeys.video(id), video, objectMeta(record, 'video'));
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
@@ -72,4 +68,27 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
   });
   await deps.captures.markFinalized(id);
   await deps.spool.remove(id);
+}
+
+/**
+ * The archive's thumbnail, as a local JPEG: the source's own (a YouTube stream's, chosen by its
+ * streamer, kept even if YouTube later removes it), else a frame of the captured video.
+ */
+async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: string, output: string, durationSeconds: number): Promise<boolean> {
+  const log = (line: string) => deps.captures.appendLog(record.id, [`[kura] ${line}`]);
+  if (record.thumbnailUrl) {
+    try {
+      await deps.spool.writeFile(record.id, 'thumbnail.jpg', await deps.fetchImage(record.thumbnailUrl));
+      return true;
+    } catch (error) {
+      await log(`the source's thumbnail could not be fetched (${(error as Error).message}); using a frame of the video`);
+    }
+  }
+  return deps.media.thumbnail(video, output, Math.min(10, durationSeconds / 2)).then(
+    () => true,
+    async (error: Error) => {
+      await log(`no thumbnail: ${error.message}`);
+      return false;
+    },
+  );
 }

@@ -126,6 +126,7 @@ export interface Spool {
   partPath(livestreamId: string, part: number): string;
   workPath(livestreamId: string, name: string): string;
   writeText(livestreamId: string, name: string, text: string): Promise<string>;
+  writeFile(livestreamId: string, name: string, bytes: Buffer): Promise<string>;
   remove(livestreamId: string): Promise<void>;
 }
 

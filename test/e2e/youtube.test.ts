@@ -45,7 +45,7 @@ const env = () => ({
   KURA_MIN_FREE_DISK_MB: '10',
   KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixture lives on 127.0.0.1
 });
-const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
+const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
 const archive = (url: string) => runKura(['archive', url], env(), cwd);
 
 describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
@@ -70,11 +70,18 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: now });
     const moved = await waitForRecord(db.url, VIDEO_ID, (r) => (r as { scheduled_start_at?: Date }).scheduled_start_at?.getTime() === now * 1000);
     expect(moved.status).toBe('upcoming');
-    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: fixture.url });
+    // the streamer's thumbnail, served where the stand-in says YouTube has it
+    const poster = Buffer.from('\xff\xd8\xff\xe0 a streamer-made thumbnail', 'latin1');
+    await writeFile(path.join(fixture.dir, 'live', 'poster.jpg'), poster);
+    const thumbnailUrl = fixture.url.replace('index.m3u8', 'poster.jpg');
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: fixture.url, thumbnailUrl });
     await fixture.start();
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     expect((await probe(path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`))).frames).toBe(300);
+    // the thumbnail YouTube showed is archived with the stream, not a frame grab
+    const thumbnail = await fetch(`${api}/api/download/${VIDEO_ID}/thumbnail`);
+    expect(Buffer.from(await thumbnail.arrayBuffer()).equals(poster)).toBe(true);
 
     await youtubeSays({ liveStatus: 'was_live', releaseTimestamp: now });
     const again = await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`);

@@ -8,15 +8,17 @@ import type { Spool } from '../../core/ports.js';
  * initialization section), so it has no extension: ffmpeg recognises either by content.
  */
 export function createSpool(root: string): Spool {
+  const write = async (id: string, name: string, bytes: Buffer | string) => {
+    const file = path.join(root, id, name);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, bytes);
+    return file;
+  };
   return {
     partPath: (id, part) => path.join(root, id, `part-${String(part).padStart(4, '0')}`),
     workPath: (id, name) => path.join(root, id, name),
-    async writeText(id, name, text) {
-      const file = path.join(root, id, name);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, text);
-      return file;
-    },
+    writeText: write,
+    writeFile: write,
     async remove(id) {
       await rm(path.join(root, id), { recursive: true, force: true });
     },

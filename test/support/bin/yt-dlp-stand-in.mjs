@@ -2,7 +2,7 @@
 // A STAND-IN for yt-dlp, used by the tests because YouTube cannot be reached here. It answers
 // `yt-dlp -J ... -- URL` the way yt-dlp does for a YouTube livestream (the shape of
 // test/fixtures/yt-dlp/*.json), in the state the test writes to $YTDLP_STAND_IN_STATE:
-// {"liveStatus": "is_upcoming"|"is_live"|"was_live"|"not_live", "releaseTimestamp": N, "hlsUrl": "..."}
+// {"liveStatus": "is_upcoming"|"is_live"|"was_live"|"not_live", "releaseTimestamp": N, "hlsUrl": "...", "thumbnailUrl": "..."}
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ info.live_status = state.liveStatus;
 info.is_live = state.liveStatus === 'is_live';
 info.was_live = state.liveStatus === 'was_live';
 info.release_timestamp = state.releaseTimestamp ?? info.release_timestamp;
+if (state.thumbnailUrl) info.thumbnails = [{ url: state.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
 info.formats = state.liveStatus === 'is_live'
   ? [{ format_id: '91', url: state.hlsUrl, protocol: 'm3u8_native', ext: 'mp4', width: 320, height: 180, tbr: 500, vcodec: 'avc1.42c00d', acodec: 'mp4a.40.2' }]
   : [];
