@@ -26,6 +26,7 @@ export async function captureStream(
     if (current !== null && current.state !== 'capturing') return deps.scheduler.finalize(id);
     throw new AppError('conflict', 'capture_not_running', `Another worker is recording ${id}.`);
   }
+  await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);
   let playlistUrl = capture.playlistUrl;
   if (playlistUrl === null) {
     const status = await deps.source.check(record.sourceUrl, record.requestedQuality);

@@ -96,7 +96,10 @@ describe('a scaled-out instance', () => {
     const [longDone, shortDone] = await Promise.all([longId, shortId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed')));
     expect(shortDone?.status, shortDone?.failure_reason ?? '').toBe('finished');
     expect(longDone?.status, longDone?.failure_reason ?? '').toBe('finished');
-    expect(await workerOf(longId)).toBe(workerIds.find((w) => w !== holders[0]));
+    const longLog = await fetch(`${apiUrl}/api/download/${longId}/log`).then((r) => r.text());
+    const takeover = longLog.indexOf(`[kura] worker ${workerIds.find((w) => w !== holders[0])} records this stream`);
+    expect(longLog.indexOf(`[kura] worker ${holders[0]} records this stream`)).toBeGreaterThan(-1);
+    expect(takeover).toBeGreaterThan(longLog.indexOf(`[kura] worker ${holders[0]} records this stream`));
 
     // nothing lost and nothing recorded twice: every frame once, no gap
     const details = await fetch(`${apiUrl}/api/video/${longId}`).then((r) => r.json());
