@@ -71,6 +71,17 @@ async function interruptMidCapture(signal: NodeJS.Signals, options: Partial<Fixt
   return { id, api, exit };
 }
 
+/** Archives a finished stream that `write` puts in a fixture, and waits until its record settles. */
+async function archiveWritten(write: (liveDir: string) => Promise<void>, extra: Record<string, string> = {}) {
+  fixture = await startHlsFixture({ seconds: 1 });
+  await write(path.join(fixture.dir, 'live'));
+  const api = await serve(extra);
+  const id = await archive(fixture.url);
+  const done = await settled(id);
+  const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+  return { api, id, done, details };
+}
+
 async function archive(url: string): Promise<string> {
   const result = await runKura(['archive', url, '--title', 'Fixture karaoke', '--channel', 'Fixture channel'], env(), path.dirname(dataDir));
   expect(result.code, result.stderr).toBe(0);
@@ -215,25 +226,16 @@ describe('capturing a live HLS stream', () => {
   });
 
   it('does not start a capture on a disk with less free space than the operator keeps', async () => {
-    fixture = await startHlsFixture({ seconds: 1 });
-    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
-    const api = await serve({ KURA_MIN_FREE_DISK_MB: String(10 ** 9) }); // 1 PB: never free here
-    const id = await archive(fixture.url);
-    const done = await settled(id);
+    const { done, details } = await archiveWritten(writeDiscontinuityStream, { KURA_MIN_FREE_DISK_MB: String(10 ** 9) }); // 1 PB: never free here
     expect(done.status).toBe('failed');
     expect(done.failure_reason).toMatch(/disk_full/);
-    expect((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).capture.endReason).toBe('disk_full');
+    expect(details.capture.endReason).toBe('disk_full');
     expect(fixture.requests.some((r) => r.endsWith('.ts'))).toBe(false);
   });
 
   it('survives a discontinuity: a new part, joined into one archive with every frame', async () => {
-    fixture = await startHlsFixture({ seconds: 1 });
-    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
-    const api = await serve();
-    const id = await archive(fixture.url);
-    const done = await settled(id);
+    const { id, done, details } = await archiveWritten(writeDiscontinuityStream);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.parts.map((p: { segments: number }) => p.segments)).toEqual([5, 5]);
     expect(details.capture.gaps).toEqual([]);
     const ours = await probe(archivedFile(id));
@@ -268,13 +270,8 @@ describe('capturing a live HLS stream', () => {
   });
 
   it('records a stream kept in one file as byte ranges (EXT-X-BYTERANGE, EXT-X-MAP BYTERANGE)', async () => {
-    fixture = await startHlsFixture({ seconds: 1 });
-    await writeSingleFileStream(path.join(fixture.dir, 'live'));
-    const api = await serve();
-    const id = await archive(fixture.url);
-    const done = await settled(id);
+    const { id, done, details } = await archiveWritten(writeSingleFileStream);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
     expect(details.capture.parts.map((p: { segments: number }) => p.segments)).toEqual([5]);
     const ours = await probe(archivedFile(id));
@@ -283,13 +280,8 @@ describe('capturing a live HLS stream', () => {
   });
 
   it('decrypts AES-128 segments as it stores them, fetching the key once', async () => {
-    fixture = await startHlsFixture({ seconds: 1 });
-    await writeEncryptedStream(path.join(fixture.dir, 'live'), 'AES-128');
-    const api = await serve();
-    const id = await archive(fixture.url);
-    const done = await settled(id);
+    const { id, done, details } = await archiveWritten((dir) => writeEncryptedStream(dir, 'AES-128'));
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
     expect(fixture.requests.filter((r) => r.endsWith('/key.bin'))).toHaveLength(1);
     const ours = await probe(archivedFile(id));
@@ -297,14 +289,9 @@ describe('capturing a live HLS stream', () => {
   });
 
   it('ends with the reason when segments use encryption it cannot undo (SAMPLE-AES)', async () => {
-    fixture = await startHlsFixture({ seconds: 1 });
-    await writeEncryptedStream(path.join(fixture.dir, 'live'), 'SAMPLE-AES');
-    const api = await serve();
-    const id = await archive(fixture.url);
-    const done = await settled(id);
+    const { done, details } = await archiveWritten((dir) => writeEncryptedStream(dir, 'SAMPLE-AES'));
     expect(done.status).toBe('failed');
     expect(done.failure_reason).toMatch(/unsupported_encryption/);
-    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.endReason).toBe('unsupported_encryption');
     expect(fixture.requests.some((r) => r.endsWith('.ts'))).toBe(false); // nothing fetched in vain
   });
