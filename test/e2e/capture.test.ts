@@ -318,5 +318,9 @@ describe('capturing a live HLS stream', () => {
     expect(done.failure_reason).toMatch(/will not fetch this source.*private or loopback/);
     expect(fixture.requests).toEqual([]); // not a single request reached it
     expect((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).status).toBe('failed');
+    // submitted where private sources are refused, a literal loopback address is turned away at once
+    const refused = await runKura(['archive', fixture.url], env({ KURA_ALLOW_PRIVATE_SOURCES: 'false' }), path.dirname(dataDir));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/will not fetch this source: .*refusing a private or loopback address/);
   });
 });

@@ -10,6 +10,8 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
     async inspect(raw) {
       const url = hlsUrl(raw);
       if (url === null) return { kind: 'rejected', reason: 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.' };
+      const refused = fetcher.refusal(url.href);
+      if (refused !== null) return { kind: 'rejected', reason: `Kura will not fetch this source: ${refused}.` };
       // HLS says nothing of titles or schedules: the submission does, and the watch job checks liveness
       return { kind: 'accepted', platform: 'hls', id: null, canonicalUrl: url.href, details: null };
     },

@@ -46,6 +46,8 @@ export interface BytesOptions {
 export interface Fetcher {
   bytes(url: string, options?: BytesOptions): Promise<Buffer>;
   text(url: string): Promise<string>;
+  /** Why Kura would refuse to fetch this URL, judged by its form alone (scheme, literal address); null if it would try. */
+  refusal(url: string): string | null;
 }
 
 /**
@@ -99,6 +101,14 @@ export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
   return {
     bytes,
     text: async (url) => (await bytes(url, { maxBytes: MAX_PLAYLIST_BYTES })).toString('utf8'),
+    refusal(raw) {
+      try {
+        checkTarget(new URL(raw));
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
   };
 }
 

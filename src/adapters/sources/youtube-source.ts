@@ -48,7 +48,9 @@ export function createYtDlp(program: string): YtDlp {
         if (stdout.length > MAX_YTDLP_OUTPUT) child.kill('SIGKILL');
       });
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', (error) => reject(new Error(`yt-dlp could not be run (${program}): ${error.message}`)));
+      child.on('error', (error: NodeJS.ErrnoException) =>
+        reject(new Error(error.code === 'ENOENT' ? `yt-dlp is not installed here (YTDLP_PATH=${program}); the operator has to install it` : `yt-dlp could not be run (${program}): ${error.message}`)),
+      );
       child.on('close', (code, signal) => {
         if (code !== 0) {
           const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
