@@ -19,6 +19,7 @@ import { createYouTubeSource, createYtDlp } from './adapters/sources/youtube-sou
 import { createFetcher, type Fetcher } from './adapters/sources/http-fetch.js';
 import { createFsStore } from './adapters/storage/fs-store.js';
 import { createS3Store } from './adapters/storage/s3-store.js';
+import { createUploadJournal } from './adapters/db/upload-journal.js';
 import type { Config } from './config.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, StreamSource } from './core/ports.js';
 import { buildApp } from './http/app.js';
@@ -108,7 +109,10 @@ export interface RunningKura {
 /** Starts the roles `config.role` asks for; `stop` closes them in reverse order. */
 export async function startKura(config: Config, log: Logger = createLogger(config)): Promise<RunningKura> {
   const database = await openDatabase(config, log);
-  const store = config.storage.kind === 's3' ? createS3Store(config.storage) : createFsStore(path.join(config.dataDir, 'archive'));
+  const store =
+    config.storage.kind === 's3'
+      ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
+      : createFsStore(path.join(config.dataDir, 'archive'));
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();

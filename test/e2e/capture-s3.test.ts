@@ -142,7 +142,8 @@ describe('capturing to S3 storage', () => {
     const stored = Buffer.from(await object.arrayBuffer());
     expect(createHash('sha256').update(stored).digest('hex')).toBe((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).sha256);
     expect((await probe(await saved(stored))).frames).toBe(600);
-    // the killed worker's own upload stays open: only the bucket's lifecycle rule removes it (docs/DECISIONS.md)
-    expect(await s3.openUploads()).toHaveLength(1);
+    // the killed worker's upload was noted in PostgreSQL, and aborted before the video was stored again
+    expect(await s3.openUploads()).toEqual([]);
+    expect((await db.pool.query('select count(*)::int as n from storage_uploads')).rows[0].n).toBe(0);
   }, 120_000);
 });

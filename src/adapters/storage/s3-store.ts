@@ -34,12 +34,29 @@ export function createS3Client(config: S3Config): S3Client {
  * public URL serves them right; downloads redirect to `S3_PUBLIC_URL` or to a presigned URL.
  * A failed multipart upload is aborted by lib-storage, so no orphaned parts are billed.
  */
-export function createS3Store(
-  config: S3Config,
-  client: S3Client = createS3Client(config),
-  retryDelaysMs: readonly number[] = S3_RETRY_DELAYS_MS,
-): ArchiveStore {
+/** Where multipart uploads in flight are noted, so one cut by a crash can be aborted later. */
+export interface UploadJournal {
+  started(key: string, uploadId: string): Promise<void>;
+  ended(uploadId: string): Promise<void>;
+  open(key: string): Promise<string[]>;
+}
+
+export interface S3StoreOptions {
+  client?: S3Client;
+  retryDelaysMs?: readonly number[];
+  journal?: UploadJournal;
+}
+
+export function createS3Store(config: S3Config, options: S3StoreOptions = {}): ArchiveStore {
+  const { client = createS3Client(config), retryDelaysMs = S3_RETRY_DELAYS_MS, journal } = options;
   const Bucket = config.bucket;
+  if (journal !== undefined) noteMultipartUploads(client, journal);
+
+  /** Aborts an upload (retrying while the store is down) and forgets it. */
+  const abort = async (key: string, uploadId: string) => {
+    await withRetries(retryDelaysMs, () => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })));
+    await journal?.ended(uploadId);
+  };
 
   /** One attempt: a multipart upload hashed on the way, aborted (with retries) when it fails. */
   const putOnce = async (key: string, localPath: string, meta: ObjectMeta) => {
@@ -57,18 +74,18 @@ export function createS3Store(
     try {
       await upload.done();
     } catch (error) {
-      const { uploadId } = upload;
-      if (uploadId !== undefined) {
-        await withRetries(retryDelaysMs, () => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))).catch(() => undefined);
-      }
+      if (upload.uploadId !== undefined) await abort(key, upload.uploadId).catch(() => undefined);
       throw error;
     }
+    if (upload.uploadId !== undefined) await journal?.ended(upload.uploadId);
     const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
     return { bytes: stored.ContentLength ?? 0, sha256: hash.digest('hex') };
   };
 
   return {
     async put(key, localPath, meta) {
+      // parts of an earlier upload of this object, cut by a crash, are not left billed
+      for (const uploadId of (await journal?.open(key)) ?? []) await abort(key, uploadId);
       return withRetries(retryDelaysMs, () => putOnce(key, localPath, meta));
     },
     async directUrl(key, meta) {
@@ -99,6 +116,22 @@ export function createS3Store(
 
 function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
+}
+
+/** Notes every multipart upload the client starts before its first part is sent. */
+function noteMultipartUploads(client: S3Client, journal: UploadJournal): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'CreateMultipartUploadCommand') {
+        const { UploadId } = result.output as { UploadId?: string };
+        const { Key } = args.input as { Key?: string };
+        if (UploadId !== undefined && Key !== undefined) await journal.started(Key, UploadId);
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'kuraUploadJournal' },
+  );
 }
 
 /** Runs `attempt`, and again after each delay while it fails; the last failure is thrown. */

@@ -1,0 +1,18 @@
+import type pg from 'pg';
+import type { UploadJournal } from '../storage/s3-store.js';
+
+/** Open multipart uploads in PostgreSQL, so any worker can abort what a dead one left. */
+export function createUploadJournal(pool: pg.Pool): UploadJournal {
+  return {
+    async started(key, uploadId) {
+      await pool.query('insert into storage_uploads (upload_id, object_key) values ($1, $2) on conflict do nothing', [uploadId, key]);
+    },
+    async ended(uploadId) {
+      await pool.query('delete from storage_uploads where upload_id = $1', [uploadId]);
+    },
+    async open(key) {
+      const { rows } = await pool.query<{ upload_id: string }>('select upload_id from storage_uploads where object_key = $1', [key]);
+      return rows.map((r) => r.upload_id);
+    },
+  };
+}
