@@ -54,7 +54,7 @@ function start(role: 'api' | 'worker'): KuraProcess {
 }
 
 async function archive(url: string): Promise<string> {
-  const result = await runKura(['archive', url], { DATABASE_URL: db.url, KURA_DATA_DIR: path.join(cwd, 'cli') }, cwd);
+  const result = await runKura(['archive', url], { DATABASE_URL: db.url, KURA_DATA_DIR: path.join(cwd, 'cli'), KURA_ALLOW_PRIVATE_SOURCES: 'true' }, cwd);
   expect(result.code, result.stderr).toBe(0);
   return /kura: (\S+) is/.exec(result.stdout)?.[1] as string;
 }
