@@ -27,10 +27,10 @@ export async function archiveStream(
   const inspection = await deps.source.inspect(request.url);
   if (inspection.kind === 'rejected') throw new AppError('invalid', 'invalid_source', inspection.reason);
   const { canonicalUrl, details } = inspection;
-  const active = await deps.livestreams.findActiveBySource(canonicalUrl);
-  const earlier = active ?? (inspection.id === null ? null : await deps.livestreams.findById(inspection.id));
+  // an upcoming or live record is joined; a failed record of the same video is queued again under its id
+  const existing = await deps.livestreams.findActiveBySource(canonicalUrl);
+  const earlier = existing ?? (inspection.id === null ? null : await deps.livestreams.findById(inspection.id));
   if (earlier?.status === 'finished') throw new AppError('conflict', 'already_archived', `${earlier.id} is archived already.`);
-  const existing = active; // a failed record of the same video is queued again under its id
   const id = existing?.id ?? inspection.id ?? `hls-${randomBytes(8).toString('base64url')}`;
   const url = new URL(canonicalUrl);
   await deps.livestreams.upsertMany([

@@ -27,19 +27,19 @@ export async function captureStream(
     throw new AppError('conflict', 'capture_not_running', `Another worker is recording ${id}.`);
   }
   await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);
+  // the source hands out the playlist to record, again whenever a signed one expires
+  const livePlaylist = async () => {
+    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+    if (status.state !== 'live' || status.playlistUrl === undefined) throw new Error(`${id} is not live any more: ${status.reason ?? status.state}`);
+    return status.playlistUrl;
+  };
   let playlistUrl = capture.playlistUrl;
   if (playlistUrl === null) {
-    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
-    if (status.playlistUrl === undefined) throw new Error(`${id} is not live any more: ${status.reason ?? status.state}`);
-    playlistUrl = status.playlistUrl;
+    playlistUrl = await livePlaylist();
     await deps.captures.setPlaylist(id, playlistUrl);
   }
   if (record.status !== 'live') await deps.livestreams.update(id, { status: 'live', startedAt: new Date() });
-  const refreshPlaylist = async () => {
-    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
-    return status.state === 'live' ? (status.playlistUrl ?? null) : null;
-  };
-  const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist }, worker.signal);
+  const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist: livePlaylist }, worker.signal);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);
 }

@@ -1,4 +1,5 @@
 import { describeEndReason, type Capture } from './capture.js';
+import { keepLease } from './lease.js';
 import type { Livestream } from './livestream.js';
 import { objectKeys, objectMeta } from './object-keys.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
@@ -24,11 +25,11 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { w
   const capture = await deps.captures.claimFinalize(id, lease.workerId, lease.staleAfterSeconds);
   const record = await deps.livestreams.findById(id);
   if (capture === null || record === null) return; // finalized already, or another worker is at it
-  const heartbeat = setInterval(() => void deps.captures.heartbeat(id, lease.workerId).catch(() => undefined), (lease.staleAfterSeconds * 1000) / 3);
+  const stopLease = keepLease(deps.captures, id, lease.workerId, (lease.staleAfterSeconds * 1000) / 3);
   try {
     await finalizeClaimed(deps, id, capture, record);
   } finally {
-    clearInterval(heartbeat);
+    stopLease();
   }
 }
 
@@ -52,7 +53,7 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
   await deps.captures.appendLog(id, [
     `[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`,
   ]);
-  const logFile = await deps.spool.writeText(id, 'archive.log', await deps.captures.readLog(id));
+  const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));
   await deps.store.put(objectKeys.log(id), logFile, objectMeta(record, 'log'));
   await deps.livestreams.update(id, {
     status: 'finished',

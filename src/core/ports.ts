@@ -125,8 +125,8 @@ export interface ArchiveStore {
 export interface Spool {
   partPath(livestreamId: string, part: number): string;
   workPath(livestreamId: string, name: string): string;
-  writeText(livestreamId: string, name: string, text: string): Promise<string>;
-  writeFile(livestreamId: string, name: string, bytes: Buffer): Promise<string>;
+  /** Writes a working file of the capture; returns its path. */
+  writeFile(livestreamId: string, name: string, content: Buffer | string): Promise<string>;
   remove(livestreamId: string): Promise<void>;
 }
 

@@ -22,10 +22,8 @@ export async function watchStream(
   if (record === null || record.status !== 'upcoming') return 'skipped';
   const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
   const moved = status.details ? changedDetails(record, status.details) : null;
-  if (moved !== null) {
-    await deps.livestreams.update(id, moved);
-    if (moved.scheduledStart !== undefined) record.scheduledStart = moved.scheduledStart; // the never-live clock follows the schedule
-  }
+  if (moved !== null) await deps.livestreams.update(id, moved);
+  const scheduledStart = moved?.scheduledStart ?? record.scheduledStart; // the never-live clock follows the schedule
   if (status.state === 'live') {
     await deps.scheduler.capture(id);
     return 'capturing';
@@ -34,7 +32,7 @@ export async function watchStream(
     await deps.livestreams.update(id, { status: 'failed', failureReason: `Kura will not fetch this source: ${status.reason ?? 'refused'}.` });
     return 'failed';
   }
-  const sinceStart = (now.getTime() - record.scheduledStart.getTime()) / 1000;
+  const sinceStart = (now.getTime() - scheduledStart.getTime()) / 1000;
   if (status.state === 'ended' || sinceStart > policy.neverLiveSeconds) {
     const reason =
       status.state === 'ended'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playlistExpiry } from '../../src/adapters/capture/hls-recorder.js';
+import { playlistExpiry } from '../../src/adapters/sources/signed-url.js';
 
 describe('reading when a signed playlist URL expires', () => {
   it('reads googlevideo’s /expire/N/ path segment and an expire=N query', () => {

@@ -1,10 +1,13 @@
-import { createDecipheriv } from 'node:crypto';
 import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture.js';
 import type { CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
-import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment, type Resource, type SegmentKey } from '../sources/hls-playlist.js';
+import { keepLease } from '../../core/lease.js';
+import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
+import { SegmentFetcher } from './segment-fetcher.js';
+import { SignedPlaylist } from './signed-playlist.js';
+import { sleep } from './sleep.js';
 
 export interface RecorderLimits {
   /** End when the playlist answers but lists no new segment for this long. */
@@ -27,14 +30,6 @@ export interface RecorderDeps {
   limits: RecorderLimits;
 }
 
-/** Attempts for one segment before it is recorded as lost (while it stays in the window). */
-const SEGMENT_ATTEMPTS = 8;
-const BACKOFF_MS = [250, 500, 1000, 2000, 2000, 3000, 4000, 5000];
-/** Signed playlist URLs are replaced this long before they expire, and at most this often. */
-const REFRESH_BEFORE_EXPIRY_MS = 10 * 60 * 1000;
-const MIN_REFRESH_INTERVAL_MS = 30 * 1000;
-/** A larger segment or init section is refused (about 10 s of 4K video at 200 Mbit/s). */
-export const MAX_SEGMENT_BYTES = 256 * 1024 * 1024;
 
 class LeaseLost extends Error {}
 
@@ -62,40 +57,43 @@ class RecordingSession {
   private totalBytes = 0;
   private totalSeconds = 0;
   private leaseLost = false;
-  private playlistUrl = '';
-  /** Asks the source for a fresh playlist URL (signed URLs expire); null when the source has none. */
-  private refresh: (() => Promise<string | null>) | null = null;
-  private lastRefreshAt = 0;
-  /** AES-128 keys fetched so far, by URL. */
-  private readonly keys = new Map<string, Buffer>();
+  private playlist!: SignedPlaylist;
+  private readonly segments: SegmentFetcher;
 
   constructor(
     private readonly deps: RecorderDeps,
     private readonly id: string,
     private readonly workerId: string,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.segments = new SegmentFetcher({
+      fetcher: deps.fetcher,
+      signal,
+      playlistUrl: () => this.playlist.url,
+      log: (line) => this.log(line),
+      lose: (segment, reason) => this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, reason),
+    });
+  }
 
   private log(line: string): Promise<void> {
     return this.deps.captures.appendLog(this.id, [`[kura] ${line}`]);
   }
 
   async run(capture: Capture, playlistUrl: string, refresh: (() => Promise<string | null>) | null): Promise<EndReason> {
-    this.playlistUrl = playlistUrl;
-    this.refresh = refresh;
-    const heartbeat = setInterval(() => {
-      this.deps.captures.heartbeat(this.id, this.workerId).then(
-        (held) => {
-          if (!held) this.leaseLost = true;
-        },
-        () => undefined, // a missed beat is retried at the next interval
-      );
-    }, this.deps.limits.heartbeatSeconds * 1000);
+    this.playlist = new SignedPlaylist(playlistUrl, {
+      refresh,
+      log: (line) => this.log(line),
+      changed: async (url, why) => {
+        await this.deps.captures.setPlaylist(this.id, url);
+        await this.log(`playlist URL refreshed (${why}): ${url}`);
+      },
+    });
+    const stopLease = keepLease(this.deps.captures, this.id, this.workerId, this.deps.limits.heartbeatSeconds * 1000, () => (this.leaseLost = true));
     try {
       await this.resume(capture);
       return await this.poll();
     } finally {
-      clearInterval(heartbeat);
+      stopLease();
       await this.file?.close();
     }
   }
@@ -145,15 +143,15 @@ class RecordingSession {
       if (limit !== null) return this.finish(limit);
       let playlist: MediaPlaylist | null = null;
       try {
-        await this.refreshBeforeExpiry();
-        const loaded = await loadPlaylist(this.playlistUrl, this.deps.fetcher);
-        if (loaded.kind !== 'media') throw new FetchError(`${this.playlistUrl}: expected a media playlist`, 0);
+        await this.playlist.refreshBeforeExpiry();
+        const loaded = await loadPlaylist(this.playlist.url, this.deps.fetcher);
+        if (loaded.kind !== 'media') throw new FetchError(`${this.playlist.url}: expected a media playlist`, 0);
         playlist = loaded;
         lastAnswerAt = Date.now();
       } catch (error) {
         await this.log(`playlist fetch failed: ${(error as Error).message}`);
         // a signed playlist URL that expired or was revoked answers 403/404/410: ask the source anew
-        if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await this.refreshPlaylist(`it answered ${error.status}`);
+        if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await this.playlist.refresh(`it answered ${error.status}`);
         if (Date.now() - lastAnswerAt > limits.unreachableSeconds * 1000) return this.finish('source_unreachable');
       }
       if (playlist !== null) {
@@ -173,25 +171,6 @@ class RecordingSession {
     }
   }
 
-  /** Refreshes a playlist URL that says when it expires (`/expire/N/`, `expire=N`) shortly before it does. */
-  private async refreshBeforeExpiry(): Promise<void> {
-    const expiry = playlistExpiry(this.playlistUrl);
-    if (expiry !== null && expiry.getTime() - Date.now() < REFRESH_BEFORE_EXPIRY_MS) await this.refreshPlaylist(`it expires at ${expiry.toISOString()}`);
-  }
-
-  private async refreshPlaylist(why: string): Promise<void> {
-    if (this.refresh === null || Date.now() - this.lastRefreshAt < MIN_REFRESH_INTERVAL_MS) return;
-    this.lastRefreshAt = Date.now();
-    const fresh = await this.refresh().catch(async (error: Error) => {
-      await this.log(`asking the source for a new playlist URL failed: ${error.message}`);
-      return null;
-    });
-    if (fresh === null || fresh === this.playlistUrl) return;
-    this.playlistUrl = fresh;
-    await this.deps.captures.setPlaylist(this.id, fresh);
-    await this.log(`playlist URL refreshed (${why}): ${fresh}`);
-  }
-
   /**
    * Stores every listed segment from `nextSequence` on, in order (or records it as lost). Returns
    * why recording must stop (a limit reached, or a stream that cannot be recorded), else null.
@@ -201,7 +180,7 @@ class RecordingSession {
     if (first === undefined) return null;
     if (this.nextSequence === null) {
       this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
-      await this.log(`recording ${this.playlistUrl} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
+      await this.log(`recording ${this.playlist.url} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
     }
     if (first.sequence > this.nextSequence) {
       const missing = first.sequence - this.nextSequence;
@@ -217,73 +196,12 @@ class RecordingSession {
         return 'unsupported_encryption';
       }
       if (segment.discontinuity && this.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
-      const fetched = await this.fetchListed(segment, segment, `segment ${segment.sequence}`);
-      const bytes = fetched && (await this.decrypted(segment, fetched));
+      const bytes = await this.segments.media(segment);
       if (bytes === null) continue;
       if (!(await this.matchPartToInit(segment))) continue;
       await this.append(segment, bytes);
     }
     return null;
-  }
-
-  /** The segment's media: as fetched, or decrypted when it is AES-128 encrypted (null and a gap when it cannot be). */
-  private async decrypted(segment: MediaSegment, bytes: Buffer): Promise<Buffer | null> {
-    const { key } = segment;
-    if (key === null) return bytes;
-    const secret = await this.aesKey(key, segment);
-    if (secret === null) return null;
-    try {
-      const decipher = createDecipheriv('aes-128-cbc', secret, key.iv ?? sequenceIv(segment.sequence));
-      return Buffer.concat([decipher.update(bytes), decipher.final()]);
-    } catch (error) {
-      await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `could not be decrypted (${(error as Error).message})`);
-      return null;
-    }
-  }
-
-  private async aesKey(key: SegmentKey, segment: MediaSegment): Promise<Buffer | null> {
-    const what = `key of segment ${segment.sequence}`;
-    const unusable = async (why: string) => {
-      await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `${what} is unusable: ${why}`);
-      return null;
-    };
-    if (key.url === null) return unusable('the playlist names no key URI');
-    const known = this.keys.get(key.url);
-    if (known !== undefined) return known;
-    const secret = await this.fetchListed({ url: key.url, range: null }, segment, what);
-    if (secret === null) return null; // recorded as lost
-    if (secret.length !== 16) return unusable(`it has ${secret.length} bytes, not 16`);
-    this.keys.set(key.url, secret);
-    return secret;
-  }
-
-  /**
-   * Fetches a segment (or its initialization section, or its key) with backoff while the segment
-   * stays listed; null, and the segment recorded as a gap, when it is lost.
-   */
-  private async fetchListed(resource: Resource, segment: MediaSegment, what: string): Promise<Buffer | null> {
-    let lastError = '';
-    for (let attempt = 1; attempt <= SEGMENT_ATTEMPTS; attempt++) {
-      try {
-        return await this.deps.fetcher.bytes(resource.url, { range: resource.range, maxBytes: MAX_SEGMENT_BYTES });
-      } catch (error) {
-        lastError = (error as Error).message;
-        await this.log(`${what} attempt ${attempt} failed: ${lastError}`);
-      }
-      await sleep(BACKOFF_MS[attempt - 1] ?? 5000, this.signal);
-      if (!(await this.stillListed(segment.sequence))) break;
-    }
-    await this.recordGap(segment.sequence, segment.sequence, segment.durationSeconds, `${what} could not be fetched (${lastError})`);
-    return null;
-  }
-
-  private async stillListed(sequence: number): Promise<boolean> {
-    try {
-      const playlist = await loadPlaylist(this.playlistUrl, this.deps.fetcher);
-      return playlist.kind === 'media' && playlist.segments.some((s) => s.sequence === sequence);
-    } catch {
-      return true; // the playlist itself failing says nothing about the segment
-    }
   }
 
   private async append(segment: MediaSegment, bytes: Buffer): Promise<void> {
@@ -318,7 +236,7 @@ class RecordingSession {
     }
     const key = resourceKey(init);
     if (key === this.partInit) return true;
-    const bytes = await this.fetchListed(init, segment, `initialization section of segment ${segment.sequence}`);
+    const bytes = await this.segments.init(segment);
     if (bytes === null) return false;
     if (this.offset > 0) await this.startNextPart(`initialization section ${init.url} from sequence ${segment.sequence}`);
     const file = this.file as FileHandle;
@@ -364,32 +282,4 @@ class RecordingSession {
     if (this.signal.aborted) throw this.signal.reason ?? new Error('capture aborted');
     if (this.leaseLost) throw new LeaseLost(`another worker took over the capture of ${this.id}`);
   }
-}
-
-/** When a signed URL says it expires (googlevideo's `/expire/N/` path or `expire=N` query), else null. */
-export function playlistExpiry(url: string): Date | null {
-  const seconds = /\/expire\/(\d{9,11})(?:\/|$)/.exec(url)?.[1] ?? /[?&]expire=(\d{9,11})(?:&|$)/.exec(url)?.[1];
-  return seconds === undefined ? null : new Date(Number(seconds) * 1000);
-}
-
-/** The IV of a segment whose key names none: its media sequence number, as 16 big-endian bytes. */
-export function sequenceIv(sequence: number): Buffer {
-  const iv = Buffer.alloc(16);
-  iv.writeBigUInt64BE(BigInt(sequence), 8);
-  return iv;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -8,17 +8,15 @@ import type { Spool } from '../../core/ports.js';
  * initialization section), so it has no extension: ffmpeg recognises either by content.
  */
 export function createSpool(root: string): Spool {
-  const write = async (id: string, name: string, bytes: Buffer | string) => {
-    const file = path.join(root, id, name);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, bytes);
-    return file;
-  };
   return {
     partPath: (id, part) => path.join(root, id, `part-${String(part).padStart(4, '0')}`),
     workPath: (id, name) => path.join(root, id, name),
-    writeText: write,
-    writeFile: write,
+    async writeFile(id, name, content) {
+      const file = path.join(root, id, name);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, content);
+      return file;
+    },
     async remove(id) {
       await rm(path.join(root, id), { recursive: true, force: true });
     },

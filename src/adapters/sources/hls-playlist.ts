@@ -1,4 +1,5 @@
 import HLS from 'hls-parser';
+import type { Quality } from '../../core/ports.js';
 import type { ByteRange, Fetcher } from './http-fetch.js';
 
 /** Where a segment's bytes are: a whole resource, or a byte range of one. */
@@ -101,7 +102,7 @@ export function pickVariant(variants: readonly Variant[], quality: string | null
 }
 
 /** What a stream offers, best first: one quality per height (the code `pickVariant` takes). */
-export function qualitiesOf(variants: readonly Variant[]): Array<{ code: string; resolution: string; best: boolean }> {
+export function qualitiesOf(variants: readonly Variant[]): Quality[] {
   const best = pickVariant(variants, null);
   const byHeight = new Map<number, Variant>();
   for (const variant of [...variants].sort((a, b) => b.bandwidth - a.bandwidth)) {

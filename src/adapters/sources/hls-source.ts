@@ -3,13 +3,15 @@ import type { SourceStatus, StreamSource } from '../../core/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
 import { loadPlaylist, pickVariant, qualitiesOf } from './hls-playlist.js';
 
+const NOT_HLS = 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.';
+
 /** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
 export function createHlsSource(fetcher: Fetcher): StreamSource {
   return {
     recognises: (url) => hlsUrl(url) !== null,
     async inspect(raw) {
       const url = hlsUrl(raw);
-      if (url === null) return { kind: 'rejected', reason: 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.' };
+      if (url === null) return { kind: 'rejected', reason: NOT_HLS };
       const refused = fetcher.refusal(url.href);
       if (refused !== null) return { kind: 'rejected', reason: `Kura will not fetch this source: ${refused}.` };
       // HLS says nothing of titles or schedules: the submission does, and the watch job checks liveness
@@ -17,7 +19,7 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
     },
     async qualities(raw) {
       const url = hlsUrl(raw);
-      if (url === null) throw new AppError('invalid', 'invalid_source', 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.');
+      if (url === null) throw new AppError('invalid', 'invalid_source', NOT_HLS);
       let playlist;
       try {
         playlist = await loadPlaylist(url.href, fetcher);
