@@ -58,6 +58,8 @@ export interface CaptureConfig {
   watchPollSeconds: number;
   staleAfterSeconds: number;
   jobPollSeconds: number;
+  /** A capture's local chunk is uploaded once it holds this many bytes (KURA_SPOOL_CHUNK_MB). */
+  chunkBytes: number;
 }
 
 /** Thrown when the environment holds one or more invalid values; lists every problem. */
@@ -182,6 +184,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       watchPollSeconds: decimal('KURA_WATCH_POLL_SECONDS', 15, 0.5, 3600),
       staleAfterSeconds: decimal('KURA_CAPTURE_STALE_SECONDS', 30, 3, 3600),
       jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 2, 0.5, 60),
+      chunkBytes: integer('KURA_SPOOL_CHUNK_MB', 64, 1, 1024) * 1024 * 1024,
     },
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',

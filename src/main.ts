@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type pg from 'pg';
 import { createHlsRecorder } from './adapters/capture/hls-recorder.js';
-import { createFfmpegTools } from './adapters/capture/ffmpeg.js';
+import { createFfmpegTools } from './adapters/media/ffmpeg-tools.js';
 import { createSpool, freeBytes } from './adapters/capture/spool.js';
 import { createCaptureRepo } from './adapters/db/capture-repo.js';
 import { listenForChanges, type ClosableChangeFeed } from './adapters/db/change-listener.js';
@@ -40,6 +40,8 @@ export interface Database {
 
 /** How long running captures get to hand over on SIGTERM before the process stops anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Of that, how long a capture's chunks on local disk get to reach the store for the next worker. */
+const HANDOVER_MS = 8_000;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kura' } });
@@ -153,10 +155,16 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
       captures: database.captures,
       fetcher,
       spool,
+      store,
       freeBytes,
-      limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6) },
+      limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6), handoverMs: HANDOVER_MS },
     }),
-    media: createFfmpegTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
+    media: createFfmpegTools({
+      ffmpeg: config.ffmpegPath,
+      ffprobe: config.ffprobePath,
+      backlogBytes: capture.chunkBytes,
+      log: (line) => log.warn(line),
+    }),
     store,
     spool,
     fetchImage: (url: string) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),

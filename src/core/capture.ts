@@ -29,6 +29,14 @@ export interface Gap {
   reason: string;
 }
 
+/** A stretch of a part stored in the archive store: bytes [startOffset, endOffset) of the part. */
+export interface StoredChunk {
+  part: number;
+  startOffset: number;
+  endOffset: number;
+  key: string;
+}
+
 export interface CapturePart {
   part: number;
   bytes: number;

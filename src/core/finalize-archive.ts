@@ -1,8 +1,8 @@
-import { describeEndReason, type Capture } from './capture.js';
+import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from './livestream.js';
 import { objectKeys, objectMeta } from './object-keys.js';
-import type { ArchiveStore, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
+import type { ArchiveStore, ByteSource, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;
@@ -34,20 +34,31 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { w
 }
 
 async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture, record: Livestream): Promise<void> {
-  const parts = await deps.captures.parts(id);
-  if (parts.length === 0) {
-    await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
-    await deps.captures.markFinalized(id);
-    await deps.spool.remove(id);
-    return;
+  if (record.status !== 'finished') {
+    const parts = await deps.captures.parts(id);
+    if (parts.length === 0) {
+      await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
+    } else {
+      await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)));
+    }
   }
-  const video = deps.spool.workPath(id, 'archive.mp4');
-  const ffmpegLog = await deps.media.remux(parts.map((p) => deps.spool.partPath(id, p.part)), video);
-  await deps.captures.appendLog(id, ffmpegLog.map((line) => `[ffmpeg] ${line}`));
-  const { durationSeconds } = await deps.media.probe(video);
+  // the chunks go only once the record says finished (a finalize retried after this point skips
+  // straight here), so a crash anywhere before leaves everything needed to start over
+  for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
+  await deps.captures.markFinalized(id);
+  await deps.spool.remove(id);
+}
+
+/** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
+async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: Array<ByteSource & { seconds: number }>): Promise<void> {
+  const { id } = record;
+  const video = await deps.store.beginHeadLast(objectKeys.video(id), objectMeta(record, 'video'));
+  const remuxed = await deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4'));
+  const { stored, durationSeconds } = remuxed;
+  await deps.captures.appendLog(id, remuxed.log.map((line) => `[ffmpeg] ${line}`));
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
-  const hasThumbnail = await storeThumbnail(deps, record, video, thumbnail, durationSeconds);
-  const stored = await deps.store.put(objectKeys.video(id), video, objectMeta(record, 'video'));
+  const first = parts[0] as ByteSource & { seconds: number };
+  const hasThumbnail = await storeThumbnail(deps, record, first, thumbnail, Math.min(10, first.seconds / 2));
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [
@@ -67,15 +78,36 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
       sha256: stored.sha256,
     },
   });
-  await deps.captures.markFinalized(id);
-  await deps.spool.remove(id);
+}
+
+/**
+ * Each part as one run of bytes read from its stored chunks, which cover it from byte 0 (the
+ * capture ends only once every chunk is stored). Throws when one does not: never a short archive.
+ */
+function partSources(deps: Pick<FinalizeDeps, 'store'>, parts: readonly CapturePart[], chunks: readonly StoredChunk[]): Array<ByteSource & { seconds: number }> {
+  return parts.map(({ part, bytes, seconds }) => {
+    const own = chunks.filter((c) => c.part === part);
+    let covered = 0;
+    for (const chunk of own) if (chunk.startOffset === covered) covered = chunk.endOffset;
+    if (covered < bytes) throw new Error(`part ${part} is stored up to byte ${covered} of ${bytes}: its chunks are missing`);
+    return { bytes, seconds, read: (range) => readAcross(deps.store, own, range) };
+  });
+}
+
+/** The bytes of `range` (inclusive) across the chunks holding them. */
+async function* readAcross(store: ArchiveStore, chunks: readonly StoredChunk[], range: { start: number; end: number }): AsyncIterable<Uint8Array> {
+  for (const chunk of chunks.filter((c) => c.endOffset > range.start && c.startOffset <= range.end)) {
+    const start = Math.max(range.start, chunk.startOffset) - chunk.startOffset;
+    const end = Math.min(range.end, chunk.endOffset - 1) - chunk.startOffset;
+    yield* (await store.read(chunk.key, { start, end })) as AsyncIterable<Uint8Array>;
+  }
 }
 
 /**
  * The archive's thumbnail, as a local JPEG: the source's own (a YouTube stream's, chosen by its
  * streamer, kept even if YouTube later removes it), else a frame of the captured video.
  */
-async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: string, output: string, durationSeconds: number): Promise<boolean> {
+async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: ByteSource, output: string, atSeconds: number): Promise<boolean> {
   const log = (line: string) => deps.captures.appendLog(record.id, [`[kura] ${line}`]);
   if (record.thumbnailUrl) {
     try {
@@ -85,7 +117,7 @@ async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: str
       await log(`the source's thumbnail could not be fetched (${(error as Error).message}); using a frame of the video`);
     }
   }
-  return deps.media.thumbnail(video, output, Math.min(10, durationSeconds / 2)).then(
+  return deps.media.thumbnail(video, output, atSeconds).then(
     () => true,
     async (error: Error) => {
       await log(`no thumbnail: ${error.message}`);

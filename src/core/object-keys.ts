@@ -5,7 +5,16 @@ export const objectKeys = {
   video: (id: string) => `archives/${id}/${id}.mp4`,
   log: (id: string) => `archives/${id}/${id}.log`,
   thumbnail: (id: string) => `archives/${id}/${id}.jpg`,
+  /**
+   * A stretch of a capture's part, stored while the stream is recorded and deleted once the
+   * archive is: `nonce` makes each upload's key its own (see capture_chunks).
+   */
+  captureChunk: (id: string, part: number, startOffset: number, nonce: string) =>
+    `captures/${id}/part-${String(part).padStart(4, '0')}/${String(startOffset).padStart(14, '0')}-${nonce}`,
 };
+
+/** Capture chunks are working data: never served to viewers. */
+export const CHUNK_META: ObjectMeta = { contentType: 'application/octet-stream', contentDisposition: 'attachment' };
 
 export type DownloadType = 'video' | 'log' | 'thumbnail';
 

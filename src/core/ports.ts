@@ -1,4 +1,4 @@
-import type { Capture, CapturePart, EndReason, Gap, StoredSegment } from './capture.js';
+import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
 import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from './livestream.js';
 import type { ObjectMeta } from './object-keys.js';
 
@@ -68,10 +68,19 @@ export interface CaptureRepo {
   recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;
   /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
   recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
-  /** Turns the recorded segments of a part whose bytes are gone into gaps; returns them. */
-  losePart(livestreamId: string, part: number, reason: string): Promise<Gap[]>;
+  /**
+   * Forgets segments (and gaps) from `sequence` on, whose bytes are lost, so they are fetched
+   * again while the source still lists them; the capture continues in `part`.
+   */
+  rewind(livestreamId: string, sequence: number, part: number): Promise<void>;
   startPart(livestreamId: string, part: number): Promise<void>;
   lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
+  /** The first segment of `part` whose bytes reach past `offset`. */
+  firstSegmentPast(livestreamId: string, part: number, offset: number): Promise<StoredSegment | null>;
+  /** Notes a chunk stored in the archive store, if `workerId` still holds the capture; false otherwise. */
+  recordChunk(livestreamId: string, workerId: string, chunk: StoredChunk): Promise<boolean>;
+  /** Stored chunks in byte order (part, then offset). */
+  chunks(livestreamId: string): Promise<StoredChunk[]>;
   end(livestreamId: string, reason: string): Promise<void>;
   markFinalized(livestreamId: string): Promise<void>;
   get(livestreamId: string): Promise<Capture | null>;
@@ -99,20 +108,49 @@ export interface ChangeFeed {
   onChange(listener: () => void): void;
 }
 
+/** Bytes read on demand, in ranges: a capture part assembled from its stored chunks. */
+export interface ByteSource {
+  bytes: number;
+  /** Bytes `start` to `end`, inclusive. */
+  read(range: { start: number; end: number }): AsyncIterable<Uint8Array>;
+}
+
+export interface StoredObject {
+  bytes: number;
+  sha256: string;
+}
+
 /** ffmpeg and ffprobe: remux only, never re-encode. */
 export interface MediaTools {
-  /** Joins MPEG-TS parts into one faststart MP4 (`-c copy`); returns ffmpeg's log lines. */
-  remux(inputs: readonly string[], output: string): Promise<string[]>;
-  /** Duration from the container, read without demuxing the whole file. */
-  probe(path: string): Promise<{ durationSeconds: number }>;
+  /**
+   * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`), streamed into
+   * `output` as ffmpeg writes it: local disk holds only the part of `workFile` not yet handed on.
+   * Returns ffmpeg's log lines, the duration ffprobe measures and the stored object.
+   */
+  remux(parts: readonly ByteSource[], output: HeadLastWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
   /** Grabs one frame as JPEG. */
-  thumbnail(video: string, output: string, atSeconds: number): Promise<void>;
+  thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
+}
+
+/**
+ * An object written in one pass whose first bytes are known last: a faststart MP4, whose `moov`
+ * (in front) describes the media after it. Nothing of it is visible until `complete`.
+ */
+export interface HeadLastWriter {
+  /** Appends media bytes; resolves once they may be dropped locally (stored, or held by the writer). */
+  writeMedia(bytes: Buffer): Promise<void>;
+  /** Puts `head` in front of the media and makes the object appear whole; measures what was stored. */
+  complete(head: Buffer): Promise<StoredObject>;
+  /** Gives up, leaving nothing behind (no object, no billed parts). */
+  abort(): Promise<void>;
 }
 
 /** Where archives live (fs or s3). */
 export interface ArchiveStore {
   /** Stores a local file under `key` (whole or not at all); returns the stored size and sha256. */
-  put(key: string, localPath: string, meta: ObjectMeta): Promise<{ bytes: number; sha256: string }>;
+  put(key: string, localPath: string, meta: ObjectMeta): Promise<StoredObject>;
+  /** Starts an object whose head is written last (see HeadLastWriter). */
+  beginHeadLast(key: string, meta: ObjectMeta): Promise<HeadLastWriter>;
   /** A URL clients fetch the object from directly (s3: presigned or public), or null when Kura serves it. */
   directUrl(key: string, meta: ObjectMeta): Promise<string | null>;
   stat(key: string): Promise<{ bytes: number } | null>;
@@ -121,9 +159,18 @@ export interface ArchiveStore {
   delete(key: string): Promise<void>;
 }
 
-/** Local working space of captures: part files and finalize output. */
+/** A local file holding bytes of a part from `startOffset` on, not yet in the archive store. */
+export interface LocalChunk {
+  part: number;
+  startOffset: number;
+  path: string;
+}
+
+/** Local working space of captures: chunks not yet uploaded, and finalize's work files. */
 export interface Spool {
-  partPath(livestreamId: string, part: number): string;
+  chunkPath(livestreamId: string, part: number, startOffset: number): string;
+  /** The chunk files of a capture on this disk, by part and offset. */
+  localChunks(livestreamId: string): Promise<LocalChunk[]>;
   workPath(livestreamId: string, name: string): string;
   /** Writes a working file of the capture; returns its path. */
   writeFile(livestreamId: string, name: string, content: Buffer | string): Promise<string>;

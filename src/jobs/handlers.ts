@@ -13,7 +13,7 @@ export interface WorkerSettings {
 
 /** The job handlers, and an abort for the captures running in this process. */
 export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { handlers: JobHandlers; abortCaptures(): Promise<void> } {
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const handlers: JobHandlers = {
     'watch-stream': async ({ livestreamId }) => {
       await watchStream(deps, livestreamId, settings.watch, new Date());
@@ -21,9 +21,10 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     'capture-stream': async ({ livestreamId }) => {
       if (running.has(livestreamId)) return; // already recording here: a duplicate request
       const controller = new AbortController();
-      running.set(livestreamId, controller);
+      const done = captureStream(deps, livestreamId, { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds, signal: controller.signal });
+      running.set(livestreamId, { controller, done: done.then(() => undefined, () => undefined) });
       try {
-        await captureStream(deps, livestreamId, { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds, signal: controller.signal });
+        await done;
       } finally {
         running.delete(livestreamId);
       }
@@ -35,8 +36,11 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
   return {
     handlers,
     async abortCaptures() {
-      for (const [livestreamId, controller] of running) {
-        controller.abort(new Error('worker shutting down'));
+      const stopping = [...running];
+      for (const [, capture] of stopping) capture.controller.abort(new Error('worker shutting down'));
+      // each capture first hands its local chunks to the store (bounded by the recorder's handover time)
+      for (const [livestreamId, capture] of stopping) {
+        await capture.done;
         await deps.captures.release(livestreamId, settings.workerId);
         await deps.captures.appendLog(livestreamId, [`[kura] worker ${settings.workerId} stopped; the capture continues on the next worker`]);
       }

@@ -243,15 +243,28 @@ describe('capturing a live HLS stream', () => {
     expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
   });
 
-  it('records the segments of a part whose file is gone as a gap instead of writing past a hole', async () => {
-    const { id, api } = await interruptMidCapture('SIGKILL', {}, (killed) => rm(path.join(dataDir, 'spool', killed), { recursive: true }));
+  it('fetches again, from the source, what a crashed worker had not uploaded and its disk lost', async () => {
+    const lostDisk = (killed: string) => rm(path.join(dataDir, 'spool', killed), { recursive: true });
+    const { id, api } = await interruptMidCapture('SIGKILL', {}, lostDisk);
     const done = await settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
-    expect(details.capture.gaps).toEqual([{ firstSequence: 0, lastSequence: expect.any(Number), seconds: expect.any(Number), reason: "part 1's file is not on this worker's disk" }]);
+    expect(details.capture.gaps).toEqual([]); // the window still listed every segment
+    const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toMatch(/from sequence 0 on is neither stored nor on this worker's disk; fetching it again/);
+    expect((await probe(archivedFile(id))).frames).toBe(900);
+  });
+
+  it('records what left the window meanwhile as a gap, never writing past a hole', async () => {
+    const lostDisk = (killed: string) => rm(path.join(dataDir, 'spool', killed), { recursive: true });
+    const { id, api } = await interruptMidCapture('SIGKILL', { listSize: 4 }, lostDisk);
+    const done = await settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([{ firstSequence: 0, lastSequence: expect.any(Number), seconds: expect.any(Number), reason: 'left the window before it could be fetched' }]);
     const lost = details.capture.gaps[0].lastSequence + 1;
-    expect(lost).toBeGreaterThanOrEqual(5);
-    expect(details.capture.parts).toEqual([expect.objectContaining({ part: 2, segments: 30 - lost })]);
+    expect(lost).toBeGreaterThanOrEqual(4);
+    expect(details.capture.parts).toEqual([expect.objectContaining({ part: 1, segments: 30 - lost })]);
     expect((await probe(archivedFile(id))).frames).toBe(900 - 30 * lost); // the rest whole, no garbage
   });
 

@@ -1,10 +1,12 @@
-import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture.js';
-import type { CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
+import type { ArchiveStore, CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { keepLease } from '../../core/lease.js';
 import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
+import { ChunkUploader } from './chunk-uploader.js';
+import { ChunkWriter } from './chunk-writer.js';
+import { findResumePoint } from './resume-point.js';
 import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import { sleep } from './sleep.js';
@@ -20,12 +22,17 @@ export interface RecorderLimits {
   /** Stop cleanly (keeping what was captured) when the spool's disk has less free space. */
   minFreeBytes: number;
   heartbeatSeconds: number;
+  /** A local chunk is sealed and uploaded once it holds this many bytes. */
+  chunkBytes: number;
+  /** On shutdown, how long the chunks on local disk get to reach the store before the lease is given up. */
+  handoverMs: number;
 }
 
 export interface RecorderDeps {
   captures: CaptureRepo;
   fetcher: Fetcher;
   spool: Spool;
+  store: ArchiveStore;
   freeBytes: (dir: string) => Promise<number>;
   limits: RecorderLimits;
 }
@@ -35,8 +42,10 @@ class LeaseLost extends Error {}
 
 /**
  * Our own HLS poller: starts at the earliest segment of the window, polls as the HLS spec says,
- * appends each segment to the current part file (fsync), then records it in PostgreSQL, so a
- * restarted capture continues at the next missing segment. ffmpeg is not involved until finalize.
+ * appends each segment to the current chunk of its part (fsync), then records it in PostgreSQL,
+ * so a restarted capture continues at the next missing segment. Full chunks are uploaded to the
+ * archive store as the capture goes, so any worker can resume it and local disk stays bounded.
+ * ffmpeg is not involved until finalize.
  */
 export function createHlsRecorder(deps: RecorderDeps): StreamRecorder {
   return {
@@ -48,9 +57,8 @@ export function createHlsRecorder(deps: RecorderDeps): StreamRecorder {
 }
 
 class RecordingSession {
-  private part = 1;
-  private file: FileHandle | null = null;
-  private offset = 0;
+  private readonly writer: ChunkWriter;
+  private readonly uploader: ChunkUploader;
   /** The fMP4 initialization section the current part starts with (null: none, or not known after a resume). */
   private partInit: string | null = null;
   private nextSequence: number | null = null;
@@ -66,6 +74,15 @@ class RecordingSession {
     private readonly workerId: string,
     private readonly signal: AbortSignal,
   ) {
+    this.uploader = new ChunkUploader({
+      store: deps.store,
+      captures: deps.captures,
+      livestreamId: id,
+      workerId,
+      log: (line) => this.log(line),
+      onLeaseLost: () => (this.leaseLost = true),
+    });
+    this.writer = new ChunkWriter(deps.spool, id, deps.limits.chunkBytes, (chunk) => this.uploader.enqueue(chunk));
     this.segments = new SegmentFetcher({
       fetcher: deps.fetcher,
       signal,
@@ -91,44 +108,51 @@ class RecordingSession {
     const stopLease = keepLease(this.deps.captures, this.id, this.workerId, this.deps.limits.heartbeatSeconds * 1000, () => (this.leaseLost = true));
     try {
       await this.resume(capture);
-      return await this.poll();
+      const reason = await this.poll();
+      await this.writer.seal(false);
+      await this.uploader.drain(); // the capture ends only once all of it is in the store
+      if (this.leaseLost) throw new LeaseLost(`another worker took over the capture of ${this.id}`);
+      return reason;
+    } catch (error) {
+      await this.handOver();
+      throw error;
     } finally {
       stopLease();
-      await this.file?.close();
     }
   }
 
-  /** Continues where the stored progress ends: bytes past the last recorded segment are cut. */
+  /**
+   * Stopped (shutdown, or the lease lost): what is on local disk is uploaded for the next worker
+   * within `handoverMs`, unless another worker holds the capture already; the rest stays here.
+   */
+  private async handOver(): Promise<void> {
+    await this.writer.close();
+    if (!this.signal.aborted || this.leaseLost) return this.uploader.stop();
+    await this.writer.seal(false).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.deps.limits.handoverMs)));
+    await Promise.race([this.uploader.drain(), timeUp]);
+    clearTimeout(timer);
+    this.uploader.stop();
+  }
+
+  /** Continues where the stored progress ends, with the bytes that really exist (see findResumePoint). */
   private async resume(capture: Capture): Promise<void> {
-    this.part = capture.currentPart;
-    this.nextSequence = capture.nextSequence;
+    const point = await findResumePoint(this.deps, capture);
+    if (point.rewoundTo !== null) {
+      await this.log(
+        `resuming: part ${point.rewoundTo.part} from sequence ${point.rewoundTo.sequence} on is neither stored nor on this worker's disk; fetching it again while the source lists it`,
+      );
+    } else if (capture.nextSequence !== null) {
+      await this.log(`resuming at sequence ${capture.nextSequence} in part ${point.part}`);
+    }
+    this.nextSequence = point.rewoundTo?.sequence ?? capture.nextSequence;
     for (const part of await this.deps.captures.parts(this.id)) {
       this.totalBytes += part.bytes;
       this.totalSeconds += part.seconds;
     }
-    const last = await this.deps.captures.lastSegmentOfPart(this.id, this.part);
-    const partPath = this.deps.spool.partPath(this.id, this.part);
-    await mkdir(path.dirname(partPath), { recursive: true });
-    const existing = await stat(partPath).catch(() => null);
-    this.offset = last?.endOffset ?? 0;
-    if ((existing?.size ?? 0) < this.offset) {
-      // the recorded bytes are not on this disk (another machine's spool, or deleted): never write
-      // past a hole; what the part held is recorded as lost and recording goes on in a new part
-      for (const gap of await this.deps.captures.losePart(this.id, this.part, `part ${this.part}'s file is not on this worker's disk`)) {
-        await this.log(`GAP: sequences ${gap.firstSequence}-${gap.lastSequence} (${gap.seconds.toFixed(1)} s) lost: ${gap.reason}`);
-        this.totalSeconds -= gap.seconds;
-      }
-      this.totalBytes -= this.offset;
-      await this.startNextPart(`part ${this.part} cannot be continued here`);
-      return;
-    }
-    if (existing !== null && existing.size !== this.offset) {
-      await truncate(partPath, this.offset);
-      await this.log(`resuming part ${this.part}: cut ${existing.size - this.offset} bytes written after the last recorded segment`);
-    } else if (this.nextSequence !== null) {
-      await this.log(`resuming at sequence ${this.nextSequence} in part ${this.part}`);
-    }
-    this.file = await open(partPath, 'a');
+    for (const chunk of point.toUpload) this.uploader.enqueue(chunk);
+    await this.writer.openAt(point.part, point.offset, point.appendTo);
   }
 
   private async poll(): Promise<EndReason> {
@@ -195,7 +219,7 @@ class RecordingSession {
         await this.log(`segment ${segment.sequence} is encrypted with ${segment.key.method}, which Kura cannot record without re-encoding or DRM keys`);
         return 'unsupported_encryption';
       }
-      if (segment.discontinuity && this.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
+      if (segment.discontinuity && this.writer.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
       const bytes = await this.segments.media(segment);
       if (bytes === null) continue;
       if (!(await this.matchPartToInit(segment))) continue;
@@ -205,24 +229,22 @@ class RecordingSession {
   }
 
   private async append(segment: MediaSegment, bytes: Buffer): Promise<void> {
-    const file = this.file as FileHandle;
-    await file.write(bytes, 0, bytes.length, this.offset);
-    await file.sync(); // on disk before PostgreSQL says it is stored
-    this.offset += bytes.length;
+    await this.writer.append(bytes); // on disk before PostgreSQL says it is stored
     this.totalBytes += bytes.length;
     this.totalSeconds += segment.durationSeconds;
     const kbps = (bytes.length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
     await this.deps.captures.recordSegment(
       this.id,
-      { sequence: segment.sequence, part: this.part, endOffset: this.offset, durationSeconds: segment.durationSeconds },
+      { sequence: segment.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: segment.durationSeconds },
       [`[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`],
     );
     this.nextSequence = segment.sequence + 1;
+    await this.writer.sealIfFull();
   }
 
   /**
    * fMP4 segments are only playable behind their initialization section (`#EXT-X-MAP`): each
-   * part file starts with it, so a part is a complete fragmented MP4. A new section (or one not
+   * part starts with it, so a part is a complete fragmented MP4. A new section (or one not
    * known after a resume) starts a new part. The section's bytes are recorded with the segment
    * that follows them, so a crash in between cuts them and the resumed capture writes them
    * again. False when the section could not be fetched (the segment is recorded as lost).
@@ -238,23 +260,18 @@ class RecordingSession {
     if (key === this.partInit) return true;
     const bytes = await this.segments.init(segment);
     if (bytes === null) return false;
-    if (this.offset > 0) await this.startNextPart(`initialization section ${init.url} from sequence ${segment.sequence}`);
-    const file = this.file as FileHandle;
-    await file.write(bytes, 0, bytes.length, 0);
-    this.offset = bytes.length;
+    if (this.writer.offset > 0) await this.startNextPart(`initialization section ${init.url} from sequence ${segment.sequence}`);
+    await this.writer.writeInit(bytes);
     this.totalBytes += bytes.length;
     this.partInit = key;
     return true;
   }
 
   private async startNextPart(why: string): Promise<void> {
-    await this.file?.close();
-    this.part += 1;
-    this.offset = 0;
+    await this.writer.nextPart();
     this.partInit = null;
-    await this.deps.captures.startPart(this.id, this.part);
-    this.file = await open(this.deps.spool.partPath(this.id, this.part), 'w');
-    await this.log(`${why}: starting part ${this.part}`);
+    await this.deps.captures.startPart(this.id, this.writer.part);
+    await this.log(`${why}: starting part ${this.writer.part}`);
   }
 
   private async recordGap(firstSequence: number, lastSequence: number, seconds: number, reason: string): Promise<void> {
@@ -268,13 +285,13 @@ class RecordingSession {
     const { limits } = this.deps;
     if (this.totalSeconds >= limits.maxSeconds) return 'duration_limit';
     if (this.totalBytes >= limits.maxBytes) return 'size_limit';
-    const free = await this.deps.freeBytes(path.dirname(this.deps.spool.partPath(this.id, this.part)));
+    const free = await this.deps.freeBytes(path.dirname(this.deps.spool.chunkPath(this.id, 1, 0)));
     if (free < limits.minFreeBytes) return 'disk_full';
     return null;
   }
 
   private async finish(reason: EndReason): Promise<EndReason> {
-    await this.log(`capture ended (${reason}): ${this.totalSeconds.toFixed(1)} s, ${this.totalBytes} bytes in ${this.part} part(s)`);
+    await this.log(`capture ended (${reason}): ${this.totalSeconds.toFixed(1)} s, ${this.totalBytes} bytes in ${this.writer.part} part(s)`);
     return reason;
   }
 

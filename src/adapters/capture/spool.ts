@@ -1,15 +1,26 @@
-import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Spool } from '../../core/ports.js';
+import type { LocalChunk, Spool } from '../../core/ports.js';
+
+const CHUNK_FILE = /^part-(\d{4,})-at-(\d{14,})$/;
 
 /**
- * Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. A part
- * file holds segments as the source sent them (MPEG-TS, or fragmented MP4 after its
- * initialization section), so it has no extension: ffmpeg recognises either by content.
+ * Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. A chunk
+ * file holds a stretch of a part as the source sent it (MPEG-TS, or fragmented MP4 after its
+ * initialization section), named by its part and the part offset it starts at; it has no
+ * extension, as ffmpeg recognises either by content.
  */
 export function createSpool(root: string): Spool {
   return {
-    partPath: (id, part) => path.join(root, id, `part-${String(part).padStart(4, '0')}`),
+    chunkPath: (id, part, startOffset) => path.join(root, id, `part-${String(part).padStart(4, '0')}-at-${String(startOffset).padStart(14, '0')}`),
+    async localChunks(id) {
+      const names = await readdir(path.join(root, id)).catch(() => [] as string[]);
+      return names
+        .map((name) => ({ name, match: CHUNK_FILE.exec(name) }))
+        .filter((entry): entry is { name: string; match: RegExpExecArray } => entry.match !== null)
+        .map(({ name, match }): LocalChunk => ({ part: Number(match[1]), startOffset: Number(match[2]), path: path.join(root, id, name) }))
+        .sort((a, b) => a.part - b.part || a.startOffset - b.startOffset);
+    },
     workPath: (id, name) => path.join(root, id, name),
     async writeFile(id, name, content) {
       const file = path.join(root, id, name);

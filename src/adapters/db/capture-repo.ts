@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Capture, CapturePart, Gap, StoredSegment } from '../../core/capture.js';
+import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture.js';
 import type { CaptureRepo } from '../../core/ports.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
@@ -89,18 +89,13 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       });
     },
 
-    async losePart(livestreamId, part, reason) {
-      // the part's segments become gaps, one per run of consecutive sequences, in one statement
-      const { rows } = await pool.query(
-        `with lost as (delete from capture_segments where livestream_id = $1 and part = $2 returning sequence, duration_seconds),
-         runs as (select sequence, duration_seconds, sequence - row_number() over (order by sequence) as run from lost)
-         insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
-         select $1, min(sequence), max(sequence), sum(duration_seconds), $3 from runs group by run
-         on conflict (livestream_id, first_sequence) do nothing
-         returning first_sequence, last_sequence, seconds, reason`,
-        [livestreamId, part, reason],
+    async rewind(livestreamId, sequence, part) {
+      await pool.query(
+        `with segments as (delete from capture_segments where livestream_id = $1 and sequence >= $2),
+         gaps as (delete from capture_gaps where livestream_id = $1 and first_sequence >= $2)
+         update captures set next_sequence = $2, current_part = $3 where livestream_id = $1`,
+        [livestreamId, sequence, part],
       );
-      return rows.map((r) => ({ firstSequence: Number(r.first_sequence), lastSequence: Number(r.last_sequence), seconds: r.seconds, reason: r.reason }) satisfies Gap);
     },
 
     async startPart(livestreamId, part) {
@@ -113,8 +108,34 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
          where livestream_id = $1 and part = $2 order by sequence desc limit 1`,
         [livestreamId, part],
       );
-      const row = rows[0];
-      return row ? ({ sequence: row.sequence, part: row.part, endOffset: row.end_offset, durationSeconds: row.duration_seconds } satisfies StoredSegment) : null;
+      return rows[0] ? toSegment(rows[0]) : null;
+    },
+
+    async firstSegmentPast(livestreamId, part, offset) {
+      const { rows } = await pool.query(
+        `select sequence, part, end_offset, duration_seconds from capture_segments
+         where livestream_id = $1 and part = $2 and end_offset > $3 order by sequence limit 1`,
+        [livestreamId, part, offset],
+      );
+      return rows[0] ? toSegment(rows[0]) : null;
+    },
+
+    async recordChunk(livestreamId, workerId, chunk) {
+      const { rowCount } = await pool.query(
+        `insert into capture_chunks (livestream_id, part, start_offset, end_offset, object_key)
+         select $1, $3, $4, $5, $6 from captures where livestream_id = $1 and worker_id = $2 and state = 'capturing'
+         on conflict (livestream_id, part, start_offset) do nothing`,
+        [livestreamId, workerId, chunk.part, chunk.startOffset, chunk.endOffset, chunk.key],
+      );
+      return rowCount === 1;
+    },
+
+    async chunks(livestreamId) {
+      const { rows } = await pool.query(
+        `select part, start_offset, end_offset, object_key from capture_chunks where livestream_id = $1 order by part, start_offset`,
+        [livestreamId],
+      );
+      return rows.map((r) => ({ part: r.part, startOffset: Number(r.start_offset), endOffset: Number(r.end_offset), key: r.object_key }) satisfies StoredChunk);
     },
 
     async end(livestreamId, reason) {
@@ -201,4 +222,8 @@ function toCapture(row: CaptureRow): Capture {
     startedAt: row.started_at,
     endedAt: row.ended_at,
   };
+}
+
+function toSegment(row: { sequence: string | number; part: number; end_offset: string | number; duration_seconds: number }): StoredSegment {
+  return { sequence: Number(row.sequence), part: row.part, endOffset: Number(row.end_offset), durationSeconds: row.duration_seconds };
 }

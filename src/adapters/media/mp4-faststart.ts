@@ -126,7 +126,8 @@ function boxHeader(type: string, payloadLength: number): Buffer {
   return header;
 }
 
-async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
+/** Up to `length` bytes at `position` (fewer at the end of the file). */
+export async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   const { bytesRead } = await file.read(buffer, 0, length, position);
   return buffer.subarray(0, bytesRead);

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ArchiveStore } from '../../core/ports.js';
+import type { ArchiveStore, HeadLastWriter, StoredObject } from '../../core/ports.js';
 
 /** Archives on local disk under `root`; a key is a relative path. Writes land whole or not at all. */
 export function createFsStore(root: string): ArchiveStore {
@@ -14,18 +14,10 @@ export function createFsStore(root: string): ArchiveStore {
   };
   return {
     async put(key, localPath) {
-      const target = pathOf(key);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.partial`;
-      // one read of the source: hashed as it is copied
-      const hash = createHash('sha256');
-      const source = createReadStream(localPath);
-      source.on('data', (chunk) => hash.update(chunk));
-      await pipeline(source, createWriteStream(temporary));
-      const written = await open(temporary, 'r+');
-      await written.sync().finally(() => written.close()); // on disk before the key exists
-      await rename(temporary, target); // the key appears only once complete
-      return { bytes: (await stat(target)).size, sha256: hash.digest('hex') };
+      return writeWhole(pathOf(key), [], localPath);
+    },
+    async beginHeadLast(key) {
+      return fsHeadLastWriter(pathOf(key));
     },
     async directUrl() {
       return null; // served by Kura, with Range support
@@ -39,6 +31,59 @@ export function createFsStore(root: string): ArchiveStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+  };
+}
+
+/**
+ * Writes `head` then the file at `bodyPath` to `target`, hashing on the way (one read of the
+ * body): fsynced before the name appears, so the key exists only once the object is complete.
+ */
+async function writeWhole(target: string, head: readonly Buffer[], bodyPath: string): Promise<StoredObject> {
+  await mkdir(path.dirname(target), { recursive: true });
+  const temporary = `${target}.partial`;
+  const hash = createHash('sha256');
+  const out = createWriteStream(temporary);
+  for (const bytes of head) {
+    hash.update(bytes);
+    out.write(bytes);
+  }
+  await pipeline(hashed(createReadStream(bodyPath), hash), out);
+  const written = await open(temporary, 'r+');
+  await written.sync().finally(() => written.close());
+  await rename(temporary, target);
+  return { bytes: (await stat(target)).size, sha256: hash.digest('hex') };
+}
+
+function hashed(stream: NodeJS.ReadableStream, hash: Hash): NodeJS.ReadableStream {
+  stream.on('data', (chunk: Buffer) => hash.update(chunk));
+  return stream;
+}
+
+/** The media goes to a file beside the target; `complete` writes the head and copies the media after it. */
+async function fsHeadLastWriter(target: string): Promise<HeadLastWriter> {
+  await mkdir(path.dirname(target), { recursive: true });
+  const mediaPath = `${target}.media.partial`;
+  const media = await open(mediaPath, 'w');
+  let closed = false;
+  const close = async () => {
+    if (!closed) await media.close();
+    closed = true;
+  };
+  return {
+    async writeMedia(bytes) {
+      await media.write(bytes);
+    },
+    async complete(head) {
+      await close();
+      const stored = await writeWhole(target, [head], mediaPath);
+      await rm(mediaPath, { force: true });
+      return stored;
+    },
+    async abort() {
+      await close();
+      await rm(mediaPath, { force: true });
+      await rm(`${target}.partial`, { force: true });
     },
   };
 }

@@ -7,6 +7,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config.js';
 import type { ObjectMeta } from '../../core/object-keys.js';
 import type { ArchiveStore } from '../../core/ports.js';
+import { beginS3HeadLast } from './s3-head-last.js';
 
 /** Multipart part size: large enough for few requests, small enough to retry cheaply. */
 export const S3_PART_BYTES = 8 * 1024 * 1024;
@@ -29,11 +30,6 @@ export function createS3Client(config: S3Config): S3Client {
   });
 }
 
-/**
- * Archives in an S3-compatible bucket. Objects carry their content type and disposition, so a
- * public URL serves them right; downloads redirect to `S3_PUBLIC_URL` or to a presigned URL.
- * A failed multipart upload is aborted by lib-storage, so no orphaned parts are billed.
- */
 /** Where multipart uploads in flight are noted, so one cut by a crash can be aborted later. */
 export interface UploadJournal {
   started(key: string, uploadId: string): Promise<void>;
@@ -47,6 +43,11 @@ export interface S3StoreOptions {
   journal?: UploadJournal;
 }
 
+/**
+ * Archives in an S3-compatible bucket. Objects carry their content type and disposition, so a
+ * public URL serves them right; downloads redirect to `S3_PUBLIC_URL` or to a presigned URL.
+ * A failed multipart upload is aborted (with retries), so no orphaned parts are billed.
+ */
 export function createS3Store(config: S3Config, options: S3StoreOptions = {}): ArchiveStore {
   const { client = createS3Client(config), retryDelaysMs = S3_RETRY_DELAYS_MS, journal } = options;
   const Bucket = config.bucket;
@@ -82,11 +83,29 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
     return { bytes: stored.ContentLength ?? 0, sha256: hash.digest('hex') };
   };
 
+  /** Parts of earlier uploads of this object, cut by a crash, are not left billed. */
+  const abortEarlierUploads = async (key: string) => {
+    for (const uploadId of (await journal?.open(key)) ?? []) await abort(key, uploadId);
+  };
+
   return {
     async put(key, localPath, meta) {
-      // parts of an earlier upload of this object, cut by a crash, are not left billed
-      for (const uploadId of (await journal?.open(key)) ?? []) await abort(key, uploadId);
+      await abortEarlierUploads(key);
       return withRetries(retryDelaysMs, () => putOnce(key, localPath, meta));
+    },
+    async beginHeadLast(key, meta) {
+      await abortEarlierUploads(key);
+      return beginS3HeadLast(
+        {
+          client,
+          bucket: Bucket,
+          retry: (attempt) => withRetries(retryDelaysMs, attempt),
+          abort,
+          ended: async (uploadId) => journal?.ended(uploadId),
+        },
+        key,
+        meta,
+      );
     },
     async directUrl(key, meta) {
       if (config.publicUrl !== undefined) return `${config.publicUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;

@@ -6,7 +6,7 @@ import { LIVESTREAM_ID_PATTERN, type Livestream } from '../../core/livestream.js
 import { objectMeta, type DownloadType } from '../../core/object-keys.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../problem.js';
-import { parseRange } from './range.js';
+import { parseRange } from '../../core/byte-range.js';
 
 const DownloadParamsSchema = Type.Object({
   id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }),

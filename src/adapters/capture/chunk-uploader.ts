@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { CHUNK_META, objectKeys } from '../../core/object-keys.js';
+import type { ArchiveStore, CaptureRepo, LocalChunk } from '../../core/ports.js';
+import { sleep } from './sleep.js';
+
+/** A local chunk file complete up to `endOffset` (exclusive, in part offsets). */
+export type SealedChunk = LocalChunk & { endOffset: number };
+
+export interface ChunkUploaderDeps {
+  store: ArchiveStore;
+  captures: CaptureRepo;
+  livestreamId: string;
+  workerId: string;
+  log: (line: string) => Promise<void>;
+  /** Called when the capture turned out to be another worker's: uploading stops. */
+  onLeaseLost: () => void;
+}
+
+/** Waits between attempts at one chunk after the store's own retries failed: 2 s doubling to 30 s. */
+const RETRY_FIRST_MS = 2000;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * Uploads sealed chunks in the background, one at a time and in order — so the stored chunks
+ * of a capture always form a prefix of its bytes — then notes each in PostgreSQL and deletes
+ * the local file. A failed upload is tried again, without end, while the capture goes on
+ * recording: the chunks wait on local disk, nothing is dropped.
+ */
+export class ChunkUploader {
+  private readonly queue: SealedChunk[] = [];
+  private running: Promise<void> | null = null;
+  /** Aborted by `stop()`: no further attempt, and a wait between attempts ends at once. */
+  private readonly halt = new AbortController();
+
+  constructor(private readonly deps: ChunkUploaderDeps) {}
+
+  /** Bytes waiting on local disk to be uploaded. */
+  get pendingBytes(): number {
+    return this.queue.reduce((sum, chunk) => sum + (chunk.endOffset - chunk.startOffset), 0);
+  }
+
+  enqueue(chunk: SealedChunk): void {
+    this.queue.push(chunk);
+    this.running ??= this.work().finally(() => (this.running = null));
+  }
+
+  /** Resolves once every chunk enqueued so far is stored (or uploading was stopped). */
+  async drain(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  /** Stops after the chunk being uploaded; the others stay on local disk for a resumed capture. */
+  stop(): void {
+    this.halt.abort();
+  }
+
+  private get stopped(): boolean {
+    return this.halt.signal.aborted;
+  }
+
+  private async work(): Promise<void> {
+    for (let chunk = this.queue[0]; chunk !== undefined && !this.stopped; chunk = this.queue[0]) {
+      await this.uploadWithRetries(chunk);
+      this.queue.shift();
+    }
+  }
+
+  private async uploadWithRetries(chunk: SealedChunk): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        return await this.upload(chunk);
+      } catch (error) {
+        const waitMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempt);
+        await this.deps.log(`chunk of part ${chunk.part} at byte ${chunk.startOffset} not stored (${(error as Error).message}); trying again in ${waitMs / 1000} s`).catch(() => undefined);
+        await sleep(waitMs, this.halt.signal).catch(() => undefined);
+      }
+    }
+  }
+
+  private async upload(chunk: SealedChunk): Promise<void> {
+    const { store, captures, livestreamId, workerId } = this.deps;
+    const key = objectKeys.captureChunk(livestreamId, chunk.part, chunk.startOffset, randomBytes(4).toString('hex'));
+    await store.put(key, chunk.path, CHUNK_META);
+    const stored = { part: chunk.part, startOffset: chunk.startOffset, endOffset: chunk.endOffset, key };
+    if (!(await captures.recordChunk(livestreamId, workerId, stored))) {
+      await store.delete(key); // the capture is another worker's now: its own chunks are the truth
+      this.stop();
+      this.deps.onLeaseLost();
+      return;
+    }
+    await rm(chunk.path, { force: true });
+  }
+}

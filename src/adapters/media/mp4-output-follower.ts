@@ -1,0 +1,148 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { HeadLastWriter } from '../../core/ports.js';
+import { faststartLayout, readAt } from './mp4-faststart.js';
+import { punchHole } from './hole-punch.js';
+
+const STEP_MS = 100;
+/** Media read from the work file at a time. */
+const PIECE_BYTES = 4 * 1024 * 1024;
+/** Blocks are freed once this much more was handed on. */
+const PUNCH_EVERY_BYTES = 8 * 1024 * 1024;
+const BLOCK = 4096;
+
+/**
+ * Follows the MP4 ffmpeg writes (without `+faststart`: `ftyp`, `free`, `mdat` header, media,
+ * then the `moov`) and hands its media to `writer` as it appears, freeing the disk blocks behind
+ * it — so the work file's allocated size stays near `backlogBytes` whatever the archive's. Once
+ * ffmpeg has exited, `finish` sends the rest and returns the faststart head.
+ *
+ * Which bytes are media: ffmpeg's mov muxer writes the media in order and, at the end, first
+ * seeks back to patch the `mdat` size and only then writes the `moov`. So a range read while the
+ * header is still as first written holds media only — the header is read again after the range.
+ */
+export class Mp4OutputFollower {
+  private file: FileHandle | null = null;
+  /** The bytes before the media, as ffmpeg first wrote them. */
+  private header: Buffer | null = null;
+  /** File offset up to which media went to the writer. */
+  private sent = 0;
+  private written = 0;
+  private punched = 0;
+  private canPunch = true;
+  private trailerBegun = false;
+  private stopped = false;
+  private waiters: Array<() => void> = [];
+
+  constructor(
+    private readonly path: string,
+    private readonly writer: HeadLastWriter,
+    private readonly backlogBytes: number,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Resolves once ffmpeg's output not yet handed on is within the backlog (input backpressure). */
+  waitForRoom(): Promise<void> {
+    if (this.stopped || this.trailerBegun || this.written - this.sent <= this.backlogBytes) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Follows the file until `exited` settles; rejects when handing the media on fails. */
+  async follow(exited: Promise<unknown>): Promise<void> {
+    let running = true;
+    const ended = exited.then(
+      () => (running = false),
+      () => (running = false),
+    );
+    try {
+      while (running) {
+        await this.step();
+        await Promise.race([delay(STEP_MS), ended]);
+      }
+    } finally {
+      this.stopped = true;
+      this.wake();
+    }
+  }
+
+  /** After ffmpeg has exited: hands on the rest of the media and returns the faststart head. */
+  async finish(): Promise<Buffer> {
+    const file = await this.open();
+    if (file === null) throw new Error('ffmpeg wrote no output');
+    const layout = await faststartLayout(file);
+    if (this.header !== null && layout.media.offset !== this.header.length) {
+      throw new Error(`the media starts at byte ${layout.media.offset} of ffmpeg's output, not ${this.header.length} as first written`);
+    }
+    const mediaEnd = layout.media.offset + layout.media.length;
+    this.sent ||= layout.media.offset;
+    if (this.sent > mediaEnd) throw new Error(`handed on ${this.sent - mediaEnd} bytes past the media`);
+    await this.send(file, mediaEnd);
+    return layout.head;
+  }
+
+  async close(): Promise<void> {
+    await this.file?.close();
+    this.file = null;
+  }
+
+  private async step(): Promise<void> {
+    const file = await this.open();
+    if (file === null) return; // not created yet
+    this.written = (await file.stat()).size;
+    if (this.header === null && !(await this.readHeader(file))) return;
+    if (!this.trailerBegun) await this.send(file, this.written, this.header as Buffer);
+  }
+
+  /** Hands bytes from `sent` to `end` on; with `unchanged`, only while the header still reads so. */
+  private async send(file: FileHandle, end: number, unchanged?: Buffer): Promise<void> {
+    while (this.sent < end) {
+      const piece = await readAt(file, this.sent, Math.min(PIECE_BYTES, end - this.sent));
+      if (unchanged !== undefined && !(await readAt(file, 0, unchanged.length)).equals(unchanged)) {
+        this.trailerBegun = true; // the range may hold moov bytes: finish() knows where the media ends
+        return;
+      }
+      await this.writer.writeMedia(piece);
+      this.sent += piece.length;
+      await this.punchBehind();
+      this.wake();
+    }
+  }
+
+  /** Finds where the media starts (after the `mdat` box header); false until ffmpeg wrote that far. */
+  private async readHeader(file: FileHandle): Promise<boolean> {
+    const start = await readAt(file, 0, Math.min(this.written, 64 * 1024));
+    for (let offset = 0; offset + 8 <= start.length; ) {
+      const size = start.readUInt32BE(offset);
+      const type = start.toString('latin1', offset + 4, offset + 8);
+      if (type === 'mdat') {
+        const mediaStart = offset + (size === 1 ? 16 : 8);
+        if (mediaStart > start.length) return false;
+        this.header = Buffer.from(start.subarray(0, mediaStart));
+        this.sent = mediaStart;
+        this.punched = Math.ceil(mediaStart / BLOCK) * BLOCK;
+        return true;
+      }
+      if (size < 8) throw new Error(`unexpected box ${JSON.stringify(type)} at byte ${offset} of ffmpeg's output`);
+      offset += size;
+    }
+    if (this.written > 64 * 1024) throw new Error("ffmpeg's output has no mdat box in its first 64 KiB");
+    return false;
+  }
+
+  private async punchBehind(): Promise<void> {
+    const to = Math.floor(this.sent / BLOCK) * BLOCK;
+    if (!this.canPunch || to - this.punched < PUNCH_EVERY_BYTES) return;
+    this.canPunch = await punchHole(this.path, this.punched, to - this.punched);
+    if (!this.canPunch) this.log('the spool filesystem cannot free blocks of a file being written (fallocate --punch-hole): finalize uses disk for the whole archive');
+    this.punched = to;
+  }
+
+  private async open(): Promise<FileHandle | null> {
+    this.file ??= await open(this.path, 'r').catch(() => null);
+    return this.file;
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}

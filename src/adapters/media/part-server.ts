@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseRange, type ByteRange } from '../../core/byte-range.js';
+import type { ByteSource } from '../../core/ports.js';
+
+/** Capture parts served to ffmpeg on 127.0.0.1 for one run. */
+export interface PartServer {
+  /** One URL per part, in order. */
+  urls: string[];
+  /** The first failure to read a part from its source: ffmpeg saw it cut short, so its output is void. */
+  readonly failure: Error | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves parts (read from the archive store on demand) to ffmpeg over loopback HTTP, with Range
+ * support: ffmpeg then treats each part as a seekable file — it reads the end of an MPEG-TS part
+ * to learn its duration, which is how the concat demuxer places the next part on the timeline,
+ * exactly as with local files. `beforeWrite` can hold the bytes back (backpressure from the
+ * output side). The path carries a random token: nothing else on the machine can guess it.
+ */
+export async function serveParts(parts: readonly ByteSource[], beforeWrite: () => Promise<void> = async () => undefined): Promise<PartServer> {
+  const token = randomBytes(16).toString('hex');
+  let failure: Error | null = null;
+  const server = http.createServer((request, response) => {
+    const match = new RegExp(`^/${token}/(\\d+)$`).exec(request.url ?? '');
+    const part = match === null ? undefined : parts[Number(match[1])];
+    if (part === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404).end();
+      return;
+    }
+    const range = parseRange(request.headers.range, part.bytes) ?? { start: 0, end: part.bytes - 1 };
+    if (range === 'unsatisfiable') {
+      response.writeHead(416, { 'content-range': `bytes */${part.bytes}` }).end();
+      return;
+    }
+    const headers = { 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream', 'content-length': String(range.end - range.start + 1) };
+    if (request.headers.range === undefined) response.writeHead(200, headers);
+    else response.writeHead(206, { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${part.bytes}` });
+    if (request.method === 'HEAD' || part.bytes === 0) {
+      response.end();
+      return;
+    }
+    send(part, range, response, beforeWrite).catch((error: Error) => {
+      failure ??= error;
+      response.destroy(error);
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    urls: parts.map((_, i) => `http://127.0.0.1:${port}/${token}/${i}`),
+    get failure() {
+      return failure;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Streams a range of the part; a client that hangs up (ffmpeg seeking elsewhere) just ends it. */
+async function send(part: ByteSource, range: ByteRange, response: http.ServerResponse, beforeWrite: () => Promise<void>): Promise<void> {
+  let sent = 0;
+  // leaving the loop early (ffmpeg hung up to read elsewhere) closes the source's read
+  for await (const chunk of part.read(range)) {
+    if (response.destroyed) return;
+    await beforeWrite();
+    sent += chunk.length;
+    if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+  }
+  if (response.destroyed) return;
+  const expected = range.end - range.start + 1;
+  if (sent !== expected) throw new Error(`a capture part gave ${sent} bytes where ${expected} were expected`);
+  response.end();
+}
