@@ -11,7 +11,8 @@ interface Box {
 /**
  * The faststart form of an MP4 whose `moov` follows its media (`ftyp … mdat moov`, as ffmpeg
  * writes it without `+faststart`): `head` is `ftyp`, the `moov` with every chunk offset moved,
- * and the `mdat` header; then the media bytes follow unchanged, read from `media` in the original
+ * the boxes that stood between `ftyp` and `mdat`, and the `mdat` header; then the media bytes
+ * follow unchanged, read from `media` in the original
  * file. So the media never has to be copied before the head is known — it can be streamed.
  */
 export interface FaststartLayout {
@@ -32,6 +33,9 @@ export async function faststartLayout(file: FileHandle): Promise<FaststartLayout
   const mdat = mdats[0] as Box;
   if (moovBox.offset < mdat.offset) throw new Error('the moov already precedes the media');
   const ftypBytes = await readAt(file, ftyp.offset, ftyp.size);
+  // boxes between ftyp and mdat (ffmpeg's `free` placeholder) stay in front of the mdat, as in
+  // ffmpeg's own +faststart output — which this layout then equals byte for byte
+  const between = Buffer.concat(await Promise.all(boxes.filter((b) => b.offset > ftyp.offset && b.offset < mdat.offset).map((b) => readAt(file, b.offset, b.size))));
   const moov = await readAt(file, moovBox.offset, moovBox.size);
   const media = { offset: mdat.offset + mdat.headerSize, length: mdat.size - mdat.headerSize };
   const mdatHeader = boxHeader('mdat', media.length);
@@ -39,12 +43,13 @@ export async function faststartLayout(file: FileHandle): Promise<FaststartLayout
   // converting a 32-bit offset table to 64 bits grows the moov, which moves the media further:
   // repeat until the size holds (it only grows, and at most every table becomes 64-bit)
   let moovSize = moov.length;
-  let patched = moveChunkOffsets(moov, ftypBytes.length + moovSize + mdatHeader.length - media.offset);
+  const delta = (size: number) => ftypBytes.length + size + between.length + mdatHeader.length - media.offset;
+  let patched = moveChunkOffsets(moov, delta(moovSize));
   while (patched.length !== moovSize) {
     moovSize = patched.length;
-    patched = moveChunkOffsets(moov, ftypBytes.length + moovSize + mdatHeader.length - media.offset);
+    patched = moveChunkOffsets(moov, delta(moovSize));
   }
-  return { head: Buffer.concat([ftypBytes, patched, mdatHeader]), media };
+  return { head: Buffer.concat([ftypBytes, patched, between, mdatHeader]), media };
 }
 
 /** Every top-level box, by walking headers only. */

@@ -5,21 +5,21 @@ import { faststartLayout, readAt } from './mp4-faststart.js';
 import { punchHole } from './hole-punch.js';
 
 const STEP_MS = 100;
-/** Media read from the work file at a time. */
-const PIECE_BYTES = 4 * 1024 * 1024;
-/** Blocks are freed once this much more was handed on. */
-const PUNCH_EVERY_BYTES = 8 * 1024 * 1024;
 const BLOCK = 4096;
+/** Media is read from the work file, and its blocks freed, in steps of half the backlog (64 KiB to 4 MiB). */
+const stepBytes = (backlogBytes: number) => Math.min(4 * 1024 * 1024, Math.max(64 * 1024, Math.floor(backlogBytes / 2 / BLOCK) * BLOCK));
 
 /**
  * Follows the MP4 ffmpeg writes (without `+faststart`: `ftyp`, `free`, `mdat` header, media,
  * then the `moov`) and hands its media to `writer` as it appears, freeing the disk blocks behind
- * it — so the work file's allocated size stays near `backlogBytes` whatever the archive's. Once
- * ffmpeg has exited, `finish` sends the rest and returns the faststart head.
+ * it — so the work file's allocated size stays within about twice `backlogBytes` whatever the
+ * archive's. Once ffmpeg has exited, `finish` sends the rest and returns the faststart head.
  *
- * Which bytes are media: ffmpeg's mov muxer writes the media in order and, at the end, first
- * seeks back to patch the `mdat` size and only then writes the `moov`. So a range read while the
- * header is still as first written holds media only — the header is read again after the range.
+ * Which bytes are media: ffmpeg's mov muxer writes the `mdat` header with size 0 (a placeholder),
+ * then the media in order and, at the end, first seeks back to patch the `mdat` size and only then
+ * writes the `moov`. So a range read while the header still holds the placeholder holds media
+ * only — the header is read again after the range. A header found patched at first sight means
+ * ffmpeg is past its media already: then everything is sent once it has exited.
  */
 export class Mp4OutputFollower {
   private file: FileHandle | null = null;
@@ -33,6 +33,8 @@ export class Mp4OutputFollower {
   private trailerBegun = false;
   private stopped = false;
   private waiters: Array<() => void> = [];
+  /** Ends the follow loop's pause early: someone waits for room. */
+  private kick: () => void = () => undefined;
 
   constructor(
     private readonly path: string,
@@ -42,9 +44,15 @@ export class Mp4OutputFollower {
   ) {}
 
   /** Resolves once ffmpeg's output not yet handed on is within the backlog (input backpressure). */
-  waitForRoom(): Promise<void> {
-    if (this.stopped || this.trailerBegun || this.written - this.sent <= this.backlogBytes) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+  async waitForRoom(): Promise<void> {
+    // the size as of now: ffmpeg writes tens of MB between two steps of the loop
+    const file = await this.open();
+    if (file !== null) this.written = Math.max(this.written, (await file.stat()).size);
+    if (this.stopped || this.trailerBegun || this.written - this.sent <= this.backlogBytes) return;
+    await new Promise<void>((resolve) => {
+      this.waiters.push(resolve);
+      this.kick();
+    });
   }
 
   /** Follows the file until `exited` settles; rejects when handing the media on fails. */
@@ -57,7 +65,8 @@ export class Mp4OutputFollower {
     try {
       while (running) {
         await this.step();
-        await Promise.race([delay(STEP_MS), ended]);
+        if (this.waiters.length > 0 && this.sent < this.written) continue; // held back: send on at once
+        await Promise.race([delay(STEP_MS), ended, new Promise<void>((resolve) => (this.kick = resolve))]);
       }
     } finally {
       this.stopped = true;
@@ -74,7 +83,7 @@ export class Mp4OutputFollower {
       throw new Error(`the media starts at byte ${layout.media.offset} of ffmpeg's output, not ${this.header.length} as first written`);
     }
     const mediaEnd = layout.media.offset + layout.media.length;
-    this.sent ||= layout.media.offset;
+    if (this.header === null) this.startMediaAt(layout.media.offset); // ffmpeg was done before a first look
     if (this.sent > mediaEnd) throw new Error(`handed on ${this.sent - mediaEnd} bytes past the media`);
     await this.send(file, mediaEnd);
     return layout.head;
@@ -96,7 +105,7 @@ export class Mp4OutputFollower {
   /** Hands bytes from `sent` to `end` on; with `unchanged`, only while the header still reads so. */
   private async send(file: FileHandle, end: number, unchanged?: Buffer): Promise<void> {
     while (this.sent < end) {
-      const piece = await readAt(file, this.sent, Math.min(PIECE_BYTES, end - this.sent));
+      const piece = await readAt(file, this.sent, Math.min(stepBytes(this.backlogBytes), end - this.sent));
       if (unchanged !== undefined && !(await readAt(file, 0, unchanged.length)).equals(unchanged)) {
         this.trailerBegun = true; // the range may hold moov bytes: finish() knows where the media ends
         return;
@@ -118,8 +127,8 @@ export class Mp4OutputFollower {
         const mediaStart = offset + (size === 1 ? 16 : 8);
         if (mediaStart > start.length) return false;
         this.header = Buffer.from(start.subarray(0, mediaStart));
-        this.sent = mediaStart;
-        this.punched = Math.ceil(mediaStart / BLOCK) * BLOCK;
+        this.trailerBegun = size !== 0; // the placeholder is patched already: ffmpeg is writing its moov
+        this.startMediaAt(mediaStart);
         return true;
       }
       if (size < 8) throw new Error(`unexpected box ${JSON.stringify(type)} at byte ${offset} of ffmpeg's output`);
@@ -129,9 +138,15 @@ export class Mp4OutputFollower {
     return false;
   }
 
+  /** Media is sent from `offset` on; blocks are freed only past the header, which ffprobe reads at the end. */
+  private startMediaAt(offset: number): void {
+    this.sent = offset;
+    this.punched = Math.ceil(offset / BLOCK) * BLOCK;
+  }
+
   private async punchBehind(): Promise<void> {
     const to = Math.floor(this.sent / BLOCK) * BLOCK;
-    if (!this.canPunch || to - this.punched < PUNCH_EVERY_BYTES) return;
+    if (!this.canPunch || to - this.punched < stepBytes(this.backlogBytes)) return;
     this.canPunch = await punchHole(this.path, this.punched, to - this.punched);
     if (!this.canPunch) this.log('the spool filesystem cannot free blocks of a file being written (fallocate --punch-hole): finalize uses disk for the whole archive');
     this.punched = to;

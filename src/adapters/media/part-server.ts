@@ -71,10 +71,21 @@ async function send(part: ByteSource, range: ByteRange, response: http.ServerRes
     if (response.destroyed) return;
     await beforeWrite();
     sent += chunk.length;
-    if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+    if (!response.write(chunk)) await drained(response);
   }
   if (response.destroyed) return;
   const expected = range.end - range.start + 1;
   if (sent !== expected) throw new Error(`a capture part gave ${sent} bytes where ${expected} were expected`);
   response.end();
+}
+
+/** Resolves when the response can take more, or is closed. */
+function drained(response: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done).off('close', done);
+      resolve();
+    };
+    response.on('drain', done).on('close', done);
+  });
 }

@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFfmpegTools } from '../../src/adapters/media/ffmpeg-tools.js';
+import { Mp4OutputFollower } from '../../src/adapters/media/mp4-output-follower.js';
+import { createFsStore } from '../../src/adapters/storage/fs-store.js';
+import { createS3Store } from '../../src/adapters/storage/s3-store.js';
+import type { ByteSource } from '../../src/core/ports.js';
+import { startS3, type TestS3 } from '../support/s3.js';
+
+// Finalize's remux as it runs in production: real ffmpeg reads capture parts over loopback HTTP
+// and its MP4 is streamed into the archive store (a real fs store, a real S3 server), the moov
+// moved in front while the media's disk blocks are freed behind.
+let dir: string;
+let parts: string[];
+let reference: Buffer;
+let s3: TestS3;
+
+const run = (program: string, args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(program, args, { stdio: 'ignore' });
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${program} exited ${code}`))));
+  });
+
+const fileSource = (file: string, size: number): ByteSource => ({
+  bytes: size,
+  read: (range) => createReadStream(file, { start: range.start, end: range.end }),
+});
+const sources = () => Promise.all(parts.map(async (p) => fileSource(p, (await stat(p)).size)));
+const meta = { contentType: 'video/mp4', contentDisposition: 'attachment' };
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Allocated bytes of a file (holes excluded), sampled every 10 ms while `work` runs; the largest seen. */
+async function peakAllocated<T>(file: string, work: Promise<T>): Promise<{ result: T; peak: number; samples: number }> {
+  let peak = 0;
+  let samples = 0;
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      const info = await stat(file).catch(() => null);
+      if (info !== null) peak = Math.max(peak, info.blocks * 512);
+      samples += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10)); // a measurement interval, not a wait for an event
+    }
+  })();
+  try {
+    return { result: await work, peak, samples };
+  } finally {
+    running = false;
+    await sampler;
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'kura-remux-'));
+  const ts = path.join(dir, 'all.ts');
+  await run('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-t', '45', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '6M', '-g', '60', '-c:a', 'aac', '-f', 'mpegts', ts,
+  ]);
+  // three parts, as a capture with two discontinuities stores them
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', ts, '-map', '0', '-c', 'copy', '-f', 'segment', '-segment_time', '15', path.join(dir, 'part-%d.ts')]);
+  parts = (await readdir(dir)).filter((f) => f.startsWith('part-')).sort().map((f) => path.join(dir, f));
+  const list = path.join(dir, 'list.txt');
+  await writeFile(list, parts.map((p) => `file '${p}'\n`).join(''));
+  const faststart = path.join(dir, 'reference.mp4');
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', faststart]);
+  reference = await readFile(faststart);
+  s3 = await startS3();
+}, 120_000);
+afterAll(() => s3.stop());
+
+describe('remuxing capture parts straight into the archive store', () => {
+  it('stores on disk the very bytes ffmpeg writes with +faststart from local files, with a bounded work file', async () => {
+    expect(parts.length).toBe(3);
+    expect(reference.length).toBeGreaterThan(28 * 1024 * 1024); // several S3 parts, the head part uploaded last
+    const root = path.join(dir, 'archive');
+    const store = createFsStore(root);
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
+    const work = path.join(dir, 'work.mp4');
+    const writer = await store.beginHeadLast('archives/a/a.mp4', meta);
+    const { result, peak, samples } = await peakAllocated(work, tools.remux(await sources(), writer, work));
+    const stored = await readFile(path.join(root, 'archives/a/a.mp4'));
+    expect(stored.equals(reference)).toBe(true);
+    expect(result.stored).toEqual({ bytes: reference.length, sha256: sha256(reference) });
+    expect(Math.abs(result.durationSeconds - 45)).toBeLessThan(0.1);
+    expect(samples).toBeGreaterThan(5);
+    expect(peak).toBeGreaterThan(0);
+    // the backlog, the media read and freed in steps, and what the loopback socket holds: not the archive
+    expect(peak).toBeLessThan(4 * 1024 * 1024);
+    expect(peak * 7).toBeLessThan(reference.length);
+    expect(await readdir(path.join(root, 'archives/a'))).toEqual(['a.mp4']);
+  });
+
+  it('stores the same bytes in S3, part 1 (head first) uploaded last, leaving no open upload', async () => {
+    const store = createS3Store(s3.config);
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
+    const writer = await store.beginHeadLast('archives/b/b.mp4', meta);
+    const result = await tools.remux(await sources(), writer, path.join(dir, 'work-s3.mp4'));
+    const chunks: Buffer[] = [];
+    for await (const chunk of await store.read('archives/b/b.mp4')) chunks.push(chunk as Buffer);
+    const object = Buffer.concat(chunks);
+    expect(object.equals(reference)).toBe(true);
+    expect(result.stored).toEqual({ bytes: reference.length, sha256: sha256(reference) });
+    expect(await s3.openUploads()).toEqual([]);
+  });
+
+  it('hands on an output ffmpeg had finished before a first look, its header left whole for ffprobe', async () => {
+    const done = path.join(dir, 'done.mp4'); // ffmpeg's output without +faststart, complete
+    const list = path.join(dir, 'list.txt');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-f', 'mp4', done]);
+    const media: Buffer[] = [];
+    const writer = { writeMedia: async (bytes: Buffer) => void media.push(Buffer.from(bytes)), complete: async () => ({ bytes: 0, sha256: '' }), abort: async () => undefined };
+    const follower = new Mp4OutputFollower(done, writer, 512 * 1024, () => undefined);
+    await follower.follow(Promise.resolve()); // ffmpeg has exited already
+    const head = await follower.finish();
+    await follower.close();
+    expect(Buffer.concat([head, ...media]).equals(reference)).toBe(true);
+    expect((await readFile(done)).subarray(0, 4).readUInt32BE(0)).toBeGreaterThan(0); // ftyp still there
+    await run('ffprobe', ['-v', 'error', done]);
+  });
+
+  it('fails when a part cannot be read whole, leaving no object and no open upload', async () => {
+    const store = createS3Store(s3.config);
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
+    const [first, second, third] = await sources();
+    const broken: ByteSource = {
+      bytes: (second as ByteSource).bytes,
+      async *read(range) {
+        let sent = 0;
+        for await (const chunk of (second as ByteSource).read(range)) {
+          if (range.start === 0 && sent > 200_000) throw new Error('the store went away mid-part');
+          sent += chunk.length;
+          yield chunk;
+        }
+      },
+    };
+    const writer = await store.beginHeadLast('archives/c/c.mp4', meta);
+    await expect(tools.remux([first as ByteSource, broken, third as ByteSource], writer, path.join(dir, 'work-c.mp4'))).rejects.toThrow();
+    expect(await store.stat('archives/c/c.mp4')).toBeNull();
+    expect(await s3.openUploads()).toEqual([]);
+  });
+});
