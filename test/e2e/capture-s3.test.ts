@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { sampleDiskUse } from '../support/disk-use.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
@@ -119,6 +120,50 @@ describe('capturing to S3 storage', () => {
     expect((await probe(await saved(stored))).frames).toBe(600);
     expect(await s3.openUploads()).toEqual([]);
   }, 120_000); // a 20 s stream, then a 10 s outage and the backoff after it
+
+  it('keeps its local disk within a few chunks whatever the stream’s length, capture and finalize alike', async () => {
+    await fixture.close();
+    fixture = await startHlsFixture({ seconds: 30, size: '640x360', bitrate: '5M', constantBitrate: true }); // ~19 MB
+    const spool = sampleDiskUse(path.join(cwd, 'data', 'spool'));
+    const encoded = fixture.start();
+    const onS3 = await archiveWith({ ...s3.env, KURA_SPOOL_CHUNK_MB: '1' });
+    await encoded;
+    const { peak, samples } = await spool.stop();
+    const details = await fetch(`${onS3.api}/api/video/${onS3.id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    expect(details.fileSizeBytes).toBeGreaterThan(15 * 1024 * 1024);
+    expect(samples).toBeGreaterThan(100);
+    expect(peak).toBeGreaterThan(0);
+    // chunks of 1 MiB: two of them, a segment (~0.6 MB) while capturing; the backlog and socket buffers at finalize
+    expect(peak).toBeLessThan(6 * 1024 * 1024);
+    const location = (await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' })).headers.get('location') as string;
+    const stored = Buffer.from(await (await fetch(location)).arrayBuffer());
+    expect(createHash('sha256').update(stored).digest('hex')).toBe(details.sha256);
+    expect((await probe(await saved(stored))).frames).toBe(900);
+    // the chunks went to the bucket as the capture went, and are gone now that the archive is stored
+    expect(await s3.keys('captures/')).toEqual([]);
+    expect(await s3.openUploads()).toEqual([]);
+  }, 120_000);
+
+  it('rides out a 10 s outage of the store while a capture uploads its chunks, losing nothing', async () => {
+    await fixture.close();
+    fixture = await startHlsFixture({ seconds: 20, size: '640x360', bitrate: '5M', constantBitrate: true });
+    const encoded = fixture.start();
+    const outage = s3.outageFrom((method, requestPath) => method === 'PUT' && requestPath.includes('/captures/'));
+    let refused = 0;
+    void outage.began.then(() => setTimeout(() => (refused = outage.end()), 10_000)); // the store is down for 10 s
+    const onS3 = await archiveWith({ ...s3.env, KURA_SPOOL_CHUNK_MB: '1' });
+    await encoded;
+    expect(refused).toBeGreaterThan(1);
+    const details = await fetch(`${onS3.api}/api/video/${onS3.id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    const location = (await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' })).headers.get('location') as string;
+    const stored = Buffer.from(await (await fetch(location)).arrayBuffer());
+    expect(createHash('sha256').update(stored).digest('hex')).toBe(details.sha256);
+    expect((await probe(await saved(stored))).frames).toBe(600);
+    expect(await s3.keys('captures/')).toEqual([]);
+    expect(await s3.openUploads()).toEqual([]);
+  }, 120_000);
 
   it('finishes on another worker an archive whose worker was killed while uploading it', async () => {
     await fixture.close();

@@ -8,8 +8,9 @@ import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../sup
 import { waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
-// One api process and two worker processes, each its own `kura serve`, sharing one PostgreSQL
-// database and one S3 store (s3rver), as a scaled-out instance runs.
+// One api process and two worker processes, each its own `kura serve` with its own data directory
+// (as on separate machines), sharing one PostgreSQL database and one S3 store (s3rver), as a
+// scaled-out instance runs.
 let db: TestDatabase;
 let cwd: string;
 let s3: TestS3;
@@ -36,8 +37,9 @@ function start(role: 'api' | 'worker'): KuraProcess {
   const kura = spawnKura(['serve'], {
     ...s3.env,
     DATABASE_URL: db.url,
-    // the capture spool is on a volume all workers share: a capture resumed elsewhere finds its parts
-    KURA_DATA_DIR: path.join(cwd, `${role}s`),
+    // a disk of its own: what a capture had not uploaded is not on the next worker's disk
+    KURA_DATA_DIR: path.join(cwd, `${role}-${processes.length}`),
+    KURA_SPOOL_CHUNK_MB: '1',
     KURA_ROLE: role,
     PORT: '0',
     LOG_LEVEL: 'info',
@@ -69,7 +71,7 @@ describe('a scaled-out instance', () => {
     const workers = [start('worker'), start('worker')];
     const workerIds = await Promise.all(workers.map(async (w) => (await w.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string));
 
-    const long = await startHlsFixture({ seconds: 30 });
+    const long = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true }); // a 1 MiB chunk every ~4 s
     const short = await startHlsFixture({ seconds: 12 });
     fixtures.push(long, short);
     const longId = await archive(long.url);
@@ -101,6 +103,8 @@ describe('a scaled-out instance', () => {
     expect(longLog.indexOf(`[kura] worker ${holders[0]} records this stream`)).toBeGreaterThan(-1);
     expect(takeover).toBeGreaterThan(longLog.indexOf(`[kura] worker ${holders[0]} records this stream`));
 
+    // what the killed worker had stored stayed; what only its disk held was fetched again from the window
+    expect(longLog).toMatch(/from sequence \d+ on is neither stored nor on this worker's disk; fetching it again/);
     // nothing lost and nothing recorded twice: every frame once, no gap
     const details = await fetch(`${apiUrl}/api/video/${longId}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
@@ -111,5 +115,37 @@ describe('a scaled-out instance', () => {
     await writeFile(downloaded, new Uint8Array(await video.arrayBuffer()));
     expect((await probe(downloaded)).frames).toBe(900);
     expect(await s3.openUploads()).toEqual([]);
+  });
+});
+
+describe('a worker stopped with SIGTERM', () => {
+  it('uploads what its disk holds and hands the capture over: the next worker, on another disk, fetches nothing again', async () => {
+    const api = start('api');
+    const apiUrl = (await api.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+    const first = start('worker');
+    const firstId = (await first.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string;
+    const stream = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true });
+    fixtures.push(stream);
+    const id = await archive(stream.url);
+    const encoded = stream.start();
+    await stream.seen(SEGMENT_REQUEST, 10);
+    expect(await workerOf(id)).toBe(firstId);
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    const second = start('worker');
+    const secondId = (await second.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string;
+    await encoded;
+    const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done?.status, done?.failure_reason ?? '').toBe('finished');
+    const log = await fetch(`${apiUrl}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toContain(`[kura] worker ${firstId} stopped; the capture continues on the next worker`);
+    expect(log).toContain(`[kura] worker ${secondId} records this stream`);
+    expect(log).not.toContain('fetching it again');
+    const details = await fetch(`${apiUrl}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    const redirect = await fetch(`${apiUrl}/api/download/${id}/video`, { redirect: 'manual' });
+    const downloaded = path.join(cwd, 'handed-over.mp4');
+    await writeFile(downloaded, new Uint8Array(await (await fetch(redirect.headers.get('location') as string)).arrayBuffer()));
+    expect((await probe(downloaded)).frames).toBe(900);
   });
 });

@@ -1,7 +1,9 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { createS3Client } from '../../src/adapters/storage/s3-store.js';
 import type { S3Config } from '../../src/config.js';
 
 export interface Outage {
@@ -22,6 +24,8 @@ export interface TestS3 {
   outageFrom(trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean): Outage;
   /** Multipart uploads started and neither completed nor aborted. */
   openUploads(): Promise<string[]>;
+  /** Keys of the objects in the bucket under `prefix`. */
+  keys(prefix: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +67,12 @@ export async function startS3(): Promise<TestS3> {
       };
     },
     openUploads: () => readdir(uploadsDir).catch(() => []),
+    keys: async (prefix) => {
+      const client = createS3Client(s3.config);
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
+      client.destroy();
+      return (listed.Contents ?? []).map((object) => object.Key as string);
+    },
     stop: async () => {
       await server.close();
       await rm(directory, { recursive: true, force: true });
