@@ -11,6 +11,7 @@ import pg from 'pg';
 import { parseConfig, type S3Config } from '../src/config.js';
 import { createS3Store } from '../src/adapters/storage/s3-store.js';
 import { readPackageInfo } from '../src/package-info.js';
+import { sampleDiskUse } from '../test/support/disk-use.js';
 import { startS3 } from '../test/support/s3.js';
 import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';
 import { probe, startHlsFixture, type HlsFixture } from '../test/support/hls-fixture.js';
@@ -261,8 +262,8 @@ async function main(): Promise<void> {
     const s3 = await startS3();
     stops.push(() => s3.stop());
     console.log(`\n${CONCURRENT} concurrent captures of one ${SECONDS} s 720p stream (source ${SECONDS * 30} frames each):\n`);
-    console.log('| setup | missed segment ranges | frames per archive (min–max) | Kura CPU s (all processes) | peak RSS MB (largest process) | event-loop lag p99 ms (worst process) |');
-    console.log('|---|---|---|---|---|---|');
+    console.log('| setup | missed segment ranges | frames per archive (min–max) | Kura CPU s (all processes) | peak RSS MB (largest process) | event-loop lag p99 ms (worst process) | peak spool MB (largest process) |');
+    console.log('|---|---|---|---|---|---|---|');
     const setups: Array<[string, Record<string, string>, number]> = [
       ['fs storage, 1 process', {}, 1],
       ['S3 storage (s3rver), 1 process', s3.env, 1],
@@ -273,7 +274,10 @@ async function main(): Promise<void> {
       fixtures.push(shared);
       const setupEnv = { ...env, ...storageEnv, KURA_DATA_DIR: path.join(root, `data-${name.replace(/\W+/g, '-')}`) };
       const perProcess = String(Math.ceil(CONCURRENT / processes));
-      const kuras = await Promise.all(Array.from({ length: processes }, () => startKura({ ...setupEnv, KURA_MAX_CAPTURES: perProcess }, root)));
+      // each process on a disk of its own, as separate machines run them
+      const dataDirs = Array.from({ length: processes }, (_, i) => (i === 0 ? setupEnv.KURA_DATA_DIR : `${setupEnv.KURA_DATA_DIR}-${i}`));
+      const spools = dataDirs.map((dir) => sampleDiskUse(path.join(dir, 'spool')));
+      const kuras = await Promise.all(dataDirs.map((dir) => startKura({ ...setupEnv, KURA_DATA_DIR: dir, KURA_MAX_CAPTURES: perProcess }, root)));
       const before = await Promise.all(kuras.map((k) => cpuSeconds(k.child.pid as number)));
       const urls = Array.from({ length: CONCURRENT }, (_, i) => `${shared.url}?viewer=${i}&setup=${processes}`);
       const ids = await archiveAll(urls, setupEnv, root);
@@ -286,9 +290,10 @@ async function main(): Promise<void> {
         k.child.kill('SIGTERM');
         await k.exited;
       }
+      const spoolPeak = Math.max(...(await Promise.all(spools.map(async (spool) => (await spool.stop()).peak))));
       const missed = await gapsOf(database.connectionString, ids);
       const frames = await Promise.all(ids.map((each) => downloadedFrames(setupEnv, each, root)));
-      console.log(`| ${name} | ${missed} | ${Math.min(...frames)}–${Math.max(...frames)} | ${cpu.toFixed(1)} | ${rss.toFixed(0)} | ${lag.toFixed(1)} |`);
+      console.log(`| ${name} | ${missed} | ${Math.min(...frames)}–${Math.max(...frames)} | ${cpu.toFixed(1)} | ${rss.toFixed(0)} | ${lag.toFixed(1)} | ${(spoolPeak / 1e6).toFixed(1)} |`);
       await shared.close();
     }
   } finally {
