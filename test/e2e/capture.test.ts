@@ -1,4 +1,4 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -240,6 +240,9 @@ describe('capturing a live HLS stream', () => {
     expect(details.capture.gaps).toEqual([]);
     const ours = await probe(archivedFile(id));
     expect(ours.frames).toBe(300);
+    // the parts' chunks are gone from the store with the archive stored, and the spool with them
+    expect(await readdir(path.join(dataDir, 'archive'))).toEqual(['archives']);
+    expect(await readdir(path.join(dataDir, 'spool'))).toEqual([]);
     expect(Math.abs(ours.duration - 10)).toBeLessThanOrEqual(0.2);
   });
 

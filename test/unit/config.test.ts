@@ -34,6 +34,7 @@ describe('configuration', () => {
         watchPollSeconds: 15,
         staleAfterSeconds: 30,
         jobPollSeconds: 2,
+        chunkBytes: 64 * 1024 * 1024,
       },
     });
     expect(Object.isFrozen(config)).toBe(true);

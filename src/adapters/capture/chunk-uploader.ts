@@ -45,9 +45,15 @@ export class ChunkUploader {
     this.running ??= this.work().finally(() => (this.running = null));
   }
 
-  /** Resolves once every chunk enqueued so far is stored (or uploading was stopped). */
-  async drain(): Promise<void> {
-    while (this.running !== null) await this.running;
+  /** Resolves once every chunk enqueued so far is stored (or uploading was stopped), or after `withinMs`. */
+  async drain(withinMs?: number): Promise<void> {
+    const timer = new AbortController();
+    const timeUp = withinMs === undefined ? new Promise<never>(() => undefined) : sleep(withinMs, timer.signal).then(() => 'time up' as const, () => 'cancelled' as const);
+    try {
+      while (this.running !== null) if ((await Promise.race([this.running, timeUp])) === 'time up') return;
+    } finally {
+      timer.abort(); // no timer left to keep the process up
+    }
   }
 
   /** Stops after the chunk being uploaded; the others stay on local disk for a resumed capture. */

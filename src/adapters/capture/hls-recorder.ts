@@ -37,7 +37,6 @@ export interface RecorderDeps {
   limits: RecorderLimits;
 }
 
-
 class LeaseLost extends Error {}
 
 /**
@@ -126,14 +125,12 @@ class RecordingSession {
    * within `handoverMs`, unless another worker holds the capture already; the rest stays here.
    */
   private async handOver(): Promise<void> {
-    await this.writer.close();
-    if (!this.signal.aborted || this.leaseLost) return this.uploader.stop();
-    await this.writer.seal(false).catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.deps.limits.handoverMs)));
-    await Promise.race([this.uploader.drain(), timeUp]);
-    clearTimeout(timer);
+    if (this.signal.aborted && !this.leaseLost) {
+      await this.writer.seal(false).catch(() => undefined);
+      await this.uploader.drain(this.deps.limits.handoverMs);
+    }
     this.uploader.stop();
+    await this.writer.close();
   }
 
   /** Continues where the stored progress ends, with the bytes that really exist (see findResumePoint). */

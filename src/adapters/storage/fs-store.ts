@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ArchiveStore, HeadLastWriter, StoredObject } from '../../core/ports.js';
@@ -30,7 +30,12 @@ export function createFsStore(root: string): ArchiveStore {
       return createReadStream(pathOf(key), range === undefined ? {} : { start: range.start, end: range.end });
     },
     async delete(key) {
-      await rm(pathOf(key), { force: true });
+      const file = pathOf(key);
+      await rm(file, { force: true });
+      // folders left empty go too (a finished capture's chunks): up to the root, never past a non-empty one
+      for (let dir = path.dirname(file); dir !== path.resolve(root); dir = path.dirname(dir)) {
+        if (!(await rmdir(dir).then(() => true, () => false))) break;
+      }
     },
   };
 }
