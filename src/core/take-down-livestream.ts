@@ -1,0 +1,32 @@
+import { submitterOf, type Caller } from './account.js';
+import type { AdminActionRepo } from './account-ports.js';
+import { AppError } from './errors.js';
+import { objectKeys } from './object-keys.js';
+import type { ArchiveStore, LivestreamRepo } from './ports.js';
+
+/**
+ * An admin removes a record: its stored files (video, log, thumbnail), then the record with its
+ * submitters, keeping who did it, why, and what the record was in the audit table. A record being
+ * recorded must be cancelled first. Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
+ */
+export async function takeDownLivestream(
+  deps: { livestreams: LivestreamRepo; store: ArchiveStore; adminActions: AdminActionRepo },
+  request: { caller: Caller; id: string; reason: string },
+): Promise<void> {
+  requireAdmin(request.caller);
+  const record = await deps.livestreams.findById(request.id);
+  if (record === null) throw new AppError('not_found', 'livestream_not_found', `There is no livestream ${request.id}.`);
+  if (record.status === 'live') {
+    throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded; it can be taken down once the capture has ended.`);
+  }
+  const keys = new Set([objectKeys.video(record.id), objectKeys.log(record.id), objectKeys.thumbnail(record.id)]);
+  for (const key of [record.archive?.videoKey, record.archive?.logKey, record.archive?.thumbnailKey]) if (key) keys.add(key);
+  // files first: a failure leaves the record (and its audit trail) to retry the takedown with
+  for (const key of keys) await deps.store.delete(key);
+  await deps.adminActions.takeDown(record.id, submitterOf(request.caller.user), request.reason);
+}
+
+/** Throws `admin_only` unless the caller is an admin. */
+export function requireAdmin(caller: Caller): void {
+  if (caller.role !== 'admin') throw new AppError('forbidden', 'admin_only', 'Only an admin of this instance may do this.');
+}
