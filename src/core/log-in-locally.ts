@@ -1,3 +1,4 @@
+import type { User } from './account.js';
 import type { PasswordHasher, RateLimit, RateLimiter, SessionRepo, UserRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { startSession } from './start-session.js';
@@ -13,7 +14,7 @@ const NO_SUCH_USER_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAA
 export async function logInLocally(
   deps: { users: UserRepo; sessions: SessionRepo; passwords: PasswordHasher; rateLimiter: RateLimiter },
   request: { username: string; password: string; clientIp: string; rule: RateLimit },
-): Promise<string> {
+): Promise<{ sessionToken: string; user: User }> {
   const keys: Array<[string, string]> = [
     ['login-name', request.username.toLowerCase()],
     ['login-ip', request.clientIp],
@@ -31,5 +32,5 @@ export async function logInLocally(
     throw new AppError('unauthorized', 'invalid_credentials', 'The user name or the password is wrong.');
   }
   await deps.rateLimiter.reset('login-name', request.username.toLowerCase());
-  return startSession(deps, account.user.id);
+  return { sessionToken: await startSession(deps, account.user.id), user: account.user };
 }
