@@ -45,16 +45,27 @@ export function createOidcProvider(settings: OidcSettings, publicUrl: string): L
       });
     },
     async identify(callbackUrl, attempt) {
-      const tokens = await oidc.authorizationCodeGrant(await configuration(), callbackUrl, {
-        pkceCodeVerifier: attempt.codeVerifier,
-        expectedState: attempt.state,
-        expectedNonce: attempt.nonce,
-        idTokenExpected: true,
-      });
+      const tokens = await oidc
+        .authorizationCodeGrant(await configuration(), callbackUrl, {
+          pkceCodeVerifier: attempt.codeVerifier,
+          expectedState: attempt.state,
+          expectedNonce: attempt.nonce,
+          idTokenExpected: true,
+        })
+        .catch((error: unknown) => {
+          throw new Error(describe(error));
+        });
       const claims = tokens.claims();
       if (claims === undefined) throw new Error('no ID token');
       const name = [claims.name, claims.preferred_username, claims.sub].find((v): v is string => typeof v === 'string' && v !== '');
       return { provider: 'oidc', providerUserId: claims.sub, name: name ?? claims.sub, avatarUrl: typeof claims.picture === 'string' ? claims.picture : null };
     },
   };
+}
+
+/** The library's message with its cause's, which names the check that failed (a nonce, an audience…). */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${message}: ${cause.message}` : message;
 }
