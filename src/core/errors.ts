@@ -23,7 +23,6 @@ export type ErrorCode =
   | 'provider_not_found'
   | 'user_not_found'
   | 'token_not_found'
-  | 'source_not_allowed'
   | 'capture_in_progress'
   | 'livestream_not_cancellable'
   | 'livestream_not_retryable';
