@@ -68,7 +68,8 @@ describe('submitting a stream', () => {
 
   it('refuses a cookie-authenticated POST from another origin, or from nowhere; a bearer POST is not held to it', async () => {
     const url = `${base}/live/csrf/index.m3u8`;
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, {}]) {
+    const strangers: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, {}];
+    for (const headers of strangers) {
       const response = await submit(kura, { ...headers, cookie: cookies.alice as string }, { videoUrl: url });
       expect(response.statusCode, JSON.stringify(headers)).toBe(403);
       expect(response.json()).toMatchObject({ code: 'cross_origin_refused' });

@@ -34,6 +34,8 @@ export interface TestApp {
   accounts: AccountDeps;
   /** The scheduler submissions went to: a RECORDING DOUBLE unless one was given. */
   scheduler: RecordingScheduler;
+  /** Where the app's fs store keeps archives. */
+  archiveDir: string;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}, accountOpt
   const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
   const scheduler = new RecordingScheduler();
   const accounts = createAccountDeps(config, db.pool, scheduler, accountOptions.fetcher);
+  const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
   const feed: ClosableChangeFeed = await listenForChanges(db.url, () => undefined);
   const waiters: Array<() => void> = [];
   feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
@@ -78,7 +81,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}, accountOpt
     {
       livestreams: db.livestreams,
       captures: createCaptureRepo(db.pool),
-      store: createFsStore(await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'))),
+      store: createFsStore(archiveDir),
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),
       changeFeed: feed,
@@ -94,6 +97,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}, accountOpt
     nextChange,
     accounts,
     scheduler,
+    archiveDir,
     async load(records) {
       const changed = nextChange();
       await importLivestreams(db, records);

@@ -51,7 +51,18 @@ export function createGuard(accounts: AccountDeps, publicUrl: string) {
     return caller;
   };
 
-  return { optional, required, publicOrigin };
+  /** A preValidation hook: resolves the caller before the body is judged, so a stranger gets 401, not 400. */
+  const requireCaller = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await required(request, reply);
+  };
+
+  return { optional, required, requireCaller, publicOrigin };
 }
 
 export type Guard = ReturnType<typeof createGuard>;
+
+/** The caller `requireCaller` resolved for this request. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (request.caller === null) throw new AppError('unauthorized', 'not_logged_in', 'Log in first (a session cookie or an Authorization: Bearer token).');
+  return request.caller;
+}

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { submitStream } from '../../core/submit-stream.js';
 import type { AccountDeps } from '../auth/accounts-context.js';
-import type { Guard } from '../auth/guard.js';
+import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
@@ -19,6 +19,7 @@ export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard
     app.post<{ Body: Static<typeof SubmitBodySchema> }>(
       '/submit',
       {
+        preValidation: guard.requireCaller,
         schema: {
           summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
           body: SubmitBodySchema,
@@ -26,7 +27,7 @@ export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard
         },
       },
       async (request, reply) => {
-        const caller = await guard.required(request, reply);
+        const caller = callerOf(request);
         const record = await submitStream(
           { livestreams: context.livestreams, scheduler: accounts.scheduler, source: accounts.submissionSource, rateLimiter: accounts.rateLimiter },
           { caller, url: request.body.videoUrl, quality: request.body.quality === 'best' ? undefined : request.body.quality, rule: accounts.settings.submitLimit, now: new Date() },

@@ -4,7 +4,7 @@ import { createApiToken } from '../../core/create-api-token.js';
 import { AppError } from '../../core/errors.js';
 import type { ApiTokenInfo } from '../../core/account-ports.js';
 import type { AccountDeps } from '../auth/accounts-context.js';
-import type { Guard } from '../auth/guard.js';
+import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../problem.js';
 
 const TokenSchema = Type.Object(
@@ -37,22 +37,22 @@ export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginA
   return async (app) => {
     app.post<{ Body: Static<typeof CreateBodySchema> | undefined }>(
       '/tokens',
-      { schema: { summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
+      { preValidation: guard.requireCaller, schema: { summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
       async (request, reply) => {
-        const caller = await guard.required(request, reply);
+        const caller = callerOf(request);
         const created = await createApiToken(accounts, { userId: caller.user.id, name: request.body?.name ?? 'api' });
         return reply.code(201).send({ id: created.id, name: created.name, createdAt: created.createdAt.toISOString(), token: created.token });
       },
     );
-    app.get('/tokens', { schema: { summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request, reply) => {
-      const caller = await guard.required(request, reply);
+    app.get('/tokens', { preValidation: guard.requireCaller, schema: { summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request, reply) => {
+      const caller = callerOf(request);
       return (await accounts.apiTokens.list(caller.user.id)).map(present);
     });
     app.delete<{ Params: Static<typeof TokenParamsSchema> }>(
       '/tokens/:id',
-      { schema: { summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: problemResponses } },
+      { preValidation: guard.requireCaller, schema: { summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: problemResponses } },
       async (request, reply) => {
-        const caller = await guard.required(request, reply);
+        const caller = callerOf(request);
         if (!(await accounts.apiTokens.delete(caller.user.id, request.params.id))) {
           throw new AppError('not_found', 'token_not_found', `You have no API token ${request.params.id}.`);
         }

@@ -5,7 +5,7 @@ import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
 import { retryLivestream } from '../../core/retry-livestream.js';
 import { takeDownLivestream } from '../../core/take-down-livestream.js';
 import type { AccountDeps } from '../auth/accounts-context.js';
-import type { Guard } from '../auth/guard.js';
+import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
@@ -21,26 +21,26 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
   return async (app) => {
     app.delete<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
       '/video/:id',
-      { schema: { summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: ParamsSchema, body: ReasonSchema, response: problemResponses } },
+      { preValidation: guard.requireCaller, schema: { summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: ParamsSchema, body: ReasonSchema, response: problemResponses } },
       async (request, reply) => {
-        const caller = await guard.required(request, reply);
+        const caller = callerOf(request);
         await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
         return reply.code(204).send();
       },
     );
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
       '/video/:id/cancel',
-      { schema: { summary: 'Admin: stops waiting for an upcoming livestream (it becomes failed with the reason)', params: ParamsSchema, body: ReasonSchema, response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      { preValidation: guard.requireCaller, schema: { summary: 'Admin: stops waiting for an upcoming livestream (it becomes failed with the reason)', params: ParamsSchema, body: ReasonSchema, response: { 200: LivestreamRecordSchema, ...problemResponses } } },
       async (request, reply) => {
-        const caller = await guard.required(request, reply);
+        const caller = callerOf(request);
         return presentRecord(await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason }), context.publicUrl);
       },
     );
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(
       '/video/:id/retry',
-      { schema: { summary: 'Admin: watches a failed livestream again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      { preValidation: guard.requireCaller, schema: { summary: 'Admin: watches a failed livestream again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
       async (request, reply) => {
-        const caller = await guard.required(request, reply);
+        const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';
         return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), context.publicUrl);
       },
