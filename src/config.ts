@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import type { RateLimit } from './core/account-ports.js';
 import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from './core/livestream.js';
 
 /** Which halves of Kura a process runs. */
@@ -46,14 +47,9 @@ export interface AccountsConfig {
   sources: readonly Platform[];
   /** Empty: every channel. */
   allowedChannels: readonly string[];
-  submitLimit: RateRule;
-  lookupLimit: RateRule;
-  loginLimit: RateRule;
-}
-
-export interface RateRule {
-  limit: number;
-  windowSeconds: number;
+  submitLimit: RateLimit;
+  lookupLimit: RateLimit;
+  loginLimit: RateLimit;
 }
 
 /** KURA_STORAGE=s3: the bucket and how downloads reach it. */
@@ -260,31 +256,27 @@ function parseCorsOrigins(raw: string, problems: string[]): string[] {
 }
 
 type Read = (name: string) => string | undefined;
-type Integer = (name: string, fallback: number, min: number, max: number) => number;
 
-function parseAccounts(read: Read, integer: Integer, problems: string[]): AccountsConfig {
+function parseAccounts(read: Read, integer: (name: string, fallback: number, min: number, max: number) => number, problems: string[]): AccountsConfig {
   const oauth: AccountsConfig['oauth'] = {};
   for (const provider of OAUTH_PROVIDERS) {
     const prefix = provider.toUpperCase();
     const clientId = read(`${prefix}_CLIENT_ID`);
     const clientSecret = read(`${prefix}_CLIENT_SECRET`);
     if (clientId !== undefined && clientSecret !== undefined) oauth[provider] = { clientId, clientSecret };
-    else if (clientId !== undefined || clientSecret !== undefined) problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are set together (or neither)`);
+    else if ((clientId ?? clientSecret) !== undefined) problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are set together (or neither)`);
   }
   const list = (name: string) => (read(name) ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
   const admins = list('KURA_ADMINS');
-  for (const admin of admins) {
-    if (!new RegExp(SUBMITTER_PATTERN).test(admin)) problems.push(`KURA_ADMINS must list provider/userId entries like discord/1234 (got "${admin}")`);
-  }
+  for (const admin of admins.filter((a) => !new RegExp(SUBMITTER_PATTERN).test(a))) problems.push(`KURA_ADMINS must list provider/userId entries like discord/1234 (got "${admin}")`);
+  const isPlatform = (source: string): source is Platform => (PLATFORMS as readonly string[]).includes(source);
   const sources = read('KURA_SOURCES') === undefined ? [...PLATFORMS] : list('KURA_SOURCES');
-  for (const source of sources) {
-    if (!(PLATFORMS as readonly string[]).includes(source)) problems.push(`KURA_SOURCES must list some of ${PLATFORMS.join(', ')} (got "${source}")`);
-  }
+  for (const source of sources.filter((s) => !isPlatform(s))) problems.push(`KURA_SOURCES must list some of ${PLATFORMS.join(', ')} (got "${source}")`);
   return {
     oauth,
     oidc: parseOidc(read, problems),
     admins,
-    sources: sources.filter((s): s is Platform => (PLATFORMS as readonly string[]).includes(s)),
+    sources: sources.filter(isPlatform),
     allowedChannels: list('KURA_ALLOWED_CHANNELS'),
     submitLimit: { limit: integer('KURA_SUBMIT_RATE_LIMIT', 20, 1, 1_000_000), windowSeconds: 3600 },
     lookupLimit: { limit: integer('KURA_LOOKUP_RATE_LIMIT', 60, 1, 1_000_000), windowSeconds: 60 },
@@ -293,25 +285,17 @@ function parseAccounts(read: Read, integer: Integer, problems: string[]): Accoun
 }
 
 function parseOidc(read: Read, problems: string[]): AccountsConfig['oidc'] {
-  const issuer = read('OIDC_ISSUER');
-  const clientId = read('OIDC_CLIENT_ID');
-  const clientSecret = read('OIDC_CLIENT_SECRET');
-  const given = [issuer, clientId, clientSecret].filter((v) => v !== undefined).length;
-  if (given === 0) return undefined;
-  if (given < 3) {
+  const [issuer, clientId, clientSecret] = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].map(read);
+  if (issuer === undefined && clientId === undefined && clientSecret === undefined) return undefined;
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together (or none of them)');
     return undefined;
   }
-  let url: URL | null = null;
-  try {
-    url = new URL(issuer as string);
-  } catch {
-    url = null;
-  }
   // plain http only to the same machine (a provider in a test or beside Kura), never across a network
-  const loopback = url !== null && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url === null || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
+  const url = URL.canParse(issuer) ? new URL(issuer) : null;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url?.hostname ?? '');
+  if (!(url?.protocol === 'https:' || (url?.protocol === 'http:' && loopback))) {
     problems.push(`OIDC_ISSUER must be an https URL (http only on localhost) (got "${issuer}")`);
   }
-  return { issuer: issuer as string, clientId: clientId as string, clientSecret: clientSecret as string, name: read('OIDC_NAME') ?? 'OpenID Connect' };
+  return { issuer, clientId, clientSecret, name: read('OIDC_NAME') ?? 'OpenID Connect' };
 }

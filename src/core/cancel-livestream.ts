@@ -1,6 +1,7 @@
 import { submitterOf, type Caller } from './account.js';
 import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
+import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo } from './ports.js';
 import { requireAdmin } from './take-down-livestream.js';
@@ -16,8 +17,7 @@ export async function cancelLivestream(
   request: { caller: Caller; id: string; reason: string },
 ): Promise<Livestream> {
   requireAdmin(request.caller);
-  const record = await deps.livestreams.findById(request.id);
-  if (record === null) throw new AppError('not_found', 'livestream_not_found', `There is no livestream ${request.id}.`);
+  const record = await getLivestream(deps, request.id);
   if (record.status === 'live') throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded and cannot be cancelled yet.`);
   if (record.status !== 'upcoming') throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} is ${record.status}; only upcoming livestreams can be cancelled.`);
   await deps.livestreams.update(record.id, { status: 'failed', failureReason: `Cancelled by an admin: ${request.reason}` });

@@ -1,6 +1,7 @@
 import { submitterOf, type Caller } from './account.js';
 import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
+import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo, Scheduler } from './ports.js';
 import { requireAdmin } from './take-down-livestream.js';
@@ -15,8 +16,7 @@ export async function retryLivestream(
   request: { caller: Caller; id: string; reason: string },
 ): Promise<Livestream> {
   requireAdmin(request.caller);
-  const record = await deps.livestreams.findById(request.id);
-  if (record === null) throw new AppError('not_found', 'livestream_not_found', `There is no livestream ${request.id}.`);
+  const record = await getLivestream(deps, request.id);
   if (record.status !== 'failed') throw new AppError('conflict', 'livestream_not_retryable', `${record.id} is ${record.status}; only failed livestreams can be retried.`);
   await deps.livestreams.update(record.id, { status: 'upcoming', failureReason: null });
   await deps.scheduler.watch(record.id);

@@ -1,6 +1,7 @@
 import { submitterOf, type Caller } from './account.js';
 import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
+import { getLivestream } from './get-livestream.js';
 import { objectKeys } from './object-keys.js';
 import type { ArchiveStore, LivestreamRepo } from './ports.js';
 
@@ -14,8 +15,7 @@ export async function takeDownLivestream(
   request: { caller: Caller; id: string; reason: string },
 ): Promise<void> {
   requireAdmin(request.caller);
-  const record = await deps.livestreams.findById(request.id);
-  if (record === null) throw new AppError('not_found', 'livestream_not_found', `There is no livestream ${request.id}.`);
+  const record = await getLivestream(deps, request.id);
   if (record.status === 'live') {
     throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded; it can be taken down once the capture has ended.`);
   }

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo, StreamSource } from '../core/ports.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -20,7 +20,9 @@ import { logzRoutes } from './logz/logz.routes.js';
 import { sourceRoutes } from './sources/sources.routes.js';
 import type { AccountDeps } from './auth/accounts-context.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { createGuard } from './auth/guard.js';
+import { localAuthRoutes } from './auth/local-auth.routes.js';
+import { createGuard, type Guard } from './auth/guard.js';
+import type { RouteContext } from './context.js';
 import { userRoutes } from './user/user.routes.js';
 import { tokenRoutes } from './tokens/tokens.routes.js';
 import { submitRoutes } from './submit/submit.routes.js';
@@ -82,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
-  const context = {
+  const context: RouteContext = {
     livestreams: deps.livestreams,
     captures: deps.captures,
     store: deps.store,
@@ -93,23 +95,26 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   };
   const guard = createGuard(deps.accounts, options.publicUrl);
   await app.register(healthRoutes(deps.isDatabaseReachable));
-  await app.register(authRoutes(deps.accounts, guard, options.publicUrl));
-  await app.register(
-    async (api) => {
-      await api.register(metaRoutes({ ...deps.about, publicUrl: options.publicUrl }));
-      await api.register(historyRoutes(context));
-      await api.register(queueRoutes(context));
-      await api.register(statsRoutes(context));
-      await api.register(videoRoutes(context));
-      await api.register(logzRoutes(context));
-      await api.register(downloadRoutes(context));
-      await api.register(sourceRoutes(context, deps.accounts));
-      await api.register(userRoutes(deps.accounts, guard));
-      await api.register(tokenRoutes(deps.accounts, guard));
-      await api.register(submitRoutes(context, deps.accounts, guard));
-      await api.register(videoAdminRoutes(context, deps.accounts, guard));
-    },
-    { prefix: '/api' },
-  );
+  await app.register(authRoutes(deps.accounts, options.publicUrl));
+  await app.register(localAuthRoutes(deps.accounts, guard, options.publicUrl));
+  await app.register(apiRoutes(context, deps, guard), { prefix: '/api' });
   return app;
+}
+
+/** Every route under /api. */
+function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyPluginAsync {
+  return async (api) => {
+    await api.register(metaRoutes({ ...deps.about, publicUrl: context.publicUrl }));
+    await api.register(historyRoutes(context));
+    await api.register(queueRoutes(context));
+    await api.register(statsRoutes(context));
+    await api.register(videoRoutes(context));
+    await api.register(logzRoutes(context));
+    await api.register(downloadRoutes(context));
+    await api.register(sourceRoutes(context, deps.accounts));
+    await api.register(userRoutes(deps.accounts, guard));
+    await api.register(tokenRoutes(deps.accounts, guard));
+    await api.register(submitRoutes(context, deps.accounts, guard));
+    await api.register(videoAdminRoutes(context, deps.accounts, guard));
+  };
 }
