@@ -128,3 +128,30 @@ describe('sessions', () => {
     expect(rows[0].n).toBe(0);
   });
 });
+
+describe('under an https public URL', () => {
+  it('marks the session cookie Secure, and takes requests from that origin only', async () => {
+    const secure = await startTestApp({ publicUrl: 'https://archive.example' });
+    try {
+      await addUser(secure, 'alice');
+      const response = await secure.app.inject({ method: 'POST', url: '/auth/local', headers: { origin: 'https://archive.example' }, payload: { username: 'alice', password: 'alice-password' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.cookies.find((c) => c.name === 'kura_session')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+      const plain = await secure.app.inject({ method: 'POST', url: '/auth/local', headers: { origin: 'http://archive.example' }, payload: { username: 'alice', password: 'alice-password' } });
+      expect(plain.statusCode).toBe(403);
+    } finally {
+      await secure.close();
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the account routes', async () => {
+    const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/auth/providers', '/auth/local', '/auth/logout', '/api/user', '/api/user/{provider}/{id}', '/api/tokens', '/api/tokens/{id}', '/api/submit', '/api/video/{id}/cancel', '/api/video/{id}/retry']),
+    );
+    expect(Object.keys(spec.paths['/api/video/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
+  });
+});
+

@@ -26,7 +26,7 @@ export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard
           response: { 200: LivestreamRecordSchema, ...problemResponses },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = callerOf(request);
         const record = await submitStream(
           { livestreams: context.livestreams, scheduler: accounts.scheduler, source: accounts.submissionSource, rateLimiter: accounts.rateLimiter },

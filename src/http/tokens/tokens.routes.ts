@@ -44,7 +44,7 @@ export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginA
         return reply.code(201).send({ id: created.id, name: created.name, createdAt: created.createdAt.toISOString(), token: created.token });
       },
     );
-    app.get('/tokens', { preValidation: guard.requireCaller, schema: { summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request, reply) => {
+    app.get('/tokens', { preValidation: guard.requireCaller, schema: { summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request) => {
       const caller = callerOf(request);
       return (await accounts.apiTokens.list(caller.user.id)).map(present);
     });

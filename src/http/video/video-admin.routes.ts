@@ -31,7 +31,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
       '/video/:id/cancel',
       { preValidation: guard.requireCaller, schema: { summary: 'Admin: stops waiting for an upcoming livestream (it becomes failed with the reason)', params: ParamsSchema, body: ReasonSchema, response: { 200: LivestreamRecordSchema, ...problemResponses } } },
-      async (request, reply) => {
+      async (request) => {
         const caller = callerOf(request);
         return presentRecord(await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason }), context.publicUrl);
       },
@@ -39,7 +39,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(
       '/video/:id/retry',
       { preValidation: guard.requireCaller, schema: { summary: 'Admin: watches a failed livestream again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
-      async (request, reply) => {
+      async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';
         return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), context.publicUrl);
