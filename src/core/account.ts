@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AppError } from './errors.js';
 
 export type Role = 'user' | 'admin';
 
@@ -41,6 +42,11 @@ export function submitterOf(identity: Pick<Identity, 'provider' | 'providerUserI
 /** The effective role: stored admin, or listed in `KURA_ADMINS`. */
 export function roleOf(user: User, admins: ReadonlySet<string>): Role {
   return user.role === 'admin' || admins.has(submitterOf(user)) ? 'admin' : 'user';
+}
+
+/** Throws `admin_only` unless the caller is an admin. */
+export function requireAdmin(caller: Caller): void {
+  if (caller.role !== 'admin') throw new AppError('forbidden', 'admin_only', 'Only an admin of this instance may do this.');
 }
 
 /** 256 random bits, URL-safe: session tokens, login attempt ids, state, PKCE verifiers, nonces. */

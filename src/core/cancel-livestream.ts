@@ -1,10 +1,9 @@
-import { submitterOf, type Caller } from './account.js';
+import { requireAdmin, submitterOf, type Caller } from './account.js';
 import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo } from './ports.js';
-import { requireAdmin } from './take-down-livestream.js';
 
 /**
  * An admin stops waiting for an upcoming stream: the record becomes `failed` with the reason (its

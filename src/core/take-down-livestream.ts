@@ -1,4 +1,4 @@
-import { submitterOf, type Caller } from './account.js';
+import { requireAdmin, submitterOf, type Caller } from './account.js';
 import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
@@ -8,7 +8,7 @@ import type { ArchiveStore, LivestreamRepo } from './ports.js';
 /**
  * An admin removes a record: its stored files (video, log, thumbnail), then the record with its
  * submitters, keeping who did it, why, and what the record was in the audit table. A record being
- * recorded must be cancelled first. Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
+ * recorded is refused until its capture has ended. Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
  */
 export async function takeDownLivestream(
   deps: { livestreams: LivestreamRepo; store: ArchiveStore; adminActions: AdminActionRepo },
@@ -26,7 +26,3 @@ export async function takeDownLivestream(
   await deps.adminActions.takeDown(record.id, submitterOf(request.caller.user), request.reason);
 }
 
-/** Throws `admin_only` unless the caller is an admin. */
-export function requireAdmin(caller: Caller): void {
-  if (caller.role !== 'admin') throw new AppError('forbidden', 'admin_only', 'Only an admin of this instance may do this.');
-}
