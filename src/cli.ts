@@ -6,6 +6,12 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
 import { importLivestreams } from './core/import-livestreams.js';
 import { archiveStream } from './core/archive-stream.js';
+import { addLocalUser } from './core/add-local-user.js';
+import { createApiToken } from './core/create-api-token.js';
+import { LOCAL_PROVIDER } from './core/account.js';
+import { createScryptPasswords } from './adapters/auth/scrypt-passwords.js';
+import { createApiTokenRepo } from './adapters/db/api-token-repo.js';
+import { createUserRepo } from './adapters/db/user-repo.js';
 import { createLogger, createSources, openDatabase, startKura, startScheduler } from './main.js';
 
 const USAGE = `Usage: kura <command>
@@ -16,6 +22,10 @@ Commands:
   import FILE    import records in the /api/history JSON shape (all or nothing)
   archive URL [--title T] [--channel C] [--quality Q]
                  queue a YouTube livestream or an HLS stream (.m3u8) for archiving, as the operator
+  user add NAME [--admin]
+                 create a local account (or set its password and role); the password is read from stdin
+  token create USER
+                 print a new API token for USER (a local account name, or provider/userId)
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;
@@ -27,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!['serve', 'migrate', 'import', 'archive'].includes(command)) {
+  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token'].includes(command)) {
     console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
@@ -39,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve') return serve(config);
   if (command === 'migrate') return runMigrate(config);
   if (command === 'archive') return runArchive(config, args);
+  if (command === 'user') return runUserAdd(config, args);
+  if (command === 'token') return runTokenCreate(config, args);
   return runImport(config, args[0] as string);
 }
 
@@ -99,6 +111,54 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
     await jobs.stop(1000);
     await database.close();
   }
+}
+
+async function runUserAdd(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
+  if (positionals[0] !== 'add' || positionals.length !== 2) {
+    console.error('kura: usage: kura user add NAME [--admin] (password on stdin)');
+    return 2;
+  }
+  const password = (await readStdin()).replace(/\r?\n$/, '');
+  const database = await openDatabase(config, createLogger(config));
+  try {
+    const user = await addLocalUser(
+      { users: createUserRepo(database.pool), passwords: createScryptPasswords() },
+      { name: positionals[1] as string, password, role: values.admin ? 'admin' : 'user' },
+    );
+    console.log(`kura: local account ${user.name} saved (${user.role}); it submits as local/${user.providerUserId}`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function runTokenCreate(config: Config, args: string[]): Promise<number> {
+  if (args[0] !== 'create' || args.length !== 2) {
+    console.error('kura: usage: kura token create USER (a local account name, or provider/userId)');
+    return 2;
+  }
+  const [provider, userId] = (args[1] as string).includes('/') ? (args[1] as string).split(/\/(.*)/s) : [LOCAL_PROVIDER, args[1] as string];
+  const database = await openDatabase(config, createLogger(config));
+  try {
+    const user = await createUserRepo(database.pool).find(provider as string, userId as string);
+    if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${provider}/${userId}; a user exists once it has logged in (or was added with kura user add).`);
+    const created = await createApiToken({ apiTokens: createApiTokenRepo(database.pool) }, { userId: user.id, name: 'cli' });
+    console.log(created.token);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => (text += chunk));
+    process.stdin.on('end', () => resolve(text));
+    process.stdin.on('error', reject);
+  });
 }
 
 async function runImport(config: Config, file: string): Promise<number> {

@@ -28,6 +28,21 @@ import { createHandlers } from './jobs/handlers.js';
 import { PgBossJobs } from './jobs/pg-boss-jobs.js';
 import { startWatchdog } from './jobs/watchdog.js';
 import { readPackageInfo } from './package-info.js';
+import { createOAuthProvider } from './adapters/auth/oauth-providers.js';
+import { createOidcProvider } from './adapters/auth/oidc-provider.js';
+import { createScryptPasswords } from './adapters/auth/scrypt-passwords.js';
+import { createAdminActionRepo } from './adapters/db/admin-action-repo.js';
+import { createApiTokenRepo } from './adapters/db/api-token-repo.js';
+import { createExpiredPurger } from './adapters/db/expired-purger.js';
+import { createLoginAttemptRepo } from './adapters/db/login-attempt-repo.js';
+import { createRateLimiter } from './adapters/db/rate-limiter.js';
+import { createSessionRepo } from './adapters/db/session-repo.js';
+import { createUserRepo } from './adapters/db/user-repo.js';
+import { createSubmissionSource } from './adapters/sources/submission-policy.js';
+import type { LoginProvider } from './core/account-ports.js';
+import type { Scheduler } from './core/ports.js';
+import type { AccountDeps } from './http/auth/accounts-context.js';
+import { startPurgingExpired } from './jobs/purge-expired.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -122,13 +137,16 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
   try {
     const jobs = await startScheduler(config, database, log);
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
-    if (config.role !== 'api') stops.push(await startWorker(config, database, store, jobs, log));
+    if (config.role !== 'api') {
+      stops.push(await startWorker(config, database, store, jobs, log));
+      stops.push(startPurgingExpired(createExpiredPurger(database.pool), { everySeconds: 3600, onError: (error) => log.warn({ err: error }, 'purging expired sessions failed') }));
+    }
     let app: FastifyInstance | null = null;
     let url: string | null = null;
     if (config.role !== 'worker') {
       const feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
       stops.push(() => feed.close());
-      app = await buildHttp(config, database, store, feed);
+      app = await buildHttp(config, database, store, feed, jobs);
       stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
@@ -187,7 +205,7 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
   };
 }
 
-async function buildHttp(config: Config, database: Database, store: ArchiveStore, feed: ClosableChangeFeed): Promise<FastifyInstance> {
+async function buildHttp(config: Config, database: Database, store: ArchiveStore, feed: ClosableChangeFeed, scheduler: Scheduler): Promise<FastifyInstance> {
   const info = readPackageInfo();
   return buildApp(
     {
@@ -203,7 +221,41 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
         commit: info.commit,
         changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')),
       },
+      accounts: createAccountDeps(config, database.pool, scheduler),
     },
     config,
   );
+}
+
+/** The login providers whose env slice is set, by id. */
+export function createLoginProviders(config: Pick<Config, 'accounts' | 'publicUrl'>): Map<string, LoginProvider> {
+  const providers = new Map<string, LoginProvider>();
+  for (const [id, credentials] of Object.entries(config.accounts.oauth)) {
+    providers.set(id, createOAuthProvider(id as keyof typeof config.accounts.oauth, credentials, config.publicUrl));
+  }
+  if (config.accounts.oidc !== undefined) providers.set('oidc', createOidcProvider(config.accounts.oidc, config.publicUrl));
+  return providers;
+}
+
+/** Accounts, sessions, tokens, submission and admin actions on this database. */
+export function createAccountDeps(
+  config: Config,
+  pool: pg.Pool,
+  scheduler: Scheduler,
+  fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources }),
+): AccountDeps {
+  const { accounts } = config;
+  return {
+    users: createUserRepo(pool),
+    sessions: createSessionRepo(pool),
+    apiTokens: createApiTokenRepo(pool),
+    loginAttempts: createLoginAttemptRepo(pool),
+    rateLimiter: createRateLimiter(pool),
+    passwords: createScryptPasswords(),
+    adminActions: createAdminActionRepo(pool),
+    providers: createLoginProviders(config),
+    scheduler,
+    submissionSource: createSubmissionSource(createSources(config, fetcher), { sources: accounts.sources, allowedChannels: accounts.allowedChannels }, fetcher),
+    settings: { admins: new Set(accounts.admins), submitLimit: accounts.submitLimit, lookupLimit: accounts.lookupLimit, loginLimit: accounts.loginLimit },
+  };
 }

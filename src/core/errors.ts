@@ -1,5 +1,5 @@
 /** How a failure should be answered; the HTTP layer maps each kind to one status. */
-export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable';
 
 /** The closed set of stable error codes clients can rely on. */
 export type ErrorCode =
@@ -13,7 +13,19 @@ export type ErrorCode =
   | 'livestream_not_found'
   | 'route_not_found'
   | 'method_not_allowed'
-  | 'database_unavailable';
+  | 'database_unavailable'
+  | 'not_logged_in'
+  | 'invalid_credentials'
+  | 'login_failed'
+  | 'admin_only'
+  | 'cross_origin_refused'
+  | 'too_many_requests'
+  | 'provider_not_found'
+  | 'user_not_found'
+  | 'token_not_found'
+  | 'capture_in_progress'
+  | 'livestream_not_cancellable'
+  | 'livestream_not_retryable';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {
@@ -21,6 +33,8 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     readonly code: ErrorCode,
     readonly detail: string,
+    /** For `rate_limited`: when the caller may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
     this.name = 'AppError';

@@ -1,6 +1,8 @@
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo, StreamSource } from '../core/ports.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -16,6 +18,15 @@ import { videoRoutes } from './video/video.routes.js';
 import { downloadRoutes } from './download/download.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
 import { sourceRoutes } from './sources/sources.routes.js';
+import type { AccountDeps } from './auth/accounts-context.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { localAuthRoutes } from './auth/local-auth.routes.js';
+import { createGuard, type Guard } from './auth/guard.js';
+import type { RouteContext } from './context.js';
+import { userRoutes } from './user/user.routes.js';
+import { tokenRoutes } from './tokens/tokens.routes.js';
+import { submitRoutes } from './submit/submit.routes.js';
+import { videoAdminRoutes } from './video/video-admin.routes.js';
 
 export interface AppDeps {
   livestreams: LivestreamRepo;
@@ -26,6 +37,7 @@ export interface AppDeps {
   /** Null disables the read cache (nothing would tell it about changes). */
   changeFeed: ChangeFeed | null;
   about: { name: string; version: string; commit: string; changelog: ChangelogRelease[] };
+  accounts: AccountDeps;
 }
 
 export interface AppOptions {
@@ -51,6 +63,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   });
   installProblemHandling(app);
   installMetrics(app);
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  app.decorateRequest('caller', null);
   if (options.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: options.corsOrigins.includes('*') ? '*' : [...options.corsOrigins],
@@ -69,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
-  const context = {
+  const context: RouteContext = {
     livestreams: deps.livestreams,
     captures: deps.captures,
     store: deps.store,
@@ -78,19 +93,28 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     publicUrl: options.publicUrl,
     usdPerGbPerMonth: options.usdPerGbPerMonth,
   };
+  const guard = createGuard(deps.accounts, options.publicUrl);
   await app.register(healthRoutes(deps.isDatabaseReachable));
-  await app.register(
-    async (api) => {
-      await api.register(metaRoutes({ ...deps.about, publicUrl: options.publicUrl }));
-      await api.register(historyRoutes(context));
-      await api.register(queueRoutes(context));
-      await api.register(statsRoutes(context));
-      await api.register(videoRoutes(context));
-      await api.register(logzRoutes(context));
-      await api.register(downloadRoutes(context));
-      await api.register(sourceRoutes(context));
-    },
-    { prefix: '/api' },
-  );
+  await app.register(authRoutes(deps.accounts, options.publicUrl));
+  await app.register(localAuthRoutes(deps.accounts, guard, options.publicUrl));
+  await app.register(apiRoutes(context, deps, guard), { prefix: '/api' });
   return app;
+}
+
+/** Every route under /api. */
+function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyPluginAsync {
+  return async (api) => {
+    await api.register(metaRoutes({ ...deps.about, publicUrl: context.publicUrl }));
+    await api.register(historyRoutes(context));
+    await api.register(queueRoutes(context));
+    await api.register(statsRoutes(context));
+    await api.register(videoRoutes(context));
+    await api.register(logzRoutes(context));
+    await api.register(downloadRoutes(context));
+    await api.register(sourceRoutes(context, deps.accounts));
+    await api.register(userRoutes(deps.accounts, guard));
+    await api.register(tokenRoutes(deps.accounts, guard));
+    await api.register(submitRoutes(context, deps.accounts, guard));
+    await api.register(videoAdminRoutes(context, deps.accounts, guard));
+  };
 }

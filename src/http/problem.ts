@@ -25,6 +25,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  rate_limited: 429,
   unavailable: 503,
 };
 
@@ -61,7 +62,10 @@ export function installProblemHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendProblem(reply, STATUS_OF_KIND[error.kind], error.code, error.detail);
+    if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      return sendProblem(reply, STATUS_OF_KIND[error.kind], error.code, error.detail);
+    }
     if (error.validation) return sendProblem(reply, 400, codeOfContext(error.validationContext), validationDetail(error, request));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -30,10 +30,11 @@ describe('problem JSON for every error', () => {
   });
 
   it('answers a known route with the wrong method 405 with an Allow header', async () => {
-    for (const [method, url] of [['POST', '/api/history'], ['DELETE', '/api/stats'], ['PUT', '/api/video/known-1'], ['PATCH', '/healthz']] as const) {
+    const cases = [['POST', '/api/history', 'GET, HEAD'], ['DELETE', '/api/stats', 'GET, HEAD'], ['PUT', '/api/video/known-1', 'GET, HEAD, DELETE'], ['PATCH', '/healthz', 'GET, HEAD']] as const;
+    for (const [method, url, allow] of cases) {
       const response = await kura.app.inject({ method, url });
       expect(response.statusCode, `${method} ${url}`).toBe(405);
-      expect(response.headers.allow).toBe('GET, HEAD');
+      expect(response.headers.allow).toBe(allow);
       expect(problemOf(response)).toMatchObject({ status: 405, code: 'method_not_allowed', title: 'Method Not Allowed' });
     }
   });

@@ -107,7 +107,7 @@ describe('readiness without a database', () => {
     // a real connection attempt to a port where nothing listens
     const unreachable = createPool({ connectionString: 'postgres://kura:x@127.0.0.1:1/kura' });
     const app = await buildApp(
-      { livestreams: kura.db.livestreams, captures: createCaptureRepo(kura.db.pool), store: createFsStore(os.tmpdir()), source: testSources(), isDatabaseReachable: () => isReachable(unreachable), changeFeed: null, about: { name: 'kura', version: '0', commit: 'x', changelog: [] } },
+      { livestreams: kura.db.livestreams, captures: createCaptureRepo(kura.db.pool), store: createFsStore(os.tmpdir()), source: testSources(), isDatabaseReachable: () => isReachable(unreachable), changeFeed: null, about: { name: 'kura', version: '0', commit: 'x', changelog: [] }, accounts: kura.accounts },
       { publicUrl: TEST_PUBLIC_URL, corsOrigins: [], usdPerGbPerMonth: 0, readCacheEntries: 0, logLevel: 'silent' },
     );
     try {

@@ -12,7 +12,11 @@ import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { importLivestreams } from '../../src/core/import-livestreams.js';
-import type { StreamSource } from '../../src/core/ports.js';
+import type { Scheduler, StreamSource } from '../../src/core/ports.js';
+import { parseConfig } from '../../src/config.js';
+import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
+import { createAccountDeps } from '../../src/main.js';
+import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
@@ -26,6 +30,12 @@ export interface TestApp {
   load(records: HistoryRecordJson[]): Promise<void>;
   /** Resolves at the next change notification the app receives. */
   nextChange(): Promise<void>;
+  /** Accounts as the app was wired with them (the production wiring on the test database). */
+  accounts: AccountDeps;
+  /** The scheduler submissions went to: a RECORDING DOUBLE unless one was given. */
+  scheduler: RecordingScheduler;
+  /** Where the app's fs store keeps archives. */
+  archiveDir: string;
   close(): Promise<void>;
 }
 
@@ -38,9 +48,30 @@ export function testSources(): StreamSource {
   return routeSources([createYouTubeSource(createYtDlp(YTDLP_STAND_IN)), createHlsSource(createFetcher({ allowPrivate: true }))]);
 }
 
+/** A scheduler DOUBLE that only notes what was asked of it (no jobs run in API tests). */
+export class RecordingScheduler implements Scheduler {
+  readonly watched: string[] = [];
+  async watch(livestreamId: string): Promise<void> {
+    this.watched.push(livestreamId);
+  }
+  async capture(): Promise<void> {}
+  async finalize(): Promise<void> {}
+}
+
+export interface TestAccountOptions {
+  /** Environment for the accounts slice of the config (KURA_ADMINS, OIDC_*, rate limits…). */
+  env?: Record<string, string>;
+  /** The fetcher submissions go through (default: private sources allowed, as tests serve on loopback). */
+  fetcher?: Fetcher;
+}
+
 /** The real app on its own fresh database, with the change feed (and so the read cache) on. */
-export async function startTestApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
+export async function startTestApp(options: Partial<AppOptions> = {}, accountOptions: TestAccountOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
+  const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
+  const scheduler = new RecordingScheduler();
+  const accounts = createAccountDeps(config, db.pool, scheduler, accountOptions.fetcher);
+  const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
   const feed: ClosableChangeFeed = await listenForChanges(db.url, () => undefined);
   const waiters: Array<() => void> = [];
   feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
@@ -50,11 +81,12 @@ export async function startTestApp(options: Partial<AppOptions> = {}): Promise<T
     {
       livestreams: db.livestreams,
       captures: createCaptureRepo(db.pool),
-      store: createFsStore(await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'))),
+      store: createFsStore(archiveDir),
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),
       changeFeed: feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
+      accounts,
     },
     { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', ...options },
   );
@@ -63,6 +95,9 @@ export async function startTestApp(options: Partial<AppOptions> = {}): Promise<T
     app,
     db,
     nextChange,
+    accounts,
+    scheduler,
+    archiveDir,
     async load(records) {
       const changed = nextChange();
       await importLivestreams(db, records);

@@ -36,6 +36,16 @@ describe('configuration', () => {
         jobPollSeconds: 2,
         chunkBytes: 64 * 1024 * 1024,
       },
+      accounts: {
+        oauth: {},
+        oidc: undefined,
+        admins: [],
+        sources: ['youtube', 'hls'],
+        allowedChannels: [],
+        submitLimit: { limit: 20, windowSeconds: 3600 },
+        lookupLimit: { limit: 60, windowSeconds: 60 },
+        loginLimit: { limit: 10, windowSeconds: 900 },
+      },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -129,6 +139,44 @@ describe('configuration', () => {
       'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the AWS default credentials)',
       'S3_ENDPOINT must be an http(s) URL (got "minio:9000")',
       'S3_PRESIGN_SECONDS must be a whole number from 60 to 604800 (got "5")',
+    ]);
+  });
+
+  it('reads the accounts slice: each provider on when its pair is set, admins, sources, channels, limits', () => {
+    const config = parseConfig({
+      DISCORD_CLIENT_ID: 'd-id', DISCORD_CLIENT_SECRET: 'd-secret', GITHUB_CLIENT_ID: 'g-id', GITHUB_CLIENT_SECRET: 'g-secret',
+      OIDC_ISSUER: 'https://id.example.org/application/o/kura/', OIDC_CLIENT_ID: 'kura', OIDC_CLIENT_SECRET: 's', OIDC_NAME: 'Authentik',
+      KURA_ADMINS: 'discord/1234, local/root', KURA_SOURCES: 'hls', KURA_ALLOWED_CHANNELS: 'UCabc,UCdef',
+      KURA_SUBMIT_RATE_LIMIT: '5', KURA_LOOKUP_RATE_LIMIT: '7', KURA_LOGIN_RATE_LIMIT: '3',
+    });
+    expect(config.accounts).toEqual({
+      oauth: { discord: { clientId: 'd-id', clientSecret: 'd-secret' }, github: { clientId: 'g-id', clientSecret: 'g-secret' } },
+      oidc: { issuer: 'https://id.example.org/application/o/kura/', clientId: 'kura', clientSecret: 's', name: 'Authentik' },
+      admins: ['discord/1234', 'local/root'],
+      sources: ['hls'],
+      allowedChannels: ['UCabc', 'UCdef'],
+      submitLimit: { limit: 5, windowSeconds: 3600 },
+      lookupLimit: { limit: 7, windowSeconds: 60 },
+      loginLimit: { limit: 3, windowSeconds: 900 },
+    });
+  });
+
+  it('names every problem of the accounts slice at once', () => {
+    let problems: readonly string[] = [];
+    try {
+      parseConfig({
+        TWITCH_CLIENT_ID: 'only-the-id', OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'kura', OIDC_CLIENT_SECRET: 's',
+        KURA_ADMINS: 'root', KURA_SOURCES: 'youtube,twitch', KURA_SUBMIT_RATE_LIMIT: '0',
+      });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([
+      'TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET are set together (or neither)',
+      'KURA_ADMINS must list provider/userId entries like discord/1234 (got "root")',
+      'KURA_SOURCES must list some of youtube, hls (got "twitch")',
+      'OIDC_ISSUER must be an https URL (http only on localhost) (got "http://id.example.org")',
+      'KURA_SUBMIT_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0")',
     ]);
   });
 });

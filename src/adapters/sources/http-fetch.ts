@@ -55,16 +55,18 @@ export interface Fetcher {
  * names one, its DNS resolves to one, or a redirect leads to one — unless `allowPrivate`
  * (KURA_ALLOW_PRIVATE_SOURCES, for tests and private deployments).
  */
-export function createFetcher(options: { allowPrivate: boolean }): Fetcher {
+export function createFetcher(options: { allowPrivate: boolean; isPublic?: (address: string) => boolean }): Fetcher {
+  // `isPublic` is a seam for tests, where one loopback server stands for the public internet
+  const isPublic = options.isPublic ?? isPublicAddress;
   const agent = new Agent({
     headersTimeout: FETCH_TIMEOUT_MS,
     bodyTimeout: FETCH_TIMEOUT_MS,
-    connect: { timeout: FETCH_TIMEOUT_MS, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }) },
+    connect: { timeout: FETCH_TIMEOUT_MS, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(isPublic) }) },
   });
   const checkTarget = (url: URL) => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError(`${url.href}: only http(s) is fetched`, -1);
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
+    if (!options.allowPrivate && isIP(host) !== 0 && !isPublic(host)) {
       throw new FetchError(`${url.href}: refusing a private or loopback address`, -1);
     }
   };
@@ -158,15 +160,17 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that fails when any address of the name is not public (no DNS-rebinding choice). */
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const blocked = addresses.find((a) => !isPublicAddress(a.address));
-    if (blocked !== undefined) {
-      return callback(new FetchError(`${hostname} resolves to ${blocked.address}, a private or loopback address`, -1), []);
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0] as LookupAddress;
-    callback(null, first.address, first.family);
-  });
+function publicOnlyLookup(isPublic: (address: string) => boolean) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const blocked = addresses.find((a) => !isPublic(a.address));
+      if (blocked !== undefined) {
+        return callback(new FetchError(`${hostname} resolves to ${blocked.address}, a private or loopback address`, -1), []);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0] as LookupAddress;
+      callback(null, first.address, first.family);
+    });
+  };
 }

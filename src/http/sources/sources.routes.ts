@@ -2,6 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
 import type { Quality } from '../../core/ports.js';
 import { validateStream, type Validation } from '../../core/validate-stream.js';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import type { AccountDeps } from '../auth/accounts-context.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../problem.js';
 import { LookupCache } from './lookup-cache.js';
@@ -31,24 +34,34 @@ const QualitySchema = Type.Object(
 );
 
 /** `GET /api/validate` and `GET /api/qualities`: what Kura would record from a URL. */
-export function sourceRoutes(context: RouteContext): FastifyPluginAsync {
+export function sourceRoutes(context: RouteContext, accounts: AccountDeps): FastifyPluginAsync {
+  // each lookup may run yt-dlp or fetch a playlist: counted per client address, in PostgreSQL
+  const limitLookups = async (request: FastifyRequest) => {
+    const { limit, windowSeconds } = accounts.settings.lookupLimit;
+    const hit = await accounts.rateLimiter.hit('lookup', request.ip, accounts.settings.lookupLimit);
+    if (!hit.allowed) {
+      throw new AppError('rate_limited', 'too_many_requests', `At most ${limit} lookups per ${windowSeconds} s; try again in ${hit.retryAfterSeconds} s.`, hit.retryAfterSeconds);
+    }
+  };
   const validations = new LookupCache<Validation>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
   const qualities = new LookupCache<Quality[]>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
   return async (app) => {
     app.get<{ Querystring: Static<typeof UrlQuerySchema> }>(
       '/validate',
       {
+        preHandler: limitLookups,
         schema: {
-          summary: 'Whether a URL names a stream Kura can record (upcoming or live), and why not',
+          summary: 'Whether a URL names a stream this instance takes (upcoming or live, within its rules), and why not',
           querystring: UrlQuerySchema,
           response: { 200: ValidationSchema, ...problemResponses },
         },
       },
-      (request) => validations.get(request.query.url, () => validateStream(context, request.query.url)),
+      (request) => validations.get(request.query.url, () => validateStream({ source: accounts.submissionSource }, request.query.url)),
     );
     app.get<{ Querystring: Static<typeof UrlQuerySchema> }>(
       '/qualities',
       {
+        preHandler: limitLookups,
         schema: {
           summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
           querystring: UrlQuerySchema,

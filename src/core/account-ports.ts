@@ -1,0 +1,96 @@
+import type { Identity, Role, User } from './account.js';
+
+export interface UserRepo {
+  /** Creates the user of an identity, or refreshes its name and avatar; notes the login. */
+  upsertIdentity(identity: Identity): Promise<User>;
+  find(provider: string, providerUserId: string): Promise<User | null>;
+  /** A local account with its password hash, for logging in. */
+  findLocal(name: string): Promise<{ user: User; passwordHash: string } | null>;
+  /** Creates a local account or replaces its password and role. */
+  saveLocal(name: string, passwordHash: string, role: Role): Promise<User>;
+}
+
+export interface SessionRepo {
+  create(tokenHash: Buffer, userId: string, ttlSeconds: number): Promise<void>;
+  /**
+   * The user of an unexpired session; its expiry slides to `ttlSeconds` from now when it was last
+   * pushed more than `refreshSeconds` ago (`refreshed` says so, and the cookie is set again).
+   */
+  use(tokenHash: Buffer, ttlSeconds: number, refreshSeconds: number): Promise<{ user: User; refreshed: boolean } | null>;
+  delete(tokenHash: Buffer): Promise<void>;
+}
+
+export interface ApiTokenInfo {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export interface ApiTokenRepo {
+  create(userId: string, name: string, tokenHash: Buffer): Promise<ApiTokenInfo>;
+  list(userId: string): Promise<ApiTokenInfo[]>;
+  /** False when the user has no such token. */
+  delete(userId: string, id: string): Promise<boolean>;
+  /** The owner of a token, noting its use. */
+  use(tokenHash: Buffer): Promise<User | null>;
+}
+
+/** What a login at an external provider must find again at its callback. */
+export interface LoginAttempt {
+  provider: string;
+  state: string;
+  codeVerifier: string;
+  nonce: string;
+  nextPath: string;
+}
+
+export interface LoginAttemptRepo {
+  save(idHash: Buffer, attempt: LoginAttempt, ttlSeconds: number): Promise<void>;
+  /** Removes and returns an unexpired attempt: a callback can use it once. */
+  take(idHash: Buffer): Promise<LoginAttempt | null>;
+}
+
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Counters shared by every api process (PostgreSQL), per bucket and key. */
+export interface RateLimiter {
+  /** Counts one hit; `allowed` is false once the window holds more than `limit`. */
+  hit(bucket: string, key: string, rule: RateLimit): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  /** Whether the window is already full, without counting. */
+  peek(bucket: string, key: string, rule: RateLimit): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  reset(bucket: string, key: string): Promise<void>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** Constant-time comparison; false for a malformed hash. */
+  verify(password: string, hash: string): Promise<boolean>;
+}
+
+/** An external login provider (OAuth 2 with PKCE, or OpenID Connect). */
+export interface LoginProvider {
+  /** Route segment and stored provider name: `discord`, `google`, `twitch`, `github`, `oidc`. */
+  id: string;
+  /** What the login button says. */
+  name: string;
+  /** The provider's authorize URL for this attempt (state, PKCE challenge, nonce where it applies). */
+  authorizationUrl(attempt: LoginAttempt): Promise<URL>;
+  /** Exchanges the callback's code (PKCE verifier, nonce checked) for the identity; rejects on any mismatch. */
+  identify(callbackUrl: URL, attempt: LoginAttempt): Promise<Identity>;
+}
+
+/** What admins did, kept for good. */
+export interface AdminActionRepo {
+  /** Deletes the record (submitters, captures and downloads go with it) and notes why, in one transaction. */
+  takeDown(livestreamId: string, admin: string, reason: string): Promise<boolean>;
+  note(action: 'cancel' | 'retry', livestreamId: string, admin: string, reason: string): Promise<void>;
+}
+
+/** Removes what expired: sessions, login attempts, rate-limit windows. Returns how many rows went. */
+export interface ExpiredPurger {
+  purgeExpired(): Promise<number>;
+}

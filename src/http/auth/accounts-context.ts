@@ -1,0 +1,45 @@
+import type { Caller } from '../../core/account.js';
+import type {
+  AdminActionRepo,
+  ApiTokenRepo,
+  LoginAttemptRepo,
+  LoginProvider,
+  PasswordHasher,
+  RateLimit,
+  RateLimiter,
+  SessionRepo,
+  UserRepo,
+} from '../../core/account-ports.js';
+import type { Scheduler, StreamSource } from '../../core/ports.js';
+
+/** Ports and settings of accounts, submission and admin actions, as the composition root wires them. */
+export interface AccountDeps {
+  users: UserRepo;
+  sessions: SessionRepo;
+  apiTokens: ApiTokenRepo;
+  loginAttempts: LoginAttemptRepo;
+  rateLimiter: RateLimiter;
+  passwords: PasswordHasher;
+  adminActions: AdminActionRepo;
+  /** Enabled external login providers by id. */
+  providers: ReadonlyMap<string, LoginProvider>;
+  scheduler: Scheduler;
+  /** Sources as users may submit them: the operator's rules applied (KURA_SOURCES, channels, private targets). */
+  submissionSource: StreamSource;
+  settings: AccountSettings;
+}
+
+export interface AccountSettings {
+  /** `provider/userId` of admins (KURA_ADMINS). */
+  admins: ReadonlySet<string>;
+  submitLimit: RateLimit;
+  lookupLimit: RateLimit;
+  loginLimit: RateLimit;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authentication guard once it resolved the caller. */
+    caller: Caller | null;
+  }
+}

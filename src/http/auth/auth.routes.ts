@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
+import { beginLogin } from '../../core/begin-login.js';
+import { completeLogin } from '../../core/complete-login.js';
+import { problemResponses } from '../problem.js';
+import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
+import type { AccountDeps } from './accounts-context.js';
+import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
+
+/** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
+export function authRoutes(accounts: AccountDeps, publicUrl: string): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/auth/providers', { schema: { summary: 'Login providers enabled here', response: { 200: ProvidersSchema } } }, async () => ({
+      providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
+      local: true,
+    }));
+
+    app.get<{ Params: Static<typeof ProviderParamsSchema>; Querystring: Static<typeof LoginQuerySchema> }>(
+      '/auth/:provider/login',
+      { schema: { summary: 'Starts a login: redirects (302) to the provider', params: ProviderParamsSchema, querystring: LoginQuerySchema, response: problemResponses } },
+      async (request, reply) => {
+        const { attemptId, redirectTo } = await beginLogin(accounts, { provider: request.params.provider, next: request.query.next });
+        setLoginCookie(reply, publicUrl, attemptId);
+        return reply.redirect(redirectTo.href, 302);
+      },
+    );
+
+    app.get<{ Params: Static<typeof ProviderParamsSchema> }>(
+      '/auth/:provider/callback',
+      { schema: { summary: 'Where the provider sends the browser back; opens a session and redirects (302) to `next`', params: ProviderParamsSchema, response: problemResponses } },
+      async (request, reply) => {
+        clearLoginCookie(reply, publicUrl);
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        const { sessionToken, nextPath } = await completeLogin(accounts, {
+          provider: request.params.provider,
+          attemptId: request.cookies[LOGIN_COOKIE],
+          callbackUrl: new URL(`${publicUrl}/auth/${request.params.provider}/callback${query}`),
+        });
+        setSessionCookie(reply, publicUrl, sessionToken);
+        return reply.redirect(`${publicUrl}${nextPath}`, 302);
+      },
+    );
+  };
+}

@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../../core/account.js';
+import { authenticate } from '../../core/authenticate.js';
+import { AppError } from '../../core/errors.js';
+import type { AccountDeps } from './accounts-context.js';
+import { SESSION_COOKIE, setSessionCookie } from './cookies.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a browser request comes from the instance's own pages: its `Origin` is the public
+ * origin, or (without Origin) `Sec-Fetch-Site` says same-origin. A request with neither is not
+ * trusted with a cookie: every browser in use sends one of them on a POST.
+ */
+export function isSameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (origin !== undefined) return origin === publicOrigin;
+  const site = request.headers['sec-fetch-site'];
+  return site === 'same-origin';
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** Resolves callers from a bearer token or the session cookie; refuses cookie-borne cross-origin state changes. */
+export function createGuard(accounts: AccountDeps, publicUrl: string) {
+  const publicOrigin = new URL(publicUrl).origin;
+
+  /** The caller, or null when the request carries no valid credentials. */
+  const optional = async (request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> => {
+    const found = await authenticate(accounts, {
+      bearerToken: bearerToken(request),
+      sessionToken: request.cookies[SESSION_COOKIE],
+      admins: accounts.settings.admins,
+    });
+    if (found === null) return null;
+    if (found.caller.via === 'session' && !SAFE_METHODS.has(request.method) && !isSameOrigin(request, publicOrigin)) {
+      throw new AppError('forbidden', 'cross_origin_refused', `A request that changes something and is authenticated by cookie must come from ${publicOrigin}; scripts use a bearer token.`);
+    }
+    if (found.sessionRefreshed) setSessionCookie(reply, publicUrl, request.cookies[SESSION_COOKIE] as string);
+    request.caller = found.caller;
+    return found.caller;
+  };
+
+  /** The caller; `not_logged_in` (401) without valid credentials, `cross_origin_refused` (403) for CSRF. */
+  const required = async (request: FastifyRequest, reply: FastifyReply): Promise<Caller> => {
+    const caller = await optional(request, reply);
+    if (caller === null) throw new AppError('unauthorized', 'not_logged_in', 'Log in first (a session cookie or an Authorization: Bearer token).');
+    return caller;
+  };
+
+  /** A preValidation hook: resolves the caller before the body is judged, so a stranger gets 401, not 400. */
+  const requireCaller = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await required(request, reply);
+  };
+
+  return { optional, required, requireCaller, publicOrigin };
+}
+
+export type Guard = ReturnType<typeof createGuard>;
+
+/** The caller `requireCaller` resolved for this request. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (request.caller === null) throw new AppError('unauthorized', 'not_logged_in', 'Log in first (a session cookie or an Authorization: Bearer token).');
+  return request.caller;
+}

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { hashSecret, roleOf, safeNextPath } from '../../core/account.js';
+import { AppError } from '../../core/errors.js';
+import { logInLocally } from '../../core/log-in-locally.js';
+import { problemResponses } from '../problem.js';
+import { presentCaller } from '../user/user.presenter.js';
+import type { AccountDeps } from './accounts-context.js';
+import { CallerSchema, LocalLoginSchema } from './auth.schema.js';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
+import { isSameOrigin, type Guard } from './guard.js';
+
+/** `POST /auth/local` (local accounts) and `POST /auth/logout`. */
+export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: string): FastifyPluginAsync {
+  // a login or logout forced by another site is refused too (login CSRF)
+  const refuseCrossOrigin = (request: FastifyRequest) => {
+    const fromBrowser = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
+    if (fromBrowser && !isSameOrigin(request, guard.publicOrigin)) {
+      throw new AppError('forbidden', 'cross_origin_refused', `Log in and out from ${guard.publicOrigin} itself.`);
+    }
+  };
+  return async (app) => {
+    app.post<{ Body: Static<typeof LocalLoginSchema> }>(
+      '/auth/local',
+      { schema: { summary: 'Logs a local account in (JSON or an HTML form); opens a session', body: LocalLoginSchema, response: { 200: CallerSchema, ...problemResponses } } },
+      async (request, reply) => {
+        refuseCrossOrigin(request);
+        const { username, password, next } = request.body;
+        const { sessionToken, user } = await logInLocally(accounts, { username, password, clientIp: request.ip, rule: accounts.settings.loginLimit });
+        setSessionCookie(reply, publicUrl, sessionToken);
+        if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return reply.redirect(`${publicUrl}${safeNextPath(next)}`, 303);
+        return presentCaller({ user, role: roleOf(user, accounts.settings.admins), via: 'session' });
+      },
+    );
+
+    app.post('/auth/logout', { schema: { summary: 'Ends the session of the cookie (204)', response: problemResponses } }, async (request, reply) => {
+      refuseCrossOrigin(request);
+      const token = request.cookies[SESSION_COOKIE];
+      if (token !== undefined) await accounts.sessions.delete(hashSecret(token));
+      clearSessionCookie(reply, publicUrl);
+      return reply.code(204).send();
+    });
+  };
+}

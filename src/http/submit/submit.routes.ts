@@ -1,0 +1,39 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { submitStream } from '../../core/submit-stream.js';
+import type { AccountDeps } from '../auth/accounts-context.js';
+import { callerOf, type Guard } from '../auth/guard.js';
+import type { RouteContext } from '../context.js';
+import { presentRecord } from '../livestreams/record.presenter.js';
+import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
+import { problemResponses } from '../problem.js';
+
+const SubmitBodySchema = Type.Object({
+  videoUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube livestream URL or an HLS playlist (.m3u8) URL' }),
+  quality: Type.Optional(Type.String({ pattern: '^(best|[1-9][0-9]{2,3}p)$', description: '`best` (default) or a height like `720p`, as GET /api/qualities lists' })),
+});
+
+/** `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. */
+export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+  return async (app) => {
+    app.post<{ Body: Static<typeof SubmitBodySchema> }>(
+      '/submit',
+      {
+        preValidation: guard.requireCaller,
+        schema: {
+          summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
+          body: SubmitBodySchema,
+          response: { 200: LivestreamRecordSchema, ...problemResponses },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const record = await submitStream(
+          { livestreams: context.livestreams, scheduler: accounts.scheduler, source: accounts.submissionSource, rateLimiter: accounts.rateLimiter },
+          { caller, url: request.body.videoUrl, quality: request.body.quality === 'best' ? undefined : request.body.quality, rule: accounts.settings.submitLimit, now: new Date() },
+        );
+        return presentRecord(record, context.publicUrl);
+      },
+    );
+  };
+}

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { createApiToken } from '../../core/create-api-token.js';
+import { AppError } from '../../core/errors.js';
+import type { ApiTokenInfo } from '../../core/account-ports.js';
+import type { AccountDeps } from '../auth/accounts-context.js';
+import { callerOf, type Guard } from '../auth/guard.js';
+import { problemResponses } from '../problem.js';
+
+const TokenSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'ApiToken' },
+);
+const NewTokenSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    token: Type.String({ description: 'Send as `Authorization: Bearer <token>`. Shown this once: only its hash is kept.' }),
+  },
+  { $id: 'NewApiToken' },
+);
+const CreateBodySchema = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'What the token is for, 1–100 characters' })),
+});
+const TokenParamsSchema = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$', description: 'A token id from GET /api/tokens' }) });
+
+const present = (info: ApiTokenInfo) => ({ id: info.id, name: info.name, createdAt: info.createdAt.toISOString(), lastUsedAt: info.lastUsedAt?.toISOString() ?? null });
+
+/** `POST|GET /api/tokens`, `DELETE /api/tokens/{id}`: the caller's API tokens for scripts. */
+export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+  return async (app) => {
+    app.post<{ Body: Static<typeof CreateBodySchema> | undefined }>(
+      '/tokens',
+      { preValidation: guard.requireCaller, schema: { summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const created = await createApiToken(accounts, { userId: caller.user.id, name: request.body?.name ?? 'api' });
+        return reply.code(201).send({ id: created.id, name: created.name, createdAt: created.createdAt.toISOString(), token: created.token });
+      },
+    );
+    app.get('/tokens', { preValidation: guard.requireCaller, schema: { summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request) => {
+      const caller = callerOf(request);
+      return (await accounts.apiTokens.list(caller.user.id)).map(present);
+    });
+    app.delete<{ Params: Static<typeof TokenParamsSchema> }>(
+      '/tokens/:id',
+      { preValidation: guard.requireCaller, schema: { summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: problemResponses } },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        if (!(await accounts.apiTokens.delete(caller.user.id, request.params.id))) {
+          throw new AppError('not_found', 'token_not_found', `You have no API token ${request.params.id}.`);
+        }
+        return reply.code(204).send();
+      },
+    );
+  };
+}

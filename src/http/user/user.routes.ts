@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { AppError } from '../../core/errors.js';
+import type { AccountDeps } from '../auth/accounts-context.js';
+import { CallerSchema, UserSchema } from '../auth/auth.schema.js';
+import { callerOf, type Guard } from '../auth/guard.js';
+import { problemResponses } from '../problem.js';
+import { presentCaller, presentUser } from './user.presenter.js';
+
+const UserParamsSchema = Type.Object({
+  provider: Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'discord, google, twitch, github, oidc or local' }),
+  id: Type.String({ pattern: '^[^\\s/]{1,128}$', description: 'The user id at that provider' }),
+});
+
+/** `GET /api/user` (the caller) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
+export function userRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+  return async (app) => {
+    app.get(
+      '/user',
+      { schema: { summary: 'The logged-in caller (401 when not logged in)', response: { 200: CallerSchema, ...problemResponses } } },
+      async (request, reply) => presentCaller(await guard.required(request, reply)),
+    );
+    app.get<{ Params: Static<typeof UserParamsSchema> }>(
+      '/user/:provider/:id',
+      { schema: { summary: 'A user’s public identity (a submitter `provider/id`)', params: UserParamsSchema, response: { 200: UserSchema, ...problemResponses } } },
+      async (request) => {
+        const user = await accounts.users.find(request.params.provider, request.params.id);
+        if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${request.params.provider}/${request.params.id}.`);
+        return presentUser(user);
+      },
+    );
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { cancelLivestream } from '../../core/cancel-livestream.js';
+import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
+import { retryLivestream } from '../../core/retry-livestream.js';
+import { takeDownLivestream } from '../../core/take-down-livestream.js';
+import type { AccountDeps } from '../auth/accounts-context.js';
+import { callerOf, type Guard } from '../auth/guard.js';
+import type { RouteContext } from '../context.js';
+import { presentRecord } from '../livestreams/record.presenter.js';
+import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
+import { problemResponses } from '../problem.js';
+
+const ParamsSchema = Type.Object({ id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }) });
+const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
+const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
+
+/** Admin actions on a record: take it down, cancel waiting for it, retry it. */
+export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+  const deps = { livestreams: context.livestreams, captures: context.captures, store: context.store, scheduler: accounts.scheduler, adminActions: accounts.adminActions };
+  return async (app) => {
+    app.delete<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
+      '/video/:id',
+      { preValidation: guard.requireCaller, schema: { summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: ParamsSchema, body: ReasonSchema, response: problemResponses } },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
+        return reply.code(204).send();
+      },
+    );
+    app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
+      '/video/:id/cancel',
+      { preValidation: guard.requireCaller, schema: { summary: 'Admin: stops waiting for an upcoming livestream (it becomes failed with the reason)', params: ParamsSchema, body: ReasonSchema, response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      async (request) => {
+        const caller = callerOf(request);
+        return presentRecord(await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason }), context.publicUrl);
+      },
+    );
+    app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(
+      '/video/:id/retry',
+      { preValidation: guard.requireCaller, schema: { summary: 'Admin: watches a failed livestream again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      async (request) => {
+        const caller = callerOf(request);
+        const reason = request.body?.reason ?? 'retried';
+        return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), context.publicUrl);
+      },
+    );
+  };
+}

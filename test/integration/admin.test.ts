@@ -1,0 +1,101 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LivestreamInput, LivestreamStatus } from '../../src/core/livestream.js';
+import { objectKeys } from '../../src/core/object-keys.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
+
+let kura: TestApp;
+let admin: string;
+let user: string;
+beforeAll(async () => {
+  kura = await startTestApp({}, { env: { KURA_ADMINS: 'local/boss' } });
+  await addUser(kura, 'root', { admin: true });
+  await addUser(kura, 'boss');
+  await addUser(kura, 'viewer');
+  admin = await logIn(kura, 'root');
+  user = await logIn(kura, 'viewer');
+});
+afterAll(() => kura.close());
+
+/** A record in `status`; a finished one has its three files in the fs store. */
+async function makeRecord(id: string, status: LivestreamStatus): Promise<void> {
+  const record: LivestreamInput = {
+    id, platform: 'hls', sourceUrl: `https://cdn.example/${id}/index.m3u8`, status, failureReason: status === 'failed' ? 'never went live' : null,
+    title: `Stream ${id}`, channelName: 'Channel', channelId: 'cdn.example', thumbnailUrl: null, scheduledStart: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null, endedAt: null, archive: null, submitters: ['local/viewer', 'discord/42'], requestedQuality: null,
+  };
+  if (status === 'finished') {
+    for (const key of [objectKeys.video(id), objectKeys.log(id), objectKeys.thumbnail(id)]) {
+      await mkdir(path.dirname(path.join(kura.archiveDir, key)), { recursive: true });
+      await writeFile(path.join(kura.archiveDir, key), `bytes of ${key}`);
+    }
+    record.archive = { fileSizeBytes: 10, lengthSeconds: 1, videoKey: objectKeys.video(id), logKey: objectKeys.log(id), thumbnailKey: objectKeys.thumbnail(id), sha256: 'a'.repeat(64), externalUrl: null };
+  }
+  await kura.db.livestreams.upsertMany([record]);
+}
+
+const act = (method: 'DELETE' | 'POST', url: string, cookie: string | undefined, payload?: object) =>
+  kura.app.inject({ method, url, headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}) }, ...(payload ? { payload } : {}) });
+
+describe('takedown', () => {
+  it('removes the stored files and the record, and keeps who, why and what in the audit table', async () => {
+    await makeRecord('takedown1', 'finished');
+    expect(await readdir(path.join(kura.archiveDir, 'archives', 'takedown1'))).toHaveLength(3);
+    const response = await act('DELETE', '/api/video/takedown1', admin, { reason: 'copyright claim' });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await readdir(path.join(kura.archiveDir, 'archives', 'takedown1'))).toEqual([]);
+    expect((await kura.app.inject({ url: '/api/video/takedown1' })).statusCode).toBe(404);
+    expect(await kura.db.livestreams.findById('takedown1')).toBeNull();
+    const { rows } = await kura.db.pool.query(`select action, admin, reason, record from admin_actions where livestream_id = 'takedown1'`);
+    expect(rows).toEqual([{ action: 'takedown', admin: 'local/root', reason: 'copyright claim', record: expect.objectContaining({ title: 'Stream takedown1', submitters: ['local/viewer', 'discord/42'] }) }]);
+  });
+
+  it('is for admins only: 401 without a session, 403 for a user, and nothing is removed', async () => {
+    await makeRecord('takedown2', 'finished');
+    expect((await act('DELETE', '/api/video/takedown2', undefined, { reason: 'x' })).statusCode).toBe(401);
+    const forbidden = await act('DELETE', '/api/video/takedown2', user, { reason: 'x' });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toMatchObject({ code: 'admin_only' });
+    expect(await readdir(path.join(kura.archiveDir, 'archives', 'takedown2'))).toHaveLength(3);
+    expect(await kura.db.livestreams.findById('takedown2')).not.toBeNull();
+  });
+
+  it('needs a reason (400), answers 404 for an unknown record and 409 for one being recorded', async () => {
+    expect((await act('DELETE', '/api/video/takedown2', admin, {})).statusCode).toBe(400);
+    const unknown = await act('DELETE', '/api/video/nothing-here', admin, { reason: 'x' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'livestream_not_found' });
+    await makeRecord('recording1', 'live');
+    expect((await act('DELETE', '/api/video/recording1', admin, { reason: 'x' })).json()).toMatchObject({ status: 409, code: 'capture_in_progress' });
+  });
+
+  it('counts admins of KURA_ADMINS too', async () => {
+    await makeRecord('takedown3', 'upcoming');
+    expect((await act('DELETE', '/api/video/takedown3', await logIn(kura, 'boss'), { reason: 'spam' })).statusCode).toBe(204);
+  });
+});
+
+describe('cancel and retry', () => {
+  it('cancel stops waiting for an upcoming stream: failed, with the reason kept', async () => {
+    await makeRecord('cancel1', 'upcoming');
+    const response = await act('POST', '/api/video/cancel1/cancel', admin, { reason: 'wrong stream' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id: 'cancel1', status: 'failed' });
+    expect((await kura.db.livestreams.findById('cancel1'))?.failureReason).toBe('Cancelled by an admin: wrong stream');
+    expect((await act('POST', '/api/video/cancel1/cancel', admin, { reason: 'again' })).json()).toMatchObject({ status: 409, code: 'livestream_not_cancellable' });
+    expect((await act('POST', '/api/video/cancel1/cancel', user, { reason: 'x' })).statusCode).toBe(403);
+  });
+
+  it('retry watches a failed stream again', async () => {
+    await makeRecord('retry1', 'failed');
+    const response = await act('POST', '/api/video/retry1/retry', admin, {});
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id: 'retry1', status: 'upcoming' });
+    expect(kura.scheduler.watched).toContain('retry1');
+    expect((await act('POST', '/api/video/retry1/retry', admin, {})).json()).toMatchObject({ status: 409, code: 'livestream_not_retryable' });
+    const { rows } = await kura.db.pool.query(`select action, reason from admin_actions where livestream_id in ('cancel1', 'retry1') order by id`);
+    expect(rows).toEqual([{ action: 'cancel', reason: 'wrong stream' }, { action: 'retry', reason: 'retried' }]);
+  });
+});

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { addUser, logIn, SAME_ORIGIN, sessionCookieOf } from '../support/accounts.js';
+
+// Local accounts, sessions and logout against a real PostgreSQL; the login limit is 3 failures.
+let kura: TestApp;
+beforeAll(async () => {
+  kura = await startTestApp({}, { env: { KURA_LOGIN_RATE_LIMIT: '3', KURA_ADMINS: 'local/root' } });
+  await addUser(kura, 'alice');
+  await addUser(kura, 'root');
+  await addUser(kura, 'mallory');
+});
+afterAll(() => kura.close());
+
+const login = (payload: object, headers: Record<string, string> = SAME_ORIGIN) =>
+  kura.app.inject({ method: 'POST', url: '/auth/local', headers: { 'x-forwarded-for': '203.0.113.9', ...headers }, payload });
+const me = (cookie: string) => kura.app.inject({ url: '/api/user', headers: { cookie } });
+
+describe('local login', () => {
+  it('opens a session whose cookie is HttpOnly, SameSite=Lax, 30 days, and answers who logged in', async () => {
+    const response = await login({ username: 'alice', password: 'alice-password' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: 'alice', name: 'alice', avatar: null, provider: 'local', role: 'user' });
+    const cookie = response.cookies.find((c) => c.name === 'kura_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 30 * 86_400 });
+    expect(cookie?.secure).toBeFalsy(); // the test instance is http://
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 random bits
+    const user = await me(sessionCookieOf(response));
+    expect(user.json()).toEqual({ id: 'alice', name: 'alice', avatar: null, provider: 'local', role: 'user' });
+  });
+
+  it('stores only a hash of the session token', async () => {
+    const cookie = await logIn(kura, 'alice');
+    const token = cookie.split('=')[1] as string;
+    const { rows } = await kura.db.pool.query(`select encode(token_hash, 'hex') as hash from sessions`);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.hash.includes(Buffer.from(token).toString('hex')))).toBe(false);
+    expect(rows.every((r) => r.hash.length === 64)).toBe(true);
+  });
+
+  it('takes an HTML form and redirects (303) only within the instance', async () => {
+    const form = (next: string) =>
+      kura.app.inject({ method: 'POST', url: '/auth/local', headers: { ...SAME_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, payload: `username=alice&password=alice-password&next=${encodeURIComponent(next)}` });
+    const inside = await form('/queue?x=1');
+    expect(inside.statusCode).toBe(303);
+    expect(inside.headers.location).toBe('http://kura.test/queue?x=1');
+    for (const next of ['https://evil.example/', '//evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
+      expect((await form(next)).headers.location, next).toBe('http://kura.test/');
+    }
+  });
+
+  it('refuses a wrong password and an unknown user alike (401 invalid_credentials)', async () => {
+    const wrong = await login({ username: 'root', password: 'not-the-password' });
+    const unknown = await login({ username: 'nobody', password: 'whatever1' });
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'invalid_credentials', status: 401 });
+      expect(response.cookies).toEqual([]);
+    }
+  });
+
+  it('refuses logins for an account after 3 failures with 429 and Retry-After, even with the right password', async () => {
+    const from = { ...SAME_ORIGIN, 'x-forwarded-for': '192.0.2.50' };
+    for (let i = 0; i < 3; i++) expect((await login({ username: 'mallory', password: `wrong-${i}-xx` }, from)).statusCode).toBe(401);
+    const limited = await login({ username: 'mallory', password: 'mallory-password' }, from);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'too_many_requests' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800); // a 15-minute window
+    // another account from another address is not held back
+    expect((await login({ username: 'alice', password: 'alice-password' }, { ...SAME_ORIGIN, 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
+  });
+
+  it('refuses every account from an address after 3 failures from it', async () => {
+    const from = { ...SAME_ORIGIN, 'x-forwarded-for': '192.0.2.77' };
+    for (const name of ['a1', 'a2', 'a3']) expect((await login({ username: name, password: 'guessing-1' }, from)).statusCode).toBe(401);
+    expect((await login({ username: 'alice', password: 'alice-password' }, from)).statusCode).toBe(429);
+  });
+
+  it('refuses a login posted from another site (login CSRF)', async () => {
+    const response = await login({ username: 'alice', password: 'alice-password' }, { origin: 'https://evil.example' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'cross_origin_refused' });
+  });
+
+  it('makes admins from --admin or KURA_ADMINS', async () => {
+    expect((await me(await logIn(kura, 'root'))).json()).toMatchObject({ role: 'admin' });
+  });
+});
+
+describe('sessions', () => {
+  it('answers 401 problem JSON without a session, or with an unknown one', async () => {
+    for (const headers of [{}, { cookie: 'kura_session=forged' }]) {
+      const response = await kura.app.inject({ url: '/api/user', headers });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ code: 'not_logged_in' });
+    }
+  });
+
+  it('expire after their expiry, and slide forward when used', async () => {
+    const cookie = await logIn(kura, 'alice');
+    const hash = "sha256(convert_to($1, 'utf8'))";
+    const token = cookie.split('=')[1];
+    await kura.db.pool.query(`update sessions set expires_at = now() + interval '1 day', last_used_at = now() - interval '2 hours' where token_hash = ${hash}`, [token]);
+    const used = await me(cookie);
+    expect(used.statusCode).toBe(200);
+    expect(used.cookies.find((c) => c.name === 'kura_session')?.maxAge).toBe(30 * 86_400); // the cookie slides too
+    const { rows } = await kura.db.pool.query(`select extract(epoch from expires_at - now()) as left from sessions where token_hash = ${hash}`, [token]);
+    expect(Number(rows[0].left)).toBeGreaterThan(29 * 86_400);
+    await kura.db.pool.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = ${hash}`, [token]);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('end at logout: the session is deleted, the cookie cleared', async () => {
+    const cookie = await logIn(kura, 'alice');
+    const out = await kura.app.inject({ method: 'POST', url: '/auth/logout', headers: { ...SAME_ORIGIN, cookie } });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies.find((c) => c.name === 'kura_session')?.value).toBe('');
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('are purged once expired', async () => {
+    const cookie = await logIn(kura, 'alice');
+    await kura.db.pool.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = sha256(convert_to($1, 'utf8'))`, [cookie.split('=')[1]]);
+    const { createExpiredPurger } = await import('../../src/adapters/db/expired-purger.js');
+    expect(await createExpiredPurger(kura.db.pool).purgeExpired()).toBeGreaterThanOrEqual(1);
+    const { rows } = await kura.db.pool.query('select count(*)::int as n from sessions where expires_at <= now()');
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('under an https public URL', () => {
+  it('marks the session cookie Secure, and takes requests from that origin only', async () => {
+    const secure = await startTestApp({ publicUrl: 'https://archive.example' });
+    try {
+      await addUser(secure, 'alice');
+      const response = await secure.app.inject({ method: 'POST', url: '/auth/local', headers: { origin: 'https://archive.example' }, payload: { username: 'alice', password: 'alice-password' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.cookies.find((c) => c.name === 'kura_session')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+      const plain = await secure.app.inject({ method: 'POST', url: '/auth/local', headers: { origin: 'http://archive.example' }, payload: { username: 'alice', password: 'alice-password' } });
+      expect(plain.statusCode).toBe(403);
+    } finally {
+      await secure.close();
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the account routes', async () => {
+    const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/auth/providers', '/auth/local', '/auth/logout', '/api/user', '/api/user/{provider}/{id}', '/api/tokens', '/api/tokens/{id}', '/api/submit', '/api/video/{id}/cancel', '/api/video/{id}/retry']),
+    );
+    expect(Object.keys(spec.paths['/api/video/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
+  });
+});
+
