@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaTools } from '../../core/ports.js';
 import { Mp4OutputFollower } from './mp4-output-follower.js';
@@ -72,6 +72,8 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
       const listFile = `${workFile}.concat.txt`;
       let ffmpeg: Run | null = null;
       try {
+        // a capture finalized by another worker than the one that recorded it has no folder here yet
+        await mkdir(path.dirname(workFile), { recursive: true });
         await writeFile(listFile, server.urls.map((url) => `file '${url}'\n`).join(''));
         ffmpeg = start(settings.ffmpeg, ffmpegArgs.remux(listFile, workFile));
         await follower.follow(ffmpeg.done);
