@@ -1,7 +1,8 @@
 // bench/capture: Kura against bare `ffmpeg -live_start_index 0 -i URL -c copy out.mp4` recording the
 // same live 720p30 HLS stream in the same run (CPU seconds and peak RSS from GNU time), then 20
 // captures of one stream at once, counting missed segments.
-// Usage: npm run build && node dist/bench/capture.js [--seconds 60] [--concurrent 20] [--profile DIR]
+// Usage: npm run build && node dist/bench/capture.js [--seconds 60] [--concurrent 20] [--only TEXT] [--profile DIR]
+// (--only runs the concurrent setups whose name contains TEXT, e.g. "2 processes")
 // (--concurrent 0 skips the concurrent part; --profile writes V8 CPU profiles of the kura processes to DIR)
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
       ['S3 storage (s3rver), 1 process', s3.env, 1],
       ['S3 storage (s3rver), 2 processes', s3.env, 2],
     ];
-    for (const [name, storageEnv, processes] of setups) {
+    for (const [name, storageEnv, processes] of setups.filter(([name]) => name.includes(args.get('--only') ?? ''))) {
       const shared = await startHlsFixture({ seconds: SECONDS, size: '1280x720', fps: 30, bitrate: '3000k' });
       fixtures.push(shared);
       const setupEnv = { ...env, ...storageEnv, KURA_DATA_DIR: path.join(root, `data-${name.replace(/\W+/g, '-')}`) };
