@@ -65,6 +65,12 @@ async function archiveWith(extra: Record<string, string>): Promise<{ api: string
 const firstPartOfTheVideo = (method: string, requestPath: string, query: Record<string, string | undefined>) =>
   method === 'PUT' && requestPath.endsWith('.mp4') && query.partNumber !== undefined;
 
+/** The video's bytes as the bucket holds them, through the download redirect. */
+async function storedVideo(api: string, id: string): Promise<Buffer> {
+  const location = (await fetch(`${api}/api/download/${id}/video`, { redirect: 'manual' })).headers.get('location') as string;
+  return Buffer.from(await (await fetch(location)).arrayBuffer());
+}
+
 const saved = async (bytes: Buffer) => {
   const file = path.join(cwd, `download-${Date.now()}.mp4`);
   await writeFile(file, bytes);
@@ -109,9 +115,7 @@ describe('capturing to S3 storage', () => {
     let refused = 0;
     const onS3 = await archiveWith(s3.env);
     await encoded;
-    const location = (await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' })).headers.get('location') as string;
-    const object = await fetch(location);
-    const stored = Buffer.from(await object.arrayBuffer());
+    const stored = await storedVideo(onS3.api, onS3.id);
     const details = await fetch(`${onS3.api}/api/video/${onS3.id}`).then((r) => r.json());
     expect(stored.length).toBeGreaterThan(8 * 1024 * 1024); // so the upload was multipart, and met the outage
     expect(refused).toBeGreaterThan(1); // requests were refused, and retried
@@ -136,8 +140,7 @@ describe('capturing to S3 storage', () => {
     expect(peak).toBeGreaterThan(0);
     // chunks of 1 MiB: two of them, a segment (~0.6 MB) while capturing; the backlog and socket buffers at finalize
     expect(peak).toBeLessThan(6 * 1024 * 1024);
-    const location = (await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' })).headers.get('location') as string;
-    const stored = Buffer.from(await (await fetch(location)).arrayBuffer());
+    const stored = await storedVideo(onS3.api, onS3.id);
     expect(createHash('sha256').update(stored).digest('hex')).toBe(details.sha256);
     expect((await probe(await saved(stored))).frames).toBe(900);
     // the chunks went to the bucket as the capture went, and are gone now that the archive is stored
@@ -157,8 +160,7 @@ describe('capturing to S3 storage', () => {
     expect(refused).toBeGreaterThan(1);
     const details = await fetch(`${onS3.api}/api/video/${onS3.id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
-    const location = (await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { redirect: 'manual' })).headers.get('location') as string;
-    const stored = Buffer.from(await (await fetch(location)).arrayBuffer());
+    const stored = await storedVideo(onS3.api, onS3.id);
     expect(createHash('sha256').update(stored).digest('hex')).toBe(details.sha256);
     expect((await probe(await saved(stored))).frames).toBe(600);
     expect(await s3.keys('captures/')).toEqual([]);
@@ -182,9 +184,7 @@ describe('capturing to S3 storage', () => {
     const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
     const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    const location = (await fetch(`${api}/api/download/${id}/video`, { redirect: 'manual' })).headers.get('location') as string;
-    const object = await fetch(location);
-    const stored = Buffer.from(await object.arrayBuffer());
+    const stored = await storedVideo(api, id);
     expect(createHash('sha256').update(stored).digest('hex')).toBe((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).sha256);
     expect((await probe(await saved(stored))).frames).toBe(600);
     // the killed worker's upload was noted in PostgreSQL, and aborted before the video was stored again

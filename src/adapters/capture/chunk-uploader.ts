@@ -35,11 +35,6 @@ export class ChunkUploader {
 
   constructor(private readonly deps: ChunkUploaderDeps) {}
 
-  /** Bytes waiting on local disk to be uploaded. */
-  get pendingBytes(): number {
-    return this.queue.reduce((sum, chunk) => sum + (chunk.endOffset - chunk.startOffset), 0);
-  }
-
   enqueue(chunk: SealedChunk): void {
     this.queue.push(chunk);
     this.running ??= this.work().finally(() => (this.running = null));

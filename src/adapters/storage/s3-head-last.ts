@@ -8,9 +8,9 @@ import type { HeadLastWriter, StoredObject } from '../../core/ports.js';
  * Media bytes held back for part 1, which is uploaded last with the head in front: S3 takes the
  * parts of a multipart upload in any order, but every part but the last must be 5 MiB or more.
  */
-export const HEAD_PART_MEDIA_BYTES = 8 * 1024 * 1024;
+const HEAD_PART_MEDIA_BYTES = 8 * 1024 * 1024;
 /** Part 2's size; it doubles every 2,000 parts, so the 10,000 parts S3 allows hold ~1 TB. */
-export const MEDIA_PART_BYTES = 16 * 1024 * 1024;
+const MEDIA_PART_BYTES = 16 * 1024 * 1024;
 
 export interface HeadLastContext {
   client: S3Client;
@@ -24,7 +24,7 @@ export interface HeadLastContext {
 }
 
 /** Size of media part `partNumber` (2 and up). */
-export function mediaPartBytes(partNumber: number): number {
+function mediaPartBytes(partNumber: number): number {
   return MEDIA_PART_BYTES * 2 ** Math.floor((partNumber - 2) / 2000);
 }
 
