@@ -24,7 +24,11 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { w
   // asks again once the lease is stale, and the next worker starts over from the spool
   const capture = await deps.captures.claimFinalize(id, lease.workerId, lease.staleAfterSeconds);
   const record = await deps.livestreams.findById(id);
-  if (capture === null || record === null) return; // finalized already, or another worker is at it
+  if (capture === null || record === null) {
+    // finalized already (a retry after its chunks could not all be deleted), or another worker is at it
+    if ((await deps.captures.get(id))?.state === 'finalized') await deleteChunks(deps, id);
+    return;
+  }
   const stopLease = keepLease(deps.captures, id, lease.workerId, (lease.staleAfterSeconds * 1000) / 3);
   try {
     await finalizeClaimed(deps, id, capture, record);
@@ -42,11 +46,16 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
       await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)));
     }
   }
-  // the chunks go only once the record says finished (a finalize retried after this point skips
-  // straight here), so a crash anywhere before leaves everything needed to start over
-  for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
+  // the chunks go only once record and capture say so (a finalize retried after this point skips
+  // straight here, or to deleteChunks), so a crash anywhere before leaves all needed to start over
   await deps.captures.markFinalized(id);
+  await deleteChunks(deps, id);
   await deps.spool.remove(id);
+}
+
+/** Deletes a finalized capture's chunks from the store (idempotent: a failure is retried with the job). */
+async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: string): Promise<void> {
+  for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
 }
 
 /** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
