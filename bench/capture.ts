@@ -63,7 +63,7 @@ function run(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<st
 
 async function startKura(env: Record<string, string>, cwd: string): Promise<KuraProcess> {
   const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
-  const kura = spawnKura(['serve'], env, cwd, profiling);
+  const kura = spawnKura(['serve'], env, cwd, { nodeArgs: profiling });
   await kura.waitForLog((line) => line.msg === 'kura api listening');
   return kura;
 }
