@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
@@ -27,18 +28,7 @@ afterEach(async () => {
   await db.drop();
 });
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  KURA_DATA_DIR: path.join(cwd, 'data'),
-  PORT: '0',
-  LOG_LEVEL: 'info',
-  KURA_JOB_POLL_SECONDS: '0.5',
-  KURA_WATCH_POLL_SECONDS: '0.5',
-  KURA_CAPTURE_IDLE_SECONDS: '8',
-  KURA_CAPTURE_STALE_SECONDS: '4',
-  KURA_MIN_FREE_DISK_MB: '10',
-  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixture lives on 127.0.0.1
-});
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'));
 
 async function kuraCommand(args: string[], stdin?: string): Promise<string> {
   const result = await runKura(args, env(), cwd, stdin);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { probe, remuxReference, SEGMENT_REQUEST, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type FixtureOptions, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
@@ -29,19 +30,7 @@ afterEach(async () => {
   await db.drop();
 });
 
-const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: db.url,
-  KURA_DATA_DIR: dataDir,
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-  KURA_JOB_POLL_SECONDS: '0.5',
-  KURA_WATCH_POLL_SECONDS: '0.5',
-  KURA_CAPTURE_IDLE_SECONDS: '8',
-  KURA_CAPTURE_STALE_SECONDS: '4',
-  KURA_MIN_FREE_DISK_MB: '10',
-  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => e2eEnv(db.url, dataDir, { LOG_LEVEL: 'warn', ...extra });
 
 async function serve(extra: Record<string, string> = {}): Promise<string> {
   kura = spawnKura(['serve'], { ...env(extra), LOG_LEVEL: 'info' }, path.dirname(dataDir));
