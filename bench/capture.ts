@@ -12,7 +12,7 @@ import pg from 'pg';
 import { parseConfig, type S3Config } from '../src/config.js';
 import { createS3Store } from '../src/adapters/storage/s3-store.js';
 import { readPackageInfo } from '../src/package-info.js';
-import { cpuSeconds, cpuSplit, describe, idleCpu, minus, peakRssMb, total, type CpuSplit } from './proc-usage.js';
+import { cpuSeconds, cpuSplit, describe, idleCpu, minus, peakRssMb, type CpuSplit } from './proc-usage.js';
 import { sampleDiskUse } from '../test/support/disk-use.js';
 import { startS3 } from '../test/support/s3.js';
 import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';

@@ -89,7 +89,7 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     await fixture.seen(SEGMENT_REQUEST, 5);
     // the first URL is revoked, as YouTube's expire: yt-dlp now hands out another one
     await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=second` });
-    fixture.fail = (requestPath, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
+    fixture.fail = (_path, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
     await encoded;
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
