@@ -1,0 +1,133 @@
+import type pg from 'pg';
+import { MAX_TOTAL_HITS, type MatchedWord, type RecordDocument, type SearchEngine, type SearchFilter, type SearchRequest } from '../../core/search.js';
+import { ensureSearchKey } from './builtin-index.js';
+
+/** Query words shorter than this are never corrected (too many neighbours to mean anything). */
+const MIN_TYPO_LENGTH = 4;
+/** Known words a misspelt query word may stand for, most similar first. */
+const MAX_CORRECTIONS = 3;
+
+const COLUMNS = { finished: 'finished', status: 'status', channelId: 'channel_id', platform: 'platform' } as const;
+const SORT_COLUMNS = { scheduledStart: 'scheduled_start_at', length: 'length_seconds', fileSizeBytes: 'file_size_bytes' } as const;
+
+interface WordRow {
+  word: string;
+  known: boolean;
+  known_prefix: boolean;
+  similar: string[] | null;
+}
+
+/**
+ * Search in PostgreSQL: full text over the accent-free, lower-cased title and channel name
+ * (`simple` configuration: no language's stemming), the last word as a prefix, and words no
+ * document holds replaced by their nearest known words by trigram similarity (typos).
+ */
+export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
+  let key: Promise<string> | null = null;
+  return {
+    async search(request) {
+      const words = await matchWords(pool, request.q);
+      const where: string[] = [];
+      const values: unknown[] = [];
+      if (words !== null) {
+        values.push(words.tsquery);
+        where.push(`words @@ $${values.length}::tsquery`);
+      }
+      if (request.filter !== null) where.push(filterSql(request.filter, values));
+      const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
+      const { rows: counted } = await pool.query<{ total: number }>(
+        `select count(*)::integer as total from (select 1 from search_documents ${whereSql} limit ${MAX_TOTAL_HITS}) m`,
+        values,
+      );
+      const total = counted[0]?.total ?? 0;
+      const limit = Math.max(0, Math.min(request.limit, MAX_TOTAL_HITS - request.offset));
+      if (limit === 0 || total <= request.offset) return { documents: [], total, words: words?.matched ?? [] };
+      const order = orderSql(request, words !== null && total < MAX_TOTAL_HITS, values, words?.tsquery);
+      values.push(limit, request.offset);
+      const { rows } = await pool.query<{ document: RecordDocument }>(
+        `select document from search_documents ${whereSql} order by ${order} limit $${values.length - 1} offset $${values.length}`,
+        values,
+      );
+      return { documents: rows.map((r) => r.document), total, words: words?.matched ?? [] };
+    },
+
+    searchKey() {
+      key ??= ensureSearchKey(pool).catch((error: unknown) => {
+        key = null;
+        throw error;
+      });
+      return key;
+    },
+
+    async count() {
+      const { rows } = await pool.query<{ n: number }>('select count(*)::integer as n from search_documents');
+      return rows[0]?.n ?? 0;
+    },
+  };
+}
+
+/**
+ * The query's words as a tsquery, each word known, prefix of a known word (the last one), or
+ * corrected to the known words nearest to it. Null when the query has no words.
+ */
+async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; matched: MatchedWord[] } | null> {
+  if (q.trim() === '') return null;
+  const { rows } = await pool.query<WordRow>({
+    name: 'search-words',
+    text: `with t as (
+        select lexeme as word, positions[1] as pos from unnest(to_tsvector('simple', kura_search_norm($1)))
+      )
+      select t.word,
+        exists (select 1 from search_words w where w.word = t.word) as known,
+        exists (select 1 from search_words w where w.word >= t.word and w.word < t.word || chr(1114111)) as known_prefix,
+        case when length(t.word) >= $2 and not exists (select 1 from search_words w where w.word = t.word) then array(
+          select w.word from search_words w where w.word % t.word
+          order by similarity(w.word, t.word) desc, w.word limit $3
+        ) end as similar
+      from t order by t.pos`,
+    values: [q, MIN_TYPO_LENGTH, MAX_CORRECTIONS],
+  });
+  if (rows.length === 0) return null;
+  const matched: MatchedWord[] = [];
+  const parts = rows.map((row, i) => {
+    const last = i === rows.length - 1;
+    if (last && row.known_prefix) {
+      matched.push({ word: row.word, prefix: true });
+      return `${lexeme(row.word)}:*`;
+    }
+    const similar = row.similar ?? [];
+    if (row.known || similar.length === 0) {
+      matched.push({ word: row.word, prefix: false });
+      return lexeme(row.word);
+    }
+    for (const word of similar) matched.push({ word, prefix: false });
+    return `(${similar.map(lexeme).join(' | ')})`;
+  });
+  return { tsquery: parts.join(' & '), matched };
+}
+
+function lexeme(word: string): string {
+  return `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+function filterSql(filter: SearchFilter, values: unknown[]): string {
+  if (filter.kind === 'term') {
+    values.push(filter.value);
+    return `${COLUMNS[filter.field]} ${filter.equal ? '=' : '<>'} $${values.length}`;
+  }
+  if (filter.items.length === 0) return filter.kind === 'and' ? 'true' : 'false';
+  return `(${filter.items.map((item) => filterSql(item, values)).join(filter.kind === 'and' ? ' and ' : ' or ')})`;
+}
+
+/**
+ * Asked sorts first; without one, best match first (title over channel name) when the matches
+ * are few enough to rank, else newest first; ties newest first, then by id.
+ */
+function orderSql(request: SearchRequest, rank: boolean, values: unknown[], tsquery: string | undefined): string {
+  const keys = request.sort.map((s) => `${SORT_COLUMNS[s.field]} ${s.order} nulls last`);
+  if (keys.length === 0 && rank && tsquery !== undefined) {
+    values.push(tsquery);
+    keys.push(`ts_rank(words, $${values.length}::tsquery) desc`);
+  }
+  return [...keys, 'scheduled_start_at desc', 'id desc'].join(', ');
+}
