@@ -80,6 +80,10 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       method: [...OTHER_METHODS],
       url: '/*',
       schema: { hide: true },
+      // before any body is read: a refused write is refused whatever it carries
+      onRequest: async () => {
+        throw INVALID_KEY();
+      },
       handler: async () => {
         throw INVALID_KEY();
       },
