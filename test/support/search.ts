@@ -9,6 +9,8 @@ export interface SearchFollower {
   search: Search;
   /** Resolves once drains of the search outbox applied every one of `ids` (after this call). */
   synced(ids: readonly string[], timeoutMs?: number): Promise<void>;
+  /** Resolves with the ids of the first drain (after this call) that applied any. */
+  nextSync(timeoutMs?: number): Promise<string[]>;
   /** Drains now; resolves with the ids applied (the `index-records` job's path). */
   drain(): Promise<string[]>;
   /** `index-records` jobs the follower asked for after a failed drain. */
@@ -23,6 +25,7 @@ export interface SearchFollower {
 export async function followSearch(db: TestDatabase, config: SearchConfig, search: Search = createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, db.pool)): Promise<SearchFollower> {
   const feed = await listenForChanges(db.url, () => undefined);
   const waiters: Array<{ pending: Set<string>; done: () => void }> = [];
+  const next: Array<(ids: string[]) => void> = [];
   const follower: SearchFollower = {
     search,
     jobsRequested: 0,
@@ -31,6 +34,12 @@ export async function followSearch(db: TestDatabase, config: SearchConfig, searc
         const pending = new Set(ids);
         const timer = setTimeout(() => reject(new Error(`search index did not apply ${[...pending].join(', ')} within ${timeoutMs} ms`)), timeoutMs);
         waiters.push({ pending, done: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+    nextSync(timeoutMs = 10_000) {
+      return new Promise<string[]>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no search drain within ${timeoutMs} ms`)), timeoutMs);
+        next.push((ids) => (clearTimeout(timer), resolve(ids)));
       });
     },
     drain: async () => [],
@@ -48,6 +57,7 @@ export async function followSearch(db: TestDatabase, config: SearchConfig, searc
   });
   if (worker === null) throw new Error('search is off');
   worker.sync.onSynced((ids) => {
+    next.splice(0).forEach((resolve) => resolve(ids));
     for (const waiter of [...waiters]) {
       for (const id of ids) waiter.pending.delete(id);
       if (waiter.pending.size === 0) {
