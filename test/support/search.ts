@@ -11,6 +11,8 @@ export interface SearchFollower {
   synced(ids: readonly string[], timeoutMs?: number): Promise<void>;
   /** Resolves with the ids of the first drain (after this call) that applied any. */
   nextSync(timeoutMs?: number): Promise<string[]>;
+  /** Wakes the follower as a change notification does; resolves when that drain ended. */
+  kick(): Promise<void>;
   /** Drains now; resolves with the ids applied (the `index-records` job's path). */
   drain(): Promise<string[]>;
   /** `index-records` jobs the follower asked for after a failed drain. */
@@ -43,6 +45,7 @@ export async function followSearch(db: TestDatabase, config: SearchConfig, searc
       });
     },
     drain: async () => [],
+    kick: async () => undefined,
     async stop() {
       worker?.sync.stop();
       await feed.close();
@@ -67,5 +70,6 @@ export async function followSearch(db: TestDatabase, config: SearchConfig, searc
     }
   });
   follower.drain = worker.drain;
+  follower.kick = () => worker.sync.kick();
   return follower;
 }
