@@ -17,6 +17,7 @@ create table search_outbox (
   livestream_id text not null,
   queued_at     timestamptz not null default now()
 );
+create index search_outbox_livestream on search_outbox (livestream_id);
 
 create function search_outbox_from_livestreams() returns trigger language plpgsql as $$
 begin
@@ -68,18 +69,45 @@ create table search_documents (
     setweight(to_tsvector('simple', kura_search_norm(title)), 'A') ||
     setweight(to_tsvector('simple', kura_search_norm(channel_name)), 'B')
   ) stored
-);
+) with (toast_tuple_target = 400);
+-- the document is only read for the hits shown: kept out of line, so the rows a search scans
+-- (words and filter columns, ~270 bytes) are a third of the size
+alter table search_documents alter column document set storage external;
 create index search_documents_words on search_documents using gin (words);
 create index search_documents_newest on search_documents (scheduled_start_at desc, id desc);
 create index search_documents_channel on search_documents (channel_id, scheduled_start_at desc);
 
--- every word the documents hold, for typo tolerance: a query word no document has is replaced by
--- the most similar known words (trigram similarity). Words are not removed when documents go
--- (a stale word only matches nothing); `kura search reindex` starts them afresh.
+-- every word the documents hold, with how many documents hold it: a query word no document has
+-- is replaced by the most similar known words (trigram similarity, typos), and a one-word query
+-- whose word is in 1,000 documents or more needs no count (hits are counted up to 1,000).
+-- Kept by statement-level triggers on search_documents; `kura search reindex` starts them afresh.
 create table search_words (
-  word text primary key collate "C"
+  word      text primary key collate "C",
+  documents integer not null
 );
 create index search_words_trigrams on search_words using gin (word gin_trgm_ops);
+
+create function search_words_count() returns trigger language plpgsql as $$
+begin
+  if tg_op in ('DELETE', 'UPDATE') then
+    update search_words w set documents = w.documents - o.n
+    from (select word, count(*)::integer as n from old_rows, unnest(tsvector_to_array(words)) word group by word) o
+    where w.word = o.word;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then
+    insert into search_words as w (word, documents)
+    select word, count(*)::integer from new_rows, unnest(tsvector_to_array(words)) word group by word order by word
+    on conflict (word) do update set documents = w.documents + excluded.documents;
+  end if;
+  return null;
+end $$;
+
+create trigger search_documents_words_insert after insert on search_documents
+  referencing new table as new_rows for each statement execute function search_words_count();
+create trigger search_documents_words_update after update on search_documents
+  referencing old table as old_rows new table as new_rows for each statement execute function search_words_count();
+create trigger search_documents_words_delete after delete on search_documents
+  referencing old table as old_rows for each statement execute function search_words_count();
 
 -- the built-in engine's search-only key (one row): every api process hands out and accepts the same
 create table search_settings (

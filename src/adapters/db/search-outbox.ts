@@ -25,8 +25,12 @@ export function createSearchOutbox(pool: pg.Pool): SearchOutbox {
   return {
     drain(limit, apply) {
       return locked(async (client) => {
+        // the oldest changes, with every later change of the same records: the records are read
+        // after this, so those later changes are applied too (an import queues each record twice:
+        // its row, then its submitters)
         const { rows } = await client.query<{ id: string; livestream_id: string }>(
-          'select id, livestream_id from search_outbox order by id limit $1',
+          `select id, livestream_id from search_outbox
+           where livestream_id in (select livestream_id from search_outbox order by id limit $1)`,
           [limit],
         );
         if (rows.length === 0) return 0;

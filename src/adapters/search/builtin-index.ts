@@ -26,13 +26,6 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
              length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,
           [documents.map((d: RecordDocument) => JSON.stringify(d))],
         );
-        await client.query(
-          `insert into search_words (word)
-           select distinct w from search_documents s, unnest(tsvector_to_array(s.words)) w
-           where s.id = any($1::text[]) order by 1
-           on conflict do nothing`,
-          [documents.map((d) => d.id)],
-        );
         await client.query('commit');
       } catch (error) {
         await client.query('rollback');

@@ -12,8 +12,11 @@ const SORT_COLUMNS = { scheduledStart: 'scheduled_start_at', length: 'length_sec
 
 interface WordRow {
   word: string;
-  known: boolean;
-  known_prefix: boolean;
+  /** Documents holding the word itself; null when none does. */
+  documents: number | null;
+  /** The most documents any word beginning with it is in; null when there is none. */
+  prefix_documents: number | null;
+  /** Known words like it, as "word documents", most similar first (typo candidates). */
   similar: string[] | null;
 }
 
@@ -35,11 +38,11 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       }
       if (request.filter !== null) where.push(filterSql(request.filter, values));
       const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
-      const { rows: counted } = await pool.query<{ total: number }>(
-        `select count(*)::integer as total from (select 1 from search_documents ${whereSql} limit ${MAX_TOTAL_HITS}) m`,
-        values,
-      );
-      const total = counted[0]?.total ?? 0;
+      // one word in 1,000 documents or more: the count is known to reach the cap without counting
+      const total =
+        words !== null && words.terms === 1 && request.filter === null && words.atLeast >= MAX_TOTAL_HITS
+          ? MAX_TOTAL_HITS
+          : await countUpToCap(pool, whereSql, values);
       const limit = Math.max(0, Math.min(request.limit, MAX_TOTAL_HITS - request.offset));
       if (limit === 0 || total <= request.offset) return { documents: [], total, words: words?.matched ?? [] };
       const order = orderSql(request, words !== null && total < MAX_TOTAL_HITS, values, words?.tsquery);
@@ -66,11 +69,19 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
   };
 }
 
+async function countUpToCap(pool: pg.Pool, whereSql: string, values: unknown[]): Promise<number> {
+  const { rows } = await pool.query<{ total: number }>(
+    `select count(*)::integer as total from (select 1 from search_documents ${whereSql} limit ${MAX_TOTAL_HITS}) m`,
+    values,
+  );
+  return rows[0]?.total ?? 0;
+}
+
 /**
  * The query's words as a tsquery, each word known, prefix of a known word (the last one), or
  * corrected to the known words nearest to it. Null when the query has no words.
  */
-async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; matched: MatchedWord[] } | null> {
+async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; matched: MatchedWord[]; terms: number; atLeast: number } | null> {
   if (q.trim() === '') return null;
   const { rows } = await pool.query<WordRow>({
     name: 'search-words',
@@ -78,10 +89,10 @@ async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; 
         select lexeme as word, positions[1] as pos from unnest(to_tsvector('simple', kura_search_norm($1)))
       )
       select t.word,
-        exists (select 1 from search_words w where w.word = t.word) as known,
-        exists (select 1 from search_words w where w.word >= t.word and w.word < t.word || chr(1114111)) as known_prefix,
-        case when length(t.word) >= $2 and not exists (select 1 from search_words w where w.word = t.word) then array(
-          select w.word from search_words w where w.word % t.word
+        (select w.documents from search_words w where w.word = t.word and w.documents > 0) as documents,
+        (select max(w.documents) from search_words w where w.word >= t.word and w.word < t.word || chr(1114111) and w.documents > 0) as prefix_documents,
+        case when length(t.word) >= $2 and not exists (select 1 from search_words w where w.word = t.word and w.documents > 0) then array(
+          select w.word || ' ' || w.documents from search_words w where w.word % t.word and w.documents > 0
           order by similarity(w.word, t.word) desc, w.word limit $3
         ) end as similar
       from t order by t.pos`,
@@ -89,21 +100,26 @@ async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; 
   });
   if (rows.length === 0) return null;
   const matched: MatchedWord[] = [];
+  // documents the first word alone is known to be in: a lower bound of a one-word query's hits
+  let atLeast = 0;
   const parts = rows.map((row, i) => {
     const last = i === rows.length - 1;
-    if (last && row.known_prefix) {
+    if (last && row.prefix_documents !== null) {
       matched.push({ word: row.word, prefix: true });
+      atLeast = row.prefix_documents;
       return `${lexeme(row.word)}:*`;
     }
-    const similar = row.similar ?? [];
-    if (row.known || similar.length === 0) {
+    const similar = (row.similar ?? []).map((entry) => entry.split(' ') as [string, string]);
+    if (row.documents !== null || similar.length === 0) {
       matched.push({ word: row.word, prefix: false });
+      atLeast = row.documents ?? 0;
       return lexeme(row.word);
     }
-    for (const word of similar) matched.push({ word, prefix: false });
-    return `(${similar.map(lexeme).join(' | ')})`;
+    for (const [word] of similar) matched.push({ word, prefix: false });
+    atLeast = Math.max(...similar.map(([, documents]) => Number(documents)));
+    return `(${similar.map(([word]) => lexeme(word)).join(' | ')})`;
   });
-  return { tsquery: parts.join(' & '), matched };
+  return { tsquery: parts.join(' & '), matched, terms: rows.length, atLeast };
 }
 
 function lexeme(word: string): string {
