@@ -38,20 +38,39 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       }
       if (request.filter !== null) where.push(filterSql(request.filter, values));
       const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
-      // one word in 1,000 documents or more: the count is known to reach the cap without counting
-      const total =
-        words !== null && words.terms === 1 && request.filter === null && words.atLeast >= MAX_TOTAL_HITS
-          ? MAX_TOTAL_HITS
-          : await countUpToCap(pool, whereSql, values);
       const limit = Math.max(0, Math.min(request.limit, MAX_TOTAL_HITS - request.offset));
-      if (limit === 0 || total <= request.offset) return { documents: [], total, words: words?.matched ?? [] };
-      const order = orderSql(request, words !== null && total < MAX_TOTAL_HITS, values, words?.tsquery);
-      values.push(limit, request.offset);
+      const page = (order: string, extra: unknown[]) => [...values, ...extra, limit, request.offset];
+      const result = (documents: RecordDocument[], total: number) => ({ documents, total, words: words?.matched ?? [] });
+      // one word in 1,000 documents or more: the count is known to reach the cap without counting
+      const capped = words !== null && words.terms === 1 && request.filter === null && words.atLeast >= MAX_TOTAL_HITS;
+      if (!capped) {
+        // the matches (up to the cap and one more) are read once: counted, ranked and paged together
+        const rank = words === null ? '0' : `ts_rank(words, $1::tsquery)`;
+        const order = orderSql(request, words !== null, 'm.');
+        const values2 = page(order, []);
+        const { rows } = await pool.query<{ total: number; document: RecordDocument | null }>(
+          `with m as materialized (
+             select id, scheduled_start_at, length_seconds, file_size_bytes, ${rank} as rank
+             from search_documents ${whereSql} limit ${MAX_TOTAL_HITS + 1}
+           ),
+           shown as (select m.id, row_number() over (order by ${order}) as n from m order by ${order}
+                     limit $${values2.length - 1} offset $${values2.length})
+           select t.total, d.document from (select count(*)::integer as total from m) t
+           left join (shown join search_documents d using (id)) on true order by shown.n`,
+          values2,
+        );
+        const total = rows[0]?.total ?? 0;
+        if (total <= MAX_TOTAL_HITS) return result(rows.flatMap((r) => (r.document ? [r.document] : [])), total);
+      }
+      // more matches than the cap: newest first (or the sort asked), read in index order
+      if (limit === 0) return result([], MAX_TOTAL_HITS);
+      const order = orderSql(request, false, '');
+      const params = page(order, []);
       const { rows } = await pool.query<{ document: RecordDocument }>(
-        `select document from search_documents ${whereSql} order by ${order} limit $${values.length - 1} offset $${values.length}`,
-        values,
+        `select document from search_documents ${whereSql} order by ${order} limit $${params.length - 1} offset $${params.length}`,
+        params,
       );
-      return { documents: rows.map((r) => r.document), total, words: words?.matched ?? [] };
+      return result(rows.map((r) => r.document), MAX_TOTAL_HITS);
     },
 
     searchKey() {
@@ -67,14 +86,6 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       return rows[0]?.n ?? 0;
     },
   };
-}
-
-async function countUpToCap(pool: pg.Pool, whereSql: string, values: unknown[]): Promise<number> {
-  const { rows } = await pool.query<{ total: number }>(
-    `select count(*)::integer as total from (select 1 from search_documents ${whereSql} limit ${MAX_TOTAL_HITS}) m`,
-    values,
-  );
-  return rows[0]?.total ?? 0;
 }
 
 /**
@@ -139,11 +150,8 @@ function filterSql(filter: SearchFilter, values: unknown[]): string {
  * Asked sorts first; without one, best match first (title over channel name) when the matches
  * are few enough to rank, else newest first; ties newest first, then by id.
  */
-function orderSql(request: SearchRequest, rank: boolean, values: unknown[], tsquery: string | undefined): string {
-  const keys = request.sort.map((s) => `${SORT_COLUMNS[s.field]} ${s.order} nulls last`);
-  if (keys.length === 0 && rank && tsquery !== undefined) {
-    values.push(tsquery);
-    keys.push(`ts_rank(words, $${values.length}::tsquery) desc`);
-  }
-  return [...keys, 'scheduled_start_at desc', 'id desc'].join(', ');
+function orderSql(request: SearchRequest, rank: boolean, table: string): string {
+  const keys = request.sort.map((s) => `${table}${SORT_COLUMNS[s.field]} ${s.order} nulls last`);
+  if (keys.length === 0 && rank) keys.push(`${table}rank desc`);
+  return [...keys, `${table}scheduled_start_at desc`, `${table}id desc`].join(', ');
 }
