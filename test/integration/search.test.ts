@@ -183,6 +183,14 @@ describe('the built-in engine through the meilisearch client', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents /api/search and the engine read routes, not the refused ones', async () => {
+    const paths = Object.keys((await kura.app.inject({ url: '/api/openapi.json' })).json().paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api/search', '/api/search-engine/indexes/{uid}/search', '/api/search-engine/multi-search', '/api/search-engine/health']));
+    expect(paths.filter((p) => p.includes('*'))).toEqual([]);
+  });
+});
+
 describe('KURA_SEARCH=off', () => {
   it('answers {"enabled": false} and serves no engine', async () => {
     const off = await startTestApp({}, {}, { search: (db) => createSearch({ search: { kind: 'off' }, publicUrl: TEST_PUBLIC_URL }, db.pool) });
