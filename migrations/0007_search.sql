@@ -80,7 +80,8 @@ create index search_documents_channel on search_documents (channel_id, scheduled
 -- every word the documents hold, with how many documents hold it: a query word no document has
 -- is replaced by the most similar known words (trigram similarity, typos), and a one-word query
 -- whose word is in 1,000 documents or more needs no count (hits are counted up to 1,000).
--- Kept by statement-level triggers on search_documents; `kura search reindex` starts them afresh.
+-- Kept by statement-level triggers on search_documents (which also notify the api processes'
+-- read caches); `kura search reindex` starts them afresh.
 create table search_words (
   word      text primary key collate "C",
   documents integer not null
@@ -99,6 +100,8 @@ begin
     select word, count(*)::integer from new_rows, unnest(tsvector_to_array(words)) word group by word order by word
     on conflict (word) do update set documents = w.documents + excluded.documents;
   end if;
+  -- the read caches of api processes keep search answers too: empty them once documents change
+  perform pg_notify('kura_livestreams_changed', '');
   return null;
 end $$;
 

@@ -124,7 +124,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyP
     await api.register(searchRoutes(deps.search?.access ?? null));
     if (deps.search?.engine) {
       const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
-      await api.register(searchEngineRoutes({ engine: deps.search.engine, version }), { prefix: '/search-engine' });
+      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache: context.cache, version }), { prefix: '/search-engine' });
     }
   };
 }
