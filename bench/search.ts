@@ -39,12 +39,31 @@ async function load(url: string, paths: string[], headers: Record<string, string
   return report;
 }
 
+async function measure(url: string, label: string): Promise<string[]> {
+  const access = (await (await fetch(`${url}/api/search`)).json()) as { apiKey: string };
+  const auth = { authorization: `Bearer ${access.apiKey}` };
+  const engine = '/api/search-engine/indexes/kura/search';
+  const healthz = await load(url, ['/healthz']);
+  const history = await load(url, ['/api/history?limit=20']);
+  const row = (name: string, r: Load) =>
+    `| ${name}, ${label} | ${r.rps.toFixed(0)} | ${((r.rps / healthz.rps) * 100).toFixed(0)}% | ${((r.rps / history.rps) * 100).toFixed(0)}% | ${r.p50} | ${r.p99} |`;
+  const rows = [row('/healthz (baseline)', healthz), row('/api/history?limit=20 (baseline)', history)];
+  for (const [name, queries] of Object.entries(QUERIES)) {
+    const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
+    rows.push(row(`search, ${name}`, await load(url, paths, auth)));
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-search-'));
   await chmod(root, 0o755);
-  const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn' });
-  const kura = await startKura(config, createLogger(config));
+  const start = (cacheEntries: number) => {
+    const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn', KURA_READ_CACHE_ENTRIES: String(cacheEntries) });
+    return startKura(config, createLogger(config));
+  };
   try {
+    const kura = await start(1000);
     let started = Date.now();
     await importLivestreams(kura.database, buildCorpus(RECORDS));
     const imported = (Date.now() - started) / 1000;
@@ -58,27 +77,25 @@ async function main(): Promise<void> {
     const indexed = (Date.now() - started) / 1000;
     await kura.database.pool.query('vacuum analyze');
     await kura.database.pool.query('checkpoint');
-    const access = (await (await fetch(`${kura.url}/api/search`)).json()) as { apiKey: string };
-    const auth = { authorization: `Bearer ${access.apiKey}` };
-    const engine = '/api/search-engine/indexes/kura/search';
-    const rows: string[] = [];
-    const healthz = await load(kura.url as string, ['/healthz']);
-    const history = await load(kura.url as string, ['/api/history?limit=20']);
-    const row = (label: string, r: Load) => `| ${label} | ${r.rps.toFixed(0)} | ${((r.rps / healthz.rps) * 100).toFixed(0)}% | ${((r.rps / history.rps) * 100).toFixed(0)}% | ${r.p50} | ${r.p99} |`;
-    rows.push(row('/healthz (baseline)', healthz), row('/api/history?limit=20, cached (baseline)', history));
-    for (const [label, queries] of Object.entries(QUERIES)) {
-      const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
-      const hits = await Promise.all(paths.map(async (p) => ((await (await fetch(`${kura.url}${p}`, { headers: auth })).json()) as { estimatedTotalHits: number }).estimatedTotalHits));
-      rows.push(row(`search, ${label} (${queries.map((q, i) => `${q}: ${hits[i]}`).join(', ')})`, await load(kura.url as string, paths, auth)));
+    const hits: string[] = [];
+    const key = ((await (await fetch(`${kura.url}/api/search`)).json()) as { apiKey: string }).apiKey;
+    for (const q of Object.values(QUERIES).flat()) {
+      const answer = await fetch(`${kura.url}/api/search-engine/indexes/kura/search?q=${encodeURIComponent(q)}&limit=20`, { headers: { authorization: `Bearer ${key}` } });
+      hits.push(`${q}: ${((await answer.json()) as { estimatedTotalHits: number }).estimatedTotalHits}`);
     }
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}`);
+    const rows = await measure(kura.url as string, 'cached');
+    await kura.stop();
+    const uncached = await start(0);
+    rows.push(...(await measure(uncached.url as string, 'cache off')));
+    await uncached.stop();
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`${RECORDS} records imported in ${imported.toFixed(1)} s, indexed by the outbox drain in ${indexed.toFixed(1)} s`);
-    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; queries cycle per connection\n`);
+    console.log(`hits (estimatedTotalHits, capped at 1000): ${hits.join(', ')}`);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; each connection cycles through 8 queries\n`);
     console.log('| route | req/s | / healthz | / history | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|---|');
     for (const line of rows) console.log(line);
   } finally {
-    await kura.stop();
     await rm(root, { recursive: true, force: true });
   }
 }
