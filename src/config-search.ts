@@ -16,32 +16,20 @@ export type SearchConfig =
 
 type Read = (name: string) => string | undefined;
 
-/** The search slice of the environment; problems are added to `problems`. */
-export function parseSearch(read: Read, problems: string[]): SearchConfig {
+/** The search slice of the environment; problems are added to `problems` (`httpUrl` adds its own). */
+export function parseSearch(read: Read, problems: string[], httpUrl: (name: string, raw: string) => string | undefined): SearchConfig {
   const kind = read('KURA_SEARCH') ?? 'builtin';
   if (kind === 'builtin' || kind === 'off') return { kind };
   if (kind !== 'meilisearch') {
     problems.push(`KURA_SEARCH must be one of builtin, meilisearch, off (got "${kind}")`);
     return { kind: 'builtin' };
   }
-  const url = httpUrl('MEILISEARCH_URL', read('MEILISEARCH_URL'), problems, true);
-  const publicUrl = httpUrl('MEILISEARCH_PUBLIC_URL', read('MEILISEARCH_PUBLIC_URL'), problems, false) ?? url;
+  const rawUrl = read('MEILISEARCH_URL');
+  if (rawUrl === undefined) problems.push('MEILISEARCH_URL is required when KURA_SEARCH=meilisearch');
+  const url = rawUrl === undefined ? undefined : httpUrl('MEILISEARCH_URL', rawUrl);
+  const rawPublicUrl = read('MEILISEARCH_PUBLIC_URL');
+  const publicUrl = rawPublicUrl === undefined ? url : httpUrl('MEILISEARCH_PUBLIC_URL', rawPublicUrl);
   const adminKey = read('MEILISEARCH_ADMIN_KEY');
   if (adminKey === undefined) problems.push('MEILISEARCH_ADMIN_KEY is required when KURA_SEARCH=meilisearch');
   return { kind, url: url ?? '', publicUrl: publicUrl ?? '', adminKey: adminKey ?? '' };
-}
-
-function httpUrl(name: string, raw: string | undefined, problems: string[], required: boolean): string | undefined {
-  if (raw === undefined) {
-    if (required) problems.push(`${name} is required when KURA_SEARCH=meilisearch`);
-    return undefined;
-  }
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    return url.href.replace(/\/+$/, '');
-  } catch {
-    problems.push(`${name} must be an http(s) URL (got "${raw}")`);
-    return undefined;
-  }
 }

@@ -196,7 +196,11 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ytdlpPath: read('YTDLP_PATH') ?? 'yt-dlp',
     storage: storage(),
     accounts: parseAccounts(read, integer, problems),
-    search: parseSearch(read, problems),
+    search: parseSearch(read, problems, (name, raw) => {
+      const before = problems.length;
+      const url = parseHttpUrl(name, raw, problems);
+      return problems.length === before ? url : undefined;
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -39,7 +39,7 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       if (request.filter !== null) where.push(filterSql(request.filter, values));
       const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
       const limit = Math.max(0, Math.min(request.limit, MAX_TOTAL_HITS - request.offset));
-      const page = (order: string, extra: unknown[]) => [...values, ...extra, limit, request.offset];
+      const page = () => [...values, limit, request.offset];
       const result = (documents: RecordDocument[], total: number) => ({ documents, total, words: words?.matched ?? [] });
       // one word in 1,000 documents or more: the count is known to reach the cap without counting
       const capped = words !== null && words.terms === 1 && request.filter === null && words.atLeast >= MAX_TOTAL_HITS;
@@ -47,7 +47,7 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
         // the matches (up to the cap and one more) are read once: counted, ranked and paged together
         const rank = words === null ? '0' : `ts_rank(words, $1::tsquery)`;
         const order = orderSql(request, words !== null, 'm.');
-        const values2 = page(order, []);
+        const values2 = page();
         const { rows } = await pool.query<{ total: number; document: RecordDocument | null }>(
           `with m as materialized (
              select id, scheduled_start_at, length_seconds, file_size_bytes, ${rank} as rank
@@ -65,7 +65,7 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       // more matches than the cap: newest first (or the sort asked), read in index order
       if (limit === 0) return result([], MAX_TOTAL_HITS);
       const order = orderSql(request, false, '');
-      const params = page(order, []);
+      const params = page();
       const { rows } = await pool.query<{ document: RecordDocument }>(
         `select document from search_documents ${whereSql} order by ${order} limit $${params.length - 1} offset $${params.length}`,
         params,
