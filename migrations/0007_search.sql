@@ -69,10 +69,7 @@ create table search_documents (
     setweight(to_tsvector('simple', kura_search_norm(title)), 'A') ||
     setweight(to_tsvector('simple', kura_search_norm(channel_name)), 'B')
   ) stored
-) with (toast_tuple_target = 400);
--- the document is only read for the hits shown: kept out of line, so the rows a search scans
--- (words and filter columns, ~270 bytes) are a third of the size
-alter table search_documents alter column document set storage external;
+);
 create index search_documents_words on search_documents using gin (words);
 create index search_documents_newest on search_documents (scheduled_start_at desc, id desc);
 create index search_documents_channel on search_documents (channel_id, scheduled_start_at desc);
