@@ -81,7 +81,8 @@ export interface MatchedWord {
 }
 
 export interface SearchHits {
-  documents: RecordDocument[];
+  /** Each a RecordDocument as the JSON text the index keeps: handed on as is unless reshaped. */
+  documents: string[];
   /** Matching documents, counted up to MAX_TOTAL_HITS. */
   total: number;
   words: MatchedWord[];

@@ -1,11 +1,16 @@
 import type pg from 'pg';
-import { MAX_TOTAL_HITS, type MatchedWord, type RecordDocument, type SearchEngine, type SearchFilter, type SearchRequest } from '../../core/search.js';
+import { MAX_TOTAL_HITS, type MatchedWord, type SearchEngine, type SearchFilter, type SearchRequest } from '../../core/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 
 /** Query words shorter than this are never corrected (too many neighbours to mean anything). */
 const MIN_TYPO_LENGTH = 4;
 /** Known words a misspelt query word may stand for, most similar first. */
 const MAX_CORRECTIONS = 3;
+/**
+ * A last word that begins at most this many known words is searched as those words (exact index
+ * lookups); one that begins more, as a prefix (a partial match over the index, several times slower).
+ */
+const MAX_COMPLETIONS = 8;
 
 const COLUMNS = { finished: 'finished', status: 'status', channelId: 'channel_id', platform: 'platform' } as const;
 const SORT_COLUMNS = { scheduledStart: 'scheduled_start_at', length: 'length_seconds', fileSizeBytes: 'file_size_bytes' } as const;
@@ -16,6 +21,8 @@ interface WordRow {
   documents: number | null;
   /** The most documents any word beginning with it is in; null when there is none. */
   prefix_documents: number | null;
+  /** Known words beginning with it (itself included), up to one more than MAX_COMPLETIONS. */
+  completions: string[];
   /** Known words like it, as "word documents", most similar first (typo candidates). */
   similar: string[] | null;
 }
@@ -40,7 +47,7 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
       const limit = Math.max(0, Math.min(request.limit, MAX_TOTAL_HITS - request.offset));
       const page = () => [...values, limit, request.offset];
-      const result = (documents: RecordDocument[], total: number) => ({ documents, total, words: words?.matched ?? [] });
+      const result = (documents: string[], total: number) => ({ documents, total, words: words?.matched ?? [] });
       // one word in 1,000 documents or more: the count is known to reach the cap without counting
       const capped = words !== null && words.terms === 1 && request.filter === null && words.atLeast >= MAX_TOTAL_HITS;
       if (!capped) {
@@ -48,14 +55,14 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
         const rank = words === null ? '0' : `ts_rank(words, $1::tsquery)`;
         const order = orderSql(request, words !== null, 'm.');
         const values2 = page();
-        const { rows } = await pool.query<{ total: number; document: RecordDocument | null }>(
+        const { rows } = await pool.query<{ total: number; document: string | null }>(
           `with m as materialized (
              select id, scheduled_start_at, length_seconds, file_size_bytes, ${rank} as rank
              from search_documents ${whereSql} limit ${MAX_TOTAL_HITS + 1}
            ),
            shown as (select m.id, row_number() over (order by ${order}) as n from m order by ${order}
                      limit $${values2.length - 1} offset $${values2.length})
-           select t.total, d.document from (select count(*)::integer as total from m) t
+           select t.total, d.document::text as document from (select count(*)::integer as total from m) t
            left join (shown join search_documents d using (id)) on true order by shown.n`,
           values2,
         );
@@ -66,8 +73,8 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       if (limit === 0) return result([], MAX_TOTAL_HITS);
       const order = orderSql(request, false, '');
       const params = page();
-      const { rows } = await pool.query<{ document: RecordDocument }>(
-        `select document from search_documents ${whereSql} order by ${order} limit $${params.length - 1} offset $${params.length}`,
+      const { rows } = await pool.query<{ document: string }>(
+        `select document::text as document from search_documents ${whereSql} order by ${order} limit $${params.length - 1} offset $${params.length}`,
         params,
       );
       return result(rows.map((r) => r.document), MAX_TOTAL_HITS);
@@ -102,12 +109,14 @@ async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; 
       select t.word,
         (select w.documents from search_words w where w.word = t.word and w.documents > 0) as documents,
         (select max(w.documents) from search_words w where w.word >= t.word and w.word < t.word || chr(1114111) and w.documents > 0) as prefix_documents,
+        array(select w.word from search_words w where w.word >= t.word and w.word < t.word || chr(1114111) and w.documents > 0
+              order by w.word limit $4) as completions,
         case when length(t.word) >= $2 and not exists (select 1 from search_words w where w.word = t.word and w.documents > 0) then array(
           select w.word || ' ' || w.documents from search_words w where w.word % t.word and w.documents > 0
           order by similarity(w.word, t.word) desc, w.word limit $3
         ) end as similar
       from t order by t.pos`,
-    values: [q, MIN_TYPO_LENGTH, MAX_CORRECTIONS],
+    values: [q, MIN_TYPO_LENGTH, MAX_CORRECTIONS, MAX_COMPLETIONS + 1],
   });
   if (rows.length === 0) return null;
   const matched: MatchedWord[] = [];
@@ -118,7 +127,8 @@ async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; 
     if (last && row.prefix_documents !== null) {
       matched.push({ word: row.word, prefix: true });
       atLeast = row.prefix_documents;
-      return `${lexeme(row.word)}:*`;
+      if (row.completions.length > MAX_COMPLETIONS) return `${lexeme(row.word)}:*`;
+      return `(${row.completions.map(lexeme).join(' | ')})`;
     }
     const similar = (row.similar ?? []).map((entry) => entry.split(' ') as [string, string]);
     if (row.documents !== null || similar.length === 0) {

@@ -48,7 +48,7 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
     };
     const cachedSearch = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
       const key = `search:${fromQueryString ? 'get' : 'post'}:${uid}:${JSON.stringify(input)}`;
-      return (await context.cache.through(key, async () => ({ body: JSON.stringify(await search(uid, input, fromQueryString)), headers: {} }))).body;
+      return (await context.cache.through(key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }))).body;
     };
     const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
     app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
@@ -68,17 +68,17 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
         if (request.body.federation !== undefined && request.body.federation !== null) {
           throw invalidRequest('invalid_multi_search_federation', 'Federated multi-search is not supported by this engine.');
         }
-        const results = [];
+        const results: string[] = [];
         for (const [i, query] of request.body.queries.entries()) {
           const { indexUid, ...rest } = query;
           try {
-            results.push({ indexUid, ...(await search(String(indexUid), rest, false)) });
+            results.push(`{"indexUid":${JSON.stringify(indexUid)},${(await search(String(indexUid), rest, false)).slice(1)}`);
           } catch (error) {
             if (error instanceof MeiliError) error.message = `Inside \`.queries[${i}]\`: ${error.message}`;
             throw error;
           }
         }
-        return send(reply, { results });
+        return reply.type('application/json; charset=utf-8').send(`{"results":[${results.join(',')}]}`);
       },
     );
 
@@ -96,10 +96,6 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       },
     });
   };
-}
-
-function send(reply: import('fastify').FastifyReply, body: unknown) {
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 function knownIndex(uid: string): void {

@@ -71,25 +71,35 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
   };
 }
 
-/** The answer Meilisearch gives for this search: hits, with `_formatted` when highlighting. */
-export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): Record<string, unknown> {
-  const documents = hits.documents.map((document) => {
-    const hit = pick(document, parsed.retrieve);
-    if (parsed.highlight.length === 0) return hit;
-    const formatted: Record<string, unknown> = { ...hit };
-    for (const name of parsed.highlight) {
-      if ((HIGHLIGHTABLE as readonly string[]).includes(name) && typeof document[name as 'title'] === 'string') {
-        formatted[name] = highlight(document[name as 'title'], hits.words, parsed.tags);
-      }
-    }
-    return { ...hit, _formatted: formatted };
-  });
+/**
+ * The answer Meilisearch gives for this search, as JSON text: hits, with `_formatted` when
+ * highlighting. Documents are passed on as the index keeps them unless attributes are picked or
+ * highlighted (most searches): no parse and serialise again per hit.
+ */
+export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): string {
+  const reshape = parsed.retrieve !== null || parsed.highlight.length > 0;
+  const documents = reshape ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as RecordDocument, hits.words))) : hits.documents;
   const processingTimeMs = Math.round(performance.now() - startedAt);
+  let rest: Record<string, unknown>;
   if (parsed.paging.kind === 'page') {
     const { page, hitsPerPage } = parsed.paging;
-    return { hits: documents, query: q, processingTimeMs, hitsPerPage, page, totalPages: hitsPerPage === 0 ? 0 : Math.ceil(hits.total / hitsPerPage), totalHits: hits.total };
+    rest = { query: q, processingTimeMs, hitsPerPage, page, totalPages: hitsPerPage === 0 ? 0 : Math.ceil(hits.total / hitsPerPage), totalHits: hits.total };
+  } else {
+    rest = { query: q, processingTimeMs, limit: parsed.paging.limit, offset: parsed.paging.offset, estimatedTotalHits: hits.total };
   }
-  return { hits: documents, query: q, processingTimeMs, limit: parsed.paging.limit, offset: parsed.paging.offset, estimatedTotalHits: hits.total };
+  return `{"hits":[${documents.join(',')}],${JSON.stringify(rest).slice(1)}`;
+}
+
+function reshapeHit(parsed: ParsedSearch, document: RecordDocument, words: MatchedWord[]): Record<string, unknown> {
+  const hit = pick(document, parsed.retrieve);
+  if (parsed.highlight.length === 0) return hit;
+  const formatted: Record<string, unknown> = { ...hit };
+  for (const name of parsed.highlight) {
+    if ((HIGHLIGHTABLE as readonly string[]).includes(name) && typeof document[name as 'title'] === 'string') {
+      formatted[name] = highlight(document[name as 'title'], words, parsed.tags);
+    }
+  }
+  return { ...hit, _formatted: formatted };
 }
 
 function pick(document: RecordDocument, attributes: string[] | null): Record<string, unknown> {
