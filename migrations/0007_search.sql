@@ -70,7 +70,9 @@ create table search_documents (
     setweight(to_tsvector('simple', kura_search_norm(channel_name)), 'B')
   ) stored
 );
-create index search_documents_words on search_documents using gin (words);
+-- fastupdate off: a search never has to scan a pending list of recent changes (the drain writes
+-- a few documents at a time, so updating the index in place costs little)
+create index search_documents_words on search_documents using gin (words) with (fastupdate = off);
 create index search_documents_newest on search_documents (scheduled_start_at desc, id desc);
 create index search_documents_channel on search_documents (channel_id, scheduled_start_at desc);
 
@@ -83,7 +85,7 @@ create table search_words (
   word      text primary key collate "C",
   documents integer not null
 );
-create index search_words_trigrams on search_words using gin (word gin_trgm_ops);
+create index search_words_trigrams on search_words using gin (word gin_trgm_ops) with (fastupdate = off);
 
 create function search_words_count() returns trigger language plpgsql as $$
 begin

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { MAX_TOTAL_HITS, type MatchedWord, type SearchEngine, type SearchFilter, type SearchRequest } from '../../core/search.js';
 import { ensureSearchKey } from './builtin-index.js';
@@ -53,19 +54,18 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
       if (!capped) {
         // the matches (up to the cap and one more) are read once: counted, ranked and paged together
         const rank = words === null ? '0' : `ts_rank(words, $1::tsquery)`;
-        const order = orderSql(request, words !== null, 'm.');
-        const values2 = page();
-        const { rows } = await pool.query<{ total: number; document: string | null }>(
-          `with m as materialized (
+        const params = page();
+        const text = `with m as materialized (
              select id, scheduled_start_at, length_seconds, file_size_bytes, ${rank} as rank
              from search_documents ${whereSql} limit ${MAX_TOTAL_HITS + 1}
            ),
-           shown as (select m.id, row_number() over (order by ${order}) as n from m order by ${order}
-                     limit $${values2.length - 1} offset $${values2.length})
+           shown as (select * from m order by ${orderSql(request, words !== null, 'm.')} limit $${params.length - 1} offset $${params.length})
            select t.total, d.document::text as document from (select count(*)::integer as total from m) t
-           left join (shown join search_documents d using (id)) on true order by shown.n`,
-          values2,
-        );
+           left join (shown join search_documents d using (id)) on true order by ${orderSql(request, words !== null, 'shown.')}`;
+        // planning this statement costs more than running it: without a filter (whose shapes are
+        // unbounded) it is prepared once per connection; its plan does not depend on the words
+        const name = request.filter === null ? `search-ranked-${createHash('sha1').update(text).digest('hex').slice(0, 16)}` : undefined;
+        const { rows } = await pool.query<{ total: number; document: string | null }>({ name, text, values: params });
         const total = rows[0]?.total ?? 0;
         if (total <= MAX_TOTAL_HITS) return result(rows.flatMap((r) => (r.document ? [r.document] : [])), total);
       }
