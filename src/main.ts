@@ -223,7 +223,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
       },
       accounts: createAccountDeps(config, database.pool, scheduler),
     },
-    config,
+    { ...config, webDir: path.join(info.root, 'dist', 'web') },
   );
 }
 

@@ -88,7 +88,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}, accountOpt
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
       accounts,
     },
-    { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', ...options },
+    { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', webDir: path.join(info.root, 'dist', 'web'), ...options },
   );
   await app.ready();
   return {
