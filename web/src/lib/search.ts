@@ -1,0 +1,39 @@
+import type { LivestreamRecord } from './api.js';
+import { getJson } from './api.js';
+
+/** What `GET /api/search` hands out. */
+export interface SearchConfig { enabled: boolean; url?: string; apiKey?: string; index?: string }
+
+export interface SearchOptions { q: string; channelId: string | null; sort: 'asc' | 'desc'; page: number; hitsPerPage: number }
+export interface SearchResult { records: LivestreamRecord[]; total: number }
+export type Searcher = (options: SearchOptions) => Promise<SearchResult>;
+
+let searcher: Promise<Searcher | null> | null = null;
+
+/**
+ * The search engine the instance hands out, through the meilisearch client (loaded only when
+ * search is on); null when search is off or the API does not offer it, so history stays plain.
+ */
+export function getSearcher(): Promise<Searcher | null> {
+  searcher ??= (async () => {
+    let config: SearchConfig;
+    try {
+      config = await getJson<SearchConfig>('/api/search');
+    } catch {
+      return null;
+    }
+    if (!config.enabled || !config.url) return null;
+    const { Meilisearch } = await import('meilisearch');
+    const index = new Meilisearch({ host: new URL(config.url, location.href).href, apiKey: config.apiKey }).index(config.index ?? 'kura');
+    return async ({ q, channelId, sort, page, hitsPerPage }) => {
+      const result = await index.search<LivestreamRecord>(q, {
+        filter: channelId === null ? undefined : `channelId = ${JSON.stringify(channelId)}`,
+        sort: q === '' ? [`scheduledStart:${sort}`] : undefined,
+        page: page + 1,
+        hitsPerPage,
+      });
+      return { records: result.hits, total: result.totalHits ?? result.hits.length };
+    };
+  })();
+  return searcher;
+}
