@@ -178,6 +178,9 @@ describe('the web UI', () => {
     await page.reload(); // the URL keeps the view
     await expect.poll(() => items.first().innerText()).toContain('Karaoke night 0');
 
+    // playing in the page (test 1) is not a download; the download link is
+    const downloads = () => fetch(`${api}/api/video/${VIDEO_ID}/downloads`).then((r) => r.json());
+    expect(await downloads()).toEqual({ downloads: 0 });
     await page.goto(`/archive/${VIDEO_ID}`);
     for (const name of [/Download video/, 'Encoder log', 'Thumbnail']) {
       const href = await page.getByRole('link', { name }).getAttribute('href');
@@ -185,6 +188,7 @@ describe('the web UI', () => {
       expect(response.status(), String(name)).toBe(200);
       expect((await response.body()).length).toBeGreaterThan(0);
     }
+    expect(await downloads()).toEqual({ downloads: 1 });
     await expect.poll(() => textOf(page, 'aside')).toMatch(/Complete\s+Yes, no segment lost/);
 
     // a shared link previews: the server writes the Open Graph tags into the page itself

@@ -36,6 +36,8 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
       preCompressed: true,
       decorateReply: false,
       index: false,
+      // one route per built file (they are fixed at build time): an unknown asset is a plain 404
+      wildcard: false,
       cacheControl: false,
       setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
     });

@@ -61,6 +61,15 @@ export function countdown(iso: string, now: number): string | null {
   return d > 0 ? `${d} d ${clock}` : clock;
 }
 
+/** Dollars with the cents that matter: small amounts (a price per GB, a tiny bill) keep 4 decimals. */
 export function usd(amount: number): string {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: amount < 10 ? 2 : 0 }).format(amount);
+  const digits = amount === 0 || amount >= 10 ? 2 : amount >= 1 ? 2 : 4;
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits }).format(amount);
+}
+
+/** A large total of time: `812 h`, `5.2 h`, `42 min`. */
+export function humanHours(seconds: number): string {
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const hours = seconds / 3600;
+  return `${hours >= 100 ? Math.round(hours).toLocaleString() : hours.toFixed(1)} h`;
 }
