@@ -74,9 +74,21 @@ export async function send<T>(method: 'POST' | 'DELETE', path: string, body?: un
 
 export interface HistoryPage { records: LivestreamRecord[]; total: number; hasMore: boolean }
 
+const early = new Map<string, Promise<Response>>();
+
+/** Starts fetching a GET that the first page will ask for while the app's code still loads. */
+export function fetchEarly(path: string): void {
+  const pending = request(path);
+  pending.catch(() => undefined);
+  early.set(path, pending);
+}
+
 /** One page of `/api/history`, with the total from its pagination header. */
 export async function getHistory(page: number, limit: number, sort: 'asc' | 'desc'): Promise<HistoryPage> {
-  const response = await request(`/api/history?page=${page}&limit=${limit}&sort=${sort}`);
+  const path = `/api/history?page=${page}&limit=${limit}&sort=${sort}`;
+  const started = early.get(path);
+  early.delete(path);
+  const response = await (started ?? request(path));
   const records = (await response.json()) as LivestreamRecord[];
   return {
     records,
