@@ -59,8 +59,8 @@ function ffmpegPoster(file: string): Promise<number | null> {
   return new Promise((resolve) => child.on('close', resolve));
 }
 
-async function loggedInContext(viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, baseURL: api });
+async function loggedInContext(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark'): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, baseURL: api, colorScheme });
   const response = await context.request.post('/auth/local', { data: { username: 'alice', password: 'alice-password-1' }, headers: { origin: api } });
   expect(response.status()).toBe(200);
   return context;
@@ -202,16 +202,18 @@ describe('the web UI', () => {
   it('shows every page at desktop and phone widths without serious accessibility violations', async () => {
     const pages = ['/', '/queue', '/history', `/archive/${VIDEO_ID}`, '/stats', '/tokens', '/login'];
     const found: string[] = [];
+    // desktop in the light theme, phone in the dark one: both themes are checked (contrast included)
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-      const context = await loggedInContext(viewport);
-      const anonymous = await browser.newContext({ viewport, baseURL: api });
+      const colorScheme = width === 'phone' ? 'dark' : 'light';
+      const context = await loggedInContext(viewport, colorScheme);
+      const anonymous = await browser.newContext({ viewport, baseURL: api, colorScheme });
       for (const url of pages) {
         const page = await (url === '/login' ? anonymous : context).newPage();
         await page.goto(url);
         await page.waitForLoadState('networkidle');
         await expect.poll(() => page.locator('.skeleton').count(), { timeout: 10_000 }).toBe(0);
         const name = url === '/' ? 'home' : url.slice(1).replace(/\//g, '-');
-        await screenshot(page, `${name}-${width}`);
+        await screenshot(page, `${name}-${width}-${colorScheme}`);
         found.push(...(await seriousViolations(page)).map((v) => `${url} (${width}): ${v}`));
         await page.close();
       }
