@@ -12,6 +12,7 @@ import pg from 'pg';
 import { parseConfig, type S3Config } from '../src/config.js';
 import { createS3Store } from '../src/adapters/storage/s3-store.js';
 import { readPackageInfo } from '../src/package-info.js';
+import { cpuSeconds, cpuSplit, describe, idleCpu, minus, peakRssMb, type CpuSplit } from './proc-usage.js';
 import { sampleDiskUse } from '../test/support/disk-use.js';
 import { startS3 } from '../test/support/s3.js';
 import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';
@@ -63,43 +64,9 @@ function run(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<st
 
 async function startKura(env: Record<string, string>, cwd: string): Promise<KuraProcess> {
   const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
-  const kura = spawnKura(['serve'], env, cwd, profiling);
+  const kura = spawnKura(['serve'], env, cwd, { nodeArgs: profiling });
   await kura.waitForLog((line) => line.msg === 'kura api listening');
   return kura;
-}
-
-/** CPU seconds of a process and of its children it has waited for (Kura's ffmpeg runs), from /proc. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  // fields after the command: state is [0]; utime, stime, cutime, cstime are [11]..[14]
-  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-  return ticks / 100;
-}
-
-/** The same CPU split three ways: node's main thread, its other threads (GC, libuv pool), waited-for children. */
-interface CpuSplit {
-  main: number;
-  threads: number;
-  children: number;
-}
-
-async function cpuSplit(pid: number): Promise<CpuSplit> {
-  const ticks = async (file: string, fields: number[]) => {
-    const after = (await readFile(file, 'utf8')).split(') ')[1]!.split(' ');
-    return fields.reduce((sum, i) => sum + Number(after[i]), 0) / 100;
-  };
-  const own = await ticks(`/proc/${pid}/stat`, [11, 12]);
-  const main = await ticks(`/proc/${pid}/task/${pid}/stat`, [11, 12]);
-  return { main, threads: own - main, children: await ticks(`/proc/${pid}/stat`, [13, 14]) };
-}
-
-const minus = (a: CpuSplit, b: CpuSplit): CpuSplit => ({ main: a.main - b.main, threads: a.threads - b.threads, children: a.children - b.children });
-const total = (c: CpuSplit) => c.main + c.threads + c.children;
-const describe = (c: CpuSplit) => `${total(c).toFixed(2)} (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, children ${c.children.toFixed(2)})`;
-
-async function peakRssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 async function archiveAll(urls: string[], env: Record<string, string>, cwd: string): Promise<string[]> {
@@ -158,13 +125,6 @@ async function cpuByPhase(databaseUrl: string, id: string, pid: number, startCpu
   const capture = marks.get('capture') ?? startCpu;
   const finalize = marks.get('finalize') ?? done;
   return { beforeCapture: minus(capture, startCpu), capture: minus(finalize, capture), finalize: minus(done, finalize) };
-}
-
-/** CPU seconds of a process over `seconds` of doing nothing asked of it. */
-async function idleCpu(pid: number, seconds: number): Promise<number> {
-  const before = await cpuSeconds(pid);
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  return (await cpuSeconds(pid)) - before;
 }
 
 /**

@@ -3,23 +3,32 @@ import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo } from './ports.js';
+import type { CaptureRepo, LivestreamRepo } from './ports.js';
 
 /**
- * An admin stops waiting for an upcoming stream: the record becomes `failed` with the reason (its
- * watch job then skips it), and the action is kept in the audit table. A capture in progress is
- * not stopped here (the capture engine has no stop signal yet): `capture_in_progress`.
- * Throws `admin_only`, `livestream_not_found`, `capture_in_progress`, `livestream_not_cancellable`.
+ * An admin cancels a livestream. An upcoming one is no longer waited for: the record becomes
+ * `failed` with the reason (its watch job then skips it). A live one is asked to stop: the worker
+ * recording it ends the capture (`cancelled`) at its next heartbeat, and what was recorded is
+ * archived as usual, so the record stays `live` until then (`stopping`). Either way the action is
+ * kept in the audit table. Throws `admin_only`, `livestream_not_found`, `livestream_not_cancellable`.
  */
 export async function cancelLivestream(
-  deps: { livestreams: LivestreamRepo; adminActions: AdminActionRepo },
+  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; adminActions: AdminActionRepo },
   request: { caller: Caller; id: string; reason: string },
-): Promise<Livestream> {
+): Promise<{ record: Livestream; stopping: boolean }> {
   requireAdmin(request.caller);
   const record = await getLivestream(deps, request.id);
-  if (record.status === 'live') throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded and cannot be cancelled yet.`);
-  if (record.status !== 'upcoming') throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} is ${record.status}; only upcoming livestreams can be cancelled.`);
-  await deps.livestreams.update(record.id, { status: 'failed', failureReason: `Cancelled by an admin: ${request.reason}` });
-  await deps.adminActions.note('cancel', record.id, submitterOf(request.caller.user), request.reason);
-  return (await deps.livestreams.findById(record.id)) as Livestream;
+  const by = submitterOf(request.caller.user);
+  if (record.status === 'live') {
+    if (!(await deps.captures.requestStop(record.id, request.reason))) {
+      throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} has been recorded and is being archived; it can be taken down once it is finished.`);
+    }
+    await deps.captures.appendLog(record.id, [`[kura] ${by} asked to stop the capture: ${request.reason}`]);
+  } else if (record.status === 'upcoming') {
+    await deps.livestreams.update(record.id, { status: 'failed', failureReason: `Cancelled by an admin: ${request.reason}` });
+  } else {
+    throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} is ${record.status}; only upcoming and live livestreams can be cancelled.`);
+  }
+  await deps.adminActions.note('cancel', record.id, by, request.reason);
+  return { record: (await deps.livestreams.findById(record.id)) as Livestream, stopping: record.status === 'live' };
 }

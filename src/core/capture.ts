@@ -4,6 +4,8 @@ export interface Capture {
   playlistUrl: string | null;
   state: 'capturing' | 'ended' | 'finalized';
   endReason: string | null;
+  /** An admin's reason to stop the capture in progress; null unless one asked. */
+  stopRequested: string | null;
   workerId: string | null;
   heartbeatAt: Date | null;
   /** First media sequence neither stored nor recorded as lost; null before the first playlist. */
@@ -45,7 +47,7 @@ export interface CapturePart {
 }
 
 /** Why a capture ended; the words appear in the encoder log and the record. */
-export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption';
+export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption' | 'cancelled';
 
 const END_REASONS: Record<EndReason, string> = {
   endlist: 'the stream ended',
@@ -55,6 +57,7 @@ const END_REASONS: Record<EndReason, string> = {
   size_limit: 'the capture reached its size ceiling',
   disk_full: 'the disk had less free space than the operator keeps free',
   unsupported_encryption: 'the stream is encrypted in a way Kura cannot undo (SAMPLE-AES or DRM)',
+  cancelled: 'an admin stopped the capture',
 };
 
 /** Why a capture ended, in words, with the code after it: "the stream ended (endlist)". */

@@ -2,13 +2,21 @@ import type { CaptureRepo } from './ports.js';
 
 /**
  * Renews a capture's lease every `everyMs` until the returned function is called; `onLost` runs
- * when another worker has taken the capture over. A missed beat is tried again at the next one.
+ * when another worker has taken the capture over, `onStop` when an admin asked to stop it. A missed
+ * beat is tried again at the next one.
  */
-export function keepLease(captures: CaptureRepo, livestreamId: string, workerId: string, everyMs: number, onLost: () => void = () => undefined): () => void {
+export function keepLease(
+  captures: CaptureRepo,
+  livestreamId: string,
+  workerId: string,
+  everyMs: number,
+  on: { onLost?: () => void; onStop?: () => void } = {},
+): () => void {
   const timer = setInterval(() => {
     captures.heartbeat(livestreamId, workerId).then(
-      (held) => {
-        if (!held) onLost();
+      (lease) => {
+        if (lease === 'lost') on.onLost?.();
+        if (lease === 'stop') on.onStop?.();
       },
       () => undefined,
     );

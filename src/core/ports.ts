@@ -71,8 +71,10 @@ export interface CaptureRepo {
   claimFinalize(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
   /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
   release(livestreamId: string, workerId: string): Promise<void>;
-  /** Renews the lease; false when another worker took the capture over. */
-  heartbeat(livestreamId: string, workerId: string): Promise<boolean>;
+  /** Renews the lease: `lost` when another worker took the capture over, `stop` when an admin asked to stop it. */
+  heartbeat(livestreamId: string, workerId: string): Promise<'held' | 'lost' | 'stop'>;
+  /** Asks the worker recording a capture to stop (an admin's `reason`); false unless it is capturing. */
+  requestStop(livestreamId: string, reason: string): Promise<boolean>;
   setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
   /** Records a stored segment, advances `nextSequence` and appends `log`, in one statement. */
   recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;

@@ -9,7 +9,7 @@ import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './ports.js';
  * An admin removes a record: its stored files (video, log, thumbnail, and the chunks of a capture
  * that never became an archive), then the record with its
  * submitters, keeping who did it, why, and what the record was in the audit table. A record being
- * recorded is refused until its capture has ended. Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
+ * recorded is refused until it is finished (an admin cancels it first). Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
  */
 export async function takeDownLivestream(
   deps: { livestreams: LivestreamRepo; captures: CaptureRepo; store: ArchiveStore; adminActions: AdminActionRepo },
@@ -18,7 +18,7 @@ export async function takeDownLivestream(
   requireAdmin(request.caller);
   const record = await getLivestream(deps, request.id);
   if (record.status === 'live') {
-    throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded; it can be taken down once the capture has ended.`);
+    throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded: cancel it first (POST /api/video/${record.id}/cancel), then take it down once it is finished.`);
   }
   const keys = new Set([objectKeys.video(record.id), objectKeys.log(record.id), objectKeys.thumbnail(record.id)]);
   for (const key of [record.archive?.videoKey, record.archive?.logKey, record.archive?.thumbnailKey]) if (key) keys.add(key);

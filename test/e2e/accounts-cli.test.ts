@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScryptPasswords } from '../../src/adapters/auth/scrypt-passwords.js';
-import { readPackageInfo } from '../../src/package-info.js';
+import { runKura } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // `kura user add` and `kura token create`, run as the built command (dist/), with stdin.
@@ -16,18 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-function kura(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(readPackageInfo().root, 'dist', 'src', 'cli.js'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(stdin);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const kura = (args: string[], stdin?: string) => runKura(args, { DATABASE_URL: db.url, LOG_LEVEL: 'warn' }, cwd, stdin);
 
 describe('kura user and token commands', () => {
   it('user add reads the password from stdin and stores only its scrypt hash; --admin makes an admin', async () => {

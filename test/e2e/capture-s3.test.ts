@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sampleDiskUse } from '../support/disk-use.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
@@ -35,17 +36,7 @@ afterEach(async () => {
   await db.drop();
 });
 
-const env = (extra: Record<string, string>) => ({
-  DATABASE_URL: db.url,
-  KURA_DATA_DIR: path.join(cwd, 'data'),
-  PORT: '0',
-  LOG_LEVEL: 'info',
-  KURA_JOB_POLL_SECONDS: '0.5',
-  KURA_WATCH_POLL_SECONDS: '0.5',
-  KURA_MIN_FREE_DISK_MB: '10',
-  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
-  ...extra,
-});
+const env = (extra: Record<string, string>) => e2eEnv(db.url, path.join(cwd, 'data'), extra);
 
 /** Runs `kura serve` with `extra`, archives the fixture, and returns the api URL and the record id once finished. */
 async function archiveWith(extra: Record<string, string>): Promise<{ api: string; id: string }> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
@@ -32,19 +33,7 @@ afterEach(async () => {
   await db.drop();
 });
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  KURA_DATA_DIR: path.join(cwd, 'data'),
-  PORT: '0',
-  LOG_LEVEL: 'info',
-  YTDLP_PATH: STAND_IN,
-  YTDLP_STAND_IN_STATE: stateFile,
-  KURA_JOB_POLL_SECONDS: '0.5',
-  KURA_WATCH_POLL_SECONDS: '0.5',
-  KURA_CAPTURE_IDLE_SECONDS: '8',
-  KURA_MIN_FREE_DISK_MB: '10',
-  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixture lives on 127.0.0.1
-});
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: STAND_IN, YTDLP_STAND_IN_STATE: stateFile });
 const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
 const archive = (url: string) => runKura(['archive', url], env(), cwd);
 
@@ -100,7 +89,7 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     await fixture.seen(SEGMENT_REQUEST, 5);
     // the first URL is revoked, as YouTube's expire: yt-dlp now hands out another one
     await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=second` });
-    fixture.fail = (requestPath, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
+    fixture.fail = (_path, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
     await encoded;
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');

@@ -11,13 +11,17 @@ export interface KuraProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Runs the built `kura` command (dist/, as `npm start` does) in `cwd` with only the given environment (and node flags, e.g. --cpu-prof). */
-export function spawnKura(args: string[], env: Record<string, string>, cwd: string, nodeArgs: string[] = []): KuraProcess {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
+/**
+ * Runs the built `kura` command (dist/, as `npm start` does) in `cwd` with only the given
+ * environment (and node flags, e.g. --cpu-prof); `stdin`, when given, is what it reads.
+ */
+export function spawnKura(args: string[], env: Record<string, string>, cwd: string, options: { nodeArgs?: string[]; stdin?: string } = {}): KuraProcess {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let stdout = '';
   let stderr = '';
   const lines: Array<Record<string, unknown>> = [];
@@ -58,7 +62,7 @@ export function spawnKura(args: string[], env: Record<string, string>, cwd: stri
   };
 }
 
-/** Runs a `kura` command to completion. */
-export function runKura(args: string[], env: Record<string, string>, cwd: string) {
-  return spawnKura(args, env, cwd).exited;
+/** Runs a `kura` command to completion, with `stdin` as its input if given. */
+export function runKura(args: string[], env: Record<string, string>, cwd: string, stdin?: string) {
+  return spawnKura(args, env, cwd, { stdin }).exited;
 }

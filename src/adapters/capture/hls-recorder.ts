@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture.js';
-import type { ArchiveStore, CaptureRepo, Spool, StreamRecorder } from '../../core/ports.js';
-import { FetchError, type Fetcher } from '../sources/http-fetch.js';
+import type { StreamRecorder } from '../../core/ports.js';
+import { FetchError } from '../sources/http-fetch.js';
 import { keepLease } from '../../core/lease.js';
 import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
 import { ChunkUploader } from './chunk-uploader.js';
@@ -9,33 +9,8 @@ import { ChunkWriter } from './chunk-writer.js';
 import { findResumePoint } from './resume-point.js';
 import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
+import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
-
-export interface RecorderLimits {
-  /** End when the playlist answers but lists no new segment for this long. */
-  idleSeconds: number;
-  /** End when the playlist does not answer at all for this long. */
-  unreachableSeconds: number;
-  /** Stop recording past this much media (seconds) or these many bytes. */
-  maxSeconds: number;
-  maxBytes: number;
-  /** Stop cleanly (keeping what was captured) when the spool's disk has less free space. */
-  minFreeBytes: number;
-  heartbeatSeconds: number;
-  /** A local chunk is sealed and uploaded once it holds this many bytes. */
-  chunkBytes: number;
-  /** On shutdown, how long the chunks on local disk get to reach the store before the lease is given up. */
-  handoverMs: number;
-}
-
-export interface RecorderDeps {
-  captures: CaptureRepo;
-  fetcher: Fetcher;
-  spool: Spool;
-  store: ArchiveStore;
-  freeBytes: (dir: string) => Promise<number>;
-  limits: RecorderLimits;
-}
 
 class LeaseLost extends Error {}
 
@@ -64,6 +39,9 @@ class RecordingSession {
   private totalBytes = 0;
   private totalSeconds = 0;
   private leaseLost = false;
+  /** Set when an admin asks to stop; `wake` cuts the wait between two polls short then. */
+  private stopRequested = false;
+  private readonly wake = new AbortController();
   private playlist!: SignedPlaylist;
   private readonly segments: SegmentFetcher;
 
@@ -104,7 +82,14 @@ class RecordingSession {
         await this.log(`playlist URL refreshed (${why}): ${url}`);
       },
     });
-    const stopLease = keepLease(this.deps.captures, this.id, this.workerId, this.deps.limits.heartbeatSeconds * 1000, () => (this.leaseLost = true));
+    this.stopRequested = capture.stopRequested !== null;
+    const stopLease = keepLease(this.deps.captures, this.id, this.workerId, this.deps.limits.heartbeatSeconds * 1000, {
+      onLost: () => (this.leaseLost = true),
+      onStop: () => {
+        this.stopRequested = true;
+        this.wake.abort();
+      },
+    });
     try {
       await this.resume(capture);
       const reason = await this.poll();
@@ -188,7 +173,9 @@ class RecordingSession {
       const changed = playlist !== null && playlist.text !== previousText;
       previousText = playlist?.text ?? previousText;
       // HLS §6.3.4: wait one target duration after a change, half of it when nothing changed
-      await sleep((changed ? targetSeconds : targetSeconds / 2) * 1000, this.signal);
+      await sleep((changed ? targetSeconds : targetSeconds / 2) * 1000, AbortSignal.any([this.signal, this.wake.signal])).catch((error: unknown) => {
+        if (this.signal.aborted) throw error; // woken for a stop: the next round ends the capture
+      });
     }
   }
 
@@ -280,6 +267,7 @@ class RecordingSession {
 
   private async limitReached(): Promise<EndReason | null> {
     const { limits } = this.deps;
+    if (this.stopRequested) return 'cancelled';
     if (this.totalSeconds >= limits.maxSeconds) return 'duration_limit';
     if (this.totalBytes >= limits.maxBytes) return 'size_limit';
     const free = await this.deps.freeBytes(path.dirname(this.deps.spool.chunkPath(this.id, 1, 0)));

@@ -10,6 +10,7 @@ interface CaptureRow {
   playlist_url: string | null;
   state: Capture['state'];
   end_reason: string | null;
+  stop_requested: string | null;
   worker_id: string | null;
   heartbeat_at: Date | null;
   next_sequence: number | null;
@@ -62,10 +63,17 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async heartbeat(livestreamId, workerId) {
-      const { rowCount } = await pool.query(
-        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state in ('capturing', 'ended')`,
+      const { rows } = await pool.query<{ stop: boolean }>(
+        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state in ('capturing', 'ended')
+         returning state = 'capturing' and stop_requested is not null as stop`,
         [livestreamId, workerId],
       );
+      if (rows[0] === undefined) return 'lost';
+      return rows[0].stop ? 'stop' : 'held';
+    },
+
+    async requestStop(livestreamId, reason) {
+      const { rowCount } = await pool.query(`update captures set stop_requested = $2 where livestream_id = $1 and state = 'capturing'`, [livestreamId, reason]);
       return rowCount === 1;
     },
 
@@ -215,6 +223,7 @@ function toCapture(row: CaptureRow): Capture {
     playlistUrl: row.playlist_url,
     state: row.state,
     endReason: row.end_reason,
+    stopRequested: row.stop_requested,
     workerId: row.worker_id,
     heartbeatAt: row.heartbeat_at,
     nextSequence: row.next_sequence,

@@ -3,7 +3,7 @@ import Type, { type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import type { AccountDeps } from '../auth/accounts-context.js';
 import { CallerSchema, UserSchema } from '../auth/auth.schema.js';
-import { callerOf, type Guard } from '../auth/guard.js';
+import type { Guard } from '../auth/guard.js';
 import { problemResponses } from '../problem.js';
 import { presentCaller, presentUser } from './user.presenter.js';
 

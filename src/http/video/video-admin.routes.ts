@@ -30,10 +30,19 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
     );
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
       '/video/:id/cancel',
-      { preValidation: guard.requireCaller, schema: { summary: 'Admin: stops waiting for an upcoming livestream (it becomes failed with the reason)', params: ParamsSchema, body: ReasonSchema, response: { 200: LivestreamRecordSchema, ...problemResponses } } },
-      async (request) => {
+      {
+        preValidation: guard.requireCaller,
+        schema: {
+          summary: 'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
+          params: ParamsSchema,
+          body: ReasonSchema,
+          response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
         const caller = callerOf(request);
-        return presentRecord(await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason }), context.publicUrl);
+        const { record, stopping } = await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
+        return reply.code(stopping ? 202 : 200).send(presentRecord(record, context.publicUrl));
       },
     );
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(

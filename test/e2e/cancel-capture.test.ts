@@ -1,0 +1,91 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { e2eEnv } from '../support/serve-env.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
+
+// An admin stops a capture in progress through the API: `kura serve` (the built command) records
+// a live ffmpeg stream on 127.0.0.1, an admin made with `kura user add --admin` cancels it with an
+// API token from `kura token create`, and what was recorded until then is archived.
+let db: TestDatabase;
+let cwd: string;
+let fixture: HlsFixture;
+let kura: KuraProcess;
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-cancel-'));
+  await chmod(cwd, 0o755);
+});
+afterEach(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  await fixture?.close();
+  await db.drop();
+});
+
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'));
+
+async function kuraCommand(args: string[], stdin?: string): Promise<string> {
+  const result = await runKura(args, env(), cwd, stdin);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+it("stops recording a live stream at an admin's request and archives what was recorded", async () => {
+  fixture = await startHlsFixture({ seconds: 120 });
+  kura = spawnKura(['serve'], env(), cwd);
+  const api = (await kura.waitForLog((line) => line.msg === 'kura api listening')).url as string;
+  await kuraCommand(['user', 'add', 'boss', '--admin'], 'a long passphrase\n');
+  const token = (await kuraCommand(['token', 'create', 'local/boss'])).trim();
+  const id = /kura: (\S+) is/.exec(await kuraCommand(['archive', fixture.url, '--title', 'Wrong stream']))?.[1] as string;
+  const cancel = (reason: string) =>
+    fetch(`${api}/api/video/${id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason }),
+    });
+
+  let streamEnded = false;
+  void fixture.start().then(() => (streamEnded = true));
+  await waitForRecord(db.url, id, (r) => r.status === 'live');
+  await fixture.seen(SEGMENT_REQUEST, 6);
+  const stopping = await cancel('wrong stream');
+  expect(stopping.status).toBe(202);
+  expect(await stopping.json()).toMatchObject({ id, status: 'live' });
+
+  const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
+  expect(done.status, done.failure_reason ?? '').toBe('finished');
+  expect(streamEnded).toBe(false); // the stream goes on: the capture ended because it was asked to
+  const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+  expect(details.capture).toMatchObject({ state: 'finalized', endReason: 'cancelled', complete: true });
+  const video = await fetch(`${api}/api/download/${id}/video`);
+  expect(video.status).toBe(200);
+  const file = path.join(cwd, 'archived.mp4');
+  await writeFile(file, Buffer.from(await video.arrayBuffer()));
+  const archived = await probe(file);
+  expect(archived.duration).toBeGreaterThanOrEqual(6);
+  expect(archived.duration).toBeLessThan(60);
+  expect(Math.abs((done.length_seconds as number) - archived.duration)).toBeLessThanOrEqual(1);
+  const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+  expect(log).toContain('local/boss asked to stop the capture: wrong stream');
+  expect(log).toContain('capture ended (cancelled)');
+
+  // a finished record is not cancelled again; now it can be taken down
+  expect(await (await cancel('again')).json()).toMatchObject({ status: 409, code: 'livestream_not_cancellable' });
+  const takedown = await fetch(`${api}/api/video/${id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason: 'wrong stream' }),
+  });
+  expect(takedown.status).toBe(204);
+  const { rows } = await db.pool.query(`select action, admin, reason from admin_actions where livestream_id = $1 order by id`, [id]);
+  expect(rows).toEqual([
+    { action: 'cancel', admin: 'local/boss', reason: 'wrong stream' },
+    { action: 'takedown', admin: 'local/boss', reason: 'wrong stream' },
+  ]);
+});
