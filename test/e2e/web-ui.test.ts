@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPackageInfo } from '../../src/package-info.js';
 import { YTDLP_STAND_IN } from '../support/app.js';
 import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
@@ -12,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildRecords } from '../support/factories.js';
 import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
+import { e2eEnv } from '../support/serve-env.js';
 
 // The web UI in Debian's Chromium against a real `kura serve` (its own process, real PostgreSQL),
 // recording a live HLS fixture that a yt-dlp STAND-IN presents as a YouTube livestream.
@@ -27,32 +27,16 @@ let fixture: HlsFixture;
 let kura: KuraProcess;
 let browser: Browser;
 
-const env = () => ({
-  DATABASE_URL: db.url,
-  KURA_DATA_DIR: path.join(cwd, 'data'),
-  PORT: new URL(api).port,
-  HOST: '127.0.0.1',
-  KURA_PUBLIC_URL: api,
-  LOG_LEVEL: 'info',
-  YTDLP_PATH: YTDLP_STAND_IN,
-  YTDLP_STAND_IN_STATE: stateFile,
-  KURA_JOB_POLL_SECONDS: '0.5',
-  KURA_WATCH_POLL_SECONDS: '0.5',
-  KURA_CAPTURE_IDLE_SECONDS: '6',
-  KURA_MIN_FREE_DISK_MB: '10',
-  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixture lives on 127.0.0.1
-});
-const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
-
-/** `kura user add NAME --admin` with the password on stdin. */
-function addAdmin(name: string, password: string): Promise<number | null> {
-  const child = spawn(process.execPath, [path.join(readPackageInfo().root, 'dist', 'src', 'cli.js'), 'user', 'add', name, '--admin'], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
+const env = () =>
+  e2eEnv(db.url, path.join(cwd, 'data'), {
+    PORT: new URL(api).port,
+    HOST: '127.0.0.1',
+    KURA_PUBLIC_URL: api,
+    YTDLP_PATH: YTDLP_STAND_IN,
+    YTDLP_STAND_IN_STATE: stateFile,
+    KURA_CAPTURE_IDLE_SECONDS: '6',
   });
-  child.stdin.end(`${password}\n`);
-  return new Promise((resolve) => child.on('close', resolve));
-}
+const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
 
 function ffmpegPoster(file: string): Promise<number | null> {
   const child = spawn('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360', '-frames:v', '1', '-y', file]);
@@ -80,7 +64,7 @@ beforeAll(async () => {
   const importFile = path.join(cwd, 'import.json');
   await writeFile(importFile, JSON.stringify(buildRecords(IMPORTED).map((r) => ({ ...r, thumbnail: '' }))));
   expect((await runKura(['import', importFile], env(), cwd)).code).toBe(0);
-  expect(await addAdmin('alice', 'alice-password-1')).toBe(0);
+  expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
   kura = spawnKura(['serve'], env(), cwd);
   await kura.waitForLog((l) => l.msg === 'kura api listening');
   browser = await launchBrowser();
