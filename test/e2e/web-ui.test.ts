@@ -8,7 +8,7 @@ import { YTDLP_STAND_IN } from '../support/app.js';
 import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { buildRecords } from '../support/factories.js';
+import { buildRecord, buildRecords } from '../support/factories.js';
 import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
@@ -62,7 +62,8 @@ beforeAll(async () => {
   // the stream is 45 s away: the watcher checks at half the time left, so it finds it live soon after the switch
   // imported history: no thumbnails (the test browser fetches nothing off this machine)
   const importFile = path.join(cwd, 'import.json');
-  await writeFile(importFile, JSON.stringify(buildRecords(IMPORTED).map((r) => ({ ...r, thumbnail: '' }))));
+  const upcoming = buildRecord({ id: 'far-upcoming', finished: false, title: 'A stream next year', thumbnail: '', scheduledStart: new Date(Date.now() + 365 * 86_400_000).toISOString() }, 999);
+  await writeFile(importFile, JSON.stringify([...buildRecords(IMPORTED).map((r) => ({ ...r, thumbnail: '' })), upcoming]));
   expect((await runKura(['import', importFile], env(), cwd)).code).toBe(0);
   expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
   kura = spawnKura(['serve'], env(), cwd);
@@ -99,7 +100,7 @@ describe('the web UI', () => {
     await page.getByText('Queued:').waitFor();
     await page.getByRole('link', { name: 'queue', exact: true }).click();
 
-    const countdown = page.locator('[data-testid=countdown]');
+    const countdown = page.locator('[data-testid=countdown]').first(); // the soonest: ours, before next year's
     await expect.poll(() => countdown.innerText()).toMatch(/^Starts in 00:00:[0-4]\d$/);
     const first = await countdown.innerText();
     await expect.poll(() => countdown.innerText(), { timeout: 5000 }).not.toBe(first);
@@ -181,6 +182,26 @@ describe('the web UI', () => {
     expect(html).toContain(`<meta property="og:url" content="${api}/archive/${VIDEO_ID}">`);
     expect(html).toMatch(/<meta property="og:image" content="http[^"]+">/);
     await page.close();
+  }, 60_000);
+
+  it('lets an admin cancel an upcoming stream from the queue and retry it from its archive page', async () => {
+    const context = await loggedInContext(VIEWPORTS.desktop, 'light');
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept('not happening after all'));
+    await page.goto('/queue');
+    const row = page.locator('[data-testid=queue-list] > li', { hasText: 'A stream next year' });
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    const status = async () => (await fetch(`${api}/api/video/far-upcoming`).then((r) => r.json())) as { status: string; failureReason: string };
+    expect(await status()).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('not happening after all') });
+
+    await page.goto('/archive/far-upcoming');
+    await page.getByText('Not archived: ').waitFor();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(async () => (await status()).status).toBe('upcoming');
+    await page.goto('/queue');
+    await expect.poll(() => row.count()).toBe(1);
+    await context.close();
   }, 60_000);
 
   it('shows every page at desktop and phone widths without serious accessibility violations', async () => {
