@@ -28,7 +28,8 @@ export function getSearcher(): Promise<Searcher | null> {
     return async ({ q, channelId, sort, page, hitsPerPage }) => {
       const result = await index.search<LivestreamRecord>(q, {
         filter: channelId === null ? undefined : `channelId = ${JSON.stringify(channelId)}`,
-        sort: q === '' ? [`scheduledStart:${sort}`] : undefined,
+        // the chosen order holds while searching too: what the Sort control says is what is shown
+        sort: [`scheduledStart:${sort}`],
         page: page + 1,
         hitsPerPage,
       });
