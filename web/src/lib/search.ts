@@ -33,7 +33,9 @@ export function getSearcher(): Promise<Searcher | null> {
         page: page + 1,
         hitsPerPage,
       });
-      return { records: result.hits, total: result.totalHits ?? result.hits.length };
+      // with `page`, Meilisearch answers an exact `totalHits` (its types do not narrow on the params)
+      const counted = result as { totalHits?: number; estimatedTotalHits?: number };
+      return { records: result.hits, total: counted.totalHits ?? counted.estimatedTotalHits ?? result.hits.length };
     };
   })();
   return searcher;
