@@ -13,6 +13,7 @@ import { createScryptPasswords } from './adapters/auth/scrypt-passwords.js';
 import { createApiTokenRepo } from './adapters/db/api-token-repo.js';
 import { createUserRepo } from './adapters/db/user-repo.js';
 import { createLogger, createSources, openDatabase, startKura, startScheduler } from './main.js';
+import { createSearch, reindex } from './search-wiring.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -26,6 +27,7 @@ Commands:
                  create a local account (or set its password and role); the password is read from stdin
   token create USER
                  print a new API token for USER (a local account name, or provider/userId)
+  search reindex rebuild the search index from the records (KURA_SEARCH engine)
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;
@@ -37,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token'].includes(command)) {
+  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token', 'search'].includes(command)) {
     console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
@@ -51,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'archive') return runArchive(config, args);
   if (command === 'user') return runUserAdd(config, args);
   if (command === 'token') return runTokenCreate(config, args);
+  if (command === 'search') return runSearchReindex(config, args);
   return runImport(config, args[0] as string);
 }
 
@@ -145,6 +148,26 @@ async function runTokenCreate(config: Config, args: string[]): Promise<number> {
     if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${provider}/${userId}; a user exists once it has logged in (or was added with kura user add).`);
     const created = await createApiToken({ apiTokens: createApiTokenRepo(database.pool) }, { userId: user.id, name: 'cli' });
     console.log(created.token);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function runSearchReindex(config: Config, args: string[]): Promise<number> {
+  if (args[0] !== 'reindex' || args.length !== 1) {
+    console.error('kura: usage: kura search reindex');
+    return 2;
+  }
+  if (config.search.kind === 'off') {
+    console.error('kura: search is off (KURA_SEARCH=off): nothing to reindex');
+    return 2;
+  }
+  const database = await openDatabase(config, createLogger(config));
+  try {
+    const started = Date.now();
+    const count = await reindex(createSearch(config, database.pool), database, config.publicUrl);
+    console.log(`kura: search index (${config.search.kind}) rebuilt from ${count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {
     await database.close();

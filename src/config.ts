@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parseAccounts, type AccountsConfig } from './config-accounts.js';
+import { parseSearch, type SearchConfig } from './config-search.js';
 
 /** Which halves of Kura a process runs. */
 export type Role = 'all' | 'api' | 'worker';
@@ -32,6 +33,7 @@ export interface Config {
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
   readonly storage: { kind: 'fs' } | ({ kind: 's3' } & S3Config);
   readonly accounts: AccountsConfig;
+  readonly search: SearchConfig;
 }
 
 /** KURA_STORAGE=s3: the bucket and how downloads reach it. */
@@ -194,6 +196,11 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ytdlpPath: read('YTDLP_PATH') ?? 'yt-dlp',
     storage: storage(),
     accounts: parseAccounts(read, integer, problems),
+    search: parseSearch(read, problems, (name, raw) => {
+      const before = problems.length;
+      const url = parseHttpUrl(name, raw, problems);
+      return problems.length === before ? url : undefined;
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

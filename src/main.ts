@@ -43,6 +43,7 @@ import type { LoginProvider } from './core/account-ports.js';
 import type { Scheduler } from './core/ports.js';
 import type { AccountDeps } from './http/auth/accounts-context.js';
 import { startPurgingExpired } from './jobs/purge-expired.js';
+import { createSearch, startSearchWorker, type Search } from './search-wiring.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -137,8 +138,9 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
   try {
     const jobs = await startScheduler(config, database, log);
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
+    const search = createSearch(config, database.pool);
     if (config.role !== 'api') {
-      stops.push(await startWorker(config, database, store, jobs, log));
+      stops.push(await startWorker(config, database, store, jobs, log, await followSearch(config, database, search, jobs, log, stops)));
       stops.push(startPurgingExpired(createExpiredPurger(database.pool), { everySeconds: 3600, onError: (error) => log.warn({ err: error }, 'purging expired sessions failed') }));
     }
     let app: FastifyInstance | null = null;
@@ -146,7 +148,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     if (config.role !== 'worker') {
       const feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
       stops.push(() => feed.close());
-      app = await buildHttp(config, database, store, feed, jobs);
+      app = await buildHttp(config, database, store, feed, jobs, search);
       stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
@@ -158,8 +160,18 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
   }
 }
 
+/** Keeps the search index following the records (worker side); the drain the `index-records` job runs. */
+async function followSearch(config: Config, database: Database, search: Search, jobs: PgBossJobs, log: Logger, stops: Array<() => Promise<void> | void>) {
+  if (search.index === null) return undefined;
+  const feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
+  stops.push(() => feed.close());
+  const follower = await startSearchWorker(search, database, feed, { publicUrl: config.publicUrl, requestJob: () => jobs.indexRecords(), log });
+  stops.push(() => follower?.sync.stop());
+  return follower?.drain;
+}
+
 /** Runs capture jobs and the watchdog; the returned function hands running captures back. */
-async function startWorker(config: Config, database: Database, store: ArchiveStore, jobs: PgBossJobs, log: Logger) {
+async function startWorker(config: Config, database: Database, store: ArchiveStore, jobs: PgBossJobs, log: Logger, syncSearch?: () => Promise<unknown>) {
   const workerId = `${hostname()}:${process.pid}`;
   const spool = createSpool(path.join(config.dataDir, 'spool'));
   const { capture } = config;
@@ -191,6 +203,7 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     workerId,
     staleAfterSeconds: capture.staleAfterSeconds,
     watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
+    ...(syncSearch ? { syncSearch } : {}),
   });
   await jobs.work(worker.handlers, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
   const stopWatchdog = startWatchdog(deps, {
@@ -205,7 +218,7 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
   };
 }
 
-async function buildHttp(config: Config, database: Database, store: ArchiveStore, feed: ClosableChangeFeed, scheduler: Scheduler): Promise<FastifyInstance> {
+async function buildHttp(config: Config, database: Database, store: ArchiveStore, feed: ClosableChangeFeed, scheduler: Scheduler, search: Search): Promise<FastifyInstance> {
   const info = readPackageInfo();
   return buildApp(
     {
@@ -222,6 +235,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
         changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')),
       },
       accounts: createAccountDeps(config, database.pool, scheduler),
+      search: { access: search.access, engine: search.engine },
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web') },
   );

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'route_not_found'
   | 'method_not_allowed'
   | 'database_unavailable'
+  | 'search_unavailable'
   | 'not_logged_in'
   | 'invalid_credentials'
   | 'login_failed'

@@ -38,6 +38,8 @@ export interface LivestreamRepo {
   /** Upcoming and live records, soonest first. */
   listQueue(limit: number): Promise<Livestream[]>;
   findById(id: string): Promise<Livestream | null>;
+  /** The records of these ids that exist, in no particular order. */
+  findManyById(ids: readonly string[]): Promise<Livestream[]>;
   /** An upcoming or live record of this source URL, to join instead of duplicating. */
   findActiveBySource(sourceUrl: string): Promise<Livestream | null>;
   totals(): Promise<LivestreamTotals>;

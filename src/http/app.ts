@@ -28,6 +28,9 @@ import { tokenRoutes } from './tokens/tokens.routes.js';
 import { submitRoutes } from './submit/submit.routes.js';
 import { videoAdminRoutes } from './video/video-admin.routes.js';
 import { webRoutes } from './web/web.routes.js';
+import type { SearchEngine } from '../core/search.js';
+import { searchEngineRoutes } from './search/search-engine.routes.js';
+import { searchRoutes, type SearchAccessProvider } from './search/search.routes.js';
 
 export interface AppDeps {
   livestreams: LivestreamRepo;
@@ -39,6 +42,8 @@ export interface AppDeps {
   changeFeed: ChangeFeed | null;
   about: { name: string; version: string; commit: string; changelog: ChangelogRelease[] };
   accounts: AccountDeps;
+  /** Unset: search is off. `engine` is the built-in engine, served at /api/search-engine. */
+  search?: { access: SearchAccessProvider; engine: SearchEngine | null };
 }
 
 export interface AppOptions {
@@ -120,5 +125,10 @@ function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyP
     await api.register(tokenRoutes(deps.accounts, guard));
     await api.register(submitRoutes(context, deps.accounts, guard));
     await api.register(videoAdminRoutes(context, deps.accounts, guard));
+    await api.register(searchRoutes(deps.search?.access ?? null));
+    if (deps.search?.engine) {
+      const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
+      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache: context.cache, version }), { prefix: '/search-engine' });
+    }
   };
 }

@@ -1,11 +1,18 @@
 import type PgBoss from 'pg-boss';
 
 /** Every job Kura runs; a handler map missing one fails to compile. */
-export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive';
+export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records';
 export interface JobPayload {
   livestreamId: string;
 }
-export type JobHandlers = Record<JobName, (payload: JobPayload, job: { id: string }) => Promise<void>>;
+/** What each job is given: a record, or nothing (`index-records` drains the search outbox). */
+export interface JobPayloads {
+  'watch-stream': JobPayload;
+  'capture-stream': JobPayload;
+  'finalize-archive': JobPayload;
+  'index-records': Record<string, never>;
+}
+export type JobHandlers = { [N in JobName]: (payload: JobPayloads[N], job: { id: string }) => Promise<void> };
 
 /**
  * Retry and time limits per job. A thrown error means "retry"; captures retry for as long as
@@ -15,6 +22,8 @@ export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
   'watch-stream': { name: 'watch-stream', retryLimit: 20, retryDelay: 15, retryBackoff: true, expireInSeconds: 300 },
   'capture-stream': { name: 'capture-stream', retryLimit: 500, retryDelay: 5, expireInSeconds: 23 * 3600 },
   'finalize-archive': { name: 'finalize-archive', retryLimit: 20, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600 },
+  // the durable path of search sync: retried while the engine is down; changes wait in the outbox
+  'index-records': { name: 'index-records', retryLimit: 1000, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },
 };
 
 export const JOB_NAMES = Object.keys(JOB_POLICIES) as JobName[];

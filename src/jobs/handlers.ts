@@ -9,6 +9,8 @@ export interface WorkerSettings {
   workerId: string;
   watch: WatchPolicy;
   staleAfterSeconds: number;
+  /** Brings the search index up to date; unset when search is off. */
+  syncSearch?: () => Promise<unknown>;
 }
 
 /** The job handlers, and an abort for the captures running in this process. */
@@ -31,6 +33,9 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     },
     'finalize-archive': async ({ livestreamId }) => {
       await finalizeArchive(deps, livestreamId, { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds });
+    },
+    'index-records': async () => {
+      await settings.syncSearch?.();
     },
   };
   return {

@@ -33,11 +33,12 @@ export class PgBossJobs implements Scheduler {
       ['watch-stream', 2],
       ['capture-stream', options.maxCaptures],
       ['finalize-archive', 1],
+      ['index-records', 1],
     ];
     for (const [name, count] of loops) {
       for (let i = 0; i < count; i++) {
         await this.boss.work<JobPayload>(name, { batchSize: 1, pollingIntervalSeconds: options.pollSeconds }, async ([job]) => {
-          if (job !== undefined) await handlers[name](job.data, { id: job.id });
+          if (job !== undefined) await (handlers[name] as (payload: unknown, job: { id: string }) => Promise<void>)(job.data, { id: job.id });
         });
       }
     }
@@ -54,6 +55,11 @@ export class PgBossJobs implements Scheduler {
 
   async finalize(livestreamId: string): Promise<void> {
     await this.boss.send('finalize-archive', { livestreamId }, { singletonKey: livestreamId, singletonSeconds: 10 });
+  }
+
+  /** Asks a worker to bring the search index up to date (one such job waits at a time). */
+  async indexRecords(): Promise<void> {
+    await this.boss.send('index-records', {}, { singletonKey: 'search', singletonSeconds: 5 });
   }
 
   /** Stops taking jobs; running handlers are given `timeoutMs` to finish. */

@@ -184,6 +184,25 @@ describe('the web UI', () => {
     await page.close();
   }, 60_000);
 
+  it('searches as you type with a typo, and narrows to a channel', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    await page.goto('/history');
+    const search = page.getByRole('searchbox', { name: 'Search the archive' });
+    await search.pressSequentially('karoke', { delay: 40 }); // "karaoke" with a letter missing
+    await expect.poll(() => page.getByText(/of \d+ matches/).count(), { timeout: 10_000 }).toBe(1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('karoke');
+    const items = page.locator('[data-testid=history-list] > li');
+    await expect.poll(() => items.first().innerText()).toContain(TITLE);
+    await items.first().getByRole('button', { name: 'Fixture Ch. 試験' }).click();
+    await page.getByText('1–1 of 1 matches').waitFor();
+    await expect.poll(() => items.count()).toBe(1);
+    await page.getByText('Channel: Fixture Ch. 試験').waitFor();
+    await screenshot(page, 'history-search-desktop-light');
+    await search.fill('nothing-like-this-anywhere');
+    await page.getByText('Nothing in the archive matches').waitFor();
+    await page.close();
+  }, 60_000);
+
   it('lets an admin cancel an upcoming stream from the queue and retry it from its archive page', async () => {
     const context = await loggedInContext(VIEWPORTS.desktop, 'light');
     const page = await context.newPage();

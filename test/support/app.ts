@@ -17,7 +17,7 @@ import { parseConfig } from '../../src/config.js';
 import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
 import { createAccountDeps } from '../../src/main.js';
 import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
-import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { buildApp, type AppDeps, type AppOptions } from '../../src/http/app.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -66,7 +66,11 @@ export interface TestAccountOptions {
 }
 
 /** The real app on its own fresh database, with the change feed (and so the read cache) on. */
-export async function startTestApp(options: Partial<AppOptions> = {}, accountOptions: TestAccountOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: Partial<AppOptions> = {},
+  accountOptions: TestAccountOptions = {},
+  wiring: { search?: (db: TestDatabase) => AppDeps['search'] } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
   const scheduler = new RecordingScheduler();
@@ -87,6 +91,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}, accountOpt
       changeFeed: feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
       accounts,
+      search: wiring.search?.(db),
     },
     { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', webDir: path.join(info.root, 'dist', 'web'), ...options },
   );

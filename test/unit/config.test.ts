@@ -46,8 +46,31 @@ describe('configuration', () => {
         lookupLimit: { limit: 60, windowSeconds: 60 },
         loginLimit: { limit: 10, windowSeconds: 900 },
       },
+      search: { kind: 'builtin' },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the search slice: builtin by default, off, or Meilisearch with its URL and admin key', () => {
+    expect(parseConfig({ KURA_SEARCH: 'off' }).search).toEqual({ kind: 'off' });
+    expect(parseConfig({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'http://127.0.0.1:7700/', MEILISEARCH_ADMIN_KEY: 'k' }).search).toEqual({
+      kind: 'meilisearch', url: 'http://127.0.0.1:7700', publicUrl: 'http://127.0.0.1:7700', adminKey: 'k',
+    });
+    expect(parseConfig({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'http://m:7700', MEILISEARCH_PUBLIC_URL: 'https://search.example.org', MEILISEARCH_ADMIN_KEY: 'k' }).search)
+      .toMatchObject({ url: 'http://m:7700', publicUrl: 'https://search.example.org' });
+    const problems = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ KURA_SEARCH: 'elastic' })).toEqual(['KURA_SEARCH must be one of builtin, meilisearch, off (got "elastic")']);
+    expect(problems({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'ftp://x' })).toEqual([
+      'MEILISEARCH_URL must be an http(s) URL (got "ftp://x")',
+      'MEILISEARCH_ADMIN_KEY is required when KURA_SEARCH=meilisearch',
+    ]);
   });
 
   it('reads every variable', () => {

@@ -75,6 +75,11 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       return rows[0] ? toLivestream(rows[0]) : null;
     },
 
+    async findManyById(ids) {
+      const { rows } = await pool.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = any($1::text[])`, [ids]);
+      return rows.map(toLivestream);
+    },
+
     async totals() {
       const { rows } = await pool.query<Record<string, number>>({ name: 'livestream-totals', text: 'select * from livestream_totals' });
       const row = rows[0] ?? {};

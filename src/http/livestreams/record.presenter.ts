@@ -1,32 +1,11 @@
 import type { LivestreamDetails as CoreDetails } from '../../core/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream.js';
+import { toRecordDocument } from '../../core/record-document.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
-/** A record as the API shows it; URLs are absolute, built from the public base URL. */
+/** A record as the API shows it (the same shape the search index holds). */
 export function presentRecord(livestream: Livestream, publicUrl: string): LivestreamRecord {
-  const { archive } = livestream;
-  const record: LivestreamRecord = {
-    id: livestream.id,
-    submitters: livestream.submitters,
-    scheduledStart: livestream.scheduledStart.toISOString(),
-    finished: livestream.status === 'finished',
-    title: livestream.title,
-    channelName: livestream.channelName,
-    channelId: livestream.channelId,
-    thumbnail: thumbnailUrl(livestream, publicUrl),
-    status: livestream.status,
-    platform: livestream.platform,
-    sourceUrl: livestream.sourceUrl,
-    startedAt: livestream.startedAt?.toISOString() ?? null,
-    endedAt: livestream.endedAt?.toISOString() ?? null,
-  };
-  const downloadUrl = archive?.videoKey ? downloadPath(publicUrl, livestream.id, 'video') : archive?.externalUrl;
-  if (archive !== null && downloadUrl) {
-    record.downloadUrl = downloadUrl;
-    record.fileSizeBytes = archive.fileSizeBytes;
-    record.length = archive.lengthSeconds;
-  }
-  return record;
+  return toRecordDocument(livestream, publicUrl);
 }
 
 /** A record with its capture facts, for `/api/video/{id}`. */
@@ -53,13 +32,4 @@ export function presentDetails(
             complete: capture.gaps.length === 0,
           },
   };
-}
-
-function thumbnailUrl(livestream: Livestream, publicUrl: string): string {
-  if (livestream.archive?.thumbnailKey) return downloadPath(publicUrl, livestream.id, 'thumbnail');
-  return livestream.thumbnailUrl ?? '';
-}
-
-function downloadPath(publicUrl: string, id: string, type: 'video' | 'thumbnail'): string {
-  return `${publicUrl}/api/download/${encodeURIComponent(id)}/${type}`;
 }

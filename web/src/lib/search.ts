@@ -27,7 +27,8 @@ export function getSearcher(): Promise<Searcher | null> {
     const index = new Meilisearch({ host: new URL(config.url, location.href).href, apiKey: config.apiKey }).index(config.index ?? 'kura');
     return async ({ q, channelId, sort, page, hitsPerPage }) => {
       const result = await index.search<LivestreamRecord>(q, {
-        filter: channelId === null ? undefined : `channelId = ${JSON.stringify(channelId)}`,
+        // the history is the archive: finished records only, as /api/history lists by default
+        filter: channelId === null ? ['finished = true'] : ['finished = true', `channelId = ${JSON.stringify(channelId)}`],
         // the chosen order holds while searching too: what the Sort control says is what is shown
         sort: [`scheduledStart:${sort}`],
         page: page + 1,

@@ -1,0 +1,23 @@
+// Drives autocannon (in its own process, apart from Kura) through a list of request paths, each
+// connection cycling through them. argv: JSON {url, paths, headers, connections, duration}.
+// Prints one JSON line {rps, p50, p97_5, p99, non2xx, errors}.
+import { createRequire } from 'node:module';
+
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<{
+  requests: { average: number };
+  latency: { p50: number; p97_5: number; p99: number };
+  non2xx: number;
+  errors: number;
+}>;
+
+const { url, paths, headers, connections, duration } = JSON.parse(process.argv[2] as string) as {
+  url: string;
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  duration: number;
+};
+const requests = paths.map((path) => ({ method: 'GET', path, headers }));
+await autocannon({ url, connections: Math.min(8, connections), duration: 2, requests }); // warm-up
+const report = await autocannon({ url, connections, duration, requests });
+console.log(JSON.stringify({ rps: report.requests.average, p50: report.latency.p50, p97_5: report.latency.p97_5, p99: report.latency.p99, non2xx: report.non2xx, errors: report.errors }));

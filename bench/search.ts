@@ -1,0 +1,103 @@
+// bench/search: the built-in search engine on 100,000 records, queried as clients do (GET
+// /api/search-engine/indexes/kura/search with the handed-out key) at 16 connections, next to
+// /healthz and a cached /api/history page measured in the same run.
+// Usage: npm run build && node dist/bench/search.js [--records 100000 --duration 10]
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parseConfig } from '../src/config.js';
+import { importLivestreams } from '../src/core/import-livestreams.js';
+import { createLogger, startKura } from '../src/main.js';
+import { readPackageInfo } from '../src/package-info.js';
+import { buildCorpus } from './search-corpus.js';
+
+const run = promisify(execFile);
+const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
+const RECORDS = Number(args.get('--records') ?? 100_000);
+const DURATION = Number(args.get('--duration') ?? 10);
+const CONNECTIONS = 16;
+
+const QUERIES = {
+  'one word': ['karaoke', 'piano', 'minecraft', 'graduation', 'halloween', 'cafe', 'zatsudan', 'unplugged'],
+  'two words': ['karaoke night', 'piano cover', 'minecraft collab', 'acoustic songs', 'birthday concert', 'singing study', 'horror marathon', 'retro speedrun'],
+  typo: ['karoke', 'minecrat', 'pianno', 'halowen', 'graduaton', 'birtday', 'valorent', 'tournamnet'],
+};
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(url: string, paths: string[], headers: Record<string, string> = {}): Promise<Load> {
+  const script = path.join(readPackageInfo().root, 'dist', 'bench', 'search-load.js');
+  const { stdout } = await run(process.execPath, [script, JSON.stringify({ url, paths, headers, connections: CONNECTIONS, duration: DURATION })], { maxBuffer: 16 * 1024 * 1024 });
+  const report = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Load & { non2xx: number; errors: number };
+  if (report.non2xx > 0 || report.errors > 0) throw new Error(`${paths[0]}: ${report.non2xx} non-2xx, ${report.errors} errors`);
+  return report;
+}
+
+async function measure(url: string, label: string): Promise<string[]> {
+  const access = (await (await fetch(`${url}/api/search`)).json()) as { apiKey: string };
+  const auth = { authorization: `Bearer ${access.apiKey}` };
+  const engine = '/api/search-engine/indexes/kura/search';
+  const healthz = await load(url, ['/healthz']);
+  const history = await load(url, ['/api/history?limit=20']);
+  const row = (name: string, r: Load) =>
+    `| ${name}, ${label} | ${r.rps.toFixed(0)} | ${((r.rps / healthz.rps) * 100).toFixed(0)}% | ${((r.rps / history.rps) * 100).toFixed(0)}% | ${r.p50} | ${r.p99} |`;
+  const rows = [row('/healthz (baseline)', healthz), row('/api/history?limit=20 (baseline)', history)];
+  for (const [name, queries] of Object.entries(QUERIES)) {
+    const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
+    rows.push(row(`search, ${name}`, await load(url, paths, auth)));
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-search-'));
+  await chmod(root, 0o755);
+  const start = (cacheEntries: number) => {
+    const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn', KURA_READ_CACHE_ENTRIES: String(cacheEntries) });
+    return startKura(config, createLogger(config));
+  };
+  try {
+    const kura = await start(1000);
+    let started = Date.now();
+    await importLivestreams(kura.database, buildCorpus(RECORDS));
+    const imported = (Date.now() - started) / 1000;
+    started = Date.now();
+    // the worker drains the outbox into the index; a bench may poll
+    for (;;) {
+      const { rows } = await kura.database.pool.query<{ n: number }>('select count(*)::integer as n from search_outbox');
+      if (rows[0]?.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const indexed = (Date.now() - started) / 1000;
+    await kura.database.pool.query('vacuum analyze');
+    await kura.database.pool.query('checkpoint');
+    const hits: string[] = [];
+    const key = ((await (await fetch(`${kura.url}/api/search`)).json()) as { apiKey: string }).apiKey;
+    for (const q of Object.values(QUERIES).flat()) {
+      const answer = await fetch(`${kura.url}/api/search-engine/indexes/kura/search?q=${encodeURIComponent(q)}&limit=20`, { headers: { authorization: `Bearer ${key}` } });
+      hits.push(`${q}: ${((await answer.json()) as { estimatedTotalHits: number }).estimatedTotalHits}`);
+    }
+    const rows = await measure(kura.url as string, 'cached');
+    await kura.stop();
+    const uncached = await start(0);
+    rows.push(...(await measure(uncached.url as string, 'cache off')));
+    await uncached.stop();
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`${RECORDS} records imported in ${imported.toFixed(1)} s, indexed by the outbox drain in ${indexed.toFixed(1)} s`);
+    console.log(`hits (estimatedTotalHits, capped at 1000): ${hits.join(', ')}`);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; each connection cycles through 8 queries\n`);
+    console.log('| route | req/s | / healthz | / history | p50 ms | p99 ms |');
+    console.log('|---|---|---|---|---|---|');
+    for (const line of rows) console.log(line);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { RecordDocument, SearchIndex } from '../../core/search.js';
+
+/** The built-in engine's index: documents in PostgreSQL (table search_documents, migration 0007). */
+export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
+  return {
+    async prepare() {
+      await ensureSearchKey(pool);
+    },
+
+    async upsert(documents) {
+      if (documents.length === 0) return;
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(
+          `insert into search_documents as s (id, document, title, channel_name, channel_id, status, finished, platform,
+             scheduled_start_at, length_seconds, file_size_bytes)
+           select d->>'id', d, d->>'title', d->>'channelName', d->>'channelId', d->>'status', (d->>'finished')::boolean,
+             d->>'platform', (d->>'scheduledStart')::timestamptz, (d->>'length')::integer, (d->>'fileSizeBytes')::bigint
+           from unnest($1::jsonb[]) d
+           on conflict (id) do update set document = excluded.document, title = excluded.title,
+             channel_name = excluded.channel_name, channel_id = excluded.channel_id, status = excluded.status,
+             finished = excluded.finished, platform = excluded.platform, scheduled_start_at = excluded.scheduled_start_at,
+             length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,
+          [documents.map((d: RecordDocument) => JSON.stringify(d))],
+        );
+        await client.query('commit');
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+
+    async remove(ids) {
+      if (ids.length > 0) await pool.query('delete from search_documents where id = any($1::text[])', [ids]);
+    },
+
+    async clear() {
+      await pool.query('truncate search_documents, search_words');
+    },
+  };
+}
+
+/** The search-only key of the built-in engine: made once, kept in PostgreSQL so every process agrees. */
+export async function ensureSearchKey(pool: pg.Pool): Promise<string> {
+  await pool.query('insert into search_settings (search_key) values ($1) on conflict (singleton) do nothing', [
+    randomBytes(32).toString('base64url'),
+  ]);
+  const { rows } = await pool.query<{ search_key: string }>('select search_key from search_settings');
+  return (rows[0] as { search_key: string }).search_key;
+}

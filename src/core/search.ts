@@ -1,0 +1,100 @@
+import type { LivestreamStatus, Platform } from './livestream.js';
+
+/** The index name clients are given, as Meilisearch clients of the original interface expect. */
+export const SEARCH_INDEX = 'kura';
+
+/** A search document: the livestream record of the API (DESIGN.md), one per record. */
+export interface RecordDocument {
+  id: string;
+  submitters: string[];
+  scheduledStart: string;
+  finished: boolean;
+  title: string;
+  channelName: string;
+  channelId: string;
+  thumbnail: string;
+  downloadUrl?: string;
+  fileSizeBytes?: number;
+  length?: number;
+  status: LivestreamStatus;
+  platform: Platform;
+  sourceUrl: string;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+/** Where the index lives: the engine that serves searches (built-in or Meilisearch). */
+export interface SearchIndex {
+  /** Creates the index and its settings when missing; safe to call at every start. */
+  prepare(): Promise<void>;
+  /** Adds or replaces documents by id. */
+  upsert(documents: readonly RecordDocument[]): Promise<void>;
+  remove(ids: readonly string[]): Promise<void>;
+  /** Empties the index (reindex starts from this). */
+  clear(): Promise<void>;
+}
+
+/** What `GET /api/search` hands clients: the engine URL, a search-only key, the index. */
+export interface SearchAccess {
+  url: string;
+  apiKey: string;
+  index: string;
+}
+
+/** Records whose search document is out of date, oldest change first (a transactional outbox). */
+export interface SearchOutbox {
+  /**
+   * Takes up to `limit` pending changes, one drainer at a time across processes, hands their
+   * record ids to `apply` and forgets them once it resolves; a rejection keeps them pending.
+   * Resolves with how many changes were taken (0: nothing pending).
+   */
+  drain(limit: number, apply: (livestreamIds: string[]) => Promise<void>): Promise<number>;
+  /** Queues every record anew (a reindex), running `beforeQueue` under the drain lock; resolves with how many. */
+  queueAll(beforeQueue: () => Promise<void>): Promise<number>;
+}
+
+export const FILTER_FIELDS = ['finished', 'status', 'channelId', 'platform'] as const;
+export type FilterField = (typeof FILTER_FIELDS)[number];
+export const SORT_FIELDS = ['scheduledStart', 'length', 'fileSizeBytes'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** A filter expression: terms joined by AND / OR. */
+export type SearchFilter =
+  | { kind: 'and' | 'or'; items: SearchFilter[] }
+  | { kind: 'term'; field: FilterField; equal: boolean; value: string | boolean };
+
+/** A search as the built-in engine runs it. */
+export interface SearchRequest {
+  q: string;
+  offset: number;
+  limit: number;
+  filter: SearchFilter | null;
+  /** Empty: best match first (see DECISIONS.md). */
+  sort: Array<{ field: SortField; order: 'asc' | 'desc' }>;
+}
+
+/** A word a search matched, normalised (lower case, no accents): for highlighting. */
+export interface MatchedWord {
+  word: string;
+  /** The query's last word matches as a prefix (search as you type). */
+  prefix: boolean;
+}
+
+export interface SearchHits {
+  documents: RecordDocument[];
+  /** Matching documents, counted up to MAX_TOTAL_HITS. */
+  total: number;
+  words: MatchedWord[];
+}
+
+/** Hits are counted, and reachable by paging, up to this many (Meilisearch's maxTotalHits default). */
+export const MAX_TOTAL_HITS = 1000;
+
+/** The built-in engine's reading side. */
+export interface SearchEngine {
+  search(request: SearchRequest): Promise<SearchHits>;
+  /** The search-only key clients are given; the same in every process. */
+  searchKey(): Promise<string>;
+  /** Documents in the index. */
+  count(): Promise<number>;
+}

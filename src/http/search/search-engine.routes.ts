@@ -1,0 +1,127 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { SEARCH_INDEX, type SearchEngine } from '../../core/search.js';
+import { INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
+import { MeiliErrorSchema, MultiSearchBodySchema, SearchBodySchema, SearchQueryStringSchema, SearchResultSchema } from './search-engine.schema.js';
+import type { ReadCache } from '../read-cache.js';
+import { parseSearch, presentSearch } from './search-request.js';
+
+export interface SearchEngineContext {
+  engine: SearchEngine;
+  /** The api process's read cache: answers are kept until the next change to records or documents. */
+  cache: ReadCache;
+  /** Answered by `/version`. */
+  version: { pkgVersion: string; commitSha: string };
+}
+
+const errors = { '4xx': MeiliErrorSchema, '5xx': MeiliErrorSchema };
+const tags = ['search engine'];
+/** Methods the catch-all refuses on every other path (writes and admin routes). */
+const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * `/api/search-engine`: the built-in engine as a read-only, Meilisearch-compatible endpoint.
+ * Every route but `/health` wants the search key; every write or admin route answers 403.
+ * Errors are in Meilisearch's format, so its clients read them.
+ */
+export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginAsync {
+  return async (app) => {
+    installMeiliErrors(app);
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.url?.endsWith('/health')) return;
+      await authorise(request, await context.engine.searchKey());
+    });
+
+    app.get('/health', { schema: { tags, summary: 'Engine health (no key needed)' } }, async () => ({ status: 'available' }));
+    app.get('/version', { schema: { tags, summary: 'Engine version', response: errors } }, async () => ({ ...context.version, commitDate: 'unknown' }));
+    app.get<{ Params: { uid: string } }>('/indexes/:uid', { schema: { tags, summary: 'The kura index', response: errors } }, async (request) => {
+      knownIndex(request.params.uid);
+      return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
+    });
+
+    const search = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
+      const startedAt = performance.now();
+      knownIndex(uid);
+      const parsed = parseSearch(input, fromQueryString);
+      const hits = await context.engine.search(parsed.request);
+      return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
+    };
+    const cachedSearch = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
+      const key = `search:${fromQueryString ? 'get' : 'post'}:${uid}:${JSON.stringify(input)}`;
+      return (await context.cache.through(key, async () => ({ body: JSON.stringify(await search(uid, input, fromQueryString)), headers: {} }))).body;
+    };
+    const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
+    app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
+      '/indexes/:uid/search',
+      { schema: { ...searchSchema, summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
+      async (request, reply) => reply.type('application/json; charset=utf-8').send(await cachedSearch(request.params.uid, request.query, true)),
+    );
+    app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
+      '/indexes/:uid/search',
+      { schema: { ...searchSchema, summary: 'Search', body: SearchBodySchema } },
+      async (request, reply) => reply.type('application/json; charset=utf-8').send(await cachedSearch(request.params.uid, request.body ?? {}, false)),
+    );
+    app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
+      '/multi-search',
+      { schema: { tags, summary: 'Several searches at once', body: MultiSearchBodySchema, response: errors } },
+      async (request, reply) => {
+        if (request.body.federation !== undefined && request.body.federation !== null) {
+          throw invalidRequest('invalid_multi_search_federation', 'Federated multi-search is not supported by this engine.');
+        }
+        const results = [];
+        for (const [i, query] of request.body.queries.entries()) {
+          const { indexUid, ...rest } = query;
+          try {
+            results.push({ indexUid, ...(await search(String(indexUid), rest, false)) });
+          } catch (error) {
+            if (error instanceof MeiliError) error.message = `Inside \`.queries[${i}]\`: ${error.message}`;
+            throw error;
+          }
+        }
+        return send(reply, { results });
+      },
+    );
+
+    // every other route (documents, settings, keys, tasks, indexes...) needs more than a search key
+    app.route({
+      method: [...OTHER_METHODS],
+      url: '/*',
+      schema: { hide: true },
+      // before any body is read: a refused write is refused whatever it carries
+      onRequest: async () => {
+        throw INVALID_KEY();
+      },
+      handler: async () => {
+        throw INVALID_KEY();
+      },
+    });
+  };
+}
+
+function send(reply: import('fastify').FastifyReply, body: unknown) {
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+function knownIndex(uid: string): void {
+  if (uid !== SEARCH_INDEX) throw new MeiliError(404, 'index_not_found', 'invalid_request', `Index \`${uid}\` not found.`);
+}
+
+async function authorise(request: FastifyRequest, key: string): Promise<void> {
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') throw MISSING_KEY();
+  const given = Buffer.from(header.replace(/^Bearer\s+/i, '').trim());
+  const wanted = Buffer.from(key);
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw INVALID_KEY();
+}
+
+/** This plugin's errors in Meilisearch's format: its own, malformed bodies, schema violations. */
+function installMeiliErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
+    if (error instanceof MeiliError) return sendMeiliError(reply, error);
+    if (error.validation !== undefined) return sendMeiliError(reply, new MeiliError(400, 'bad_request', 'invalid_request', error.message));
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendMeiliError(reply, new MeiliError(415, 'invalid_content_type', 'invalid_request', error.message));
+    if (error.statusCode !== undefined && error.statusCode < 500) return sendMeiliError(reply, new MeiliError(error.statusCode, 'malformed_payload', 'invalid_request', error.message));
+    request.log.error({ err: error }, 'search engine request failed');
+    return sendMeiliError(reply, new MeiliError(500, 'internal', 'internal', 'An internal error has occurred.'));
+  });
+}

@@ -1,0 +1,79 @@
+import Type from 'typebox';
+
+const Strings = Type.Array(Type.String());
+
+/** A search as Meilisearch takes it (the part the built-in engine supports). */
+export const SearchBodySchema = Type.Object(
+  {
+    q: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'words; the last one matches as a prefix; typos tolerated' })),
+    limit: Type.Optional(Type.Integer({ minimum: 0, description: 'default 20; offset + limit reach at most 1000 hits' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'default 0' })),
+    page: Type.Optional(Type.Integer({ minimum: 0, description: '1-based; with hitsPerPage, answers totalHits and totalPages' })),
+    hitsPerPage: Type.Optional(Type.Integer({ minimum: 0, description: 'default 20' })),
+    filter: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.Union([Type.String(), Strings])), Type.Null()], {
+        description: 'on finished, status, channelId, platform with =, !=, AND, OR, parentheses; or the array form',
+      }),
+    ),
+    sort: Type.Optional(Type.Union([Strings, Type.Null()], { description: 'scheduledStart, length or fileSizeBytes, each :asc or :desc' })),
+    attributesToRetrieve: Type.Optional(Type.Union([Strings, Type.Null()])),
+    attributesToHighlight: Type.Optional(Type.Union([Strings, Type.Null()], { description: 'title, channelName or *' })),
+    highlightPreTag: Type.Optional(Type.String()),
+    highlightPostTag: Type.Optional(Type.String()),
+  },
+  { $id: 'SearchEngineQuery', additionalProperties: true },
+);
+
+export const SearchQueryStringSchema = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 1000 })),
+    limit: Type.Optional(Type.String()),
+    offset: Type.Optional(Type.String()),
+    page: Type.Optional(Type.String()),
+    hitsPerPage: Type.Optional(Type.String()),
+    filter: Type.Optional(Type.String()),
+    sort: Type.Optional(Type.String({ description: 'comma-separated' })),
+    attributesToRetrieve: Type.Optional(Type.String({ description: 'comma-separated' })),
+    attributesToHighlight: Type.Optional(Type.String({ description: 'comma-separated' })),
+    highlightPreTag: Type.Optional(Type.String()),
+    highlightPostTag: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const SearchResultSchema = Type.Object(
+  {
+    hits: Type.Array(Type.Object({}, { additionalProperties: true, description: 'livestream records (LivestreamRecord), with _formatted when highlighting' })),
+    query: Type.String(),
+    processingTimeMs: Type.Integer(),
+    limit: Type.Optional(Type.Integer()),
+    offset: Type.Optional(Type.Integer()),
+    estimatedTotalHits: Type.Optional(Type.Integer({ description: 'up to 1000' })),
+    page: Type.Optional(Type.Integer()),
+    hitsPerPage: Type.Optional(Type.Integer()),
+    totalPages: Type.Optional(Type.Integer()),
+    totalHits: Type.Optional(Type.Integer({ description: 'up to 1000' })),
+  },
+  { $id: 'SearchEngineResult', additionalProperties: true },
+);
+
+export const MultiSearchBodySchema = Type.Object(
+  { queries: Type.Array(Type.Object({ indexUid: Type.String() }, { additionalProperties: true }), { maxItems: 20 }) },
+  { additionalProperties: true },
+);
+
+/** Meilisearch's error format, which this endpoint answers in (not problem JSON). */
+export const MeiliErrorSchema = Type.Object(
+  { message: Type.String(), code: Type.String(), type: Type.String(), link: Type.String() },
+  { $id: 'MeilisearchError', description: "Meilisearch's error format" },
+);
+
+export const SearchAccessSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    url: Type.Optional(Type.String({ description: 'the Meilisearch-compatible engine to query' })),
+    apiKey: Type.Optional(Type.String({ description: 'a key that can only search the index' })),
+    index: Type.Optional(Type.String({ description: 'always kura' })),
+  },
+  { $id: 'SearchAccess' },
+);

@@ -1,0 +1,123 @@
+import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type RecordDocument, type SearchHits, type SearchRequest, type SortField } from '../../core/search.js';
+import { invalidRequest } from './meili-error.js';
+import { parseFilter } from './search-filter.js';
+
+/** Longest query accepted, in characters (Meilisearch itself reads only the first 10 words). */
+export const MAX_Q_LENGTH = 1000;
+/** Words of a query that are searched; the rest are ignored, as Meilisearch does. */
+export const MAX_Q_WORDS = 10;
+const HIGHLIGHTABLE = ['title', 'channelName'] as const;
+
+/** A search as a Meilisearch client asks it, read from a JSON body or a query string. */
+export interface ParsedSearch {
+  request: SearchRequest;
+  paging: { kind: 'offset'; offset: number; limit: number } | { kind: 'page'; page: number; hitsPerPage: number };
+  retrieve: string[] | null;
+  highlight: string[];
+  tags: { pre: string; post: string };
+}
+
+/** Throws MeiliError (`invalid_search_*`) for a parameter Meilisearch would refuse. */
+export function parseSearch(input: Record<string, unknown>, fromQueryString: boolean): ParsedSearch {
+  const list = (name: string, code: string): string[] | undefined => {
+    const value = input[name];
+    if (value === undefined || value === null) return undefined;
+    if (fromQueryString && typeof value === 'string') return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+    throw invalidRequest(code, `Invalid value type at \`.${name}\`: expected an array of strings.`);
+  };
+  const integer = (name: string, code: string, fallback: number, min: number): number => {
+    const value = input[name];
+    if (value === undefined || value === null) return fallback;
+    const n = typeof value === 'string' && fromQueryString && /^\d+$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min) {
+      throw invalidRequest(code, `Invalid value in parameter \`${name}\`: expected a whole number of ${min} or more.`);
+    }
+    return n;
+  };
+  const q = input.q ?? '';
+  if (typeof q !== 'string') throw invalidRequest('invalid_search_q', 'Invalid value type at `.q`: expected a string.');
+  if (q.length > MAX_Q_LENGTH) throw invalidRequest('invalid_search_q', `The query is longer than ${MAX_Q_LENGTH} characters.`);
+  const filterInput = input.filter;
+  if (fromQueryString && Array.isArray(filterInput)) throw invalidRequest('invalid_search_filter', 'Give `filter` once in a query string.');
+  const filter = parseFilter(filterInput);
+  const sort = (list('sort', 'invalid_search_sort') ?? []).map((item) => {
+    const [field, order, ...rest] = item.split(':');
+    if (!(SORT_FIELDS as readonly string[]).includes(field ?? '') || (order !== 'asc' && order !== 'desc') || rest.length > 0) {
+      throw invalidRequest('invalid_search_sort', `Invalid sort \`${item}\`: expected \`attribute:asc\` or \`attribute:desc\` on ${SORT_FIELDS.join(', ')}.`);
+    }
+    return { field: field as SortField, order: order as 'asc' | 'desc' };
+  });
+  const paged = input.page !== undefined || input.hitsPerPage !== undefined;
+  const paging: ParsedSearch['paging'] = paged
+    ? { kind: 'page', page: integer('page', 'invalid_search_page', 1, 0), hitsPerPage: integer('hitsPerPage', 'invalid_search_hits_per_page', 20, 0) }
+    : { kind: 'offset', offset: integer('offset', 'invalid_search_offset', 0, 0), limit: integer('limit', 'invalid_search_limit', 20, 0) };
+  const window =
+    paging.kind === 'page'
+      ? { offset: Math.max(0, paging.page - 1) * paging.hitsPerPage, limit: paging.page === 0 ? 0 : paging.hitsPerPage }
+      : { offset: paging.offset, limit: paging.limit };
+  const retrieve = list('attributesToRetrieve', 'invalid_search_attributes_to_retrieve') ?? null;
+  const tag = (name: string, fallback: string) => {
+    const value = input[name] ?? fallback;
+    if (typeof value !== 'string') throw invalidRequest(`invalid_search_${name === 'highlightPreTag' ? 'highlight_pre_tag' : 'highlight_post_tag'}`, `\`${name}\` is a string.`);
+    return value;
+  };
+  return {
+    request: { q: q.split(/\s+/).filter((w) => w !== '').slice(0, MAX_Q_WORDS).join(' '), offset: Math.min(window.offset, MAX_TOTAL_HITS), limit: window.limit, filter, sort },
+    paging,
+    retrieve: retrieve === null || retrieve.includes('*') ? null : retrieve,
+    highlight: (list('attributesToHighlight', 'invalid_search_attributes_to_highlight') ?? []).flatMap((a) => (a === '*' ? [...HIGHLIGHTABLE] : a)),
+    tags: { pre: tag('highlightPreTag', '<em>'), post: tag('highlightPostTag', '</em>') },
+  };
+}
+
+/** The answer Meilisearch gives for this search: hits, with `_formatted` when highlighting. */
+export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): Record<string, unknown> {
+  const documents = hits.documents.map((document) => {
+    const hit = pick(document, parsed.retrieve);
+    if (parsed.highlight.length === 0) return hit;
+    const formatted: Record<string, unknown> = { ...hit };
+    for (const name of parsed.highlight) {
+      if ((HIGHLIGHTABLE as readonly string[]).includes(name) && typeof document[name as 'title'] === 'string') {
+        formatted[name] = highlight(document[name as 'title'], hits.words, parsed.tags);
+      }
+    }
+    return { ...hit, _formatted: formatted };
+  });
+  const processingTimeMs = Math.round(performance.now() - startedAt);
+  if (parsed.paging.kind === 'page') {
+    const { page, hitsPerPage } = parsed.paging;
+    return { hits: documents, query: q, processingTimeMs, hitsPerPage, page, totalPages: hitsPerPage === 0 ? 0 : Math.ceil(hits.total / hitsPerPage), totalHits: hits.total };
+  }
+  return { hits: documents, query: q, processingTimeMs, limit: parsed.paging.limit, offset: parsed.paging.offset, estimatedTotalHits: hits.total };
+}
+
+function pick(document: RecordDocument, attributes: string[] | null): Record<string, unknown> {
+  if (attributes === null) return { ...document };
+  const hit: Record<string, unknown> = {};
+  for (const name of attributes) if (name in document) hit[name] = document[name as keyof RecordDocument];
+  return hit;
+}
+
+/** Folds text as the index does (accents off, lower case), to compare words. */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Wraps each word of `text` that a matched word is (or, for the last query word, begins). */
+export function highlight(text: string, words: readonly MatchedWord[], tags: { pre: string; post: string }): string {
+  if (words.length === 0) return text;
+  return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
+    const folded = fold(word);
+    const hit = words.find((m) => (m.prefix ? folded.startsWith(m.word) : folded === m.word));
+    if (hit === undefined) return word;
+    // a prefix highlights only the part typed, as Meilisearch does
+    const length = hit.prefix ? prefixLength(word, hit.word.length) : word.length;
+    return `${tags.pre}${word.slice(0, length)}${tags.post}${word.slice(length)}`;
+  });
+}
+
+function prefixLength(word: string, foldedLength: number): number {
+  for (let i = 1; i <= word.length; i++) if (fold(word.slice(0, i)).length >= foldedLength) return i;
+  return word.length;
+}

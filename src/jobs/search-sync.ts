@@ -1,0 +1,67 @@
+import type { ChangeFeed } from '../core/ports.js';
+
+export interface SearchSyncOptions {
+  /** Drains the outbox into the engine (syncSearchIndex); resolves with the record ids applied. */
+  sync: () => Promise<string[]>;
+  /** The durable path: a queued `index-records` job, retried with backoff until the engine answers. */
+  requestJob: () => Promise<void>;
+  onError: (error: unknown) => void;
+}
+
+export interface SearchSync {
+  /** Drains now (or again, once the drain in progress ends); resolves when that drain ended. */
+  kick(): Promise<void>;
+  /** Calls `listener` with the record ids each drain applied. */
+  onSynced(listener: (ids: string[]) => void): void;
+  stop(): void;
+}
+
+/**
+ * Keeps the search index following the records: every committed change to records wakes a drain
+ * of the search outbox at once (PostgreSQL notifications), so the index follows within a moment.
+ * When a drain fails, an `index-records` job takes over (the changes wait in the outbox).
+ */
+export function startSearchSync(feed: ChangeFeed, options: SearchSyncOptions): SearchSync {
+  const listeners: Array<(ids: string[]) => void> = [];
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const drain = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        const ids = await options.sync();
+        if (ids.length > 0) listeners.forEach((listener) => listener(ids));
+      } catch (error) {
+        options.onError(error);
+        await options.requestJob().catch(options.onError);
+        return;
+      }
+    } while (again && !stopped);
+  };
+
+  const kick = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (running !== null) {
+      again = true;
+      return running;
+    }
+    running = drain().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  feed.onChange(() => void kick());
+  void kick(); // changes made while no worker ran
+  return {
+    kick,
+    onSynced(listener) {
+      listeners.push(listener);
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { createSearchOutbox } from './adapters/db/search-outbox.js';
+import { createBuiltinIndex } from './adapters/search/builtin-index.js';
+import { createBuiltinSearch } from './adapters/search/builtin-search.js';
+import { createMeilisearchIndex } from './adapters/search/meilisearch-index.js';
+import type { SearchConfig } from './config-search.js';
+import type { ChangeFeed, LivestreamRepo } from './core/ports.js';
+import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from './core/search.js';
+import { reindexSearch, syncSearchIndex, type SearchSyncDeps } from './core/sync-search-index.js';
+import type { SearchAccessProvider } from './http/search/search.routes.js';
+import { startSearchSync, type SearchSync } from './jobs/search-sync.js';
+
+/** The configured search: how clients reach it, the built-in engine (if that one), the index to keep. */
+export interface Search {
+  access: SearchAccessProvider;
+  engine: SearchEngine | null;
+  index: SearchIndex | null;
+}
+
+/** Builds the search KURA_SEARCH names; the Meilisearch admin key stays inside its adapter. */
+export function createSearch(config: { search: SearchConfig; publicUrl: string }, pool: pg.Pool): Search {
+  const { search } = config;
+  if (search.kind === 'off') return { access: null, engine: null, index: null };
+  if (search.kind === 'meilisearch') {
+    const index = createMeilisearchIndex({ url: search.url, adminKey: search.adminKey });
+    return { access: async () => ({ url: search.publicUrl, apiKey: await index.searchKey(), index: SEARCH_INDEX }), engine: null, index };
+  }
+  const engine = createBuiltinSearch(pool);
+  const url = `${config.publicUrl}/api/search-engine`;
+  return { access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }), engine, index: createBuiltinIndex(pool) };
+}
+
+function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo): SearchSyncDeps {
+  return { outbox: createSearchOutbox(pool), livestreams, index };
+}
+
+/** Worker side: prepares the index, then follows record changes into it. Null when search is off. */
+export async function startSearchWorker(
+  search: Search,
+  db: { pool: pg.Pool; livestreams: LivestreamRepo },
+  feed: ChangeFeed,
+  options: { publicUrl: string; requestJob: () => Promise<void>; log: Logger },
+): Promise<{ sync: SearchSync; drain: () => Promise<string[]> } | null> {
+  if (search.index === null) return null;
+  const deps = syncDeps(search.index, db.pool, db.livestreams);
+  const index = search.index;
+  let prepared = false;
+  const drain = async () => {
+    if (!prepared) {
+      await index.prepare();
+      prepared = true;
+    }
+    return syncSearchIndex(deps, options.publicUrl);
+  };
+  const sync = startSearchSync(feed, {
+    sync: drain,
+    requestJob: options.requestJob,
+    onError: (error) => options.log.warn({ err: error }, 'search index sync failed; an index-records job will retry'),
+  });
+  return { sync, drain };
+}
+
+/** `kura search reindex`: empties the index and fills it again from the records. */
+export async function reindex(search: Search, db: { pool: pg.Pool; livestreams: LivestreamRepo }, publicUrl: string): Promise<number> {
+  if (search.index === null) throw new Error('search is off (KURA_SEARCH=off): nothing to reindex');
+  return reindexSearch(syncDeps(search.index, db.pool, db.livestreams), publicUrl);
+}
