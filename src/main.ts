@@ -237,7 +237,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
       accounts: createAccountDeps(config, database.pool, scheduler),
       search: { access: search.access, engine: search.engine },
     },
-    config,
+    { ...config, webDir: path.join(info.root, 'dist', 'web') },
   );
 }
 

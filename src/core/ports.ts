@@ -13,6 +13,14 @@ export interface HistoryQuery {
 }
 
 /** Aggregates maintained in the same transaction as the rows they count. */
+export interface GrowthMonth {
+  /** `YYYY-MM`, UTC. */
+  month: string;
+  count: number;
+  fileSizeBytes: number;
+  lengthSeconds: number;
+}
+
 export interface LivestreamTotals {
   /** Every record. */
   all: number;
@@ -35,6 +43,8 @@ export interface LivestreamRepo {
   /** An upcoming or live record of this source URL, to join instead of duplicating. */
   findActiveBySource(sourceUrl: string): Promise<Livestream | null>;
   totals(): Promise<LivestreamTotals>;
+  /** Finished records per calendar month (UTC) of their scheduled start, oldest month first. */
+  growth(): Promise<GrowthMonth[]>;
   /** Inserts or updates records and appends new submitters, all in one transaction. */
   upsertMany(records: readonly LivestreamInput[]): Promise<{ inserted: number; updated: number }>;
   /** Moves a record to `status`, setting the timestamps and archive facts given. */

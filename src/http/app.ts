@@ -27,6 +27,7 @@ import { userRoutes } from './user/user.routes.js';
 import { tokenRoutes } from './tokens/tokens.routes.js';
 import { submitRoutes } from './submit/submit.routes.js';
 import { videoAdminRoutes } from './video/video-admin.routes.js';
+import { webRoutes } from './web/web.routes.js';
 import type { SearchEngine } from '../core/search.js';
 import { searchEngineRoutes } from './search/search-engine.routes.js';
 import { searchRoutes, type SearchAccessProvider } from './search/search.routes.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
   usdPerGbPerMonth: number;
   readCacheEntries: number;
   logLevel: string;
+  /** The built web UI (dist/web) to serve at /; null or absent serves the API alone. */
+  webDir?: string | null;
 }
 
 /** Request limits: nothing waits forever, nothing arrives unbounded. */
@@ -103,6 +106,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   await app.register(authRoutes(deps.accounts, options.publicUrl));
   await app.register(localAuthRoutes(deps.accounts, guard, options.publicUrl));
   await app.register(apiRoutes(context, deps, guard), { prefix: '/api' });
+  if (options.webDir) await app.register(webRoutes(context, options.webDir));
   return app;
 }
 

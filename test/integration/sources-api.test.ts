@@ -36,12 +36,20 @@ const youtubeSays = (state: object) => writeFile(stateFile, JSON.stringify(state
 
 describe('validating a URL before submitting it', () => {
   it('accepts an HLS playlist, with its host as the channel', async () => {
-    expect((await get('validate', fixture.url)).json()).toEqual({ valid: true, channelId: '127.0.0.1' });
+    expect((await get('validate', fixture.url)).json()).toEqual({ valid: true, channelId: '127.0.0.1', platform: 'hls' });
   });
 
   it('accepts an upcoming YouTube stream with its channel, and refuses ended ones and videos with the reason', async () => {
     await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: 1795003200 });
-    expect((await get('validate', 'https://youtu.be/dQw4w9WgXcQ')).json()).toEqual({ valid: true, channelId: 'UCfixture0000000000000001' });
+    expect((await get('validate', 'https://youtu.be/dQw4w9WgXcQ')).json()).toEqual({
+      valid: true,
+      channelId: 'UCfixture0000000000000001',
+      platform: 'youtube',
+      title: '【歌枠】Karaoke night 🎤 #42',
+      channelName: 'Fixture Ch. 試験',
+      thumbnail: expect.stringMatching(/^https:\/\//),
+      scheduledStart: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
     await youtubeSays({ liveStatus: 'was_live' });
     expect((await get('validate', 'https://www.youtube.com/watch?v=aqz-KE-bpKQ')).json()).toEqual({ valid: false, channelId: null, reason: 'This livestream has already ended.' });
     expect((await get('validate', 'https://www.youtube.com/@somechannel')).json()).toMatchObject({ valid: false, reason: expect.stringMatching(/a channel/) });

@@ -93,7 +93,7 @@ export async function startTestApp(
       accounts,
       search: wiring.search?.(db),
     },
-    { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', ...options },
+    { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', webDir: path.join(info.root, 'dist', 'web'), ...options },
   );
   await app.ready();
   return {

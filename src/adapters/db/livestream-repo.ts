@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
-import type { HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
+import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
 
 /** Rows written per statement during an import. */
 const UPSERT_BATCH = 5_000;
@@ -91,6 +91,18 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
         totalLengthSeconds: row.total_length ?? 0,
         uniqueChannels: row.unique_channels ?? 0,
       } satisfies LivestreamTotals;
+    },
+
+    async growth() {
+      const { rows } = await pool.query<GrowthMonth>({
+        name: 'livestream-growth',
+        text: `select to_char(date_trunc('month', scheduled_start_at at time zone 'UTC'), 'YYYY-MM') as month,
+                      count(*)::int as "count",
+                      coalesce(sum(file_size_bytes), 0)::float8 as "fileSizeBytes",
+                      coalesce(sum(length_seconds), 0)::float8 as "lengthSeconds"
+                 from livestreams where status = 'finished' group by 1 order by 1`,
+      });
+      return rows;
     },
 
     async update(id, change) {

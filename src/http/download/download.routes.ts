@@ -99,7 +99,11 @@ async function sendObject(
   return reply.send(await context.store.read(key, range));
 }
 
+const PLAYER_FETCH = new Set(['video', 'audio']);
+
 async function countIfDownload(context: RouteContext, request: FastifyRequest, id: string): Promise<void> {
   if (request.method !== 'GET' || CRAWLER.test(request.headers['user-agent'] ?? '')) return;
+  // a <video> element playing the archive (the web UI's player) fetches it many times: not a download
+  if (PLAYER_FETCH.has(String(request.headers['sec-fetch-dest'] ?? ''))) return;
   await context.livestreams.countDownload(id);
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
+import { PLATFORMS } from '../../core/livestream.js';
 import type { Quality } from '../../core/ports.js';
 import { validateStream, type Validation } from '../../core/validate-stream.js';
 import type { FastifyRequest } from 'fastify';
@@ -21,6 +22,11 @@ const ValidationSchema = Type.Object(
     valid: Type.Boolean(),
     channelId: Type.Union([Type.String(), Type.Null()]),
     reason: Type.Optional(Type.String({ description: 'Why the URL cannot be submitted' })),
+    platform: Type.Optional(Type.Enum(PLATFORMS)),
+    title: Type.Optional(Type.String({ description: 'when the source tells (YouTube)' })),
+    channelName: Type.Optional(Type.String()),
+    thumbnail: Type.Optional(Type.String({ description: 'thumbnail URL at the source' })),
+    scheduledStart: Type.Optional(Type.String({ format: 'date-time', description: 'when the source schedules the stream' })),
   },
   { $id: 'Validation' },
 );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
+import { getGrowth } from '../../core/get-growth.js';
 import { getStats } from '../../core/get-stats.js';
 import type { RouteContext } from '../context.js';
 
@@ -13,7 +14,19 @@ const StatsSchema = Type.Object({
   uniqueChannels: Type.Integer({ description: 'channels with at least one archived or queued livestream' }),
 });
 
-/** `GET /api/stats`: instance totals from maintained aggregates. */
+const GrowthSchema = Type.Array(
+  Type.Object({
+    month: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'YYYY-MM (UTC) of the scheduled start' }),
+    count: Type.Integer({ description: 'finished livestreams of that month' }),
+    fileSizeBytes: Type.Integer({ description: 'their stored bytes' }),
+    lengthSeconds: Type.Integer({ description: 'their length in seconds' }),
+    totalCount: Type.Integer({ description: 'finished livestreams up to and including that month' }),
+    totalFileSizeBytes: Type.Integer({ description: 'their stored bytes up to and including that month' }),
+  }),
+  { $id: 'StatsGrowth', description: 'months without a finished livestream are left out; oldest first' },
+);
+
+/** `GET /api/stats` (instance totals from maintained aggregates) and `GET /api/stats/growth`. */
 export function statsRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
     app.get('/stats', { schema: { summary: 'Instance statistics', response: { 200: StatsSchema } } }, async (_request, reply) => {
@@ -21,6 +34,10 @@ export function statsRoutes(context: RouteContext): FastifyPluginAsync {
         const stats = await getStats(context, context);
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       });
+      return reply.type('application/json; charset=utf-8').send(cached.body);
+    });
+    app.get('/stats/growth', { schema: { summary: 'The archive per month: finished livestreams and their size, with running totals', response: { 200: GrowthSchema } } }, async (_request, reply) => {
+      const cached = await context.cache.through('stats-growth', async () => ({ body: reply.serialize(await getGrowth(context)) as string, headers: {} }));
       return reply.type('application/json; charset=utf-8').send(cached.body);
     });
   };

@@ -1,0 +1,69 @@
+// First load of /history in Debian's Chromium: the JS+CSS it transfers (as served, and gzipped)
+// and the time until 25 entries are rendered, each run in a fresh browser context (cold cache).
+// `npm run build && npm run bench:web` (options: --records 10000 --runs 7).
+import { stat } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../src/config.js';
+import { importLivestreams } from '../src/core/import-livestreams.js';
+import { createLogger, startKura } from '../src/main.js';
+import { readPackageInfo } from '../src/package-info.js';
+import { launchBrowser } from '../test/support/browser.js';
+import { buildRecords } from '../test/support/factories.js';
+
+const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
+const RECORDS = Number(args.get('--records') ?? 10_000);
+const RUNS = Number(args.get('--runs') ?? 7);
+const BUDGET_BYTES = 150 * 1024;
+const BUDGET_MS = 1000;
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-web-'));
+await chmod(dataDir, 0o755); // embedded PostgreSQL runs as another user
+const config = parseConfig({ KURA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+const kura = await startKura(config, createLogger(config));
+const browser = await launchBrowser();
+try {
+  // no thumbnails: the browser fetches nothing off this machine
+  await importLivestreams(kura.database, buildRecords(RECORDS, { unfinishedEvery: 10 }).map((r) => ({ ...r, thumbnail: '' })));
+  const url = `${kura.url}/history`;
+  const times: number[] = [];
+  let assets: Array<{ name: string; transferSize: number }> = [];
+  // run 0 warms the server (JIT, the read cache, PostgreSQL's buffers) and is not counted
+  for (let run = 0; run <= RUNS; run += 1) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=history-list] > li').length === 25);
+    // from the start of navigation to 25 entries in the DOM, by the page's own clock
+    const elapsed = await page.evaluate(() => performance.now());
+    if (run > 0) times.push(elapsed);
+    // what loads after the entries (the search client, when search is on) is first-load JS too
+    await page.waitForLoadState('networkidle');
+    assets = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .filter((e) => /\.(js|css)$/.test(new URL(e.name).pathname))
+        .map((e) => ({ name: new URL(e.name).pathname, transferSize: e.transferSize })),
+    );
+    await context.close();
+  }
+  const assetDir = path.join(readPackageInfo().root, 'dist', 'web');
+  let gzipBytes = 0;
+  for (const asset of assets) gzipBytes += (await stat(path.join(assetDir, `${asset.name}.gz`))).size;
+  const served = assets.reduce((sum, a) => sum + a.transferSize, 0);
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] as number;
+  const worst = times.at(-1) as number;
+  console.log(`records: ${RECORDS}; runs: ${RUNS}; JS+CSS files on first load: ${assets.length}`);
+  for (const asset of assets) console.log(`  ${asset.name} (${asset.transferSize} B transferred)`);
+  console.log(`| JS+CSS gzipped | ${(gzipBytes / 1024).toFixed(1)} KiB | budget ${BUDGET_BYTES / 1024} KiB | ${gzipBytes <= BUDGET_BYTES ? 'within' : 'OVER'} |`);
+  console.log(`| JS+CSS as served (brotli, with headers) | ${(served / 1024).toFixed(1)} KiB | | |`);
+  console.log(`| 25 entries rendered, median | ${median.toFixed(0)} ms | budget ${BUDGET_MS} ms | ${median <= BUDGET_MS ? 'within' : 'OVER'} |`);
+  console.log(`| 25 entries rendered, slowest of ${RUNS} | ${worst.toFixed(0)} ms | | ${worst <= BUDGET_MS ? 'within' : 'OVER'} |`);
+} finally {
+  await browser.close();
+  await kura.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
+import type { RouteContext } from '../context.js';
+import { presentRecord } from '../livestreams/record.presenter.js';
+import { archiveHead, HEAD_PLACEHOLDER } from './open-graph.js';
+
+/** The pages of the UI; each answers the app's index.html, whose router shows the page. */
+export const CLIENT_ROUTES = ['/', '/queue', '/history', '/stats', '/login', '/tokens'] as const;
+
+const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="description" content="A self-hosted archive of livestreams.">';
+const ArchiveParamsSchema = Type.Object({ id: Type.String() });
+
+/**
+ * The web UI built by Vite into `dir`: hashed assets under /assets (cached for a year, served
+ * pre-compressed), and index.html (never cached) for every client route; an archive page's
+ * index.html carries its Open Graph tags. Registers nothing when the UI was not built.
+ */
+export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsync {
+  return async (app) => {
+    const indexPath = path.join(dir, 'index.html');
+    if (!existsSync(indexPath)) {
+      app.log.warn({ dir }, 'the web UI is not built (npm run build): only the API is served');
+      return;
+    }
+    const template = readFileSync(indexPath, 'utf8');
+    const page = (reply: FastifyReply, head: string, status = 200) =>
+      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(template.replace(HEAD_PLACEHOLDER, head));
+
+    await app.register(fastifyStatic, {
+      root: path.join(dir, 'assets'),
+      prefix: '/assets/',
+      preCompressed: true,
+      decorateReply: false,
+      index: false,
+      // one route per built file (they are fixed at build time): an unknown asset is a plain 404
+      wildcard: false,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
+    });
+    for (const url of CLIENT_ROUTES) {
+      app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, DEFAULT_HEAD));
+    }
+    app.get<{ Params: Static<typeof ArchiveParamsSchema> }>('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
+      const { id } = request.params;
+      const record = new RegExp(LIVESTREAM_ID_PATTERN).test(id) ? await context.livestreams.findById(id) : null;
+      // an unknown id still gets the app, which says so; the status tells crawlers
+      if (record === null) return page(reply, DEFAULT_HEAD, 404);
+      const pageUrl = `${context.publicUrl}/archive/${encodeURIComponent(id)}`;
+      return page(reply, archiveHead(presentRecord(record, context.publicUrl), pageUrl));
+    });
+  };
+}

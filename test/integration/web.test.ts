@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
+import { buildRecord } from '../support/factories.js';
+
+let kura: TestApp;
+beforeEach(async () => {
+  kura = await startTestApp();
+});
+afterEach(() => kura.close());
+
+describe('GET /api/stats/growth', () => {
+  it('answers an empty list on an empty database', async () => {
+    const response = await kura.app.inject({ url: '/api/stats/growth' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([]);
+  });
+
+  it('counts finished records per UTC month of their scheduled start, with running totals; queued and failed left out', async () => {
+    await kura.load([
+      buildRecord({ id: 'jan-a', scheduledStart: '2025-01-01T00:30:00.000Z', fileSizeBytes: 1_000, length: 60 }),
+      buildRecord({ id: 'jan-b', scheduledStart: '2025-01-31T23:59:59.000Z', fileSizeBytes: 2_000, length: 120 }),
+      buildRecord({ id: 'mar-a', scheduledStart: '2025-03-15T12:00:00.000Z', fileSizeBytes: 4_000, length: 30 }),
+      buildRecord({ id: 'feb-upcoming', scheduledStart: '2025-02-10T12:00:00.000Z', finished: false }),
+      buildRecord({ id: 'feb-failed', scheduledStart: '2025-02-11T12:00:00.000Z', finished: false, status: 'failed', fileSizeBytes: 9_000, length: 9 }),
+    ]);
+    const response = await kura.app.inject({ url: '/api/stats/growth' });
+    expect(response.json()).toEqual([
+      { month: '2025-01', count: 2, fileSizeBytes: 3_000, lengthSeconds: 180, totalCount: 2, totalFileSizeBytes: 3_000 },
+      { month: '2025-03', count: 1, fileSizeBytes: 4_000, lengthSeconds: 30, totalCount: 3, totalFileSizeBytes: 7_000 },
+    ]);
+    const openapi = (await kura.app.inject({ url: '/api/openapi.json' })).json();
+    expect(openapi.paths['/api/stats/growth'].get.responses['200']).toBeDefined();
+  });
+});
+
+describe('the web UI as the api serves it', () => {
+  it('answers index.html (no-cache) at every client route, and assets pre-compressed and cached for a year', async () => {
+    for (const url of ['/', '/queue', '/history', '/stats', '/login', '/tokens']) {
+      const page = await kura.app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.body).toContain('<div id="app"></div>');
+    }
+    const index = (await kura.app.inject({ url: '/history' })).body;
+    const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(index)?.[1] as string;
+    expect(script).toBeDefined();
+    const asset = await kura.app.inject({ url: script, headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    // the API and unknown paths keep their problem answers
+    expect((await kura.app.inject({ url: '/api/nope' })).headers['content-type']).toContain('application/problem+json');
+    expect((await kura.app.inject({ url: '/assets/nope.js' })).statusCode).toBe(404);
+  });
+
+  it('writes an archive page’s Open Graph tags into its HTML, escaped', async () => {
+    await kura.load([buildRecord({ id: 'og-1', title: 'Karaoke <script>alert("x")</script> & more', channelName: 'Chan "Q"', length: 3723 })]);
+    const page = await kura.app.inject({ url: '/archive/og-1' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<meta property="og:title" content="Karaoke &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more">');
+    expect(page.body).toContain(`<meta property="og:url" content="${TEST_PUBLIC_URL}/archive/og-1">`);
+    expect(page.body).toContain('<meta property="og:description" content="Chan &quot;Q&quot; · 2024-01-01 · 1 h 2 min · archived on Kura">');
+    expect(page.body).toContain('<meta property="og:image" content="https://i.ytimg.com/vi/og-1/maxresdefault.jpg">');
+    expect(page.body).not.toContain('<script>alert');
+    expect(page.body.match(/<title>/g)).toHaveLength(1);
+
+    const unknown = await kura.app.inject({ url: '/archive/no-such-record' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain('<div id="app"></div>');
+    expect(unknown.body).not.toContain('og:title');
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { readPackageInfo } from '../../src/package-info.js';
+
+/** Debian's Chromium (scripts/install-system-deps.sh installs it). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(readPackageInfo().root, 'test-artifacts', 'screenshots');
+export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/** Headless Chromium that talks to nothing but the pages it is sent to (no background fetches). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
+  });
+}
+
+/** A TCP port free on 127.0.0.1 now, so a server's public URL can be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Saves a full-page screenshot as test-artifacts/screenshots/NAME.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+let axeSource: Promise<string> | null = null;
+
+/** The serious and critical axe-core violations of the page as it is now, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: await axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(', ')}`);
+}

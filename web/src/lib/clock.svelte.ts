@@ -1,0 +1,6 @@
+/** One ticking clock for every relative time and countdown on the page. */
+export const clock = $state({ now: Date.now() });
+
+setInterval(() => {
+  clock.now = Date.now();
+}, 1000);

@@ -1,0 +1,22 @@
+import { ApiError, getJson, send, type Caller } from './api.js';
+
+/** Who is logged in: `undefined` while the first look is under way. */
+export const session = $state<{ user: Caller | null | undefined }>({ user: undefined });
+
+export async function loadSession(): Promise<void> {
+  try {
+    session.user = await getJson<Caller>('/api/user');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) session.user = null;
+    else session.user = null;
+  }
+}
+
+export async function logIn(username: string, password: string): Promise<void> {
+  session.user = await send<Caller>('POST', '/auth/local', { username, password });
+}
+
+export async function logOut(): Promise<void> {
+  await send('POST', '/auth/logout');
+  session.user = null;
+}

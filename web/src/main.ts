@@ -1,0 +1,9 @@
+import { mount } from 'svelte';
+import App from './app.svelte';
+import { fetchEarly } from './lib/api.js';
+import './styles.css';
+
+// the history's default first page is asked for before the app mounts
+if (location.pathname === '/history' && location.search === '') fetchEarly('/api/history?page=0&limit=25&sort=desc');
+
+mount(App, { target: document.getElementById('app') as HTMLElement });
