@@ -1,22 +1,6 @@
-/** A livestream record as the API returns it (DESIGN.md). */
-export interface LivestreamRecord {
-  id: string;
-  submitters: string[];
-  scheduledStart: string;
-  finished: boolean;
-  title: string;
-  channelName: string;
-  channelId: string;
-  thumbnail: string;
-  downloadUrl?: string;
-  fileSizeBytes?: number;
-  length?: number;
-  status: 'upcoming' | 'live' | 'finished' | 'failed';
-  platform: string;
-  sourceUrl: string;
-  startedAt: string | null;
-  endedAt: string | null;
-}
+/** A livestream record as the API returns it (DESIGN.md): the server's own type, so the two cannot drift. */
+import type { RecordDocument } from '../../../src/core/search.js';
+export type LivestreamRecord = RecordDocument;
 
 export interface Gap { firstSequence: number; lastSequence: number; seconds: number; reason: string }
 
