@@ -226,6 +226,28 @@ describe('the web UI', () => {
     await context.close();
   }, 60_000);
 
+  it('creates an API token shown once that works as a bearer, revokes it, and logs out from the avatar menu', async () => {
+    const context = await loggedInContext(VIEWPORTS.desktop, 'light');
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto('/tokens');
+    await page.getByLabel('Name').fill('my script');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = ((await page.getByTestId('new-token').textContent()) ?? '').trim();
+    expect(token).toMatch(/^kura_/);
+    const asBearer = () => fetch(`${api}/api/user`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await asBearer()).toBe(200);
+    await page.getByRole('button', { name: 'Revoke my script' }).click();
+    await page.getByText('You have no tokens.').waitFor();
+    expect(await asBearer()).toBe(401);
+
+    await page.getByRole('button', { name: /alice/ }).click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Log in' }).first().waitFor();
+    expect((await context.request.get('/api/user')).status()).toBe(401);
+    await context.close();
+  }, 60_000);
+
   it('shows every page at desktop and phone widths without serious accessibility violations', async () => {
     const pages = ['/', '/queue', '/history', `/archive/${VIDEO_ID}`, '/stats', '/tokens', '/login'];
     const found: string[] = [];
