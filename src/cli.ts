@@ -12,7 +12,7 @@ import { LOCAL_PROVIDER } from './core/account.js';
 import { createScryptPasswords } from './adapters/auth/scrypt-passwords.js';
 import { createApiTokenRepo } from './adapters/db/api-token-repo.js';
 import { createUserRepo } from './adapters/db/user-repo.js';
-import { createLogger, createSources, openDatabase, startKura, startScheduler } from './main.js';
+import { createLogger, createSources, openDatabase, startKura, startScheduler, type Database } from './main.js';
 import { createSearch, reindex } from './search-wiring.js';
 
 const USAGE = `Usage: kura <command>
@@ -123,17 +123,14 @@ async function runUserAdd(config: Config, args: string[]): Promise<number> {
     return 2;
   }
   const password = (await readStdin()).replace(/\r?\n$/, '');
-  const database = await openDatabase(config, createLogger(config));
-  try {
+  return withDatabase(config, async (database) => {
     const user = await addLocalUser(
       { users: createUserRepo(database.pool), passwords: createScryptPasswords() },
       { name: positionals[1] as string, password, role: values.admin ? 'admin' : 'user' },
     );
     console.log(`kura: local account ${user.name} saved (${user.role}); it submits as local/${user.providerUserId}`);
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 async function runTokenCreate(config: Config, args: string[]): Promise<number> {
@@ -142,16 +139,13 @@ async function runTokenCreate(config: Config, args: string[]): Promise<number> {
     return 2;
   }
   const [provider, userId] = (args[1] as string).includes('/') ? (args[1] as string).split(/\/(.*)/s) : [LOCAL_PROVIDER, args[1] as string];
-  const database = await openDatabase(config, createLogger(config));
-  try {
+  return withDatabase(config, async (database) => {
     const user = await createUserRepo(database.pool).find(provider as string, userId as string);
     if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${provider}/${userId}; a user exists once it has logged in (or was added with kura user add).`);
     const created = await createApiToken({ apiTokens: createApiTokenRepo(database.pool) }, { userId: user.id, name: 'cli' });
     console.log(created.token);
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 async function runSearchReindex(config: Config, args: string[]): Promise<number> {
@@ -163,12 +157,19 @@ async function runSearchReindex(config: Config, args: string[]): Promise<number>
     console.error('kura: search is off (KURA_SEARCH=off): nothing to reindex');
     return 2;
   }
-  const database = await openDatabase(config, createLogger(config));
-  try {
+  return withDatabase(config, async (database) => {
     const started = Date.now();
     const count = await reindex(createSearch(config, database.pool), database, config.publicUrl);
     console.log(`kura: search index (${config.search.kind}) rebuilt from ${count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
+  });
+}
+
+/** Opens the database (migrating it), runs `work`, and closes it whatever happens. */
+async function withDatabase(config: Config, work: (database: Database) => Promise<number>): Promise<number> {
+  const database = await openDatabase(config, createLogger(config));
+  try {
+    return await work(database);
   } finally {
     await database.close();
   }
@@ -192,15 +193,12 @@ async function runImport(config: Config, file: string): Promise<number> {
     console.error(`kura: cannot import ${file}: ${(error as Error).message}`);
     return 1;
   }
-  const database = await openDatabase(config, createLogger(config));
-  try {
+  return withDatabase(config, async (database) => {
     const started = Date.now();
     const result = await importLivestreams(database, parsed);
     console.log(`kura: imported ${result.inserted} new and ${result.updated} updated records from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -265,6 +265,7 @@ class RecordingSession {
     this.nextSequence = lastSequence + 1;
   }
 
+  /** Why recording must stop now (an admin asked, a ceiling reached, the disk nearly full), else null. */
   private async limitReached(): Promise<EndReason | null> {
     const { limits } = this.deps;
     if (this.stopRequested) return 'cancelled';

@@ -1,12 +1,11 @@
 import type pg from 'pg';
 import type { AdminActionRepo } from '../../core/account-ports.js';
+import { inTransaction } from './pool.js';
 
 export function createAdminActionRepo(pool: pg.Pool): AdminActionRepo {
   return {
-    async takeDown(livestreamId, admin, reason) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+    takeDown(livestreamId, admin, reason) {
+      return inTransaction(pool, async (client) => {
         const { rows } = await client.query(
           `select jsonb_build_object('title', l.title, 'channelId', l.channel_id, 'channelName', l.channel_name,
              'sourceUrl', l.source_url, 'status', l.status, 'scheduledStart', l.scheduled_start_at,
@@ -14,22 +13,13 @@ export function createAdminActionRepo(pool: pg.Pool): AdminActionRepo {
            from livestreams l where l.id = $1 for update`,
           [livestreamId],
         );
-        if (rows[0] === undefined) {
-          await client.query('rollback');
-          return false;
-        }
+        if (rows[0] === undefined) return false;
         await client.query(`insert into admin_actions (action, livestream_id, admin, reason, record) values ('takedown', $1, $2, $3, $4)`, [
           livestreamId, admin, reason, rows[0].record,
         ]);
         await client.query('delete from livestreams where id = $1', [livestreamId]);
-        await client.query('commit');
         return true;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     async note(action, livestreamId, admin, reason) {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
 import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
+import { inTransaction } from './pool.js';
 
 /** Rows written per statement during an import. */
 const UPSERT_BATCH = 5_000;
@@ -139,24 +140,16 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       );
     },
 
-    async upsertMany(records) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+    upsertMany(records) {
+      return inTransaction(pool, async (client) => {
         let inserted = 0;
         for (let start = 0; start < records.length; start += UPSERT_BATCH) {
           const batch = records.slice(start, start + UPSERT_BATCH);
           inserted += await upsertRecords(client, batch);
           await appendSubmitters(client, batch);
         }
-        await client.query('commit');
         return { inserted, updated: records.length - inserted };
-      } catch (error) {
-        await client.query('rollback');
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
   };
 }

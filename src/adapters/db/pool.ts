@@ -27,6 +27,22 @@ export function createPool(options: PoolOptions): pg.Pool {
   return pool;
 }
 
+/** Runs `work` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Whether the database answers a trivial query. */
 export async function isReachable(pool: pg.Pool): Promise<boolean> {
   try {

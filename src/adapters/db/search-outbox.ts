@@ -1,27 +1,18 @@
 import type pg from 'pg';
 import type { SearchOutbox } from '../../core/search.js';
+import { inTransaction } from './pool.js';
 
 /** Any 64-bit constant unique to Kura's search drain: one drainer at a time, across processes. */
 const DRAIN_LOCK_KEY = 4_715_207_302;
 
 /** The search outbox of migration 0007, filled by triggers in the writers' own transactions. */
 export function createSearchOutbox(pool: pg.Pool): SearchOutbox {
-  const locked = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      // serialised, so a later change is never overwritten in the index by an earlier read
+  // serialised, so a later change is never overwritten in the index by an earlier read
+  const locked = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    inTransaction(pool, async (client) => {
       await client.query('select pg_advisory_xact_lock($1)', [DRAIN_LOCK_KEY]);
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+      return work(client);
+    });
   return {
     drain(limit, apply) {
       return locked(async (client) => {

@@ -11,28 +11,19 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
 
     async upsert(documents) {
       if (documents.length === 0) return;
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        await client.query(
-          `insert into search_documents as s (id, document, title, channel_name, channel_id, status, finished, platform,
-             scheduled_start_at, length_seconds, file_size_bytes)
-           select d->>'id', d, d->>'title', d->>'channelName', d->>'channelId', d->>'status', (d->>'finished')::boolean,
-             d->>'platform', (d->>'scheduledStart')::timestamptz, (d->>'length')::integer, (d->>'fileSizeBytes')::bigint
-           from unnest($1::jsonb[]) d
-           on conflict (id) do update set document = excluded.document, title = excluded.title,
-             channel_name = excluded.channel_name, channel_id = excluded.channel_id, status = excluded.status,
-             finished = excluded.finished, platform = excluded.platform, scheduled_start_at = excluded.scheduled_start_at,
-             length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,
-          [documents.map((d: RecordDocument) => JSON.stringify(d))],
-        );
-        await client.query('commit');
-      } catch (error) {
-        await client.query('rollback');
-        throw error;
-      } finally {
-        client.release();
-      }
+      // one statement: atomic by itself
+      await pool.query(
+        `insert into search_documents as s (id, document, title, channel_name, channel_id, status, finished, platform,
+           scheduled_start_at, length_seconds, file_size_bytes)
+         select d->>'id', d, d->>'title', d->>'channelName', d->>'channelId', d->>'status', (d->>'finished')::boolean,
+           d->>'platform', (d->>'scheduledStart')::timestamptz, (d->>'length')::integer, (d->>'fileSizeBytes')::bigint
+         from unnest($1::jsonb[]) d
+         on conflict (id) do update set document = excluded.document, title = excluded.title,
+           channel_name = excluded.channel_name, channel_id = excluded.channel_id, status = excluded.status,
+           finished = excluded.finished, platform = excluded.platform, scheduled_start_at = excluded.scheduled_start_at,
+           length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,
+        [documents.map((d: RecordDocument) => JSON.stringify(d))],
+      );
     },
 
     async remove(ids) {

@@ -27,8 +27,10 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
       return;
     }
     const template = readFileSync(indexPath, 'utf8');
-    const page = (reply: FastifyReply, head: string, status = 200) =>
-      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(template.replace(HEAD_PLACEHOLDER, head));
+    const defaultHtml = template.replace(HEAD_PLACEHOLDER, DEFAULT_HEAD);
+    const page = (reply: FastifyReply, html: string, status = 200) =>
+      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    const validId = new RegExp(LIVESTREAM_ID_PATTERN);
 
     await app.register(fastifyStatic, {
       root: path.join(dir, 'assets'),
@@ -42,15 +44,15 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
       setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
     });
     for (const url of CLIENT_ROUTES) {
-      app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, DEFAULT_HEAD));
+      app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, defaultHtml));
     }
     app.get<{ Params: Static<typeof ArchiveParamsSchema> }>('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
       const { id } = request.params;
-      const record = new RegExp(LIVESTREAM_ID_PATTERN).test(id) ? await context.livestreams.findById(id) : null;
+      const record = validId.test(id) ? await context.livestreams.findById(id) : null;
       // an unknown id still gets the app, which says so; the status tells crawlers
-      if (record === null) return page(reply, DEFAULT_HEAD, 404);
+      if (record === null) return page(reply, defaultHtml, 404);
       const pageUrl = `${context.publicUrl}/archive/${encodeURIComponent(id)}`;
-      return page(reply, archiveHead(presentRecord(record, context.publicUrl), pageUrl));
+      return page(reply, template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl), pageUrl)));
     });
   };
 }
