@@ -159,7 +159,7 @@ async function runSearchReindex(config: Config, args: string[]): Promise<number>
   }
   return withDatabase(config, async (database) => {
     const started = Date.now();
-    const count = await reindex(createSearch(config, database.pool), database, config.publicUrl);
+    const count = await reindex(createSearch(config, database.pool, null), database, config.publicUrl);
     console.log(`kura: search index (${config.search.kind}) rebuilt from ${count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   });

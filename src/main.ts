@@ -138,16 +138,18 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
   try {
     const jobs = await startScheduler(config, database, log);
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
-    const search = createSearch(config, database.pool);
+    // the api's change feed empties its read cache and keeps the built-in search index current
+    const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, (m) => log.warn(m));
+    if (feed !== null) stops.push(() => feed.close());
+    const search = createSearch(config, database.pool, feed);
+    stops.push(() => search.close());
     if (config.role !== 'api') {
       stops.push(await startWorker(config, database, store, jobs, log, await followSearch(config, database, search, jobs, log, stops)));
       stops.push(startPurgingExpired(createExpiredPurger(database.pool), { everySeconds: 3600, onError: (error) => log.warn({ err: error }, 'purging expired sessions failed') }));
     }
     let app: FastifyInstance | null = null;
     let url: string | null = null;
-    if (config.role !== 'worker') {
-      const feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
-      stops.push(() => feed.close());
+    if (feed !== null) {
       app = await buildHttp(config, database, store, feed, jobs, search);
       stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });

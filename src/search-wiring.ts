@@ -16,19 +16,26 @@ export interface Search {
   access: SearchAccessProvider;
   engine: SearchEngine | null;
   index: SearchIndex | null;
+  /** Stops what the built-in engine keeps following. */
+  close(): Promise<void>;
 }
 
-/** Builds the search KURA_SEARCH names; the Meilisearch admin key stays inside its adapter. */
-export function createSearch(config: { search: SearchConfig; publicUrl: string }, pool: pg.Pool): Search {
+/**
+ * Builds the search KURA_SEARCH names; the Meilisearch admin key stays inside its adapter.
+ * `feed`: the api process's change feed, which the built-in engine's in-memory index follows
+ * (null where nothing is served: the index is then read from the change log at each search).
+ */
+export function createSearch(config: { search: SearchConfig; publicUrl: string }, pool: pg.Pool, feed: ChangeFeed | null): Search {
   const { search } = config;
-  if (search.kind === 'off') return { access: null, engine: null, index: null };
+  const close = async () => undefined;
+  if (search.kind === 'off') return { access: null, engine: null, index: null, close };
   if (search.kind === 'meilisearch') {
     const index = createMeilisearchIndex({ url: search.url, adminKey: search.adminKey });
-    return { access: async () => ({ url: search.publicUrl, apiKey: await index.searchKey(), index: SEARCH_INDEX }), engine: null, index };
+    return { access: async () => ({ url: search.publicUrl, apiKey: await index.searchKey(), index: SEARCH_INDEX }), engine: null, index, close };
   }
-  const engine = createBuiltinSearch(pool);
+  const engine = createBuiltinSearch(pool, feed);
   const url = `${config.publicUrl}/api/search-engine`;
-  return { access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }), engine, index: createBuiltinIndex(pool) };
+  return { access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }), engine, index: createBuiltinIndex(pool), close: () => engine.close() };
 }
 
 function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo): SearchSyncDeps {

@@ -21,7 +21,7 @@ describe('kura search reindex', () => {
     const file = path.join(cwd, 'history.json');
     await writeFile(file, JSON.stringify(buildRecords(200, { unfinishedEvery: 9 })));
     expect((await runKura(['import', file], env(), cwd)).code).toBe(0);
-    await db.pool.query('truncate search_documents, search_words');
+    await db.pool.query('truncate search_documents');
 
     const result = await runKura(['search', 'reindex'], env(), cwd);
     expect(result.code, result.stderr).toBe(0);

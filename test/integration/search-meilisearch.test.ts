@@ -19,7 +19,7 @@ const records = buildRecords(30, { unfinishedEvery: 4 });
 beforeAll(async () => {
   double = await MeilisearchDouble.start(ADMIN_KEY);
   config = { kind: 'meilisearch', url: double.url, publicUrl: 'https://search.example.org', adminKey: ADMIN_KEY };
-  kura = await startTestApp({}, {}, { search: (db) => createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, db.pool) });
+  kura = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
   follower = await followSearch(kura.db, config);
   const synced = follower.synced(records.map((r) => r.id));
   await kura.load(records);
@@ -65,7 +65,7 @@ describe('KURA_SEARCH=meilisearch (against a Meilisearch double)', () => {
     expect(answer.json()).toEqual({ enabled: true, url: 'https://search.example.org', apiKey: double.keys[0]?.key, index: 'kura' });
 
     // another api process (a fresh adapter) finds the key instead of making another
-    const other = createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, kura.db.pool);
+    const other = createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, kura.db.pool, null);
     expect((await other.access!()).apiKey).toBe(double.keys[0]?.key);
     expect(sent('POST', '/keys')).toHaveLength(1);
     expect(JSON.stringify(await other.access!())).not.toContain(ADMIN_KEY);

@@ -12,7 +12,7 @@ let client: Meilisearch;
 let access: { enabled: boolean; url: string; apiKey: string; index: string };
 let engineUrl: string;
 
-const TITLES = ['Karaoke night', 'Acoustic karaoke', 'Minecraft survival', 'Café acoustique', 'Night owls chat', 'Piano karaoke night', 'Retro games', 'Zelda speedrun'];
+const TITLES = ['Karaoke night', 'Acoustic karaoke', 'Minecraft survival', 'Café acoustique', 'Night owls chat', 'Piano karaoke night', 'Retro games with Sakura', 'Zelda speedrun'];
 const records: HistoryRecordJson[] = Array.from({ length: 48 }, (_, n) =>
   buildRecord(
     {
@@ -29,7 +29,7 @@ const ids = (hits: ReadonlyArray<Record<string, unknown>>) => hits.map((h) => h.
 const matching = (pattern: RegExp) => records.filter((r) => pattern.test(`${r.title} ${r.channelName}`));
 
 beforeAll(async () => {
-  kura = await startTestApp({}, {}, { search: (db) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool) });
+  kura = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
   follower = await followSearch(kura.db, { kind: 'builtin' });
   const indexed = follower.synced(records.map((r) => r.id));
   await kura.load(records);
@@ -74,6 +74,15 @@ describe('the built-in engine through the meilisearch client', () => {
   it('needs every word: two words narrow the hits, channel names count', async () => {
     expect(new Set(ids((await index().search('karaoke night', { limit: 100 })).hits))).toEqual(new Set(matching(/karaoke night/i).map((r) => r.id)));
     expect(new Set(ids((await index().search('sakura', { limit: 100 })).hits))).toEqual(new Set(matching(/Sakura/).map((r) => r.id)));
+  });
+
+  it('ranks a word found in the title above one found only in the channel name, each group newest first', async () => {
+    const newestFirst = (list: HistoryRecordJson[]) => [...list].sort((a, b) => b.scheduledStart.localeCompare(a.scheduledStart)).map((r) => r.id);
+    const inTitle = matching(/Sakura/).filter((r) => /Sakura/.test(r.title));
+    const inChannelOnly = matching(/Sakura/).filter((r) => !/Sakura/.test(r.title));
+    expect(inTitle.length).toBeGreaterThan(1);
+    expect(inChannelOnly.length).toBeGreaterThan(1);
+    expect(ids((await index().search('sakura', { limit: 100 })).hits)).toEqual([...newestFirst(inTitle), ...newestFirst(inChannelOnly)]);
   });
 
   it('filters on finished, status, channelId and platform with =, !=, AND, OR and the array form', async () => {
@@ -193,7 +202,7 @@ describe('OpenAPI', () => {
 
 describe('KURA_SEARCH=off', () => {
   it('answers {"enabled": false} and serves no engine', async () => {
-    const off = await startTestApp({}, {}, { search: (db) => createSearch({ search: { kind: 'off' }, publicUrl: TEST_PUBLIC_URL }, db.pool) });
+    const off = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: { kind: 'off' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
     try {
       expect((await off.app.inject({ url: '/api/search' })).json()).toEqual({ enabled: false });
       expect((await off.app.inject({ url: '/api/search-engine/health' })).statusCode).toBe(404);

@@ -12,14 +12,15 @@ import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { importLivestreams } from '../../src/core/import-livestreams.js';
-import type { Scheduler, StreamSource } from '../../src/core/ports.js';
+import type { ChangeFeed, Scheduler, StreamSource } from '../../src/core/ports.js';
 import { parseConfig } from '../../src/config.js';
 import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
 import { createAccountDeps } from '../../src/main.js';
 import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
-import { buildApp, type AppDeps, type AppOptions } from '../../src/http/app.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
+import type { Search } from '../../src/search-wiring.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HistoryRecordJson } from './factories.js';
 
@@ -69,7 +70,7 @@ export interface TestAccountOptions {
 export async function startTestApp(
   options: Partial<AppOptions> = {},
   accountOptions: TestAccountOptions = {},
-  wiring: { search?: (db: TestDatabase) => AppDeps['search'] } = {},
+  wiring: { search?: (db: TestDatabase, feed: ChangeFeed) => Search } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
@@ -80,6 +81,7 @@ export async function startTestApp(
   const waiters: Array<() => void> = [];
   feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
   const nextChange = () => new Promise<void>((resolve) => waiters.push(resolve));
+  const search = wiring.search?.(db, feed);
   const info = readPackageInfo();
   const app = await buildApp(
     {
@@ -91,7 +93,7 @@ export async function startTestApp(
       changeFeed: feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
       accounts,
-      search: wiring.search?.(db),
+      search,
     },
     { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', webDir: path.join(info.root, 'dist', 'web'), ...options },
   );
@@ -110,6 +112,7 @@ export async function startTestApp(
     },
     async close() {
       await app.close();
+      await search?.close();
       await feed.close();
       await db.drop();
     },

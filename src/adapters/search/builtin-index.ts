@@ -31,7 +31,7 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
     },
 
     async clear() {
-      await pool.query('truncate search_documents, search_words');
+      await pool.query('truncate search_documents');
     },
   };
 }

@@ -1,83 +1,42 @@
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { MAX_TOTAL_HITS, type MatchedWord, type SearchEngine, type SearchFilter, type SearchRequest } from '../../core/search.js';
+import type { ChangeFeed } from '../../core/ports.js';
+import type { MatchedWord, SearchEngine } from '../../core/search.js';
 import { ensureSearchKey } from './builtin-index.js';
+import { followIndex, type IndexFollower } from './index-follower.js';
+import type { Term } from './memory-index.js';
+import type { Vocabulary } from './vocabulary.js';
 
-/** Query words shorter than this are never corrected (too many neighbours to mean anything). */
+/** Query words shorter than this (in characters) are never corrected (too many neighbours to mean anything). */
 const MIN_TYPO_LENGTH = 4;
 /** Known words a misspelt query word may stand for, most similar first. */
 const MAX_CORRECTIONS = 3;
-/**
- * A last word that begins at most this many known words is searched as those words (exact index
- * lookups); one that begins more, as a prefix (a partial match over the index, several times slower).
- */
-const MAX_COMPLETIONS = 8;
+/** Queries whose words are remembered (how PostgreSQL splits and normalises a text never changes). */
+const MAX_REMEMBERED_QUERIES = 1000;
 
-const COLUMNS = { finished: 'finished', status: 'status', channelId: 'channel_id', platform: 'platform' } as const;
-const SORT_COLUMNS = { scheduledStart: 'scheduled_start_at', length: 'length_seconds', fileSizeBytes: 'file_size_bytes' } as const;
-
-interface WordRow {
-  word: string;
-  /** Documents holding the word itself; null when none does. */
-  documents: number | null;
-  /** The most documents any word beginning with it is in; null when there is none. */
-  prefix_documents: number | null;
-  /** Known words beginning with it (itself included), up to one more than MAX_COMPLETIONS. */
-  completions: string[];
-  /** Known words like it, as "word documents", most similar first (typo candidates). */
-  similar: string[] | null;
+/** The built-in engine with its index in this process's memory; `close` stops following the documents. */
+export interface BuiltinSearch extends SearchEngine {
+  close(): Promise<void>;
 }
 
 /**
- * Search in PostgreSQL: full text over the accent-free, lower-cased title and channel name
- * (`simple` configuration: no language's stemming), the last word as a prefix, and words no
- * document holds replaced by their nearest known words by trigram similarity (typos).
+ * Search over an index of the documents' words kept in memory (see index-follower.ts): the
+ * query split into words by PostgreSQL as the documents were (accent-free, lower-cased, `simple`
+ * configuration), every word matched, the last as a prefix, a word no document holds replaced by
+ * its nearest known words (typos). The page's documents are then read from `search_documents`.
  */
-export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
+export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): BuiltinSearch {
   let key: Promise<string> | null = null;
+  let follower: IndexFollower | null = null;
+  const follow = () => (follower ??= followIndex(pool, feed));
+  if (feed !== null) follow(); // an api process: load the index before the first search
+  const split = rememberedWords(pool);
   return {
     async search(request) {
-      const words = await matchWords(pool, request.q);
-      const where: string[] = [];
-      const values: unknown[] = [];
-      if (words !== null) {
-        values.push(words.tsquery);
-        where.push(`words @@ $${values.length}::tsquery`);
-      }
-      if (request.filter !== null) where.push(filterSql(request.filter, values));
-      const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
-      const limit = Math.max(0, Math.min(request.limit, MAX_TOTAL_HITS - request.offset));
-      const page = () => [...values, limit, request.offset];
-      const result = (documents: string[], total: number) => ({ documents, total, words: words?.matched ?? [] });
-      // one word in 1,000 documents or more: the count is known to reach the cap without counting
-      const capped = words !== null && words.terms === 1 && request.filter === null && words.atLeast >= MAX_TOTAL_HITS;
-      if (!capped) {
-        // the matches (up to the cap and one more) are read once: counted, ranked and paged together
-        const rank = words === null ? '0' : `ts_rank(words, $1::tsquery)`;
-        const params = page();
-        const text = `with m as materialized (
-             select id, scheduled_start_at, length_seconds, file_size_bytes, ${rank} as rank
-             from search_documents ${whereSql} limit ${MAX_TOTAL_HITS + 1}
-           ),
-           shown as (select * from m order by ${orderSql(request, words !== null, 'm.')} limit $${params.length - 1} offset $${params.length})
-           select t.total, d.document::text as document from (select count(*)::integer as total from m) t
-           left join (shown join search_documents d using (id)) on true order by ${orderSql(request, words !== null, 'shown.')}`;
-        // planning this statement costs more than running it: without a filter (whose shapes are
-        // unbounded) it is prepared once per connection; its plan does not depend on the words
-        const name = request.filter === null ? `search-ranked-${createHash('sha1').update(text).digest('hex').slice(0, 16)}` : undefined;
-        const { rows } = await pool.query<{ total: number; document: string | null }>({ name, text, values: params });
-        const total = rows[0]?.total ?? 0;
-        if (total <= MAX_TOTAL_HITS) return result(rows.flatMap((r) => (r.document ? [r.document] : [])), total);
-      }
-      // more matches than the cap: newest first (or the sort asked), read in index order
-      if (limit === 0) return result([], MAX_TOTAL_HITS);
-      const order = orderSql(request, false, '');
-      const params = page();
-      const { rows } = await pool.query<{ document: string }>(
-        `select document::text as document from search_documents ${whereSql} order by ${order} limit $${params.length - 1} offset $${params.length}`,
-        params,
-      );
-      return result(rows.map((r) => r.document), MAX_TOTAL_HITS);
+      const words = await split(request.q);
+      const index = await follow().current();
+      const { terms, matched } = matchWords(index.vocabulary, words);
+      const page = index.search({ terms, filter: request.filter, sort: request.sort, offset: request.offset, limit: request.limit });
+      return { documents: await readDocuments(pool, page.ids), total: page.total, words: matched };
     },
 
     searchKey() {
@@ -89,79 +48,70 @@ export function createBuiltinSearch(pool: pg.Pool): SearchEngine {
     },
 
     async count() {
-      const { rows } = await pool.query<{ n: number }>('select count(*)::integer as n from search_documents');
-      return rows[0]?.n ?? 0;
+      return (await follow().current()).size;
+    },
+
+    async close() {
+      await follower?.close();
     },
   };
 }
 
-/**
- * The query's words as a tsquery, each word known, prefix of a known word (the last one), or
- * corrected to the known words nearest to it. Null when the query has no words.
- */
-async function matchWords(pool: pg.Pool, q: string): Promise<{ tsquery: string; matched: MatchedWord[]; terms: number; atLeast: number } | null> {
-  if (q.trim() === '') return null;
-  const { rows } = await pool.query<WordRow>({
-    name: 'search-words',
-    text: `with t as (
-        select lexeme as word, positions[1] as pos from unnest(to_tsvector('simple', kura_search_norm($1)))
-      )
-      select t.word,
-        (select w.documents from search_words w where w.word = t.word and w.documents > 0) as documents,
-        (select max(w.documents) from search_words w where w.word >= t.word and w.word < t.word || chr(1114111) and w.documents > 0) as prefix_documents,
-        array(select w.word from search_words w where w.word >= t.word and w.word < t.word || chr(1114111) and w.documents > 0
-              order by w.word limit $4) as completions,
-        case when length(t.word) >= $2 and not exists (select 1 from search_words w where w.word = t.word and w.documents > 0) then array(
-          select w.word || ' ' || w.documents from search_words w where w.word % t.word and w.documents > 0
-          order by similarity(w.word, t.word) desc, w.word limit $3
-        ) end as similar
-      from t order by t.pos`,
-    values: [q, MIN_TYPO_LENGTH, MAX_CORRECTIONS, MAX_COMPLETIONS + 1],
-  });
-  if (rows.length === 0) return null;
+/** The words of a query as PostgreSQL makes them of documents, in order, each once; the last thousand queries remembered. */
+function rememberedWords(pool: pg.Pool): (q: string) => Promise<string[]> {
+  const remembered = new Map<string, string[]>();
+  return async (q) => {
+    const known = remembered.get(q);
+    if (known !== undefined) {
+      remembered.delete(q);
+      remembered.set(q, known);
+      return known;
+    }
+    const { rows } = await pool.query<{ words: string[] }>({
+      name: 'search-query-words',
+      text: `select coalesce(array_agg(lexeme order by positions[1]), '{}') as words from unnest(to_tsvector('simple', kura_search_norm($1)))`,
+      values: [q],
+    });
+    const words = rows[0]?.words ?? [];
+    if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value as string);
+    remembered.set(q, words);
+    return words;
+  };
+}
+
+/** Each query word as a term: itself; the last, every known word it begins; one no document holds, its nearest known words. */
+function matchWords(vocabulary: Vocabulary, words: readonly string[]): { terms: Term[]; matched: MatchedWord[] } {
+  const terms: Term[] = [];
   const matched: MatchedWord[] = [];
-  // documents the first word alone is known to be in: a lower bound of a one-word query's hits
-  let atLeast = 0;
-  const parts = rows.map((row, i) => {
-    const last = i === rows.length - 1;
-    if (last && row.prefix_documents !== null) {
-      matched.push({ word: row.word, prefix: true });
-      atLeast = row.prefix_documents;
-      if (row.completions.length > MAX_COMPLETIONS) return `${lexeme(row.word)}:*`;
-      return `(${row.completions.map(lexeme).join(' | ')})`;
+  words.forEach((word, i) => {
+    if (i === words.length - 1) {
+      const completions = vocabulary.completions(word);
+      if (completions.length > 0) {
+        matched.push({ word, prefix: true });
+        terms.push(completions);
+        return;
+      }
     }
-    const similar = (row.similar ?? []).map((entry) => entry.split(' ') as [string, string]);
-    if (row.documents !== null || similar.length === 0) {
-      matched.push({ word: row.word, prefix: false });
-      atLeast = row.documents ?? 0;
-      return lexeme(row.word);
+    const similar = vocabulary.documents(word) > 0 || [...word].length < MIN_TYPO_LENGTH ? [] : vocabulary.similar(word, MAX_CORRECTIONS);
+    if (similar.length === 0) {
+      matched.push({ word, prefix: false });
+      terms.push([word]);
+      return;
     }
-    for (const [word] of similar) matched.push({ word, prefix: false });
-    atLeast = Math.max(...similar.map(([, documents]) => Number(documents)));
-    return `(${similar.map(([word]) => lexeme(word)).join(' | ')})`;
+    for (const correction of similar) matched.push({ word: correction, prefix: false });
+    terms.push(similar);
   });
-  return { tsquery: parts.join(' & '), matched, terms: rows.length, atLeast };
+  return { terms, matched };
 }
 
-function lexeme(word: string): string {
-  return `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-function filterSql(filter: SearchFilter, values: unknown[]): string {
-  if (filter.kind === 'term') {
-    values.push(filter.value);
-    return `${COLUMNS[filter.field]} ${filter.equal ? '=' : '<>'} $${values.length}`;
-  }
-  if (filter.items.length === 0) return filter.kind === 'and' ? 'true' : 'false';
-  return `(${filter.items.map((item) => filterSql(item, values)).join(filter.kind === 'and' ? ' and ' : ' or ')})`;
-}
-
-/**
- * Asked sorts first; without one, best match first (title over channel name) when the matches
- * are few enough to rank, else newest first; ties newest first, then by id.
- */
-function orderSql(request: SearchRequest, rank: boolean, table: string): string {
-  const keys = request.sort.map((s) => `${table}${SORT_COLUMNS[s.field]} ${s.order} nulls last`);
-  if (keys.length === 0 && rank) keys.push(`${table}rank desc`);
-  return [...keys, `${table}scheduled_start_at desc`, `${table}id desc`].join(', ');
+/** The documents of these ids as the JSON text the index keeps, in the same order; one removed meanwhile is left out. */
+async function readDocuments(pool: pg.Pool, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await pool.query<{ id: string; document: string }>({
+    name: 'search-page-documents',
+    text: 'select id, document::text as document from search_documents where id = any($1::text[])',
+    values: [ids],
+  });
+  const byId = new Map(rows.map((r) => [r.id, r.document]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

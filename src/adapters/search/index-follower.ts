@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import type { ChangeFeed } from '../../core/ports.js';
+import type { IndexedDocument } from './indexed-document.js';
+import { MemoryIndex } from './memory-index.js';
+
+/** Half the hour `search_changes` keeps its rows (migration 0008): a process that has not read it for longer loads everything. */
+const MAX_CATCH_UP_MS = 30 * 60 * 1000;
+/** The change log is read at least this often, whatever the notifications say. */
+const READ_EVERY_MS = 60 * 1000;
+
+interface DocumentRow {
+  id: string | null;
+  start: number;
+  length_seconds: number | null;
+  file_size_bytes: number | null;
+  status: string;
+  finished: boolean;
+  platform: string;
+  channel_id: string;
+  title_words: string[];
+  channel_words: string[];
+}
+
+// a document as the index keeps it; its words as the database made them (tsvector weights A and B)
+const COLUMNS = `d.id, (extract(epoch from d.scheduled_start_at) * 1000)::float8 as start, d.length_seconds,
+  d.file_size_bytes::float8 as file_size_bytes, d.status, d.finished, d.platform, d.channel_id,
+  array(select u.lexeme from unnest(d.words) u where 'A' = any(u.weights) order by u.lexeme) as title_words,
+  array(select u.lexeme from unnest(d.words) u where 'B' = any(u.weights) order by u.lexeme) as channel_words`;
+// the oldest transaction still running: every change logged by an older one is visible now
+const HORIZON = 'select pg_snapshot_xmin(pg_current_snapshot())::text as horizon';
+
+/** The built-in engine's index in this process's memory, following `search_documents`. */
+export interface IndexFollower {
+  /** The index, with every change committed before the call (and notified) applied. */
+  current(): Promise<MemoryIndex>;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads every search document into a MemoryIndex, then applies the documents `search_changes`
+ * names whenever the change feed says documents changed (a refresh at a time; another right after
+ * if more changes came meanwhile). While the feed is down, every search reads the log first.
+ */
+export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollower {
+  let index = new MemoryIndex();
+  let horizon: string | null = null;
+  let readAt = 0;
+  let stale = true;
+  let refreshing: Promise<void> | null = null;
+
+  const loadAll = async () => {
+    const startedAt = Date.now();
+    const { rows } = await pool.query<DocumentRow & { horizon: string }>(
+      `with h as (${HORIZON}) select h.horizon, ${COLUMNS} from h left join search_documents d on true`,
+    );
+    index = MemoryIndex.of(rows.flatMap((row) => (row.id === null ? [] : [indexed(row)])));
+    horizon = (rows[0] as { horizon: string }).horizon;
+    readAt = startedAt;
+  };
+
+  const catchUp = async (since: string) => {
+    const startedAt = Date.now();
+    const { rows } = await pool.query<DocumentRow & { horizon: string; truncated: boolean | null; changed: string | null }>({
+      name: 'search-index-changes',
+      text: `with h as (${HORIZON}),
+          c as (select distinct document_id from search_changes where xid >= $1::xid8 and document_id is not null)
+        select h.horizon, (select bool_or(document_id is null) from search_changes where xid >= $1::xid8) as truncated,
+          c.document_id as changed, ${COLUMNS}
+        from h left join (c left join search_documents d on d.id = c.document_id) on true`,
+      values: [since],
+    });
+    if (rows[0]?.truncated === true) return loadAll();
+    for (const row of rows) {
+      if (row.changed === null) continue;
+      if (row.id === null) index.remove(row.changed);
+      else index.upsert(indexed(row));
+    }
+    horizon = (rows[0] as { horizon: string }).horizon;
+    readAt = startedAt;
+  };
+
+  const refresh = (): Promise<void> => {
+    stale = true;
+    refreshing ??= (async () => {
+      try {
+        while (stale) {
+          stale = false;
+          if (horizon === null || Date.now() - readAt > MAX_CATCH_UP_MS) await loadAll();
+          else await catchUp(horizon);
+        }
+      } catch (error) {
+        stale = true; // the next search tries again
+        throw error;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  };
+
+  feed?.onChange(() => void refresh().catch(() => undefined));
+  const timer = setInterval(() => void refresh().catch(() => undefined), READ_EVERY_MS);
+  timer.unref();
+  if (feed !== null) void refresh().catch(() => undefined); // an api process: load before the first search asks
+
+  return {
+    async current() {
+      if (feed === null || !feed.connected) await refresh();
+      else if (stale || refreshing !== null) await (refreshing ?? refresh());
+      return index;
+    },
+    async close() {
+      clearInterval(timer);
+      await refreshing?.catch(() => undefined);
+    },
+  };
+}
+
+function indexed(row: DocumentRow): IndexedDocument {
+  return {
+    id: row.id as string,
+    start: row.start,
+    length: row.length_seconds,
+    fileSizeBytes: row.file_size_bytes,
+    status: row.status,
+    finished: row.finished,
+    platform: row.platform,
+    channelId: row.channel_id,
+    titleWords: row.title_words,
+    channelWords: row.channel_words,
+  };
+}

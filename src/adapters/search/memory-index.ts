@@ -1,0 +1,258 @@
+import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search.js';
+import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
+import { SmallestKeys, TopK } from './top-k.js';
+import { Vocabulary } from './vocabulary.js';
+
+/** A query word as matched: documents holding any of these words match it. */
+export type Term = readonly string[];
+
+export interface IndexQuery {
+  terms: readonly Term[];
+  filter: SearchFilter | null;
+  sort: SearchRequest['sort'];
+  offset: number;
+  limit: number;
+}
+
+/** What a term found in the title adds to a document's score, against one found only in its channel name. */
+const TITLE_SCORE = 5;
+const CHANNEL_SCORE = 2;
+/** Slots of replaced or removed documents tolerated before the lists are rebuilt without them. */
+const MIN_DEAD_TO_COMPACT = 1000;
+
+/**
+ * Posting lists of the documents' words, in memory: which documents (by slot) hold each word in
+ * their title and in their channel name, and every document's place newest first. A document
+ * whose words change takes a new slot; the old one is left dead in the lists until enough are to
+ * rebuild them.
+ */
+export class MemoryIndex {
+  private slots: Array<IndexedDocument | null> = [];
+  /** 1 for a live slot: read where a match is counted, without touching its document. */
+  private alive = new Uint8Array(1024);
+  private slotOf = new Map<string, number>();
+  private title = new Map<string, number[]>();
+  private channel = new Map<string, number[]>();
+  private words = new Vocabulary();
+  /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
+  private strings = new Map<string, string>();
+  private dead = 0;
+  /** Live slots, newest first (then by id, descending). */
+  private newest: number[] = [];
+  /** Each live slot's index in `newest`, once `placed`. */
+  private place = new Int32Array(0);
+  private placed = true;
+  // a query's scratch, per slot: how many terms it has matched (as stamps) and its score
+  private matched = new Int32Array(0);
+  private score = new Int32Array(0);
+  private found = new Int32Array(0);
+  private stamp = 0;
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  get vocabulary(): Vocabulary {
+    return this.words;
+  }
+
+  /** An index of these documents (sorted once rather than placed one by one). */
+  static of(documents: readonly IndexedDocument[]): MemoryIndex {
+    const index = new MemoryIndex();
+    for (const document of [...documents].sort(newestFirst)) index.upsert(document); // each goes last: no moves
+    return index;
+  }
+
+  upsert(given: IndexedDocument): void {
+    const document = this.interned(given);
+    const slot = this.slotOf.get(document.id);
+    if (slot !== undefined) {
+      const old = this.slots[slot] as IndexedDocument;
+      if (old.start === document.start && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
+        this.slots[slot] = document;
+        return;
+      }
+      this.remove(document.id);
+    }
+    const fresh = this.slots.length;
+    this.slots.push(document);
+    if (fresh >= this.alive.length) {
+      const grown = new Uint8Array(this.alive.length * 2);
+      grown.set(this.alive);
+      this.alive = grown;
+    }
+    this.alive[fresh] = 1;
+    this.slotOf.set(document.id, fresh);
+    this.newest.splice(this.placeOf(document), 0, fresh);
+    this.placed = false;
+    for (const word of document.titleWords) post(this.title, word, fresh);
+    for (const word of document.channelWords) post(this.channel, word, fresh);
+    for (const word of new Set([...document.titleWords, ...document.channelWords])) this.words.add(word);
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    const document = this.slots[slot] as IndexedDocument;
+    this.slots[slot] = null;
+    this.alive[slot] = 0;
+    this.slotOf.delete(id);
+    this.newest.splice(this.newest.indexOf(slot), 1);
+    this.placed = false;
+    for (const word of new Set([...document.titleWords, ...document.channelWords])) this.words.remove(word);
+    this.dead += 1;
+    if (this.dead >= MIN_DEAD_TO_COMPACT && this.dead * 4 > this.slots.length) this.rebuild();
+  }
+
+  /**
+   * The ids of one page of the documents matching every term and the filter, in order: the sort
+   * asked, else best match first (a term found in the title counts more than in the channel name),
+   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS.
+   */
+  search(query: IndexQuery): { ids: string[]; total: number } {
+    const { terms, filter, sort, offset } = query;
+    const keep = Math.min(offset + query.limit, MAX_TOTAL_HITS);
+    const accepts = filter === null ? null : predicate(filter);
+    const ranked = sort.length === 0 && terms.length > 0;
+    const byTime = sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart');
+    const { alive } = this;
+    const place = this.places();
+    const n = this.newest.length;
+    let slots: ArrayLike<number> = this.newest;
+    let count = n;
+    if (terms.length > 0) {
+      count = this.matchTerms(terms);
+      slots = this.found;
+    }
+    let total = 0;
+    if (byTime) {
+      // keys: score (best first), then place newest first (or oldest first): numbers, no comparator
+      const oldestFirst = sort[0]?.order === 'asc';
+      const best = terms.length * TITLE_SCORE;
+      const { score } = this;
+      const top = new SmallestKeys(keep);
+      for (let i = 0; i < count; i++) {
+        const slot = slots[i] as number;
+        if (alive[slot] === 0 || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
+        total += 1;
+        const at = place[slot] as number;
+        top.offer((ranked ? (best - (score[slot] as number)) * n : 0) + (oldestFirst ? n - 1 - at : at));
+      }
+      const page = top.sorted().slice(offset).map((key) => {
+        const at = key % n;
+        return this.newest[oldestFirst ? n - 1 - at : at] as number;
+      });
+      return { ids: page.map((slot) => (this.slots[slot] as IndexedDocument).id), total: Math.min(total, MAX_TOTAL_HITS) };
+    }
+    const top = new TopK<number>(keep, bySort(this.slots, sort));
+    for (let i = 0; i < count; i++) {
+      const slot = slots[i] as number;
+      if (alive[slot] === 0 || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
+      total += 1;
+      top.offer(slot);
+    }
+    return { ids: top.sorted().slice(offset).map((slot) => (this.slots[slot] as IndexedDocument).id), total: Math.min(total, MAX_TOTAL_HITS) };
+  }
+
+  private interned(document: IndexedDocument): IndexedDocument {
+    const one = (value: string) => {
+      const known = this.strings.get(value);
+      if (known !== undefined) return known;
+      this.strings.set(value, value);
+      return value;
+    };
+    return {
+      ...document,
+      status: one(document.status),
+      platform: one(document.platform),
+      channelId: one(document.channelId),
+      titleWords: document.titleWords.map(one),
+      channelWords: document.channelWords.map(one),
+    };
+  }
+
+  /** Puts in `found` the slots holding every term (dead ones included) and returns how many; their scores are left in `score`. */
+  private matchTerms(terms: readonly Term[]): number {
+    const size = this.slots.length;
+    if (this.matched.length < size) {
+      this.matched = new Int32Array(size * 2);
+      this.score = new Int32Array(size * 2);
+      this.found = new Int32Array(size * 2);
+      this.stamp = 0;
+    }
+    if (this.stamp + terms.length + 1 >= 0x7fffffff) {
+      this.matched.fill(0);
+      this.stamp = 0;
+    }
+    // a slot that has matched terms 0..t-1 of this query holds base + t
+    const base = this.stamp + 1;
+    this.stamp += terms.length + 1;
+    const { matched, score, found } = this;
+    let count = 0;
+    for (let t = 0; t < terms.length; t++) {
+      for (const field of [this.title, this.channel]) {
+        const weight = field === this.title ? TITLE_SCORE : CHANNEL_SCORE;
+        for (const word of terms[t] as Term) {
+          const list = field.get(word);
+          if (list === undefined) continue;
+          for (let i = 0; i < list.length; i++) {
+            const slot = list[i] as number;
+            const state = matched[slot] as number;
+            if (t === 0 && state < base) {
+              matched[slot] = base + 1;
+              score[slot] = weight;
+              found[count++] = slot;
+            } else if (state === base + t) {
+              matched[slot] = base + t + 1;
+              score[slot] = (score[slot] as number) + weight;
+            }
+          }
+        }
+      }
+    }
+    const all = base + terms.length;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = found[i] as number;
+      if (matched[slot] === all) found[kept++] = slot;
+    }
+    return kept;
+  }
+
+  /** Each live slot's index in `newest`. */
+  private places(): Int32Array {
+    if (this.placed) return this.place;
+    if (this.place.length < this.slots.length) this.place = new Int32Array(this.slots.length * 2);
+    this.newest.forEach((slot, i) => (this.place[slot] = i));
+    this.placed = true;
+    return this.place;
+  }
+
+  /** Where `document` goes in `newest` (binary search). */
+  private placeOf(document: IndexedDocument): number {
+    let low = 0;
+    let high = this.newest.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (newestFirst(this.slots[this.newest[mid] as number] as IndexedDocument, document) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The lists again without dead slots. */
+  private rebuild(): void {
+    const live = MemoryIndex.of(this.slots.filter((d): d is IndexedDocument => d !== null));
+    Object.assign(this, { slots: live.slots, alive: live.alive, slotOf: live.slotOf, title: live.title, channel: live.channel, words: live.words, strings: live.strings, newest: live.newest, dead: 0, placed: false });
+  }
+}
+
+function post(lists: Map<string, number[]>, word: string, slot: number): void {
+  const list = lists.get(word);
+  if (list === undefined) lists.set(word, [slot]);
+  else list.push(slot);
+}
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((word, i) => word === b[i]);
+}

@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
+import { followIndex, type IndexFollower } from '../../src/adapters/search/index-follower.js';
+import { trigrams } from '../../src/adapters/search/trigrams.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+// The built-in engine's in-memory index against a real PostgreSQL: it follows search_documents
+// through the change log of migration 0008 and the change notifications.
+let db: TestDatabase;
+let feed: ClosableChangeFeed;
+let follower: IndexFollower;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  feed = await listenForChanges(db.url, () => undefined);
+  follower = followIndex(db.pool, feed);
+});
+afterAll(async () => {
+  await follower?.close();
+  await feed?.close();
+  await db?.drop();
+});
+
+const insert = (client: pg.Pool | pg.PoolClient, id: string, title: string) =>
+  client.query(
+    `insert into search_documents (id, document, title, channel_name, channel_id, status, finished, platform, scheduled_start_at)
+     values ($1, jsonb_build_object('id', $1::text), $2, 'Channel', 'UC1', 'finished', true, 'hls', now())`,
+    [id, title],
+  );
+const notified = () => new Promise<void>((resolve) => feed.onChange(resolve));
+const found = async (word: string) => (await follower.current()).search({ terms: [[word]], filter: null, sort: [], offset: 0, limit: 10 }).ids;
+
+describe('the in-memory search index', () => {
+  it('applies a change committed after a later one, by a transaction that began first', async () => {
+    expect(await found('early')).toEqual([]);
+    const slow = await db.pool.connect();
+    try {
+      await slow.query('begin');
+      await insert(slow, 'late-doc', 'Late arrival');
+      let change = notified();
+      await insert(db.pool, 'early-doc', 'Early bird');
+      await change;
+      expect(await found('early')).toEqual(['early-doc']);
+      expect(await found('late')).toEqual([]);
+      change = notified();
+      await slow.query('commit');
+      await change;
+      expect(await found('late')).toEqual(['late-doc']);
+    } finally {
+      slow.release();
+    }
+  });
+
+  it('follows updates and deletes, and loads everything again after a truncate', async () => {
+    let change = notified();
+    await db.pool.query(`update search_documents set title = 'Early riser' where id = 'early-doc'`);
+    await change;
+    expect(await found('bird')).toEqual([]);
+    expect(await found('riser')).toEqual(['early-doc']);
+    change = notified();
+    await db.pool.query(`delete from search_documents where id = 'late-doc'`);
+    await change;
+    expect(await found('late')).toEqual([]);
+    change = notified();
+    await db.pool.query('truncate search_documents');
+    await change;
+    expect((await follower.current()).size).toBe(0);
+  });
+
+  it('reads the change log at every search while the change feed is down', async () => {
+    const alone = await listenForChanges(db.url, () => undefined);
+    const unfed = followIndex(db.pool, alone);
+    try {
+      await unfed.current();
+      await alone.close(); // no notification can reach it now
+      await insert(db.pool, 'unheard-doc', 'Unheard news');
+      const index = await unfed.current();
+      expect(index.search({ terms: [['unheard']], filter: null, sort: [], offset: 0, limit: 10 }).ids).toEqual(['unheard-doc']);
+    } finally {
+      await unfed.close();
+    }
+  });
+});
+
+describe('typo candidates', () => {
+  it('are cut into trigrams as pg_trgm cuts them', async () => {
+    for (const word of ['karaoke', 'a', 'ab', 'semi-final', 'pokemon123', 'x.y.z', 'utawaku']) {
+      const { rows } = await db.pool.query<{ grams: string[] }>('select show_trgm($1) as grams', [word]);
+      expect([...trigrams(word)].sort(), word).toEqual([...(rows[0]?.grams ?? [])].sort());
+    }
+  });
+});
