@@ -1,5 +1,7 @@
 // Drives autocannon (in its own process, apart from Kura) through a list of request paths, each
-// connection cycling through them. argv: JSON {url, paths, headers, connections, duration}.
+// connection cycling through them; with `shared`, all connections take the next path of one
+// sequence, so no path is asked twice until the list is spent.
+// argv: JSON {url, paths, headers, connections, duration, shared?}.
 // Prints one JSON line {rps, p50, p97_5, p99, non2xx, errors}.
 import { createRequire } from 'node:module';
 
@@ -10,14 +12,18 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: obj
   errors: number;
 }>;
 
-const { url, paths, headers, connections, duration } = JSON.parse(process.argv[2] as string) as {
+const { url, paths, headers, connections, duration, shared } = JSON.parse(process.argv[2] as string) as {
   url: string;
   paths: string[];
   headers: Record<string, string>;
   connections: number;
   duration: number;
+  shared?: boolean;
 };
-const requests = paths.map((path) => ({ method: 'GET', path, headers }));
+let next = 0;
+const requests = shared
+  ? [{ method: 'GET', headers, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }]
+  : paths.map((path) => ({ method: 'GET', path, headers }));
 await autocannon({ url, connections: Math.min(8, connections), duration: 2, requests }); // warm-up
 const report = await autocannon({ url, connections, duration, requests });
 console.log(JSON.stringify({ rps: report.requests.average, p50: report.latency.p50, p97_5: report.latency.p97_5, p99: report.latency.p99, non2xx: report.non2xx, errors: report.errors }));

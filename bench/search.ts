@@ -25,21 +25,34 @@ const QUERIES = {
   typo: ['karoke', 'minecrat', 'pianno', 'halowen', 'graduaton', 'birtday', 'valorent', 'tournamnet'],
 };
 
+/** Queries no two requests share (until 4,000 are spent): what the read cache cannot answer. */
+function distinctQueries(records: ReadonlyArray<{ title: string }>): Record<string, string[]> {
+  const titles = records.map((r) => r.title.split(' '));
+  const unique = (list: string[]) => [...new Set(list)].slice(0, 4000);
+  const rare = unique(titles.flatMap((words) => [words[1] as string, words[3] as string]));
+  return {
+    'one word, 4,000 distinct': rare,
+    'two words, 4,000 distinct': unique(titles.map((words) => `${words[0]} ${words[1]}`)),
+    // a letter dropped from the middle of words of 6 letters or more
+    'typo, 4,000 distinct': unique(rare.filter((w) => w.length >= 6).map((w) => w.slice(0, w.length >> 1) + w.slice((w.length >> 1) + 1))),
+  };
+}
+
 interface Load {
   rps: number;
   p50: number;
   p99: number;
 }
 
-async function load(url: string, paths: string[], headers: Record<string, string> = {}): Promise<Load> {
+async function load(url: string, paths: string[], headers: Record<string, string> = {}, shared = false): Promise<Load> {
   const script = path.join(readPackageInfo().root, 'dist', 'bench', 'search-load.js');
-  const { stdout } = await run(process.execPath, [script, JSON.stringify({ url, paths, headers, connections: CONNECTIONS, duration: DURATION })], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [script, JSON.stringify({ url, paths, headers, connections: CONNECTIONS, duration: DURATION, shared })], { maxBuffer: 16 * 1024 * 1024 });
   const report = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Load & { non2xx: number; errors: number };
   if (report.non2xx > 0 || report.errors > 0) throw new Error(`${paths[0]}: ${report.non2xx} non-2xx, ${report.errors} errors`);
   return report;
 }
 
-async function measure(url: string, label: string): Promise<string[]> {
+async function measure(url: string, label: string, distinct: Record<string, string[]>): Promise<string[]> {
   const access = (await (await fetch(`${url}/api/search`)).json()) as { apiKey: string };
   const auth = { authorization: `Bearer ${access.apiKey}` };
   const engine = '/api/search-engine/indexes/kura/search';
@@ -51,6 +64,10 @@ async function measure(url: string, label: string): Promise<string[]> {
   for (const [name, queries] of Object.entries(QUERIES)) {
     const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
     rows.push(row(`search, ${name}`, await load(url, paths, auth)));
+  }
+  for (const [name, queries] of Object.entries(distinct)) {
+    const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
+    rows.push(row(`search, ${name}`, await load(url, paths, auth, true)));
   }
   return rows;
 }
@@ -65,7 +82,9 @@ async function main(): Promise<void> {
   try {
     const kura = await start(1000);
     let started = Date.now();
-    await importLivestreams(kura.database, buildCorpus(RECORDS));
+    const corpus = buildCorpus(RECORDS);
+    const distinct = distinctQueries(corpus);
+    await importLivestreams(kura.database, corpus);
     const imported = (Date.now() - started) / 1000;
     started = Date.now();
     // the worker drains the outbox into the index; a bench may poll
@@ -83,15 +102,16 @@ async function main(): Promise<void> {
       const answer = await fetch(`${kura.url}/api/search-engine/indexes/kura/search?q=${encodeURIComponent(q)}&limit=20`, { headers: { authorization: `Bearer ${key}` } });
       hits.push(`${q}: ${((await answer.json()) as { estimatedTotalHits: number }).estimatedTotalHits}`);
     }
-    const rows = await measure(kura.url as string, 'cached');
+    const rows = await measure(kura.url as string, 'cached', distinct);
     await kura.stop();
     const uncached = await start(0);
-    rows.push(...(await measure(uncached.url as string, 'cache off')));
+    rows.push(...(await measure(uncached.url as string, 'cache off', distinct)));
     await uncached.stop();
     console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`${RECORDS} records imported in ${imported.toFixed(1)} s, indexed by the outbox drain in ${indexed.toFixed(1)} s`);
     console.log(`hits (estimatedTotalHits, capped at 1000): ${hits.join(', ')}`);
-    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; each connection cycles through 8 queries\n`);
+    console.log(`distinct queries: ${Object.entries(distinct).map(([name, list]) => `${name}: ${list.slice(0, 3).join(', ')}… (${list.length})`).join('; ')}`);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; each connection cycles through 8 queries, or all take the next of the distinct ones\n`);
     console.log('| route | req/s | / healthz | / history | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|---|');
     for (const line of rows) console.log(line);

@@ -83,6 +83,31 @@ describe('the in-memory search index', () => {
   });
 });
 
+describe('loading every document', () => {
+  it('reads them in batches without missing or repeating one, many sharing a start time', async () => {
+    await db.pool.query(
+      `insert into search_documents (id, document, title, channel_name, channel_id, status, finished, platform, scheduled_start_at)
+       select 'bulk-' || n, jsonb_build_object('id', 'bulk-' || n), case when n % 3 = 0 then 'Bulk karaoke' else 'Bulk' end,
+         'Channel', 'UC1', 'finished', true, 'hls', timestamptz '2026-01-01' + (n % 4) * interval '1 hour'
+       from generate_series(1, 12001) n`,
+    );
+    const fresh = followIndex(db.pool, null);
+    try {
+      const index = await fresh.current();
+      const all = await db.pool.query<{ n: number }>('select count(*)::integer as n from search_documents');
+      expect(index.size).toBe(all.rows[0]?.n);
+      expect(index.vocabulary.documents('bulk')).toBe(12001);
+      expect(index.vocabulary.documents('karaoke')).toBe(4000);
+      // newest first: the three-o'clock documents, by id descending
+      const threeOClock = Array.from({ length: 12001 }, (_, i) => i + 1).filter((n) => n % 4 === 3).map((n) => `bulk-${n}`);
+      const page = index.search({ terms: [['bulk']], filter: null, sort: [], offset: 0, limit: 3 }).ids;
+      expect(page).toEqual(threeOClock.sort().reverse().slice(0, 3));
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('typo candidates', () => {
   it('are cut into trigrams as pg_trgm cuts them', async () => {
     for (const word of ['karaoke', 'a', 'ab', 'semi-final', 'pokemon123', 'x.y.z', 'utawaku']) {

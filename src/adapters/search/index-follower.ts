@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/ports.js';
+import { inTransaction } from '../db/pool.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { MemoryIndex } from './memory-index.js';
 
@@ -7,6 +8,8 @@ import { MemoryIndex } from './memory-index.js';
 const MAX_CATCH_UP_MS = 30 * 60 * 1000;
 /** The change log is read at least this often, whatever the notifications say. */
 const READ_EVERY_MS = 60 * 1000;
+/** Documents read at a time when loading them all. */
+const LOAD_BATCH = 5000;
 
 interface DocumentRow {
   id: string | null;
@@ -20,6 +23,8 @@ interface DocumentRow {
   title_words: string[];
   channel_words: string[];
 }
+
+type LoadRow = DocumentRow & { start_at: string };
 
 // a document as the index keeps it; its words as the database made them (tsvector weights A and B)
 const COLUMNS = `d.id, (extract(epoch from d.scheduled_start_at) * 1000)::float8 as start, d.length_seconds,
@@ -50,11 +55,29 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollow
 
   const loadAll = async () => {
     const startedAt = Date.now();
-    const { rows } = await pool.query<DocumentRow & { horizon: string }>(
-      `with h as (${HORIZON}) select h.horizon, ${COLUMNS} from h left join search_documents d on true`,
-    );
-    index = MemoryIndex.of(rows.flatMap((row) => (row.id === null ? [] : [indexed(row)])));
-    horizon = (rows[0] as { horizon: string }).horizon;
+    const fresh = new MemoryIndex();
+    // in batches (the rows of 100,000 documents at once would take hundreds of MB), one snapshot
+    const loaded = await inTransaction(pool, async (client) => {
+      await client.query('set transaction isolation level repeatable read, read only');
+      const { rows } = await client.query<{ horizon: string }>(HORIZON);
+      // newest first, as the index places them: its slots then follow that order, and a page
+      // newest first turns most matches away at the first comparison
+      let after: [string, string] | null = null;
+      for (;;) {
+        const batch: pg.QueryResult<LoadRow> = await client.query<LoadRow>(
+          `select ${COLUMNS}, d.scheduled_start_at::text as start_at from search_documents d
+           ${after === null ? '' : 'where (d.scheduled_start_at, d.id) < ($1::timestamptz, $2)'}
+           order by d.scheduled_start_at desc, d.id desc limit ${LOAD_BATCH}`,
+          after ?? undefined,
+        );
+        fresh.addAll(batch.rows.map(indexed));
+        const last: LoadRow | undefined = batch.rows.at(-1);
+        if (last === undefined || batch.rows.length < LOAD_BATCH) return (rows[0] as { horizon: string }).horizon;
+        after = [last.start_at, last.id as string];
+      }
+    });
+    index = fresh;
+    horizon = loaded;
     readAt = startedAt;
   };
 

@@ -37,8 +37,9 @@ export class MemoryIndex {
   /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
   private strings = new Map<string, string>();
   private dead = 0;
-  /** Live slots, newest first (then by id, descending). */
+  /** Live slots, newest first (then by id, descending), once `sorted`. */
   private newest: number[] = [];
+  private sorted = true;
   /** Each live slot's index in `newest`, once `placed`. */
   private place = new Int32Array(0);
   private placed = true;
@@ -56,14 +57,24 @@ export class MemoryIndex {
     return this.words;
   }
 
-  /** An index of these documents (sorted once rather than placed one by one). */
-  static of(documents: readonly IndexedDocument[]): MemoryIndex {
+  /** An index of these documents. */
+  static of(documents: Iterable<IndexedDocument>): MemoryIndex {
     const index = new MemoryIndex();
-    for (const document of [...documents].sort(newestFirst)) index.upsert(document); // each goes last: no moves
+    index.addAll(documents);
     return index;
   }
 
+  /** Adds many documents at once: they are put newest first together, at the next search or change. */
+  addAll(documents: Iterable<IndexedDocument>): void {
+    for (const document of documents) {
+      if (this.slotOf.has(document.id)) this.upsert(document);
+      else this.newest.push(this.append(this.interned(document)));
+    }
+    this.sorted = false;
+  }
+
   upsert(given: IndexedDocument): void {
+    this.sortNewest();
     const document = this.interned(given);
     const slot = this.slotOf.get(document.id);
     if (slot !== undefined) {
@@ -74,6 +85,12 @@ export class MemoryIndex {
       }
       this.remove(document.id);
     }
+    this.newest.splice(this.placeOf(document), 0, this.append(document));
+    this.placed = false;
+  }
+
+  /** A new slot for `document` (interned), in the lists (not yet in `newest`). */
+  private append(document: IndexedDocument): number {
     const fresh = this.slots.length;
     this.slots.push(document);
     if (fresh >= this.alive.length) {
@@ -83,11 +100,10 @@ export class MemoryIndex {
     }
     this.alive[fresh] = 1;
     this.slotOf.set(document.id, fresh);
-    this.newest.splice(this.placeOf(document), 0, fresh);
-    this.placed = false;
     for (const word of document.titleWords) post(this.title, word, fresh);
     for (const word of document.channelWords) post(this.channel, word, fresh);
     for (const word of new Set([...document.titleWords, ...document.channelWords])) this.words.add(word);
+    return fresh;
   }
 
   remove(id: string): void {
@@ -115,6 +131,7 @@ export class MemoryIndex {
     const accepts = filter === null ? null : predicate(filter);
     const ranked = sort.length === 0 && terms.length > 0;
     const byTime = sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart');
+    this.sortNewest();
     const { alive } = this;
     const place = this.places();
     const n = this.newest.length;
@@ -219,6 +236,14 @@ export class MemoryIndex {
     return kept;
   }
 
+  private sortNewest(): void {
+    if (this.sorted) return;
+    const { slots } = this;
+    this.newest.sort((a, b) => newestFirst(slots[a] as IndexedDocument, slots[b] as IndexedDocument));
+    this.sorted = true;
+    this.placed = false;
+  }
+
   /** Each live slot's index in `newest`. */
   private places(): Int32Array {
     if (this.placed) return this.place;
@@ -243,7 +268,7 @@ export class MemoryIndex {
   /** The lists again without dead slots. */
   private rebuild(): void {
     const live = MemoryIndex.of(this.slots.filter((d): d is IndexedDocument => d !== null));
-    Object.assign(this, { slots: live.slots, alive: live.alive, slotOf: live.slotOf, title: live.title, channel: live.channel, words: live.words, strings: live.strings, newest: live.newest, dead: 0, placed: false });
+    Object.assign(this, { slots: live.slots, alive: live.alive, slotOf: live.slotOf, title: live.title, channel: live.channel, words: live.words, strings: live.strings, newest: live.newest, sorted: live.sorted, dead: 0, placed: false });
   }
 }
 
