@@ -1,8 +1,9 @@
 // Drives autocannon (in its own process, apart from Kura) through a list of request paths, each
 // connection cycling through them; with `shared`, all connections take the next path of one
 // sequence, so no path is asked twice until the list is spent.
-// argv: JSON {url, paths, headers, connections, duration, shared?}.
+// argv: the path of a JSON file {url, paths, headers, connections, duration, shared?}.
 // Prints one JSON line {rps, p50, p97_5, p99, non2xx, errors}.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<{
@@ -12,7 +13,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: obj
   errors: number;
 }>;
 
-const { url, paths, headers, connections, duration, shared } = JSON.parse(process.argv[2] as string) as {
+const { url, paths, headers, connections, duration, shared } = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as {
   url: string;
   paths: string[];
   headers: Record<string, string>;

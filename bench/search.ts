@@ -3,13 +3,13 @@
 // /healthz and a cached /api/history page measured in the same run.
 // Usage: npm run build && node dist/bench/search.js [--records 100000 --duration 10]
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseConfig } from '../src/config.js';
 import { importLivestreams } from '../src/core/import-livestreams.js';
-import { createLogger, startKura } from '../src/main.js';
+import { createLogger, startKura, type RunningKura } from '../src/main.js';
 import { readPackageInfo } from '../src/package-info.js';
 import { buildCorpus } from './search-corpus.js';
 
@@ -46,7 +46,9 @@ interface Load {
 
 async function load(url: string, paths: string[], headers: Record<string, string> = {}, shared = false): Promise<Load> {
   const script = path.join(readPackageInfo().root, 'dist', 'bench', 'search-load.js');
-  const { stdout } = await run(process.execPath, [script, JSON.stringify({ url, paths, headers, connections: CONNECTIONS, duration: DURATION, shared })], { maxBuffer: 16 * 1024 * 1024 });
+  const options = path.join(os.tmpdir(), `kura-bench-search-load-${process.pid}.json`);
+  await writeFile(options, JSON.stringify({ url, paths, headers, connections: CONNECTIONS, duration: DURATION, shared }));
+  const { stdout } = await run(process.execPath, [script, options], { maxBuffer: 16 * 1024 * 1024 }).finally(() => rm(options, { force: true }));
   const report = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Load & { non2xx: number; errors: number };
   if (report.non2xx > 0 || report.errors > 0) throw new Error(`${paths[0]}: ${report.non2xx} non-2xx, ${report.errors} errors`);
   return report;
@@ -75,9 +77,11 @@ async function measure(url: string, label: string, distinct: Record<string, stri
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-search-'));
   await chmod(root, 0o755);
-  const start = (cacheEntries: number) => {
+  let running: RunningKura | null = null; // stopped whatever happens: its PostgreSQL with it
+  const start = async (cacheEntries: number) => {
     const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn', KURA_READ_CACHE_ENTRIES: String(cacheEntries) });
-    return startKura(config, createLogger(config));
+    running = await startKura(config, createLogger(config));
+    return running;
   };
   try {
     const kura = await start(1000);
@@ -116,6 +120,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|');
     for (const line of rows) console.log(line);
   } finally {
+    await (running as RunningKura | null)?.stop();
     await rm(root, { recursive: true, force: true });
   }
 }

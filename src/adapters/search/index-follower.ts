@@ -52,6 +52,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollow
   let readAt = 0;
   let stale = true;
   let refreshing: Promise<void> | null = null;
+  let closed = false;
 
   const loadAll = async () => {
     const startedAt = Date.now();
@@ -121,10 +122,12 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollow
     return refreshing;
   };
 
-  feed?.onChange(() => void refresh().catch(() => undefined));
-  const timer = setInterval(() => void refresh().catch(() => undefined), READ_EVERY_MS);
+  // in the background: a failure is the next search's to meet (and report)
+  const refreshQuietly = () => void (closed ? undefined : refresh().catch(() => undefined));
+  feed?.onChange(refreshQuietly);
+  const timer = setInterval(refreshQuietly, READ_EVERY_MS);
   timer.unref();
-  if (feed !== null) void refresh().catch(() => undefined); // an api process: load before the first search asks
+  if (feed !== null) refreshQuietly(); // an api process: load before the first search asks
 
   return {
     async current() {
@@ -133,6 +136,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollow
       return index;
     },
     async close() {
+      closed = true;
       clearInterval(timer);
       await refreshing?.catch(() => undefined);
     },
