@@ -1,5 +1,5 @@
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSearch } from '../../src/search-wiring.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecord, type HistoryRecordJson } from '../support/factories.js';
@@ -37,6 +37,8 @@ beforeAll(async () => {
   engineUrl = `${await kura.app.listen({ port: 0, host: '127.0.0.1' })}/api/search-engine`;
   access = (await kura.app.inject({ url: '/api/search' })).json();
   client = new Meilisearch({ host: engineUrl, apiKey: access.apiKey });
+  // the api's index applies the documents when its own notification arrives: a moment after the drain
+  await vi.waitFor(async () => expect((await client.index('kura').search('', { limit: 0 })).estimatedTotalHits).toBe(records.length), { timeout: 1000 });
 });
 afterAll(async () => {
   await follower?.stop();

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { ChangeFeed } from '../../core/ports.js';
 import type { MatchedWord, SearchEngine } from '../../core/search.js';
 import { ensureSearchKey } from './builtin-index.js';
+import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';
 import type { Term } from './memory-index.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -12,6 +13,8 @@ const MIN_TYPO_LENGTH = 4;
 const MAX_CORRECTIONS = 3;
 /** Queries whose words are remembered (how PostgreSQL splits and normalises a text never changes). */
 const MAX_REMEMBERED_QUERIES = 1000;
+/** Characters of documents' JSON text kept in memory (~20 MB at most; ~19,000 documents of 850). */
+const DOCUMENT_CACHE_CHARACTERS = 16_000_000;
 
 /** The built-in engine with its index in this process's memory; `close` stops following the documents. */
 export interface BuiltinSearch extends SearchEngine {
@@ -27,7 +30,8 @@ export interface BuiltinSearch extends SearchEngine {
 export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): BuiltinSearch {
   let key: Promise<string> | null = null;
   let follower: IndexFollower | null = null;
-  const follow = () => (follower ??= followIndex(pool, feed));
+  const cache = new DocumentCache(DOCUMENT_CACHE_CHARACTERS);
+  const follow = () => (follower ??= followIndex(pool, feed, (ids) => cache.forget(ids)));
   if (feed !== null) follow(); // an api process: load the index before the first search
   const split = rememberedWords(pool);
   return {
@@ -36,7 +40,7 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): Bui
       const index = await follow().current();
       const { terms, matched } = matchWords(index.vocabulary, words);
       const page = index.search({ terms, filter: request.filter, sort: request.sort, offset: request.offset, limit: request.limit });
-      return { documents: await readDocuments(pool, page.ids), total: page.total, words: matched };
+      return { documents: await readDocuments(pool, cache, page.ids), total: page.total, words: matched };
     },
 
     searchKey() {
@@ -105,13 +109,23 @@ function matchWords(vocabulary: Vocabulary, words: readonly string[]): { terms: 
 }
 
 /** The documents of these ids as the JSON text the index keeps, in the same order; one removed meanwhile is left out. */
-async function readDocuments(pool: pg.Pool, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await pool.query<{ id: string; document: string }>({
-    name: 'search-page-documents',
-    text: 'select id, document::text as document from search_documents where id = any($1::text[])',
-    values: [ids],
-  });
-  const byId = new Map(rows.map((r) => [r.id, r.document]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+async function readDocuments(pool: pg.Pool, cache: DocumentCache, ids: readonly string[]): Promise<string[]> {
+  const texts = new Map(ids.flatMap((id) => {
+    const text = cache.get(id);
+    return text === undefined ? [] : [[id, text] as const];
+  }));
+  const missing = ids.filter((id) => !texts.has(id));
+  if (missing.length > 0) {
+    const mark = cache.mark();
+    const { rows } = await pool.query<{ id: string; document: string }>({
+      name: 'search-page-documents',
+      text: 'select id, document::text as document from search_documents where id = any($1::text[])',
+      values: [missing],
+    });
+    for (const row of rows) {
+      texts.set(row.id, row.document);
+      cache.keep(mark, row.id, row.document);
+    }
+  }
+  return ids.flatMap((id) => texts.get(id) ?? []);
 }

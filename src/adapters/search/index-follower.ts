@@ -45,8 +45,9 @@ export interface IndexFollower {
  * Loads every search document into a MemoryIndex, then applies the documents `search_changes`
  * names whenever the change feed says documents changed (a refresh at a time; another right after
  * if more changes came meanwhile). While the feed is down, every search reads the log first.
+ * `onApplied` hears the ids of each change applied (null: everything was loaded again).
  */
-export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollower {
+export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, onApplied: (ids: string[] | null) => void = () => undefined): IndexFollower {
   let index = new MemoryIndex();
   let horizon: string | null = null;
   let readAt = 0;
@@ -78,6 +79,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollow
       }
     });
     index = fresh;
+    onApplied(null);
     horizon = loaded;
     readAt = startedAt;
   };
@@ -94,11 +96,14 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null): IndexFollow
       values: [since],
     });
     if (rows[0]?.truncated === true) return loadAll();
+    const applied: string[] = [];
     for (const row of rows) {
       if (row.changed === null) continue;
       if (row.id === null) index.remove(row.changed);
       else index.upsert(indexed(row));
+      applied.push(row.changed);
     }
+    if (applied.length > 0) onApplied(applied);
     horizon = (rows[0] as { horizon: string }).horizon;
     readAt = startedAt;
   };
