@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { followIndex, type IndexFollower } from '../../src/adapters/search/index-follower.js';
+import { plainWords, QUERY_WORDS_SQL } from '../../src/adapters/search/query-words.js';
 import { trigrams } from '../../src/adapters/search/trigrams.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -105,6 +106,28 @@ describe('loading every document', () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe('query words', () => {
+  it('are split as PostgreSQL splits them where they are plain words, and left to it otherwise', async () => {
+    const next = ((state: number) => () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)(11);
+    const word = () => {
+      const alphabet = next() < 0.7 ? 'abcXYZeE' : '01289';
+      return Array.from({ length: 1 + Math.floor(next() * 8) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    };
+    const queries = ['Karaoke NIGHT karaoke', '007 0 karaoke 2024', '  spaced   out  ', '', '9', 'x'.repeat(1000)];
+    for (let i = 0; i < 300; i++) queries.push(Array.from({ length: 1 + Math.floor(next() * 4) }, () => word()).join(' '.repeat(1 + Math.floor(next() * 2))));
+    let plain = 0;
+    for (const q of queries) {
+      const words = plainWords(q);
+      if (words === null) continue;
+      plain += 1;
+      const { rows } = await db.pool.query<{ words: string[] }>(QUERY_WORDS_SQL, [q]);
+      expect(words, JSON.stringify(q)).toEqual(rows[0]?.words);
+    }
+    expect(plain).toBe(queries.length);
+    for (const q of ['café', 'semi-final', '1e10', 'abc123']) expect(plainWords(q)).toBeNull();
   });
 });
 

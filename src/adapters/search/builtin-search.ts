@@ -4,6 +4,7 @@ import type { MatchedWord, SearchEngine } from '../../core/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';
+import { queryWords } from './query-words.js';
 import type { Term } from './memory-index.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -11,8 +12,6 @@ import type { Vocabulary } from './vocabulary.js';
 const MIN_TYPO_LENGTH = 4;
 /** Known words a misspelt query word may stand for, most similar first. */
 const MAX_CORRECTIONS = 3;
-/** Queries whose words are remembered (how PostgreSQL splits and normalises a text never changes). */
-const MAX_REMEMBERED_QUERIES = 1000;
 /** Characters of documents' JSON text kept in memory (~20 MB at most; ~19,000 documents of 850). */
 const DOCUMENT_CACHE_CHARACTERS = 16_000_000;
 
@@ -23,8 +22,7 @@ export interface BuiltinSearch extends SearchEngine {
 
 /**
  * Search over an index of the documents' words kept in memory (see index-follower.ts): the
- * query split into words by PostgreSQL as the documents were (accent-free, lower-cased, `simple`
- * configuration), every word matched, the last as a prefix, a word no document holds replaced by
+ * query split into words as PostgreSQL splits the documents (query-words.ts), every word matched, the last as a prefix, a word no document holds replaced by
  * its nearest known words (typos). The page's documents are then read from `search_documents`.
  */
 export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): BuiltinSearch {
@@ -33,7 +31,7 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): Bui
   const cache = new DocumentCache(DOCUMENT_CACHE_CHARACTERS);
   const follow = () => (follower ??= followIndex(pool, feed, (ids) => cache.forget(ids)));
   if (feed !== null) follow(); // an api process: load the index before the first search
-  const split = rememberedWords(pool);
+  const split = queryWords(pool);
   return {
     async search(request) {
       const words = await split(request.q);
@@ -58,28 +56,6 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): Bui
     async close() {
       await follower?.close();
     },
-  };
-}
-
-/** The words of a query as PostgreSQL makes them of documents, in order, each once; the last thousand queries remembered. */
-function rememberedWords(pool: pg.Pool): (q: string) => Promise<string[]> {
-  const remembered = new Map<string, string[]>();
-  return async (q) => {
-    const known = remembered.get(q);
-    if (known !== undefined) {
-      remembered.delete(q);
-      remembered.set(q, known);
-      return known;
-    }
-    const { rows } = await pool.query<{ words: string[] }>({
-      name: 'search-query-words',
-      text: `select coalesce(array_agg(lexeme order by positions[1]), '{}') as words from unnest(to_tsvector('simple', kura_search_norm($1)))`,
-      values: [q],
-    });
-    const words = rows[0]?.words ?? [];
-    if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value as string);
-    remembered.set(q, words);
-    return words;
   };
 }
 
