@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { RecordDocument, SearchIndex } from '../../core/search.js';
 
-/** The built-in engine's index: documents in PostgreSQL (table search_documents, migration 0007). */
+/** The built-in engine's index: documents in PostgreSQL (table search_documents, migrations 0007 and 0008). */
 export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
   return {
     async prepare() {
@@ -15,9 +15,9 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
       await pool.query(
         `insert into search_documents as s (id, document, title, channel_name, channel_id, status, finished, platform,
            scheduled_start_at, length_seconds, file_size_bytes)
-         select d->>'id', d, d->>'title', d->>'channelName', d->>'channelId', d->>'status', (d->>'finished')::boolean,
+         select d->>'id', t::json, d->>'title', d->>'channelName', d->>'channelId', d->>'status', (d->>'finished')::boolean,
            d->>'platform', (d->>'scheduledStart')::timestamptz, (d->>'length')::integer, (d->>'fileSizeBytes')::bigint
-         from unnest($1::jsonb[]) d
+         from unnest($1::text[]) t, lateral (select t::jsonb as d) j
          on conflict (id) do update set document = excluded.document, title = excluded.title,
            channel_name = excluded.channel_name, channel_id = excluded.channel_id, status = excluded.status,
            finished = excluded.finished, platform = excluded.platform, scheduled_start_at = excluded.scheduled_start_at,
