@@ -67,8 +67,9 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
   };
   return {
     async remux(parts, output, workFile) {
-      const follower = new Mp4OutputFollower(workFile, output, settings.backlogBytes, log);
-      const server = await serveParts(parts, () => follower.waitForRoom());
+      const server = await serveParts(parts, { requested: () => follower.restartInput(), beforeWrite: (bytes) => follower.waitForRoom(bytes) });
+      // called only once ffmpeg connects, after this line
+      const follower = new Mp4OutputFollower(workFile, output, settings.backlogBytes, log, () => server.queued());
       const listFile = `${workFile}.concat.txt`;
       let ffmpeg: Run | null = null;
       try {

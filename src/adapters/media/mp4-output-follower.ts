@@ -5,6 +5,10 @@ import { faststartLayout, readAt } from './mp4-faststart.js';
 import { punchHole } from './hole-punch.js';
 
 const STEP_MS = 100;
+/** How often the output is looked at while ffmpeg's input is held back: only media handed on lets more input go. */
+const HELD_STEP_MS = 2;
+/** Held this long with no media handed on, the input count is checked against the socket buffers. */
+const RECOUNT_MS = 20;
 const BLOCK = 4096;
 /** Media is read from the work file, and its blocks freed, in steps of half the backlog (64 KiB to 4 MiB). */
 const stepBytes = (backlogBytes: number) => Math.min(4 * 1024 * 1024, Math.max(64 * 1024, Math.floor(backlogBytes / 2 / BLOCK) * BLOCK));
@@ -14,6 +18,16 @@ const stepBytes = (backlogBytes: number) => Math.min(4 * 1024 * 1024, Math.max(6
  * then the `moov`) and hands its media to `writer` as it appears, freeing the disk blocks behind
  * it — so the work file's allocated size stays within about twice `backlogBytes` whatever the
  * archive's. Once ffmpeg has exited, `finish` sends the rest and returns the faststart head.
+ *
+ * ffmpeg's input is held back (`waitForRoom`) while what it was given and has not handed on yet
+ * exceeds the backlog: its output not yet handed on, and its input not yet seen in that output.
+ * Counting the output alone let the loopback socket buffers fill (the kernel sizes them, up to
+ * megabytes) whenever ffmpeg fell behind for a moment; it then wrote them out at once, past the
+ * backlog. The input is counted as given less output written, which overcounts (ffmpeg strips the
+ * MPEG-TS packaging, and reads parts' beginnings and ends to probe them without output). So the
+ * count starts again at each request ffmpeg makes (it reads no more of earlier responses), and
+ * when it holds ffmpeg back with nothing handed on for a while, it is set to what the socket
+ * buffers really hold (`inputQueued`).
  *
  * Which bytes are media: ffmpeg's mov muxer writes the `mdat` header with size 0 (a placeholder),
  * then the media in order and, at the end, first seeks back to patch the `mdat` size and only then
@@ -35,24 +49,44 @@ export class Mp4OutputFollower {
   private waiters: Array<() => void> = [];
   /** Ends the follow loop's pause early: someone waits for room. */
   private kick: () => void = () => undefined;
+  private opening: Promise<FileHandle | null> | null = null;
+  /** Input bytes given to ffmpeg. */
+  private given = 0;
+  /** Set by a recount so that `given - written + recounted` is the input ffmpeg has not read. */
+  private recounted = 0;
+  private recounting: Promise<void> | null = null;
+  /** ffmpeg moved on to a new response since the count was last set. */
+  private inputRestarted = false;
+  private queueUnknownLogged = false;
 
+  /** `inputQueued`: bytes given to ffmpeg that it has not read (PartServer.queued); null where unknown. */
   constructor(
     private readonly path: string,
     private readonly writer: HeadLastWriter,
     private readonly backlogBytes: number,
     private readonly log: (line: string) => void,
+    private readonly inputQueued: () => Promise<number | null> = async () => null,
   ) {}
 
-  /** Resolves once ffmpeg's output not yet handed on is within the backlog (input backpressure). */
-  async waitForRoom(): Promise<void> {
+  /** ffmpeg reads its input from a new response: what it was given before and has not read, it never will. */
+  restartInput(): void {
+    this.inputRestarted = true;
+  }
+
+  /** Resolves once `bytes` more input may go to ffmpeg, and counts them as given (input backpressure). */
+  async waitForRoom(bytes: number): Promise<void> {
     // the size as of now: ffmpeg writes tens of MB between two steps of the loop
-    const file = await this.open();
-    if (file !== null) this.written = Math.max(this.written, (await file.stat()).size);
-    if (this.stopped || this.trailerBegun || this.written - this.sent <= this.backlogBytes) return;
-    await new Promise<void>((resolve) => {
-      this.waiters.push(resolve);
-      this.kick();
-    });
+    await this.look();
+    if (this.inputRestarted) {
+      this.inputRestarted = false;
+      this.recounted = this.written - this.given;
+    }
+    while (!this.stopped && !this.trailerBegun && this.ahead() > this.backlogBytes) {
+      const handedOn = await this.handedOnWithin(RECOUNT_MS);
+      await this.look();
+      if (!handedOn && this.written - this.sent <= this.backlogBytes) await this.recount();
+    }
+    this.given += bytes;
   }
 
   /** Follows the file until `exited` settles; rejects when handing the media on fails. */
@@ -66,7 +100,8 @@ export class Mp4OutputFollower {
       while (running) {
         await this.step();
         if (this.waiters.length > 0 && this.sent < this.written) continue; // held back: send on at once
-        await Promise.race([delay(STEP_MS), ended, new Promise<void>((resolve) => (this.kick = resolve))]);
+        const pause = this.waiters.length > 0 ? HELD_STEP_MS : STEP_MS;
+        await Promise.race([delay(pause), ended, new Promise<void>((resolve) => (this.kick = resolve))]);
       }
     } finally {
       this.stopped = true;
@@ -90,8 +125,51 @@ export class Mp4OutputFollower {
   }
 
   async close(): Promise<void> {
+    await this.opening;
     await this.file?.close();
     this.file = null;
+    this.opening = null;
+  }
+
+  /** What ffmpeg was given and has not handed on: output not handed on, input not yet seen in it. */
+  private ahead(): number {
+    return this.written - this.sent + Math.max(0, this.given - this.written + this.recounted);
+  }
+
+  /** Sets the input count to what the socket buffers hold; unknown, ffmpeg is taken to have read all. */
+  private recount(): Promise<void> {
+    this.recounting ??= (async () => {
+      const given = this.given;
+      const queued = await this.inputQueued();
+      await this.look(); // after the buffers: output of bytes read meanwhile is then not counted twice
+      this.recounted = (queued ?? 0) + this.written - given;
+      if (queued === null && !this.queueUnknownLogged) {
+        this.queueUnknownLogged = true;
+        this.log("the loopback socket buffers cannot be read (/proc/net/tcp): ffmpeg's input held in them is not counted, the work file may outgrow the backlog");
+      }
+    })().finally(() => (this.recounting = null));
+    return this.recounting;
+  }
+
+  /** Resolves true once media is handed on (or following stops), false after `ms` without. */
+  private handedOnWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const woken = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== woken);
+        resolve(false);
+      }, ms);
+      this.waiters.push(woken);
+      this.kick();
+    });
+  }
+
+  private async look(): Promise<void> {
+    const file = await this.open();
+    if (file !== null) this.written = Math.max(this.written, (await file.stat()).size);
   }
 
   private async step(): Promise<void> {
@@ -112,8 +190,8 @@ export class Mp4OutputFollower {
       }
       await this.writer.writeMedia(piece);
       this.sent += piece.length;
+      this.wake(); // ffmpeg goes on while the blocks behind are freed (then lagging `sent` by two steps at most)
       await this.punchBehind();
-      this.wake();
     }
   }
 
@@ -152,9 +230,16 @@ export class Mp4OutputFollower {
     this.punched = to;
   }
 
-  private async open(): Promise<FileHandle | null> {
-    this.file ??= await open(this.path, 'r').catch(() => null);
-    return this.file;
+  /** One handle, however many callers ask at once; none until ffmpeg has created the file. */
+  private open(): Promise<FileHandle | null> {
+    this.opening ??= open(this.path, 'r').then(
+      (file) => (this.file = file),
+      () => {
+        this.opening = null;
+        return null;
+      },
+    );
+    return this.opening;
   }
 
   private wake(): void {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { parseRange, type ByteRange } from '../../core/byte-range.js';
 import type { ByteSource } from '../../core/ports.js';
+import { loopbackQueued } from './loopback-queue.js';
 
 /** Capture parts served to ffmpeg on 127.0.0.1 for one run. */
 export interface PartServer {
@@ -10,19 +11,36 @@ export interface PartServer {
   urls: string[];
   /** The first failure to read a part from its source: ffmpeg saw it cut short, so its output is void. */
   readonly failure: Error | null;
+  /**
+   * Bytes written on the connection of ffmpeg's latest request that it has not read yet (Node's
+   * and the kernel's socket buffers); null where unknown. An earlier connection still open is one
+   * ffmpeg has moved on from (a seek): it reads from it no more.
+   */
+  queued(): Promise<number | null>;
   close(): Promise<void>;
 }
+
+/** How the output side paces what is sent to ffmpeg. */
+export interface InputPacing {
+  /** ffmpeg made a request: it reads no more of what earlier responses sent (it seeks by reconnecting). */
+  requested(): void;
+  /** Resolves once `bytes` more may be sent, and counts them as sent. */
+  beforeWrite(bytes: number): Promise<void>;
+}
+
+const unpaced: InputPacing = { requested: () => undefined, beforeWrite: async () => undefined };
 
 /**
  * Serves parts (read from the archive store on demand) to ffmpeg over loopback HTTP, with Range
  * support: ffmpeg then treats each part as a seekable file — it reads the end of an MPEG-TS part
  * to learn its duration, which is how the concat demuxer places the next part on the timeline,
- * exactly as with local files. `beforeWrite` can hold the bytes back (backpressure from the
- * output side). The path carries a random token: nothing else on the machine can guess it.
+ * exactly as with local files. `pacing` can hold each piece back (backpressure from the output
+ * side). The path carries a random token: nothing else on the machine can guess it.
  */
-export async function serveParts(parts: readonly ByteSource[], beforeWrite: () => Promise<void> = async () => undefined): Promise<PartServer> {
+export async function serveParts(parts: readonly ByteSource[], pacing: InputPacing = unpaced): Promise<PartServer> {
   const token = randomBytes(16).toString('hex');
   let failure: Error | null = null;
+  let latest: Socket | null = null;
   const server = http.createServer((request, response) => {
     const match = new RegExp(`^/${token}/(\\d+)$`).exec(request.url ?? '');
     const part = match === null ? undefined : parts[Number(match[1])];
@@ -30,6 +48,8 @@ export async function serveParts(parts: readonly ByteSource[], beforeWrite: () =
       response.writeHead(404).end();
       return;
     }
+    latest = request.socket;
+    pacing.requested();
     const range = parseRange(request.headers.range, part.bytes) ?? { start: 0, end: part.bytes - 1 };
     if (range === 'unsatisfiable') {
       response.writeHead(416, { 'content-range': `bytes */${part.bytes}` }).end();
@@ -42,7 +62,7 @@ export async function serveParts(parts: readonly ByteSource[], beforeWrite: () =
       response.end();
       return;
     }
-    send(part, range, response, beforeWrite).catch((error: Error) => {
+    send(part, range, response, (bytes) => pacing.beforeWrite(bytes)).catch((error: Error) => {
       failure ??= error;
       response.destroy(error);
     });
@@ -55,6 +75,12 @@ export async function serveParts(parts: readonly ByteSource[], beforeWrite: () =
     get failure() {
       return failure;
     },
+    async queued() {
+      const socket = latest;
+      if (socket === null || socket.remotePort === undefined) return 0;
+      const inKernel = await loopbackQueued(port, socket.remotePort);
+      return inKernel === null ? null : inKernel + socket.writableLength;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -64,12 +90,12 @@ export async function serveParts(parts: readonly ByteSource[], beforeWrite: () =
 }
 
 /** Streams a range of the part; a client that hangs up (ffmpeg seeking elsewhere) just ends it. */
-async function send(part: ByteSource, range: ByteRange, response: http.ServerResponse, beforeWrite: () => Promise<void>): Promise<void> {
+async function send(part: ByteSource, range: ByteRange, response: http.ServerResponse, beforeWrite: (bytes: number) => Promise<void>): Promise<void> {
   let sent = 0;
   // leaving the loop early (ffmpeg hung up to read elsewhere) closes the source's read
   for await (const chunk of part.read(range)) {
     if (response.destroyed) return;
-    await beforeWrite();
+    await beforeWrite(chunk.length);
     sent += chunk.length;
     if (!response.write(chunk)) await drained(response);
   }
