@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,7 +72,10 @@ beforeAll(async () => {
   reference = await readFile(faststart);
   s3 = await startS3();
 }, 120_000);
-afterAll(() => s3.stop());
+afterAll(async () => {
+  await s3.stop();
+  await rm(dir, { recursive: true, force: true }); // ~60 MB of parts and outputs
+});
 
 describe('remuxing capture parts straight into the archive store', () => {
   it('stores on disk the very bytes ffmpeg writes with +faststart from local files, with a bounded work file', async () => {
