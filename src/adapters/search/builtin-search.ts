@@ -12,7 +12,7 @@ import type { Vocabulary } from './vocabulary.js';
 const MIN_TYPO_LENGTH = 4;
 /** Known words a misspelt query word may stand for, most similar first. */
 const MAX_CORRECTIONS = 3;
-/** Characters of documents' JSON text kept in memory (~20 MB at most; ~19,000 documents of 850). */
+/** Characters of documents' JSON text kept in memory: ~19,000 documents of 850, 16–32 MB (1 or 2 bytes a character). */
 const DOCUMENT_CACHE_CHARACTERS = 16_000_000;
 
 /** The built-in engine with its index in this process's memory; `close` stops following the documents. */
@@ -21,9 +21,10 @@ export interface BuiltinSearch extends SearchEngine {
 }
 
 /**
- * Search over an index of the documents' words kept in memory (see index-follower.ts): the
- * query split into words as PostgreSQL splits the documents (query-words.ts), every word matched, the last as a prefix, a word no document holds replaced by
- * its nearest known words (typos). The page's documents are then read from `search_documents`.
+ * Search over an index of the documents' words kept in memory (see index-follower.ts): the query
+ * split into words as PostgreSQL splits the documents (query-words.ts), every word matched, the
+ * last as a prefix, a word no document holds replaced by its nearest known words (typos). The
+ * page's documents are then read from `search_documents`, unless recently shown.
  */
 export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): BuiltinSearch {
   let key: Promise<string> | null = null;
