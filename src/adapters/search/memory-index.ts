@@ -19,15 +19,17 @@ const TITLE_SCORE = 5;
 const CHANNEL_SCORE = 2;
 /** Slots of replaced or removed documents tolerated before the lists are rebuilt without them. */
 const MIN_DEAD_TO_COMPACT = 1000;
+/** New slots put in their place one by one (a move of the list each); more are sorted in together. */
+const PLACED_ONE_BY_ONE = 32;
 
 /**
  * Posting lists of the documents' words, in memory: which documents (by slot) hold each word in
- * their title and in their channel name, and every document's place newest first. A document
- * whose words change takes a new slot; the old one is left dead in the lists until enough are to
- * rebuild them.
+ * their title and in their channel name, and every slot's place newest first. A document whose
+ * words or start change takes a new slot; the old one is left dead (its document kept, for the
+ * order) until enough are to rebuild the lists without them.
  */
 export class MemoryIndex {
-  private slots: Array<IndexedDocument | null> = [];
+  private slots: IndexedDocument[] = [];
   /** 1 for a live slot: read where a match is counted, without touching its document. */
   private alive = new Uint8Array(1024);
   private slotOf = new Map<string, number>();
@@ -37,10 +39,10 @@ export class MemoryIndex {
   /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
   private strings = new Map<string, string>();
   private dead = 0;
-  /** Live slots, newest first (then by id, descending), once `sorted`. */
+  /** Every slot (dead ones too), newest first (then by id, descending), once `sorted`. */
   private newest: number[] = [];
   private sorted = true;
-  /** Each live slot's index in `newest`, once `placed`. */
+  /** Each slot's index in `newest`, once `placed`. */
   private place = new Int32Array(0);
   private placed = true;
   // a query's scratch, per slot: how many terms it has matched (as stamps) and its score
@@ -64,29 +66,88 @@ export class MemoryIndex {
     return index;
   }
 
-  /** Adds many documents at once: they are put newest first together, at the next search or change. */
-  addAll(documents: Iterable<IndexedDocument>): void {
-    for (const document of documents) {
-      if (this.slotOf.has(document.id)) this.upsert(document);
-      else this.newest.push(this.append(this.interned(document)));
-    }
-    this.sorted = false;
+  upsert(document: IndexedDocument): void {
+    this.addAll([document]);
   }
 
-  upsert(given: IndexedDocument): void {
-    this.sortNewest();
-    const document = this.interned(given);
-    const slot = this.slotOf.get(document.id);
-    if (slot !== undefined) {
-      const old = this.slots[slot] as IndexedDocument;
-      if (old.start === document.start && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
-        this.slots[slot] = document;
-        return;
+  /**
+   * Adds or replaces documents. A few new slots are each put in their place newest first; many
+   * are put there together, by one sort at the next search.
+   */
+  addAll(documents: Iterable<IndexedDocument>): void {
+    const fresh: number[] = [];
+    for (const given of documents) {
+      const document = this.interned(given);
+      const slot = this.slotOf.get(document.id);
+      if (slot !== undefined) {
+        const old = this.slots[slot] as IndexedDocument;
+        if (old.start === document.start && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
+          this.slots[slot] = document;
+          continue;
+        }
+        this.kill(slot);
       }
-      this.remove(document.id);
+      fresh.push(this.append(document));
     }
-    this.newest.splice(this.placeOf(document), 0, this.append(document));
+    if (this.sorted && fresh.length <= PLACED_ONE_BY_ONE) {
+      for (const slot of fresh) this.newest.splice(this.placeOf(this.slots[slot] as IndexedDocument), 0, slot);
+    } else {
+      for (const slot of fresh) this.newest.push(slot);
+      this.sorted = false;
+    }
     this.placed = false;
+    this.compactIfWasteful();
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.kill(slot);
+    this.compactIfWasteful();
+  }
+
+  /**
+   * The ids of one page of the documents matching every term and the filter, in order: the sort
+   * asked, else best match first (a term found in the title counts more than in the channel name),
+   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS.
+   */
+  search(query: IndexQuery): { ids: string[]; total: number } {
+    const { terms, filter, sort, offset } = query;
+    const keep = Math.min(offset + query.limit, MAX_TOTAL_HITS);
+    const accepts = filter === null ? null : predicate(filter);
+    this.sortNewest();
+    const { alive, newest } = this;
+    const place = this.places();
+    const n = newest.length;
+    const count = terms.length === 0 ? n : this.matchTerms(terms);
+    const candidates: ArrayLike<number> = terms.length === 0 ? newest : this.found;
+    let offer: (slot: number) => void;
+    let page: () => number[];
+    if (sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart')) {
+      // keys: score (best first), then place newest first (or oldest first): numbers, no comparator
+      const ranked = sort.length === 0 && terms.length > 0;
+      const oldestFirst = sort[0]?.order === 'asc';
+      const best = terms.length * TITLE_SCORE;
+      const { score } = this;
+      const top = new SmallestKeys(keep);
+      offer = (slot) => {
+        const at = place[slot] as number;
+        top.offer((ranked ? (best - (score[slot] as number)) * n : 0) + (oldestFirst ? n - 1 - at : at));
+      };
+      page = () => top.sorted().slice(offset).map((key) => newest[oldestFirst ? n - 1 - (key % n) : key % n] as number);
+    } else {
+      const top = new TopK<number>(keep, bySort(this.slots, sort));
+      offer = (slot) => top.offer(slot);
+      page = () => top.sorted().slice(offset);
+    }
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = candidates[i] as number;
+      if (alive[slot] === 0 || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
+      total += 1;
+      offer(slot);
+    }
+    return { ids: page().map((slot) => (this.slots[slot] as IndexedDocument).id), total: Math.min(total, MAX_TOTAL_HITS) };
   }
 
   /** A new slot for `document` (interned), in the lists (not yet in `newest`). */
@@ -106,69 +167,13 @@ export class MemoryIndex {
     return fresh;
   }
 
-  remove(id: string): void {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
+  /** The slot is dead: left in the lists and in `newest`, skipped by searches. */
+  private kill(slot: number): void {
     const document = this.slots[slot] as IndexedDocument;
-    this.slots[slot] = null;
     this.alive[slot] = 0;
-    this.slotOf.delete(id);
-    this.newest.splice(this.newest.indexOf(slot), 1);
-    this.placed = false;
+    this.slotOf.delete(document.id);
     for (const word of new Set([...document.titleWords, ...document.channelWords])) this.words.remove(word);
     this.dead += 1;
-    if (this.dead >= MIN_DEAD_TO_COMPACT && this.dead * 4 > this.slots.length) this.rebuild();
-  }
-
-  /**
-   * The ids of one page of the documents matching every term and the filter, in order: the sort
-   * asked, else best match first (a term found in the title counts more than in the channel name),
-   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS.
-   */
-  search(query: IndexQuery): { ids: string[]; total: number } {
-    const { terms, filter, sort, offset } = query;
-    const keep = Math.min(offset + query.limit, MAX_TOTAL_HITS);
-    const accepts = filter === null ? null : predicate(filter);
-    const ranked = sort.length === 0 && terms.length > 0;
-    const byTime = sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart');
-    this.sortNewest();
-    const { alive } = this;
-    const place = this.places();
-    const n = this.newest.length;
-    let slots: ArrayLike<number> = this.newest;
-    let count = n;
-    if (terms.length > 0) {
-      count = this.matchTerms(terms);
-      slots = this.found;
-    }
-    let total = 0;
-    if (byTime) {
-      // keys: score (best first), then place newest first (or oldest first): numbers, no comparator
-      const oldestFirst = sort[0]?.order === 'asc';
-      const best = terms.length * TITLE_SCORE;
-      const { score } = this;
-      const top = new SmallestKeys(keep);
-      for (let i = 0; i < count; i++) {
-        const slot = slots[i] as number;
-        if (alive[slot] === 0 || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
-        total += 1;
-        const at = place[slot] as number;
-        top.offer((ranked ? (best - (score[slot] as number)) * n : 0) + (oldestFirst ? n - 1 - at : at));
-      }
-      const page = top.sorted().slice(offset).map((key) => {
-        const at = key % n;
-        return this.newest[oldestFirst ? n - 1 - at : at] as number;
-      });
-      return { ids: page.map((slot) => (this.slots[slot] as IndexedDocument).id), total: Math.min(total, MAX_TOTAL_HITS) };
-    }
-    const top = new TopK<number>(keep, bySort(this.slots, sort));
-    for (let i = 0; i < count; i++) {
-      const slot = slots[i] as number;
-      if (alive[slot] === 0 || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
-      total += 1;
-      top.offer(slot);
-    }
-    return { ids: top.sorted().slice(offset).map((slot) => (this.slots[slot] as IndexedDocument).id), total: Math.min(total, MAX_TOTAL_HITS) };
   }
 
   private interned(document: IndexedDocument): IndexedDocument {
@@ -265,9 +270,10 @@ export class MemoryIndex {
     return low;
   }
 
-  /** The lists again without dead slots. */
-  private rebuild(): void {
-    const live = MemoryIndex.of(this.slots.filter((d): d is IndexedDocument => d !== null));
+  /** The lists again without dead slots, once they are a quarter of them. */
+  private compactIfWasteful(): void {
+    if (this.dead < MIN_DEAD_TO_COMPACT || this.dead * 4 <= this.slots.length) return;
+    const live = MemoryIndex.of(this.slots.filter((_, slot) => this.alive[slot] === 1));
     Object.assign(this, { slots: live.slots, alive: live.alive, slotOf: live.slotOf, title: live.title, channel: live.channel, words: live.words, strings: live.strings, newest: live.newest, sorted: live.sorted, dead: 0, placed: false });
   }
 }

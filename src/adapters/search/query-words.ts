@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { Lru } from './lru.js';
 
 /** Queries whose words are remembered (how PostgreSQL splits and normalises a text never changes). */
 const MAX_REMEMBERED_QUERIES = 1000;
@@ -13,23 +14,18 @@ export const QUERY_WORDS_SQL = `select coalesce(array_agg(lexeme order by positi
  * remembered.
  */
 export function queryWords(pool: pg.Pool): (q: string) => Promise<string[]> {
-  const remembered = new Map<string, string[]>();
+  const remembered = new Lru<string[]>(MAX_REMEMBERED_QUERIES);
   return async (q) => {
     const plain = plainWords(q);
     if (plain !== null) return plain;
     const known = remembered.get(q);
-    if (known !== undefined) {
-      remembered.delete(q);
-      remembered.set(q, known);
-      return known;
-    }
+    if (known !== undefined) return known;
     const { rows } = await pool.query<{ words: string[] }>({
       name: 'search-query-words',
       text: QUERY_WORDS_SQL,
       values: [q],
     });
     const words = rows[0]?.words ?? [];
-    if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value as string);
     remembered.set(q, words);
     return words;
   };

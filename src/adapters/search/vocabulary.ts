@@ -1,3 +1,4 @@
+import { Lru } from './lru.js';
 import { similarity, trigrams } from './trigrams.js';
 
 /** pg_trgm's default `similarity_threshold`: less similar words are not typo candidates. */
@@ -18,7 +19,7 @@ export class Vocabulary {
   private readonly byTrigram = new Map<string, Set<string>>();
   private readonly trigramsOf = new Map<string, number>();
   /** Answers of `similar`, kept until a word comes or goes. */
-  private readonly corrections = new Map<string, string[]>();
+  private readonly corrections = new Lru<string[]>(MAX_CORRECTIONS_KEPT);
 
   /** Documents holding `word`; 0 when none does. */
   documents(word: string): number {
@@ -80,7 +81,6 @@ export class Vocabulary {
     let found = this.corrections.get(key);
     if (found === undefined) {
       found = this.mostSimilar(word, max);
-      if (this.corrections.size >= MAX_CORRECTIONS_KEPT) this.corrections.clear();
       this.corrections.set(key, found);
     }
     return found;
