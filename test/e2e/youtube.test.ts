@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ let cwd: string;
 let stateFile: string;
 let fixture: HlsFixture;
 let kura: KuraProcess | null = null;
+let worker: KuraProcess | null = null;
 
 beforeEach(async () => {
   db = await createTestDatabase();
@@ -26,15 +27,22 @@ beforeEach(async () => {
   stateFile = path.join(cwd, 'yt-dlp-state.json');
 });
 afterEach(async () => {
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  kura = null;
+  for (const running of [kura, worker]) {
+    running?.child.kill('SIGKILL');
+    await running?.exited;
+  }
+  kura = worker = null;
   await fixture?.close();
   await db.drop();
+  await rm(cwd, { recursive: true, force: true });
 });
 
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: STAND_IN, YTDLP_STAND_IN_STATE: stateFile });
-const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
+const env = (extra: Record<string, string> = {}) => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: STAND_IN, YTDLP_STAND_IN_STATE: stateFile, ...extra });
+/** What YouTube answers from now on; replaced whole (by a rename), so the stand-in never reads half of it. */
+async function youtubeSays(state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }): Promise<void> {
+  await writeFile(`${stateFile}.new`, JSON.stringify(state));
+  await rename(`${stateFile}.new`, stateFile);
+}
 const archive = (url: string) => runKura(['archive', url], env(), cwd);
 
 describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
@@ -42,7 +50,9 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     fixture = await startHlsFixture({ seconds: 10 });
     const inAnHour = Math.floor(Date.now() / 1000) + 3600;
     await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: inAnHour });
-    kura = spawnKura(['serve'], env(), cwd);
+    // the api alone first: no watch job runs before the streamer has moved the start (a worker
+    // that checked first would, rightly, wait half an hour before its next look)
+    kura = spawnKura(['serve'], env({ KURA_ROLE: 'api' }), cwd);
     const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
 
     const queued = await archive(`https://youtu.be/${VIDEO_ID}?si=share`);
@@ -54,17 +64,20 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
       sourceUrl: `https://www.youtube.com/watch?v=${VIDEO_ID}`, scheduledStart: new Date(inAnHour * 1000).toISOString(),
     });
 
-    // the streamer moves the start to now: the watch job follows and finds the stream live
+    // the streamer moves the start to now: the worker's watch job follows, and finds the stream live once it is
     const now = Math.floor(Date.now() / 1000);
     await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: now });
+    worker = spawnKura(['serve'], env({ KURA_ROLE: 'worker' }), cwd);
     const moved = await waitForRecord(db.url, VIDEO_ID, (r) => (r as { scheduled_start_at?: Date }).scheduled_start_at?.getTime() === now * 1000);
     expect(moved.status).toBe('upcoming');
     // the streamer's thumbnail, served where the stand-in says YouTube has it
     const poster = Buffer.from('\xff\xd8\xff\xe0 a streamer-made thumbnail', 'latin1');
     await writeFile(path.join(fixture.dir, 'live', 'poster.jpg'), poster);
     const thumbnailUrl = fixture.url.replace('index.m3u8', 'poster.jpg');
+    const encoded = fixture.start();
+    await fixture.onAir();
     await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: fixture.url, thumbnailUrl });
-    await fixture.start();
+    await encoded;
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     expect((await probe(path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`))).frames).toBe(300);
@@ -81,11 +94,12 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
   it('asks yt-dlp for a new playlist URL when the signed one stops answering, and misses nothing', async () => {
     fixture = await startHlsFixture({ seconds: 20 });
     const now = Math.floor(Date.now() / 1000);
-    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=first` });
     kura = spawnKura(['serve'], env(), cwd);
     const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
-    expect((await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`)).code).toBe(0);
     const encoded = fixture.start();
+    await fixture.onAir();
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=first` });
+    expect((await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`)).code).toBe(0);
     await fixture.seen(SEGMENT_REQUEST, 5);
     // the first URL is revoked, as YouTube's expire: yt-dlp now hands out another one
     await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=second` });

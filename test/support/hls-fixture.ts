@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, watch } from 'node:fs';
 import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,6 +12,8 @@ export interface HlsFixture {
   dir: string;
   /** Starts the live encoder; resolves when ffmpeg has written the last segment and ENDLIST. */
   start(): Promise<void>;
+  /** Resolves once the encoder has written the playlist: the stream is on air, as a live source's is. */
+  onAir(): Promise<void>;
   /** Kills the encoder (SIGKILL): the playlist stays, without ENDLIST, as when a source dies. */
   kill(): void;
   /** Paths requested so far. */
@@ -64,6 +66,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
       encoder = run.child;
       return run.done;
     },
+    onAir: () => fileAppears(path.join(dir, 'live'), 'index.m3u8'),
     kill: () => encoder?.kill('SIGKILL'),
     close: async () => undefined,
   };
@@ -89,6 +92,20 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
       server.close(() => resolve());
     });
   return fixture;
+}
+
+/** Resolves when `name` exists in `folder` (inotify, so no polling). */
+function fileAppears(folder: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(folder, (_event, filename) => filename === name && done());
+    const done = () => {
+      watcher.close();
+      resolve();
+    };
+    // looked for after the watch began, so a file written in between is not missed
+    stat(path.join(folder, name)).then(done, () => undefined);
+    watcher.on('error', reject);
+  });
 }
 
 const CONTENT_TYPES: Record<string, string> = { '.m3u8': 'application/vnd.apple.mpegurl', '.ts': 'video/mp2t', '.m4s': 'video/iso.segment', '.mp4': 'video/mp4' };

@@ -24,6 +24,8 @@ export async function waitForRecord(
         }
       };
       client.on('notification', () => void check().catch(reject));
+      // the database dropped under a wait the test gave up on: this wait fails, not the whole run
+      client.on('error', reject);
       void check().catch(reject);
     });
   } finally {
