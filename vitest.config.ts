@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
-    testTimeout: 60_000,
+    // end-to-end tests record real-time streams of 10–20 s and take 30–40 s on a quiet 2-core
+    // machine; the limit only catches a hang, with room for a loaded CI machine
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });
