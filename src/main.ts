@@ -141,7 +141,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, (m) => log.warn(m));
     if (feed !== null) stops.push(() => feed.close());
-    const search = createSearch(config, database.pool, feed);
+    const search = createSearch(config, database.pool, feed, log);
     stops.push(() => search.close());
     if (config.role !== 'api') {
       stops.push(await startWorker(config, database, store, jobs, log, await followSearch(config, database, search, jobs, log, stops)));

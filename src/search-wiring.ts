@@ -24,8 +24,9 @@ export interface Search {
  * Builds the search KURA_SEARCH names; the Meilisearch admin key stays inside its adapter.
  * `feed`: the api process's change feed, which the built-in engine's in-memory index follows
  * (null where nothing is served: the index is then read from the change log at each search).
+ * `log` hears when that index cannot be brought up to date.
  */
-export function createSearch(config: { search: SearchConfig; publicUrl: string }, pool: pg.Pool, feed: ChangeFeed | null): Search {
+export function createSearch(config: { search: SearchConfig; publicUrl: string }, pool: pg.Pool, feed: ChangeFeed | null, log?: Pick<Logger, 'warn'>): Search {
   const { search } = config;
   const close = async () => undefined;
   if (search.kind === 'off') return { access: null, engine: null, index: null, close };
@@ -33,7 +34,7 @@ export function createSearch(config: { search: SearchConfig; publicUrl: string }
     const index = createMeilisearchIndex({ url: search.url, adminKey: search.adminKey });
     return { access: async () => ({ url: search.publicUrl, apiKey: await index.searchKey(), index: SEARCH_INDEX }), engine: null, index, close };
   }
-  const engine = createBuiltinSearch(pool, feed);
+  const engine = createBuiltinSearch(pool, feed, (error, message) => log?.warn({ err: error }, message));
   const url = `${config.publicUrl}/api/search-engine`;
   return { access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }), engine, index: createBuiltinIndex(pool), close: () => engine.close() };
 }

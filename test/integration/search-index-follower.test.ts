@@ -84,6 +84,37 @@ describe('the in-memory search index', () => {
   });
 });
 
+describe('a background refresh that fails', () => {
+  it('is told once while it keeps failing, and again once it failed anew after a success', async () => {
+    const warnings: string[] = [];
+    const watched = followIndex(db.pool, feed, { onError: (error) => warnings.push(error.message) });
+    const changeSignalled = async () => {
+      const change = notified(); // the follower listened first: its refresh is under way when this resolves
+      await db.pool.query(`select pg_notify('kura_livestreams_changed', '')`);
+      await change;
+    };
+    try {
+      await watched.current();
+      await db.pool.query('alter table search_documents rename to search_documents_away');
+      for (let round = 0; round < 3; round++) {
+        await changeSignalled();
+        await expect(watched.current()).rejects.toThrow(/search_documents/);
+      }
+      expect(warnings).toEqual(['relation "search_documents" does not exist']);
+      await db.pool.query('alter table search_documents_away rename to search_documents');
+      await changeSignalled();
+      await watched.current();
+      await db.pool.query('alter table search_documents rename to search_documents_away');
+      await changeSignalled();
+      await expect(watched.current()).rejects.toThrow(/search_documents/);
+      expect(warnings).toHaveLength(2);
+    } finally {
+      await db.pool.query('alter table if exists search_documents_away rename to search_documents');
+      await watched.close();
+    }
+  });
+});
+
 describe('loading every document', () => {
   it('reads them in batches without missing or repeating one, many sharing a start time', async () => {
     await db.pool.query(

@@ -26,11 +26,15 @@ export interface BuiltinSearch extends SearchEngine {
  * last as a prefix, a word no document holds replaced by its nearest known words (typos). The
  * page's documents are then read from `search_documents`, unless recently shown.
  */
-export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null): BuiltinSearch {
+export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, warn: (error: Error, message: string) => void = () => undefined): BuiltinSearch {
   let key: Promise<string> | null = null;
   let follower: IndexFollower | null = null;
   const cache = new DocumentCache(DOCUMENT_CACHE_CHARACTERS);
-  const follow = () => (follower ??= followIndex(pool, feed, (ids) => cache.forget(ids)));
+  const follow = () =>
+    (follower ??= followIndex(pool, feed, {
+      onApplied: (ids) => cache.forget(ids),
+      onError: (error) => warn(error, 'the search index could not be brought up to date; searches may miss recent changes until it is'),
+    }));
   if (feed !== null) follow(); // an api process: load the index before the first search
   const split = queryWords(pool);
   return {

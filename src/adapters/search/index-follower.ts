@@ -34,6 +34,13 @@ const COLUMNS = `d.id, (extract(epoch from d.scheduled_start_at) * 1000)::float8
 // the oldest transaction still running: every change logged by an older one is visible now
 const HORIZON = 'select pg_snapshot_xmin(pg_current_snapshot())::text as horizon';
 
+export interface FollowerHooks {
+  /** Hears the ids of each change applied (null: everything was loaded again). */
+  onApplied?: (ids: string[] | null) => void;
+  /** Hears the first background refresh that fails, and again only after one has succeeded. */
+  onError?: (error: Error) => void;
+}
+
 /** The built-in engine's index in this process's memory, following `search_documents`. */
 export interface IndexFollower {
   /** The index, with every change committed before the call (and notified) applied. */
@@ -45,9 +52,9 @@ export interface IndexFollower {
  * Loads every search document into a MemoryIndex, then applies the documents `search_changes`
  * names whenever the change feed says documents changed (a refresh at a time; another right after
  * if more changes came meanwhile). While the feed is down, every search reads the log first.
- * `onApplied` hears the ids of each change applied (null: everything was loaded again).
  */
-export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, onApplied: (ids: string[] | null) => void = () => undefined): IndexFollower {
+export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: FollowerHooks = {}): IndexFollower {
+  const { onApplied = () => undefined, onError = () => undefined } = hooks;
   let index = new MemoryIndex();
   let horizon: string | null = null;
   let readAt = 0;
@@ -124,8 +131,18 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, onApplied: (
     return refreshing;
   };
 
-  // in the background: a failure is the next search's to meet (and report)
-  const refreshQuietly = () => void (closed ? undefined : refresh().catch(() => undefined));
+  // in the background: a failure is also the next search's to meet (and answer with an error)
+  let failing = false;
+  const refreshQuietly = () => {
+    if (closed) return;
+    refresh().then(
+      () => (failing = false),
+      (error: Error) => {
+        if (!failing) onError(error);
+        failing = true;
+      },
+    );
+  };
   feed?.onChange(refreshQuietly);
   const timer = setInterval(refreshQuietly, READ_EVERY_MS);
   timer.unref();
