@@ -100,7 +100,8 @@ describe('a background refresh that fails', () => {
         await changeSignalled();
         await expect(watched.current()).rejects.toThrow(/search_documents/);
       }
-      expect(warnings).toEqual(['relation "search_documents" does not exist']);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/search_documents/);
       await db.pool.query('alter table search_documents_away rename to search_documents');
       await changeSignalled();
       await watched.current();
