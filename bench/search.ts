@@ -63,13 +63,11 @@ async function measure(url: string, label: string, distinct: Record<string, stri
   const row = (name: string, r: Load) =>
     `| ${name}, ${label} | ${r.rps.toFixed(0)} | ${((r.rps / healthz.rps) * 100).toFixed(0)}% | ${((r.rps / history.rps) * 100).toFixed(0)}% | ${r.p50} | ${r.p99} |`;
   const rows = [row('/healthz (baseline)', healthz), row('/api/history?limit=20 (baseline)', history)];
-  for (const [name, queries] of Object.entries(QUERIES)) {
+  // the 8 queries each connection cycles through, then the distinct ones all connections share
+  const runs = [...Object.entries(QUERIES).map((run) => [...run, false] as const), ...Object.entries(distinct).map((run) => [...run, true] as const)];
+  for (const [name, queries, shared] of runs) {
     const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
-    rows.push(row(`search, ${name}`, await load(url, paths, auth)));
-  }
-  for (const [name, queries] of Object.entries(distinct)) {
-    const paths = queries.map((q) => `${engine}?q=${encodeURIComponent(q)}&limit=20`);
-    rows.push(row(`search, ${name}`, await load(url, paths, auth, true)));
+    rows.push(row(`search, ${name}`, await load(url, paths, auth, shared)));
   }
   return rows;
 }

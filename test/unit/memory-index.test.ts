@@ -91,17 +91,17 @@ describe('the in-memory index', () => {
         const ids = [...live.keys()];
         if (roll < 0.5 || ids.length === 0) {
           const document = documentOf(next, `doc${round}-${i}`, uniqueStart());
-          index.upsert(document);
+          index.addAll([document]);
           live.set(document.id, document);
         } else {
           const id = ids[Math.floor(next() * ids.length)] as string;
           if (roll < 0.65) {
             const document = { ...(live.get(id) as IndexedDocument), status: 'finished', finished: true, length: 60 }; // same words, in place
-            index.upsert(document);
+            index.addAll([document]);
             live.set(id, document);
           } else if (roll < 0.75) {
             const document = documentOf(next, id, uniqueStart()); // new words, rescheduled
-            index.upsert(document);
+            index.addAll([document]);
             live.set(id, document);
           } else {
             index.remove(id);

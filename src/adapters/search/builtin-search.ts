@@ -24,17 +24,14 @@ export interface BuiltinSearch extends SearchEngine {
  * Search over an index of the documents' words kept in memory (see index-follower.ts): the query
  * split into words as PostgreSQL splits the documents (query-words.ts), every word matched, the
  * last as a prefix, a word no document holds replaced by its nearest known words (typos). The
- * page's documents are then read from `search_documents`, unless recently shown.
+ * page's documents are then read from `search_documents`, unless recently shown. `onIndexError`
+ * hears when the index fails to come up to date in the background (FollowerHooks.onError).
  */
-export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, warn: (error: Error, message: string) => void = () => undefined): BuiltinSearch {
+export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIndexError?: (error: Error) => void): BuiltinSearch {
   let key: Promise<string> | null = null;
   let follower: IndexFollower | null = null;
   const cache = new DocumentCache(DOCUMENT_CACHE_CHARACTERS);
-  const follow = () =>
-    (follower ??= followIndex(pool, feed, {
-      onApplied: (ids) => cache.forget(ids),
-      onError: (error) => warn(error, 'the search index could not be brought up to date; searches may miss recent changes until it is'),
-    }));
+  const follow = () => (follower ??= followIndex(pool, feed, { onApplied: (ids) => cache.forget(ids), onError: onIndexError }));
   if (feed !== null) follow(); // an api process: load the index before the first search
   const split = queryWords(pool);
   return {

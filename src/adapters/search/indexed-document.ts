@@ -28,7 +28,7 @@ export function newestFirst(x: IndexedDocument, y: IndexedDocument): number {
 }
 
 /** The order `sort` asks, documents without the value (no archive yet) last, then newest first; on slots. */
-export function bySort(slots: ReadonlyArray<IndexedDocument | null>, sort: SearchRequest['sort']): (a: number, b: number) => number {
+export function bySort(slots: readonly IndexedDocument[], sort: SearchRequest['sort']): (a: number, b: number) => number {
   return (a, b) => {
     const x = slots[a] as IndexedDocument;
     const y = slots[b] as IndexedDocument;

@@ -66,10 +66,6 @@ export class MemoryIndex {
     return index;
   }
 
-  upsert(document: IndexedDocument): void {
-    this.addAll([document]);
-  }
-
   /**
    * Adds or replaces documents. A few new slots are each put in their place newest first; many
    * are put there together, by one sort at the next search.
