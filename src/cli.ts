@@ -204,6 +204,10 @@ async function runImport(config: Config, file: string): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof ConfigError && error.problems.length === 1) {
+      console.error(`kura: cannot start: ${error.problems[0]}`);
+      process.exit(2);
+    }
     if (error instanceof ConfigError) {
       console.error(`kura: cannot start, the configuration has problems:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`);
       process.exit(2);

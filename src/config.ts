@@ -14,6 +14,8 @@ export interface Config {
   /** Base URL viewers reach Kura at, without a trailing slash. */
   readonly publicUrl: string;
   readonly dataDir: string;
+  /** As root: where the embedded PostgreSQL goes when the postgres user cannot reach `dataDir` or node_modules. */
+  readonly systemDir: string;
   /** Unset: Kura runs its own PostgreSQL in `dataDir/postgres`. */
   readonly databaseUrl: string | undefined;
   readonly role: Role;
@@ -171,6 +173,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     host,
     publicUrl,
     dataDir: path.resolve(cwd, read('KURA_DATA_DIR') ?? './data'),
+    systemDir: path.resolve(cwd, read('KURA_SYSTEM_DIR') ?? '/var/lib/kura'),
     databaseUrl,
     role: oneOf('KURA_ROLE', ROLES, 'all'),
     usdPerGbPerMonth,

