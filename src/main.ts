@@ -37,9 +37,11 @@ import { createExpiredPurger } from './adapters/db/expired-purger.js';
 import { createLoginAttemptRepo } from './adapters/db/login-attempt-repo.js';
 import { createRateLimiter } from './adapters/db/rate-limiter.js';
 import { createSessionRepo } from './adapters/db/session-repo.js';
+import { createSetupRepo } from './adapters/db/setup-repo.js';
 import { createUserRepo } from './adapters/db/user-repo.js';
 import { createSubmissionSource } from './adapters/sources/submission-policy.js';
 import type { LoginProvider } from './core/account-ports.js';
+import { offerSetupToken } from './core/offer-setup-token.js';
 import type { Scheduler } from './core/ports.js';
 import type { AccountDeps } from './http/auth/accounts-context.js';
 import { startPurgingExpired } from './jobs/purge-expired.js';
@@ -159,12 +161,20 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
       stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
+      await announceSetup(config, database.pool, log);
     }
     return { database, jobs, app, url, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** While the instance has no admin, logs how to make the first one, with a new one-time setup token. */
+async function announceSetup(config: Config, pool: pg.Pool, log: Logger): Promise<void> {
+  const token = await offerSetupToken({ setup: createSetupRepo(pool) }, { admins: new Set(config.accounts.admins) });
+  if (token === null) return;
+  log.warn(`No admin account yet: open ${config.publicUrl}/login and enter the setup token ${token}, or run: printf '%s' "$PASSWORD" | npx kura user add NAME --admin`);
 }
 
 /** Keeps the search index following the records (worker side); the drain the `index-records` job runs. */
@@ -274,6 +284,7 @@ export function createAccountDeps(
     rateLimiter: createRateLimiter(pool),
     passwords: createScryptPasswords(),
     adminActions: createAdminActionRepo(pool),
+    setup: createSetupRepo(pool),
     providers: createLoginProviders(config),
     scheduler,
     submissionSource: createSubmissionSource(createSources(config, fetcher), { sources: accounts.sources, allowedChannels: accounts.allowedChannels }, fetcher),

@@ -94,3 +94,20 @@ export interface AdminActionRepo {
 export interface ExpiredPurger {
   purgeExpired(): Promise<number>;
 }
+
+/** What creating the first admin with a setup token came to. */
+export type FirstAdminOutcome = { outcome: 'created'; user: User } | { outcome: 'setup_done' } | { outcome: 'wrong_token' };
+
+/** The first-run setup of a fresh instance: one-time tokens, kept as hashes, good while no admin exists. */
+export interface SetupRepo {
+  /** Whether a stored account has the admin role. */
+  hasAdmin(): Promise<boolean>;
+  addToken(tokenHash: Buffer): Promise<void>;
+  /** Forgets every setup token (an admin exists). */
+  clearTokens(): Promise<void>;
+  /**
+   * In one transaction, one at a time across processes: unless an admin exists, and if the token
+   * is stored, saves the local admin account (as `saveLocal` does) and forgets every token.
+   */
+  createFirstAdmin(tokenHash: Buffer, name: string, passwordHash: string): Promise<FirstAdminOutcome>;
+}

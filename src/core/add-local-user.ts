@@ -13,11 +13,16 @@ export async function addLocalUser(
   deps: { users: UserRepo; passwords: PasswordHasher },
   request: { name: string; password: string; role: Role },
 ): Promise<User> {
-  if (!new RegExp(LOCAL_NAME_PATTERN).test(request.name)) {
+  checkLocalAccount(request.name, request.password);
+  return deps.users.saveLocal(request.name, await deps.passwords.hash(request.password), request.role);
+}
+
+/** Throws `invalid_parameter` unless the name and password are acceptable for a local account. */
+export function checkLocalAccount(name: string, password: string): void {
+  if (!new RegExp(LOCAL_NAME_PATTERN).test(name)) {
     throw new AppError('invalid', 'invalid_parameter', 'A user name is 1–64 letters, digits, ".", "_" or "-".');
   }
-  if (request.password.length < MIN_PASSWORD_LENGTH || request.password.length > MAX_PASSWORD_LENGTH) {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
     throw new AppError('invalid', 'invalid_parameter', `A password is ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`);
   }
-  return deps.users.saveLocal(request.name, await deps.passwords.hash(request.password), request.role);
 }

@@ -26,7 +26,9 @@ export type ErrorCode =
   | 'token_not_found'
   | 'capture_in_progress'
   | 'livestream_not_cancellable'
-  | 'livestream_not_retryable';
+  | 'livestream_not_retryable'
+  | 'invalid_setup_token'
+  | 'setup_done';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {

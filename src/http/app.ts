@@ -21,6 +21,7 @@ import { sourceRoutes } from './sources/sources.routes.js';
 import type { AccountDeps } from './auth/accounts-context.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { localAuthRoutes } from './auth/local-auth.routes.js';
+import { setupRoutes } from './auth/setup.routes.js';
 import { createGuard, type Guard } from './auth/guard.js';
 import type { RouteContext } from './context.js';
 import { userRoutes } from './user/user.routes.js';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   await app.register(healthRoutes(deps.isDatabaseReachable));
   await app.register(authRoutes(deps.accounts, options.publicUrl));
   await app.register(localAuthRoutes(deps.accounts, guard, options.publicUrl));
+  await app.register(setupRoutes(deps.accounts, options.publicUrl));
   await app.register(apiRoutes(context, deps, guard), { prefix: '/api' });
   if (options.webDir) await app.register(webRoutes(context, options.webDir));
   return app;

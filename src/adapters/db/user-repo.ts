@@ -45,15 +45,18 @@ export function createUserRepo(pool: pg.Pool): UserRepo {
       return row === undefined ? null : { user: toUser(row), passwordHash: row.password_hash };
     },
 
-    async saveLocal(name, passwordHash, role) {
-      const { rows } = await pool.query<UserRow>(
-        `insert into users as u (provider, provider_user_id, name, password_hash, role) values ($1, $2, $2, $3, $4)
-         on conflict (provider, provider_user_id) do update
-           set password_hash = excluded.password_hash, role = excluded.role, updated_at = now()
-         returning ${USER_COLUMNS}`,
-        [LOCAL_PROVIDER, name, passwordHash, role],
-      );
-      return toUser(rows[0] as UserRow);
-    },
+    saveLocal: (name, passwordHash, role) => saveLocalUser(pool, name, passwordHash, role),
   };
+}
+
+/** Creates a local account or replaces its password and role, on a pool or inside a transaction's client. */
+export async function saveLocalUser(db: pg.Pool | pg.PoolClient, name: string, passwordHash: string, role: Role): Promise<User> {
+  const { rows } = await db.query<UserRow>(
+    `insert into users as u (provider, provider_user_id, name, password_hash, role) values ($1, $2, $2, $3, $4)
+     on conflict (provider, provider_user_id) do update
+       set password_hash = excluded.password_hash, role = excluded.role, updated_at = now()
+     returning ${USER_COLUMNS}`,
+    [LOCAL_PROVIDER, name, passwordHash, role],
+  );
+  return toUser(rows[0] as UserRow);
 }

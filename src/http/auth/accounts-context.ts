@@ -8,6 +8,7 @@ import type {
   RateLimit,
   RateLimiter,
   SessionRepo,
+  SetupRepo,
   UserRepo,
 } from '../../core/account-ports.js';
 import type { Scheduler, StreamSource } from '../../core/ports.js';
@@ -21,6 +22,8 @@ export interface AccountDeps {
   rateLimiter: RateLimiter;
   passwords: PasswordHasher;
   adminActions: AdminActionRepo;
+  /** First-run setup tokens (POST /auth/setup). */
+  setup: SetupRepo;
   /** Enabled external login providers by id. */
   providers: ReadonlyMap<string, LoginProvider>;
   scheduler: Scheduler;

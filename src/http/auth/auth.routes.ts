@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
 import { beginLogin } from '../../core/begin-login.js';
 import { completeLogin } from '../../core/complete-login.js';
+import { isSetupPending } from '../../core/offer-setup-token.js';
 import { problemResponses } from '../problem.js';
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
 import type { AccountDeps } from './accounts-context.js';
@@ -10,9 +11,10 @@ import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
 export function authRoutes(accounts: AccountDeps, publicUrl: string): FastifyPluginAsync {
   return async (app) => {
-    app.get('/auth/providers', { schema: { summary: 'Login providers enabled here', response: { 200: ProvidersSchema } } }, async () => ({
+    app.get('/auth/providers', { schema: { summary: 'Login providers enabled here, and whether the first admin is still to be made', response: { 200: ProvidersSchema } } }, async () => ({
       providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
       local: true,
+      setupRequired: await isSetupPending(accounts, accounts.settings.admins),
     }));
 
     app.get<{ Params: Static<typeof ProviderParamsSchema>; Querystring: Static<typeof LoginQuerySchema> }>(

@@ -15,6 +15,7 @@ export const ProvidersSchema = Type.Object(
       Type.Object({ id: Type.String(), name: Type.String(), loginUrl: Type.String({ description: 'Where the login button goes' }) }),
     ),
     local: Type.Boolean({ description: 'Local accounts log in with POST /auth/local' }),
+    setupRequired: Type.Boolean({ description: 'No admin exists yet: the first one is made with POST /auth/setup and the setup token in the server log' }),
   },
   { $id: 'LoginProviders' },
 );
@@ -45,3 +46,9 @@ export const CallerSchema = Type.Object(
   },
   { $id: 'Caller' },
 );
+
+export const SetupSchema = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 256, description: 'The setup token from the server log line "No admin account yet"' }),
+  username: Type.String({ pattern: LOCAL_NAME_PATTERN, description: 'The admin account to create: 1–64 letters, digits, ".", "_" or "-"' }),
+  password: Type.String({ minLength: 1, maxLength: 1024, description: '8–1024 characters' }),
+});

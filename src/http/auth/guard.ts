@@ -19,6 +19,14 @@ export function isSameOrigin(request: FastifyRequest, publicOrigin: string): boo
   return site === 'same-origin';
 }
 
+/** Refuses a login, setup or logout that another site's page sent (login CSRF); scripts without Origin or Sec-Fetch-Site pass. */
+export function refuseCrossSiteLogin(request: FastifyRequest, publicOrigin: string): void {
+  const fromBrowser = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
+  if (fromBrowser && !isSameOrigin(request, publicOrigin)) {
+    throw new AppError('forbidden', 'cross_origin_refused', `Log in and out from ${publicOrigin} itself.`);
+  }
+}
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   return match?.[1];

@@ -1,24 +1,18 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { hashSecret, roleOf, safeNextPath } from '../../core/account.js';
-import { AppError } from '../../core/errors.js';
 import { logInLocally } from '../../core/log-in-locally.js';
 import { problemResponses } from '../problem.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountDeps } from './accounts-context.js';
 import { CallerSchema, LocalLoginSchema } from './auth.schema.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
-import { isSameOrigin, type Guard } from './guard.js';
+import { refuseCrossSiteLogin, type Guard } from './guard.js';
 
 /** `POST /auth/local` (local accounts) and `POST /auth/logout`. */
 export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: string): FastifyPluginAsync {
   // a login or logout forced by another site is refused too (login CSRF)
-  const refuseCrossOrigin = (request: FastifyRequest) => {
-    const fromBrowser = request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
-    if (fromBrowser && !isSameOrigin(request, guard.publicOrigin)) {
-      throw new AppError('forbidden', 'cross_origin_refused', `Log in and out from ${guard.publicOrigin} itself.`);
-    }
-  };
+  const refuseCrossOrigin = (request: FastifyRequest) => refuseCrossSiteLogin(request, guard.publicOrigin);
   return async (app) => {
     app.post<{ Body: Static<typeof LocalLoginSchema> }>(
       '/auth/local',

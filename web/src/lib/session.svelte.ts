@@ -16,6 +16,11 @@ export async function logIn(username: string, password: string): Promise<void> {
   session.user = await send<Caller>('POST', '/auth/local', { username, password });
 }
 
+/** Creates the first admin of a fresh instance with the setup token from the server log, and logs it in. */
+export async function setUp(token: string, username: string, password: string): Promise<void> {
+  session.user = await send<Caller>('POST', '/auth/setup', { token, username, password });
+}
+
 export async function logOut(): Promise<void> {
   await send('POST', '/auth/logout');
   session.user = null;

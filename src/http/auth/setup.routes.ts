@@ -1,0 +1,40 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
+import { setUpFirstAdmin } from '../../core/set-up-first-admin.js';
+import { problemResponses } from '../problem.js';
+import { presentCaller } from '../user/user.presenter.js';
+import type { AccountDeps } from './accounts-context.js';
+import { CallerSchema, SetupSchema } from './auth.schema.js';
+import { setSessionCookie } from './cookies.js';
+import { refuseCrossSiteLogin } from './guard.js';
+
+/** `POST /auth/setup`: the first admin of a fresh instance, made with the setup token from the server log. */
+export function setupRoutes(accounts: AccountDeps, publicUrl: string): FastifyPluginAsync {
+  const publicOrigin = new URL(publicUrl).origin;
+  return async (app) => {
+    app.post<{ Body: Static<typeof SetupSchema> }>(
+      '/auth/setup',
+      {
+        schema: {
+          summary: 'Creates the first admin (a local account) with the setup token from the server log, and opens its session; 409 once an admin exists',
+          body: SetupSchema,
+          response: { 200: CallerSchema, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        refuseCrossSiteLogin(request, publicOrigin);
+        const { token, username, password } = request.body;
+        const { sessionToken, user } = await setUpFirstAdmin(accounts, {
+          token,
+          username,
+          password,
+          clientIp: request.ip,
+          rule: accounts.settings.loginLimit,
+          admins: accounts.settings.admins,
+        });
+        setSessionCookie(reply, publicUrl, sessionToken);
+        return presentCaller({ user, role: 'admin', via: 'session' });
+      },
+    );
+  };
+}
