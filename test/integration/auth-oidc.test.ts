@@ -48,7 +48,7 @@ const callback = (url: URL, cookie: string) => kura.app.inject({ url: `${url.pat
 describe('OpenID Connect login', () => {
   it('lists the provider by its OIDC_NAME', async () => {
     const response = await kura.app.inject({ url: '/auth/providers' });
-    expect(response.json()).toEqual({ providers: [{ id: 'oidc', name: 'Test IdP', loginUrl: 'http://kura.test/auth/oidc/login' }], local: true });
+    expect(response.json()).toEqual({ providers: [{ id: 'oidc', name: 'Test IdP', loginUrl: 'http://kura.test/auth/oidc/login' }], local: true, setupRequired: true });
   });
 
   it('sends the browser to the provider with state, nonce and an S256 PKCE challenge', async () => {

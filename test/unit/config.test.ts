@@ -12,6 +12,7 @@ describe('configuration', () => {
       host: '127.0.0.1',
       publicUrl: 'http://localhost:8080',
       dataDir: '/srv/kura/data',
+      systemDir: '/var/lib/kura',
       databaseUrl: undefined,
       role: 'all',
       usdPerGbPerMonth: DEFAULT_USD_PER_GB_MONTH,
