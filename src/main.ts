@@ -158,10 +158,10 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     let url: string | null = null;
     if (feed !== null) {
       app = await buildHttp(config, database, store, feed, jobs, search);
+      await announceSetup(config, database.pool, log);
       stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
-      await announceSetup(config, database.pool, log);
     }
     return { database, jobs, app, url, stop: stopAll };
   } catch (error) {
