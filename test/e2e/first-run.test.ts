@@ -3,6 +3,7 @@ import { chmod, lstat, mkdtemp, readdir, readlink, rename, stat, writeFile } fro
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { freePort, launchBrowser, screenshot, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 
 // The first run as a new operator does it: `kura serve` with the embedded PostgreSQL, in a folder
@@ -102,6 +103,35 @@ describe('the first run', () => {
     await stop(second.kura);
     const { stdout } = await second.kura.exited;
     expect(stdout).not.toContain('No admin account yet');
+  });
+
+  it('the login page takes the setup token in its first-run form and logs the new admin in', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const kura = spawnKura(['serve'], env(path.join(home, 'data'), { PORT: String(port), KURA_PUBLIC_URL: url }), home);
+    const hint = await kura.waitForLog((line) => String(line.msg).startsWith('No admin account yet'));
+    await kura.waitForLog((line) => line.msg === 'kura api listening');
+    const token = /the setup token ([0-9a-f]{32}),/.exec(String(hint.msg))?.[1] as string;
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ baseURL: url });
+      await page.goto('/login?next=/stats');
+      await page.getByLabel('Setup token').fill(token);
+      await page.getByLabel('Admin user name').fill('boss');
+      await page.getByLabel('Admin password (8 characters or more)').fill('correct horse');
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'login-first-run');
+      await page.getByRole('button', { name: 'Create the admin and log in' }).click();
+      await page.waitForURL(`${url}/stats`);
+      const me = await page.request.get('/api/user');
+      expect(await me.json()).toMatchObject({ id: 'boss', role: 'admin' });
+      await page.goto('/login');
+      await page.getByText('You are logged in as').waitFor();
+      expect(await page.getByLabel('Setup token').count()).toBe(0);
+    } finally {
+      await browser.close();
+      await stop(kura);
+    }
   });
 
   it('refuses a data directory that is a file in one sentence, exit 2, creating nothing', async () => {
