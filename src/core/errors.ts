@@ -1,5 +1,5 @@
 /** How a failure should be answered; the HTTP layer maps each kind to one status. */
-export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable';
+export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'range_not_satisfiable' | 'rate_limited' | 'unavailable';
 
 /** The closed set of stable error codes clients can rely on. */
 export type ErrorCode =
@@ -28,7 +28,9 @@ export type ErrorCode =
   | 'livestream_not_cancellable'
   | 'livestream_not_retryable'
   | 'invalid_setup_token'
-  | 'setup_done';
+  | 'setup_done'
+  | 'download_type_not_found'
+  | 'range_not_satisfiable';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {

@@ -25,6 +25,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  range_not_satisfiable: 416,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -93,6 +93,10 @@ describe('capturing to S3 storage', () => {
       expect(redirect.status).toBe(307);
       expect((await fetch(redirect.headers.get('location') as string)).status).toBe(200);
     }
+    // an unknown type is 404 whatever the store; past the end, the store behind the redirect answers 416 itself
+    for (const method of ['GET', 'HEAD']) expect((await fetch(`${onS3.api}/api/download/${onS3.id}/nonsense`, { method })).status).toBe(404);
+    const beyond = await fetch(`${onS3.api}/api/download/${onS3.id}/video`, { headers: { range: `bytes=${s3Bytes.length}-` } });
+    expect(beyond.status).toBe(416);
     expect(await s3.openUploads()).toEqual([]);
   });
 

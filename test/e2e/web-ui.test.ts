@@ -60,10 +60,13 @@ beforeAll(async () => {
   expect(await ffmpegPoster(path.join(fixture.dir, 'live', 'poster.jpg'))).toBe(0);
   await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: Math.floor(Date.now() / 1000) + 45, thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg') });
   // the stream is 45 s away: the watcher checks at half the time left, so it finds it live soon after the switch
-  // imported history: no thumbnails (the test browser fetches nothing off this machine)
+  // imported history: no thumbnails (the test browser fetches nothing off this machine), except
+  // the newest and the upcoming one, whose thumbnail host is gone (a closed port on this machine)
   const importFile = path.join(cwd, 'import.json');
-  const upcoming = buildRecord({ id: 'far-upcoming', finished: false, title: 'A stream next year', thumbnail: '', scheduledStart: new Date(Date.now() + 365 * 86_400_000).toISOString() }, 999);
-  await writeFile(importFile, JSON.stringify([...buildRecords(IMPORTED).map((r) => ({ ...r, thumbnail: '' })), upcoming]));
+  const gone = `http://127.0.0.1:${await freePort()}/gone.jpg`;
+  const upcoming = buildRecord({ id: 'far-upcoming', finished: false, title: 'A stream next year', thumbnail: gone, scheduledStart: new Date(Date.now() + 365 * 86_400_000).toISOString() }, 999);
+  const imported = buildRecords(IMPORTED).map((r, i) => ({ ...r, thumbnail: i === IMPORTED - 1 ? gone : '' }));
+  await writeFile(importFile, JSON.stringify([...imported, upcoming]));
   expect((await runKura(['import', importFile], env(), cwd)).code).toBe(0);
   expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
   kura = spawnKura(['serve'], env(), cwd);
@@ -184,13 +187,34 @@ describe('the web UI', () => {
     await page.close();
   }, 60_000);
 
+  it('shows the placeholder, never a broken image, where a thumbnail fails to load', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    const views = [
+      ['/queue', page.locator('[data-testid=queue-list] > li', { hasText: 'A stream next year' })],
+      ['/history', page.locator('[data-testid=history-list] > li', { hasText: `Karaoke night ${IMPORTED - 1}` })],
+      ['/archive/far-upcoming', page.locator('.player.placeholder')],
+    ] as const;
+    for (const [url, view] of views) {
+      await page.goto(url);
+      await view.waitFor();
+      const shown = () =>
+        view.evaluate((element) => ({
+          placeholders: element.querySelectorAll('[data-testid=thumb-placeholder]').length,
+          broken: [...element.querySelectorAll('img')].filter((img) => img.complete && img.naturalWidth === 0).length,
+        }));
+      await expect.poll(shown, { timeout: 5000 }).toEqual({ placeholders: 1, broken: 0 });
+    }
+    await page.close();
+  }, 30_000);
+
   it('searches as you type with a typo, and narrows to a channel', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     await page.goto('/history');
     const search = page.getByRole('searchbox', { name: 'Search the archive' });
     await search.pressSequentially('karoke', { delay: 40 }); // "karaoke" with a letter missing
+    // on a busy machine a pause between keys can outlast the debounce and search "k" first: wait for the whole word
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 10_000 }).toBe('karoke');
     await expect.poll(() => page.getByText(/of \d+ matches/).count(), { timeout: 10_000 }).toBe(1);
-    expect(new URL(page.url()).searchParams.get('q')).toBe('karoke');
     const items = page.locator('[data-testid=history-list] > li');
     await expect.poll(() => items.first().innerText()).toContain(TITLE);
     await items.first().getByRole('button', { name: 'Fixture Ch. 試験' }).click();

@@ -23,6 +23,11 @@ describe('changelog', () => {
     ]);
   });
 
+  it('leaves out the changes under "Unreleased" until they are released', () => {
+    const withUnreleased = SAMPLE.replace('## [0.2.0]', '## [Unreleased]\n\n### Part one\n- Not yet.\n\n## [0.2.0]');
+    expect(parseChangelog(withUnreleased)).toEqual(parseChangelog(SAMPLE));
+  });
+
   it('refuses a change outside a release section', () => {
     expect(() => parseChangelog('# Changelog\n- stray\n')).toThrow(/line 2/);
   });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../../core/account.js';
+import { requireAdmin as refuseUnlessAdmin, type Caller } from '../../core/account.js';
 import { authenticate } from '../../core/authenticate.js';
 import { AppError } from '../../core/errors.js';
 import type { AccountDeps } from './accounts-context.js';
@@ -59,12 +59,20 @@ export function createGuard(accounts: AccountDeps, publicUrl: string) {
     return caller;
   };
 
-  /** A preValidation hook: resolves the caller before the body is judged, so a stranger gets 401, not 400. */
+  /**
+   * An `onRequest` hook of every route that needs a login: the caller is resolved before the body
+   * is read or judged, so a stranger gets 401 whatever it sent, never 400. Handlers read it with `callerOf`.
+   */
   const requireCaller = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     await required(request, reply);
   };
 
-  return { optional, required, requireCaller, publicOrigin };
+  /** An `onRequest` hook of every admin route: as `requireCaller`, then `admin_only` (403) for anyone else. */
+  const requireAdmin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    refuseUnlessAdmin(await required(request, reply));
+  };
+
+  return { optional, requireCaller, requireAdmin, publicOrigin };
 }
 
 export type Guard = ReturnType<typeof createGuard>;

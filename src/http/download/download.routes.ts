@@ -10,10 +10,14 @@ import { parseRange } from '../../core/byte-range.js';
 
 const DownloadParamsSchema = Type.Object({
   id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }),
-  type: Type.Enum(['video', 'log', 'ffmpeg', 'thumbnail'], { description: 'video, log (alias ffmpeg) or thumbnail' }),
+  // any text: an unknown type is a resource that does not exist (404), not a malformed request (400)
+  type: Type.String({ description: 'video, log (alias ffmpeg) or thumbnail; any other type answers 404 download_type_not_found' }),
 });
 type DownloadParams = Static<typeof DownloadParamsSchema>;
 const IdParamsSchema = Type.Object({ id: DownloadParamsSchema.properties.id });
+
+/** The download types of the path, `ffmpeg` being the original interface's name for the log. */
+const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([['video', 'video'], ['log', 'log'], ['ffmpeg', 'log'], ['thumbnail', 'thumbnail']]);
 
 /** User agents of crawlers and link previews: their fetches are not downloads. */
 const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/[\d.]+ \(monitor/i;
@@ -31,8 +35,8 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
         response: problemResponses,
       },
       handler: async (request, reply) => {
+        const type = typeOfPath(request.params.type);
         const record = await getLivestream(context, request.params.id);
-        const type: DownloadType = request.params.type === 'ffmpeg' ? 'log' : (request.params.type as DownloadType);
         if (type === 'video' && record.archive?.videoKey == null && record.archive?.externalUrl) {
           await countIfDownload(context, request, record.id);
           return reply.redirect(record.archive.externalUrl, 307);
@@ -68,6 +72,13 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
   };
 }
 
+/** Throws `download_type_not_found` (404) for a type that is not one of the path's names. */
+function typeOfPath(name: string): DownloadType {
+  const type = TYPE_OF_PATH.get(name);
+  if (type === undefined) throw new AppError('not_found', 'download_type_not_found', `There is no download type "${name}"; use video, log (or ffmpeg) or thumbnail.`);
+  return type;
+}
+
 function keyOf(record: Livestream, type: DownloadType): string | null {
   if (type === 'video') return record.archive?.videoKey ?? null;
   if (type === 'log') return record.archive?.logKey ?? null;
@@ -82,13 +93,13 @@ async function sendObject(
 ) {
   const { record, type, key, size } = object;
   const range = parseRange(request.headers.range, size);
-  const meta = objectMeta(record, type);
-  reply.header('accept-ranges', 'bytes').type(meta.contentType);
-  reply.header('content-disposition', meta.contentDisposition);
+  reply.header('accept-ranges', 'bytes');
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${size}`);
-    throw new AppError('invalid', 'invalid_parameter', `Range "${request.headers.range}" cannot be served from ${size} bytes.`);
+    throw new AppError('range_not_satisfiable', 'range_not_satisfiable', `Range "${request.headers.range}" cannot be served from ${size} bytes.`);
   }
+  const meta = objectMeta(record, type);
+  reply.type(meta.contentType).header('content-disposition', meta.contentDisposition);
   if (type === 'video' && (range === undefined || range.start === 0)) await countIfDownload(context, request, record.id);
   if (range !== undefined) {
     reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);

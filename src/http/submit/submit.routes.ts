@@ -19,7 +19,7 @@ export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard
     app.post<{ Body: Static<typeof SubmitBodySchema> }>(
       '/submit',
       {
-        preValidation: guard.requireCaller,
+        onRequest: guard.requireCaller,
         schema: {
           summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
           body: SubmitBodySchema,

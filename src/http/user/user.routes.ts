@@ -3,7 +3,7 @@ import Type, { type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import type { AccountDeps } from '../auth/accounts-context.js';
 import { CallerSchema, UserSchema } from '../auth/auth.schema.js';
-import type { Guard } from '../auth/guard.js';
+import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../problem.js';
 import { presentCaller, presentUser } from './user.presenter.js';
 
@@ -17,8 +17,8 @@ export function userRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAs
   return async (app) => {
     app.get(
       '/user',
-      { schema: { summary: 'The logged-in caller (401 when not logged in)', response: { 200: CallerSchema, ...problemResponses } } },
-      async (request, reply) => presentCaller(await guard.required(request, reply)),
+      { onRequest: guard.requireCaller, schema: { summary: 'The logged-in caller (401 when not logged in)', response: { 200: CallerSchema, ...problemResponses } } },
+      async (request) => presentCaller(callerOf(request)),
     );
     app.get<{ Params: Static<typeof UserParamsSchema> }>(
       '/user/:provider/:id',
