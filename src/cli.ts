@@ -98,7 +98,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   const jobs = await startScheduler(config, database, log);
   try {
     const record = await archiveStream(
-      { livestreams: database.livestreams, scheduler: jobs, source: createSources(config) },
+      { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config) },
       {
         url: positionals[0] as string,
         submitter: `cli/${userInfo().username}`,

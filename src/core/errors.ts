@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'token_not_found'
   | 'capture_in_progress'
   | 'livestream_not_cancellable'
-  | 'livestream_not_retryable';
+  | 'livestream_not_retryable'
+  | 'livestream_state_conflict';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {
@@ -39,5 +40,16 @@ export class AppError extends Error {
   ) {
     super(detail);
     this.name = 'AppError';
+  }
+}
+
+/**
+ * A job's failure that retrying cannot mend (unplayable media, a source that says the video is
+ * gone): the job stops at once and its record becomes `failed` with `reason`, which a person reads.
+ */
+export class PermanentError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PermanentError';
   }
 }
