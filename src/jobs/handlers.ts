@@ -50,7 +50,7 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
   };
   return {
     handlers,
-    hooks: failureHooks(deps),
+    hooks: failureHooks(deps, settings.workerId),
     async abortCaptures() {
       const stopping = [...running];
       for (const [, capture] of stopping) capture.controller.abort(new Error('worker shutting down'));
@@ -65,9 +65,10 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
 }
 
 /** The record's way out when its job fails for good: `failed`, with why in words (parts are kept). */
-function failureHooks(deps: WorkerDeps): JobFailureHooks {
+function failureHooks(deps: WorkerDeps, workerId: string): JobFailureHooks {
   const fail = async (id: string, failure: FinalFailure, giving: string) => {
     await failLivestream(deps, id, failure.permanent ? failure.message : `${giving} after ${failure.attempts} attempts: ${failure.message}`);
+    await deps.captures.release(id, workerId); // a finalize's lease, so a retry may start at once on any worker
   };
   return {
     'watch-stream': ({ livestreamId }, failure) => fail(livestreamId, failure, 'Kura could not check the source'),

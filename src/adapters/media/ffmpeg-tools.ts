@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PermanentError } from '../../core/errors.js';
 import type { MediaTools } from '../../core/ports.js';
@@ -126,6 +126,8 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
       const server = await serveParts([video]);
       try {
         await start(settings.ffmpeg, ffmpegArgs.thumbnail(server.urls[0] as string, output, atSeconds)).done;
+        // ffmpeg exits 0 having written nothing when the time is past the last frame it decodes
+        if ((await stat(output).catch(() => null)) === null) throw new Error(`ffmpeg found no frame at ${atSeconds.toFixed(3)} s`);
       } finally {
         await server.close();
       }
