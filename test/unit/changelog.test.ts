@@ -27,6 +27,10 @@ describe('changelog', () => {
     expect(() => parseChangelog('# Changelog\n- stray\n')).toThrow(/line 2/);
   });
 
+  it('leaves out changes under "## Unreleased" until they have a version', () => {
+    expect(parseChangelog(`# Changelog\n## Unreleased\n### Lifecycle\n- not yet\n${SAMPLE.replace(/^# Changelog\n/, '')}`)).toEqual(parseChangelog(SAMPLE));
+  });
+
   it('renders RSS 2.0 with escaped text and RFC 822 dates', () => {
     const rss = changelogRss(parseChangelog(SAMPLE), 'https://kura.example');
     expect(rss).toContain('<pubDate>Tue, 01 Dec 2026 00:00:00 GMT</pubDate>');
