@@ -98,7 +98,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   const jobs = await startScheduler(config, database, log);
   try {
     const record = await archiveStream(
-      { livestreams: database.livestreams, scheduler: jobs, source: createSources(config) },
+      { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config) },
       {
         url: positionals[0] as string,
         submitter: `cli/${userInfo().username}`,
@@ -195,7 +195,7 @@ async function runImport(config: Config, file: string): Promise<number> {
   }
   return withDatabase(config, async (database) => {
     const started = Date.now();
-    const result = await importLivestreams(database, parsed);
+    const result = await importLivestreams(database, parsed, { now: new Date(), neverLiveSeconds: config.capture.neverLiveSeconds });
     console.log(`kura: imported ${result.inserted} new and ${result.updated} updated records from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   });

@@ -11,6 +11,7 @@ import { createCaptureRepo } from './adapters/db/capture-repo.js';
 import { listenForChanges, type ClosableChangeFeed } from './adapters/db/change-listener.js';
 import { startEmbeddedPostgres } from './adapters/db/embedded-postgres.js';
 import { createLivestreamRepo } from './adapters/db/livestream-repo.js';
+import { createSweepRepo } from './adapters/db/sweep-repo.js';
 import { migrate } from './adapters/db/migrator.js';
 import { assertSupportedServer, createPool, isReachable } from './adapters/db/pool.js';
 import { createHlsSource } from './adapters/sources/hls-source.js';
@@ -112,9 +113,10 @@ export function createSources(config: Config, fetcher: Fetcher = createFetcher({
   return routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]);
 }
 
-/** Starts the job queue for scheduling only (CLI commands, api processes). */
-export function startScheduler(config: Config, database: Database, log: Logger): Promise<PgBossJobs> {
+/** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */
+export function startScheduler(config: Config, database: Database, log: Logger, schedules = false): Promise<PgBossJobs> {
   return PgBossJobs.start({
+    schedules,
     connectionString: database.connectionString,
     pollSeconds: config.capture.jobPollSeconds,
     maxCaptures: config.capture.maxCaptures,
@@ -143,7 +145,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const jobs = await startScheduler(config, database, log);
+    const jobs = await startScheduler(config, database, log, config.role !== 'api');
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, (m) => log.warn(m));
@@ -197,6 +199,8 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     livestreams: database.livestreams,
     captures: database.captures,
     scheduler: jobs,
+    jobs,
+    sweep: createSweepRepo(database.pool),
     source: createSources(config, fetcher),
     recorder: createHlsRecorder({
       captures: database.captures,
@@ -220,9 +224,12 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     workerId,
     staleAfterSeconds: capture.staleAfterSeconds,
     watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
+    // a live record's lease twice as old as the watchdog allows: the watchdog had its turn
+    sweep: { neverLiveSeconds: capture.neverLiveSeconds, leaseSeconds: 2 * capture.staleAfterSeconds, batch: 5000 },
+    onSwept: (repairs) => log.warn({ repairs }, 'lifecycle sweep repaired records'),
     ...(syncSearch ? { syncSearch } : {}),
   });
-  await jobs.work(worker.handlers, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
+  await jobs.work(worker.handlers, worker.hooks, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
   const stopWatchdog = startWatchdog(deps, {
     staleAfterSeconds: capture.staleAfterSeconds,
     everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
@@ -253,6 +260,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
       },
       accounts: createAccountDeps(config, database.pool, scheduler),
       search: { access: search.access, engine: search.engine },
+      lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web') },
   );

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from './errors.js';
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo, Scheduler, StreamSource } from './ports.js';
+import type { CaptureRepo, LivestreamRepo, Scheduler, StreamSource } from './ports.js';
+import { reviveLivestream } from './revive-livestream.js';
 
 export interface ArchiveRequest {
   url: string;
@@ -18,10 +19,10 @@ export interface ArchiveRequest {
  * judges the URL (`invalid_source` with its reason: an ended stream, a video that is no
  * livestream, a URL no source records) and names the record: a YouTube video keeps its video id,
  * an HLS playlist gets a generated one. A YouTube video already archived is `already_archived`;
- * one whose record failed is queued again.
+ * one whose record failed is given another go (reviveLivestream), keeping its submitters.
  */
 export async function archiveStream(
-  deps: { livestreams: LivestreamRepo; scheduler: Scheduler; source: StreamSource },
+  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler; source: StreamSource },
   request: ArchiveRequest,
 ): Promise<Livestream> {
   const inspection = await deps.source.inspect(request.url);
@@ -32,14 +33,16 @@ export async function archiveStream(
   const earlier = existing ?? (inspection.id === null ? null : await deps.livestreams.findById(inspection.id));
   if (earlier?.status === 'finished') throw new AppError('conflict', 'already_archived', `${earlier.id} is archived already.`);
   const id = existing?.id ?? inspection.id ?? `hls-${randomBytes(8).toString('base64url')}`;
+  // the failed record is written as it is (joined by the submitter), then moved by the lifecycle
+  const failed = existing === null && earlier?.status === 'failed' ? earlier : null;
   const url = new URL(canonicalUrl);
   await deps.livestreams.upsertMany([
     {
       id,
       platform: inspection.platform,
       sourceUrl: canonicalUrl,
-      status: existing?.status ?? 'upcoming',
-      failureReason: null,
+      status: existing?.status ?? failed?.status ?? 'upcoming',
+      failureReason: failed?.failureReason ?? null,
       title: existing?.title ?? request.title ?? details?.title ?? nameFromPath(url),
       channelName: existing?.channelName ?? request.channelName ?? details?.channelName ?? url.hostname,
       channelId: existing?.channelId ?? request.channelId ?? details?.channelId ?? url.hostname,
@@ -52,7 +55,8 @@ export async function archiveStream(
       requestedQuality: existing?.requestedQuality ?? request.quality ?? null,
     },
   ]);
-  if (existing === null) await deps.scheduler.watch(id);
+  if (failed !== null) await reviveLivestream(deps, id, request.submitter);
+  else if (existing === null) await deps.scheduler.watch(id);
   return (await deps.livestreams.findById(id)) as Livestream;
 }
 

@@ -2,6 +2,7 @@ import { requireAdmin, submitterOf, type Caller } from './account.js';
 import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
+import { canMove } from './lifecycle.js';
 import type { Livestream } from './livestream.js';
 import type { CaptureRepo, LivestreamRepo } from './ports.js';
 
@@ -19,15 +20,16 @@ export async function cancelLivestream(
   requireAdmin(request.caller);
   const record = await getLivestream(deps, request.id);
   const by = submitterOf(request.caller.user);
+  if (!canMove(record.status, 'cancelled')) {
+    throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} is ${record.status}; only upcoming and live livestreams can be cancelled.`);
+  }
   if (record.status === 'live') {
     if (!(await deps.captures.requestStop(record.id, request.reason))) {
       throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} has been recorded and is being archived; it can be taken down once it is finished.`);
     }
     await deps.captures.appendLog(record.id, [`[kura] ${by} asked to stop the capture: ${request.reason}`]);
-  } else if (record.status === 'upcoming') {
-    await deps.livestreams.update(record.id, { status: 'failed', failureReason: `Cancelled by an admin: ${request.reason}` });
   } else {
-    throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} is ${record.status}; only upcoming and live livestreams can be cancelled.`);
+    await deps.livestreams.transition(record.id, { type: 'cancelled', reason: request.reason });
   }
   await deps.adminActions.note('cancel', record.id, by, request.reason);
   return { record: (await deps.livestreams.findById(record.id)) as Livestream, stopping: record.status === 'live' };

@@ -38,7 +38,7 @@ export async function captureStream(
     playlistUrl = await livePlaylist();
     await deps.captures.setPlaylist(id, playlistUrl);
   }
-  if (record.status !== 'live') await deps.livestreams.update(id, { status: 'live', startedAt: new Date() });
+  if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
   const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist: livePlaylist }, worker.signal);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);

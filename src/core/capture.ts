@@ -47,7 +47,7 @@ export interface CapturePart {
 }
 
 /** Why a capture ended; the words appear in the encoder log and the record. */
-export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption' | 'cancelled';
+export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption' | 'cancelled' | 'failed';
 
 const END_REASONS: Record<EndReason, string> = {
   endlist: 'the stream ended',
@@ -58,6 +58,7 @@ const END_REASONS: Record<EndReason, string> = {
   disk_full: 'the disk had less free space than the operator keeps free',
   unsupported_encryption: 'the stream is encrypted in a way Kura cannot undo (SAMPLE-AES or DRM)',
   cancelled: 'an admin stopped the capture',
+  failed: 'Kura gave up on the capture (the record says why)',
 };
 
 /** Why a capture ended, in words, with the code after it: "the stream ended (endlist)". */

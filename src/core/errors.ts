@@ -30,7 +30,8 @@ export type ErrorCode =
   | 'invalid_setup_token'
   | 'setup_done'
   | 'download_type_not_found'
-  | 'range_not_satisfiable';
+  | 'range_not_satisfiable'
+  | 'livestream_state_conflict';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {
@@ -43,5 +44,16 @@ export class AppError extends Error {
   ) {
     super(detail);
     this.name = 'AppError';
+  }
+}
+
+/**
+ * A job's failure that retrying cannot mend (unplayable media, a source that says the video is
+ * gone): the job stops at once and its record becomes `failed` with `reason`, which a person reads.
+ */
+export class PermanentError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PermanentError';
   }
 }

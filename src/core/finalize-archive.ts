@@ -1,4 +1,5 @@
 import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
+import { PermanentError } from './errors.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from './livestream.js';
 import { objectKeys, objectMeta } from './object-keys.js';
@@ -17,13 +18,20 @@ export interface FinalizeDeps {
 /**
  * Joins the captured parts into one MP4 (remux only), measures it, stores video, thumbnail and
  * log, and marks the record finished with what the stored file is. Idempotent: a finalized
- * capture is left alone, and the spool is removed only after every object is stored.
+ * capture is left alone, and the spool is removed only after every object is stored. A failed
+ * record is left as it is, its parts kept. Throws PermanentError when the parts hold no media
+ * ffmpeg can read (noise): retrying cannot mend that.
  */
 export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { workerId: string; staleAfterSeconds: number }): Promise<void> {
   // one finalize at a time, on a lease like the capture's: if this worker dies, the watchdog
   // asks again once the lease is stale, and the next worker starts over from the spool
   const capture = await deps.captures.claimFinalize(id, lease.workerId, lease.staleAfterSeconds);
   const record = await deps.livestreams.findById(id);
+  if (record?.status === 'failed' && capture !== null) {
+    // given up on (its parts wait for an admin's retry, which moves it back to live first)
+    await deps.captures.release(id, lease.workerId);
+    return;
+  }
   if (capture === null || record === null) {
     // finalized already (a retry after its chunks could not all be deleted), or another worker is at it
     if ((await deps.captures.get(id))?.state === 'finalized') await deleteChunks(deps, id);
@@ -41,7 +49,7 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
   if (record.status !== 'finished') {
     const parts = await deps.captures.parts(id);
     if (parts.length === 0) {
-      await deps.livestreams.update(id, { status: 'failed', failureReason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
+      await deps.livestreams.transition(id, { type: 'gave_up', reason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
     } else {
       await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)));
     }
@@ -62,7 +70,7 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
 async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: Array<ByteSource & { seconds: number }>): Promise<void> {
   const { id } = record;
   const video = await deps.store.beginHeadLast(objectKeys.video(id), objectMeta(record, 'video'));
-  const remuxed = await deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4'));
+  const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
   const { stored, durationSeconds } = remuxed;
   await deps.captures.appendLog(id, remuxed.log.map((line) => `[ffmpeg] ${line}`));
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
@@ -75,8 +83,8 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   ]);
   const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));
   await deps.store.put(objectKeys.log(id), logFile, objectMeta(record, 'log'));
-  await deps.livestreams.update(id, {
-    status: 'finished',
+  await deps.livestreams.transition(id, {
+    type: 'archived',
     endedAt: capture.endedAt ?? new Date(),
     archive: {
       fileSizeBytes: stored.bytes,
@@ -87,6 +95,25 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
       sha256: stored.sha256,
     },
   });
+}
+
+/**
+ * The remux, or, when it fails, why: a part in which ffprobe finds no audio or video stream
+ * (noise, or not media at all) makes a PermanentError; any other failure is thrown as it is, to be
+ * retried (a store or disk hiccup).
+ */
+async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: readonly ByteSource[], remux: () => Promise<T>): Promise<T> {
+  try {
+    return await remux();
+  } catch (error) {
+    if (error instanceof PermanentError) throw error;
+    for (const [index, part] of parts.entries()) {
+      if ((await deps.media.streams(part)) === 0) {
+        throw new PermanentError(`The recording holds no playable audio or video: part ${index + 1} of ${parts.length} has no stream ffmpeg can read (${(error as Error).message}).`);
+      }
+    }
+    throw error;
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type LivestreamInput,
   type LivestreamStatus,
 } from './livestream.js';
+import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
 import type { LivestreamRepo } from './ports.js';
 
 /** One import file holds at most this many records. */
@@ -47,14 +48,26 @@ type ImportRecord = Static<typeof ImportRecordSchema>;
 const validator = Compile(ImportRecordSchema);
 
 /**
- * Validates a parsed import file and writes it all-or-nothing.
- * Throws `invalid_import` naming each bad record's index and field.
+ * Validates a parsed import file and writes it all-or-nothing. With `deadline`, an upcoming record
+ * past the never-live deadline submitted ones have (WatchPolicy.neverLiveSeconds after its
+ * scheduled start) is written `failed` with the reason, as the watch would have failed it; the
+ * others are watched once the lifecycle sweep finds them. Throws `invalid_import` naming each bad
+ * record's index and field.
  */
 export async function importLivestreams(
   deps: { livestreams: LivestreamRepo },
   file: unknown,
+  deadline?: { now: Date; neverLiveSeconds: number },
 ): Promise<{ inserted: number; updated: number }> {
   const records = parseImportFile(file);
+  if (deadline !== undefined) {
+    for (const record of records) {
+      if (record.status === 'upcoming' && deadline.now > neverLiveDeadline(record.scheduledStart, deadline.neverLiveSeconds)) {
+        record.status = 'failed';
+        record.failureReason = neverLiveReason(deadline.neverLiveSeconds, 'imported as upcoming after its deadline');
+      }
+    }
+  }
   return deps.livestreams.upsertMany(records);
 }
 

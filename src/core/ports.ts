@@ -1,4 +1,5 @@
 import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
+import type { LifecycleEvent } from './lifecycle.js';
 import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from './livestream.js';
 import type { ObjectMeta } from './object-keys.js';
 
@@ -47,8 +48,14 @@ export interface LivestreamRepo {
   growth(): Promise<GrowthMonth[]>;
   /** Inserts or updates records and appends new submitters, all in one transaction. */
   upsertMany(records: readonly LivestreamInput[]): Promise<{ inserted: number; updated: number }>;
-  /** Moves a record to `status`, setting the timestamps and archive facts given. */
-  update(id: string, change: LivestreamChange): Promise<void>;
+  /** Writes what the source says of a record now (schedule, title, channel, thumbnail); never its status. */
+  update(id: string, change: DetailsChange): Promise<void>;
+  /**
+   * Moves a record through the lifecycle: re-reads it under a row lock, applies `event` with
+   * `applyEvent` (lifecycle.ts) and writes the result, in one transaction; returns the record as
+   * it is now. Throws `livestream_not_found`, `livestream_state_conflict`.
+   */
+  transition(id: string, event: LifecycleEvent): Promise<Livestream>;
   /** Counts one download of the video. */
   countDownload(id: string): Promise<void>;
 }
@@ -64,6 +71,9 @@ export interface LivestreamChange {
   thumbnailUrl?: string | null;
   archive?: { fileSizeBytes: number; lengthSeconds: number; videoKey: string; logKey: string; thumbnailKey: string | null; sha256: string };
 }
+
+/** What a source may change of a record outside the lifecycle. */
+export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 
 /** Capture progress in the database: the lease, stored segments, gaps and the encoder log. */
 export interface CaptureRepo {
@@ -104,7 +114,9 @@ export interface CaptureRepo {
   readLog(livestreamId: string): Promise<string>;
   /** The capture in progress that started last, if any. */
   latestRunning(): Promise<string | null>;
-  /** Captures being recorded or waiting to be finalized whose worker stopped renewing its lease. */
+  /** Deletes a capture that stored no segment (its log stays), so the record can be recorded afresh; false when it holds some. */
+  forget(livestreamId: string): Promise<boolean>;
+  /** Captures of live records, being recorded or waiting to be finalized, whose worker stopped renewing its lease. */
   findStale(staleAfterSeconds: number): Promise<Array<{ livestreamId: string; state: 'capturing' | 'ended' }>>;
 }
 
@@ -113,6 +125,36 @@ export interface Scheduler {
   watch(livestreamId: string, at?: Date): Promise<void>;
   capture(livestreamId: string): Promise<void>;
   finalize(livestreamId: string): Promise<void>;
+}
+
+/** A record the sweep found with nothing behind its state. */
+export interface Unattended {
+  id: string;
+  /** The capture's state; null when the record has none. */
+  capture: 'capturing' | 'ended' | 'finalized' | null;
+}
+
+/** What the lifecycle sweep reads, and the repairs it counts. */
+export interface SweepRepo {
+  /** Upcoming records scheduled to start before `cutoff`, oldest first. */
+  upcomingScheduledBefore(cutoff: Date, limit: number): Promise<string[]>;
+  /** Upcoming records scheduled at or after `cutoff`, soonest first. */
+  upcomingScheduledFrom(cutoff: Date, limit: number): Promise<string[]>;
+  /** Live records whose capture lease was last renewed more than `staleSeconds` ago (or that have no capture). */
+  liveWithoutLease(staleSeconds: number, limit: number): Promise<Unattended[]>;
+  /** Adds one repair of `action` to the counts /metrics shows. */
+  countRepair(action: SweepAction): Promise<void>;
+  /** Repairs made so far, by action, across every process. */
+  repairCounts(): Promise<Partial<Record<SweepAction, number>>>;
+}
+
+/** What the sweep did to a record: watched it again, resumed its capture or finalize, or failed it. */
+export type SweepAction = 'watch' | 'capture' | 'finalize' | 'fail';
+
+/** Which records have a job waiting or running (the sweep repairs those that have none). */
+export interface PendingJobs {
+  /** The ids among `livestreamIds` with a `job` created, waiting to retry, or running. */
+  pending(job: 'watch' | 'capture' | 'finalize', livestreamIds: readonly string[]): Promise<Set<string>>;
 }
 
 /** Committed changes to records, from any process; read caches depend on it. */
@@ -139,9 +181,15 @@ export interface MediaTools {
   /**
    * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`), streamed into
    * `output` as ffmpeg writes it: local disk holds only the part of `workFile` not yet handed on.
-   * Returns ffmpeg's log lines, the duration ffprobe measures and the stored object.
+   * Returns ffmpeg's log lines, the duration ffprobe measures and the stored object. Throws
+   * PermanentError (storing nothing) when the result has no duration: no playable media.
    */
   remux(parts: readonly ByteSource[], output: HeadLastWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
+  /**
+   * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
+   * media). Rejects when the bytes cannot be read.
+   */
+  streams(part: ByteSource): Promise<number>;
   /** Grabs one frame as JPEG. */
   thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
 }
@@ -203,8 +251,11 @@ export interface StreamDetails {
 
 /** What a source says about a stream right now. */
 export interface SourceStatus {
-  /** `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES). */
-  state: 'live' | 'not_yet' | 'ended' | 'refused';
+  /**
+   * `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES);
+   * `gone`: the source says the video was removed or made private.
+   */
+  state: 'live' | 'not_yet' | 'ended' | 'refused' | 'gone';
   /** The media playlist to record, when live. */
   playlistUrl?: string;
   reason?: string;

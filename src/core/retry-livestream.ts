@@ -3,22 +3,24 @@ import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo, Scheduler } from './ports.js';
+import { canMove } from './lifecycle.js';
+import type { CaptureRepo, LivestreamRepo, Scheduler } from './ports.js';
+import { reviveLivestream } from './revive-livestream.js';
 
 /**
- * An admin gives a failed record another chance: it is `upcoming` again and its source is watched
- * from now on (a capture that had begun resumes from its stored progress). Kept in the audit table.
- * Throws `admin_only`, `livestream_not_found`, `livestream_not_retryable`.
+ * An admin gives a failed record another chance (see reviveLivestream): parts it captured are
+ * made into a video again; a record with none is `upcoming` again and its source watched from now
+ * on. Kept in the audit table. Throws `admin_only`, `livestream_not_found`, `livestream_not_retryable`.
  */
 export async function retryLivestream(
-  deps: { livestreams: LivestreamRepo; scheduler: Scheduler; adminActions: AdminActionRepo },
+  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler; adminActions: AdminActionRepo },
   request: { caller: Caller; id: string; reason: string },
 ): Promise<Livestream> {
   requireAdmin(request.caller);
   const record = await getLivestream(deps, request.id);
-  if (record.status !== 'failed') throw new AppError('conflict', 'livestream_not_retryable', `${record.id} is ${record.status}; only failed livestreams can be retried.`);
-  await deps.livestreams.update(record.id, { status: 'upcoming', failureReason: null });
-  await deps.scheduler.watch(record.id);
-  await deps.adminActions.note('retry', record.id, submitterOf(request.caller.user), request.reason);
+  if (!canMove(record.status, 'retried')) throw new AppError('conflict', 'livestream_not_retryable', `${record.id} is ${record.status}; only failed livestreams can be retried.`);
+  const by = submitterOf(request.caller.user);
+  await reviveLivestream(deps, record.id, by);
+  await deps.adminActions.note('retry', record.id, by, request.reason);
   return (await deps.livestreams.findById(record.id)) as Livestream;
 }

@@ -45,6 +45,8 @@ export interface AppDeps {
   accounts: AccountDeps;
   /** Unset: search is off. `engine` is the built-in engine, served at /api/search-engine. */
   search?: { access: SearchAccessProvider; engine: SearchEngine | null };
+  /** Repairs of the lifecycle sweep by action, from every worker (kura_sweep_repairs_total). */
+  lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>;
 }
 
 export interface AppOptions {
@@ -71,7 +73,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   installProblemHandling(app);
-  installMetrics(app);
+  installMetrics(app, deps.lifecycleRepairs);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('caller', null);

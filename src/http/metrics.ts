@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Prometheus metrics for one app: process defaults plus request durations per route. */
-export function installMetrics(app: FastifyInstance): Registry {
+/** The lifecycle sweep's repairs, each shown (0 until one happens). */
+const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;
+
+/**
+ * Prometheus metrics for one app: process defaults, request durations per route, and the
+ * lifecycle sweep's repairs (counted in PostgreSQL by whichever worker swept, read at each scrape).
+ */
+export function installMetrics(app: FastifyInstance, lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>): Registry {
   const registry = new Registry();
   // sampling the event loop every 100 ms, not every 10: an idle Kura should not keep a core awake
   collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: 100 });
@@ -13,6 +19,19 @@ export function installMetrics(app: FastifyInstance): Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  if (lifecycleRepairs !== undefined) {
+    new Counter({
+      name: 'kura_sweep_repairs_total',
+      help: 'Records the lifecycle sweep repaired, by action: watch (watched again), capture or finalize (resumed), fail (past its deadline)',
+      labelNames: ['action'] as const,
+      registers: [registry],
+      async collect() {
+        const counts = await lifecycleRepairs();
+        this.reset();
+        for (const action of SWEEP_ACTIONS) this.inc({ action }, counts[action] ?? 0);
+      },
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       // the route pattern, never the raw URL, so labels stay bounded

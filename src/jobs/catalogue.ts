@@ -1,7 +1,8 @@
 import type PgBoss from 'pg-boss';
+import { PermanentError } from '../core/errors.js';
 
 /** Every job Kura runs; a handler map missing one fails to compile. */
-export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records';
+export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle';
 export interface JobPayload {
   livestreamId: string;
 }
@@ -11,8 +12,37 @@ export interface JobPayloads {
   'capture-stream': JobPayload;
   'finalize-archive': JobPayload;
   'index-records': Record<string, never>;
+  'sweep-lifecycle': Record<string, never>;
 }
 export type JobHandlers = { [N in JobName]: (payload: JobPayloads[N], job: { id: string }) => Promise<void> };
+
+/** How a job ended for good: a PermanentError, or the last allowed attempt failing. */
+export interface FinalFailure {
+  /** The error's words (a PermanentError's reason). */
+  message: string;
+  error: unknown;
+  permanent: boolean;
+  /** Attempts made, this one included. */
+  attempts: number;
+}
+
+/** What each job does when it fails for good (the record says why); a map missing one fails to compile. */
+export type JobFailureHooks = { [N in JobName]: (payload: JobPayloads[N], failure: FinalFailure) => Promise<void> };
+
+/** Jobs pg-boss sends on a clock (cron, UTC), once per tick across every worker. */
+export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = [{ name: 'sweep-lifecycle', cron: '* * * * *' }];
+
+/**
+ * Whether a failed attempt is the job's last: a PermanentError ends it at once; any other error
+ * ends it when pg-boss allows no more retries (`retryCount` counts the retries made before this
+ * attempt). Null: it will be retried.
+ */
+export function finalFailure(error: unknown, attempt: { retryCount: number; retryLimit: number }): FinalFailure | null {
+  const permanent = error instanceof PermanentError;
+  if (!permanent && attempt.retryCount < attempt.retryLimit) return null;
+  const message = permanent ? error.reason : error instanceof Error ? error.message : String(error);
+  return { message, error, permanent, attempts: attempt.retryCount + 1 };
+}
 
 /**
  * Retry and time limits per job. A thrown error means "retry"; captures retry for as long as
@@ -24,6 +54,8 @@ export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
   'finalize-archive': { name: 'finalize-archive', retryLimit: 20, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600 },
   // the durable path of search sync: retried while the engine is down; changes wait in the outbox
   'index-records': { name: 'index-records', retryLimit: 1000, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },
+  // on a clock: a failed sweep is simply run again at the next tick
+  'sweep-lifecycle': { name: 'sweep-lifecycle', retryLimit: 0, expireInSeconds: 300 },
 };
 
 export const JOB_NAMES = Object.keys(JOB_POLICIES) as JobName[];

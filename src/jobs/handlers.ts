@@ -1,20 +1,26 @@
 import { captureStream, type CaptureDeps } from '../core/capture-stream.js';
+import { AppError } from '../core/errors.js';
+import { failLivestream } from '../core/fail-livestream.js';
 import { finalizeArchive, type FinalizeDeps } from '../core/finalize-archive.js';
+import { sweepLifecycle, type Repair, type SweepDeps, type SweepPolicy } from '../core/sweep-lifecycle.js';
 import { watchStream, type WatchPolicy } from '../core/watch-stream.js';
-import type { JobHandlers } from './catalogue.js';
+import type { FinalFailure, JobFailureHooks, JobHandlers } from './catalogue.js';
 
-export type WorkerDeps = CaptureDeps & FinalizeDeps;
+export type WorkerDeps = CaptureDeps & FinalizeDeps & SweepDeps;
 
 export interface WorkerSettings {
   workerId: string;
   watch: WatchPolicy;
   staleAfterSeconds: number;
+  sweep: SweepPolicy;
+  /** Told of each sweep's repairs (the server log). */
+  onSwept?: (repairs: Repair[]) => void;
   /** Brings the search index up to date; unset when search is off. */
   syncSearch?: () => Promise<unknown>;
 }
 
-/** The job handlers, and an abort for the captures running in this process. */
-export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { handlers: JobHandlers; abortCaptures(): Promise<void> } {
+/** The job handlers, their final-failure hooks, and an abort for the captures running in this process. */
+export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { handlers: JobHandlers; hooks: JobFailureHooks; abortCaptures(): Promise<void> } {
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const handlers: JobHandlers = {
     'watch-stream': async ({ livestreamId }) => {
@@ -37,9 +43,14 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     'index-records': async () => {
       await settings.syncSearch?.();
     },
+    'sweep-lifecycle': async () => {
+      const repairs = await sweepLifecycle(deps, settings.sweep, new Date());
+      if (repairs.length > 0) settings.onSwept?.(repairs);
+    },
   };
   return {
     handlers,
+    hooks: failureHooks(deps, settings.workerId),
     async abortCaptures() {
       const stopping = [...running];
       for (const [, capture] of stopping) capture.controller.abort(new Error('worker shutting down'));
@@ -50,5 +61,26 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
         await deps.captures.appendLog(livestreamId, [`[kura] worker ${settings.workerId} stopped; the capture continues on the next worker`]);
       }
     },
+  };
+}
+
+/** The record's way out when its job fails for good: `failed`, with why in words (parts are kept). */
+function failureHooks(deps: WorkerDeps, workerId: string): JobFailureHooks {
+  const fail = async (id: string, failure: FinalFailure, giving: string) => {
+    await failLivestream(deps, id, failure.permanent ? failure.message : `${giving} after ${failure.attempts} attempts: ${failure.message}`);
+    await deps.captures.release(id, workerId); // a finalize's lease, so a retry may start at once on any worker
+  };
+  return {
+    'watch-stream': ({ livestreamId }, failure) => fail(livestreamId, failure, 'Kura could not check the source'),
+    'capture-stream': async ({ livestreamId }, failure) => {
+      // another worker is recording it: nothing failed (the watchdog and the sweep watch that worker)
+      if (failure.error instanceof AppError && failure.error.code === 'capture_not_running') return;
+      await fail(livestreamId, failure, 'The recording failed');
+    },
+    'finalize-archive': ({ livestreamId }, failure) => fail(livestreamId, failure, 'The recording could not be made into a video'),
+    // no record to fail: the changes wait in the search outbox, and the next change drains them
+    'index-records': async () => undefined,
+    // it runs again at the next tick
+    'sweep-lifecycle': async () => undefined,
   };
 }

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
-import type { Scheduler } from '../core/ports.js';
-import { JOB_NAMES, JOB_POLICIES, type JobHandlers, type JobName, type JobPayload } from './catalogue.js';
+import type { PendingJobs, Scheduler } from '../core/ports.js';
+import { finalFailure, JOB_NAMES, JOB_POLICIES, JOB_SCHEDULES, type JobFailureHooks, type JobHandlers, type JobName, type JobPayload } from './catalogue.js';
 
 export interface JobsOptions {
   connectionString: string;
@@ -9,39 +9,82 @@ export interface JobsOptions {
   /** Captures one worker process runs at once; the rest wait in the queue. */
   maxCaptures: number;
   onError: (error: Error) => void;
+  /** Run pg-boss's clock and register JOB_SCHEDULES (workers); api processes and commands leave it off. */
+  schedules?: boolean;
+  /** Overrides of JOB_POLICIES (tests: fewer, quicker retries). */
+  policies?: Partial<Record<JobName, Partial<PgBoss.Queue>>>;
 }
 
+/** pg-boss's queue of each job the sweep asks about; capture and finalize are judged running by their lease, not their job. */
+const PENDING: Record<Parameters<PendingJobs['pending']>[0], { queue: JobName; states: string[] }> = {
+  watch: { queue: 'watch-stream', states: ['created', 'retry', 'active'] },
+  capture: { queue: 'capture-stream', states: ['created', 'retry'] },
+  finalize: { queue: 'finalize-archive', states: ['created', 'retry'] },
+};
+
 /** pg-boss on Kura's database: the Scheduler port, and (for workers) the handlers. */
-export class PgBossJobs implements Scheduler {
+export class PgBossJobs implements Scheduler, PendingJobs {
   private constructor(private readonly boss: PgBoss) {}
 
   static async start(options: JobsOptions): Promise<PgBossJobs> {
-    // no cron schedules are used: skip pg-boss's clock and cron monitors
-    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs', schedule: false } as PgBoss.ConstructorOptions);
+    // the clock (cron) runs only where schedules are asked for: workers
+    const schedule = options.schedules ?? false;
+    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs', schedule } as PgBoss.ConstructorOptions);
     boss.on('error', options.onError);
     await boss.start();
     for (const name of JOB_NAMES) {
-      await boss.createQueue(name, JOB_POLICIES[name]); // does nothing when the queue exists
-      await boss.updateQueue(name, JOB_POLICIES[name]); // so a new release's limits apply to it
+      const policy = { ...JOB_POLICIES[name], ...options.policies?.[name] };
+      await boss.createQueue(name, policy); // does nothing when the queue exists
+      await boss.updateQueue(name, policy); // so a new release's limits apply to it
     }
+    // kept in pg-boss's table: each worker writes the same rows, and one job is sent per tick
+    if (schedule) for (const { name, cron } of JOB_SCHEDULES) await boss.schedule(name, cron);
     return new PgBossJobs(boss);
   }
 
-  /** Starts handling jobs: one loop per allowed capture, one each for the short jobs. */
-  async work(handlers: JobHandlers, options: Pick<JobsOptions, 'pollSeconds' | 'maxCaptures'>): Promise<void> {
+  /**
+   * Starts handling jobs: one loop per allowed capture, one each for the short jobs. A job that
+   * fails for good (a PermanentError, or its last allowed attempt) runs its failure hook first; a
+   * PermanentError then ends the job without retries.
+   */
+  async work(handlers: JobHandlers, hooks: JobFailureHooks, options: Pick<JobsOptions, 'pollSeconds' | 'maxCaptures'>): Promise<void> {
     const loops: Array<[JobName, number]> = [
       ['watch-stream', 2],
       ['capture-stream', options.maxCaptures],
       ['finalize-archive', 1],
       ['index-records', 1],
+      ['sweep-lifecycle', 1],
     ];
     for (const [name, count] of loops) {
+      const handle = handlers[name] as (payload: unknown, job: { id: string }) => Promise<void>;
+      const onFailure = hooks[name] as (payload: unknown, failure: NonNullable<ReturnType<typeof finalFailure>>) => Promise<void>;
       for (let i = 0; i < count; i++) {
-        await this.boss.work<JobPayload>(name, { batchSize: 1, pollingIntervalSeconds: options.pollSeconds }, async ([job]) => {
-          if (job !== undefined) await (handlers[name] as (payload: unknown, job: { id: string }) => Promise<void>)(job.data, { id: job.id });
+        await this.boss.work<JobPayload>(name, { batchSize: 1, pollingIntervalSeconds: options.pollSeconds, includeMetadata: true }, async ([job]) => {
+          if (job === undefined) return;
+          try {
+            await handle(job.data, { id: job.id });
+          } catch (error) {
+            const failure = finalFailure(error, job);
+            if (failure === null) throw error; // retried
+            await onFailure(job.data, failure); // if this throws, the job is retried and the hook runs again
+            if (!failure.permanent) throw error;
+            return { permanentFailure: failure.message }; // completed: retrying cannot mend it
+          }
         });
       }
     }
+  }
+
+  async pending(job: Parameters<PendingJobs['pending']>[0], livestreamIds: readonly string[]): Promise<Set<string>> {
+    if (livestreamIds.length === 0) return new Set();
+    const { queue, states } = PENDING[job];
+    // every such job is sent with the record id as its singleton key
+    const { rows } = (await this.boss.getDb().executeSql(
+      `select distinct singleton_key as id from pgboss.job
+       where name = $1 and state = any($2::pgboss.job_state[]) and singleton_key = any($3::text[])`,
+      [queue, states, livestreamIds],
+    )) as { rows: Array<{ id: string }> };
+    return new Set(rows.map((r) => r.id));
   }
 
   async watch(livestreamId: string, at?: Date): Promise<void> {

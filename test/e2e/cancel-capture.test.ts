@@ -61,8 +61,9 @@ it("stops recording a live stream at an admin's request and archives what was re
   const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
   expect(done.status, done.failure_reason ?? '').toBe('finished');
   expect(streamEnded).toBe(false); // the stream goes on: the capture ended because it was asked to
-  const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
-  expect(details.capture).toMatchObject({ state: 'finalized', endReason: 'cancelled', complete: true });
+  // the capture is marked finalized just after the record says finished (chunks go only after both)
+  const details = async () => (await fetch(`${api}/api/video/${id}`).then((r) => r.json())).capture;
+  await expect.poll(details, { timeout: 10_000 }).toMatchObject({ state: 'finalized', endReason: 'cancelled', complete: true });
   const video = await fetch(`${api}/api/download/${id}/video`);
   expect(video.status).toBe(200);
   const file = path.join(cwd, 'archived.mp4');

@@ -1,3 +1,4 @@
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,5 +99,21 @@ describe('cancel and retry', () => {
     expect((await act('POST', '/api/video/retry1/retry', admin, {})).json()).toMatchObject({ status: 409, code: 'livestream_not_retryable' });
     const { rows } = await kura.db.pool.query(`select action, reason from admin_actions where livestream_id in ('cancel1', 'retry1') order by id`);
     expect(rows).toEqual([{ action: 'cancel', reason: 'wrong stream' }, { action: 'retry', reason: 'retried' }]);
+  });
+
+  it('retry of a failed stream whose capture kept parts makes them into a video again instead of watching', async () => {
+    await makeRecord('retry2', 'upcoming');
+    const captures = createCaptureRepo(kura.db.pool);
+    await captures.claim('retry2', 'w1', 30);
+    await kura.db.livestreams.transition('retry2', { type: 'went_live', at: new Date() });
+    await captures.recordSegment('retry2', { sequence: 0, part: 1, endOffset: 1880, durationSeconds: 1 }, []);
+    await captures.end('retry2', 'endlist');
+    await kura.db.livestreams.transition('retry2', { type: 'gave_up', reason: 'The recording could not be made into a video after 21 attempts: disk full' });
+    const response = await act('POST', '/api/video/retry2/retry', admin, { reason: 'disk freed' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id: 'retry2', status: 'live' });
+    expect(kura.scheduler.finalized).toContain('retry2');
+    expect(kura.scheduler.watched).not.toContain('retry2');
+    expect(await captures.readLog('retry2')).toContain('local/root retried: the captured parts are made into a video again');
   });
 });

@@ -66,8 +66,10 @@ describe('the index follows the records', () => {
 
     const finished = follower.synced([id], 1000);
     started = performance.now();
-    await kura.db.livestreams.update(id, {
-      status: 'finished', title: 'Karaoke finale', endedAt: new Date(),
+    await kura.db.livestreams.transition(id, { type: 'went_live', at: new Date() });
+    await kura.db.livestreams.update(id, { title: 'Karaoke finale' });
+    await kura.db.livestreams.transition(id, {
+      type: 'archived', endedAt: new Date(),
       archive: { fileSizeBytes: 123_456, lengthSeconds: 3600, videoKey: `archives/${id}/video.mp4`, logKey: `archives/${id}/log.txt`, thumbnailKey: null, sha256: 'b'.repeat(64) },
     });
     await finished;

@@ -52,11 +52,14 @@ export function testSources(): StreamSource {
 /** A scheduler DOUBLE that only notes what was asked of it (no jobs run in API tests). */
 export class RecordingScheduler implements Scheduler {
   readonly watched: string[] = [];
+  readonly finalized: string[] = [];
   async watch(livestreamId: string): Promise<void> {
     this.watched.push(livestreamId);
   }
   async capture(): Promise<void> {}
-  async finalize(): Promise<void> {}
+  async finalize(livestreamId: string): Promise<void> {
+    this.finalized.push(livestreamId);
+  }
 }
 
 export interface TestAccountOptions {

@@ -201,10 +201,20 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       return rows[0]?.livestream_id ?? null;
     },
 
+    async forget(livestreamId) {
+      const { rowCount } = await pool.query(
+        `delete from captures c where c.livestream_id = $1
+           and not exists (select 1 from capture_segments s where s.livestream_id = c.livestream_id)`,
+        [livestreamId],
+      );
+      return rowCount === 1;
+    },
+
     async findStale(staleAfterSeconds) {
+      // a failed record's capture is left as it is (its parts wait for an admin's retry)
       const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended' }>(
-        `select livestream_id, state from captures
-         where state in ('capturing', 'ended') and heartbeat_at < now() - make_interval(secs => $1)`,
+        `select c.livestream_id, c.state from captures c join livestreams l on l.id = c.livestream_id
+         where c.state in ('capturing', 'ended') and c.heartbeat_at < now() - make_interval(secs => $1) and l.status = 'live'`,
         [staleAfterSeconds],
       );
       return rows.map((r) => ({ livestreamId: r.livestream_id, state: r.state }));

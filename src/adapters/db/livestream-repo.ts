@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
-import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
+import { AppError } from '../../core/errors.js';
+import { applyEvent } from '../../core/lifecycle.js';
+import type { GrowthMonth, HistoryQuery, LivestreamChange, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
 import { inTransaction } from './pool.js';
 
 /** Rows written per statement during an import. */
@@ -107,29 +109,17 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
     },
 
     async update(id, change) {
-      const sets: string[] = ['updated_at = now()'];
-      const values: unknown[] = [id];
-      const set = (column: string, value: unknown) => {
-        values.push(value);
-        sets.push(`${column} = $${values.length}`);
-      };
-      if (change.status !== undefined) set('status', change.status);
-      if (change.failureReason !== undefined) set('failure_reason', change.failureReason);
-      if (change.startedAt !== undefined) set('started_at', change.startedAt);
-      if (change.endedAt !== undefined) set('ended_at', change.endedAt);
-      if (change.scheduledStart !== undefined) set('scheduled_start_at', change.scheduledStart);
-      if (change.title !== undefined) set('title', change.title);
-      if (change.channelName !== undefined) set('channel_name', change.channelName);
-      if (change.thumbnailUrl !== undefined) set('thumbnail_url', change.thumbnailUrl);
-      if (change.archive !== undefined) {
-        set('file_size_bytes', change.archive.fileSizeBytes);
-        set('length_seconds', change.archive.lengthSeconds);
-        set('video_key', change.archive.videoKey);
-        set('log_key', change.archive.logKey);
-        set('thumbnail_key', change.archive.thumbnailKey);
-        set('sha256', change.archive.sha256);
-      }
-      await pool.query(`update livestreams set ${sets.join(', ')} where id = $1`, values);
+      await updateRecord(pool, id, change);
+    },
+
+    transition(id, event) {
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ status: LivestreamStatus }>('select status from livestreams where id = $1 for update', [id]);
+        if (rows[0] === undefined) throw new AppError('not_found', 'livestream_not_found', `No livestream has the id "${id}".`);
+        await updateRecord(client, id, applyEvent(rows[0].status, event));
+        const { rows: records } = await client.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = $1`, [id]);
+        return toLivestream(records[0] as LivestreamRow);
+      });
     },
 
     async countDownload(id) {
@@ -152,6 +142,33 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       });
     },
   };
+}
+
+/** Writes the columns `change` names (and `updated_at`). */
+async function updateRecord(db: pg.Pool | pg.PoolClient, id: string, change: LivestreamChange): Promise<void> {
+  const sets: string[] = ['updated_at = now()'];
+  const values: unknown[] = [id];
+  const set = (column: string, value: unknown) => {
+    values.push(value);
+    sets.push(`${column} = $${values.length}`);
+  };
+  if (change.status !== undefined) set('status', change.status);
+  if (change.failureReason !== undefined) set('failure_reason', change.failureReason);
+  if (change.startedAt !== undefined) set('started_at', change.startedAt);
+  if (change.endedAt !== undefined) set('ended_at', change.endedAt);
+  if (change.scheduledStart !== undefined) set('scheduled_start_at', change.scheduledStart);
+  if (change.title !== undefined) set('title', change.title);
+  if (change.channelName !== undefined) set('channel_name', change.channelName);
+  if (change.thumbnailUrl !== undefined) set('thumbnail_url', change.thumbnailUrl);
+  if (change.archive !== undefined) {
+    set('file_size_bytes', change.archive.fileSizeBytes);
+    set('length_seconds', change.archive.lengthSeconds);
+    set('video_key', change.archive.videoKey);
+    set('log_key', change.archive.logKey);
+    set('thumbnail_key', change.archive.thumbnailKey);
+    set('sha256', change.archive.sha256);
+  }
+  await db.query(`update livestreams set ${sets.join(', ')} where id = $1`, values);
 }
 
 /**

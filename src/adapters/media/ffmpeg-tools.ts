@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PermanentError } from '../../core/errors.js';
 import type { MediaTools } from '../../core/ports.js';
 import { Mp4OutputFollower } from './mp4-output-follower.js';
 import { serveParts } from './part-server.js';
@@ -12,6 +13,9 @@ export interface FfmpegSettings {
   backlogBytes: number;
   log?: (line: string) => void;
 }
+
+/** A program that ran and exited with a non-zero code (not one that could not be started). */
+class ExitError extends Error {}
 
 interface Run {
   done: Promise<{ stdout: string; stderr: string[] }>;
@@ -30,7 +34,7 @@ function start(program: string, args: readonly string[]): Run {
     child.on('close', (code) => {
       const lines = stderr.split('\n').filter((l) => l.trim() !== '');
       if (code === 0) resolve({ stdout, stderr: lines });
-      else reject(new Error(`${path.basename(program)} exited with ${code}: ${lines.slice(-5).join(' | ')}`));
+      else reject(new ExitError(`${path.basename(program)} exited with ${code}: ${lines.slice(-5).join(' | ')}`));
     });
   });
   return {
@@ -55,7 +59,15 @@ export const ffmpegArgs = {
   ],
   // the container's duration, from the moov alone (the work file's media blocks are freed by then)
   probe: (file: string) => ['-v', 'error', '-probesize', '32', '-analyzeduration', '0', '-show_entries', 'format=duration', '-of', 'json', file],
+  // the audio and video streams ffprobe recognises in a part (read as ffmpeg's remux would)
+  streams: (input: string) => ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'json', input],
 };
+
+/** The audio and video streams with a known codec in ffprobe's JSON report. */
+export function countMediaStreams(report: string): number {
+  const { streams = [] } = JSON.parse(report) as { streams?: Array<{ codec_type?: string; codec_name?: string }> };
+  return streams.filter((s) => (s.codec_type === 'video' || s.codec_type === 'audio') && typeof s.codec_name === 'string').length;
+}
 
 /** ffmpeg and ffprobe from the system (FFMPEG_PATH, FFPROBE_PATH). */
 export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
@@ -82,6 +94,7 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
         if (server.failure !== null) throw new Error(`a capture part could not be read whole: ${server.failure.message}`);
         const head = await follower.finish();
         const durationSeconds = await probe(workFile);
+        if (!(durationSeconds > 0)) throw new PermanentError('The recording holds no playable audio or video: ffmpeg made a video of no duration from it.');
         const stored = await output.complete(head);
         return { log: stderr, durationSeconds, stored };
       } catch (error) {
@@ -96,10 +109,25 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
         await rm(workFile, { force: true });
       }
     },
+    async streams(part) {
+      const server = await serveParts([part]);
+      try {
+        const { stdout } = await start(settings.ffprobe, ffmpegArgs.streams(server.urls[0] as string)).done;
+        return countMediaStreams(stdout);
+      } catch (error) {
+        if (server.failure !== null) throw new Error(`a capture part could not be read: ${server.failure.message}`);
+        if (error instanceof ExitError) return 0; // ffprobe read the bytes and found no media in them
+        throw error;
+      } finally {
+        await server.close();
+      }
+    },
     async thumbnail(video, output, atSeconds) {
       const server = await serveParts([video]);
       try {
         await start(settings.ffmpeg, ffmpegArgs.thumbnail(server.urls[0] as string, output, atSeconds)).done;
+        // ffmpeg exits 0 having written nothing when the time is past the last frame it decodes
+        if ((await stat(output).catch(() => null)) === null) throw new Error(`ffmpeg found no frame at ${atSeconds.toFixed(3)} s`);
       } finally {
         await server.close();
       }

@@ -22,6 +22,9 @@ interface YtDlpInfo {
   formats?: Array<{ url?: string; protocol?: string; width?: number | null; height?: number | null; tbr?: number | null; vcodec?: string; acodec?: string }>;
 }
 
+/** yt-dlp's words for a video that is no more (removed, made private, its channel closed): checking again will not help. */
+const GONE = /private video|video is private|video unavailable|has been removed|account associated with this video has been terminated/i;
+
 /** What yt-dlp says about one YouTube video. */
 export interface YouTubeVideo {
   liveStatus: NonNullable<YtDlpInfo['live_status']> | 'unknown';
@@ -124,7 +127,8 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       try {
         found = await video(sourceUrl);
       } catch (error) {
-        return { state: 'not_yet', reason: (error as Error).message };
+        const reason = (error as Error).message;
+        return { state: GONE.test(reason) ? 'gone' : 'not_yet', reason };
       }
       const { details } = found;
       if (found.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };

@@ -29,7 +29,7 @@ export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard
       async (request) => {
         const caller = callerOf(request);
         const record = await submitStream(
-          { livestreams: context.livestreams, scheduler: accounts.scheduler, source: accounts.submissionSource, rateLimiter: accounts.rateLimiter },
+          { livestreams: context.livestreams, captures: context.captures, scheduler: accounts.scheduler, source: accounts.submissionSource, rateLimiter: accounts.rateLimiter },
           { caller, url: request.body.videoUrl, quality: request.body.quality === 'best' ? undefined : request.body.quality, rule: accounts.settings.submitLimit, now: new Date() },
         );
         return presentRecord(record, context.publicUrl);

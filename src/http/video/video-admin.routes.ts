@@ -47,7 +47,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
     );
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(
       '/video/:id/retry',
-      { onRequest: guard.requireAdmin, schema: { summary: 'Admin: watches a failed livestream again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      { onRequest: guard.requireAdmin, schema: { summary: 'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
       async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';

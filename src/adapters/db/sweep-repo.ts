@@ -1,0 +1,41 @@
+import type pg from 'pg';
+import type { SweepAction, SweepRepo, Unattended } from '../../core/ports.js';
+
+/** What the lifecycle sweep reads, from the queue's indexes (upcoming and live records only). */
+export function createSweepRepo(pool: pg.Pool): SweepRepo {
+  const upcoming = async (comparison: '<' | '>=', cutoff: Date, limit: number) => {
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from livestreams where status = 'upcoming' and scheduled_start_at ${comparison} $1
+       order by scheduled_start_at, id limit $2`,
+      [cutoff, limit],
+    );
+    return rows.map((r) => r.id);
+  };
+  return {
+    upcomingScheduledBefore: (cutoff, limit) => upcoming('<', cutoff, limit),
+    upcomingScheduledFrom: (cutoff, limit) => upcoming('>=', cutoff, limit),
+
+    async liveWithoutLease(staleSeconds, limit) {
+      const { rows } = await pool.query<{ id: string; state: Unattended['capture'] }>(
+        `select l.id, c.state from livestreams l left join captures c on c.livestream_id = l.id
+         where l.status = 'live' and (c.heartbeat_at is null or c.heartbeat_at < now() - make_interval(secs => $1))
+         order by l.id limit $2`,
+        [staleSeconds, limit],
+      );
+      return rows.map((r) => ({ id: r.id, capture: r.state }));
+    },
+
+    async countRepair(action) {
+      await pool.query(
+        `insert into lifecycle_repairs as r (action, count) values ($1, 1)
+         on conflict (action) do update set count = r.count + 1`,
+        [action],
+      );
+    },
+
+    async repairCounts() {
+      const { rows } = await pool.query<{ action: SweepAction; count: string }>('select action, count from lifecycle_repairs');
+      return Object.fromEntries(rows.map((r) => [r.action, Number(r.count)]));
+    },
+  };
+}

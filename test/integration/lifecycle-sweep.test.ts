@@ -1,0 +1,115 @@
+import Fastify from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
+import { createSweepRepo } from '../../src/adapters/db/sweep-repo.js';
+import { importLivestreams } from '../../src/core/import-livestreams.js';
+import type { CaptureRepo } from '../../src/core/ports.js';
+import { sweepLifecycle, type SweepDeps } from '../../src/core/sweep-lifecycle.js';
+import { installMetrics } from '../../src/http/metrics.js';
+import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { buildRecord } from '../support/factories.js';
+
+// The lifecycle sweep on a real PostgreSQL and real pg-boss: records with nothing behind their
+// state are repaired, said in their encoder log and counted for /metrics; a second sweep finds
+// nothing more to do.
+let db: TestDatabase;
+let jobs: PgBossJobs;
+let captures: CaptureRepo;
+let deps: SweepDeps;
+const POLICY = { neverLiveSeconds: 12 * 3600, leaseSeconds: 60, batch: 100 };
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 1, maxCaptures: 1, onError: () => undefined, schedules: true });
+  captures = createCaptureRepo(db.pool);
+  deps = { livestreams: db.livestreams, captures, scheduler: jobs, jobs, sweep: createSweepRepo(db.pool) };
+});
+afterEach(async () => {
+  await jobs.stop(1000);
+  await db.drop();
+});
+
+async function record(id: string, status: 'upcoming' | 'live', scheduledStart: Date): Promise<void> {
+  await db.livestreams.upsertMany([
+    {
+      id, platform: 'hls', sourceUrl: `http://127.0.0.1:9/${id}.m3u8`, status, failureReason: null, title: id, channelName: 'c', channelId: 'c',
+      thumbnailUrl: null, scheduledStart, startedAt: status === 'live' ? scheduledStart : null, endedAt: null, archive: null, submitters: ['cli/test'], requestedQuality: null,
+    },
+  ]);
+}
+
+/** A live record whose worker vanished `secondsAgo` seconds ago, in the middle of `state`. */
+async function abandoned(id: string, state: 'capturing' | 'ended', secondsAgo: number): Promise<void> {
+  await record(id, 'live', new Date());
+  await captures.claim(id, 'vanished-worker', 30);
+  if (state === 'ended') await captures.end(id, 'endlist');
+  await db.pool.query(`update captures set heartbeat_at = now() - make_interval(secs => $2) where livestream_id = $1`, [id, secondsAgo]);
+}
+
+const queued = async (name: string) =>
+  (await db.pool.query(`select singleton_key from pgboss.job where name = $1 and state = 'created' order by singleton_key`, [name])).rows.map((r) => r.singleton_key);
+
+describe('the lifecycle sweep', () => {
+  it('resumes live records whose worker vanished, and leaves one whose lease is fresh', async () => {
+    await abandoned('recording', 'capturing', 600);
+    await abandoned('remuxing', 'ended', 600);
+    await abandoned('busy', 'capturing', 5); // its worker renewed the lease 5 s ago
+    const repairs = await sweepLifecycle(deps, POLICY, new Date());
+    expect(repairs).toEqual([
+      { id: 'remuxing', action: 'finalize' },
+      { id: 'recording', action: 'capture' },
+    ]);
+    expect(await queued('capture-stream')).toEqual(['recording']);
+    expect(await queued('finalize-archive')).toEqual(['remuxing']);
+    expect(await captures.readLog('recording')).toContain('[kura] sweep: no worker was recording this live stream; resuming the capture');
+    // the jobs it queued are what is behind them now: another sweep (another worker's) does nothing
+    expect(await sweepLifecycle(deps, POLICY, new Date())).toEqual([]);
+  });
+
+  it('fails an upcoming record past its deadline that nothing watches, and watches one before it again', async () => {
+    const now = new Date();
+    await record('overdue', 'upcoming', new Date(now.getTime() - 13 * 3600_000));
+    await record('watched-overdue', 'upcoming', new Date(now.getTime() - 13 * 3600_000));
+    await jobs.watch('watched-overdue'); // its watch asks the source first, then decides
+    await record('tonight', 'upcoming', new Date(now.getTime() + 6 * 3600_000));
+    const repairs = await sweepLifecycle(deps, POLICY, now);
+    expect(repairs).toEqual([
+      { id: 'overdue', action: 'fail' },
+      { id: 'tonight', action: 'watch' },
+    ]);
+    expect(await db.livestreams.findById('overdue')).toMatchObject({
+      status: 'failed',
+      failureReason: 'No stream appeared within 12 h of the scheduled start (nothing was watching it any more).',
+    });
+    expect((await db.livestreams.findById('watched-overdue'))?.status).toBe('upcoming');
+    expect(await queued('watch-stream')).toEqual(['tonight', 'watched-overdue']);
+    expect(await captures.readLog('overdue')).toMatch(/\[kura\] failed: No stream appeared within 12 h/);
+    expect(await sweepLifecycle(deps, POLICY, now)).toEqual([]);
+  });
+
+  it('fails records imported as upcoming years ago (an import made without the deadline, as before this release)', async () => {
+    await importLivestreams(db, [buildRecord({ id: 'karaoke2019', finished: false, scheduledStart: '2019-05-01T18:00:00Z' })]);
+    expect(await sweepLifecycle(deps, POLICY, new Date())).toEqual([{ id: 'karaoke2019', action: 'fail' }]);
+    expect((await db.livestreams.listQueue(10)).map((r) => r.id)).toEqual([]);
+  });
+
+  it('counts its repairs for /metrics, across processes (in PostgreSQL)', async () => {
+    await abandoned('recording', 'capturing', 600);
+    await record('overdue', 'upcoming', new Date(Date.now() - 13 * 3600_000));
+    await sweepLifecycle(deps, POLICY, new Date());
+    const app = Fastify();
+    installMetrics(app, createSweepRepo(db.pool).repairCounts);
+    const metrics = (await app.inject({ url: '/metrics' })).body;
+    await app.close();
+    expect(metrics).toContain('# TYPE kura_sweep_repairs_total counter');
+    expect(metrics).toContain('kura_sweep_repairs_total{action="capture"} 1');
+    expect(metrics).toContain('kura_sweep_repairs_total{action="fail"} 1');
+    expect(metrics).toContain('kura_sweep_repairs_total{action="watch"} 0');
+  });
+
+  it('runs on pg-boss’s clock, registered by workers', async () => {
+    const { rows } = await db.pool.query(`select name, cron from pgboss.schedule`);
+    expect(rows).toEqual([{ name: 'sweep-lifecycle', cron: '* * * * *' }]);
+  });
+});
