@@ -20,6 +20,8 @@ import { createFetcher, type Fetcher } from './adapters/sources/http-fetch.js';
 import { createFsStore } from './adapters/storage/fs-store.js';
 import { createS3Store } from './adapters/storage/s3-store.js';
 import { createUploadJournal } from './adapters/db/upload-journal.js';
+import { createArchiveCheckRepo } from './adapters/db/archive-check-repo.js';
+import { runVerifyArchives } from './jobs/verify-archives.js';
 import type { Config } from './config.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, StreamSource } from './core/ports.js';
 import { buildApp } from './http/app.js';
@@ -105,9 +107,17 @@ export function createSources(config: Config, fetcher: Fetcher = createFetcher({
   return routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]);
 }
 
+/** The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. */
+export function createStore(config: Config, database: Database): ArchiveStore {
+  return config.storage.kind === 's3'
+    ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
+    : createFsStore(path.join(config.dataDir, 'archive'));
+}
+
 /** Starts the job queue for scheduling only (CLI commands, api processes). */
-export function startScheduler(config: Config, database: Database, log: Logger): Promise<PgBossJobs> {
+export function startScheduler(config: Config, database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
   return PgBossJobs.start({
+    ...options,
     connectionString: database.connectionString,
     pollSeconds: config.capture.jobPollSeconds,
     maxCaptures: config.capture.maxCaptures,
@@ -127,16 +137,13 @@ export interface RunningKura {
 /** Starts the roles `config.role` asks for; `stop` closes them in reverse order. */
 export async function startKura(config: Config, log: Logger = createLogger(config)): Promise<RunningKura> {
   const database = await openDatabase(config, log);
-  const store =
-    config.storage.kind === 's3'
-      ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
-      : createFsStore(path.join(config.dataDir, 'archive'));
+  const store = createStore(config, database);
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const jobs = await startScheduler(config, database, log);
+    const jobs = await startScheduler(config, database, log, { schedules: config.role !== 'api' });
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, (m) => log.warn(m));
@@ -206,6 +213,8 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     staleAfterSeconds: capture.staleAfterSeconds,
     watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
     ...(syncSearch ? { syncSearch } : {}),
+    verifyArchives: () =>
+      runVerifyArchives({ store, checks: createArchiveCheckRepo(database.pool) }, { everyDays: config.verify.everyDays, bytesPerRun: config.verify.bytesPerHour }, log),
   });
   await jobs.work(worker.handlers, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
   const stopWatchdog = startWatchdog(deps, {
@@ -237,6 +246,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
         changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')),
       },
       accounts: createAccountDeps(config, database.pool, scheduler),
+      archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web') },

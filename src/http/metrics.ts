@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ArchiveCheckRepo } from '../core/integrity.js';
 
-/** Prometheus metrics for one app: process defaults plus request durations per route. */
-export function installMetrics(app: FastifyInstance): Registry {
+/** Prometheus metrics for one app: process defaults, request durations per route, archives by integrity. */
+export function installMetrics(app: FastifyInstance, archives?: Pick<ArchiveCheckRepo, 'counts'>): Registry {
   const registry = new Registry();
   // sampling the event loop every 100 ms, not every 10: an idle Kura should not keep a core awake
   collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: 100 });
@@ -13,6 +14,7 @@ export function installMetrics(app: FastifyInstance): Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  if (archives !== undefined) registerArchiveGauge(registry, archives);
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       // the route pattern, never the raw URL, so labels stay bounded
@@ -25,4 +27,19 @@ export function installMetrics(app: FastifyInstance): Registry {
     return registry.metrics();
   });
   return registry;
+}
+
+/** `kura_archives{integrity}`: counted at each scrape, from an index of the stored archives. */
+function registerArchiveGauge(registry: Registry, archives: Pick<ArchiveCheckRepo, 'counts'>): void {
+  new Gauge({
+    name: 'kura_archives',
+    help: 'Archives Kura stores, by what their last verification found (unverified: not checked yet)',
+    labelNames: ['integrity'] as const,
+    registers: [registry],
+    async collect() {
+      // the database not answering keeps the last counts: the other metrics are still served
+      const counts = await archives.counts().catch(() => null);
+      for (const [integrity, count] of Object.entries(counts ?? {})) this.set({ integrity }, count);
+    },
+  });
 }

@@ -24,6 +24,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   conflict: 409,
   rate_limited: 429,
   unavailable: 503,

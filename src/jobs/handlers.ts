@@ -11,6 +11,8 @@ export interface WorkerSettings {
   staleAfterSeconds: number;
   /** Brings the search index up to date; unset when search is off. */
   syncSearch?: () => Promise<unknown>;
+  /** One scheduled run of archive verification (see jobs/verify-archives.ts). */
+  verifyArchives?: () => Promise<unknown>;
 }
 
 /** The job handlers, and an abort for the captures running in this process. */
@@ -36,6 +38,9 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     },
     'index-records': async () => {
       await settings.syncSearch?.();
+    },
+    'verify-archives': async () => {
+      await settings.verifyArchives?.();
     },
   };
   return {

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Scheduler } from '../core/ports.js';
-import { JOB_NAMES, JOB_POLICIES, type JobHandlers, type JobName, type JobPayload } from './catalogue.js';
+import { JOB_NAMES, JOB_POLICIES, JOB_SCHEDULES, type JobHandlers, type JobName, type JobPayload } from './catalogue.js';
 
 export interface JobsOptions {
   connectionString: string;
@@ -9,6 +9,8 @@ export interface JobsOptions {
   /** Captures one worker process runs at once; the rest wait in the queue. */
   maxCaptures: number;
   onError: (error: Error) => void;
+  /** Sends the cron jobs of JOB_SCHEDULES (worker processes); off for the CLI and api-only processes. */
+  schedules?: boolean;
 }
 
 /** pg-boss on Kura's database: the Scheduler port, and (for workers) the handlers. */
@@ -16,14 +18,16 @@ export class PgBossJobs implements Scheduler {
   private constructor(private readonly boss: PgBoss) {}
 
   static async start(options: JobsOptions): Promise<PgBossJobs> {
-    // no cron schedules are used: skip pg-boss's clock and cron monitors
-    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs', schedule: false } as PgBoss.ConstructorOptions);
+    // pg-boss's clock and cron monitors run only where the schedules are sent from
+    const schedule = options.schedules === true;
+    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, application_name: 'kura-jobs', schedule } as PgBoss.ConstructorOptions);
     boss.on('error', options.onError);
     await boss.start();
     for (const name of JOB_NAMES) {
       await boss.createQueue(name, JOB_POLICIES[name]); // does nothing when the queue exists
       await boss.updateQueue(name, JOB_POLICIES[name]); // so a new release's limits apply to it
     }
+    if (schedule) for (const { name, cron } of JOB_SCHEDULES) await boss.schedule(name, cron, {}, { tz: 'UTC' });
     return new PgBossJobs(boss);
   }
 
@@ -34,6 +38,7 @@ export class PgBossJobs implements Scheduler {
       ['capture-stream', options.maxCaptures],
       ['finalize-archive', 1],
       ['index-records', 1],
+      ['verify-archives', 1],
     ];
     for (const [name, count] of loops) {
       for (let i = 0; i < count; i++) {
