@@ -23,6 +23,11 @@ describe('changelog', () => {
     ]);
   });
 
+  it('leaves out the changes not released yet', () => {
+    const withUnreleased = SAMPLE.replace('## [0.2.0]', '## [Unreleased]\n\n### Integrity\n- Not yet.\n\n## [0.2.0]');
+    expect(parseChangelog(withUnreleased)).toEqual(parseChangelog(SAMPLE));
+  });
+
   it('refuses a change outside a release section', () => {
     expect(() => parseChangelog('# Changelog\n- stray\n')).toThrow(/line 2/);
   });

@@ -8,19 +8,28 @@ export interface ChangelogRelease {
 
 const RELEASE_HEADING = /^## \[?([^\]\s]+)\]?\s+-\s+(\d{4}-\d{2}-\d{2})\s*$/;
 const KIND_HEADING = /^### (.+?)\s*$/;
+/** Changes not released yet: written down as they are made, published with the next release. */
+const UNRELEASED_HEADING = /^## \[?Unreleased\]?\s*$/i;
 const BULLET = /^[-*] (.+)$/;
 
-/** Parses the changelog's releases, newest first as written. Throws on a bullet outside a section. */
+/**
+ * Parses the changelog's releases, newest first as written; an "Unreleased" section is left out.
+ * Throws on a bullet outside a section.
+ */
 export function parseChangelog(markdown: string): ChangelogRelease[] {
   const releases: ChangelogRelease[] = [];
   let kind: string | null = null;
+  let unreleased = false;
   for (const [index, line] of markdown.split(/\r?\n/).entries()) {
     const release = RELEASE_HEADING.exec(line);
     if (release) {
       releases.push({ version: release[1] as string, date: release[2] as string, changes: [] });
       kind = null;
+      unreleased = false;
       continue;
     }
+    if (UNRELEASED_HEADING.test(line)) unreleased = true;
+    if (unreleased) continue;
     const heading = KIND_HEADING.exec(line);
     if (heading) {
       kind = heading[1] as string;
