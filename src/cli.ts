@@ -12,8 +12,11 @@ import { LOCAL_PROVIDER } from './core/account.js';
 import { createScryptPasswords } from './adapters/auth/scrypt-passwords.js';
 import { createApiTokenRepo } from './adapters/db/api-token-repo.js';
 import { createUserRepo } from './adapters/db/user-repo.js';
-import { createLogger, createSources, openDatabase, startKura, startScheduler, type Database } from './main.js';
+import { createLogger, createSources, createStore, openDatabase, startKura, startScheduler, type Database } from './main.js';
 import { createSearch, reindex } from './search-wiring.js';
+import { createArchiveCheckRepo } from './adapters/db/archive-check-repo.js';
+import type { Finding } from './core/verify-archive.js';
+import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/verify-archives.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -28,6 +31,10 @@ Commands:
   token create USER
                  print a new API token for USER (a local account name, or provider/userId)
   search reindex rebuild the search index from the records (KURA_SEARCH engine)
+  verify [ID|--all]
+                 check stored archives now: without arguments what one hourly run checks, ID one
+                 record's archive (size and sha256), --all every archive (size and sha256);
+                 exits 1 when one is missing or corrupt
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;
@@ -39,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token', 'search'].includes(command)) {
+  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token', 'search', 'verify'].includes(command)) {
     console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
@@ -54,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'user') return runUserAdd(config, args);
   if (command === 'token') return runTokenCreate(config, args);
   if (command === 'search') return runSearchReindex(config, args);
+  if (command === 'verify') return runVerify(config, args);
   return runImport(config, args[0] as string);
 }
 
@@ -162,6 +170,31 @@ async function runSearchReindex(config: Config, args: string[]): Promise<number>
     const count = await reindex(createSearch(config, database.pool, null), database, config.publicUrl);
     console.log(`kura: search index (${config.search.kind}) rebuilt from ${count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
+  });
+}
+
+async function runVerify(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { all: { type: 'boolean' } } });
+  if (positionals.length > 1 || (values.all === true && positionals.length > 0)) {
+    console.error('kura: usage: kura verify [ID|--all]');
+    return 2;
+  }
+  return withDatabase(config, async (database) => {
+    const deps = { store: createStore(config, database), checks: createArchiveCheckRepo(database.pool), livestreams: database.livestreams };
+    const print = (finding: Finding) => console.log(`${finding.result.padEnd(7)} ${finding.id}  ${finding.detail}`);
+    const id = positionals[0];
+    let summary: VerifySummary | 'external';
+    if (values.all === true) summary = await verifyAllArchives(deps, print);
+    else if (id !== undefined) summary = await verifyOneArchive(deps, id, print);
+    else summary = await verifyDueArchives(deps, { everyDays: config.verify.everyDays, bytesPerRun: config.verify.bytesPerHour }, print);
+    if (summary === 'external') {
+      console.log(`kura: ${id} is archived outside this instance (an imported URL): nothing stored here to verify`);
+      return 0;
+    }
+    const { checked, hashed, bytesRead, ok, missing, corrupt, errors } = summary;
+    const failed = errors > 0 ? `, ${errors} could not be checked` : '';
+    console.log(`kura: verified ${checked} archives (${hashed} sha256 checks, ${bytesRead} bytes read): ${ok} ok, ${missing} missing, ${corrupt} corrupt${failed}`);
+    return missing + corrupt + errors > 0 ? 1 : 0;
   });
 }
 

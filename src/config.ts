@@ -36,6 +36,16 @@ export interface Config {
   readonly storage: { kind: 'fs' } | ({ kind: 's3' } & S3Config);
   readonly accounts: AccountsConfig;
   readonly search: SearchConfig;
+  /** The scheduled `verify-archives` job (KURA_VERIFY_EVERY_DAYS, KURA_VERIFY_GB_PER_HOUR). */
+  readonly verify: VerifyConfig;
+}
+
+/** How much re-checking of stored archives the hourly `verify-archives` run does. */
+export interface VerifyConfig {
+  /** Every stored archive's existence and size are checked at least this often. */
+  everyDays: number;
+  /** Bytes read per hourly run to compare sha256s (0: sizes only). */
+  bytesPerHour: number;
 }
 
 /** KURA_STORAGE=s3: the bucket and how downloads reach it. */
@@ -198,6 +208,10 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
     ytdlpPath: read('YTDLP_PATH') ?? 'yt-dlp',
     storage: storage(),
+    verify: {
+      everyDays: integer('KURA_VERIFY_EVERY_DAYS', 30, 1, 3650),
+      bytesPerHour: Math.round(decimal('KURA_VERIFY_GB_PER_HOUR', 10, 0, 100_000) * 10 ** 9),
+    },
     accounts: parseAccounts(read, integer, problems),
     search: parseSearch(read, problems, (name, raw) => {
       const before = problems.length;

@@ -21,6 +21,8 @@ import { createFetcher, type Fetcher } from './adapters/sources/http-fetch.js';
 import { createFsStore } from './adapters/storage/fs-store.js';
 import { createS3Store } from './adapters/storage/s3-store.js';
 import { createUploadJournal } from './adapters/db/upload-journal.js';
+import { createArchiveCheckRepo } from './adapters/db/archive-check-repo.js';
+import { runVerifyArchives } from './jobs/verify-archives.js';
 import type { Config } from './config.js';
 import type { ArchiveStore, CaptureRepo, LivestreamRepo, StreamSource } from './core/ports.js';
 import { buildApp } from './http/app.js';
@@ -113,10 +115,17 @@ export function createSources(config: Config, fetcher: Fetcher = createFetcher({
   return routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]);
 }
 
+/** The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. */
+export function createStore(config: Config, database: Database): ArchiveStore {
+  return config.storage.kind === 's3'
+    ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
+    : createFsStore(path.join(config.dataDir, 'archive'));
+}
+
 /** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */
-export function startScheduler(config: Config, database: Database, log: Logger, schedules = false): Promise<PgBossJobs> {
+export function startScheduler(config: Config, database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
   return PgBossJobs.start({
-    schedules,
+    ...options,
     connectionString: database.connectionString,
     pollSeconds: config.capture.jobPollSeconds,
     maxCaptures: config.capture.maxCaptures,
@@ -136,16 +145,13 @@ export interface RunningKura {
 /** Starts the roles `config.role` asks for; `stop` closes them in reverse order. */
 export async function startKura(config: Config, log: Logger = createLogger(config)): Promise<RunningKura> {
   const database = await openDatabase(config, log);
-  const store =
-    config.storage.kind === 's3'
-      ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
-      : createFsStore(path.join(config.dataDir, 'archive'));
+  const store = createStore(config, database);
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const jobs = await startScheduler(config, database, log, config.role !== 'api');
+    const jobs = await startScheduler(config, database, log, { schedules: config.role !== 'api' });
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, (m) => log.warn(m));
@@ -228,6 +234,8 @@ async function startWorker(config: Config, database: Database, store: ArchiveSto
     sweep: { neverLiveSeconds: capture.neverLiveSeconds, leaseSeconds: 2 * capture.staleAfterSeconds, batch: 5000 },
     onSwept: (repairs) => log.warn({ repairs }, 'lifecycle sweep repaired records'),
     ...(syncSearch ? { syncSearch } : {}),
+    verifyArchives: () =>
+      runVerifyArchives({ store, checks: createArchiveCheckRepo(database.pool) }, { everyDays: config.verify.everyDays, bytesPerRun: config.verify.bytesPerHour }, log),
   });
   await jobs.work(worker.handlers, worker.hooks, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
   const stopWatchdog = startWatchdog(deps, {
@@ -259,6 +267,7 @@ async function buildHttp(config: Config, database: Database, store: ArchiveStore
         changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')),
       },
       accounts: createAccountDeps(config, database.pool, scheduler),
+      archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
     },

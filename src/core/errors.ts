@@ -1,5 +1,5 @@
 /** How a failure should be answered; the HTTP layer maps each kind to one status. */
-export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'range_not_satisfiable' | 'rate_limited' | 'unavailable';
+export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'gone' | 'conflict' | 'range_not_satisfiable' | 'rate_limited' | 'unavailable';
 
 /** The closed set of stable error codes clients can rely on. */
 export type ErrorCode =
@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'already_archived'
   | 'capture_not_running'
   | 'archive_not_ready'
+  | 'archive_missing'
   | 'livestream_not_found'
   | 'route_not_found'
   | 'method_not_allowed'

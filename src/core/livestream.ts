@@ -1,3 +1,5 @@
+import type { IntegrityFlag } from './integrity.js';
+
 /** States a viewer sees. `failed` keeps its reason; nothing is deleted for failing. */
 export type LivestreamStatus = 'upcoming' | 'live' | 'finished' | 'failed';
 export const LIVESTREAM_STATUSES = ['upcoming', 'live', 'finished', 'failed'] as const satisfies readonly LivestreamStatus[];
@@ -37,6 +39,8 @@ export interface Livestream {
   endedAt: Date | null;
   archive: ArchiveFacts | null;
   downloadCount: number;
+  /** What the last verification of the stored archive found; null until one ran (or nothing is stored here). */
+  integrity: IntegrityFlag | null;
   /** Quality code asked for at submission (e.g. `720p`); null means the best. */
   requestedQuality: string | null;
   /** In submission order, as `provider/userId`. */
@@ -46,7 +50,7 @@ export interface Livestream {
 }
 
 /** What an import or a submission writes; the database fills the rest. */
-export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'createdAt' | 'updatedAt'>;
+export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | 'createdAt' | 'updatedAt'>;
 
 export function youtubeWatchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}`;

@@ -28,6 +28,7 @@ export function toRecordDocument(livestream: Livestream, publicUrl: string): Rec
     record.fileSizeBytes = archive.fileSizeBytes;
     record.length = archive.lengthSeconds;
   }
+  if (archive?.videoKey) record.integrity = livestream.integrity?.state ?? null;
   return record;
 }
 

@@ -1,3 +1,4 @@
+import type { Integrity } from './integrity.js';
 import type { LivestreamStatus, Platform } from './livestream.js';
 
 /** The index name clients are given, as Meilisearch clients of the original interface expect. */
@@ -16,6 +17,8 @@ export interface RecordDocument {
   downloadUrl?: string;
   fileSizeBytes?: number;
   length?: number;
+  /** Present when Kura stores the archive: what its last verification found, null before the first. */
+  integrity?: Integrity | null;
   status: LivestreamStatus;
   platform: Platform;
   sourceUrl: string;

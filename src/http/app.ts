@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo, StreamSource } from '../core/ports.js';
+import type { ArchiveCheckRepo } from '../core/integrity.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
 import { historyRoutes } from './history/history.routes.js';
@@ -15,7 +16,7 @@ import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
 import { videoRoutes } from './video/video.routes.js';
-import { downloadRoutes } from './download/download.routes.js';
+import { downloadRoutes, INTEGRITY_HEADER } from './download/download.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
 import { sourceRoutes } from './sources/sources.routes.js';
 import type { AccountDeps } from './auth/accounts-context.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   changeFeed: ChangeFeed | null;
   about: { name: string; version: string; commit: string; changelog: ChangelogRelease[] };
   accounts: AccountDeps;
+  /** Stored archives by integrity, for /metrics (`kura_archives`); unset leaves that gauge out. */
+  archiveChecks?: Pick<ArchiveCheckRepo, 'counts'>;
   /** Unset: search is off. `engine` is the built-in engine, served at /api/search-engine. */
   search?: { access: SearchAccessProvider; engine: SearchEngine | null };
   /** Repairs of the lifecycle sweep by action, from every worker (kura_sweep_repairs_total). */
@@ -73,7 +76,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   installProblemHandling(app);
-  installMetrics(app, deps.lifecycleRepairs);
+  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('caller', null);
@@ -81,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     await app.register(cors, {
       origin: options.corsOrigins.includes('*') ? '*' : [...options.corsOrigins],
       methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-      exposedHeaders: [PAGINATION_HEADERS.total, PAGINATION_HEADERS.hasMore],
+      exposedHeaders: [PAGINATION_HEADERS.total, PAGINATION_HEADERS.hasMore, INTEGRITY_HEADER],
       maxAge: 600,
     });
   }

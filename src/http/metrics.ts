@@ -1,14 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ArchiveCheckRepo } from '../core/integrity.js';
 
 /** The lifecycle sweep's repairs, each shown (0 until one happens). */
 const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;
 
+/** Where the cluster-wide figures come from (PostgreSQL, read at each scrape); an unset source leaves its metric out. */
+export interface MetricSources {
+  /** Repairs of the lifecycle sweep by action, from every worker. */
+  lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>;
+  /** Stored archives by integrity. */
+  archives?: Pick<ArchiveCheckRepo, 'counts'>;
+}
+
 /**
- * Prometheus metrics for one app: process defaults, request durations per route, and the
- * lifecycle sweep's repairs (counted in PostgreSQL by whichever worker swept, read at each scrape).
+ * Prometheus metrics for one app: process defaults, request durations per route, the lifecycle
+ * sweep's repairs and the stored archives by integrity.
  */
-export function installMetrics(app: FastifyInstance, lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>): Registry {
+export function installMetrics(app: FastifyInstance, sources: MetricSources = {}): Registry {
   const registry = new Registry();
   // sampling the event loop every 100 ms, not every 10: an idle Kura should not keep a core awake
   collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: 100 });
@@ -19,6 +28,7 @@ export function installMetrics(app: FastifyInstance, lifecycleRepairs?: () => Pr
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const { lifecycleRepairs } = sources;
   if (lifecycleRepairs !== undefined) {
     new Counter({
       name: 'kura_sweep_repairs_total',
@@ -32,6 +42,7 @@ export function installMetrics(app: FastifyInstance, lifecycleRepairs?: () => Pr
       },
     });
   }
+  if (sources.archives !== undefined) registerArchiveGauge(registry, sources.archives);
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       // the route pattern, never the raw URL, so labels stay bounded
@@ -44,4 +55,19 @@ export function installMetrics(app: FastifyInstance, lifecycleRepairs?: () => Pr
     return registry.metrics();
   });
   return registry;
+}
+
+/** `kura_archives{integrity}`: counted at each scrape, from an index of the stored archives. */
+function registerArchiveGauge(registry: Registry, archives: Pick<ArchiveCheckRepo, 'counts'>): void {
+  new Gauge({
+    name: 'kura_archives',
+    help: 'Archives Kura stores, by what their last verification found (unverified: not checked yet)',
+    labelNames: ['integrity'] as const,
+    registers: [registry],
+    async collect() {
+      // the database not answering keeps the last counts: the other metrics are still served
+      const counts = await archives.counts().catch(() => null);
+      for (const [integrity, count] of Object.entries(counts ?? {})) this.set({ integrity }, count);
+    },
+  });
 }

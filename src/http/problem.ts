@@ -24,6 +24,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   conflict: 409,
   range_not_satisfiable: 416,
   rate_limited: 429,

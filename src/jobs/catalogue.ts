@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import { PermanentError } from '../core/errors.js';
 
 /** Every job Kura runs; a handler map missing one fails to compile. */
-export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle';
+export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle' | 'verify-archives';
 export interface JobPayload {
   livestreamId: string;
 }
@@ -13,6 +13,7 @@ export interface JobPayloads {
   'finalize-archive': JobPayload;
   'index-records': Record<string, never>;
   'sweep-lifecycle': Record<string, never>;
+  'verify-archives': Record<string, never>;
 }
 export type JobHandlers = { [N in JobName]: (payload: JobPayloads[N], job: { id: string }) => Promise<void> };
 
@@ -28,9 +29,6 @@ export interface FinalFailure {
 
 /** What each job does when it fails for good (the record says why); a map missing one fails to compile. */
 export type JobFailureHooks = { [N in JobName]: (payload: JobPayloads[N], failure: FinalFailure) => Promise<void> };
-
-/** Jobs pg-boss sends on a clock (cron, UTC), once per tick across every worker. */
-export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = [{ name: 'sweep-lifecycle', cron: '* * * * *' }];
 
 /**
  * Whether a failed attempt is the job's last: a PermanentError ends it at once; any other error
@@ -56,6 +54,15 @@ export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
   'index-records': { name: 'index-records', retryLimit: 1000, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },
   // on a clock: a failed sweep is simply run again at the next tick
   'sweep-lifecycle': { name: 'sweep-lifecycle', retryLimit: 0, expireInSeconds: 300 },
+  // a run that fails (the database away) is not retried: the next hour's run does its work
+  'verify-archives': { name: 'verify-archives', retryLimit: 0, expireInSeconds: 3 * 3600 },
 };
+
+/** Jobs pg-boss sends on a clock (cron, UTC), once per tick across every worker; only workers run the clock. */
+export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = [
+  { name: 'sweep-lifecycle', cron: '* * * * *' },
+  // hourly: KURA_VERIFY_GB_PER_HOUR is each run's budget
+  { name: 'verify-archives', cron: '23 * * * *' },
+];
 
 export const JOB_NAMES = Object.keys(JOB_POLICIES) as JobName[];

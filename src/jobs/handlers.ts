@@ -17,6 +17,8 @@ export interface WorkerSettings {
   onSwept?: (repairs: Repair[]) => void;
   /** Brings the search index up to date; unset when search is off. */
   syncSearch?: () => Promise<unknown>;
+  /** One scheduled run of archive verification (see jobs/verify-archives.ts). */
+  verifyArchives?: () => Promise<unknown>;
 }
 
 /** The job handlers, their final-failure hooks, and an abort for the captures running in this process. */
@@ -46,6 +48,9 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     'sweep-lifecycle': async () => {
       const repairs = await sweepLifecycle(deps, settings.sweep, new Date());
       if (repairs.length > 0) settings.onSwept?.(repairs);
+    },
+    'verify-archives': async () => {
+      await settings.verifyArchives?.();
     },
   };
   return {
@@ -82,5 +87,7 @@ function failureHooks(deps: WorkerDeps, workerId: string): JobFailureHooks {
     'index-records': async () => undefined,
     // it runs again at the next tick
     'sweep-lifecycle': async () => undefined,
+    // no one record to fail: the next hour's run takes over, and the worker log says why this one failed
+    'verify-archives': async () => undefined,
   };
 }

@@ -37,8 +37,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
       await boss.createQueue(name, policy); // does nothing when the queue exists
       await boss.updateQueue(name, policy); // so a new release's limits apply to it
     }
-    // kept in pg-boss's table: each worker writes the same rows, and one job is sent per tick
-    if (schedule) for (const { name, cron } of JOB_SCHEDULES) await boss.schedule(name, cron);
+    if (schedule) for (const { name, cron } of JOB_SCHEDULES) await boss.schedule(name, cron, {}, { tz: 'UTC' });
     return new PgBossJobs(boss);
   }
 
@@ -54,6 +53,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
       ['finalize-archive', 1],
       ['index-records', 1],
       ['sweep-lifecycle', 1],
+      ['verify-archives', 1],
     ];
     for (const [name, count] of loops) {
       const handle = handlers[name] as (payload: unknown, job: { id: string }) => Promise<void>;

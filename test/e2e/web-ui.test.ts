@@ -12,6 +12,9 @@ import { buildRecord, buildRecords } from '../support/factories.js';
 import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
+import { createFsStore } from '../../src/adapters/storage/fs-store.js';
+import { objectKeys } from '../../src/core/object-keys.js';
+import { putObject, storeArchive } from '../support/archives.js';
 
 // The web UI in Debian's Chromium against a real `kura serve` (its own process, real PostgreSQL),
 // recording a live HLS fixture that a yt-dlp STAND-IN presents as a YouTube livestream.
@@ -295,4 +298,31 @@ describe('the web UI', () => {
     }
     expect(found).toEqual([]);
   }, 120_000);
+
+  it('warns on the archive page when `kura verify` finds its video corrupt, and shows no player once it is missing', async () => {
+    // an archive of its own (written here, not by another test), damaged under the running server
+    const id = 'uiDamaged01';
+    const store = createFsStore(path.join(cwd, 'data', 'archive'));
+    const bytes = await storeArchive(store, db.livestreams, id);
+    await putObject(store, objectKeys.video(id), bytes.subarray(0, 100));
+    expect((await runKura(['verify', id], env(), cwd)).code).toBe(1);
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    await page.goto(`/archive/${id}`);
+    const warning = page.getByTestId('integrity-warning');
+    await expect.poll(() => warning.count()).toBe(1);
+    expect(await warning.innerText()).toMatch(/video is damaged/);
+    expect(await page.getByTestId('player').count()).toBe(1); // a damaged file may still mostly play
+    await expect.poll(() => textOf(page, 'aside')).toMatch(/Verified\s+corrupt/);
+
+    await store.delete(objectKeys.video(id));
+    expect((await runKura(['verify', id], env(), cwd)).code).toBe(1);
+    await page.reload();
+    await expect.poll(() => warning.count()).toBe(1);
+    expect(await warning.innerText()).toMatch(/video is missing from storage/);
+    expect(await page.getByTestId('player').count()).toBe(0);
+    expect(await page.getByRole('link', { name: /Download video/ }).count()).toBe(0);
+    await screenshot(page, 'archive-missing-desktop-light');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

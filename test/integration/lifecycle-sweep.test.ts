@@ -99,7 +99,7 @@ describe('the lifecycle sweep', () => {
     await record('overdue', 'upcoming', new Date(Date.now() - 13 * 3600_000));
     await sweepLifecycle(deps, POLICY, new Date());
     const app = Fastify();
-    installMetrics(app, createSweepRepo(db.pool).repairCounts);
+    installMetrics(app, { lifecycleRepairs: createSweepRepo(db.pool).repairCounts });
     const metrics = (await app.inject({ url: '/metrics' })).body;
     await app.close();
     expect(metrics).toContain('# TYPE kura_sweep_repairs_total counter');

@@ -67,7 +67,7 @@ describe('CORS', () => {
   it('allows cross-origin reads and exposes the pagination headers', async () => {
     const response = await kura.app.inject({ url: '/api/history', headers: { origin: 'https://viewer.example' } });
     expect(response.headers['access-control-allow-origin']).toBe('*');
-    expect(response.headers['access-control-expose-headers']).toBe('x-kura-pagination-total, x-kura-pagination-has-more');
+    expect(response.headers['access-control-expose-headers']).toBe('x-kura-pagination-total, x-kura-pagination-has-more, x-kura-integrity');
     const preflight = await kura.app.inject({
       method: 'OPTIONS',
       url: '/api/history',

@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createArchiveCheckRepo } from '../../src/adapters/db/archive-check-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
@@ -96,6 +97,7 @@ export async function startTestApp(
       changeFeed: feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
       accounts,
+      archiveChecks: createArchiveCheckRepo(db.pool),
       search,
     },
     { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', webDir: path.join(info.root, 'dist', 'web'), ...options },

@@ -48,8 +48,17 @@ describe('configuration', () => {
         loginLimit: { limit: 10, windowSeconds: 900 },
       },
       search: { kind: 'builtin' },
+      verify: { everyDays: 30, bytesPerHour: 10e9 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads how much archive verification does, and refuses what makes no sense', () => {
+    expect(parseConfig({ KURA_VERIFY_EVERY_DAYS: '7', KURA_VERIFY_GB_PER_HOUR: '2.5' }).verify).toEqual({ everyDays: 7, bytesPerHour: 2.5e9 });
+    expect(parseConfig({ KURA_VERIFY_GB_PER_HOUR: '0' }).verify.bytesPerHour).toBe(0);
+    expect(() => parseConfig({ KURA_VERIFY_EVERY_DAYS: '0', KURA_VERIFY_GB_PER_HOUR: 'lots' })).toThrow(
+      expect.objectContaining({ problems: [expect.stringMatching(/^KURA_VERIFY_EVERY_DAYS must be a whole number from 1/), expect.stringMatching(/^KURA_VERIFY_GB_PER_HOUR must be a number/)] }),
+    );
   });
 
   it('reads the search slice: builtin by default, off, or Meilisearch with its URL and admin key', () => {

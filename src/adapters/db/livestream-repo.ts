@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Integrity } from '../../core/integrity.js';
 import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
 import { AppError } from '../../core/errors.js';
 import { applyEvent } from '../../core/lifecycle.js';
@@ -13,7 +14,8 @@ const RECORD_COLUMNS = `
   l.thumbnail_url, l.scheduled_start_at, l.started_at, l.ended_at, l.file_size_bytes, l.length_seconds,
   l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url,
   coalesce((select d.count from livestream_downloads d where d.livestream_id = l.id), 0) as download_count,
-  l.created_at, l.updated_at, l.requested_quality,
+  l.created_at, l.updated_at, l.requested_quality, l.integrity,
+  (select c.verified_at from archive_checks c where c.livestream_id = l.id) as verified_at,
   array(select s.provider || '/' || s.user_id from livestream_submitters s
         where s.livestream_id = l.id order by s.id) as submitters`;
 
@@ -41,6 +43,8 @@ interface LivestreamRow {
   created_at: Date;
   updated_at: Date;
   requested_quality: string | null;
+  integrity: Integrity | null;
+  verified_at: Date | null;
   submitters: string[];
 }
 
@@ -289,6 +293,7 @@ function toLivestream(row: LivestreamRow): Livestream {
         }
       : null,
     downloadCount: row.download_count,
+    integrity: row.integrity !== null && row.verified_at !== null ? { state: row.integrity, verifiedAt: row.verified_at } : null,
     requestedQuality: row.requested_quality,
     submitters: row.submitters,
     createdAt: row.created_at,

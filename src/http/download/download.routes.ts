@@ -19,6 +19,9 @@ const IdParamsSchema = Type.Object({ id: DownloadParamsSchema.properties.id });
 /** The download types of the path, `ffmpeg` being the original interface's name for the log. */
 const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([['video', 'video'], ['log', 'log'], ['ffmpeg', 'log'], ['thumbnail', 'thumbnail']]);
 
+/** Set on a video download whose archive was found corrupt (its size or sha256 differs from the record's). */
+export const INTEGRITY_HEADER = 'x-kura-integrity';
+
 /** User agents of crawlers and link previews: their fetches are not downloads. */
 const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/[\d.]+ \(monitor/i;
 
@@ -45,6 +48,7 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
         if (key === null) {
           throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
         }
+        if (type === 'video') flagIntegrity(record, reply);
         const direct = await context.store.directUrl(key, objectMeta(record, type));
         if (direct !== null) {
           // object storage serves the bytes (and Range) itself; counted as when Kura serves them
@@ -77,6 +81,19 @@ function typeOfPath(name: string): DownloadType {
   const type = TYPE_OF_PATH.get(name);
   if (type === undefined) throw new AppError('not_found', 'download_type_not_found', `There is no download type "${name}"; use video, log (or ffmpeg) or thumbnail.`);
   return type;
+}
+
+/** A video found missing is refused (410); one found corrupt is served, saying so in a header. */
+function flagIntegrity(record: Livestream, reply: FastifyReply): void {
+  const flag = record.integrity;
+  if (flag?.state === 'missing') {
+    throw new AppError(
+      'gone',
+      'archive_missing',
+      `The video of ${record.id} was not in storage when it was verified (${flag.verifiedAt.toISOString()}). An operator can restore it and run "kura verify ${record.id}".`,
+    );
+  }
+  if (flag?.state === 'corrupt') reply.header(INTEGRITY_HEADER, 'corrupt');
 }
 
 function keyOf(record: Livestream, type: DownloadType): string | null {

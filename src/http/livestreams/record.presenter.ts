@@ -14,11 +14,13 @@ export function presentDetails(
   publicUrl: string,
   capture: CoreDetails['capture'],
 ): LivestreamDetails {
+  const record = presentRecord(livestream, publicUrl);
   return {
-    ...presentRecord(livestream, publicUrl),
+    ...record,
     failureReason: livestream.failureReason,
     downloads: livestream.downloadCount,
     sha256: livestream.archive?.sha256 ?? null,
+    ...(record.integrity === undefined ? {} : { verifiedAt: livestream.integrity?.verifiedAt.toISOString() ?? null }),
     createdAt: livestream.createdAt.toISOString(),
     updatedAt: livestream.updatedAt.toISOString(),
     capture:

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { INTEGRITY_STATES } from '../../core/integrity.js';
 import { LIVESTREAM_STATUSES, PLATFORMS } from '../../core/livestream.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC (Z)' });
@@ -17,6 +18,11 @@ export const LivestreamRecordSchema = Type.Object(
     downloadUrl: Type.Optional(Type.String({ description: 'present when an archive exists' })),
     fileSizeBytes: Type.Optional(Type.Integer({ description: 'size of the stored file; present when an archive exists' })),
     length: Type.Optional(Type.Integer({ description: 'seconds, measured by ffprobe; present when an archive exists' })),
+    integrity: Type.Optional(
+      Type.Union([Type.Enum(INTEGRITY_STATES), Type.Null()], {
+        description: 'present when Kura stores the archive: ok, missing (not in storage) or corrupt (size or sha256 differs) as its last verification found; null before the first',
+      }),
+    ),
     status: Type.Enum(LIVESTREAM_STATUSES),
     platform: Type.Enum(PLATFORMS),
     sourceUrl: Type.String(),
@@ -47,6 +53,7 @@ export const LivestreamDetailsSchema = Type.Object(
     failureReason: Type.Union([Type.String(), Type.Null()], { description: 'why a failed record failed' }),
     downloads: Type.Integer({ description: 'GETs of the video download' }),
     sha256: Type.Union([Type.String(), Type.Null()], { description: 'checksum of the stored video' }),
+    verifiedAt: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'present with `integrity`: when the archive was last verified; null before the first' })),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     capture: Type.Union([CaptureDetailsSchema, Type.Null()], { description: 'null for records Kura did not capture (imported)' }),

@@ -7,6 +7,8 @@ export interface Gap { firstSequence: number; lastSequence: number; seconds: num
 export interface LivestreamDetails extends LivestreamRecord {
   failureReason: string | null;
   downloads: number;
+  /** Present with `integrity` (archives stored here): when the archive was last verified. */
+  verifiedAt?: string | null;
   capture: { state: string; endReason: string | null; gaps: Gap[]; complete: boolean; parts: Array<{ part: number; seconds: number }> } | null;
 }
 
