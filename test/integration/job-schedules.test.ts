@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -14,11 +13,13 @@ const start = (schedules?: boolean) =>
 const scheduled = async () => (await db.pool.query('select name, cron, timezone from pgboss.schedule order by name')).rows;
 
 describe('job schedules', () => {
-  it('a worker registers the hourly verify-archives run with pg-boss (UTC)', async () => {
+  it('a worker registers the lifecycle sweep (every minute) and the hourly verify-archives run with pg-boss (UTC)', async () => {
     const jobs = await start(true);
     try {
-      expect(await scheduled()).toEqual(expect.arrayContaining([{ name: 'verify-archives', cron: '23 * * * *', timezone: 'UTC' }]));
-      expect(await scheduled()).toHaveLength(JOB_SCHEDULES.length);
+      expect(await scheduled()).toEqual([
+        { name: 'sweep-lifecycle', cron: '* * * * *', timezone: 'UTC' },
+        { name: 'verify-archives', cron: '23 * * * *', timezone: 'UTC' },
+      ]);
     } finally {
       await jobs.stop(1000);
     }

@@ -21,7 +21,7 @@ const POLICY = { neverLiveSeconds: 12 * 3600, leaseSeconds: 60, batch: 100 };
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 1, maxCaptures: 1, onError: () => undefined, schedules: true });
+  jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 1, maxCaptures: 1, onError: () => undefined });
   captures = createCaptureRepo(db.pool);
   deps = { livestreams: db.livestreams, captures, scheduler: jobs, jobs, sweep: createSweepRepo(db.pool) };
 });
@@ -106,10 +106,5 @@ describe('the lifecycle sweep', () => {
     expect(metrics).toContain('kura_sweep_repairs_total{action="capture"} 1');
     expect(metrics).toContain('kura_sweep_repairs_total{action="fail"} 1');
     expect(metrics).toContain('kura_sweep_repairs_total{action="watch"} 0');
-  });
-
-  it('runs on pg-boss’s clock, registered by workers', async () => {
-    const { rows } = await db.pool.query(`select name, cron from pgboss.schedule`);
-    expect(rows).toEqual([{ name: 'sweep-lifecycle', cron: '* * * * *' }]);
   });
 });
