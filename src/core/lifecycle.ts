@@ -1,6 +1,5 @@
 import { AppError } from './errors.js';
-import type { LivestreamStatus } from './livestream.js';
-import type { LivestreamChange } from './ports.js';
+import type { LivestreamChange, LivestreamStatus } from './livestream.js';
 
 /** What can happen to a record; each event carries what the record keeps of it. */
 export type LifecycleEvent =

@@ -55,3 +55,16 @@ export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | '
 export function youtubeWatchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}`;
 }
+
+/** The fields of a record a write changes (the lifecycle's moves and a source's details); the rest stay. */
+export interface LivestreamChange {
+  status?: LivestreamStatus;
+  failureReason?: string | null;
+  startedAt?: Date;
+  endedAt?: Date;
+  scheduledStart?: Date;
+  title?: string;
+  channelName?: string;
+  thumbnailUrl?: string | null;
+  archive?: { fileSizeBytes: number; lengthSeconds: number; videoKey: string; logKey: string; thumbnailKey: string | null; sha256: string };
+}

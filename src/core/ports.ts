@@ -1,6 +1,6 @@
 import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
 import type { LifecycleEvent } from './lifecycle.js';
-import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from './livestream.js';
+import type { Livestream, LivestreamChange, LivestreamInput, Platform } from './livestream.js';
 import type { ObjectMeta } from './object-keys.js';
 
 export type SortOrder = 'asc' | 'desc';
@@ -60,17 +60,6 @@ export interface LivestreamRepo {
   countDownload(id: string): Promise<void>;
 }
 
-export interface LivestreamChange {
-  status?: LivestreamStatus;
-  failureReason?: string | null;
-  startedAt?: Date;
-  endedAt?: Date;
-  scheduledStart?: Date;
-  title?: string;
-  channelName?: string;
-  thumbnailUrl?: string | null;
-  archive?: { fileSizeBytes: number; lengthSeconds: number; videoKey: string; logKey: string; thumbnailKey: string | null; sha256: string };
-}
 
 /** What a source may change of a record outside the lifecycle. */
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;

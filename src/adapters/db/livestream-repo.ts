@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { Integrity } from '../../core/integrity.js';
-import type { Livestream, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
+import type { Livestream, LivestreamChange, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
 import { AppError } from '../../core/errors.js';
 import { applyEvent } from '../../core/lifecycle.js';
-import type { GrowthMonth, HistoryQuery, LivestreamChange, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
+import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
 import { inTransaction } from './pool.js';
 
 /** Rows written per statement during an import. */
