@@ -3,6 +3,8 @@ import { chmod, lstat, mkdtemp, readdir, readlink, rename, stat, writeFile } fro
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ensurePostgresAccount, runsAs } from '../../src/adapters/db/postgres-account.js';
+import { bundledPrograms, postgresBinary } from '../../src/adapters/db/postgres-process.js';
 import { freePort, launchBrowser, screenshot, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 
@@ -154,9 +156,14 @@ describe('the first run', () => {
       expect(result.code, result.stderr).toBe(0);
       return;
     }
+    // in a clone under /root the postgres user cannot run PostgreSQL from node_modules either, and
+    // Kura finds that first: its programs would have gone to KURA_SYSTEM_DIR too
+    const programs = await bundledPrograms();
+    const installReachable = await runsAs(await ensurePostgresAccount(), postgresBinary(programs), ['--version']);
+    const [blocked, kept] = installReachable ? [`enter ${dataDir}`, 'the cluster'] : [`run PostgreSQL from ${programs.root}`, 'its programs'];
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `kura: cannot start: As root, Kura runs PostgreSQL as the postgres user, who cannot enter ${dataDir}, and ${systemDir}, where Kura would keep the cluster instead, is no good (${systemParent}/blocker is not a directory): set KURA_SYSTEM_DIR to a directory root may write and the postgres user may enter.\n`,
+      `kura: cannot start: As root, Kura runs PostgreSQL as the postgres user, who cannot ${blocked}, and ${systemDir}, where Kura would keep ${kept} instead, is no good (${systemParent}/blocker is not a directory): set KURA_SYSTEM_DIR to a directory root may write and the postgres user may enter.\n`,
     );
     expect(await readdir(home)).toEqual([]);
   });
