@@ -55,6 +55,8 @@ export interface AppDeps {
 export interface AppOptions {
   publicUrl: string;
   corsOrigins: readonly string[];
+  /** Proxies whose X-Forwarded-For gives `request.ip` (KURA_TRUST_PROXY); empty or absent: the socket's peer. */
+  trustProxy?: readonly string[];
   usdPerGbPerMonth: number;
   readCacheEntries: number;
   logLevel: string;
@@ -72,7 +74,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     logger: { level: options.logLevel },
     // one log line per request costs more than serving a cached page; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    // request.ip is the one client address every limit and log line uses: the socket's peer, or,
+    // from a listed proxy, the rightmost X-Forwarded-For hop that is not itself a listed proxy
+    trustProxy: options.trustProxy !== undefined && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   installProblemHandling(app);
