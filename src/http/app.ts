@@ -60,6 +60,8 @@ export interface AppOptions {
   usdPerGbPerMonth: number;
   readCacheEntries: number;
   logLevel: string;
+  /** Where log lines go (default stdout); tests read them here. */
+  logStream?: { write(line: string): void };
   /** The built web UI (dist/web) to serve at /; null or absent serves the API alone. */
   webDir?: string | null;
 }
@@ -71,7 +73,7 @@ const LIMITS = { bodyLimit: 1024 * 1024, requestTimeout: 30_000, connectionTimeo
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...LIMITS,
-    logger: { level: options.logLevel },
+    logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // one log line per request costs more than serving a cached page; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
     // request.ip is the one client address every limit and log line uses: the socket's peer, or,
