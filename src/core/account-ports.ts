@@ -56,7 +56,7 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
-/** A rate-limit window as a counter answers: `hits` already counted in the current window. */
+/** A rate-limit window as a counter answers it: `hits` counted in the current window (after `hit`, with that one). */
 export interface RateLimitState {
   allowed: boolean;
   retryAfterSeconds: number;
