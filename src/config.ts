@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parseAccounts, type AccountsConfig } from './config-accounts.js';
+import { parseTrustProxy } from './config-proxy.js';
 import { parseSearch, type SearchConfig } from './config-search.js';
 
 /** Which halves of Kura a process runs. */
@@ -22,6 +23,8 @@ export interface Config {
   readonly usdPerGbPerMonth: number;
   /** `['*']` allows any origin; empty disables CORS. */
   readonly corsOrigins: readonly string[];
+  /** Reverse proxies (addresses, CIDRs, named ranges) whose X-Forwarded-For is believed; empty: none (KURA_TRUST_PROXY). */
+  readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
   /** Serialized read responses kept per api process; 0 disables the cache. */
   readonly readCacheEntries: number;
@@ -188,6 +191,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     role: oneOf('KURA_ROLE', ROLES, 'all'),
     usdPerGbPerMonth,
     corsOrigins: parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? '*', problems),
+    trustProxy: parseTrustProxy(read('KURA_TRUST_PROXY'), problems),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     readCacheEntries: integer('KURA_READ_CACHE_ENTRIES', 1000, 0, MAX_READ_CACHE_ENTRIES),
     capture: {

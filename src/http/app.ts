@@ -55,9 +55,13 @@ export interface AppDeps {
 export interface AppOptions {
   publicUrl: string;
   corsOrigins: readonly string[];
+  /** Proxies whose X-Forwarded-For gives `request.ip` (KURA_TRUST_PROXY); empty or absent: the socket's peer. */
+  trustProxy?: readonly string[];
   usdPerGbPerMonth: number;
   readCacheEntries: number;
   logLevel: string;
+  /** Where log lines go (default stdout); tests read them here. */
+  logStream?: { write(line: string): void };
   /** The built web UI (dist/web) to serve at /; null or absent serves the API alone. */
   webDir?: string | null;
 }
@@ -69,10 +73,12 @@ const LIMITS = { bodyLimit: 1024 * 1024, requestTimeout: 30_000, connectionTimeo
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...LIMITS,
-    logger: { level: options.logLevel },
+    logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // one log line per request costs more than serving a cached page; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    // request.ip is the one client address every limit and log line uses: the socket's peer, or,
+    // from a listed proxy, the rightmost X-Forwarded-For hop that is not itself a listed proxy
+    trustProxy: options.trustProxy !== undefined && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   installProblemHandling(app);

@@ -13,7 +13,7 @@ const start = async (env: Record<string, string> = {}) => {
 };
 const offer = () => offerSetupToken(kura.accounts, { admins: kura.accounts.settings.admins });
 const setup = (payload: object, headers: Record<string, string> = SAME_ORIGIN) =>
-  kura.app.inject({ method: 'POST', url: '/auth/setup', headers: { 'x-forwarded-for': '203.0.113.7', ...headers }, payload });
+  kura.app.inject({ method: 'POST', url: '/auth/setup', remoteAddress: '203.0.113.7', headers, payload });
 const setupRequired = async () => (await kura.app.inject({ url: '/auth/providers' })).json().setupRequired;
 const admins = async () => (await kura.db.pool.query(`select provider_user_id from users where role = 'admin' order by 1`)).rows.map((r) => r.provider_user_id);
 

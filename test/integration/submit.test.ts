@@ -105,7 +105,7 @@ describe('submitting a stream', () => {
   });
 
   it('limits /api/validate and /api/qualities per client address (429 with Retry-After)', async () => {
-    const lookup = (route: string) => kura.app.inject({ url: `/api/${route}?url=${encodeURIComponent(`${base}/live/v/index.m3u8`)}`, headers: { 'x-forwarded-for': '203.0.113.77' } });
+    const lookup = (route: string) => kura.app.inject({ url: `/api/${route}?url=${encodeURIComponent(`${base}/live/v/index.m3u8`)}`, remoteAddress: '203.0.113.77' });
     for (const route of ['validate', 'qualities', 'validate']) expect((await lookup(route)).statusCode).toBe(200);
     const limited = await lookup('qualities');
     expect(limited.statusCode).toBe(429);

@@ -1,11 +1,13 @@
 import type pg from 'pg';
-import type { RateLimiter } from '../../core/account-ports.js';
+import type { RateLimiter, RateLimitState } from '../../core/account-ports.js';
 
 /** Fixed windows in PostgreSQL, so every api process counts against the same limit. */
 export function createRateLimiter(pool: pg.Pool): RateLimiter {
-  const answer = (row: { hits: number; retry_after: number } | undefined, limit: number) => ({
+  // the rows compare with the limit as if this request were counted; peek's `hits` + 1 is not counted yet
+  const answer = (row: { hits: number; retry_after: number } | undefined, limit: number, counted: number): RateLimitState => ({
     allowed: row === undefined || row.hits <= limit,
     retryAfterSeconds: Math.max(1, Math.ceil(row?.retry_after ?? 0)),
+    hits: row === undefined ? 0 : row.hits - counted,
   });
   return {
     async hit(bucket, key, rule) {
@@ -18,7 +20,7 @@ export function createRateLimiter(pool: pg.Pool): RateLimiter {
          returning hits, extract(epoch from w.window_started_at + make_interval(secs => $3) - now())::float8 as retry_after`,
         [bucket, key, rule.windowSeconds],
       );
-      return answer(rows[0], rule.limit);
+      return answer(rows[0], rule.limit, 0);
     },
 
     async peek(bucket, key, rule) {
@@ -27,7 +29,11 @@ export function createRateLimiter(pool: pg.Pool): RateLimiter {
          from rate_limit_windows where bucket = $1 and key = $2 and window_started_at + make_interval(secs => $3) > now()`,
         [bucket, key, rule.windowSeconds],
       );
-      return answer(rows[0], rule.limit);
+      return answer(rows[0], rule.limit, 1);
+    },
+
+    async refund(bucket, key) {
+      await pool.query('update rate_limit_windows set hits = greatest(hits - 1, 0) where bucket = $1 and key = $2', [bucket, key]);
     },
 
     async reset(bucket, key) {

@@ -20,7 +20,10 @@ export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: 
       async (request, reply) => {
         refuseCrossOrigin(request);
         const { username, password, next } = request.body;
-        const { sessionToken, user } = await logInLocally(accounts, { username, password, clientIp: request.ip, rule: accounts.settings.loginLimit });
+        const { sessionToken, user } = await logInLocally(
+          { ...accounts, log: request.log },
+          { username, password, clientIp: request.ip, rule: accounts.settings.loginLimit },
+        );
         setSessionCookie(reply, publicUrl, sessionToken);
         if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return reply.redirect(`${publicUrl}${safeNextPath(next)}`, 303);
         return presentCaller({ user, role: roleOf(user, accounts.settings.admins), via: 'session' });
