@@ -161,12 +161,12 @@ describe('capturing a live HLS stream', () => {
     const id = await h.archive(fixture.url);
     const done = await waitForRecord(h.db.url, id, (r) => r.status !== 'upcoming');
     expect(done.status).toBe('failed');
-    expect(done.failure_reason).toMatch(/will not fetch this source.*private or loopback/);
+    expect(done.failure_reason).toMatch(/will not fetch this source.*only public addresses are fetched: .* is a loopback address/);
     expect(fixture.requests).toEqual([]); // not a single request reached it
     expect((await fetch(`${api}/api/video/${id}`).then((r) => r.json())).status).toBe('failed');
     // submitted where private sources are refused, a literal loopback address is turned away at once
     const refused = await runKura(['archive', fixture.url], h.env({ KURA_ALLOW_PRIVATE_SOURCES: 'false' }), path.dirname(h.dataDir));
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/will not fetch this source: .*refusing a private or loopback address/);
+    expect(refused.stderr).toMatch(/will not fetch this source: .*only public addresses are fetched: .* is a loopback address/);
   });
 });
