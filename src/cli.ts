@@ -67,21 +67,27 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(config: Config): Promise<number> {
   const log = createLogger(config);
-  const kura = await startKura(config, log);
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      log.info({ signal }, 'shutting down');
-      // a second signal means "now"
-      process.once('SIGINT', () => process.exit(130));
-      process.once('SIGTERM', () => process.exit(143));
-      resolve();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
+  let lost: ((error: Error) => void) | undefined;
+  const databaseLost = new Promise<Error>((resolve) => (lost = resolve));
+  const kura = await startKura(config, log, (error) => lost?.(error));
+  const stopped = await Promise.race([
+    databaseLost,
+    new Promise<null>((resolve) => {
+      const onSignal = (signal: NodeJS.Signals) => {
+        log.info({ signal }, 'shutting down');
+        // a second signal means "now"
+        process.once('SIGINT', () => process.exit(130));
+        process.once('SIGTERM', () => process.exit(143));
+        resolve(null);
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }),
+  ]);
+  if (stopped !== null) log.fatal({ err: stopped }, `${stopped.message}; Kura stops (its log says why PostgreSQL did not start)`);
   await kura.stop();
   log.info('stopped');
-  return 0;
+  return stopped === null ? 0 : 1;
 }
 
 async function runMigrate(config: Config): Promise<number> {

@@ -49,6 +49,7 @@ import type { Scheduler } from './core/ports.js';
 import type { AccountDeps } from './http/auth/accounts-context.js';
 import { startPurgingExpired } from './jobs/purge-expired.js';
 import { createSearch, startSearchWorker, type Search } from './search-wiring.js';
+import { throttled } from './log-throttle.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -68,8 +69,18 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kura' } });
 }
 
+/** While the database is away, the same complaint is logged once in this long. */
+const DATABASE_LOG_EVERY_MS = 30_000;
+
+export interface OpenOptions {
+  /** `serve`: may take over an embedded cluster a dead Kura or a CLI command left (see startEmbeddedPostgres). */
+  role?: 'serve' | 'command';
+  /** Told when the embedded PostgreSQL this process owns exited and could not be started again. */
+  onLost?: (error: Error) => void;
+}
+
 /** Connects to `DATABASE_URL`, or starts the embedded PostgreSQL, and brings the schema up to date. */
-export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+export async function openDatabase(config: Config, log: Logger, options: OpenOptions = {}): Promise<Database> {
   const embedded =
     config.databaseUrl === undefined
       ? await startEmbeddedPostgres({
@@ -77,13 +88,15 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
           systemDir: config.systemDir,
           log: (m) => log.debug({ postgres: m }),
           note: (m) => log.info(m),
+          ...options,
         })
       : null;
   const connectionString = config.databaseUrl ?? (embedded?.connectionString as string);
   let closing = false;
+  const lost = throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.warn({ err: error, suppressed }, 'database connection lost'));
   const pool = createPool({
     connectionString,
-    onError: (error) => closing || log.warn({ err: error }, 'idle database connection lost'),
+    onError: (error) => closing || lost(error),
   });
   try {
     await assertSupportedServer(pool);
@@ -129,7 +142,7 @@ export function startScheduler(config: Config, database: Database, log: Logger, 
     connectionString: database.connectionString,
     pollSeconds: config.capture.jobPollSeconds,
     maxCaptures: config.capture.maxCaptures,
-    onError: (error) => log.error({ err: error }, 'job queue error'),
+    onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
 }
 
@@ -142,9 +155,12 @@ export interface RunningKura {
   stop(): Promise<void>;
 }
 
-/** Starts the roles `config.role` asks for; `stop` closes them in reverse order. */
-export async function startKura(config: Config, log: Logger = createLogger(config)): Promise<RunningKura> {
-  const database = await openDatabase(config, log);
+/**
+ * Starts the roles `config.role` asks for; `stop` closes them in reverse order. `onDatabaseLost`
+ * is told when the embedded PostgreSQL exited and could not be started again.
+ */
+export async function startKura(config: Config, log: Logger = createLogger(config), onDatabaseLost?: (error: Error) => void): Promise<RunningKura> {
+  const database = await openDatabase(config, log, { role: 'serve', ...(onDatabaseLost ? { onLost: onDatabaseLost } : {}) });
   const store = createStore(config, database);
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
   const stopAll = async () => {
@@ -154,7 +170,8 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     const jobs = await startScheduler(config, database, log, { schedules: config.role !== 'api' });
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
-    const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, (m) => log.warn(m));
+    const feedLog = throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m));
+    const feed = config.role === 'worker' ? null : await listenForChanges(database.connectionString, feedLog);
     if (feed !== null) stops.push(() => feed.close());
     const search = createSearch(config, database.pool, feed, log);
     stops.push(() => search.close());
@@ -188,7 +205,7 @@ async function announceSetup(config: Config, pool: pg.Pool, log: Logger): Promis
 /** Keeps the search index following the records (worker side); the drain the `index-records` job runs. */
 async function followSearch(config: Config, database: Database, search: Search, jobs: PgBossJobs, log: Logger, stops: Array<() => Promise<void> | void>) {
   if (search.index === null) return undefined;
-  const feed = await listenForChanges(database.connectionString, (m) => log.warn(m));
+  const feed = await listenForChanges(database.connectionString, throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m)));
   stops.push(() => feed.close());
   const follower = await startSearchWorker(search, database, feed, { publicUrl: config.publicUrl, requestJob: () => jobs.indexRecords(), log });
   stops.push(() => follower?.sync.stop());

@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { buildRecords } from '../support/factories.js';
+import { readPackageInfo } from '../../src/package-info.js';
 
 // `kura serve` exactly as an operator runs it: no DATABASE_URL, so Kura starts its own PostgreSQL.
 let dataDir: string;
@@ -26,10 +28,11 @@ const postmasterPid = async () => Number((await readFile(path.join(dataDir, 'pos
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  // a stopped orphan whose new parent has not reaped it yet is a zombie: stopped all the same
+  return !readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
 };
 
 describe('kura serve on its embedded PostgreSQL', () => {
@@ -64,7 +67,12 @@ describe('kura serve on its embedded PostgreSQL', () => {
     await first.kura.exited;
     expect(isAlive(orphan)).toBe(true); // left behind, as after a real crash
 
-    const second = await serve();
+    // a CLI command finding a PostgreSQL whose Kura died uses it and leaves it running
+    const added = await runKura(['user', 'add', 'operator'], env(), path.dirname(dataDir), 'a long passphrase\n');
+    expect(added.code, added.stderr).toBe(0);
+    expect(isAlive(orphan)).toBe(true);
+
+    const second = await serve(); // only `kura serve` takes the cluster over
     expect(isAlive(orphan)).toBe(false);
     expect(await postmasterPid()).not.toBe(orphan);
     const stats = await (await fetch(`${second.url}/api/stats`)).json();
@@ -72,5 +80,54 @@ describe('kura serve on its embedded PostgreSQL', () => {
 
     second.kura.child.kill('SIGINT');
     expect((await second.kura.exited).code).toBe(0);
+  });
+});
+
+/** `kura serve` under a parent that never reaps it (`exec sleep`): killed, it stays a zombie. */
+function serveUnreaped() {
+  const cli = `${readPackageInfo().root}/dist/src/cli.js`;
+  const holder = spawn('sh', ['-c', `"${process.execPath}" "${cli}" serve & exec sleep 600`], {
+    cwd: path.dirname(dataDir),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env() },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const listening = new Promise<void>((resolve) => holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('kura api listening') && resolve()));
+  return { holder, listening };
+}
+
+const processState = async (pid: number) => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+};
+
+describe('kura serve restarted at once after kill -9', () => {
+  it('takes over from its zombie, and a CLI command then shares the cluster without stopping it', async () => {
+    const first = serveUnreaped();
+    await first.listening;
+    const killed = Number((await readFile(path.join(dataDir, 'postgres.owner.pid'), 'utf8')).split('\n')[0]);
+    const orphan = await postmasterPid();
+    process.kill(killed, 'SIGKILL');
+    await expect.poll(() => processState(killed)).toBe('Z'); // dead, but its pid still answers kill(pid, 0)
+
+    const second = await serve(); // immediately: the zombie is not an owner
+    expect(isAlive(orphan)).toBe(false);
+    const postmaster = await postmasterPid();
+    expect(postmaster).not.toBe(orphan);
+    first.holder.kill('SIGKILL'); // the zombie is reaped; its pid names nobody now
+
+    const added = await runKura(['user', 'add', 'operator', '--admin'], env(), path.dirname(dataDir), 'a long passphrase\n');
+    expect(added.code, added.stderr).toBe(0);
+    const migrated = await runKura(['migrate'], env(), path.dirname(dataDir));
+    expect(migrated.code, migrated.stderr).toBe(0);
+
+    expect(await postmasterPid()).toBe(postmaster); // shared, not stopped
+    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    const user = await fetch(`${second.url}/api/user/local/operator`);
+    expect(user.status).toBe(200); // the account the CLI wrote is the server's
+    expect(second.kura.child.exitCode).toBeNull();
+
+    second.kura.child.kill('SIGTERM');
+    expect((await second.kura.exited).code).toBe(0);
+    expect(isAlive(postmaster)).toBe(false);
   });
 });

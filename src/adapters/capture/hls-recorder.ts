@@ -11,6 +11,7 @@ import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
+import { untilDatabaseAnswers } from './database-wait.js';
 
 class LeaseLost extends Error {}
 
@@ -70,7 +71,14 @@ class RecordingSession {
   }
 
   private log(line: string): Promise<void> {
-    return this.deps.captures.appendLog(this.id, [`[kura] ${line}`]);
+    return this.persist(() => this.deps.captures.appendLog(this.id, [`[kura] ${line}`]));
+  }
+
+  /** Progress waits for PostgreSQL while it is away (see untilDatabaseAnswers), then the capture goes on. */
+  private persist<T>(work: () => Promise<T>): Promise<T> {
+    return untilDatabaseAnswers(work, this.signal, (awayMs) => {
+      void this.deps.captures.appendLog(this.id, [`[kura] PostgreSQL could not be reached for ${(awayMs / 1000).toFixed(1)} s; recording paused and went on`]).catch(() => undefined);
+    });
   }
 
   async run(capture: Capture, playlistUrl: string, refresh: (() => Promise<string | null>) | null): Promise<EndReason> {
@@ -78,7 +86,7 @@ class RecordingSession {
       refresh,
       log: (line) => this.log(line),
       changed: async (url, why) => {
-        await this.deps.captures.setPlaylist(this.id, url);
+        await this.persist(() => this.deps.captures.setPlaylist(this.id, url));
         await this.log(`playlist URL refreshed (${why}): ${url}`);
       },
     });
@@ -217,11 +225,9 @@ class RecordingSession {
     this.totalBytes += bytes.length;
     this.totalSeconds += segment.durationSeconds;
     const kbps = (bytes.length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
-    await this.deps.captures.recordSegment(
-      this.id,
-      { sequence: segment.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: segment.durationSeconds },
-      [`[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`],
-    );
+    const stored = { sequence: segment.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: segment.durationSeconds };
+    const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`;
+    await this.persist(() => this.deps.captures.recordSegment(this.id, stored, [line]));
     this.nextSequence = segment.sequence + 1;
     await this.writer.sealIfFull();
   }
@@ -254,14 +260,13 @@ class RecordingSession {
   private async startNextPart(why: string): Promise<void> {
     await this.writer.nextPart();
     this.partInit = null;
-    await this.deps.captures.startPart(this.id, this.writer.part);
+    await this.persist(() => this.deps.captures.startPart(this.id, this.writer.part));
     await this.log(`${why}: starting part ${this.writer.part}`);
   }
 
   private async recordGap(firstSequence: number, lastSequence: number, seconds: number, reason: string): Promise<void> {
-    await this.deps.captures.recordGap(this.id, { firstSequence, lastSequence, seconds, reason }, [
-      `[kura] GAP: sequences ${firstSequence}-${lastSequence} (${seconds.toFixed(1)} s) lost: ${reason}`,
-    ]);
+    const line = `[kura] GAP: sequences ${firstSequence}-${lastSequence} (${seconds.toFixed(1)} s) lost: ${reason}`;
+    await this.persist(() => this.deps.captures.recordGap(this.id, { firstSequence, lastSequence, seconds, reason }, [line]));
     this.nextSequence = lastSequence + 1;
   }
 

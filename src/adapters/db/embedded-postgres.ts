@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { DEFAULT_SYSTEM_DIR, placePostgres } from './postgres-place.js';
-import { initCluster, startPostgres } from './postgres-process.js';
+import { initCluster, startPostgres, type ClusterOptions } from './postgres-process.js';
+import { isAlive, isOwnerAlive, readLines, readOwner, releaseOwner, sameOwner, thisProcess, toPid, waitForExit, writeOwner, type ClusterOwner, type OwnerRole } from './postgres-owner.js';
+import { keepPostgres, type Postmaster } from './postgres-keeper.js';
 
 const DATABASE = 'kura';
 const USER = 'kura';
@@ -27,95 +29,109 @@ export interface EmbeddedOptions {
   log: (message: string) => void;
   /** Where things live when not in the data directory: one line each, worth an operator's eye. */
   note?: (message: string) => void;
+  /**
+   * `serve` (`kura serve`) stops a cluster whose owner died and takes over one a CLI command
+   * started; `command` (the default: CLI commands) never stops a cluster it did not start.
+   */
+  role?: OwnerRole;
+  /** Port to start PostgreSQL on; default a free one. */
+  port?: number;
+  /**
+   * Set: a cluster this process owns is watched, and started again on its port when PostgreSQL
+   * exits unexpectedly; `onLost` is told when that fails (the database cannot come back).
+   */
+  onLost?: (error: Error) => void;
 }
 
 /**
  * Starts Kura's own PostgreSQL cluster in `dir` on a free loopback port, creating it on first use.
- * A postmaster orphaned by a killed Kura is shut down first; one owned by a live Kura is shared.
- * Throws ConfigError (one sentence with the fix) when it cannot be placed, before creating anything.
+ * One owned by a live Kura is shared; one whose owner died is stopped and started again by
+ * `kura serve`, and shared as it is by CLI commands. Throws ConfigError (one sentence with the
+ * fix) when it cannot be placed, before creating anything.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const { dir, log } = options;
+  const role = options.role ?? 'command';
   const place = await placePostgres({ link: dir, systemDir: options.systemDir ?? DEFAULT_SYSTEM_DIR });
   for (const note of place.notes) (options.note ?? log)(note);
   const cluster = place.clusterDir;
   const password = await readOrCreatePassword(`${dir}.password`);
-  const running = await runningCluster(dir, cluster);
-  if (running?.ownerAlive) {
-    // another Kura (e.g. `kura serve` while the operator runs `kura import`) owns it: share it
-    log(`using the embedded PostgreSQL of the running Kura (pid ${running.owner}) on port ${running.port}`);
-    return { connectionString: urlFor(password, running.port, DATABASE), stop: async () => undefined };
-  }
+  const me = await thisProcess(role);
+  const server: ClusterOptions = { programs: place.programs, dir: cluster, account: place.account, log };
+  const running = await runningPostmaster(cluster);
   if (running !== null) {
-    log(`stopping PostgreSQL (pid ${running.postmaster}) left running by a Kura that did not shut down`);
-    process.kill(running.postmaster, 'SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
-    await waitForExit(running.postmaster, SHUTDOWN_WAIT_MS);
+    const owner = await readOwner(dir);
+    const ownerAlive = owner !== null && (await isOwnerAlive(owner));
+    const url = urlFor(password, running.port, DATABASE);
+    if (ownerAlive && role === 'serve' && owner.role === 'command') {
+      // a CLI command started it and would stop it on exit: `kura serve` keeps it instead
+      await writeOwner(dir, me);
+      log(`taking over the embedded PostgreSQL (pid ${running.pid}) that a kura command (pid ${owner.pid}) started`);
+      return owned(url, dir, me, server, running, options);
+    }
+    if (ownerAlive || role === 'command') {
+      // `kura user add` while `kura serve` runs, or a command after a crash: never stop what a server may use
+      const whose = ownerAlive ? `of the running Kura (pid ${owner.pid})` : 'left running by a Kura that did not shut down';
+      log(`using the embedded PostgreSQL ${whose} on port ${running.port}`);
+      return { connectionString: url, stop: async () => undefined };
+    }
+    log(`stopping PostgreSQL (pid ${running.pid}) left running by a Kura that did not shut down`);
+    process.kill(running.pid, 'SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
+    await waitForExit(running.pid, SHUTDOWN_WAIT_MS);
   }
-  await writeFile(ownerFile(dir), `${process.pid}\n`);
-  const server = { programs: place.programs, dir: cluster, account: place.account, log };
+  await writeOwner(dir, me);
   if (!existsSync(path.join(cluster, 'PG_VERSION'))) {
     log(`creating the embedded PostgreSQL cluster in ${cluster}`);
     await initCluster({ ...server, user: USER, password });
   }
-  const port = await freePort();
-  const postgres = await startPostgres({ ...server, port, flags: POSTGRES_FLAGS }).catch((error: unknown) => {
-    throw new Error(`The embedded PostgreSQL in ${cluster} did not start; its log above says why`, { cause: error });
-  });
+  const port = options.port ?? (await freePort());
+  const started = await start(server, port);
   await ensureDatabase(urlFor(password, port, 'postgres'));
+  return owned(urlFor(password, port, DATABASE), dir, me, server, started, options);
+}
+
+/** The cluster this process owns: watched when `onLost` is set, stopped by `stop` while the owner file names this process. */
+function owned(url: string, dir: string, me: ClusterOwner, server: ClusterOptions, first: Postmaster, options: EmbeddedOptions): EmbeddedDatabase {
+  const keeper = keepPostgres({
+    first,
+    start: () => start(server, first.port),
+    stillOurs: async () => sameOwner(await readOwner(dir), me),
+    log: options.note ?? options.log,
+    ...(options.onLost ? { onLost: options.onLost } : {}),
+  });
   return {
-    connectionString: urlFor(password, port, DATABASE),
+    connectionString: url,
     async stop() {
-      await postgres.stop();
-      await rm(ownerFile(dir), { force: true });
+      const postmaster = keeper.stop();
+      if (await releaseOwner(dir, me)) await postmaster.stop();
     },
   };
+}
+
+async function start(server: ClusterOptions, port: number): Promise<Postmaster> {
+  const postgres = await startPostgres({ ...server, port, flags: POSTGRES_FLAGS }).catch((error: unknown) => {
+    throw new Error(`The embedded PostgreSQL in ${server.dir} did not start; its log above says why`, { cause: error });
+  });
+  return { pid: postgres.pid, port, stop: () => postgres.stop() };
 }
 
 function urlFor(password: string, port: number, database: string): string {
   return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
-function ownerFile(dir: string): string {
-  return `${dir}.owner.pid`;
-}
-
-interface RunningCluster {
-  postmaster: number;
-  port: number;
-  owner: number | null;
-  ownerAlive: boolean;
-}
-
-/** The postmaster running on `cluster` (named `dir`), if any, and whether the Kura that started it still lives. */
-async function runningCluster(dir: string, cluster: string): Promise<RunningCluster | null> {
+/** The postmaster running on `cluster`, if any. */
+async function runningPostmaster(cluster: string): Promise<Postmaster | null> {
   const lines = await readLines(path.join(cluster, 'postmaster.pid'));
-  const postmaster = toPid(lines[0]);
-  if (postmaster === null || !isAlive(postmaster) || !(await isPostgres(postmaster))) return null;
-  const owner = toPid((await readLines(ownerFile(dir)))[0]);
-  const ownerAlive = owner !== null && owner !== process.pid && isAlive(owner);
-  return { postmaster, port: Number(lines[3]), owner, ownerAlive };
-}
-
-async function readLines(file: string): Promise<string[]> {
-  try {
-    return (await readFile(file, 'utf8')).split('\n');
-  } catch {
-    return [];
-  }
-}
-
-function toPid(text: string | undefined): number | null {
-  const pid = Number.parseInt(text ?? '', 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const pid = toPid(lines[0]);
+  if (pid === null || !isAlive(pid) || !(await isPostgres(pid))) return null;
+  return {
+    pid,
+    port: Number(lines[3]),
+    async stop() {
+      process.kill(pid, 'SIGINT');
+      await waitForExit(pid, SHUTDOWN_WAIT_MS);
+    },
+  };
 }
 
 /** After a reboot the pid in a stale postmaster.pid may belong to anything: look before signalling. */
@@ -124,15 +140,6 @@ async function isPostgres(pid: number): Promise<boolean> {
     return (await readFile(`/proc/${pid}/comm`, 'utf8')).trim() === 'postgres';
   } catch {
     return process.platform !== 'linux';
-  }
-}
-
-/** A process that is not our child gives no exit event: check its pid until it is gone. */
-async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${pid}) did not stop within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -156,6 +163,7 @@ async function freePort(): Promise<number> {
 
 async function ensureDatabase(adminUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => undefined); // a lost connection fails the query in flight
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { translateConnectionLoss } from './connection-loss.js';
 
 // bigint sums and counts arrive as strings; every one Kura reads fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -24,7 +25,28 @@ export function createPool(options: PoolOptions): pg.Pool {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', (error) => options.onError?.(error));
+  // Nor one checked out (a transaction, a migration): pg drops its own listener then, and a lost
+  // socket is emitted as 'error' besides failing the query in flight, which is how the caller hears of it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  answerLossAsUnavailable(pool);
   return pool;
+}
+
+/**
+ * A query or checkout that fails because PostgreSQL is gone rejects with `database_unavailable`
+ * (503 for the api, "wait and retry" for captures) instead of pg's socket error.
+ */
+function answerLossAsUnavailable(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise ? result.catch(translateConnectionLoss) : result;
+  }) as typeof pool.query;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  pool.connect = ((...args: unknown[]) => {
+    const result = connect(...args);
+    return result instanceof Promise ? result.catch(translateConnectionLoss) : result;
+  }) as typeof pool.connect;
 }
 
 /** Runs `work` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
@@ -37,7 +59,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     return result;
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
-    throw error;
+    return translateConnectionLoss(error);
   } finally {
     client.release();
   }

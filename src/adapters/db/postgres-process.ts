@@ -58,6 +58,8 @@ export async function initCluster(options: ClusterOptions & { user: string; pass
 }
 
 export interface RunningPostgres {
+  /** The postmaster's pid. */
+  pid: number;
   /** Fast shutdown (SIGINT): open transactions roll back, a checkpoint is written. */
   stop(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export function startPostgres(options: ClusterOptions & { port: number; flags: s
       recent = (recent + text).slice(-4096);
       if (recent.includes('database system is ready to accept connections')) {
         resolve({
+          pid: child.pid as number,
           async stop() {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
             await exited;
