@@ -83,7 +83,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   });
   installProblemHandling(app);
   installInputChecks(app);
-  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('caller', null);
@@ -104,6 +103,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // components named by their $id instead of def-N
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+  // after swagger, so /metrics is in the OpenAPI document
+  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks });
 
   const context: RouteContext = {
     livestreams: deps.livestreams,
