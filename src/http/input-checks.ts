@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 type Part = 'params' | 'querystring' | 'body';
 
 /** What the edge refused: where (a JSON pointer inside the part) and why. */
-export interface InputRefusal {
+interface InputRefusal {
   part: Part;
   path: string;
   message: string;
@@ -32,7 +32,7 @@ export function installInputChecks(app: FastifyInstance): void {
 }
 
 /** The first hostile input of a request, or null. */
-export function findHostileInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'routeOptions'>): InputRefusal | null {
+function findHostileInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'routeOptions'>): InputRefusal | null {
   const parts: Array<[Part, unknown]> = [['params', request.params], ['querystring', request.query], ['body', request.body]];
   for (const [part, value] of parts) {
     const path = pathOfNul(value);
