@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { ArchiveStore, CaptureRepo, ChangeFeed, LivestreamRepo, StreamSource } from '../core/ports.js';
 import type { ArchiveCheckRepo } from '../core/integrity.js';
 import type { ChangelogRelease } from './meta/changelog.js';
@@ -11,7 +11,8 @@ import { historyRoutes } from './history/history.routes.js';
 import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { metaRoutes } from './meta/meta.routes.js';
 import { installMetrics } from './metrics.js';
-import { installProblemHandling } from './problem.js';
+import { frameworkProblem, installProblemHandling, sendProblem } from './problem.js';
+import { installInputChecks } from './input-checks.js';
 import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
@@ -32,6 +33,7 @@ import { videoAdminRoutes } from './video/video-admin.routes.js';
 import { webRoutes } from './web/web.routes.js';
 import type { SearchEngine } from '../core/search.js';
 import { searchEngineRoutes } from './search/search-engine.routes.js';
+import { MeiliError, sendMeiliError } from './search/meili-error.js';
 import { searchRoutes, type SearchAccessProvider } from './search/search.routes.js';
 
 export interface AppDeps {
@@ -66,6 +68,9 @@ export interface AppOptions {
   webDir?: string | null;
 }
 
+/** Where the built-in search engine is served; its errors are in Meilisearch's format. */
+const SEARCH_ENGINE_PATH = '/api/search-engine';
+
 /** Request limits: nothing waits forever, nothing arrives unbounded. */
 const LIMITS = { bodyLimit: 1024 * 1024, requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 10_000 };
 
@@ -80,9 +85,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // from a listed proxy, the rightmost X-Forwarded-For hop that is not itself a listed proxy
     trustProxy: options.trustProxy !== undefined && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    frameworkErrors: answerFrameworkError,
   });
   installProblemHandling(app);
-  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks });
+  installInputChecks(app);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('caller', null);
@@ -103,6 +109,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // components named by their $id instead of def-N
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+  // after swagger, so /metrics is in the OpenAPI document
+  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks });
 
   const context: RouteContext = {
     livestreams: deps.livestreams,
@@ -123,6 +131,17 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   return app;
 }
 
+/**
+ * Fastify's refusals before a route runs (a path that does not decode, a path parameter over 100
+ * characters): problem JSON, or Meilisearch's format under the search engine.
+ */
+const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+  const problem = frameworkProblem(error, request) ?? { code: 'bad_request', detail: 'The request cannot be read.' };
+  const status = error.statusCode ?? 400;
+  if (request.url.startsWith(`${SEARCH_ENGINE_PATH}/`)) return sendMeiliError(reply, new MeiliError(status, 'bad_request', 'invalid_request', problem.detail));
+  return sendProblem(reply, status, problem.code, problem.detail);
+};
+
 /** Every route under /api. */
 function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyPluginAsync {
   return async (api) => {
@@ -141,7 +160,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyP
     await api.register(searchRoutes(deps.search?.access ?? null));
     if (deps.search?.engine) {
       const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
-      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache: context.cache, version }), { prefix: '/search-engine' });
+      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache: context.cache, version }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
     }
   };
 }

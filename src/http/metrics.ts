@@ -50,7 +50,13 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  const schema = {
+    operationId: 'getMetrics',
+    tags: ['operations'],
+    summary: 'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity',
+    response: { 200: { description: 'Prometheus text format', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } } },
+  };
+  app.get('/metrics', { schema }, async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();
   });

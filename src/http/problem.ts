@@ -71,11 +71,38 @@ export function installProblemHandling(app: FastifyInstance): void {
     if (error.validation) return sendProblem(reply, 400, codeOfContext(error.validationContext), validationDetail(error, request));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendProblem(reply, status, snakeCase(STATUS_CODES[status] ?? 'bad_request'), error.message);
+      const known = frameworkProblem(error, request);
+      return sendProblem(reply, status, known?.code ?? snakeCase(STATUS_CODES[status] ?? 'bad_request'), known?.detail ?? error.message);
     }
     request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, 500, 'internal_error', 'Kura failed to answer this request; the error is in its log.');
   });
+}
+
+/**
+ * Fastify's own refusals of a request (before any route code runs), each with a stable code and
+ * a sentence a person understands instead of Fastify's wording.
+ */
+const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: string; detail: (request: FastifyRequest) => string }>> = {
+  FST_ERR_BAD_URL: { code: 'malformed_url', detail: () => 'The path is not valid percent-encoded UTF-8.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_parameter_too_long', detail: () => 'A path parameter is longer than 100 characters.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_body',
+    detail: () => 'The request body is empty although its Content-Type is application/json; send a JSON object, or no Content-Type.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed_json', detail: () => 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    detail: (request) => `Kura does not read a body of type "${String(request.headers['content-type'] ?? '')}"; send application/json.`,
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', detail: () => 'The request body is larger than Kura accepts (1 MiB; 64 KiB for a form).' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_content_length', detail: () => 'The Content-Length header does not match the body sent.' },
+};
+
+/** The stable code and a readable detail of one of Fastify's own request errors; null for any other error. */
+export function frameworkProblem(error: { code?: string }, request: FastifyRequest): { code: string; detail: string } | null {
+  const known = error.code === undefined ? undefined : FRAMEWORK_PROBLEMS[error.code];
+  return known === undefined ? null : { code: known.code, detail: known.detail(request) };
 }
 
 function codeOfContext(context: string | undefined): string {
@@ -94,9 +121,16 @@ function validationDetail(error: FastifyError, request: FastifyRequest): string 
   const schema = request.routeOptions.schema?.[error.validationContext as 'querystring'] as
     | { properties?: Record<string, { description?: string }> }
     | undefined;
+  if (name === '' && missing === undefined && first.keyword !== 'additionalProperties' && error.validationContext === 'body') return bodyDetail(first);
   const rule = schema?.properties?.[name]?.description;
   const message = first.keyword === 'additionalProperties' ? 'is not known' : first.message ?? 'is invalid';
   return `${where ?? 'Parameter'} "${name || (first.params as { additionalProperty?: string }).additionalProperty}" ${message}${rule ? ` (rule: ${rule})` : ''}.`;
+}
+
+/** A violation of the body as a whole: it is absent, or not the JSON object the route reads. */
+function bodyDetail(violation: { keyword: string; params: Record<string, unknown>; message?: string }): string {
+  if (violation.keyword === 'type' && violation.params.type === 'object') return 'The request body must be a JSON object.';
+  return `The request body ${violation.message ?? 'is invalid'}.`;
 }
 
 function snakeCase(text: string): string {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createPool, isReachable } from '../../src/adapters/db/pool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
@@ -30,10 +31,30 @@ describe('API overview, OpenAPI and changelog', () => {
     expect(history.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'page', 'sort', 'unfinished']);
     expect(history.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 25 });
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/queue', '/api/stats', '/api/video/{id}', '/api/changelog']));
-    expect(spec.paths['/metrics']).toBeUndefined();
     expect(history.parameters.every((p: { required?: boolean }) => p.required !== true)).toBe(true);
     expect(history.responses['4XX'].content['application/json'].schema.properties.code).toBeDefined();
     expect(spec.components.schemas.LivestreamRecord.properties.fileSizeBytes.type).toBe('integer');
+  });
+
+  it('the document validates with an OpenAPI 3.1 validator, and a broken one does not', async () => {
+    const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
+    const validator = new Validator();
+    expect(await validator.validate(spec)).toEqual({ valid: true });
+    expect(validator.version).toBe('3.1');
+    const broken = { ...spec, paths: { ...spec.paths, '/api/history': { get: { ...spec.paths['/api/history'].get, responses: 'none' } } } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('names every operation with a unique camelCase operationId, health and metrics included', async () => {
+    const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
+    const operations = Object.values(spec.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((ops) => Object.values(ops));
+    const ids = operations.map((operation) => operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][a-zA-Z0-9]*$/.test(id)), ids.join(' ')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([spec.paths['/healthz'].get.operationId, spec.paths['/readyz'].get.operationId, spec.paths['/metrics'].get.operationId]).toEqual(['getHealth', 'getReadiness', 'getMetrics']);
+    expect(spec.paths['/readyz'].get.responses['503']).toBeDefined();
+    expect(Object.keys(spec.paths['/metrics'].get.responses['200'].content)).toEqual([expect.stringMatching(/^text\/plain/)]);
+    expect(spec.paths['/api/history'].get.operationId).toBe('listHistory');
   });
 
   it('GET /api/changelog and /api/changelog.rss come from CHANGELOG.md', async () => {
@@ -57,7 +78,10 @@ describe('operations endpoints', () => {
   it('/metrics exposes a request duration histogram per route pattern', async () => {
     await kura.app.inject({ url: '/api/video/rec00000001' });
     await kura.app.inject({ url: '/api/video/rec00000002' });
-    const metrics = (await kura.app.inject({ url: '/metrics' })).body;
+    const response = await kura.app.inject({ url: '/metrics' });
+    const metrics = response.body;
+    // the text format as prom-client writes it (its response schema documents it, never re-serializes it)
+    expect([response.headers['content-type'], metrics.slice(0, 7)]).toEqual([expect.stringMatching(/^text\/plain; version=0.0.4/), '# HELP ']);
     expect(metrics).toMatch(/kura_http_request_duration_seconds_count\{method="GET",route="\/api\/video\/:id",status_code="200"\} 2/);
     expect(metrics).toContain('kura_process_resident_memory_bytes');
   });

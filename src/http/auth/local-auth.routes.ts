@@ -16,7 +16,7 @@ export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: 
   return async (app) => {
     app.post<{ Body: Static<typeof LocalLoginSchema> }>(
       '/auth/local',
-      { schema: { summary: 'Logs a local account in (JSON or an HTML form); opens a session', body: LocalLoginSchema, response: { 200: CallerSchema, ...problemResponses } } },
+      { schema: { operationId: 'logInLocal', summary: 'Logs a local account in (JSON or an HTML form); opens a session', body: LocalLoginSchema, response: { 200: CallerSchema, ...problemResponses } } },
       async (request, reply) => {
         refuseCrossOrigin(request);
         const { username, password, next } = request.body;
@@ -30,7 +30,7 @@ export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: 
       },
     );
 
-    app.post('/auth/logout', { schema: { summary: 'Ends the session of the cookie (204)', response: problemResponses } }, async (request, reply) => {
+    app.post('/auth/logout', { schema: { operationId: 'logOut', summary: 'Ends the session of the cookie (204)', response: problemResponses } }, async (request, reply) => {
       refuseCrossOrigin(request);
       const token = request.cookies[SESSION_COOKIE];
       if (token !== undefined) await accounts.sessions.delete(hashSecret(token));

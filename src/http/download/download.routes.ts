@@ -29,43 +29,27 @@ const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl
 export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
     // HEAD declared explicitly: Fastify's automatic HEAD would read the whole file to discard it
-    app.route<{ Params: DownloadParams }>({
-      method: ['GET', 'HEAD'],
-      url: '/download/:id/:type',
-      schema: {
-        summary: 'Download the video, encoder log or thumbnail of an archive (Range supported)',
-        params: DownloadParamsSchema,
-        response: problemResponses,
-      },
-      handler: async (request, reply) => {
-        const type = typeOfPath(request.params.type);
-        const record = await getLivestream(context, request.params.id);
-        if (type === 'video' && record.archive?.videoKey == null && record.archive?.externalUrl) {
-          await countIfDownload(context, request, record.id);
-          return reply.redirect(record.archive.externalUrl, 307);
-        }
-        const key = keyOf(record, type);
-        if (key === null) {
-          throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
-        }
-        if (type === 'video') flagIntegrity(record, reply);
-        const direct = await context.store.directUrl(key, objectMeta(record, type));
-        if (direct !== null) {
-          // object storage serves the bytes (and Range) itself; counted as when Kura serves them
-          const fromStart = request.headers.range === undefined || /^bytes=0-/.test(request.headers.range);
-          if (type === 'video' && fromStart) await countIfDownload(context, request, record.id);
-          return reply.redirect(direct, 307);
-        }
-        const object = await context.store.stat(key);
-        if (object === null) throw new AppError('conflict', 'archive_not_ready', `The ${type} of ${record.id} is not in storage.`);
-        return sendObject(context, request, reply, { record, type, key, size: object.bytes });
-      },
-    });
+    // (as every HEAD, it is left out of the OpenAPI document; its GET says what it answers)
+    for (const method of ['GET', 'HEAD'] as const) {
+      app.route<{ Params: DownloadParams }>({
+        method,
+        url: '/download/:id/:type',
+        exposeHeadRoute: false,
+        schema: {
+          operationId: 'downloadArchive',
+          summary: 'Download the video, encoder log or thumbnail of an archive (Range supported; HEAD answers the same headers)',
+          params: DownloadParamsSchema,
+          response: problemResponses,
+        },
+        handler: (request, reply) => download(context, request, reply),
+      });
+    }
 
     app.get<{ Params: Static<typeof IdParamsSchema> }>(
       '/video/:id/downloads',
       {
         schema: {
+          operationId: 'getVideoDownloads',
           summary: 'How many times the video was downloaded',
           params: IdParamsSchema,
           response: { 200: Type.Object({ downloads: Type.Integer() }), ...problemResponses },
@@ -74,6 +58,33 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
       async (request) => ({ downloads: (await getLivestream(context, request.params.id)).downloadCount }),
     );
   };
+}
+
+/** Serves (fs) or redirects to (s3, imported archives) one download of a record. */
+async function download(context: RouteContext, request: FastifyRequest<{ Params: DownloadParams }>, reply: FastifyReply) {
+  const type = typeOfPath(request.params.type);
+  const record = await getLivestream(context, request.params.id);
+  if (type === 'video' && record.archive?.videoKey == null && record.archive?.externalUrl) {
+    // an imported record that is not finished names a URL, not an archive: nothing to hand out yet
+    if (record.status !== 'finished') throw new AppError('conflict', 'archive_not_ready', `${record.id} is not archived yet (status: ${record.status}).`);
+    await countIfDownload(context, request, record.id);
+    return reply.redirect(record.archive.externalUrl, 307);
+  }
+  const key = keyOf(record, type);
+  if (key === null) {
+    throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
+  }
+  if (type === 'video') flagIntegrity(record, reply);
+  const direct = await context.store.directUrl(key, objectMeta(record, type));
+  if (direct !== null) {
+    // object storage serves the bytes (and Range) itself; counted as when Kura serves them
+    const fromStart = request.headers.range === undefined || /^bytes=0-/.test(request.headers.range);
+    if (type === 'video' && fromStart) await countIfDownload(context, request, record.id);
+    return reply.redirect(direct, 307);
+  }
+  const object = await context.store.stat(key);
+  if (object === null) throw new AppError('conflict', 'archive_not_ready', `The ${type} of ${record.id} is not in storage.`);
+  return sendObject(context, request, reply, { record, type, key, size: object.bytes });
 }
 
 /** Throws `download_type_not_found` (404) for a type that is not one of the path's names. */

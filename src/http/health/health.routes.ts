@@ -1,13 +1,38 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { sendProblem } from '../problem.js';
+import Type from 'typebox';
+import { ProblemSchema, sendProblem } from '../problem.js';
+
+const tags = ['operations'];
 
 /** `/healthz` (the process answers) and `/readyz` (and its database does). */
 export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): FastifyPluginAsync {
   return async (app) => {
-    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-    app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-      if (await isDatabaseReachable()) return { status: 'ready' };
-      return sendProblem(reply, 503, 'database_unavailable', 'PostgreSQL does not answer.');
-    });
+    app.get(
+      '/healthz',
+      {
+        schema: {
+          operationId: 'getHealth',
+          tags,
+          summary: 'Liveness: the process answers (200); it does not ask the database',
+          response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        },
+      },
+      async () => ({ status: 'ok' }),
+    );
+    app.get(
+      '/readyz',
+      {
+        schema: {
+          operationId: 'getReadiness',
+          tags,
+          summary: 'Readiness: the process and its PostgreSQL answer (200); 503 database_unavailable when PostgreSQL does not',
+          response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ProblemSchema },
+        },
+      },
+      async (_request, reply) => {
+        if (await isDatabaseReachable()) return { status: 'ready' };
+        return sendProblem(reply, 503, 'database_unavailable', 'PostgreSQL does not answer.');
+      },
+    );
   };
 }

@@ -13,7 +13,7 @@ export function historyRoutes(context: RouteContext): FastifyPluginAsync {
       '/history',
       {
         schema: {
-          summary: 'Archived livestreams, paginated',
+          operationId: 'listHistory', summary: 'Archived livestreams, paginated',
           querystring: HistoryQuerySchema,
           response: { 200: HistoryResponseSchema, ...problemResponses },
         },

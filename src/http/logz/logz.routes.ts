@@ -17,7 +17,7 @@ export function logzRoutes(context: RouteContext): FastifyPluginAsync {
       '/logz',
       {
         schema: {
-          summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
+          operationId: 'getCaptureLog', summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
           querystring: LogzQuerySchema,
           response: problemResponses,
         },

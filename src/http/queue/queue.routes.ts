@@ -10,7 +10,7 @@ export function queueRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
     app.get(
       '/queue',
-      { schema: { summary: 'Upcoming and live livestreams, soonest first', response: { 200: Type.Array(LivestreamRecordSchema) } } },
+      { schema: { operationId: 'listQueue', summary: 'Upcoming and live livestreams, soonest first', response: { 200: Type.Array(LivestreamRecordSchema) } } },
       async (_request, reply) => {
         const cached = await context.cache.through('queue', async () => {
           const records = await listQueue(context);

@@ -30,3 +30,42 @@ export function sendMeiliError(reply: FastifyReply, error: MeiliError): FastifyR
     .type('application/json; charset=utf-8')
     .send(JSON.stringify({ message: error.message, code: error.code, type: error.type, link: `https://docs.meilisearch.com/errors#${error.code}` }));
 }
+
+/** Fastify's refusals of a body, by Meilisearch's codes for the same refusals. */
+const BODY_ERRORS: Readonly<Record<string, { status: number; code: string; message: string }>> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'missing_payload', message: 'A json payload is missing.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'malformed_payload', message: 'The json payload provided is malformed.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'invalid_content_type', message: 'The Content-Type header is not supported: send application/json.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The payload is larger than 1 MiB.' },
+};
+
+/**
+ * Any error of the search engine routes as Meilisearch would answer it: a schema violation of a
+ * search parameter is `invalid_search_<parameter>` (others `bad_request`), a body Fastify could
+ * not read has Meilisearch's payload codes, anything else unexpected is `internal` (500).
+ */
+export function asMeiliError(error: Error & { statusCode?: number; code?: string; validation?: unknown }): MeiliError {
+  if (error instanceof MeiliError) return error;
+  const violation = (error.validation as Array<{ instancePath: string; message?: string; params: { missingProperty?: string } }> | undefined)?.[0];
+  if (violation !== undefined) {
+    const path = violation.instancePath.split('/').filter((s) => s !== '');
+    if (violation.params.missingProperty !== undefined) path.push(violation.params.missingProperty);
+    const where = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('');
+    const message = where === '' ? 'Invalid value type: the payload must be a JSON object.' : `Invalid value at \`${where}\`: ${violation.message ?? 'is invalid'}.`;
+    return invalidRequest(codeOfParameter(path), message);
+  }
+  const body = error.code === undefined ? undefined : BODY_ERRORS[error.code];
+  if (body !== undefined) return new MeiliError(body.status, body.code, 'invalid_request', body.message);
+  if (error.statusCode !== undefined && error.statusCode < 500) return new MeiliError(error.statusCode, 'bad_request', 'invalid_request', error.message);
+  return new MeiliError(500, 'internal', 'internal', 'An internal error has occurred.');
+}
+
+const SEARCH_PARAMETERS = new Set(['q', 'limit', 'offset', 'page', 'hitsPerPage', 'filter', 'sort', 'attributesToRetrieve', 'attributesToHighlight', 'highlightPreTag', 'highlightPostTag']);
+
+/** `invalid_search_q` for `.q` (also inside `.queries[n]`), `invalid_multi_search_queries` for `.queries`, else `bad_request`. */
+function codeOfParameter(path: readonly string[]): string {
+  const name = [...path].reverse().find((s) => !/^\d+$/.test(s));
+  if (name !== undefined && SEARCH_PARAMETERS.has(name)) return `invalid_search_${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+  if (name === 'queries') return 'invalid_multi_search_queries';
+  return 'bad_request';
+}

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { SEARCH_INDEX, type SearchEngine } from '../../core/search.js';
-import { INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
+import { asMeiliError, INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
 import { MeiliErrorSchema, MultiSearchBodySchema, SearchBodySchema, SearchQueryStringSchema, SearchResultSchema } from './search-engine.schema.js';
 import type { ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
@@ -32,9 +32,9 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       await authorise(request, await context.engine.searchKey());
     });
 
-    app.get('/health', { schema: { tags, summary: 'Engine health (no key needed)' } }, async () => ({ status: 'available' }));
-    app.get('/version', { schema: { tags, summary: 'Engine version', response: errors } }, async () => ({ ...context.version, commitDate: 'unknown' }));
-    app.get<{ Params: { uid: string } }>('/indexes/:uid', { schema: { tags, summary: 'The kura index', response: errors } }, async (request) => {
+    app.get('/health', { schema: { tags, operationId: 'getSearchEngineHealth', summary: 'Engine health (no key needed)' } }, async () => ({ status: 'available' }));
+    app.get('/version', { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: errors } }, async () => ({ ...context.version, commitDate: 'unknown' }));
+    app.get<{ Params: { uid: string } }>('/indexes/:uid', { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: errors } }, async (request) => {
       knownIndex(request.params.uid);
       return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
     });
@@ -53,17 +53,17 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
     const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
     app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
       '/indexes/:uid/search',
-      { schema: { ...searchSchema, summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
+      { schema: { ...searchSchema, operationId: 'searchByQueryString', summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
       async (request, reply) => reply.type('application/json; charset=utf-8').send(await cachedSearch(request.params.uid, request.query, true)),
     );
     app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
       '/indexes/:uid/search',
-      { schema: { ...searchSchema, summary: 'Search', body: SearchBodySchema } },
+      { schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
       async (request, reply) => reply.type('application/json; charset=utf-8').send(await cachedSearch(request.params.uid, request.body ?? {}, false)),
     );
     app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
       '/multi-search',
-      { schema: { tags, summary: 'Several searches at once', body: MultiSearchBodySchema, response: errors } },
+      { schema: { tags, operationId: 'multiSearch', summary: 'Several searches at once', body: MultiSearchBodySchema, response: errors } },
       async (request, reply) => {
         if (request.body.federation !== undefined && request.body.federation !== null) {
           throw invalidRequest('invalid_multi_search_federation', 'Federated multi-search is not supported by this engine.');
@@ -112,12 +112,9 @@ async function authorise(request: FastifyRequest, key: string): Promise<void> {
 
 /** This plugin's errors in Meilisearch's format: its own, malformed bodies, schema violations. */
 function installMeiliErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
-    if (error instanceof MeiliError) return sendMeiliError(reply, error);
-    if (error.validation !== undefined) return sendMeiliError(reply, new MeiliError(400, 'bad_request', 'invalid_request', error.message));
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendMeiliError(reply, new MeiliError(415, 'invalid_content_type', 'invalid_request', error.message));
-    if (error.statusCode !== undefined && error.statusCode < 500) return sendMeiliError(reply, new MeiliError(error.statusCode, 'malformed_payload', 'invalid_request', error.message));
-    request.log.error({ err: error }, 'search engine request failed');
-    return sendMeiliError(reply, new MeiliError(500, 'internal', 'internal', 'An internal error has occurred.'));
+  app.setErrorHandler((error: Error, request, reply) => {
+    const meili = asMeiliError(error);
+    if (meili.status >= 500) request.log.error({ err: error }, 'search engine request failed');
+    return sendMeiliError(reply, meili);
   });
 }

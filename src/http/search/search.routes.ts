@@ -12,7 +12,7 @@ export function searchRoutes(access: SearchAccessProvider): FastifyPluginAsync {
   return async (app) => {
     app.get(
       '/search',
-      { schema: { summary: 'Where and how to search', response: { 200: SearchAccessSchema, ...problemResponses } } },
+      { schema: { operationId: 'getSearchAccess', summary: 'Where and how to search', response: { 200: SearchAccessSchema, ...problemResponses } } },
       async (request, reply) => {
         if (access === null) return { enabled: false };
         let given: SearchAccess;

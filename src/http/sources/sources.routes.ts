@@ -57,7 +57,7 @@ export function sourceRoutes(context: RouteContext, accounts: AccountDeps): Fast
       {
         preHandler: limitLookups,
         schema: {
-          summary: 'Whether a URL names a stream this instance takes (upcoming or live, within its rules), and why not',
+          operationId: 'validateSource', summary: 'Whether a URL names a stream this instance takes (upcoming or live, within its rules), and why not',
           querystring: UrlQuerySchema,
           response: { 200: ValidationSchema, ...problemResponses },
         },
@@ -69,7 +69,7 @@ export function sourceRoutes(context: RouteContext, accounts: AccountDeps): Fast
       {
         preHandler: limitLookups,
         schema: {
-          summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
+          operationId: 'listQualities', summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
           querystring: UrlQuerySchema,
           response: { 200: Type.Array(QualitySchema), ...problemResponses },
         },

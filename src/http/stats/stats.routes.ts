@@ -29,14 +29,14 @@ const GrowthSchema = Type.Array(
 /** `GET /api/stats` (instance totals from maintained aggregates) and `GET /api/stats/growth`. */
 export function statsRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
-    app.get('/stats', { schema: { summary: 'Instance statistics', response: { 200: StatsSchema } } }, async (_request, reply) => {
+    app.get('/stats', { schema: { operationId: 'getStats', summary: 'Instance statistics', response: { 200: StatsSchema } } }, async (_request, reply) => {
       const cached = await context.cache.through('stats', async () => {
         const stats = await getStats(context, context);
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       });
       return reply.type('application/json; charset=utf-8').send(cached.body);
     });
-    app.get('/stats/growth', { schema: { summary: 'The archive per month: finished livestreams and their size, with running totals', response: { 200: GrowthSchema } } }, async (_request, reply) => {
+    app.get('/stats/growth', { schema: { operationId: 'getStatsGrowth', summary: 'The archive per month: finished livestreams and their size, with running totals', response: { 200: GrowthSchema } } }, async (_request, reply) => {
       const cached = await context.cache.through('stats-growth', async () => ({ body: reply.serialize(await getGrowth(context)) as string, headers: {} }));
       return reply.type('application/json; charset=utf-8').send(cached.body);
     });

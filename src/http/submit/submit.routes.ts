@@ -21,7 +21,7 @@ export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard
       {
         onRequest: guard.requireCaller,
         schema: {
-          summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
+          operationId: 'submitLivestream', summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
           body: SubmitBodySchema,
           response: { 200: LivestreamRecordSchema, ...problemResponses },
         },

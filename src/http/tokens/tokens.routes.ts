@@ -37,20 +37,20 @@ export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginA
   return async (app) => {
     app.post<{ Body: Static<typeof CreateBodySchema> | undefined }>(
       '/tokens',
-      { onRequest: guard.requireCaller, schema: { summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
+      { onRequest: guard.requireCaller, schema: { operationId: 'createToken', summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
       async (request, reply) => {
         const caller = callerOf(request);
         const created = await createApiToken(accounts, { userId: caller.user.id, name: request.body?.name ?? 'api' });
         return reply.code(201).send({ id: created.id, name: created.name, createdAt: created.createdAt.toISOString(), token: created.token });
       },
     );
-    app.get('/tokens', { onRequest: guard.requireCaller, schema: { summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request) => {
+    app.get('/tokens', { onRequest: guard.requireCaller, schema: { operationId: 'listTokens', summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request) => {
       const caller = callerOf(request);
       return (await accounts.apiTokens.list(caller.user.id)).map(present);
     });
     app.delete<{ Params: Static<typeof TokenParamsSchema> }>(
       '/tokens/:id',
-      { onRequest: guard.requireCaller, schema: { summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: problemResponses } },
+      { onRequest: guard.requireCaller, schema: { operationId: 'revokeToken', summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: problemResponses } },
       async (request, reply) => {
         const caller = callerOf(request);
         if (!(await accounts.apiTokens.delete(caller.user.id, request.params.id))) {

@@ -21,7 +21,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
   return async (app) => {
     app.delete<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
       '/video/:id',
-      { onRequest: guard.requireAdmin, schema: { summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: ParamsSchema, body: ReasonSchema, response: problemResponses } },
+      { onRequest: guard.requireAdmin, schema: { operationId: 'deleteVideo', summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: ParamsSchema, body: ReasonSchema, response: problemResponses } },
       async (request, reply) => {
         const caller = callerOf(request);
         await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
@@ -33,7 +33,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
       {
         onRequest: guard.requireAdmin,
         schema: {
-          summary: 'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
+          operationId: 'cancelVideo', summary: 'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
           params: ParamsSchema,
           body: ReasonSchema,
           response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
@@ -47,7 +47,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
     );
     app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(
       '/video/:id/retry',
-      { onRequest: guard.requireAdmin, schema: { summary: 'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      { onRequest: guard.requireAdmin, schema: { operationId: 'retryVideo', summary: 'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
       async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';

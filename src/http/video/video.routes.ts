@@ -16,7 +16,7 @@ export function videoRoutes(context: RouteContext): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: Static<typeof VideoParamsSchema> }>(
       '/video/:id',
-      { schema: { summary: 'One livestream with its capture details', params: VideoParamsSchema, response: { 200: LivestreamDetailsSchema, ...problemResponses } } },
+      { schema: { operationId: 'getVideo', summary: 'One livestream with its capture details', params: VideoParamsSchema, response: { 200: LivestreamDetailsSchema, ...problemResponses } } },
       async (request) => {
         const { record, capture } = await getLivestreamDetails(context, request.params.id);
         return presentDetails(record, context.publicUrl, capture);
