@@ -128,7 +128,8 @@ describe('a finalize that fails for good', () => {
     expect(failed.status).toBe('failed');
     expect(failed.failure_reason).toMatch(/^The recording could not be made into a video after 2 attempts: false exited with 1/);
     expect(await storedChunksExist(id)).toBe(true);
-    expect(await captures.readLog(id)).toContain(`[kura] failed: ${failed.failure_reason}`);
+    // the hook writes the log line just after the record's move, which the wait above saw
+    await expect.poll(() => captures.readLog(id), { timeout: 10_000 }).toContain(`[kura] failed: ${failed.failure_reason}`);
 
     // the admin's retry: the kept parts are made into a video again (here by a worker whose ffmpeg works)
     await jobs.stop(1000);
