@@ -6,6 +6,7 @@ import type { LivestreamInput, LivestreamStatus } from '../../src/core/livestrea
 import { objectKeys } from '../../src/core/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
+import { queuedJobs } from '../support/jobs.js';
 
 let kura: TestApp;
 let admin: string;
@@ -95,7 +96,7 @@ describe('cancel and retry', () => {
     const response = await act('POST', '/api/video/retry1/retry', admin, {});
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: 'retry1', status: 'upcoming' });
-    expect(kura.scheduler.watched).toContain('retry1');
+    expect(await queuedJobs(kura.db, 'watch-stream', 'retry1')).toEqual([expect.objectContaining({ data: { livestreamId: 'retry1' }, state: 'created', singletonKey: 'retry1' })]);
     expect((await act('POST', '/api/video/retry1/retry', admin, {})).json()).toMatchObject({ status: 409, code: 'livestream_not_retryable' });
     const { rows } = await kura.db.pool.query(`select action, reason from admin_actions where livestream_id in ('cancel1', 'retry1') order by id`);
     expect(rows).toEqual([{ action: 'cancel', reason: 'wrong stream' }, { action: 'retry', reason: 'retried' }]);
@@ -112,8 +113,8 @@ describe('cancel and retry', () => {
     const response = await act('POST', '/api/video/retry2/retry', admin, { reason: 'disk freed' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: 'retry2', status: 'live' });
-    expect(kura.scheduler.finalized).toContain('retry2');
-    expect(kura.scheduler.watched).not.toContain('retry2');
+    expect(await queuedJobs(kura.db, 'finalize-archive', 'retry2')).toEqual([expect.objectContaining({ data: { livestreamId: 'retry2' }, state: 'created' })]);
+    expect(await queuedJobs(kura.db, 'watch-stream', 'retry2')).toEqual([]);
     expect(await captures.readLog('retry2')).toContain('local/root retried: the captured parts are made into a video again');
   });
 });

@@ -7,6 +7,7 @@ import { addressRefusal } from '../../src/adapters/outbound/address-policy.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, createToken, logIn, SAME_ORIGIN } from '../support/accounts.js';
+import { queuedJobs } from '../support/jobs.js';
 
 // POST /api/submit on a real PostgreSQL. Playlists are served by a plain HTTP server on
 // 127.0.0.1; YouTube answers come from the yt-dlp STAND-IN (state in $YTDLP_STAND_IN_STATE).
@@ -63,7 +64,7 @@ describe('submitting a stream', () => {
     expect((await submit(kura, asUser('alice'), { videoUrl: url })).json()).toMatchObject({ id, submitters: ['local/alice', 'local/bob'] });
     const { rows } = await kura.db.pool.query('select count(*)::int as n from livestreams where source_url = $1', [url]);
     expect(rows[0].n).toBe(1);
-    expect(kura.scheduler.watched.filter((watched) => watched === id)).toHaveLength(1);
+    expect(await queuedJobs(kura.db, 'watch-stream', id)).toEqual([expect.objectContaining({ data: { livestreamId: id }, state: 'created', singletonKey: id })]);
     expect((await kura.db.livestreams.findById(id))?.requestedQuality).toBe('720p');
   });
 
