@@ -12,5 +12,9 @@ export default defineConfig({
     // machine; the limit only catches a hang, with room for a loaded CI machine
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // what expect.poll and vi.waitFor wait for is an event that comes (a change notification, a
+    // job's effect): the timeout only bounds a hang, so it is generous for a loaded machine; a
+    // test that must see something within a time says so itself
+    expect: { poll: { timeout: 10_000, interval: 50 } },
   },
 });

@@ -36,7 +36,8 @@ describe('kura user and token commands', () => {
   });
 
   it('token create prints a token for a known user, stored hashed; an unknown user is refused', async () => {
-    const created = await kura(['token', 'create', 'root']);
+    expect((await kura(['user', 'add', 'scripter'], 'scripter passphrase\n')).code).toBe(0);
+    const created = await kura(['token', 'create', 'scripter']);
     expect(created.code, created.stderr).toBe(0);
     const token = created.stdout.trim();
     expect(token).toMatch(/^kura_[A-Za-z0-9_-]{43}$/);

@@ -6,6 +6,7 @@ import type { LivestreamInput, LivestreamStatus } from '../../src/core/livestrea
 import { objectKeys } from '../../src/core/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
+import { queuedJobs } from '../support/jobs.js';
 
 let kura: TestApp;
 let admin: string;
@@ -65,7 +66,10 @@ describe('takedown', () => {
   });
 
   it('needs a reason (400), answers 404 for an unknown record and 409 for one being recorded', async () => {
-    expect((await act('DELETE', '/api/video/takedown2', admin, {})).statusCode).toBe(400);
+    await makeRecord('takedown4', 'finished');
+    const noReason = await act('DELETE', '/api/video/takedown4', admin, {});
+    expect(noReason.statusCode).toBe(400);
+    expect(await kura.db.livestreams.findById('takedown4')).not.toBeNull();
     const unknown = await act('DELETE', '/api/video/nothing-here', admin, { reason: 'x' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'livestream_not_found' });
@@ -86,6 +90,8 @@ describe('cancel and retry', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: 'cancel1', status: 'failed' });
     expect((await kura.db.livestreams.findById('cancel1'))?.failureReason).toBe('Cancelled by an admin: wrong stream');
+    const { rows } = await kura.db.pool.query(`select action, admin, reason from admin_actions where livestream_id = 'cancel1'`);
+    expect(rows).toEqual([{ action: 'cancel', admin: 'local/root', reason: 'wrong stream' }]);
     expect((await act('POST', '/api/video/cancel1/cancel', admin, { reason: 'again' })).json()).toMatchObject({ status: 409, code: 'livestream_not_cancellable' });
     expect((await act('POST', '/api/video/cancel1/cancel', user, { reason: 'x' })).statusCode).toBe(403);
   });
@@ -95,10 +101,10 @@ describe('cancel and retry', () => {
     const response = await act('POST', '/api/video/retry1/retry', admin, {});
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: 'retry1', status: 'upcoming' });
-    expect(kura.scheduler.watched).toContain('retry1');
+    expect(await queuedJobs(kura.db, 'watch-stream', 'retry1')).toEqual([expect.objectContaining({ data: { livestreamId: 'retry1' }, state: 'created', singletonKey: 'retry1' })]);
     expect((await act('POST', '/api/video/retry1/retry', admin, {})).json()).toMatchObject({ status: 409, code: 'livestream_not_retryable' });
-    const { rows } = await kura.db.pool.query(`select action, reason from admin_actions where livestream_id in ('cancel1', 'retry1') order by id`);
-    expect(rows).toEqual([{ action: 'cancel', reason: 'wrong stream' }, { action: 'retry', reason: 'retried' }]);
+    const { rows } = await kura.db.pool.query(`select action, reason from admin_actions where livestream_id = 'retry1' order by id`);
+    expect(rows).toEqual([{ action: 'retry', reason: 'retried' }]);
   });
 
   it('retry of a failed stream whose capture kept parts makes them into a video again instead of watching', async () => {
@@ -112,8 +118,8 @@ describe('cancel and retry', () => {
     const response = await act('POST', '/api/video/retry2/retry', admin, { reason: 'disk freed' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: 'retry2', status: 'live' });
-    expect(kura.scheduler.finalized).toContain('retry2');
-    expect(kura.scheduler.watched).not.toContain('retry2');
+    expect(await queuedJobs(kura.db, 'finalize-archive', 'retry2')).toEqual([expect.objectContaining({ data: { livestreamId: 'retry2' }, state: 'created' })]);
+    expect(await queuedJobs(kura.db, 'watch-stream', 'retry2')).toEqual([]);
     expect(await captures.readLog('retry2')).toContain('local/root retried: the captured parts are made into a video again');
   });
 });

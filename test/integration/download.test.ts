@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivestreamInput } from '../../src/core/livestream.js';
 import { objectKeys } from '../../src/core/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { buildRecord } from '../support/factories.js';
 
 let kura: TestApp;
 const ID = 'stored1';
@@ -57,4 +58,49 @@ describe('GET|HEAD /api/download/{id}/{type} (fs storage)', () => {
     // a known type without its file is still 409, not 404
     expect((await download('GET', `/api/download/${ID}/ffmpeg`)).json()).toMatchObject({ status: 409, code: 'archive_not_ready' });
   });
+
+  it.each(['GET', 'HEAD'] as const)('%s of an unknown record answers 404 livestream_not_found', async (method) => {
+    const response = await download(method, '/api/download/nothing-here/video');
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    if (method === 'GET') expect(response.json()).toMatchObject({ status: 404, code: 'livestream_not_found' });
+  });
+
+  it('serves the encoder log under its original name `ffmpeg` as under `log`', async () => {
+    const id = 'withlog1';
+    const log = Buffer.from('frame=  30 fps=30 size=1kB time=00:00:01.00\n');
+    await writeFile(await keyPath(objectKeys.log(id)), log);
+    await kura.db.livestreams.upsertMany([finishedRecord(id, { logKey: objectKeys.log(id) })]);
+    const byLog = await download('GET', `/api/download/${id}/log`);
+    const byFfmpeg = await download('GET', `/api/download/${id}/ffmpeg`);
+    expect(byLog.statusCode, byLog.body).toBe(200);
+    expect(byFfmpeg.statusCode, byFfmpeg.body).toBe(200);
+    expect(byFfmpeg.rawPayload.equals(log)).toBe(true);
+    expect(byFfmpeg.headers['content-type']).toBe(byLog.headers['content-type']);
+  });
+
+  it('redirects (307) the video of a finished imported record to the URL it was imported with', async () => {
+    const record = buildRecord({ id: 'imported1', downloadUrl: 'https://archive.example.org/imported1.mp4' });
+    await kura.load([record]);
+    const response = await download('GET', '/api/download/imported1/video');
+    expect(response.statusCode, response.body).toBe(307);
+    expect(response.headers.location).toBe('https://archive.example.org/imported1.mp4');
+  });
 });
+
+/** The fs path of an object key in the app's store, its folder made. */
+async function keyPath(key: string): Promise<string> {
+  const file = path.join(kura.archiveDir, key);
+  await mkdir(path.dirname(file), { recursive: true });
+  return file;
+}
+
+/** A finished record stored by Kura, with the archive keys given. */
+function finishedRecord(id: string, keys: { videoKey?: string | null; logKey?: string | null }): LivestreamInput {
+  return {
+    id, platform: 'hls', sourceUrl: `https://cdn.example/${id}/index.m3u8`, status: 'finished', failureReason: null,
+    title: `Stored ${id}`, channelName: 'Channel', channelId: 'cdn.example', thumbnailUrl: null, scheduledStart: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null, endedAt: null, submitters: ['local/viewer'], requestedQuality: null,
+    archive: { fileSizeBytes: 10, lengthSeconds: 1, videoKey: keys.videoKey ?? null, logKey: keys.logKey ?? null, thumbnailKey: null, sha256: 'a'.repeat(64), externalUrl: null },
+  };
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { createSearch } from '../../src/search-wiring.js';
+import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecord } from '../support/factories.js';
 
 let kura: TestApp;
@@ -78,5 +79,42 @@ describe('GET /api/video/{id}', () => {
       sha256: null,
       createdAt: expect.stringMatching(/Z$/),
     });
+  });
+});
+
+describe('an unexpected error', () => {
+  it('is answered 500 internal_error without internals, and logged with its stack', async () => {
+    const lines: string[] = [];
+    const broken = await startTestApp({ logLevel: 'error', logStream: { write: (line) => void lines.push(line) } });
+    try {
+      // a schema the code does not expect: PostgreSQL's error is no AppError
+      await broken.db.pool.query('alter table livestream_totals rename to livestream_totals_elsewhere');
+      const response = await broken.app.inject({ url: '/api/stats' });
+      expect(response.statusCode).toBe(500);
+      const problem = problemOf(response);
+      expect(problem).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, code: 'internal_error', detail: 'Kura failed to answer this request; the error is in its log.' });
+      expect(response.body).not.toMatch(/livestream_totals|relation|at .*\.ts/);
+      const logged = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'request failed');
+      expect(logged?.err?.message).toContain('livestream_totals');
+      expect(logged?.err?.stack).toMatch(/\n\s+at /);
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('search_unavailable', () => {
+  it('answers GET /api/search 503 search_unavailable while Meilisearch cannot be reached', async () => {
+    // port 1 on loopback: nothing listens there
+    const config = { kind: 'meilisearch' as const, url: 'http://127.0.0.1:1', publicUrl: 'https://search.example.org', adminKey: 'admin-key' };
+    const away = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
+    try {
+      const response = await away.app.inject({ url: '/api/search' });
+      expect(response.statusCode, response.body).toBe(503);
+      expect(problemOf(response)).toMatchObject({ status: 503, code: 'search_unavailable' });
+      expect(response.body).not.toContain('admin-key');
+    } finally {
+      await away.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,14 @@ beforeEach(async () => {
   db = await createTestDatabase({ migrated: false });
 });
 afterEach(() => db.drop());
+
+/** The tables the migrations in `folder` leave: those they create, less those a later one drops. */
+async function tablesCreatedBy(folder: string): Promise<string[]> {
+  const files = (await readdir(folder)).filter((name) => name.endsWith('.sql')).sort();
+  const sql = (await Promise.all(files.map((name) => readFile(path.join(folder, name), 'utf8')))).join('\n');
+  const dropped = new Set([...sql.matchAll(/drop table (?:if exists )?(\w+)/gi)].map((m) => m[1] as string));
+  return [...sql.matchAll(/create table (?:if not exists )?(\w+)/gi)].map((m) => m[1] as string).filter((name) => !dropped.has(name));
+}
 
 const recorded = async () => (await db.pool.query('select name from schema_migrations order by name')).rows.map((r) => r.name);
 
@@ -30,7 +38,13 @@ describe('migrations', () => {
     const appliedBy = results.filter((r) => r.applied.length > 0);
     expect(appliedBy).toHaveLength(1);
     expect(await recorded()).toEqual(appliedBy[0]!.applied);
-    await db.pool.query(`select * from livestream_totals`);
+    const { rows: tables } = await db.pool.query(`select tablename from pg_tables where schemaname = current_schema()`);
+    const created = await tablesCreatedBy(dir);
+    expect(created).toEqual(expect.arrayContaining(['livestreams', 'captures', 'users', 'sessions', 'search_documents', 'archive_checks']));
+    expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(created));
+    // each migration's statements ran once: the totals table holds its single seeded row
+    const totals = await db.pool.query(`select all_count::int, total_file_size::int from livestream_totals`);
+    expect(totals.rows).toEqual([{ all_count: 0, total_file_size: 0 }]);
   });
 
   it('refuse to run when an applied migration was edited', async () => {

@@ -38,7 +38,7 @@ beforeAll(async () => {
   access = (await kura.app.inject({ url: '/api/search' })).json();
   client = new Meilisearch({ host: engineUrl, apiKey: access.apiKey });
   // the api's index applies the documents when its own notification arrives: a moment after the drain
-  await vi.waitFor(async () => expect((await client.index('kura').search('', { limit: 0 })).estimatedTotalHits).toBe(records.length), { timeout: 1000 });
+  await vi.waitFor(async () => expect((await client.index('kura').search('', { limit: 0 })).estimatedTotalHits).toBe(records.length), { timeout: 10_000 });
 });
 afterAll(async () => {
   await follower?.stop();

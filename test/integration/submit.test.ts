@@ -7,6 +7,8 @@ import { addressRefusal } from '../../src/adapters/outbound/address-policy.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, createToken, logIn, SAME_ORIGIN } from '../support/accounts.js';
+import { buildRecord } from '../support/factories.js';
+import { queuedJobs } from '../support/jobs.js';
 
 // POST /api/submit on a real PostgreSQL. Playlists are served by a plain HTTP server on
 // 127.0.0.1; YouTube answers come from the yt-dlp STAND-IN (state in $YTDLP_STAND_IN_STATE).
@@ -63,7 +65,7 @@ describe('submitting a stream', () => {
     expect((await submit(kura, asUser('alice'), { videoUrl: url })).json()).toMatchObject({ id, submitters: ['local/alice', 'local/bob'] });
     const { rows } = await kura.db.pool.query('select count(*)::int as n from livestreams where source_url = $1', [url]);
     expect(rows[0].n).toBe(1);
-    expect(kura.scheduler.watched.filter((watched) => watched === id)).toHaveLength(1);
+    expect(await queuedJobs(kura.db, 'watch-stream', id)).toEqual([expect.objectContaining({ data: { livestreamId: id }, state: 'created', singletonKey: id })]);
     expect((await kura.db.livestreams.findById(id))?.requestedQuality).toBe('720p');
   });
 
@@ -94,6 +96,18 @@ describe('submitting a stream', () => {
     expect(notAStream.json().code).toBe('invalid_source');
     const badQuality = await submit(kura, asUser('alice'), { videoUrl: `${base}/live/q/index.m3u8`, quality: 'ultra' });
     expect(badQuality.statusCode).toBe(400);
+  });
+
+  it('refuses a YouTube video archived already (409 already_archived), adding no submitter and queuing nothing', async () => {
+    await kura.load([buildRecord({ id: 'CCCCCCCCCCC', finished: true, submitters: ['discord/7'] })]);
+    await youtubeSays({ liveStatus: 'is_upcoming' });
+    await addUser(kura, 'dora'); // her own submission limit, untouched by the other tests
+    const dora = { ...SAME_ORIGIN, cookie: await logIn(kura, 'dora') };
+    const again = await submit(kura, dora, { videoUrl: 'https://www.youtube.com/watch?v=CCCCCCCCCCC' });
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json()).toMatchObject({ status: 409, code: 'already_archived', detail: expect.stringContaining('CCCCCCCCCCC') });
+    expect((await kura.db.livestreams.findById('CCCCCCCCCCC'))?.submitters).toEqual(['discord/7']);
+    expect(await queuedJobs(kura.db, 'watch-stream', 'CCCCCCCCCCC')).toEqual([]);
   });
 
   it('limits submissions per user: the sixth within the hour is 429 with Retry-After', async () => {

@@ -13,7 +13,8 @@ import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { importLivestreams } from '../../src/core/import-livestreams.js';
-import type { ChangeFeed, Scheduler, StreamSource } from '../../src/core/ports.js';
+import type { ChangeFeed, StreamSource } from '../../src/core/ports.js';
+import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { parseConfig } from '../../src/config.js';
 import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
 import { createAccountDeps } from '../../src/main.js';
@@ -24,6 +25,7 @@ import { readPackageInfo } from '../../src/package-info.js';
 import type { Search } from '../../src/search-wiring.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HistoryRecordJson } from './factories.js';
+import { startJobsWithoutWorkers } from './jobs.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -34,8 +36,8 @@ export interface TestApp {
   nextChange(): Promise<void>;
   /** Accounts as the app was wired with them (the production wiring on the test database). */
   accounts: AccountDeps;
-  /** The scheduler submissions went to: a RECORDING DOUBLE unless one was given. */
-  scheduler: RecordingScheduler;
+  /** The real pg-boss the app queues jobs on, with no workers: read what it queued with `queuedJobs`. */
+  jobs: PgBossJobs;
   /** Where the app's fs store keeps archives. */
   archiveDir: string;
   close(): Promise<void>;
@@ -48,19 +50,6 @@ export const YTDLP_STAND_IN = path.join(readPackageInfo().root, 'test', 'support
 /** Kura's sources as the tests run them: HLS on loopback allowed, YouTube through the yt-dlp stand-in. */
 export function testSources(): StreamSource {
   return routeSources([createYouTubeSource(createYtDlp(YTDLP_STAND_IN)), createHlsSource(createFetcher({ allowPrivate: true }))]);
-}
-
-/** A scheduler DOUBLE that only notes what was asked of it (no jobs run in API tests). */
-export class RecordingScheduler implements Scheduler {
-  readonly watched: string[] = [];
-  readonly finalized: string[] = [];
-  async watch(livestreamId: string): Promise<void> {
-    this.watched.push(livestreamId);
-  }
-  async capture(): Promise<void> {}
-  async finalize(livestreamId: string): Promise<void> {
-    this.finalized.push(livestreamId);
-  }
 }
 
 export interface TestAccountOptions {
@@ -78,8 +67,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
-  const scheduler = new RecordingScheduler();
-  const accounts = createAccountDeps(config, db.pool, scheduler, accountOptions.fetcher);
+  const jobs = await startJobsWithoutWorkers(db.url);
+  const accounts = createAccountDeps(config, db.pool, jobs, accountOptions.fetcher);
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
   const feed: ClosableChangeFeed = await listenForChanges(db.url, () => undefined);
   const waiters: Array<() => void> = [];
@@ -108,7 +97,7 @@ export async function startTestApp(
     db,
     nextChange,
     accounts,
-    scheduler,
+    jobs,
     archiveDir,
     async load(records) {
       const changed = nextChange();
@@ -119,6 +108,7 @@ export async function startTestApp(
       await app.close();
       await search?.close();
       await feed.close();
+      await jobs.stop(0);
       await db.drop();
     },
   };

@@ -22,6 +22,7 @@ export interface HlsFixture {
   seen(match: RegExp, count: number): Promise<void>;
   /** Rejects requests while set: status to answer, or 'reset' to drop the connection. */
   fail: ((requestPath: string, rawUrl: string) => number | 'reset' | 'stall' | null) | null;
+  /** Kills the encoder if it still runs and waits for it to exit, then stops the server. */
   close(): Promise<void>;
 }
 
@@ -47,6 +48,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
   await mkdir(path.join(dir, 'live'));
   let waiters: Array<() => boolean> = [];
   let encoder: ChildProcess | null = null;
+  let encoderDone: Promise<void> = Promise.resolve();
   const fixture: HlsFixture = {
     url: '',
     dir,
@@ -64,6 +66,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     start: () => {
       const run = runEncoder(path.join(dir, 'live'), options);
       encoder = run.child;
+      encoderDone = run.done.catch(() => undefined); // close() waits for the exit, not its verdict
       return run.done;
     },
     onAir: () => fileAppears(path.join(dir, 'live'), 'index.m3u8'),
@@ -86,11 +89,15 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   fixture.url = `http://127.0.0.1:${port}/live/index.m3u8`;
-  fixture.close = () =>
-    new Promise((resolve) => {
+  // an encoder still on air is killed and waited for, so no ffmpeg outlives its test
+  fixture.close = async () => {
+    if (encoder !== null && encoder.exitCode === null && encoder.signalCode === null) encoder.kill('SIGKILL');
+    await encoderDone;
+    await new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
+  };
   return fixture;
 }
 
