@@ -16,12 +16,13 @@ import { importLivestreams } from '../../src/core/import-livestreams.js';
 import type { ChangeFeed, Scheduler, StreamSource } from '../../src/core/ports.js';
 import { parseConfig } from '../../src/config.js';
 import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
-import { createAccountDeps } from '../../src/main.js';
+import { createAccountDeps } from '../../src/wiring/accounts.js';
+import { createSources } from '../../src/wiring/sources.js';
 import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
-import type { Search } from '../../src/search-wiring.js';
+import type { Search } from '../../src/wiring/search.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HistoryRecordJson } from './factories.js';
 
@@ -79,7 +80,7 @@ export async function startTestApp(
   const db = await createTestDatabase();
   const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
   const scheduler = new RecordingScheduler();
-  const accounts = createAccountDeps(config, db.pool, scheduler, accountOptions.fetcher);
+  const accounts = createAccountDeps(config, db.pool, scheduler, createSources(config, accountOptions.fetcher));
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
   const feed: ClosableChangeFeed = await listenForChanges(db.url, () => undefined);
   const waiters: Array<() => void> = [];
