@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { createExpiredPurger } from './adapters/db/expired-purger.js';
 import type { Config } from './config.js';
 import type { PgBossJobs } from './jobs/pg-boss-jobs.js';
-import { startPurgingExpired } from './jobs/purge-expired.js';
 import { announceSetup, createAccountDeps } from './wiring/accounts.js';
 import { openChangeFeed, openDatabase, startScheduler, type Database } from './wiring/database.js';
 import { buildHttp } from './wiring/http.js';
@@ -57,7 +55,6 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     if (config.role !== 'api') {
       const syncSearch = await followSearch(search, database, { publicUrl: config.publicUrl, requestJob: () => jobs.indexRecords(), log }, stops);
       stops.push(await startWorker(config, { database, store, jobs, sources }, log, syncSearch));
-      stops.push(startPurgingExpired(createExpiredPurger(database.pool), { everySeconds: 3600, onError: (error) => log.warn({ err: error }, 'purging expired sessions failed') }));
     }
     let app: FastifyInstance | null = null;
     let url: string | null = null;

@@ -3,12 +3,14 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
+import { createExpiredPurger } from '../adapters/db/expired-purger.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/ports.js';
 import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import { startPurgingExpired } from '../jobs/purge-expired.js';
 import { runVerifyArchives } from '../jobs/verify-archives.js';
 import { startWatchdog } from '../jobs/watchdog.js';
 import type { Database } from './database.js';
@@ -57,7 +59,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
   };
 }
 
-/** Runs capture jobs and the watchdog; the returned function hands running captures back. */
+/** Runs capture jobs, the watchdog and the purge of expired sessions; the returned function hands running captures back. */
 export async function startWorker(config: Config, parts: WorkerParts, log: Logger, syncSearch?: () => Promise<unknown>): Promise<() => Promise<void>> {
   const workerId = `${hostname()}:${process.pid}`;
   const { capture } = config;
@@ -78,8 +80,13 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
     onError: (error) => log.warn({ err: error }, 'capture watchdog failed'),
   });
+  const stopPurging = startPurgingExpired(createExpiredPurger(parts.database.pool), {
+    everySeconds: 3600,
+    onError: (error) => log.warn({ err: error }, 'purging expired sessions failed'),
+  });
   log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
   return async () => {
+    stopPurging();
     stopWatchdog();
     await worker.abortCaptures();
   };
