@@ -7,14 +7,14 @@ import { AppError } from './core/errors.js';
 import { importLivestreams } from './core/import-livestreams.js';
 import { archiveStream } from './core/archive-stream.js';
 import { addLocalUser } from './core/add-local-user.js';
-import { createApiToken } from './core/create-api-token.js';
+import { createTokenForUser } from './core/create-token-for-user.js';
 import { LOCAL_PROVIDER } from './core/account.js';
-import { createScryptPasswords } from './adapters/auth/scrypt-passwords.js';
-import { createApiTokenRepo } from './adapters/db/api-token-repo.js';
-import { createUserRepo } from './adapters/db/user-repo.js';
-import { createLogger, createSources, createStore, openDatabase, startKura, startScheduler, type Database } from './main.js';
-import { createSearch, reindex } from './search-wiring.js';
-import { createArchiveCheckRepo } from './adapters/db/archive-check-repo.js';
+import { createLogger, startKura } from './main.js';
+import { createAccountStores } from './wiring/accounts.js';
+import { openDatabase, startScheduler, type Database } from './wiring/database.js';
+import { createSearch, reindex } from './wiring/search.js';
+import { createSources } from './wiring/sources.js';
+import { createStore, createVerifyDeps, verifyPolicy } from './wiring/storage.js';
 import type { Finding } from './core/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/verify-archives.js';
 
@@ -112,7 +112,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   const jobs = await startScheduler(config, database, log);
   try {
     const record = await archiveStream(
-      { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config) },
+      { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config).source },
       {
         url: positionals[0] as string,
         submitter: `cli/${userInfo().username}`,
@@ -139,7 +139,7 @@ async function runUserAdd(config: Config, args: string[]): Promise<number> {
   const password = (await readStdin()).replace(/\r?\n$/, '');
   return withDatabase(config, async (database) => {
     const user = await addLocalUser(
-      { users: createUserRepo(database.pool), passwords: createScryptPasswords() },
+      createAccountStores(database.pool),
       { name: positionals[1] as string, password, role: values.admin ? 'admin' : 'user' },
     );
     console.log(`kura: local account ${user.name} saved (${user.role}); it submits as local/${user.providerUserId}`);
@@ -154,9 +154,7 @@ async function runTokenCreate(config: Config, args: string[]): Promise<number> {
   }
   const [provider, userId] = (args[1] as string).includes('/') ? (args[1] as string).split(/\/(.*)/s) : [LOCAL_PROVIDER, args[1] as string];
   return withDatabase(config, async (database) => {
-    const user = await createUserRepo(database.pool).find(provider as string, userId as string);
-    if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${provider}/${userId}; a user exists once it has logged in (or was added with kura user add).`);
-    const created = await createApiToken({ apiTokens: createApiTokenRepo(database.pool) }, { userId: user.id, name: 'cli' });
+    const created = await createTokenForUser(createAccountStores(database.pool), { provider: provider as string, userId: userId as string, name: 'cli' });
     console.log(created.token);
     return 0;
   });
@@ -186,13 +184,13 @@ async function runVerify(config: Config, args: string[]): Promise<number> {
     return 2;
   }
   return withDatabase(config, async (database) => {
-    const deps = { store: createStore(config, database), checks: createArchiveCheckRepo(database.pool), livestreams: database.livestreams };
+    const deps = createVerifyDeps(database, createStore(config, database));
     const print = (finding: Finding) => console.log(`${finding.result.padEnd(7)} ${finding.id}  ${finding.detail}`);
     const id = positionals[0];
     let summary: VerifySummary | 'external';
     if (values.all === true) summary = await verifyAllArchives(deps, print);
     else if (id !== undefined) summary = await verifyOneArchive(deps, id, print);
-    else summary = await verifyDueArchives(deps, { everyDays: config.verify.everyDays, bytesPerRun: config.verify.bytesPerHour }, print);
+    else summary = await verifyDueArchives(deps, verifyPolicy(config), print);
     if (summary === 'external') {
       console.log(`kura: ${id} is archived outside this instance (an imported URL): nothing stored here to verify`);
       return 0;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from './errors.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureRepo, LivestreamRepo, Scheduler, StreamSource } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler, StreamSource } from './ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 export interface ArchiveRequest {
@@ -22,7 +22,7 @@ export interface ArchiveRequest {
  * one whose record failed is given another go (reviveLivestream), keeping its submitters.
  */
 export async function archiveStream(
-  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler; source: StreamSource },
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource },
   request: ArchiveRequest,
 ): Promise<Livestream> {
   const inspection = await deps.source.inspect(request.url);

@@ -4,7 +4,7 @@ import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
 import { canMove } from './lifecycle.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureRepo, LivestreamRepo } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo } from './ports.js';
 
 /**
  * An admin cancels a livestream. An upcoming one is no longer waited for: the record becomes
@@ -14,7 +14,7 @@ import type { CaptureRepo, LivestreamRepo } from './ports.js';
  * kept in the audit table. Throws `admin_only`, `livestream_not_found`, `livestream_not_cancellable`.
  */
 export async function cancelLivestream(
-  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; adminActions: AdminActionRepo },
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & EncoderLog; adminActions: AdminActionRepo },
   request: { caller: Caller; id: string; reason: string },
 ): Promise<{ record: Livestream; stopping: boolean }> {
   requireAdmin(request.caller);

@@ -1,9 +1,9 @@
 import { AppError } from './errors.js';
-import type { CaptureRepo, LivestreamRepo, Scheduler, StreamRecorder, StreamSource } from './ports.js';
+import type { CaptureLease, CaptureStates, EncoderLog, LivestreamRepo, Scheduler, StreamRecorder, StreamSource } from './ports.js';
 
 export interface CaptureDeps {
   livestreams: LivestreamRepo;
-  captures: CaptureRepo;
+  captures: CaptureLease & CaptureStates & EncoderLog;
   source: StreamSource;
   recorder: StreamRecorder;
   scheduler: Scheduler;

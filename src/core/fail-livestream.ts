@@ -1,6 +1,6 @@
 import { AppError } from './errors.js';
 import { canMove } from './lifecycle.js';
-import type { CaptureRepo, LivestreamRepo } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo } from './ports.js';
 
 /**
  * Kura gives up on a record: it becomes `failed` with `reason` (words for people), an open
@@ -8,7 +8,7 @@ import type { CaptureRepo, LivestreamRepo } from './ports.js';
  * admin's retry. A record that has finished or failed already is left alone; returns whether
  * this call failed it.
  */
-export async function failLivestream(deps: { livestreams: LivestreamRepo; captures: CaptureRepo }, id: string, reason: string): Promise<boolean> {
+export async function failLivestream(deps: { livestreams: LivestreamRepo; captures: CaptureStates & EncoderLog }, id: string, reason: string): Promise<boolean> {
   const record = await deps.livestreams.findById(id);
   if (record === null || !canMove(record.status, 'gave_up')) return false;
   try {

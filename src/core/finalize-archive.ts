@@ -3,11 +3,11 @@ import { PermanentError } from './errors.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from './livestream.js';
 import { objectKeys, objectMeta } from './object-keys.js';
-import type { ArchiveStore, ByteSource, CaptureRepo, LivestreamRepo, MediaTools, Spool } from './ports.js';
+import type { ArchiveStore, ByteSource, CaptureLease, CaptureStates, ChunkLog, EncoderLog, LivestreamRepo, MediaTools, PartLog, Spool } from './ports.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;
-  captures: CaptureRepo;
+  captures: CaptureLease & CaptureStates & PartLog & ChunkLog & EncoderLog;
   media: MediaTools;
   store: ArchiveStore;
   spool: Spool;

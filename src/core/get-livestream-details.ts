@@ -1,7 +1,7 @@
 import type { Capture, CapturePart, Gap } from './capture.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureRepo, LivestreamRepo } from './ports.js';
+import type { CaptureStates, LivestreamRepo, PartLog } from './ports.js';
 
 export interface LivestreamDetails {
   record: Livestream;
@@ -10,7 +10,7 @@ export interface LivestreamDetails {
 }
 
 /** One record with its capture's parts and gaps. Throws `livestream_not_found`. */
-export async function getLivestreamDetails(deps: { livestreams: LivestreamRepo; captures: CaptureRepo }, id: string): Promise<LivestreamDetails> {
+export async function getLivestreamDetails(deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog }, id: string): Promise<LivestreamDetails> {
   const record = await getLivestream(deps, id);
   const capture = await deps.captures.get(id);
   if (capture === null) return { record, capture: null };

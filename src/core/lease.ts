@@ -1,4 +1,4 @@
-import type { CaptureRepo } from './ports.js';
+import type { CaptureLease } from './ports.js';
 
 /**
  * Renews a capture's lease every `everyMs` until the returned function is called; `onLost` runs
@@ -6,7 +6,7 @@ import type { CaptureRepo } from './ports.js';
  * beat is tried again at the next one.
  */
 export function keepLease(
-  captures: CaptureRepo,
+  captures: CaptureLease,
   livestreamId: string,
   workerId: string,
   everyMs: number,

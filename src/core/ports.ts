@@ -1,4 +1,4 @@
-import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
+import type { Capture, EndReason } from './capture.js';
 import type { LifecycleEvent } from './lifecycle.js';
 import type { Livestream, LivestreamChange, LivestreamInput, Platform } from './livestream.js';
 import type { ObjectMeta } from './object-keys.js';
@@ -64,50 +64,8 @@ export interface LivestreamRepo {
 /** What a source may change of a record outside the lifecycle. */
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 
-/** Capture progress in the database: the lease, stored segments, gaps and the encoder log. */
-export interface CaptureRepo {
-  /** Creates or takes over the capture for `workerId` unless another live worker holds it; null then. */
-  claim(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
-  /** Takes an ended capture's lease to finalize it, unless another live worker holds it; null then. */
-  claimFinalize(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
-  /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
-  release(livestreamId: string, workerId: string): Promise<void>;
-  /** Renews the lease: `lost` when another worker took the capture over, `stop` when an admin asked to stop it. */
-  heartbeat(livestreamId: string, workerId: string): Promise<'held' | 'lost' | 'stop'>;
-  /** Asks the worker recording a capture to stop (an admin's `reason`); false unless it is capturing. */
-  requestStop(livestreamId: string, reason: string): Promise<boolean>;
-  setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
-  /** Records a stored segment, advances `nextSequence` and appends `log`, in one statement. */
-  recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;
-  /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
-  recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
-  /**
-   * Forgets segments (and gaps) from `sequence` on, whose bytes are lost, so they are fetched
-   * again while the source still lists them; the capture continues in `part`.
-   */
-  rewind(livestreamId: string, sequence: number, part: number): Promise<void>;
-  startPart(livestreamId: string, part: number): Promise<void>;
-  lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
-  /** The first segment of `part` whose bytes reach past `offset`. */
-  firstSegmentPast(livestreamId: string, part: number, offset: number): Promise<StoredSegment | null>;
-  /** Notes a chunk stored in the archive store, if `workerId` still holds the capture; false otherwise. */
-  recordChunk(livestreamId: string, workerId: string, chunk: StoredChunk): Promise<boolean>;
-  /** Stored chunks in byte order (part, then offset). */
-  chunks(livestreamId: string): Promise<StoredChunk[]>;
-  end(livestreamId: string, reason: string): Promise<void>;
-  markFinalized(livestreamId: string): Promise<void>;
-  get(livestreamId: string): Promise<Capture | null>;
-  parts(livestreamId: string): Promise<CapturePart[]>;
-  gaps(livestreamId: string): Promise<Gap[]>;
-  appendLog(livestreamId: string, lines: readonly string[]): Promise<void>;
-  readLog(livestreamId: string): Promise<string>;
-  /** The capture in progress that started last, if any. */
-  latestRunning(): Promise<string | null>;
-  /** Deletes a capture that stored no segment (its log stays), so the record can be recorded afresh; false when it holds some. */
-  forget(livestreamId: string): Promise<boolean>;
-  /** Captures of live records, being recorded or waiting to be finalized, whose worker stopped renewing its lease. */
-  findStale(staleAfterSeconds: number): Promise<Array<{ livestreamId: string; state: 'capturing' | 'ended' }>>;
-}
+/** Capture progress in the database, split by what its users need (see capture-ports.ts). */
+export type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog } from './capture-ports.js';
 
 /** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
 export interface Scheduler {

@@ -4,7 +4,7 @@ import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
 import { canMove } from './lifecycle.js';
-import type { CaptureRepo, LivestreamRepo, Scheduler } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler } from './ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 /**
@@ -13,7 +13,7 @@ import { reviveLivestream } from './revive-livestream.js';
  * on. Kept in the audit table. Throws `admin_only`, `livestream_not_found`, `livestream_not_retryable`.
  */
 export async function retryLivestream(
-  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler; adminActions: AdminActionRepo },
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; adminActions: AdminActionRepo },
   request: { caller: Caller; id: string; reason: string },
 ): Promise<Livestream> {
   requireAdmin(request.caller);

@@ -1,4 +1,4 @@
-import type { CaptureRepo, LivestreamRepo, Scheduler } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler } from './ports.js';
 
 /**
  * Gives a failed record another go, through the lifecycle. When its capture holds parts (kept
@@ -8,7 +8,7 @@ import type { CaptureRepo, LivestreamRepo, Scheduler } from './ports.js';
  * unless the record is failed.
  */
 export async function reviveLivestream(
-  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler },
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler },
   id: string,
   by: string,
 ): Promise<'finalize' | 'watch'> {

@@ -3,7 +3,7 @@ import type { RateLimit, RateLimiter } from './account-ports.js';
 import { archiveStream } from './archive-stream.js';
 import { AppError } from './errors.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureRepo, LivestreamRepo, Scheduler, StreamSource } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler, StreamSource } from './ports.js';
 
 /**
  * A user's submission: counted against the per-user rate limit, then queued by `archiveStream`
@@ -12,7 +12,7 @@ import type { CaptureRepo, LivestreamRepo, Scheduler, StreamSource } from './por
  * Throws `too_many_requests` and whatever `archiveStream` throws.
  */
 export async function submitStream(
-  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler; source: StreamSource; rateLimiter: RateLimiter },
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource; rateLimiter: RateLimiter },
   request: { caller: Caller; url: string; quality?: string; rule: RateLimit; now: Date },
 ): Promise<Livestream> {
   const submitter = submitterOf(request.caller.user);

@@ -1,6 +1,6 @@
 import { failLivestream } from './fail-livestream.js';
 import { neverLiveReason } from './lifecycle.js';
-import type { CaptureRepo, LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo } from './ports.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo } from './ports.js';
 
 export interface SweepPolicy {
   /** The never-live deadline, as the watch applies it (WatchPolicy.neverLiveSeconds). */
@@ -11,7 +11,7 @@ export interface SweepPolicy {
   batch: number;
 }
 
-export type SweepDeps = { livestreams: LivestreamRepo; captures: CaptureRepo; scheduler: Scheduler; jobs: PendingJobs; sweep: SweepRepo };
+export type SweepDeps = { livestreams: LivestreamRepo; captures: CaptureStates & EncoderLog; scheduler: Scheduler; jobs: PendingJobs; sweep: SweepRepo };
 
 /** A repair made, for the caller's report. */
 export interface Repair {

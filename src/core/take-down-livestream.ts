@@ -3,7 +3,7 @@ import type { AdminActionRepo } from './account-ports.js';
 import { AppError } from './errors.js';
 import { getLivestream } from './get-livestream.js';
 import { objectKeys } from './object-keys.js';
-import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './ports.js';
+import type { ArchiveStore, ChunkLog, LivestreamRepo } from './ports.js';
 
 /**
  * An admin removes a record: its stored files (video, log, thumbnail, and the chunks of a capture
@@ -12,7 +12,7 @@ import type { ArchiveStore, CaptureRepo, LivestreamRepo } from './ports.js';
  * recorded is refused until it is finished (an admin cancels it first). Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
  */
 export async function takeDownLivestream(
-  deps: { livestreams: LivestreamRepo; captures: CaptureRepo; store: ArchiveStore; adminActions: AdminActionRepo },
+  deps: { livestreams: LivestreamRepo; captures: ChunkLog; store: ArchiveStore; adminActions: AdminActionRepo },
   request: { caller: Caller; id: string; reason: string },
 ): Promise<void> {
   requireAdmin(request.caller);

@@ -1,4 +1,4 @@
-import type { CaptureRepo, Scheduler } from '../core/ports.js';
+import type { CaptureLease, EncoderLog, Scheduler } from '../core/ports.js';
 
 /**
  * Every `everySeconds`, finds captures whose worker stopped renewing its lease (crashed,
@@ -6,7 +6,7 @@ import type { CaptureRepo, Scheduler } from '../core/ports.js';
  * from the stored progress. Returns a stop function.
  */
 export function startWatchdog(
-  deps: { captures: CaptureRepo; scheduler: Scheduler },
+  deps: { captures: CaptureLease & EncoderLog; scheduler: Scheduler },
   options: { staleAfterSeconds: number; everySeconds: number; onError: (error: Error) => void },
 ): () => void {
   const timer = setInterval(() => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearch } from '../../src/search-wiring.js';
+import { createSearch } from '../../src/wiring/search.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecord } from '../support/factories.js';
 

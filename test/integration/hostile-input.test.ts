@@ -1,6 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearch } from '../../src/search-wiring.js';
+import { createSearch } from '../../src/wiring/search.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { addUser, createToken, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { buildRecord } from '../support/factories.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Meilisearch } from 'meilisearch';
-import { createSearch, reindex } from '../../src/search-wiring.js';
+import { createSearch, reindex } from '../../src/wiring/search.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { buildRecords } from '../support/factories.js';

@@ -1,6 +1,6 @@
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSearch } from '../../src/search-wiring.js';
+import { createSearch } from '../../src/wiring/search.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecord, type HistoryRecordJson } from '../support/factories.js';
 import { followSearch, type SearchFollower } from '../support/search.js';

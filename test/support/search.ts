@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
-import { createSearch, startSearchWorker, type Search } from '../../src/search-wiring.js';
+import { createSearch, startSearchWorker, type Search } from '../../src/wiring/search.js';
 import type { SearchConfig } from '../../src/config-search.js';
 import { TEST_PUBLIC_URL } from './app.js';
 import type { TestDatabase } from './database.js';

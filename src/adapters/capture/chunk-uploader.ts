@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { CHUNK_META, objectKeys } from '../../core/object-keys.js';
-import type { ArchiveStore, CaptureRepo, LocalChunk } from '../../core/ports.js';
+import type { ArchiveStore, ChunkLog, LocalChunk } from '../../core/ports.js';
 import { sleep } from './sleep.js';
 
 /** A local chunk file complete up to `endOffset` (exclusive, in part offsets). */
@@ -9,7 +9,7 @@ export type SealedChunk = LocalChunk & { endOffset: number };
 
 export interface ChunkUploaderDeps {
   store: ArchiveStore;
-  captures: CaptureRepo;
+  captures: ChunkLog;
   livestreamId: string;
   workerId: string;
   log: (line: string) => Promise<void>;

@@ -1,4 +1,4 @@
-import type { ArchiveStore, CaptureRepo, Spool } from '../../core/ports.js';
+import type { ArchiveStore, CaptureLease, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog, Spool } from '../../core/ports.js';
 import type { Fetcher } from '../sources/http-fetch.js';
 
 export interface RecorderLimits {
@@ -19,7 +19,7 @@ export interface RecorderLimits {
 }
 
 export interface RecorderDeps {
-  captures: CaptureRepo;
+  captures: CaptureLease & CaptureStates & PartLog & SegmentLog & ChunkLog & EncoderLog;
   fetcher: Fetcher;
   spool: Spool;
   store: ArchiveStore;

@@ -1,6 +1,6 @@
 import { rm, stat, truncate } from 'node:fs/promises';
 import type { Capture, StoredSegment } from '../../core/capture.js';
-import type { CaptureRepo, Spool } from '../../core/ports.js';
+import type { ChunkLog, PartLog, SegmentLog, Spool } from '../../core/ports.js';
 import type { SealedChunk } from './chunk-uploader.js';
 
 /** Where a resumed capture goes on. */
@@ -24,7 +24,7 @@ export interface ResumePoint {
  * last recorded segment (a crash between the write and the commit) are cut; local files not
  * kept are deleted.
  */
-export async function findResumePoint(deps: { captures: CaptureRepo; spool: Spool }, capture: Capture): Promise<ResumePoint> {
+export async function findResumePoint(deps: { captures: PartLog & SegmentLog & ChunkLog; spool: Spool }, capture: Capture): Promise<ResumePoint> {
   const id = capture.livestreamId;
   const [stored, local, parts] = await Promise.all([deps.captures.chunks(id), deps.spool.localChunks(id), deps.captures.parts(id)]);
   const sized = await Promise.all(local.map(async (l): Promise<SealedChunk> => ({ ...l, endOffset: l.startOffset + (await stat(l.path)).size })));

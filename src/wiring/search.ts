@@ -1,15 +1,16 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { createSearchOutbox } from './adapters/db/search-outbox.js';
-import { createBuiltinIndex } from './adapters/search/builtin-index.js';
-import { createBuiltinSearch } from './adapters/search/builtin-search.js';
-import { createMeilisearchIndex } from './adapters/search/meilisearch-index.js';
-import type { SearchConfig } from './config-search.js';
-import type { ChangeFeed, LivestreamRepo } from './core/ports.js';
-import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from './core/search.js';
-import { reindexSearch, syncSearchIndex, type SearchSyncDeps } from './core/sync-search-index.js';
-import type { SearchAccessProvider } from './http/search/search.routes.js';
-import { startSearchSync, type SearchSync } from './jobs/search-sync.js';
+import { createSearchOutbox } from '../adapters/db/search-outbox.js';
+import { createBuiltinIndex } from '../adapters/search/builtin-index.js';
+import { createBuiltinSearch } from '../adapters/search/builtin-search.js';
+import { createMeilisearchIndex } from '../adapters/search/meilisearch-index.js';
+import type { SearchConfig } from '../config-search.js';
+import type { ChangeFeed, LivestreamRepo } from '../core/ports.js';
+import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/search.js';
+import { reindexSearch, syncSearchIndex, type SearchSyncDeps } from '../core/sync-search-index.js';
+import type { SearchAccessProvider } from '../http/search/search.routes.js';
+import { startSearchSync, type SearchSync } from '../jobs/search-sync.js';
+import { openChangeFeed, type Database } from './database.js';
 
 /** The configured search: how clients reach it, the built-in engine (if that one), the index to keep. */
 export interface Search {
@@ -73,4 +74,22 @@ export async function startSearchWorker(
 export async function reindex(search: Search, db: { pool: pg.Pool; livestreams: LivestreamRepo }, publicUrl: string): Promise<number> {
   if (search.index === null) throw new Error('search is off (KURA_SEARCH=off): nothing to reindex');
   return reindexSearch(syncDeps(search.index, db.pool, db.livestreams), publicUrl);
+}
+
+/**
+ * Worker side: keeps the search index following the records on a change feed of its own, and
+ * returns the drain the `index-records` job runs (undefined when search is off).
+ */
+export async function followSearch(
+  search: Search,
+  database: Database,
+  options: { publicUrl: string; requestJob: () => Promise<void>; log: Logger },
+  stops: Array<() => Promise<void> | void>,
+): Promise<(() => Promise<string[]>) | undefined> {
+  if (search.index === null) return undefined;
+  const feed = await openChangeFeed(database, options.log);
+  stops.push(() => feed.close());
+  const follower = await startSearchWorker(search, database, feed, options);
+  stops.push(() => follower?.sync.stop());
+  return follower?.drain;
 }

@@ -1,0 +1,74 @@
+import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from './capture.js';
+
+/**
+ * Capture progress in the database, as the ports its users need: a use case or adapter names
+ * only the ones it calls (`captures: CaptureLease & EncoderLog`); one repository implements all.
+ */
+
+/** Which worker holds a capture: taken, renewed, given up, and found abandoned. */
+export interface CaptureLease {
+  /** Creates or takes over the capture for `workerId` unless another live worker holds it; null then. */
+  claim(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
+  /** Takes an ended capture's lease to finalize it, unless another live worker holds it; null then. */
+  claimFinalize(livestreamId: string, workerId: string, staleAfterSeconds: number): Promise<Capture | null>;
+  /** Renews the lease: `lost` when another worker took the capture over, `stop` when an admin asked to stop it. */
+  heartbeat(livestreamId: string, workerId: string): Promise<'held' | 'lost' | 'stop'>;
+  /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
+  release(livestreamId: string, workerId: string): Promise<void>;
+  /** Captures of live records, being recorded or waiting to be finalized, whose worker stopped renewing its lease. */
+  findStale(staleAfterSeconds: number): Promise<Array<{ livestreamId: string; state: 'capturing' | 'ended' }>>;
+}
+
+/** The capture's own state: its playlist, a stop asked for, its end, and its finalize. */
+export interface CaptureStates {
+  get(livestreamId: string): Promise<Capture | null>;
+  setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
+  /** Asks the worker recording a capture to stop (an admin's `reason`); false unless it is capturing. */
+  requestStop(livestreamId: string, reason: string): Promise<boolean>;
+  end(livestreamId: string, reason: string): Promise<void>;
+  markFinalized(livestreamId: string): Promise<void>;
+  /** Deletes a capture that stored no segment (its log stays), so the record can be recorded afresh; false when it holds some. */
+  forget(livestreamId: string): Promise<boolean>;
+  /** The capture in progress that started last, if any. */
+  latestRunning(): Promise<string | null>;
+}
+
+/** What a capture recorded, as readers see it: its parts and the holes in them. */
+export interface PartLog {
+  parts(livestreamId: string): Promise<CapturePart[]>;
+  gaps(livestreamId: string): Promise<Gap[]>;
+}
+
+/** The recorder's progress, segment by segment, and where it resumes. */
+export interface SegmentLog {
+  startPart(livestreamId: string, part: number): Promise<void>;
+  /** Records a stored segment, advances `nextSequence` and appends `log`, in one statement. */
+  recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;
+  /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
+  recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
+  /**
+   * Forgets segments (and gaps) from `sequence` on, whose bytes are lost, so they are fetched
+   * again while the source still lists them; the capture continues in `part`.
+   */
+  rewind(livestreamId: string, sequence: number, part: number): Promise<void>;
+  lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
+  /** The first segment of `part` whose bytes reach past `offset`. */
+  firstSegmentPast(livestreamId: string, part: number, offset: number): Promise<StoredSegment | null>;
+}
+
+/** The chunks of a capture's parts stored in the archive store. */
+export interface ChunkLog {
+  /** Notes a chunk stored in the archive store, if `workerId` still holds the capture; false otherwise. */
+  recordChunk(livestreamId: string, workerId: string, chunk: StoredChunk): Promise<boolean>;
+  /** Stored chunks in byte order (part, then offset). */
+  chunks(livestreamId: string): Promise<StoredChunk[]>;
+}
+
+/** The capture's log, as /api/logz and the archive's log file show it. */
+export interface EncoderLog {
+  appendLog(livestreamId: string, lines: readonly string[]): Promise<void>;
+  readLog(livestreamId: string): Promise<string>;
+}
+
+/** Every capture port: what the repository implements and the composition root hands out. */
+export interface CaptureRepo extends CaptureLease, CaptureStates, PartLog, SegmentLog, ChunkLog, EncoderLog {}

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type pg from 'pg';
+import { createCaptureRepo } from '../adapters/db/capture-repo.js';
+import { listenForChanges, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
+import { startEmbeddedPostgres } from '../adapters/db/embedded-postgres.js';
+import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
+import { migrate } from '../adapters/db/migrator.js';
+import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
+import type { Config } from '../config.js';
+import type { CaptureRepo, LivestreamRepo } from '../core/ports.js';
+import { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import { throttled } from '../log-throttle.js';
+import { readPackageInfo } from '../package-info.js';
+
+/** A database connection for this process, embedded or external. */
+export interface Database {
+  pool: pg.Pool;
+  connectionString: string;
+  livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+  close(): Promise<void>;
+}
+
+/** While the database is away, the same complaint is logged once in this long. */
+const DATABASE_LOG_EVERY_MS = 30_000;
+
+export interface OpenOptions {
+  /** `serve`: may take over an embedded cluster a dead Kura or a CLI command left (see startEmbeddedPostgres). */
+  role?: 'serve' | 'command';
+  /** Told when the embedded PostgreSQL this process owns exited and could not be started again. */
+  onLost?: (error: Error) => void;
+}
+
+/** Connects to `DATABASE_URL`, or starts the embedded PostgreSQL, and brings the schema up to date. */
+export async function openDatabase(config: Config, log: Logger, options: OpenOptions = {}): Promise<Database> {
+  const embedded =
+    config.databaseUrl === undefined
+      ? await startEmbeddedPostgres({
+          dir: path.join(config.dataDir, 'postgres'),
+          systemDir: config.systemDir,
+          log: (m) => log.debug({ postgres: m }),
+          note: (m) => log.info(m),
+          ...options,
+        })
+      : null;
+  const connectionString = config.databaseUrl ?? (embedded?.connectionString as string);
+  let closing = false;
+  const lost = throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.warn({ err: error, suppressed }, 'database connection lost'));
+  const pool = createPool({
+    connectionString,
+    onError: (error) => closing || lost(error),
+  });
+  try {
+    await assertSupportedServer(pool);
+    const result = await migrate(pool, readPackageInfo().migrationsDir);
+    if (result.applied.length > 0) log.info({ applied: result.applied }, 'database migrated');
+  } catch (error) {
+    await pool.end();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    pool,
+    connectionString,
+    livestreams: createLivestreamRepo(pool),
+    captures: createCaptureRepo(pool),
+    async close() {
+      closing = true;
+      await pool.end();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Follows committed record changes (LISTEN), complaining at most once in a while while disconnected. */
+export function openChangeFeed(database: Database, log: Logger): Promise<ClosableChangeFeed> {
+  return listenForChanges(database.connectionString, throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m)));
+}
+
+/** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */
+export function startScheduler(config: Config, database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
+  return PgBossJobs.start({
+    ...options,
+    connectionString: database.connectionString,
+    pollSeconds: config.capture.jobPollSeconds,
+    maxCaptures: config.capture.maxCaptures,
+    onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
+  });
+}

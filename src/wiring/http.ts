@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { ClosableChangeFeed } from '../adapters/db/change-listener.js';
+import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
+import { isReachable } from '../adapters/db/pool.js';
+import { createSweepRepo } from '../adapters/db/sweep-repo.js';
+import type { Config } from '../config.js';
+import type { ArchiveStore } from '../core/ports.js';
+import type { AccountDeps } from '../http/auth/accounts-context.js';
+import { buildApp } from '../http/app.js';
+import { parseChangelog } from '../http/meta/changelog.js';
+import { readPackageInfo } from '../package-info.js';
+import type { Database } from './database.js';
+import type { Search } from './search.js';
+import type { Sources } from './sources.js';
+
+/** What the api serves from: this process's database, store, change feed, search, sources and accounts. */
+export interface HttpParts {
+  database: Database;
+  store: ArchiveStore;
+  feed: ClosableChangeFeed;
+  search: Search;
+  sources: Sources;
+  accounts: AccountDeps;
+}
+
+/** The Fastify app on this process's parts (not listening yet). */
+export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInstance> {
+  const { database, store, feed, search, sources, accounts } = parts;
+  const info = readPackageInfo();
+  return buildApp(
+    {
+      livestreams: database.livestreams,
+      captures: database.captures,
+      store,
+      source: sources.source,
+      isDatabaseReachable: () => isReachable(database.pool),
+      changeFeed: feed,
+      about: {
+        name: info.name,
+        version: info.version,
+        commit: info.commit,
+        changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')),
+      },
+      accounts,
+      archiveChecks: createArchiveCheckRepo(database.pool),
+      search: { access: search.access, engine: search.engine },
+      lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
+    },
+    { ...config, webDir: path.join(info.root, 'dist', 'web') },
+  );
+}

@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
+import { createUploadJournal } from '../adapters/db/upload-journal.js';
+import { createFsStore } from '../adapters/storage/fs-store.js';
+import { createS3Store } from '../adapters/storage/s3-store.js';
+import type { Config } from '../config.js';
+import type { ArchiveStore, LivestreamRepo } from '../core/ports.js';
+import type { VerifyArchivesDeps, VerifyPolicy } from '../core/verify-archives.js';
+import type { Database } from './database.js';
+
+/** The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. */
+export function createStore(config: Config, database: Database): ArchiveStore {
+  return config.storage.kind === 's3'
+    ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
+    : createFsStore(path.join(config.dataDir, 'archive'));
+}
+
+/** What archive verification reads and writes: the store, the records and their checks. */
+export function createVerifyDeps(database: Database, store: ArchiveStore): VerifyArchivesDeps & { livestreams: LivestreamRepo } {
+  return { store, checks: createArchiveCheckRepo(database.pool), livestreams: database.livestreams };
+}
+
+/** How much one scheduled verification run does (KURA_VERIFY_*). */
+export function verifyPolicy(config: Pick<Config, 'verify'>): VerifyPolicy {
+  return { everyDays: config.verify.everyDays, bytesPerRun: config.verify.bytesPerHour };
+}

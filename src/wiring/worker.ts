@@ -1,0 +1,93 @@
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
+import { createSpool, freeBytes } from '../adapters/capture/spool.js';
+import { createExpiredPurger } from '../adapters/db/expired-purger.js';
+import { createSweepRepo } from '../adapters/db/sweep-repo.js';
+import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
+import type { Config } from '../config.js';
+import type { ArchiveStore } from '../core/ports.js';
+import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
+import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import { startPurgingExpired } from '../jobs/purge-expired.js';
+import { runVerifyArchives } from '../jobs/verify-archives.js';
+import { startWatchdog } from '../jobs/watchdog.js';
+import type { Database } from './database.js';
+import type { Sources } from './sources.js';
+import { createVerifyDeps, verifyPolicy } from './storage.js';
+
+/** Of the shutdown grace, how long a capture's chunks on local disk get to reach the store for the next worker. */
+const HANDOVER_MS = 8_000;
+
+/** What the worker's jobs run on: this process's database, store, job queue and sources. */
+export interface WorkerParts {
+  database: Database;
+  store: ArchiveStore;
+  jobs: PgBossJobs;
+  sources: Sources;
+}
+
+function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): WorkerDeps {
+  const { database, store, jobs, sources } = parts;
+  const { capture } = config;
+  const spool = createSpool(path.join(config.dataDir, 'spool'));
+  return {
+    livestreams: database.livestreams,
+    captures: database.captures,
+    scheduler: jobs,
+    jobs,
+    sweep: createSweepRepo(database.pool),
+    source: sources.source,
+    recorder: createHlsRecorder({
+      captures: database.captures,
+      fetcher: sources.fetcher,
+      spool,
+      store,
+      freeBytes,
+      limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6), handoverMs: HANDOVER_MS },
+    }),
+    media: createFfmpegTools({
+      ffmpeg: config.ffmpegPath,
+      ffprobe: config.ffprobePath,
+      backlogBytes: capture.chunkBytes,
+      log: (line) => log.warn(line),
+    }),
+    store,
+    spool,
+    fetchImage: sources.fetchImage,
+  };
+}
+
+/** Runs capture jobs, the watchdog and the purge of expired sessions; the returned function hands running captures back. */
+export async function startWorker(config: Config, parts: WorkerParts, log: Logger, syncSearch?: () => Promise<unknown>): Promise<() => Promise<void>> {
+  const workerId = `${hostname()}:${process.pid}`;
+  const { capture } = config;
+  const deps = createWorkerDeps(config, parts, log);
+  const worker = createHandlers(deps, {
+    workerId,
+    staleAfterSeconds: capture.staleAfterSeconds,
+    watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
+    // a live record's lease twice as old as the watchdog allows: the watchdog had its turn
+    sweep: { neverLiveSeconds: capture.neverLiveSeconds, leaseSeconds: 2 * capture.staleAfterSeconds, batch: 5000 },
+    onSwept: (repairs) => log.warn({ repairs }, 'lifecycle sweep repaired records'),
+    ...(syncSearch ? { syncSearch } : {}),
+    verifyArchives: () => runVerifyArchives(createVerifyDeps(parts.database, parts.store), verifyPolicy(config), log),
+  });
+  await parts.jobs.work(worker.handlers, worker.hooks, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
+  const stopWatchdog = startWatchdog(deps, {
+    staleAfterSeconds: capture.staleAfterSeconds,
+    everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
+    onError: (error) => log.warn({ err: error }, 'capture watchdog failed'),
+  });
+  const stopPurging = startPurgingExpired(createExpiredPurger(parts.database.pool), {
+    everySeconds: 3600,
+    onError: (error) => log.warn({ err: error }, 'purging expired sessions failed'),
+  });
+  log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
+  return async () => {
+    stopPurging();
+    stopWatchdog();
+    await worker.abortCaptures();
+  };
+}
