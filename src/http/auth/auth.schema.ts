@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { LOCAL_NAME_PATTERN } from '../../core/account.js';
 
 export const ProviderParamsSchema = Type.Object({
@@ -52,3 +52,8 @@ export const SetupSchema = Type.Object({
   username: Type.String({ pattern: LOCAL_NAME_PATTERN, description: 'The admin account to create: 1–64 letters, digits, ".", "_" or "-"' }),
   password: Type.String({ minLength: 1, maxLength: 1024, description: '8–1024 characters' }),
 });
+
+/** A user's public identity, as `GET /api/user/{provider}/{id}` answers it. */
+export type PresentedUser = Static<typeof UserSchema>;
+/** The caller, as `GET /api/user` and the logins answer it. */
+export type PresentedCaller = Static<typeof CallerSchema>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listHistory } from '../../core/list-history.js';
 import type { RouteContext } from '../context.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { sendCached } from '../read-cache.js';
 import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS, toHistoryRequest } from './history.schema.js';
