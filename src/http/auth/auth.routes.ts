@@ -4,11 +4,11 @@ import { completeLogin } from '../../core/complete-login.js';
 import { isSetupPending } from '../../core/offer-setup-token.js';
 import { problemResponses } from '../responses.schema.js';
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
-import type { AccountDeps } from './accounts-context.js';
+import type { AccountSlices } from './accounts-context.js';
 import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
 
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
-export function authRoutes(accounts: AccountDeps, publicUrl: string): FastifyPluginAsyncTypebox {
+export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/auth/providers', { schema: { operationId: 'listLoginProviders', summary: 'Login providers enabled here, and whether the first admin is still to be made', response: { 200: ProvidersSchema } } }, async () => ({
       providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),

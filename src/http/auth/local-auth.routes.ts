@@ -5,13 +5,13 @@ import { logInLocally } from '../../core/log-in-locally.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
-import type { AccountDeps } from './accounts-context.js';
+import type { AccountSlices } from './accounts-context.js';
 import { CallerSchema, LocalLoginSchema } from './auth.schema.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
 import { refuseCrossSiteLogin, type Guard } from './guard.js';
 
 /** `POST /auth/local` (local accounts) and `POST /auth/logout`. */
-export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: string): FastifyPluginAsyncTypebox {
+export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Guard, publicUrl: string): FastifyPluginAsyncTypebox {
   // a login or logout forced by another site is refused too (login CSRF)
   const refuseCrossOrigin = (request: FastifyRequest) => refuseCrossSiteLogin(request, guard.publicOrigin);
   return async (app) => {

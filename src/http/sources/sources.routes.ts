@@ -5,7 +5,7 @@ import type { Quality } from '../../core/ports.js';
 import { validateStream, type Validation } from '../../core/validate-stream.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { LookupCache } from './lookup-cache.js';
@@ -40,7 +40,7 @@ const QualitySchema = Type.Object(
 );
 
 /** `GET /api/validate` and `GET /api/qualities`: what Kura would record from a URL. */
-export function sourceRoutes(context: RouteContext, accounts: AccountDeps): FastifyPluginAsyncTypebox {
+export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sources']): FastifyPluginAsyncTypebox {
   // each lookup may run yt-dlp or fetch a playlist: counted per client address, in PostgreSQL
   const limitLookups = async (request: FastifyRequest) => {
     const { limit, windowSeconds } = accounts.settings.lookupLimit;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { submitStream } from '../../core/submit-stream.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
@@ -14,7 +14,7 @@ const SubmitBodySchema = Type.Object({
 });
 
 /** `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. */
-export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard: Guard): FastifyPluginAsyncTypebox {
+export function submitRoutes(context: RouteContext, accounts: AccountSlices['submit'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/submit',

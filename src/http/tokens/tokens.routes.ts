@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { createApiToken } from '../../core/create-api-token.js';
 import { AppError } from '../../core/errors.js';
 import type { ApiTokenInfo } from '../../core/account-ports.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
@@ -34,7 +34,7 @@ const TokenParamsSchema = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}
 const present = (info: ApiTokenInfo) => ({ id: info.id, name: info.name, createdAt: info.createdAt.toISOString(), lastUsedAt: info.lastUsedAt?.toISOString() ?? null });
 
 /** `POST|GET /api/tokens`, `DELETE /api/tokens/{id}`: the caller's API tokens for scripts. */
-export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAsyncTypebox {
+export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/tokens',

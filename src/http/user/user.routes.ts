@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { AppError } from '../../core/errors.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { CallerSchema, UserSchema } from '../auth/auth.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
@@ -13,7 +13,7 @@ const UserParamsSchema = Type.Object({
 });
 
 /** `GET /api/user` (the caller) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
-export function userRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAsyncTypebox {
+export function userRoutes(accounts: AccountSlices['user'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/user',

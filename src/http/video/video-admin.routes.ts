@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { cancelLivestream } from '../../core/cancel-livestream.js';
 import { retryLivestream } from '../../core/retry-livestream.js';
 import { takeDownLivestream } from '../../core/take-down-livestream.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
@@ -15,7 +15,7 @@ const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
 
 /** Admin actions on a record: take it down, cancel waiting for it, retry it. */
-export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, guard: Guard): FastifyPluginAsyncTypebox {
+export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices['videoAdmin'], guard: Guard): FastifyPluginAsyncTypebox {
   const deps = { livestreams: context.livestreams, captures: context.captures, store: context.store, scheduler: accounts.scheduler, adminActions: accounts.adminActions };
   return async (app) => {
     app.delete(
