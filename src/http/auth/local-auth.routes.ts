@@ -6,7 +6,8 @@ import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountSlices } from './accounts-context.js';
-import { CallerSchema, LocalLoginSchema } from './auth.schema.js';
+import { CallerSchema } from '../user/user.schema.js';
+import { LocalLoginSchema } from './auth.schema.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
 import { refuseCrossSiteLogin, type Guard } from './guard.js';
 

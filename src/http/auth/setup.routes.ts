@@ -3,7 +3,8 @@ import { setUpFirstAdmin } from '../../core/set-up-first-admin.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountSlices } from './accounts-context.js';
-import { CallerSchema, SetupSchema } from './auth.schema.js';
+import { CallerSchema } from '../user/user.schema.js';
+import { SetupSchema } from './auth.schema.js';
 import { setSessionCookie } from './cookies.js';
 import { refuseCrossSiteLogin } from './guard.js';
 

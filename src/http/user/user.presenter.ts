@@ -1,5 +1,5 @@
 import type { Caller, User } from '../../core/account.js';
-import type { PresentedCaller, PresentedUser } from '../auth/auth.schema.js';
+import type { PresentedCaller, PresentedUser } from './user.schema.js';
 
 export function presentUser(user: User): PresentedUser {
   return { id: user.providerUserId, name: user.name, avatar: user.avatarUrl, provider: user.provider };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { AppError } from '../../core/errors.js';
 import type { AccountSlices } from '../auth/accounts-context.js';
-import { CallerSchema, UserSchema } from '../auth/auth.schema.js';
+import { CallerSchema, UserSchema } from './user.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentCaller, presentUser } from './user.presenter.js';

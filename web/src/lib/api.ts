@@ -2,7 +2,7 @@
  * The API's answers as the server's route schemas define them (types only: nothing of the
  * server is bundled), so the UI and the API cannot drift.
  */
-import type { PresentedCaller } from '../../../src/http/auth/auth.schema.js';
+import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
 import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
 import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
