@@ -2,7 +2,6 @@ import type { Livestream } from './livestream.js';
 import type { LivestreamRepo, SortOrder } from './ports.js';
 
 export const HISTORY_MAX_LIMIT = 100;
-export const HISTORY_DEFAULT_LIMIT = 25;
 /** Deepest page served; far beyond any real archive, it bounds the offset arithmetic. */
 export const HISTORY_MAX_PAGE = 10_000_000;
 
@@ -13,6 +12,9 @@ export interface HistoryRequest {
   sort: SortOrder;
   unfinished: boolean;
 }
+
+/** What a history request asks when it leaves something out: the API's defaults, in one place. */
+export const HISTORY_DEFAULTS = { page: 0, limit: 25, sort: 'desc', unfinished: false } as const satisfies HistoryRequest;
 
 export interface HistoryPage {
   records: Livestream[];

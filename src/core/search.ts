@@ -1,29 +1,14 @@
-import type { Integrity } from './integrity.js';
-import type { LivestreamStatus, Platform } from './livestream.js';
-
 /** The index name clients are given, as Meilisearch clients of the original interface expect. */
 export const SEARCH_INDEX = 'kura';
 
-/** A search document: the livestream record of the API (DESIGN.md), one per record. */
-export interface RecordDocument {
-  id: string;
-  submitters: string[];
-  scheduledStart: string;
-  finished: boolean;
-  title: string;
-  channelName: string;
-  channelId: string;
-  thumbnail: string;
-  downloadUrl?: string;
-  fileSizeBytes?: number;
-  length?: number;
-  /** Present when Kura stores the archive: what its last verification found, null before the first. */
-  integrity?: Integrity | null;
-  status: LivestreamStatus;
-  platform: Platform;
-  sourceUrl: string;
-  startedAt: string | null;
-  endedAt: string | null;
+/**
+ * A search document, one per record: what the API shows of the record (built by the http
+ * presenter, `LivestreamRecord` in src/http/livestreams/record.schema.ts, the one definition of
+ * that shape). Engines read `id`, `title`, `channelName` and the FILTER_FIELDS and SORT_FIELDS.
+ */
+export interface SearchDocument {
+  readonly id: string;
+  readonly [field: string]: unknown;
 }
 
 /** Where the index lives: the engine that serves searches (built-in or Meilisearch). */
@@ -31,7 +16,7 @@ export interface SearchIndex {
   /** Creates the index and its settings when missing; safe to call at every start. */
   prepare(): Promise<void>;
   /** Adds or replaces documents by id. */
-  upsert(documents: readonly RecordDocument[]): Promise<void>;
+  upsert(documents: readonly SearchDocument[]): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
   /** Empties the index (reindex starts from this). */
   clear(): Promise<void>;
@@ -84,7 +69,7 @@ export interface MatchedWord {
 }
 
 export interface SearchHits {
-  /** Each a RecordDocument as the JSON text the index keeps: handed on as is unless reshaped. */
+  /** Each a SearchDocument as the JSON text the index keeps: handed on as is unless reshaped. */
   documents: string[];
   /** Matching documents, counted up to MAX_TOTAL_HITS. */
   total: number;

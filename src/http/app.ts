@@ -20,7 +20,7 @@ import { videoRoutes } from './video/video.routes.js';
 import { downloadRoutes, INTEGRITY_HEADER } from './download/download.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
 import { sourceRoutes } from './sources/sources.routes.js';
-import type { AccountDeps } from './auth/accounts-context.js';
+import { sliceAccounts, type AccountDeps, type AccountSlices } from './auth/accounts-context.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { localAuthRoutes } from './auth/local-auth.routes.js';
 import { setupRoutes } from './auth/setup.routes.js';
@@ -121,12 +121,13 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     publicUrl: options.publicUrl,
     usdPerGbPerMonth: options.usdPerGbPerMonth,
   };
-  const guard = createGuard(deps.accounts, options.publicUrl);
+  const accounts = sliceAccounts(deps.accounts);
+  const guard = createGuard(accounts.guard, options.publicUrl);
   await app.register(healthRoutes(deps.isDatabaseReachable));
-  await app.register(authRoutes(deps.accounts, options.publicUrl));
-  await app.register(localAuthRoutes(deps.accounts, guard, options.publicUrl));
-  await app.register(setupRoutes(deps.accounts, options.publicUrl));
-  await app.register(apiRoutes(context, deps, guard), { prefix: '/api' });
+  await app.register(authRoutes(accounts.auth, options.publicUrl));
+  await app.register(localAuthRoutes(accounts.localAuth, guard, options.publicUrl));
+  await app.register(setupRoutes(accounts.setup, options.publicUrl));
+  await app.register(apiRoutes(context, deps, accounts, guard), { prefix: '/api' });
   if (options.webDir) await app.register(webRoutes(context, options.webDir));
   return app;
 }
@@ -143,7 +144,7 @@ const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']>
 };
 
 /** Every route under /api. */
-function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyPluginAsync {
+function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices, guard: Guard): FastifyPluginAsync {
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl: context.publicUrl }));
     await api.register(historyRoutes(context));
@@ -152,11 +153,11 @@ function apiRoutes(context: RouteContext, deps: AppDeps, guard: Guard): FastifyP
     await api.register(videoRoutes(context));
     await api.register(logzRoutes(context));
     await api.register(downloadRoutes(context));
-    await api.register(sourceRoutes(context, deps.accounts));
-    await api.register(userRoutes(deps.accounts, guard));
-    await api.register(tokenRoutes(deps.accounts, guard));
-    await api.register(submitRoutes(context, deps.accounts, guard));
-    await api.register(videoAdminRoutes(context, deps.accounts, guard));
+    await api.register(sourceRoutes(context, accounts.sources));
+    await api.register(userRoutes(accounts.user, guard));
+    await api.register(tokenRoutes(accounts.tokens, guard));
+    await api.register(submitRoutes(context, accounts.submit, guard));
+    await api.register(videoAdminRoutes(context, accounts.videoAdmin, guard));
     await api.register(searchRoutes(deps.search?.access ?? null));
     if (deps.search?.engine) {
       const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };

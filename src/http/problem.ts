@@ -1,23 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import Type from 'typebox';
 import { AppError, type ErrorKind } from '../core/errors.js';
-
-/** RFC 9457 problem details; `code` is stable and snake_case. */
-export const ProblemSchema = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
-  },
-  { description: 'application/problem+json (RFC 9457)' },
-);
-
-/** Documents the error answers of a route; errors are written as strings, never through this schema. */
-export const problemResponses = { '4xx': ProblemSchema, '5xx': ProblemSchema };
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
@@ -37,6 +21,11 @@ const CHECKED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as con
 export function sendProblem(reply: FastifyReply, status: number, code: string, detail: string): FastifyReply {
   const body = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code };
   return reply.code(status).type('application/problem+json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** Answers 204 without a body (the routes document it with NoContentSchema). */
+export function sendNoContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { ChangeFeed } from '../core/ports.js';
 
 /** A response body already serialized, with the headers that belong to it. */
@@ -43,4 +44,13 @@ export class ReadCache {
     }
     return fresh;
   }
+}
+
+/**
+ * Answers a cached JSON read: the stored body and its headers, computed (and kept) on a miss.
+ * `compute` serializes with the route's response schema, so a hit and a miss answer the same bytes.
+ */
+export async function sendCached(reply: FastifyReply, cache: ReadCache, key: string, compute: () => Promise<CachedResponse>): Promise<FastifyReply> {
+  const cached = await cache.through(key, compute);
+  return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
 }

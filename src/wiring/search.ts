@@ -8,6 +8,7 @@ import type { SearchConfig } from '../config-search.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/ports.js';
 import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/search.js';
 import { reindexSearch, syncSearchIndex, type SearchSyncDeps } from '../core/sync-search-index.js';
+import { presentRecord } from '../http/livestreams/record.presenter.js';
 import type { SearchAccessProvider } from '../http/search/search.routes.js';
 import { startSearchSync, type SearchSync } from '../jobs/search-sync.js';
 import { openChangeFeed, type Database } from './database.js';
@@ -40,8 +41,8 @@ export function createSearch(config: { search: SearchConfig; publicUrl: string }
   return { access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }), engine, index: createBuiltinIndex(pool), close: () => engine.close() };
 }
 
-function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo): SearchSyncDeps {
-  return { outbox: createSearchOutbox(pool), livestreams, index };
+function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo, publicUrl: string): SearchSyncDeps {
+  return { outbox: createSearchOutbox(pool), livestreams, index, document: (livestream) => presentRecord(livestream, publicUrl) };
 }
 
 /** Worker side: prepares the index, then follows record changes into it. Null when search is off. */
@@ -52,7 +53,7 @@ export async function startSearchWorker(
   options: { publicUrl: string; requestJob: () => Promise<void>; log: Logger },
 ): Promise<{ sync: SearchSync; drain: () => Promise<string[]> } | null> {
   if (search.index === null) return null;
-  const deps = syncDeps(search.index, db.pool, db.livestreams);
+  const deps = syncDeps(search.index, db.pool, db.livestreams, options.publicUrl);
   const index = search.index;
   let prepared = false;
   const drain = async () => {
@@ -60,7 +61,7 @@ export async function startSearchWorker(
       await index.prepare();
       prepared = true;
     }
-    return syncSearchIndex(deps, options.publicUrl);
+    return syncSearchIndex(deps);
   };
   const sync = startSearchSync(feed, {
     sync: drain,
@@ -73,7 +74,7 @@ export async function startSearchWorker(
 /** `kura search reindex`: empties the index and fills it again from the records. */
 export async function reindex(search: Search, db: { pool: pg.Pool; livestreams: LivestreamRepo }, publicUrl: string): Promise<number> {
   if (search.index === null) throw new Error('search is off (KURA_SEARCH=off): nothing to reindex');
-  return reindexSearch(syncDeps(search.index, db.pool, db.livestreams), publicUrl);
+  return reindexSearch(syncDeps(search.index, db.pool, db.livestreams, publicUrl));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { RecordDocument, SearchIndex } from '../../core/search.js';
+import type { SearchDocument, SearchIndex } from '../../core/search.js';
 
 /** The built-in engine's index: documents in PostgreSQL (table search_documents, migrations 0007 and 0008). */
 export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
@@ -22,7 +22,7 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
            channel_name = excluded.channel_name, channel_id = excluded.channel_id, status = excluded.status,
            finished = excluded.finished, platform = excluded.platform, scheduled_start_at = excluded.scheduled_start_at,
            length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,
-        [documents.map((d: RecordDocument) => JSON.stringify(d))],
+        [documents.map((d: SearchDocument) => JSON.stringify(d))],
       );
     },
 

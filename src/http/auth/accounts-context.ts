@@ -40,6 +40,28 @@ export interface AccountSettings {
   loginLimit: RateLimit;
 }
 
+/**
+ * What each route plugin takes of AccountDeps, and nothing more: the one place the whole object
+ * is taken apart. A plugin's deps type is its entry here (`AccountSlices['auth']`).
+ */
+export function sliceAccounts(accounts: AccountDeps) {
+  const { users, sessions, apiTokens, loginAttempts, rateLimiter, passwords, adminActions, setup, providers, scheduler, submissionSource, settings } = accounts;
+  const { admins, submitLimit, lookupLimit, loginLimit } = settings;
+  return {
+    guard: { sessions, apiTokens, settings: { admins } },
+    auth: { providers, loginAttempts, users, sessions, setup, settings: { admins } },
+    localAuth: { users, sessions, passwords, rateLimiter, settings: { admins, loginLimit } },
+    setup: { setup, passwords, sessions, rateLimiter, settings: { admins, loginLimit } },
+    sources: { submissionSource, rateLimiter, settings: { lookupLimit } },
+    user: { users },
+    tokens: { apiTokens },
+    submit: { scheduler, submissionSource, rateLimiter, settings: { submitLimit } },
+    videoAdmin: { scheduler, adminActions },
+  };
+}
+
+export type AccountSlices = ReturnType<typeof sliceAccounts>;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication guard once it resolved the caller. */

@@ -1,15 +1,14 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { beginLogin } from '../../core/begin-login.js';
 import { completeLogin } from '../../core/complete-login.js';
 import { isSetupPending } from '../../core/offer-setup-token.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
-import type { AccountDeps } from './accounts-context.js';
+import type { AccountSlices } from './accounts-context.js';
 import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
 
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
-export function authRoutes(accounts: AccountDeps, publicUrl: string): FastifyPluginAsync {
+export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/auth/providers', { schema: { operationId: 'listLoginProviders', summary: 'Login providers enabled here, and whether the first admin is still to be made', response: { 200: ProvidersSchema } } }, async () => ({
       providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
@@ -17,7 +16,7 @@ export function authRoutes(accounts: AccountDeps, publicUrl: string): FastifyPlu
       setupRequired: await isSetupPending(accounts, accounts.settings.admins),
     }));
 
-    app.get<{ Params: Static<typeof ProviderParamsSchema>; Querystring: Static<typeof LoginQuerySchema> }>(
+    app.get(
       '/auth/:provider/login',
       { schema: { operationId: 'startLogin', summary: 'Starts a login: redirects (302) to the provider', params: ProviderParamsSchema, querystring: LoginQuerySchema, response: problemResponses } },
       async (request, reply) => {
@@ -27,7 +26,7 @@ export function authRoutes(accounts: AccountDeps, publicUrl: string): FastifyPlu
       },
     );
 
-    app.get<{ Params: Static<typeof ProviderParamsSchema> }>(
+    app.get(
       '/auth/:provider/callback',
       { schema: { operationId: 'finishLogin', summary: 'Where the provider sends the browser back; opens a session and redirects (302) to `next`', params: ProviderParamsSchema, response: problemResponses } },
       async (request, reply) => {

@@ -26,29 +26,9 @@ export const LocalLoginSchema = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2048, description: 'For HTML forms: a path of this instance to go to (303) after the login' })),
 });
 
-export const UserSchema = Type.Object(
-  {
-    id: Type.String({ description: 'The user id at its provider (a local account: its name)' }),
-    name: Type.String(),
-    avatar: Type.Union([Type.String(), Type.Null()]),
-    provider: Type.String(),
-  },
-  { $id: 'User' },
-);
-
-export const CallerSchema = Type.Object(
-  {
-    id: Type.String({ description: 'The user id at its provider (a local account: its name)' }),
-    name: Type.String(),
-    avatar: Type.Union([Type.String(), Type.Null()]),
-    provider: Type.String(),
-    role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
-  },
-  { $id: 'Caller' },
-);
-
 export const SetupSchema = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 256, description: 'The setup token from the server log line "No admin account yet"' }),
   username: Type.String({ pattern: LOCAL_NAME_PATTERN, description: 'The admin account to create: 1–64 letters, digits, ".", "_" or "-"' }),
   password: Type.String({ minLength: 1, maxLength: 1024, description: '8–1024 characters' }),
 });
+

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin as refuseUnlessAdmin, type Caller } from '../../core/account.js';
 import { authenticate } from '../../core/authenticate.js';
 import { AppError } from '../../core/errors.js';
-import type { AccountDeps } from './accounts-context.js';
+import type { AccountSlices } from './accounts-context.js';
 import { SESSION_COOKIE, setSessionCookie } from './cookies.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -33,7 +33,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /** Resolves callers from a bearer token or the session cookie; refuses cookie-borne cross-origin state changes. */
-export function createGuard(accounts: AccountDeps, publicUrl: string) {
+export function createGuard(accounts: AccountSlices['guard'], publicUrl: string) {
   const publicOrigin = new URL(publicUrl).origin;
 
   /** The caller, or null when the request carries no valid credentials. */

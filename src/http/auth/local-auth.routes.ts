@@ -1,20 +1,22 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { hashSecret, roleOf, safeNextPath } from '../../core/account.js';
 import { logInLocally } from '../../core/log-in-locally.js';
-import { problemResponses } from '../problem.js';
+import { sendNoContent } from '../problem.js';
+import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
-import type { AccountDeps } from './accounts-context.js';
-import { CallerSchema, LocalLoginSchema } from './auth.schema.js';
+import type { AccountSlices } from './accounts-context.js';
+import { CallerSchema } from '../user/user.schema.js';
+import { LocalLoginSchema } from './auth.schema.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
 import { refuseCrossSiteLogin, type Guard } from './guard.js';
 
 /** `POST /auth/local` (local accounts) and `POST /auth/logout`. */
-export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: string): FastifyPluginAsync {
+export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Guard, publicUrl: string): FastifyPluginAsyncTypebox {
   // a login or logout forced by another site is refused too (login CSRF)
   const refuseCrossOrigin = (request: FastifyRequest) => refuseCrossSiteLogin(request, guard.publicOrigin);
   return async (app) => {
-    app.post<{ Body: Static<typeof LocalLoginSchema> }>(
+    app.post(
       '/auth/local',
       { schema: { operationId: 'logInLocal', summary: 'Logs a local account in (JSON or an HTML form); opens a session', body: LocalLoginSchema, response: { 200: CallerSchema, ...problemResponses } } },
       async (request, reply) => {
@@ -30,12 +32,12 @@ export function localAuthRoutes(accounts: AccountDeps, guard: Guard, publicUrl: 
       },
     );
 
-    app.post('/auth/logout', { schema: { operationId: 'logOut', summary: 'Ends the session of the cookie (204)', response: problemResponses } }, async (request, reply) => {
+    app.post('/auth/logout', { schema: { operationId: 'logOut', summary: 'Ends the session of the cookie (204)', response: { 204: NoContentSchema, ...problemResponses } } }, async (request, reply) => {
       refuseCrossOrigin(request);
       const token = request.cookies[SESSION_COOKIE];
       if (token !== undefined) await accounts.sessions.delete(hashSecret(token));
       clearSessionCookie(reply, publicUrl);
-      return reply.code(204).send();
+      return sendNoContent(reply);
     });
   };
 }

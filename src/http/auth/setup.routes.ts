@@ -1,18 +1,18 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { setUpFirstAdmin } from '../../core/set-up-first-admin.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
-import type { AccountDeps } from './accounts-context.js';
-import { CallerSchema, SetupSchema } from './auth.schema.js';
+import type { AccountSlices } from './accounts-context.js';
+import { CallerSchema } from '../user/user.schema.js';
+import { SetupSchema } from './auth.schema.js';
 import { setSessionCookie } from './cookies.js';
 import { refuseCrossSiteLogin } from './guard.js';
 
 /** `POST /auth/setup`: the first admin of a fresh instance, made with the setup token from the server log. */
-export function setupRoutes(accounts: AccountDeps, publicUrl: string): FastifyPluginAsync {
+export function setupRoutes(accounts: AccountSlices['setup'], publicUrl: string): FastifyPluginAsyncTypebox {
   const publicOrigin = new URL(publicUrl).origin;
   return async (app) => {
-    app.post<{ Body: Static<typeof SetupSchema> }>(
+    app.post(
       '/auth/setup',
       {
         schema: {

@@ -1,20 +1,21 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { getLivestream } from '../../core/get-livestream.js';
 import { AppError } from '../../core/errors.js';
-import { LIVESTREAM_ID_PATTERN, type Livestream } from '../../core/livestream.js';
+import type { Livestream } from '../../core/livestream.js';
 import { objectMeta, type DownloadType } from '../../core/object-keys.js';
 import type { RouteContext } from '../context.js';
-import { problemResponses } from '../problem.js';
+import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
+import { problemResponses } from '../responses.schema.js';
 import { parseRange } from '../../core/byte-range.js';
 
 const DownloadParamsSchema = Type.Object({
-  id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }),
+  ...LivestreamIdParamsSchema.properties,
   // any text: an unknown type is a resource that does not exist (404), not a malformed request (400)
   type: Type.String({ description: 'video, log (alias ffmpeg) or thumbnail; any other type answers 404 download_type_not_found' }),
 });
 type DownloadParams = Static<typeof DownloadParamsSchema>;
-const IdParamsSchema = Type.Object({ id: DownloadParamsSchema.properties.id });
 
 /** The download types of the path, `ffmpeg` being the original interface's name for the log. */
 const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([['video', 'video'], ['log', 'log'], ['ffmpeg', 'log'], ['thumbnail', 'thumbnail']]);
@@ -26,12 +27,12 @@ export const INTEGRITY_HEADER = 'x-kura-integrity';
 const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/[\d.]+ \(monitor/i;
 
 /** `GET|HEAD /api/download/{id}/{type}` and `GET /api/video/{id}/downloads`. */
-export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
+export function downloadRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     // HEAD declared explicitly: Fastify's automatic HEAD would read the whole file to discard it
     // (as every HEAD, it is left out of the OpenAPI document; its GET says what it answers)
     for (const method of ['GET', 'HEAD'] as const) {
-      app.route<{ Params: DownloadParams }>({
+      app.route({
         method,
         url: '/download/:id/:type',
         exposeHeadRoute: false,
@@ -45,13 +46,13 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsync {
       });
     }
 
-    app.get<{ Params: Static<typeof IdParamsSchema> }>(
+    app.get(
       '/video/:id/downloads',
       {
         schema: {
           operationId: 'getVideoDownloads',
           summary: 'How many times the video was downloaded',
-          params: IdParamsSchema,
+          params: LivestreamIdParamsSchema,
           response: { 200: Type.Object({ downloads: Type.Integer() }), ...problemResponses },
         },
       },

@@ -1,11 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { ProblemSchema, sendProblem } from '../problem.js';
+import { sendProblem } from '../problem.js';
+import { ProblemSchema } from '../responses.schema.js';
 
 const tags = ['operations'];
 
 /** `/healthz` (the process answers) and `/readyz` (and its database does). */
-export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): FastifyPluginAsync {
+export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/healthz',
@@ -17,7 +18,7 @@ export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): Fasti
           response: { 200: Type.Object({ status: Type.Literal('ok') }) },
         },
       },
-      async () => ({ status: 'ok' }),
+      async () => ({ status: 'ok' as const }),
     );
     app.get(
       '/readyz',
@@ -30,7 +31,7 @@ export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): Fasti
         },
       },
       async (_request, reply) => {
-        if (await isDatabaseReachable()) return { status: 'ready' };
+        if (await isDatabaseReachable()) return { status: 'ready' as const };
         return sendProblem(reply, 503, 'database_unavailable', 'PostgreSQL does not answer.');
       },
     );

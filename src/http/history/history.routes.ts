@@ -1,15 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
-import { HISTORY_DEFAULT_LIMIT, listHistory } from '../../core/list-history.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listHistory } from '../../core/list-history.js';
 import type { RouteContext } from '../context.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS } from './history.schema.js';
+import { sendCached } from '../read-cache.js';
+import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS, toHistoryRequest } from './history.schema.js';
 
 /** `GET /api/history`: the archive, page by page, with pagination headers. */
-export function historyRoutes(context: RouteContext): FastifyPluginAsync {
+export function historyRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get<{ Querystring: Static<typeof HistoryQuerySchema> }>(
+    app.get(
       '/history',
       {
         schema: {
@@ -19,22 +19,14 @@ export function historyRoutes(context: RouteContext): FastifyPluginAsync {
         },
       },
       async (request, reply) => {
-        const { page = 0, limit = HISTORY_DEFAULT_LIMIT, sort = 'desc', unfinished = 'false' } = request.query;
-        const query = {
-          page,
-          limit,
-          sort: sort.toLowerCase() as 'asc' | 'desc',
-          unfinished: unfinished === 'true' || unfinished === '1',
-        };
-        const key = `history:${query.page}:${query.limit}:${query.sort}:${query.unfinished}`;
-        const cached = await context.cache.through(key, async () => {
+        const query = toHistoryRequest(request.query);
+        return sendCached(reply, context.cache, `history:${query.page}:${query.limit}:${query.sort}:${query.unfinished}`, async () => {
           const page = await listHistory(context, query);
           return {
             body: reply.serialize(page.records.map((r) => presentRecord(r, context.publicUrl))) as string,
             headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
           };
         });
-        return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
       },
     );
   };

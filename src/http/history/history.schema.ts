@@ -1,31 +1,44 @@
-import Type from 'typebox';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE } from '../../core/list-history.js';
+import Type, { type Static } from 'typebox';
+import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/list-history.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
+
+const { page, limit, sort, unfinished } = HISTORY_DEFAULTS;
 
 export const HistoryQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({
     minimum: 0,
     maximum: HISTORY_MAX_PAGE,
-    default: 0,
-    description: `0-based page number, an integer from 0 to ${HISTORY_MAX_PAGE}; default 0`,
+    default: page,
+    description: `0-based page number, an integer from 0 to ${HISTORY_MAX_PAGE}; default ${page}`,
   })),
   limit: Type.Optional(Type.Integer({
     minimum: 1,
-    default: HISTORY_DEFAULT_LIMIT,
-    description: `records per page, an integer of 1 or more; values above ${HISTORY_MAX_LIMIT} are clamped to ${HISTORY_MAX_LIMIT}; default ${HISTORY_DEFAULT_LIMIT}`,
+    default: limit,
+    description: `records per page, an integer of 1 or more; values above ${HISTORY_MAX_LIMIT} are clamped to ${HISTORY_MAX_LIMIT}; default ${limit}`,
   })),
   sort: Type.Optional(Type.String({
     pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$',
-    default: 'desc',
-    description: 'asc or desc (any case) by scheduledStart, ties by id; default desc',
+    default: sort,
+    description: `asc or desc (any case) by scheduledStart, ties by id; default ${sort}`,
   })),
   unfinished: Type.Optional(
     Type.Enum(['true', 'false', '1', '0'], {
-      default: 'false',
-      description: 'true, false, 1 or 0: whether unfinished (upcoming, live, failed) records are included; default false',
+      default: String(unfinished),
+      description: `true, false, 1 or 0: whether unfinished (upcoming, live, failed) records are included; default ${unfinished}`,
     }),
   ),
 });
+export type HistoryQuery = Static<typeof HistoryQuerySchema>;
+
+/** The query as the use case takes it, HISTORY_DEFAULTS filling what it leaves out. */
+export function toHistoryRequest(query: HistoryQuery): HistoryRequest {
+  return {
+    page: query.page ?? page,
+    limit: query.limit ?? limit,
+    sort: query.sort === undefined ? sort : query.sort.toLowerCase() === 'asc' ? 'asc' : 'desc',
+    unfinished: query.unfinished === undefined ? unfinished : query.unfinished === 'true' || query.unfinished === '1',
+  };
+}
 
 export const HistoryResponseSchema = Type.Array(LivestreamRecordSchema);
 

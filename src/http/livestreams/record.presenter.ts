@@ -1,11 +1,36 @@
 import type { LivestreamDetails as CoreDetails } from '../../core/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream.js';
-import { toRecordDocument } from '../../core/record-document.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
-/** A record as the API shows it (the same shape the search index holds). */
+/**
+ * The one way a record is shown: as history, queue and video answer it, and as the search index
+ * holds it (its search document). URLs are absolute, built from the public base URL.
+ */
 export function presentRecord(livestream: Livestream, publicUrl: string): LivestreamRecord {
-  return toRecordDocument(livestream, publicUrl);
+  const { archive } = livestream;
+  const record: LivestreamRecord = {
+    id: livestream.id,
+    submitters: livestream.submitters,
+    scheduledStart: livestream.scheduledStart.toISOString(),
+    finished: livestream.status === 'finished',
+    title: livestream.title,
+    channelName: livestream.channelName,
+    channelId: livestream.channelId,
+    thumbnail: thumbnailUrl(livestream, publicUrl),
+    status: livestream.status,
+    platform: livestream.platform,
+    sourceUrl: livestream.sourceUrl,
+    startedAt: livestream.startedAt?.toISOString() ?? null,
+    endedAt: livestream.endedAt?.toISOString() ?? null,
+  };
+  const downloadUrl = archive?.videoKey ? downloadUrlOf(publicUrl, livestream.id, 'video') : archive?.externalUrl;
+  if (archive !== null && downloadUrl) {
+    record.downloadUrl = downloadUrl;
+    record.fileSizeBytes = archive.fileSizeBytes;
+    record.length = archive.lengthSeconds;
+  }
+  if (archive?.videoKey) record.integrity = livestream.integrity?.state ?? null;
+  return record;
 }
 
 /** A record with its capture facts, for `/api/video/{id}`. */
@@ -34,4 +59,14 @@ export function presentDetails(
             complete: capture.gaps.length === 0,
           },
   };
+}
+
+function thumbnailUrl(livestream: Livestream, publicUrl: string): string {
+  if (livestream.archive?.thumbnailKey) return downloadUrlOf(publicUrl, livestream.id, 'thumbnail');
+  return livestream.thumbnailUrl ?? '';
+}
+
+/** Where `GET /api/download/{id}/{type}` serves a record's file. */
+function downloadUrlOf(publicUrl: string, id: string, type: 'video' | 'thumbnail'): string {
+  return `${publicUrl}/api/download/${encodeURIComponent(id)}/${type}`;
 }

@@ -1,8 +1,13 @@
 import Type, { type Static } from 'typebox';
 import { INTEGRITY_STATES } from '../../core/integrity.js';
-import { LIVESTREAM_STATUSES, PLATFORMS } from '../../core/livestream.js';
+import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS } from '../../core/livestream.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC (Z)' });
+
+/** The `{id}` path parameter of every route about one record. */
+export const LivestreamIdParamsSchema = Type.Object({
+  id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }),
+});
 
 /** The livestream record of DESIGN.md, as history, queue and search return it. */
 export const LivestreamRecordSchema = Type.Object(

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
 import type { RouteContext } from '../context.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 
 const LogzQuerySchema = Type.Object({
   id: Type.Optional(Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: 'the livestream id' })),
@@ -11,15 +11,15 @@ const LogzQuerySchema = Type.Object({
 });
 
 /** `GET /api/logz`: the encoder log of a capture in progress, from PostgreSQL (any api process). */
-export function logzRoutes(context: RouteContext): FastifyPluginAsync {
+export function logzRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get<{ Querystring: Static<typeof LogzQuerySchema> }>(
+    app.get(
       '/logz',
       {
         schema: {
           operationId: 'getCaptureLog', summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
           querystring: LogzQuerySchema,
-          response: problemResponses,
+          response: { 200: { description: 'The encoder log', content: { 'text/plain': { schema: Type.String() } } }, ...problemResponses },
         },
       },
       async (request, reply) => {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { changelogRss, type ChangelogRelease } from './changelog.js';
 
@@ -26,7 +26,7 @@ const ChangelogSchema = Type.Array(
 );
 
 /** `/api`, `/api/openapi.json`, `/api/changelog` and `/api/changelog.rss`. */
-export function metaRoutes(context: MetaContext): FastifyPluginAsync {
+export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
   const api = `${context.publicUrl}/api`;
   const overview = {
     name: context.name,

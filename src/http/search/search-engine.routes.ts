@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INDEX, type SearchEngine } from '../../core/search.js';
 import { asMeiliError, INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
 import { MeiliErrorSchema, MultiSearchBodySchema, SearchBodySchema, SearchQueryStringSchema, SearchResultSchema } from './search-engine.schema.js';
-import type { ReadCache } from '../read-cache.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
 
 export interface SearchEngineContext {
@@ -46,20 +46,20 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       const hits = await context.engine.search(parsed.request);
       return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
     };
-    const cachedSearch = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
+    const sendSearch = (reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
       const key = `search:${fromQueryString ? 'get' : 'post'}:${uid}:${JSON.stringify(input)}`;
-      return (await context.cache.through(key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }))).body;
+      return sendCached(reply, context.cache, key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
     };
     const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
     app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
       '/indexes/:uid/search',
       { schema: { ...searchSchema, operationId: 'searchByQueryString', summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
-      async (request, reply) => reply.type('application/json; charset=utf-8').send(await cachedSearch(request.params.uid, request.query, true)),
+      async (request, reply) => sendSearch(reply, request.params.uid, request.query, true),
     );
     app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
       '/indexes/:uid/search',
       { schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
-      async (request, reply) => reply.type('application/json; charset=utf-8').send(await cachedSearch(request.params.uid, request.body ?? {}, false)),
+      async (request, reply) => sendSearch(reply, request.params.uid, request.body ?? {}, false),
     );
     app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
       '/multi-search',

@@ -1,6 +1,7 @@
-import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type RecordDocument, type SearchHits, type SearchRequest, type SortField } from '../../core/search.js';
+import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search.js';
 import { invalidRequest } from './meili-error.js';
 import { parseFilter } from './search-filter.js';
+import type { LivestreamRecord } from '../livestreams/record.schema.js';
 
 /** Longest query accepted, in characters (Meilisearch itself reads only the first 10 words). */
 export const MAX_Q_LENGTH = 1000;
@@ -78,7 +79,7 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
  */
 export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): string {
   const reshape = parsed.retrieve !== null || parsed.highlight.length > 0;
-  const documents = reshape ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as RecordDocument, hits.words))) : hits.documents;
+  const documents = reshape ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as LivestreamRecord, hits.words))) : hits.documents;
   const processingTimeMs = Math.round(performance.now() - startedAt);
   let rest: Record<string, unknown>;
   if (parsed.paging.kind === 'page') {
@@ -90,7 +91,7 @@ export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string,
   return `{"hits":[${documents.join(',')}],${JSON.stringify(rest).slice(1)}`;
 }
 
-function reshapeHit(parsed: ParsedSearch, document: RecordDocument, words: MatchedWord[]): Record<string, unknown> {
+function reshapeHit(parsed: ParsedSearch, document: LivestreamRecord, words: MatchedWord[]): Record<string, unknown> {
   const hit = pick(document, parsed.retrieve);
   if (parsed.highlight.length === 0) return hit;
   const formatted: Record<string, unknown> = { ...hit };
@@ -102,10 +103,10 @@ function reshapeHit(parsed: ParsedSearch, document: RecordDocument, words: Match
   return { ...hit, _formatted: formatted };
 }
 
-function pick(document: RecordDocument, attributes: string[] | null): Record<string, unknown> {
+function pick(document: LivestreamRecord, attributes: string[] | null): Record<string, unknown> {
   if (attributes === null) return { ...document };
   const hit: Record<string, unknown> = {};
-  for (const name of attributes) if (name in document) hit[name] = document[name as keyof RecordDocument];
+  for (const name of attributes) if (name in document) hit[name] = document[name as keyof LivestreamRecord];
   return hit;
 }
 

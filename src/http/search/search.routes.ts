@@ -1,14 +1,14 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../core/errors.js';
 import type { SearchAccess } from '../../core/search.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { SearchAccessSchema } from './search-engine.schema.js';
 
 /** How clients reach search: null when search is off (KURA_SEARCH=off). */
 export type SearchAccessProvider = (() => Promise<SearchAccess>) | null;
 
 /** `GET /api/search`: the engine URL, a search-only key and the index, for clients to query directly. */
-export function searchRoutes(access: SearchAccessProvider): FastifyPluginAsync {
+export function searchRoutes(access: SearchAccessProvider): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/search',

@@ -1,13 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { PLATFORMS } from '../../core/livestream.js';
 import type { Quality } from '../../core/ports.js';
 import { validateStream, type Validation } from '../../core/validate-stream.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import type { RouteContext } from '../context.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { LookupCache } from './lookup-cache.js';
 
 /** How long an answer about a URL is reused, and how many are kept. */
@@ -40,7 +40,7 @@ const QualitySchema = Type.Object(
 );
 
 /** `GET /api/validate` and `GET /api/qualities`: what Kura would record from a URL. */
-export function sourceRoutes(context: RouteContext, accounts: AccountDeps): FastifyPluginAsync {
+export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sources']): FastifyPluginAsyncTypebox {
   // each lookup may run yt-dlp or fetch a playlist: counted per client address, in PostgreSQL
   const limitLookups = async (request: FastifyRequest) => {
     const { limit, windowSeconds } = accounts.settings.lookupLimit;
@@ -52,7 +52,7 @@ export function sourceRoutes(context: RouteContext, accounts: AccountDeps): Fast
   const validations = new LookupCache<Validation>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
   const qualities = new LookupCache<Quality[]>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
   return async (app) => {
-    app.get<{ Querystring: Static<typeof UrlQuerySchema> }>(
+    app.get(
       '/validate',
       {
         preHandler: limitLookups,
@@ -64,7 +64,7 @@ export function sourceRoutes(context: RouteContext, accounts: AccountDeps): Fast
       },
       (request) => validations.get(request.query.url, () => validateStream({ source: accounts.submissionSource }, request.query.url)),
     );
-    app.get<{ Querystring: Static<typeof UrlQuerySchema> }>(
+    app.get(
       '/qualities',
       {
         preHandler: limitLookups,

@@ -1,12 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { submitStream } from '../../core/submit-stream.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 
 const SubmitBodySchema = Type.Object({
   videoUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube livestream URL or an HLS playlist (.m3u8) URL' }),
@@ -14,9 +14,9 @@ const SubmitBodySchema = Type.Object({
 });
 
 /** `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. */
-export function submitRoutes(context: RouteContext, accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+export function submitRoutes(context: RouteContext, accounts: AccountSlices['submit'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.post<{ Body: Static<typeof SubmitBodySchema> }>(
+    app.post(
       '/submit',
       {
         onRequest: guard.requireCaller,

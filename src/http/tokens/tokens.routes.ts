@@ -1,11 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { createApiToken } from '../../core/create-api-token.js';
 import { AppError } from '../../core/errors.js';
 import type { ApiTokenInfo } from '../../core/account-ports.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
-import { problemResponses } from '../problem.js';
+import { sendNoContent } from '../problem.js';
+import { NoContentSchema, problemResponses } from '../responses.schema.js';
 
 const TokenSchema = Type.Object(
   {
@@ -33,9 +34,9 @@ const TokenParamsSchema = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}
 const present = (info: ApiTokenInfo) => ({ id: info.id, name: info.name, createdAt: info.createdAt.toISOString(), lastUsedAt: info.lastUsedAt?.toISOString() ?? null });
 
 /** `POST|GET /api/tokens`, `DELETE /api/tokens/{id}`: the caller's API tokens for scripts. */
-export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.post<{ Body: Static<typeof CreateBodySchema> | undefined }>(
+    app.post(
       '/tokens',
       { onRequest: guard.requireCaller, schema: { operationId: 'createToken', summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
       async (request, reply) => {
@@ -48,15 +49,15 @@ export function tokenRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginA
       const caller = callerOf(request);
       return (await accounts.apiTokens.list(caller.user.id)).map(present);
     });
-    app.delete<{ Params: Static<typeof TokenParamsSchema> }>(
+    app.delete(
       '/tokens/:id',
-      { onRequest: guard.requireCaller, schema: { operationId: 'revokeToken', summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: problemResponses } },
+      { onRequest: guard.requireCaller, schema: { operationId: 'revokeToken', summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: { 204: NoContentSchema, ...problemResponses } } },
       async (request, reply) => {
         const caller = callerOf(request);
         if (!(await accounts.apiTokens.delete(caller.user.id, request.params.id))) {
           throw new AppError('not_found', 'token_not_found', `You have no API token ${request.params.id}.`);
         }
-        return reply.code(204).send();
+        return sendNoContent(reply);
       },
     );
   };

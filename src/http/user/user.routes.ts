@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { AppError } from '../../core/errors.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
-import { CallerSchema, UserSchema } from '../auth/auth.schema.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
+import { CallerSchema, UserSchema } from './user.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
-import { problemResponses } from '../problem.js';
+import { problemResponses } from '../responses.schema.js';
 import { presentCaller, presentUser } from './user.presenter.js';
 
 const UserParamsSchema = Type.Object({
@@ -13,14 +13,14 @@ const UserParamsSchema = Type.Object({
 });
 
 /** `GET /api/user` (the caller) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
-export function userRoutes(accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+export function userRoutes(accounts: AccountSlices['user'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/user',
       { onRequest: guard.requireCaller, schema: { operationId: 'getCurrentUser', summary: 'The logged-in caller (401 when not logged in)', response: { 200: CallerSchema, ...problemResponses } } },
       async (request) => presentCaller(callerOf(request)),
     );
-    app.get<{ Params: Static<typeof UserParamsSchema> }>(
+    app.get(
       '/user/:provider/:id',
       { schema: { operationId: 'getUser', summary: 'A user’s public identity (a submitter `provider/id`)', params: UserParamsSchema, response: { 200: UserSchema, ...problemResponses } } },
       async (request) => {

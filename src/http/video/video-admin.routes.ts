@@ -1,40 +1,39 @@
-import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { cancelLivestream } from '../../core/cancel-livestream.js';
-import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
 import { retryLivestream } from '../../core/retry-livestream.js';
 import { takeDownLivestream } from '../../core/take-down-livestream.js';
-import type { AccountDeps } from '../auth/accounts-context.js';
+import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../problem.js';
+import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams/record.schema.js';
+import { sendNoContent } from '../problem.js';
+import { NoContentSchema, problemResponses } from '../responses.schema.js';
 
-const ParamsSchema = Type.Object({ id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }) });
 const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
 
 /** Admin actions on a record: take it down, cancel waiting for it, retry it. */
-export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, guard: Guard): FastifyPluginAsync {
+export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices['videoAdmin'], guard: Guard): FastifyPluginAsyncTypebox {
   const deps = { livestreams: context.livestreams, captures: context.captures, store: context.store, scheduler: accounts.scheduler, adminActions: accounts.adminActions };
   return async (app) => {
-    app.delete<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
+    app.delete(
       '/video/:id',
-      { onRequest: guard.requireAdmin, schema: { operationId: 'deleteVideo', summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: ParamsSchema, body: ReasonSchema, response: problemResponses } },
+      { onRequest: guard.requireAdmin, schema: { operationId: 'deleteVideo', summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: LivestreamIdParamsSchema, body: ReasonSchema, response: { 204: NoContentSchema, ...problemResponses } } },
       async (request, reply) => {
         const caller = callerOf(request);
         await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
-        return reply.code(204).send();
+        return sendNoContent(reply);
       },
     );
-    app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof ReasonSchema> }>(
+    app.post(
       '/video/:id/cancel',
       {
         onRequest: guard.requireAdmin,
         schema: {
           operationId: 'cancelVideo', summary: 'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
-          params: ParamsSchema,
+          params: LivestreamIdParamsSchema,
           body: ReasonSchema,
           response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
         },
@@ -45,9 +44,9 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountDeps, g
         return reply.code(stopping ? 202 : 200).send(presentRecord(record, context.publicUrl));
       },
     );
-    app.post<{ Params: Static<typeof ParamsSchema>; Body: Static<typeof OptionalReasonSchema> | undefined }>(
+    app.post(
       '/video/:id/retry',
-      { onRequest: guard.requireAdmin, schema: { operationId: 'retryVideo', summary: 'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)', params: ParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      { onRequest: guard.requireAdmin, schema: { operationId: 'retryVideo', summary: 'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)', params: LivestreamIdParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
       async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';

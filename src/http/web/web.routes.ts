@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
 import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
@@ -19,7 +20,7 @@ const ArchiveParamsSchema = Type.Object({ id: Type.String() });
  * pre-compressed), and index.html (never cached) for every client route; an archive page's
  * index.html carries its Open Graph tags. Registers nothing when the UI was not built.
  */
-export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsync {
+export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyncTypebox {
   return async (app) => {
     const indexPath = path.join(dir, 'index.html');
     if (!existsSync(indexPath)) {
@@ -46,7 +47,7 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
     for (const url of CLIENT_ROUTES) {
       app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, defaultHtml));
     }
-    app.get<{ Params: Static<typeof ArchiveParamsSchema> }>('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
+    app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
       const { id } = request.params;
       const record = validId.test(id) ? await context.livestreams.findById(id) : null;
       // an unknown id still gets the app, which says so; the status tells crawlers

@@ -1,22 +1,14 @@
-/** A livestream record as the API returns it (DESIGN.md): the server's own type, so the two cannot drift. */
-import type { RecordDocument } from '../../../src/core/search.js';
-export type LivestreamRecord = RecordDocument;
+/**
+ * The API's answers as the server's route schemas define them (types only: nothing of the
+ * server is bundled), so the UI and the API cannot drift.
+ */
+import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
+import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
+import type { Problem } from '../../../src/http/responses.schema.js';
+import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
 
-export interface Gap { firstSequence: number; lastSequence: number; seconds: number; reason: string }
-
-export interface LivestreamDetails extends LivestreamRecord {
-  failureReason: string | null;
-  downloads: number;
-  /** Present with `integrity` (archives stored here): when the archive was last verified. */
-  verifiedAt?: string | null;
-  capture: { state: string; endReason: string | null; gaps: Gap[]; complete: boolean; parts: Array<{ part: number; seconds: number }> } | null;
-}
-
-export interface Stats { videoAmount: number; totalFileSize: number; totalLength: number; storageBillPerMonth: number; usdPerGbPerMonth: number; uniqueChannels: number }
-
-export interface GrowthPoint { month: string; count: number; fileSizeBytes: number; lengthSeconds: number; totalCount: number; totalFileSizeBytes: number }
-
-export interface Caller { id: string; name: string; avatar: string | null; provider: string; role: 'user' | 'admin' }
+export type { GrowthPoint, LivestreamDetails, LivestreamRecord, Stats };
+export type Caller = PresentedCaller;
 
 /** An answer other than 2xx, with the problem's code and detail when the API gave one. */
 export class ApiError extends Error {
@@ -27,7 +19,7 @@ export class ApiError extends Error {
 
 async function failure(response: Response): Promise<ApiError> {
   try {
-    const problem = (await response.json()) as { code?: string; detail?: string };
+    const problem = (await response.json()) as Partial<Problem>;
     return new ApiError(response.status, problem.code ?? 'error', problem.detail ?? response.statusText);
   } catch {
     return new ApiError(response.status, 'error', `${response.status} ${response.statusText}`);
