@@ -29,7 +29,8 @@ export function layerOf(relativePath) {
   if (p.startsWith('web/')) return 'web';
   if (/^src\/config-error\.[jt]s$/.test(p)) return 'shared';
   if (/^src\/config(-[a-z-]+)?\.[jt]s$/.test(p)) return 'config';
-  if (/^src\/[^/]+$/.test(p)) return 'composition';
+  // main.ts, cli.ts and whatever else wires the server (search-wiring.ts, a wiring/ folder)
+  if (p.startsWith('src/')) return 'composition';
   return null;
 }
 
