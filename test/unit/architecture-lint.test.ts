@@ -1,0 +1,101 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// Lints a snippet as if it lived at `filePath`, with the repository's own eslint.config.js: the
+// same rules `npm run lint` and `npm test` apply to the tree.
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('the import boundaries of docs/ARCHITECTURE.md', () => {
+  it.each([
+    [
+      'core importing an adapter',
+      'src/core/capture/start-capture.ts',
+      "import { createPool } from '../../adapters/db/pool.js';\n",
+      'kura/layers: core must not import adapters',
+    ],
+    ['core importing http', 'src/core/get-stats.ts', "import { problem } from '../http/problem.js';\n", 'kura/layers: core must not import http'],
+    ['core importing the config', 'src/core/get-stats.ts', "import type { Config } from '../config.js';\n", 'kura/layers: core must not import config'],
+    ['core importing node:fs', 'src/core/get-stats.ts', "import { readFileSync } from 'node:fs';\n", "no-restricted-imports: 'node:fs' import is restricted"],
+    [
+      'core importing node:child_process',
+      'src/core/get-stats.ts',
+      "import { spawn } from 'node:child_process';\n",
+      "no-restricted-imports: 'node:child_process' import is restricted",
+    ],
+    [
+      'http importing an adapter',
+      'src/http/history/history.routes.ts',
+      "import { createPool } from '../../adapters/db/pool.js';\n",
+      'kura/layers: http must not import adapters',
+    ],
+    ['http importing jobs, even a type', 'src/http/app.ts', "import type { JobName } from '../jobs/catalogue.js';\n", 'kura/layers: http must not import jobs'],
+    [
+      'an adapter importing http',
+      'src/adapters/db/pool.ts',
+      "import { problem } from '../../http/problem.js';\n",
+      'kura/layers: adapters must not import http',
+    ],
+    [
+      'an adapter importing jobs',
+      'src/adapters/db/pool.ts',
+      "export { JOB_SCHEDULES } from '../../jobs/catalogue.js';\n",
+      'kura/layers: adapters must not import jobs',
+    ],
+    [
+      'jobs importing an adapter',
+      'src/jobs/watchdog.ts',
+      "const pool = await import('../adapters/db/pool.js');\nexport { pool };\n",
+      'kura/layers: jobs must not import adapters',
+    ],
+    [
+      'an adapter importing config values',
+      'src/adapters/db/pool.ts',
+      "import { loadConfig } from '../../config.js';\nexport { loadConfig };\n",
+      'kura/layers: adapters may import config only with `import type`',
+    ],
+    [
+      'the web UI importing server code',
+      'web/src/lib/api.ts',
+      "import { buildRecord } from '../../../src/core/record-document.js';\nexport { buildRecord };\n",
+      'kura/layers: web may import core only with `import type`',
+    ],
+    [
+      'a web page importing server code',
+      'web/src/pages/stats-page.svelte',
+      '<script lang="ts">\n  import { statsSchema } from \'../../../src/http/stats/stats.routes.js\';\n  console.log(statsSchema);\n</script>\n',
+      'kura/layers: web may import http only with `import type`',
+    ],
+  ])('refuses %s', async (_name, filePath, code, expected) => {
+    const found = await problems(filePath, code);
+    expect(
+      found.some((p) => p.startsWith(expected)),
+      found.join('\n'),
+    ).toBe(true);
+  });
+
+  it.each([
+    ['core importing core from a domain folder', 'src/core/capture/start-capture.ts', "import { AppError } from '../errors.js';\nexport { AppError };\n"],
+    [
+      'an adapter importing core and a config slice as a type',
+      'src/adapters/storage/s3-store.ts',
+      "import type { S3Config } from '../../config.js';\nimport { AppError } from '../../core/errors.js';\nexport type { S3Config };\nexport { AppError };\n",
+    ],
+    [
+      'main wiring every layer',
+      'src/main.ts',
+      "import { createPool } from './adapters/db/pool.js';\nimport { buildApp } from './http/app.js';\nexport { createPool, buildApp };\n",
+    ],
+    [
+      'the web UI importing server types',
+      'web/src/lib/api.ts',
+      "import type { RecordDocument } from '../../../src/core/search.js';\nexport type { RecordDocument };\n",
+    ],
+  ])('allows %s', async (_name, filePath, code) => {
+    expect(await problems(filePath, code)).toEqual([]);
+  });
+});
