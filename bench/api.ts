@@ -103,7 +103,10 @@ async function main(): Promise<void> {
 
     // stats must not grow with the archive: 1k records against SCALE_RECORDS, cached and not
     const scale: Record<string, Result> = {};
-    for (const [name, count] of [['1k', 1_000], ['large', SCALE_RECORDS]] as const) {
+    for (const [name, count] of [
+      ['1k', 1_000],
+      ['large', SCALE_RECORDS],
+    ] as const) {
       const dir = path.join(root, name);
       const loader = await startInstance(dir, 0);
       await load(loader, count);
@@ -123,7 +126,9 @@ async function main(): Promise<void> {
     for (const mode of ['cached', 'cache off']) {
       const small = scale[`1k ${mode}`] as Result;
       const large = scale[`large ${mode}`] as Result;
-      console.log(`| ${mode} | ${small.rps.toFixed(0)} (p99 ${small.p99} ms) | ${large.rps.toFixed(0)} (p99 ${large.p99} ms) | ${(small.rps / large.rps).toFixed(2)}× |`);
+      console.log(
+        `| ${mode} | ${small.rps.toFixed(0)} (p99 ${small.p99} ms) | ${large.rps.toFixed(0)} (p99 ${large.p99} ms) | ${(small.rps / large.rps).toFixed(2)}× |`,
+      );
     }
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -193,7 +193,11 @@ async function main(): Promise<void> {
     const phasesDone = cpuByPhase(database.connectionString, id as string, kuraPid, splitBefore, (SECONDS + 120) * 1000);
     const encoded = hd.start();
     await waitForPlaylist(hd.url);
-    const bare = timed(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-live_start_index', '0', '-i', hd.url, '-c', 'copy', '-y', path.join(root, 'bare.mp4')], process.env, root);
+    const bare = timed(
+      ['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-live_start_index', '0', '-i', hd.url, '-c', 'copy', '-y', path.join(root, 'bare.mp4')],
+      process.env,
+      root,
+    );
     await encoded;
     const bareUsage = await bare.done;
     const phases = await phasesDone;
@@ -208,11 +212,17 @@ async function main(): Promise<void> {
     console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; fixture ${SECONDS} s 1280x720 30 fps ~3 Mbit/s\n`);
     console.log('| recorder | CPU s | peak RSS MB | video frames | duration s |');
     console.log('|---|---|---|---|---|');
-    console.log(`| bare ffmpeg -c copy | ${bareUsage.cpuSeconds.toFixed(2)} | ${bareUsage.peakRssMb.toFixed(0)} | ${theirs.frames} | ${theirs.duration.toFixed(2)} |`);
-    console.log(`| kura serve (node + its finalize ffmpeg, from queueing to archived) | ${kuraUsage.cpuSeconds.toFixed(2)} | ${kuraUsage.peakRssMb.toFixed(0)} | ${ours.frames} | ${ours.duration.toFixed(2)} |`);
+    console.log(
+      `| bare ffmpeg -c copy | ${bareUsage.cpuSeconds.toFixed(2)} | ${bareUsage.peakRssMb.toFixed(0)} | ${theirs.frames} | ${theirs.duration.toFixed(2)} |`,
+    );
+    console.log(
+      `| kura serve (node + its finalize ffmpeg, from queueing to archived) | ${kuraUsage.cpuSeconds.toFixed(2)} | ${kuraUsage.peakRssMb.toFixed(0)} | ${ours.frames} | ${ours.duration.toFixed(2)} |`,
+    );
     console.log(`\nKura CPU / bare ffmpeg CPU = ${(kuraUsage.cpuSeconds / bareUsage.cpuSeconds).toFixed(2)}×`);
     const idleRate = idle / 20;
-    console.log(`\nKura by phase (CPU s): idle server ${idleRate.toFixed(4)} s/s (${(idleRate * kuraSeconds).toFixed(2)} s of the ${kuraSeconds.toFixed(0)} s from queueing to archived);`);
+    console.log(
+      `\nKura by phase (CPU s): idle server ${idleRate.toFixed(4)} s/s (${(idleRate * kuraSeconds).toFixed(2)} s of the ${kuraSeconds.toFixed(0)} s from queueing to archived);`,
+    );
     console.log(`queued → capturing ${describe(phases.beforeCapture)}`);
     console.log(`capturing ${describe(phases.capture)}`);
     console.log(`finalize ${describe(phases.finalize)}`);
@@ -223,7 +233,9 @@ async function main(): Promise<void> {
     const s3 = await startS3();
     stops.push(() => s3.stop());
     console.log(`\n${CONCURRENT} concurrent captures of one ${SECONDS} s 720p stream (source ${SECONDS * 30} frames each):\n`);
-    console.log('| setup | missed segment ranges | frames per archive (min–max) | Kura CPU s (all processes) | peak RSS MB (largest process) | event-loop lag p99 ms (worst process) | peak spool MB (largest process) |');
+    console.log(
+      '| setup | missed segment ranges | frames per archive (min–max) | Kura CPU s (all processes) | peak RSS MB (largest process) | event-loop lag p99 ms (worst process) | peak spool MB (largest process) |',
+    );
     console.log('|---|---|---|---|---|---|---|');
     const setups: Array<[string, Record<string, string>, number]> = [
       ['fs storage, 1 process', {}, 1],
@@ -243,7 +255,8 @@ async function main(): Promise<void> {
       const urls = Array.from({ length: CONCURRENT }, (_, i) => `${shared.url}?viewer=${i}&setup=${processes}`);
       const ids = await archiveAll(urls, setupEnv, root);
       await shared.start();
-      for (const each of ids) await waitForRecord(database.connectionString, each, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 180) * 1000);
+      for (const each of ids)
+        await waitForRecord(database.connectionString, each, (r) => r.status === 'finished' || r.status === 'failed', (SECONDS + 180) * 1000);
       const cpu = (await Promise.all(kuras.map((k) => cpuSeconds(k.child.pid as number)))).reduce((sum, c, i) => sum + c - (before[i] as number), 0);
       const rss = Math.max(...(await Promise.all(kuras.map((k) => peakRssMb(k.child.pid as number)))));
       const lag = Math.max(...(await Promise.all(kuras.map((k) => eventLoopLagP99Ms(k)))));
@@ -254,7 +267,9 @@ async function main(): Promise<void> {
       const spoolPeak = Math.max(...(await Promise.all(spools.map(async (spool) => (await spool.stop()).peak))));
       const missed = await gapsOf(database.connectionString, ids);
       const frames = await Promise.all(ids.map((each) => downloadedFrames(setupEnv, each, root)));
-      console.log(`| ${name} | ${missed} | ${Math.min(...frames)}–${Math.max(...frames)} | ${cpu.toFixed(1)} | ${rss.toFixed(0)} | ${lag.toFixed(1)} | ${(spoolPeak / 1e6).toFixed(1)} |`);
+      console.log(
+        `| ${name} | ${missed} | ${Math.min(...frames)}–${Math.max(...frames)} | ${cpu.toFixed(1)} | ${rss.toFixed(0)} | ${lag.toFixed(1)} | ${(spoolPeak / 1e6).toFixed(1)} |`,
+      );
       await shared.close();
     }
   } finally {

@@ -28,7 +28,8 @@ export async function cpuSplit(pid: number): Promise<CpuSplit> {
 
 export const minus = (a: CpuSplit, b: CpuSplit): CpuSplit => ({ main: a.main - b.main, threads: a.threads - b.threads, children: a.children - b.children });
 const total = (c: CpuSplit) => c.main + c.threads + c.children;
-export const describe = (c: CpuSplit) => `${total(c).toFixed(2)} (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, children ${c.children.toFixed(2)})`;
+export const describe = (c: CpuSplit) =>
+  `${total(c).toFixed(2)} (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, children ${c.children.toFixed(2)})`;
 
 export async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

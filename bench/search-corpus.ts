@@ -2,15 +2,58 @@ import { buildRecord, type HistoryRecordJson } from '../test/support/factories.j
 
 // Titles from a few dozen words viewers search for (some very common, Zipf-like) and thousands of
 // made-up ones, so one word matches anything from a handful to a fifth of the archive.
-const COMMON = ['karaoke', 'singing', 'minecraft', 'piano', 'guitar', 'acoustic', 'night', 'morning', 'chill', 'collab', 'birthday',
-  'anniversary', 'concert', 'cover', 'original', 'songs', 'horror', 'valorant', 'pokemon', 'cooking', 'drawing', 'asmr', 'study',
-  'retro', 'speedrun', 'marathon', 'members', 'premiere', 'debut', 'graduation', 'festival', 'summer', 'halloween', 'christmas',
-  'café', 'acoustique', 'canción', 'duet', 'unplugged', 'watchalong', 'tournament', 'endurance', 'challenge', 'zatsudan', 'utawaku'];
+const COMMON = [
+  'karaoke',
+  'singing',
+  'minecraft',
+  'piano',
+  'guitar',
+  'acoustic',
+  'night',
+  'morning',
+  'chill',
+  'collab',
+  'birthday',
+  'anniversary',
+  'concert',
+  'cover',
+  'original',
+  'songs',
+  'horror',
+  'valorant',
+  'pokemon',
+  'cooking',
+  'drawing',
+  'asmr',
+  'study',
+  'retro',
+  'speedrun',
+  'marathon',
+  'members',
+  'premiere',
+  'debut',
+  'graduation',
+  'festival',
+  'summer',
+  'halloween',
+  'christmas',
+  'café',
+  'acoustique',
+  'canción',
+  'duet',
+  'unplugged',
+  'watchalong',
+  'tournament',
+  'endurance',
+  'challenge',
+  'zatsudan',
+  'utawaku',
+];
 const SYLLABLES = ['ka', 'ra', 'o', 'ke', 'mi', 'na', 'to', 'shi', 'yu', 'ri', 'sa', 'ku', 'ne', 'ha', 'ru', 'po', 'li', 'ma', 'de', 'su', 'zen', 'tan'];
 
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 /** `count` records with titles and channel names as an archive of streams has them (deterministic). */

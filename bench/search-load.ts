@@ -27,4 +27,13 @@ const requests = shared
   : paths.map((path) => ({ method: 'GET', path, headers }));
 await autocannon({ url, connections: Math.min(8, connections), duration: 2, requests }); // warm-up
 const report = await autocannon({ url, connections, duration, requests });
-console.log(JSON.stringify({ rps: report.requests.average, p50: report.latency.p50, p97_5: report.latency.p97_5, p99: report.latency.p99, non2xx: report.non2xx, errors: report.errors }));
+console.log(
+  JSON.stringify({
+    rps: report.requests.average,
+    p50: report.latency.p50,
+    p97_5: report.latency.p97_5,
+    p99: report.latency.p99,
+    non2xx: report.non2xx,
+    errors: report.errors,
+  }),
+);

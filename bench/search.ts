@@ -101,7 +101,9 @@ async function main(): Promise<void> {
     const hits: string[] = [];
     const key = ((await (await fetch(`${kura.url}/api/search`)).json()) as { apiKey: string }).apiKey;
     for (const q of Object.values(QUERIES).flat()) {
-      const answer = await fetch(`${kura.url}/api/search-engine/indexes/kura/search?q=${encodeURIComponent(q)}&limit=20`, { headers: { authorization: `Bearer ${key}` } });
+      const answer = await fetch(`${kura.url}/api/search-engine/indexes/kura/search?q=${encodeURIComponent(q)}&limit=20`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       hits.push(`${q}: ${((await answer.json()) as { estimatedTotalHits: number }).estimatedTotalHits}`);
     }
     const rows = await measure(kura.url as string, 'cached', distinct);
@@ -109,11 +111,22 @@ async function main(): Promise<void> {
     const uncached = await start(0);
     rows.push(...(await measure(uncached.url as string, 'cache off', distinct)));
     await uncached.stop();
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     console.log(`${RECORDS} records imported in ${imported.toFixed(1)} s, indexed by the outbox drain in ${indexed.toFixed(1)} s`);
     console.log(`hits (estimatedTotalHits, capped at 1000): ${hits.join(', ')}`);
-    console.log(`distinct queries: ${Object.entries(distinct).map(([name, list]) => `${name}: ${list.slice(0, 3).join(', ')}… (${list.length})`).join('; ')}`);
-    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; each connection cycles through 8 queries, or all take the next of the distinct ones\n`);
+    console.log(
+      `distinct queries: ${Object.entries(distinct)
+        .map(([name, list]) => `${name}: ${list.slice(0, 3).join(', ')}… (${list.length})`)
+        .join('; ')}`,
+    );
+    console.log(
+      `autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; each connection cycles through 8 queries, or all take the next of the distinct ones\n`,
+    );
     console.log('| route | req/s | / healthz | / history | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|---|');
     for (const line of rows) console.log(line);

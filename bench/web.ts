@@ -25,7 +25,10 @@ const kura = await startKura(config, createLogger(config));
 const browser = await launchBrowser();
 try {
   // no thumbnails: the browser fetches nothing off this machine
-  await importLivestreams(kura.database, buildRecords(RECORDS, { unfinishedEvery: 10 }).map((r) => ({ ...r, thumbnail: '' })));
+  await importLivestreams(
+    kura.database,
+    buildRecords(RECORDS, { unfinishedEvery: 10 }).map((r) => ({ ...r, thumbnail: '' })),
+  );
   const url = `${kura.url}/history`;
   const times: number[] = [];
   let assets: Array<{ name: string; transferSize: number }> = [];
@@ -58,7 +61,9 @@ try {
   const worst = times.at(-1) as number;
   console.log(`records: ${RECORDS}; runs: ${RUNS}; JS+CSS files on first load: ${assets.length}`);
   for (const asset of assets) console.log(`  ${asset.name} (${asset.transferSize} B transferred)`);
-  console.log(`| JS+CSS gzipped | ${(gzipBytes / 1024).toFixed(1)} KiB | budget ${BUDGET_BYTES / 1024} KiB | ${gzipBytes <= BUDGET_BYTES ? 'within' : 'OVER'} |`);
+  console.log(
+    `| JS+CSS gzipped | ${(gzipBytes / 1024).toFixed(1)} KiB | budget ${BUDGET_BYTES / 1024} KiB | ${gzipBytes <= BUDGET_BYTES ? 'within' : 'OVER'} |`,
+  );
   console.log(`| JS+CSS as served (brotli, with headers) | ${(served / 1024).toFixed(1)} KiB | | |`);
   console.log(`| 25 entries rendered, median | ${median.toFixed(0)} ms | budget ${BUDGET_MS} ms | ${median <= BUDGET_MS ? 'within' : 'OVER'} |`);
   console.log(`| 25 entries rendered, slowest of ${RUNS} | ${worst.toFixed(0)} ms | | ${worst <= BUDGET_MS ? 'within' : 'OVER'} |`);

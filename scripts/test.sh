@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 
 npm run --silent build || { echo "0 passed, 1 failed"; exit 1; }
 # `npm run lint` minus the type checks the build just ran: eslint (with the layer boundaries of
-# docs/ARCHITECTURE.md) and svelte-check. A broken boundary fails the suite before any test runs.
-# TODO(lead): add `&& npm run --silent format:check` once `npm run format` has run on the tree.
-{ npm run --silent lint:eslint && npm run --silent lint:svelte; } || { echo "0 passed, 1 failed"; exit 1; }
+# docs/ARCHITECTURE.md), the Prettier format and svelte-check. A broken boundary fails the suite
+# before any test runs.
+{ npm run --silent lint:eslint && npm run --silent format:check && npm run --silent lint:svelte; } || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p test-artifacts
 rm -f test-artifacts/vitest.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@"

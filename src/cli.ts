@@ -138,10 +138,7 @@ async function runUserAdd(config: Config, args: string[]): Promise<number> {
   }
   const password = (await readStdin()).replace(/\r?\n$/, '');
   return withDatabase(config, async (database) => {
-    const user = await addLocalUser(
-      createAccountStores(database.pool),
-      { name: positionals[1] as string, password, role: values.admin ? 'admin' : 'user' },
-    );
+    const user = await addLocalUser(createAccountStores(database.pool), { name: positionals[1] as string, password, role: values.admin ? 'admin' : 'user' });
     console.log(`kura: local account ${user.name} saved (${user.role}); it submits as local/${user.providerUserId}`);
     return 0;
   });
@@ -197,7 +194,9 @@ async function runVerify(config: Config, args: string[]): Promise<number> {
     }
     const { checked, hashed, bytesRead, ok, missing, corrupt, errors } = summary;
     const failed = errors > 0 ? `, ${errors} could not be checked` : '';
-    console.log(`kura: verified ${checked} archives (${hashed} sha256 checks, ${bytesRead} bytes read): ${ok} ok, ${missing} missing, ${corrupt} corrupt${failed}`);
+    console.log(
+      `kura: verified ${checked} archives (${hashed} sha256 checks, ${bytesRead} bytes read): ${ok} ok, ${missing} missing, ${corrupt} corrupt${failed}`,
+    );
     return missing + corrupt + errors > 0 ? 1 : 0;
   });
 }

@@ -32,9 +32,14 @@ export function parseAccounts(read: Read, integer: (name: string, fallback: numb
     if (clientId !== undefined && clientSecret !== undefined) oauth[provider] = { clientId, clientSecret };
     else if ((clientId ?? clientSecret) !== undefined) problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are set together (or neither)`);
   }
-  const list = (name: string) => (read(name) ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const list = (name: string) =>
+    (read(name) ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   const admins = list('KURA_ADMINS');
-  for (const admin of admins.filter((a) => !new RegExp(SUBMITTER_PATTERN).test(a))) problems.push(`KURA_ADMINS must list provider/userId entries like discord/1234 (got "${admin}")`);
+  for (const admin of admins.filter((a) => !new RegExp(SUBMITTER_PATTERN).test(a)))
+    problems.push(`KURA_ADMINS must list provider/userId entries like discord/1234 (got "${admin}")`);
   const isPlatform = (source: string): source is Platform => (PLATFORMS as readonly string[]).includes(source);
   const sources = read('KURA_SOURCES') === undefined ? [...PLATFORMS] : list('KURA_SOURCES');
   for (const source of sources.filter((s) => !isPlatform(s))) problems.push(`KURA_SOURCES must list some of ${PLATFORMS.join(', ')} (got "${source}")`);

@@ -5,7 +5,8 @@ import { isIP } from 'node:net';
 /** proxy-addr's names for ranges (Fastify passes them through): 127/8 and ::1, 169.254/16 and fe80::/10, private and fc00::/7. */
 const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
-const EXPECTED = 'KURA_TRUST_PROXY must be "off" or a comma-separated list of the reverse proxies\' addresses or CIDRs (e.g. "loopback" or "10.0.0.5, 172.18.0.0/16")';
+const EXPECTED =
+  'KURA_TRUST_PROXY must be "off" or a comma-separated list of the reverse proxies\' addresses or CIDRs (e.g. "loopback" or "10.0.0.5, 172.18.0.0/16")';
 
 /**
  * The proxies whose `X-Forwarded-For` Kura believes: empty (the default, "off") believes none, and
@@ -19,10 +20,15 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): re
     return [];
   }
   if (/^\d+$/.test(raw)) {
-    problems.push(`${EXPECTED}, not a hop count ("${raw}"): a count cannot tell the proxy from a client that reaches Kura directly, and Fastify no longer honours one`);
+    problems.push(
+      `${EXPECTED}, not a hop count ("${raw}"): a count cannot tell the proxy from a client that reaches Kura directly, and Fastify no longer honours one`,
+    );
     return [];
   }
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const invalid = entries.filter((entry) => !isProxyEntry(entry));
   for (const entry of invalid) problems.push(`${EXPECTED} (got "${entry}", which is not an IP address, a CIDR or one of ${NAMED_RANGES.join(', ')})`);
   return invalid.length === 0 ? entries : [];

@@ -247,7 +247,10 @@ function parsePublicUrl(raw: string, problems: string[]): string {
 
 function parseCorsOrigins(raw: string, problems: string[]): string[] {
   if (raw === 'off') return [];
-  const origins = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   for (const origin of origins) {
     if (origin === '*') continue;
     let valid: boolean;

@@ -18,9 +18,7 @@ export function readPackageInfo(): PackageInfo {
   const root = findRoot(path.dirname(fileURLToPath(import.meta.url)));
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; version: string };
   const buildInfoPath = path.join(root, 'dist', 'build-info.json');
-  const commit = existsSync(buildInfoPath)
-    ? (JSON.parse(readFileSync(buildInfoPath, 'utf8')) as { commit: string }).commit
-    : 'unknown';
+  const commit = existsSync(buildInfoPath) ? (JSON.parse(readFileSync(buildInfoPath, 'utf8')) as { commit: string }).commit : 'unknown';
   return {
     root,
     name: pkg.name,

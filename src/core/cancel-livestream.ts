@@ -25,7 +25,11 @@ export async function cancelLivestream(
   }
   if (record.status === 'live') {
     if (!(await deps.captures.requestStop(record.id, request.reason))) {
-      throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} has been recorded and is being archived; it can be taken down once it is finished.`);
+      throw new AppError(
+        'conflict',
+        'livestream_not_cancellable',
+        `${record.id} has been recorded and is being archived; it can be taken down once it is finished.`,
+      );
     }
     await deps.captures.appendLog(record.id, [`[kura] ${by} asked to stop the capture: ${request.reason}`]);
   } else {

@@ -47,7 +47,8 @@ export interface CapturePart {
 }
 
 /** Why a capture ended; the words appear in the encoder log and the record. */
-export type EndReason = 'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption' | 'cancelled' | 'failed';
+export type EndReason =
+  'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption' | 'cancelled' | 'failed';
 
 const END_REASONS: Record<EndReason, string> = {
   endlist: 'the stream ended',

@@ -5,10 +5,7 @@ import type { ApiTokenInfo, ApiTokenRepo } from './account-ports.js';
 const TOKEN_PREFIX = 'kura_';
 
 /** Creates an API token for a user; the secret is returned this once, only its hash is kept. */
-export async function createApiToken(
-  deps: { apiTokens: ApiTokenRepo },
-  request: { userId: string; name: string },
-): Promise<ApiTokenInfo & { token: string }> {
+export async function createApiToken(deps: { apiTokens: ApiTokenRepo }, request: { userId: string; name: string }): Promise<ApiTokenInfo & { token: string }> {
   const token = `${TOKEN_PREFIX}${randomSecret()}`;
   const info = await deps.apiTokens.create(request.userId, request.name, hashSecret(token));
   return { ...info, token };

@@ -12,7 +12,11 @@ export async function createTokenForUser(
 ): Promise<ApiTokenInfo & { token: string }> {
   const user = await deps.users.find(request.provider, request.userId);
   if (user === null) {
-    throw new AppError('not_found', 'user_not_found', `There is no user ${request.provider}/${request.userId}; a user exists once it has logged in (or was added with kura user add).`);
+    throw new AppError(
+      'not_found',
+      'user_not_found',
+      `There is no user ${request.provider}/${request.userId}; a user exists once it has logged in (or was added with kura user add).`,
+    );
   }
   return createApiToken(deps, { userId: user.id, name: request.name });
 }

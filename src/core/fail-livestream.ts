@@ -8,7 +8,11 @@ import type { CaptureStates, EncoderLog, LivestreamRepo } from './ports.js';
  * admin's retry. A record that has finished or failed already is left alone; returns whether
  * this call failed it.
  */
-export async function failLivestream(deps: { livestreams: LivestreamRepo; captures: CaptureStates & EncoderLog }, id: string, reason: string): Promise<boolean> {
+export async function failLivestream(
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & EncoderLog },
+  id: string,
+  reason: string,
+): Promise<boolean> {
   const record = await deps.livestreams.findById(id);
   if (record === null || !canMove(record.status, 'gave_up')) return false;
   try {

@@ -72,15 +72,16 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   const video = await deps.store.beginHeadLast(objectKeys.video(id), objectMeta(record, 'video'));
   const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
   const { stored, durationSeconds } = remuxed;
-  await deps.captures.appendLog(id, remuxed.log.map((line) => `[ffmpeg] ${line}`));
+  await deps.captures.appendLog(
+    id,
+    remuxed.log.map((line) => `[ffmpeg] ${line}`),
+  );
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
   const first = parts[0] as ByteSource & { seconds: number };
   const hasThumbnail = await storeThumbnail(deps, record, first, thumbnail, Math.min(10, first.seconds / 2));
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
-  await deps.captures.appendLog(id, [
-    `[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`,
-  ]);
+  await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
   const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));
   await deps.store.put(objectKeys.log(id), logFile, objectMeta(record, 'log'));
   await deps.livestreams.transition(id, {
@@ -109,7 +110,9 @@ async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: reado
     if (error instanceof PermanentError) throw error;
     for (const [index, part] of parts.entries()) {
       if ((await deps.media.streams(part)) === 0) {
-        throw new PermanentError(`The recording holds no playable audio or video: part ${index + 1} of ${parts.length} has no stream ffmpeg can read (${(error as Error).message}).`);
+        throw new PermanentError(
+          `The recording holds no playable audio or video: part ${index + 1} of ${parts.length} has no stream ffmpeg can read (${(error as Error).message}).`,
+        );
       }
     }
     throw error;
@@ -120,7 +123,11 @@ async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: reado
  * Each part as one run of bytes read from its stored chunks, which cover it from byte 0 (the
  * capture ends only once every chunk is stored). Throws when one does not: never a short archive.
  */
-function partSources(deps: Pick<FinalizeDeps, 'store'>, parts: readonly CapturePart[], chunks: readonly StoredChunk[]): Array<ByteSource & { seconds: number }> {
+function partSources(
+  deps: Pick<FinalizeDeps, 'store'>,
+  parts: readonly CapturePart[],
+  chunks: readonly StoredChunk[],
+): Array<ByteSource & { seconds: number }> {
   return parts.map(({ part, bytes, seconds }) => {
     const own = chunks.filter((c) => c.part === part);
     let covered = 0;

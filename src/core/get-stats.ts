@@ -10,10 +10,7 @@ export interface InstanceStats {
 }
 
 /** Instance totals from maintained aggregates (never a scan); the bill is size in GB (10^9 bytes) × price. */
-export async function getStats(
-  deps: { livestreams: LivestreamRepo },
-  pricing: { usdPerGbPerMonth: number },
-): Promise<InstanceStats> {
+export async function getStats(deps: { livestreams: LivestreamRepo }, pricing: { usdPerGbPerMonth: number }): Promise<InstanceStats> {
   const totals = await deps.livestreams.totals();
   return {
     videoAmount: totals.counted,

@@ -104,7 +104,10 @@ function problemsOf(raw: unknown): string[] {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return ['must be a JSON object'];
   const byField = new Map<string, string>();
   for (const error of validator.Errors(raw)) {
-    const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || (error.params as { requiredProperties?: string[] }).requiredProperties?.join(', ') || '(record)';
+    const field =
+      error.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
+      (error.params as { requiredProperties?: string[] }).requiredProperties?.join(', ') ||
+      '(record)';
     if (!byField.has(field)) byField.set(field, describe(error.keyword, error.message));
   }
   return [...byField].map(([field, message]) => `${field} ${message}`);

@@ -29,8 +29,6 @@ export async function listHistory(deps: { livestreams: LivestreamRepo }, request
   const totals = await deps.livestreams.totals();
   const total = request.unfinished ? totals.all : totals.finished;
   const records =
-    offset >= total
-      ? []
-      : await deps.livestreams.listHistory({ offset, limit, sort: request.sort, includeUnfinished: request.unfinished }, total);
+    offset >= total ? [] : await deps.livestreams.listHistory({ offset, limit, sort: request.sort, includeUnfinished: request.unfinished }, total);
   return { records, total, hasMore: offset + limit < total };
 }

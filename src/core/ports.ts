@@ -60,7 +60,6 @@ export interface LivestreamRepo {
   countDownload(id: string): Promise<void>;
 }
 
-
 /** What a source may change of a record outside the lifecycle. */
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 

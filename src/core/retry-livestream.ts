@@ -18,7 +18,8 @@ export async function retryLivestream(
 ): Promise<Livestream> {
   requireAdmin(request.caller);
   const record = await getLivestream(deps, request.id);
-  if (!canMove(record.status, 'retried')) throw new AppError('conflict', 'livestream_not_retryable', `${record.id} is ${record.status}; only failed livestreams can be retried.`);
+  if (!canMove(record.status, 'retried'))
+    throw new AppError('conflict', 'livestream_not_retryable', `${record.id} is ${record.status}; only failed livestreams can be retried.`);
   const by = submitterOf(request.caller.user);
   await reviveLivestream(deps, record.id, by);
   await deps.adminActions.note('retry', record.id, by, request.reason);

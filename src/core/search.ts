@@ -47,9 +47,7 @@ export const SORT_FIELDS = ['scheduledStart', 'length', 'fileSizeBytes'] as cons
 export type SortField = (typeof SORT_FIELDS)[number];
 
 /** A filter expression: terms joined by AND / OR. */
-export type SearchFilter =
-  | { kind: 'and' | 'or'; items: SearchFilter[] }
-  | { kind: 'term'; field: FilterField; equal: boolean; value: string | boolean };
+export type SearchFilter = { kind: 'and' | 'or'; items: SearchFilter[] } | { kind: 'term'; field: FilterField; equal: boolean; value: string | boolean };
 
 /** A search as the built-in engine runs it. */
 export interface SearchRequest {

@@ -27,7 +27,11 @@ export async function setUpFirstAdmin(
   if (result.outcome === 'setup_done') throw setupDone();
   if (result.outcome === 'wrong_token') {
     await deps.rateLimiter.hit('setup-ip', request.clientIp, request.rule);
-    throw new AppError('forbidden', 'invalid_setup_token', 'That is not a setup token of this instance: copy it from the line "No admin account yet" in Kura\'s log.');
+    throw new AppError(
+      'forbidden',
+      'invalid_setup_token',
+      'That is not a setup token of this instance: copy it from the line "No admin account yet" in Kura\'s log.',
+    );
   }
   return { sessionToken: await startSession(deps, result.user.id), user: result.user };
 }

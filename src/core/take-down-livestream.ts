@@ -18,7 +18,11 @@ export async function takeDownLivestream(
   requireAdmin(request.caller);
   const record = await getLivestream(deps, request.id);
   if (record.status === 'live') {
-    throw new AppError('conflict', 'capture_in_progress', `${record.id} is being recorded: cancel it first (POST /api/video/${record.id}/cancel), then take it down once it is finished.`);
+    throw new AppError(
+      'conflict',
+      'capture_in_progress',
+      `${record.id} is being recorded: cancel it first (POST /api/video/${record.id}/cancel), then take it down once it is finished.`,
+    );
   }
   const keys = new Set([objectKeys.video(record.id), objectKeys.log(record.id), objectKeys.thumbnail(record.id)]);
   for (const key of [record.archive?.videoKey, record.archive?.logKey, record.archive?.thumbnailKey]) if (key) keys.add(key);
@@ -27,4 +31,3 @@ export async function takeDownLivestream(
   for (const key of keys) await deps.store.delete(key);
   await deps.adminActions.takeDown(record.id, submitterOf(request.caller.user), request.reason);
 }
-

@@ -19,13 +19,14 @@ export async function validateStream(deps: { source: StreamSource }, url: string
   const inspection = await deps.source.inspect(url);
   if (inspection.kind === 'rejected') return { valid: false, channelId: null, reason: inspection.reason };
   const details = inspection.details;
-  const described = details === null
-    ? {}
-    : {
-        title: details.title,
-        channelName: details.channelName,
-        ...(details.thumbnailUrl ? { thumbnail: details.thumbnailUrl } : {}),
-        ...(details.scheduledStart ? { scheduledStart: details.scheduledStart.toISOString() } : {}),
-      };
+  const described =
+    details === null
+      ? {}
+      : {
+          title: details.title,
+          channelName: details.channelName,
+          ...(details.thumbnailUrl ? { thumbnail: details.thumbnailUrl } : {}),
+          ...(details.scheduledStart ? { scheduledStart: details.scheduledStart.toISOString() } : {}),
+        };
   return { valid: true, channelId: details?.channelId || new URL(inspection.canonicalUrl).hostname, platform: inspection.platform, ...described };
 }

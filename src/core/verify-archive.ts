@@ -31,7 +31,14 @@ export async function verifyArchive(deps: VerifyDeps, archive: StoredArchive, op
   try {
     inspected = await inspect(deps.store, archive, options.hash && archive.sha256 !== null);
   } catch (error) {
-    return { id: archive.id, result: 'error', previous: archive.integrity, hashed: false, bytesRead: 0, detail: `could not be checked: ${(error as Error).message}` };
+    return {
+      id: archive.id,
+      result: 'error',
+      previous: archive.integrity,
+      hashed: false,
+      bytesRead: 0,
+      detail: `could not be checked: ${(error as Error).message}`,
+    };
   }
   await deps.checks.record(archive, { integrity: inspected.integrity, at: new Date(), hashed: inspected.hashed });
   return { id: archive.id, result: inspected.integrity, previous: archive.integrity, ...inspected };

@@ -69,7 +69,7 @@ export async function verifyDueArchives(deps: VerifyArchivesDeps, policy: Verify
 /** Checks every stored archive fully (size and sha256), whatever the budget: `kura verify --all`. */
 export async function verifyAllArchives(deps: VerifyArchivesDeps, report: Report): Promise<VerifySummary> {
   const tally = createTally(report);
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await deps.checks.page(after, PAGE);
     for (const archive of page) await tally.add(verifyArchive(deps, archive, { hash: true }));
     const last = page.at(-1);

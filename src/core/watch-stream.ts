@@ -37,7 +37,8 @@ export async function watchStream(
     return 'failed';
   }
   if (status.state === 'ended' || now > neverLiveDeadline(scheduledStart, policy.neverLiveSeconds)) {
-    const reason = status.state === 'ended' ? 'The stream ended before it could be recorded.' : neverLiveReason(policy.neverLiveSeconds, status.reason ?? 'not live');
+    const reason =
+      status.state === 'ended' ? 'The stream ended before it could be recorded.' : neverLiveReason(policy.neverLiveSeconds, status.reason ?? 'not live');
     await deps.livestreams.transition(id, { type: 'gave_up', reason });
     return 'failed';
   }

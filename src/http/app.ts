@@ -161,7 +161,9 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
     await api.register(searchRoutes(deps.search?.access ?? null));
     if (deps.search?.engine) {
       const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
-      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache: context.cache, version }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
+      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache: context.cache, version }), {
+        prefix: SEARCH_ENGINE_PATH.slice('/api'.length),
+      });
     }
   };
 }

@@ -33,7 +33,11 @@ export function installInputChecks(app: FastifyInstance): void {
 
 /** The first hostile input of a request, or null. */
 function findHostileInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'routeOptions'>): InputRefusal | null {
-  const parts: Array<[Part, unknown]> = [['params', request.params], ['querystring', request.query], ['body', request.body]];
+  const parts: Array<[Part, unknown]> = [
+    ['params', request.params],
+    ['querystring', request.query],
+    ['body', request.body],
+  ];
   for (const [part, value] of parts) {
     const path = pathOfNul(value);
     if (path !== null) return { part, path, message: NUL_MESSAGE };

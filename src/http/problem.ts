@@ -104,15 +104,12 @@ function validationDetail(error: FastifyError, request: FastifyRequest): string 
   if (first === undefined) return error.message;
   const missing = (first.params as { missingProperty?: string }).missingProperty;
   const name = missing ?? first.instancePath.replace(/^\//, '').split('/')[0] ?? '';
-  const where = { querystring: 'Query parameter', params: 'Path parameter', body: 'Field', headers: 'Header' }[
-    error.validationContext ?? 'querystring'
-  ];
+  const where = { querystring: 'Query parameter', params: 'Path parameter', body: 'Field', headers: 'Header' }[error.validationContext ?? 'querystring'];
   const schema = request.routeOptions.schema?.[error.validationContext as 'querystring'] as
-    | { properties?: Record<string, { description?: string }> }
-    | undefined;
+    { properties?: Record<string, { description?: string }> } | undefined;
   if (name === '' && missing === undefined && first.keyword !== 'additionalProperties' && error.validationContext === 'body') return bodyDetail(first);
   const rule = schema?.properties?.[name]?.description;
-  const message = first.keyword === 'additionalProperties' ? 'is not known' : first.message ?? 'is invalid';
+  const message = first.keyword === 'additionalProperties' ? 'is not known' : (first.message ?? 'is invalid');
   return `${where ?? 'Parameter'} "${name || (first.params as { additionalProperty?: string }).additionalProperty}" ${message}${rule ? ` (rule: ${rule})` : ''}.`;
 }
 
@@ -123,5 +120,8 @@ function bodyDetail(violation: { keyword: string; params: Record<string, unknown
 }
 
 function snakeCase(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }

@@ -32,7 +32,13 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
       if (running.has(livestreamId)) return; // already recording here: a duplicate request
       const controller = new AbortController();
       const done = captureStream(deps, livestreamId, { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds, signal: controller.signal });
-      running.set(livestreamId, { controller, done: done.then(() => undefined, () => undefined) });
+      running.set(livestreamId, {
+        controller,
+        done: done.then(
+          () => undefined,
+          () => undefined,
+        ),
+      });
       try {
         await done;
       } finally {

@@ -79,5 +79,7 @@ export function createAccountDeps(config: Config, pool: pg.Pool, scheduler: Sche
 export async function announceSetup(config: Pick<Config, 'accounts' | 'publicUrl'>, setup: SetupRepo, log: Logger): Promise<void> {
   const token = await offerSetupToken({ setup }, { admins: new Set(config.accounts.admins) });
   if (token === null) return;
-  log.warn(`No admin account yet: open ${config.publicUrl}/login and enter the setup token ${token}, or run: printf '%s' "$PASSWORD" | npx kura user add NAME --admin`);
+  log.warn(
+    `No admin account yet: open ${config.publicUrl}/login and enter the setup token ${token}, or run: printf '%s' "$PASSWORD" | npx kura user add NAME --admin`,
+  );
 }

@@ -75,7 +75,10 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
 
 /** Follows committed record changes (LISTEN), complaining at most once in a while while disconnected. */
 export function openChangeFeed(database: Database, log: Logger): Promise<ClosableChangeFeed> {
-  return listenForChanges(database.connectionString, throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m)));
+  return listenForChanges(
+    database.connectionString,
+    throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m)),
+  );
 }
 
 /** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */

@@ -36,9 +36,16 @@ export function createSearch(config: { search: SearchConfig; publicUrl: string }
     const index = createMeilisearchIndex({ url: search.url, adminKey: search.adminKey });
     return { access: async () => ({ url: search.publicUrl, apiKey: await index.searchKey(), index: SEARCH_INDEX }), engine: null, index, close };
   }
-  const engine = createBuiltinSearch(pool, feed, (error) => log?.warn({ err: error }, 'the search index could not be brought up to date; searches may miss recent changes until it is'));
+  const engine = createBuiltinSearch(pool, feed, (error) =>
+    log?.warn({ err: error }, 'the search index could not be brought up to date; searches may miss recent changes until it is'),
+  );
   const url = `${config.publicUrl}/api/search-engine`;
-  return { access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }), engine, index: createBuiltinIndex(pool), close: () => engine.close() };
+  return {
+    access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }),
+    engine,
+    index: createBuiltinIndex(pool),
+    close: () => engine.close(),
+  };
 }
 
 function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo, publicUrl: string): SearchSyncDeps {

@@ -19,7 +19,10 @@ export interface Sources {
 }
 
 /** Builds the fetcher (`fetcher` replaces it, for tests) and the sources on it. */
-export function createSources(config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath'>, fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources })): Sources {
+export function createSources(
+  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath'>,
+  fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources }),
+): Sources {
   return {
     fetcher,
     source: routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]),

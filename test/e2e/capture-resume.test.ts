@@ -70,7 +70,9 @@ describe('resuming a capture', () => {
     const done = await h.settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
-    expect(details.capture.gaps).toEqual([{ firstSequence: 0, lastSequence: expect.any(Number), seconds: expect.any(Number), reason: 'left the window before it could be fetched' }]);
+    expect(details.capture.gaps).toEqual([
+      { firstSequence: 0, lastSequence: expect.any(Number), seconds: expect.any(Number), reason: 'left the window before it could be fetched' },
+    ]);
     const lost = details.capture.gaps[0].lastSequence + 1;
     expect(lost).toBeGreaterThanOrEqual(4);
     expect(details.capture.parts).toEqual([expect.objectContaining({ part: 1, segments: 30 - lost })]);
@@ -102,5 +104,4 @@ describe('resuming a capture', () => {
     expect(log).toContain('stopped; the capture continues on the next worker');
     expect((await probe(h.archivedFile(id))).frames).toBe(900);
   });
-
 });

@@ -42,7 +42,13 @@ describe('capturing a live HLS stream', () => {
     expect(ours.frames).toBe(600);
 
     const [record] = await fetch(`${api}/api/history`).then((r) => r.json());
-    expect(record).toMatchObject({ id, finished: true, title: 'Fixture karaoke', fileSizeBytes: (await stat(archived)).size, length: Math.round(ours.duration) });
+    expect(record).toMatchObject({
+      id,
+      finished: true,
+      title: 'Fixture karaoke',
+      fileSizeBytes: (await stat(archived)).size,
+      length: Math.round(ours.duration),
+    });
     expect(record.downloadUrl).toMatch(new RegExp(`/api/download/${id}/video$`));
 
     // downloads: Range, HEAD not counted, crawlers not counted, one GET counted

@@ -52,7 +52,11 @@ describe('a database outage during a capture', () => {
     postgres = null;
     const outageEnds = Date.now() + OUTAGE_MS;
     await expect.poll(async () => (await fetch(`${api}/readyz`)).status, { timeout: 5000 }).toBe(503);
-    expect(await problemOf(await fetch(`${api}/readyz`))).toMatchObject({ status: 503, type: expect.stringContaining('application/problem+json'), body: { code: 'database_unavailable' } });
+    expect(await problemOf(await fetch(`${api}/readyz`))).toMatchObject({
+      status: 503,
+      type: expect.stringContaining('application/problem+json'),
+      body: { code: 'database_unavailable' },
+    });
     // the read cache follows the change feed, which is down: reads go to the database and say it is away
     await expect.poll(async () => (await fetch(`${api}/api/video/${id}`)).status, { timeout: 5000 }).toBe(503);
     const during = await fetch(`${api}/api/history?unfinished=true`);

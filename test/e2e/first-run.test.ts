@@ -65,7 +65,9 @@ describe('the first run', () => {
       expect(owned.uid).not.toBe(0); // the postgres user's, as initdb made it
       expect(owned.mode & 0o777).toBe(0o700);
       const note = await first.kura.waitForLog((line) => String(line.msg).startsWith('the embedded PostgreSQL cluster is kept in'));
-      expect(note.msg).toBe(`the embedded PostgreSQL cluster is kept in ${cluster} (${dataDir}/postgres links there): the postgres user cannot enter ${dataDir}`);
+      expect(note.msg).toBe(
+        `the embedded PostgreSQL cluster is kept in ${cluster} (${dataDir}/postgres links there): the postgres user cannot enter ${dataDir}`,
+      );
     } else {
       expect(existsSync(systemDir)).toBe(false);
     }
@@ -75,7 +77,9 @@ describe('the first run', () => {
     // no admin yet: the log says how to make one, with a token the login page takes once
     const hint = await first.kura.waitForLog((line) => String(line.msg).startsWith('No admin account yet'));
     const token = /the setup token ([0-9a-f]{32}),/.exec(String(hint.msg))?.[1] as string;
-    expect(hint.msg).toBe(`No admin account yet: open ${PUBLIC_URL}/login and enter the setup token ${token}, or run: printf '%s' "$PASSWORD" | npx kura user add NAME --admin`);
+    expect(hint.msg).toBe(
+      `No admin account yet: open ${PUBLIC_URL}/login and enter the setup token ${token}, or run: printf '%s' "$PASSWORD" | npx kura user add NAME --admin`,
+    );
     expect(await setupRequired(first.url)).toBe(true);
     const wrong = await post(`${first.url}/auth/setup`, { token: 'f'.repeat(32), username: 'boss', password: 'correct horse' });
     expect(wrong.status).toBe(403);
@@ -141,7 +145,9 @@ describe('the first run', () => {
     await writeFile(dataDir, 'not a directory');
     const result = await runKura(['serve'], env(dataDir), home);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`kura: cannot start: KURA_DATA_DIR (${dataDir}) is a file, not a directory: set KURA_DATA_DIR to a directory, or move the file away.\n`);
+    expect(result.stderr).toBe(
+      `kura: cannot start: KURA_DATA_DIR (${dataDir}) is a file, not a directory: set KURA_DATA_DIR to a directory, or move the file away.\n`,
+    );
     expect(await readdir(home)).toEqual(['data']);
     expect(existsSync(systemDir)).toBe(false);
   });

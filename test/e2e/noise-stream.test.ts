@@ -28,7 +28,10 @@ describe('a stream of noise', () => {
     expect(details).toMatchObject({ status: 'failed', finished: false, failureReason: done.failure_reason });
     expect(details.capture.parts).toEqual([expect.objectContaining({ segments: 5, bytes: 5 * 188 * 500 })]);
     // the captured bytes are still in the store, for an admin's retry or a look at them
-    const { rows } = await h.db.pool.query<{ object_key: string; end_offset: string }>('select object_key, end_offset from capture_chunks where livestream_id = $1', [id]);
+    const { rows } = await h.db.pool.query<{ object_key: string; end_offset: string }>(
+      'select object_key, end_offset from capture_chunks where livestream_id = $1',
+      [id],
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const chunk of rows) expect((await stat(path.join(h.dataDir, 'archive', chunk.object_key))).size).toBeGreaterThan(0);
     expect((await fetch(`${api}/api/download/${id}/video`)).status).toBe(409);

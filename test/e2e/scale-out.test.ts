@@ -34,23 +34,27 @@ afterEach(async () => {
 });
 
 function start(role: 'api' | 'worker'): KuraProcess {
-  const kura = spawnKura(['serve'], {
-    ...s3.env,
-    DATABASE_URL: db.url,
-    // a disk of its own: what a capture had not uploaded is not on the next worker's disk
-    KURA_DATA_DIR: path.join(cwd, `${role}-${processes.length}`),
-    KURA_SPOOL_CHUNK_MB: '1',
-    KURA_ROLE: role,
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    KURA_MAX_CAPTURES: '1', // so two streams need both workers
-    KURA_JOB_POLL_SECONDS: '0.5',
-    KURA_WATCH_POLL_SECONDS: '0.5',
-    KURA_CAPTURE_STALE_SECONDS: '4',
-    KURA_CAPTURE_IDLE_SECONDS: '8',
-    KURA_MIN_FREE_DISK_MB: '10',
-    KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
-  }, cwd);
+  const kura = spawnKura(
+    ['serve'],
+    {
+      ...s3.env,
+      DATABASE_URL: db.url,
+      // a disk of its own: what a capture had not uploaded is not on the next worker's disk
+      KURA_DATA_DIR: path.join(cwd, `${role}-${processes.length}`),
+      KURA_SPOOL_CHUNK_MB: '1',
+      KURA_ROLE: role,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      KURA_MAX_CAPTURES: '1', // so two streams need both workers
+      KURA_JOB_POLL_SECONDS: '0.5',
+      KURA_WATCH_POLL_SECONDS: '0.5',
+      KURA_CAPTURE_STALE_SECONDS: '4',
+      KURA_CAPTURE_IDLE_SECONDS: '8',
+      KURA_MIN_FREE_DISK_MB: '10',
+      KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
+    },
+    cwd,
+  );
   processes.push(kura);
   return kura;
 }
@@ -95,7 +99,9 @@ describe('a scaled-out instance', () => {
     victim.child.kill('SIGKILL');
     await victim.exited;
     await Promise.all(encoded);
-    const [longDone, shortDone] = await Promise.all([longId, shortId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed')));
+    const [longDone, shortDone] = await Promise.all(
+      [longId, shortId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed')),
+    );
     expect(shortDone?.status, shortDone?.failure_reason ?? '').toBe('finished');
     expect(longDone?.status, longDone?.failure_reason ?? '').toBe('finished');
     const longLog = await fetch(`${apiUrl}/api/download/${longId}/log`).then((r) => r.text());

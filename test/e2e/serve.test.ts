@@ -32,7 +32,9 @@ const isAlive = (pid: number) => {
     return false;
   }
   // a stopped orphan whose new parent has not reaped it yet is a zombie: stopped all the same
-  return !readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+  return !readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .startsWith('Z');
 };
 
 describe('kura serve on its embedded PostgreSQL', () => {

@@ -39,7 +39,10 @@ describe('kura verify', () => {
     expect(all.stdout).toMatch(/^corrupt\s+cli-flipped\s+the sha256 of/m);
     expect(all.stdout).toContain('0 ok, 1 missing, 1 corrupt');
     const { rows } = await db.pool.query(`select id, integrity from livestreams order by id`);
-    expect(rows).toEqual([{ id: 'cli-fine', integrity: 'missing' }, { id: 'cli-flipped', integrity: 'corrupt' }]);
+    expect(rows).toEqual([
+      { id: 'cli-fine', integrity: 'missing' },
+      { id: 'cli-flipped', integrity: 'corrupt' },
+    ]);
   });
 
   it('without arguments runs what one scheduled run checks (KURA_VERIFY_GB_PER_HOUR=0: sizes only)', async () => {
@@ -55,7 +58,15 @@ describe('kura verify', () => {
     const unknown = await verify('nothing-here');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No livestream has the id "nothing-here"');
-    const archive = { fileSizeBytes: 5, lengthSeconds: 1, videoKey: null, logKey: null, thumbnailKey: null, sha256: null, externalUrl: 'https://archive.example.org/x.mp4' };
+    const archive = {
+      fileSizeBytes: 5,
+      lengthSeconds: 1,
+      videoKey: null,
+      logKey: null,
+      thumbnailKey: null,
+      sha256: null,
+      externalUrl: 'https://archive.example.org/x.mp4',
+    };
     await db.livestreams.upsertMany([finishedRecord('cli-external', archive)]);
     const external = await verify('cli-external');
     expect(external.code).toBe(0);

@@ -39,7 +39,8 @@ const env = () =>
     YTDLP_STAND_IN_STATE: stateFile,
     KURA_CAPTURE_IDLE_SECONDS: '6',
   });
-const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) => writeFile(stateFile, JSON.stringify(state));
+const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) =>
+  writeFile(stateFile, JSON.stringify(state));
 
 function ffmpegPoster(file: string): Promise<number | null> {
   const child = spawn('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360', '-frames:v', '1', '-y', file]);
@@ -61,13 +62,26 @@ beforeAll(async () => {
   api = `http://127.0.0.1:${await freePort()}`;
   fixture = await startHlsFixture({ seconds: 30 });
   expect(await ffmpegPoster(path.join(fixture.dir, 'live', 'poster.jpg'))).toBe(0);
-  await youtubeSays({ liveStatus: 'is_upcoming', releaseTimestamp: Math.floor(Date.now() / 1000) + 45, thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg') });
+  await youtubeSays({
+    liveStatus: 'is_upcoming',
+    releaseTimestamp: Math.floor(Date.now() / 1000) + 45,
+    thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg'),
+  });
   // the stream is 45 s away: the watcher checks at half the time left, so it finds it live soon after the switch
   // imported history: no thumbnails (the test browser fetches nothing off this machine), except
   // the newest and the upcoming one, whose thumbnail host is gone (a closed port on this machine)
   const importFile = path.join(cwd, 'import.json');
   const gone = `http://127.0.0.1:${await freePort()}/gone.jpg`;
-  const upcoming = buildRecord({ id: 'far-upcoming', finished: false, title: 'A stream next year', thumbnail: gone, scheduledStart: new Date(Date.now() + 365 * 86_400_000).toISOString() }, 999);
+  const upcoming = buildRecord(
+    {
+      id: 'far-upcoming',
+      finished: false,
+      title: 'A stream next year',
+      thumbnail: gone,
+      scheduledStart: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+    },
+    999,
+  );
   const imported = buildRecords(IMPORTED).map((r, i) => ({ ...r, thumbnail: i === IMPORTED - 1 ? gone : '' }));
   await writeFile(importFile, JSON.stringify([...imported, upcoming]));
   expect((await runKura(['import', importFile], env(), cwd)).code).toBe(0);
@@ -112,7 +126,12 @@ describe('the web UI', () => {
     await expect.poll(() => countdown.innerText(), { timeout: 5000 }).not.toBe(first);
     await expect.poll(() => textOf(page, '[data-testid=queue-list]')).toContain('alice');
 
-    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000), hlsUrl: fixture.url, thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg') });
+    await youtubeSays({
+      liveStatus: 'is_live',
+      releaseTimestamp: Math.floor(Date.now() / 1000),
+      hlsUrl: fixture.url,
+      thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg'),
+    });
     const encoded = fixture.start();
     await page.getByText('Recording now', { exact: true }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Show encoder log' }).click();
@@ -246,10 +265,14 @@ describe('the web UI', () => {
     await page.getByRole('button', { name: 'Retry' }).click();
     // the retried record is watched again at once (and, imported with no live source, fails again):
     // the admin's actions are what is certain, in the audit table
-    await expect.poll(() => db.pool.query(`select action, admin, reason from admin_actions where livestream_id = 'far-upcoming' order by id`).then((r) => r.rows), { timeout: 10_000 }).toEqual([
-      { action: 'cancel', admin: expect.stringContaining('alice'), reason: 'not happening after all' },
-      { action: 'retry', admin: expect.stringContaining('alice'), reason: 'retried from the web UI' },
-    ]);
+    await expect
+      .poll(() => db.pool.query(`select action, admin, reason from admin_actions where livestream_id = 'far-upcoming' order by id`).then((r) => r.rows), {
+        timeout: 10_000,
+      })
+      .toEqual([
+        { action: 'cancel', admin: expect.stringContaining('alice'), reason: 'not happening after all' },
+        { action: 'retry', admin: expect.stringContaining('alice'), reason: 'retried from the web UI' },
+      ]);
     await context.close();
   }, 60_000);
 

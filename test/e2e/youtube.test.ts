@@ -60,8 +60,13 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     expect(queued.stdout).toContain(`kura: ${VIDEO_ID} is upcoming`);
     const [upcoming] = await fetch(`${api}/api/queue`).then((r) => r.json());
     expect(upcoming).toMatchObject({
-      id: VIDEO_ID, platform: 'youtube', status: 'upcoming', title: '【歌枠】Karaoke night 🎤 #42', channelId: 'UCfixture0000000000000001',
-      sourceUrl: `https://www.youtube.com/watch?v=${VIDEO_ID}`, scheduledStart: new Date(inAnHour * 1000).toISOString(),
+      id: VIDEO_ID,
+      platform: 'youtube',
+      status: 'upcoming',
+      title: '【歌枠】Karaoke night 🎤 #42',
+      channelId: 'UCfixture0000000000000001',
+      sourceUrl: `https://www.youtube.com/watch?v=${VIDEO_ID}`,
+      scheduledStart: new Date(inAnHour * 1000).toISOString(),
     });
 
     // the streamer moves the start to now: the worker's watch job follows, and finds the stream live once it is

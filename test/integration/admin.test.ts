@@ -24,16 +24,36 @@ afterAll(() => kura.close());
 /** A record in `status`; a finished one has its three files in the fs store. */
 async function makeRecord(id: string, status: LivestreamStatus): Promise<void> {
   const record: LivestreamInput = {
-    id, platform: 'hls', sourceUrl: `https://cdn.example/${id}/index.m3u8`, status, failureReason: status === 'failed' ? 'never went live' : null,
-    title: `Stream ${id}`, channelName: 'Channel', channelId: 'cdn.example', thumbnailUrl: null, scheduledStart: new Date('2026-01-01T00:00:00Z'),
-    startedAt: null, endedAt: null, archive: null, submitters: ['local/viewer', 'discord/42'], requestedQuality: null,
+    id,
+    platform: 'hls',
+    sourceUrl: `https://cdn.example/${id}/index.m3u8`,
+    status,
+    failureReason: status === 'failed' ? 'never went live' : null,
+    title: `Stream ${id}`,
+    channelName: 'Channel',
+    channelId: 'cdn.example',
+    thumbnailUrl: null,
+    scheduledStart: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null,
+    endedAt: null,
+    archive: null,
+    submitters: ['local/viewer', 'discord/42'],
+    requestedQuality: null,
   };
   if (status === 'finished') {
     for (const key of [objectKeys.video(id), objectKeys.log(id), objectKeys.thumbnail(id)]) {
       await mkdir(path.dirname(path.join(kura.archiveDir, key)), { recursive: true });
       await writeFile(path.join(kura.archiveDir, key), `bytes of ${key}`);
     }
-    record.archive = { fileSizeBytes: 10, lengthSeconds: 1, videoKey: objectKeys.video(id), logKey: objectKeys.log(id), thumbnailKey: objectKeys.thumbnail(id), sha256: 'a'.repeat(64), externalUrl: null };
+    record.archive = {
+      fileSizeBytes: 10,
+      lengthSeconds: 1,
+      videoKey: objectKeys.video(id),
+      logKey: objectKeys.log(id),
+      thumbnailKey: objectKeys.thumbnail(id),
+      sha256: 'a'.repeat(64),
+      externalUrl: null,
+    };
   }
   await kura.db.livestreams.upsertMany([record]);
 }
@@ -52,7 +72,14 @@ describe('takedown', () => {
     expect((await kura.app.inject({ url: '/api/video/takedown1' })).statusCode).toBe(404);
     expect(await kura.db.livestreams.findById('takedown1')).toBeNull();
     const { rows } = await kura.db.pool.query(`select action, admin, reason, record from admin_actions where livestream_id = 'takedown1'`);
-    expect(rows).toEqual([{ action: 'takedown', admin: 'local/root', reason: 'copyright claim', record: expect.objectContaining({ title: 'Stream takedown1', submitters: ['local/viewer', 'discord/42'] }) }]);
+    expect(rows).toEqual([
+      {
+        action: 'takedown',
+        admin: 'local/root',
+        reason: 'copyright claim',
+        record: expect.objectContaining({ title: 'Stream takedown1', submitters: ['local/viewer', 'discord/42'] }),
+      },
+    ]);
   });
 
   it('is for admins only: 401 without a session, 403 for a user, and nothing is removed', async () => {
@@ -92,7 +119,10 @@ describe('cancel and retry', () => {
     expect((await kura.db.livestreams.findById('cancel1'))?.failureReason).toBe('Cancelled by an admin: wrong stream');
     const { rows } = await kura.db.pool.query(`select action, admin, reason from admin_actions where livestream_id = 'cancel1'`);
     expect(rows).toEqual([{ action: 'cancel', admin: 'local/root', reason: 'wrong stream' }]);
-    expect((await act('POST', '/api/video/cancel1/cancel', admin, { reason: 'again' })).json()).toMatchObject({ status: 409, code: 'livestream_not_cancellable' });
+    expect((await act('POST', '/api/video/cancel1/cancel', admin, { reason: 'again' })).json()).toMatchObject({
+      status: 409,
+      code: 'livestream_not_cancellable',
+    });
     expect((await act('POST', '/api/video/cancel1/cancel', user, { reason: 'x' })).statusCode).toBe(403);
   });
 
@@ -101,7 +131,9 @@ describe('cancel and retry', () => {
     const response = await act('POST', '/api/video/retry1/retry', admin, {});
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: 'retry1', status: 'upcoming' });
-    expect(await queuedJobs(kura.db, 'watch-stream', 'retry1')).toEqual([expect.objectContaining({ data: { livestreamId: 'retry1' }, state: 'created', singletonKey: 'retry1' })]);
+    expect(await queuedJobs(kura.db, 'watch-stream', 'retry1')).toEqual([
+      expect.objectContaining({ data: { livestreamId: 'retry1' }, state: 'created', singletonKey: 'retry1' }),
+    ]);
     expect((await act('POST', '/api/video/retry1/retry', admin, {})).json()).toMatchObject({ status: 409, code: 'livestream_not_retryable' });
     const { rows } = await kura.db.pool.query(`select action, reason from admin_actions where livestream_id = 'retry1' order by id`);
     expect(rows).toEqual([{ action: 'retry', reason: 'retried' }]);

@@ -49,7 +49,12 @@ describe('local login', () => {
 
   it('takes an HTML form and redirects (303) only within the instance', async () => {
     const form = (next: string) =>
-      kura.app.inject({ method: 'POST', url: '/auth/local', headers: { ...SAME_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, payload: `username=alice&password=alice-password&next=${encodeURIComponent(next)}` });
+      kura.app.inject({
+        method: 'POST',
+        url: '/auth/local',
+        headers: { ...SAME_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `username=alice&password=alice-password&next=${encodeURIComponent(next)}`,
+      });
     const inside = await form('/queue?x=1');
     expect(inside.statusCode).toBe(303);
     expect(inside.headers.location).toBe('http://kura.test/queue?x=1');
@@ -120,7 +125,10 @@ describe('sessions', () => {
     const cookie = await logIn(kura, 'alice');
     const hash = "sha256(convert_to($1, 'utf8'))";
     const token = cookie.split('=')[1];
-    await kura.db.pool.query(`update sessions set expires_at = now() + interval '1 day', last_used_at = now() - interval '2 hours' where token_hash = ${hash}`, [token]);
+    await kura.db.pool.query(
+      `update sessions set expires_at = now() + interval '1 day', last_used_at = now() - interval '2 hours' where token_hash = ${hash}`,
+      [token],
+    );
     const used = await me(cookie);
     expect(used.statusCode).toBe(200);
     expect(used.cookies.find((c) => c.name === 'kura_session')?.maxAge).toBe(30 * 86_400); // the cookie slides too
@@ -140,7 +148,9 @@ describe('sessions', () => {
 
   it('are purged once expired', async () => {
     const cookie = await logIn(kura, 'alice');
-    await kura.db.pool.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = sha256(convert_to($1, 'utf8'))`, [cookie.split('=')[1]]);
+    await kura.db.pool.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = sha256(convert_to($1, 'utf8'))`, [
+      cookie.split('=')[1],
+    ]);
     const { createExpiredPurger } = await import('../../src/adapters/db/expired-purger.js');
     expect(await createExpiredPurger(kura.db.pool).purgeExpired()).toBeGreaterThanOrEqual(1);
     const { rows } = await kura.db.pool.query('select count(*)::int as n from sessions where expires_at <= now()');
@@ -153,10 +163,20 @@ describe('under an https public URL', () => {
     const secure = await startTestApp({ publicUrl: 'https://archive.example' });
     try {
       await addUser(secure, 'alice');
-      const response = await secure.app.inject({ method: 'POST', url: '/auth/local', headers: { origin: 'https://archive.example' }, payload: { username: 'alice', password: 'alice-password' } });
+      const response = await secure.app.inject({
+        method: 'POST',
+        url: '/auth/local',
+        headers: { origin: 'https://archive.example' },
+        payload: { username: 'alice', password: 'alice-password' },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.cookies.find((c) => c.name === 'kura_session')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
-      const plain = await secure.app.inject({ method: 'POST', url: '/auth/local', headers: { origin: 'http://archive.example' }, payload: { username: 'alice', password: 'alice-password' } });
+      const plain = await secure.app.inject({
+        method: 'POST',
+        url: '/auth/local',
+        headers: { origin: 'http://archive.example' },
+        payload: { username: 'alice', password: 'alice-password' },
+      });
       expect(plain.statusCode).toBe(403);
     } finally {
       await secure.close();
@@ -168,9 +188,19 @@ describe('the OpenAPI document', () => {
   it('describes the account routes', async () => {
     const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
     expect(Object.keys(spec.paths)).toEqual(
-      expect.arrayContaining(['/auth/providers', '/auth/local', '/auth/logout', '/api/user', '/api/user/{provider}/{id}', '/api/tokens', '/api/tokens/{id}', '/api/submit', '/api/video/{id}/cancel', '/api/video/{id}/retry']),
+      expect.arrayContaining([
+        '/auth/providers',
+        '/auth/local',
+        '/auth/logout',
+        '/api/user',
+        '/api/user/{provider}/{id}',
+        '/api/tokens',
+        '/api/tokens/{id}',
+        '/api/submit',
+        '/api/video/{id}/cancel',
+        '/api/video/{id}/retry',
+      ]),
     );
     expect(Object.keys(spec.paths['/api/video/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
   });
 });
-

@@ -13,7 +13,10 @@ beforeAll(async () => {
   idp = new OAuth2Server();
   await idp.issuer.keys.generate('RS256');
   await idp.start(0, '127.0.0.1');
-  kura = await startTestApp({}, { env: { OIDC_ISSUER: idp.issuer.url as string, OIDC_CLIENT_ID: 'kura', OIDC_CLIENT_SECRET: 'kura-secret', OIDC_NAME: 'Test IdP' } });
+  kura = await startTestApp(
+    {},
+    { env: { OIDC_ISSUER: idp.issuer.url as string, OIDC_CLIENT_ID: 'kura', OIDC_CLIENT_SECRET: 'kura-secret', OIDC_NAME: 'Test IdP' } },
+  );
 });
 afterAll(async () => {
   await kura?.close();
@@ -48,7 +51,11 @@ const callback = (url: URL, cookie: string) => kura.app.inject({ url: `${url.pat
 describe('OpenID Connect login', () => {
   it('lists the provider by its OIDC_NAME', async () => {
     const response = await kura.app.inject({ url: '/auth/providers' });
-    expect(response.json()).toEqual({ providers: [{ id: 'oidc', name: 'Test IdP', loginUrl: 'http://kura.test/auth/oidc/login' }], local: true, setupRequired: true });
+    expect(response.json()).toEqual({
+      providers: [{ id: 'oidc', name: 'Test IdP', loginUrl: 'http://kura.test/auth/oidc/login' }],
+      local: true,
+      setupRequired: true,
+    });
   });
 
   it('sends the browser to the provider with state, nonce and an S256 PKCE challenge', async () => {

@@ -7,14 +7,21 @@ import { startTestApp, type TestApp } from '../support/app.js';
 // is arctic's, against the providers' real endpoints.
 let kura: TestApp;
 beforeAll(async () => {
-  kura = await startTestApp({}, {
-    env: {
-      DISCORD_CLIENT_ID: 'discord-app', DISCORD_CLIENT_SECRET: 'x',
-      GOOGLE_CLIENT_ID: 'google-app', GOOGLE_CLIENT_SECRET: 'x',
-      TWITCH_CLIENT_ID: 'twitch-app', TWITCH_CLIENT_SECRET: 'x',
-      GITHUB_CLIENT_ID: 'github-app', GITHUB_CLIENT_SECRET: 'x',
+  kura = await startTestApp(
+    {},
+    {
+      env: {
+        DISCORD_CLIENT_ID: 'discord-app',
+        DISCORD_CLIENT_SECRET: 'x',
+        GOOGLE_CLIENT_ID: 'google-app',
+        GOOGLE_CLIENT_SECRET: 'x',
+        TWITCH_CLIENT_ID: 'twitch-app',
+        TWITCH_CLIENT_SECRET: 'x',
+        GITHUB_CLIENT_ID: 'github-app',
+        GITHUB_CLIENT_SECRET: 'x',
+      },
     },
-  });
+  );
 });
 afterAll(() => kura.close());
 
@@ -51,7 +58,9 @@ describe('OAuth providers (arctic)', () => {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/auth', maxAge: 600 });
       // what the callback will check lives in PostgreSQL, under the hash of the cookie's attempt id
       const { rows } = await kura.db.pool.query('select provider, state, code_verifier, next_path from login_attempts where id_hash = $1', [
-        createHash('sha256').update(cookie?.value ?? '').digest(),
+        createHash('sha256')
+          .update(cookie?.value ?? '')
+          .digest(),
       ]);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ provider, state: params.get('state'), next_path: '/queue' });

@@ -18,7 +18,7 @@ const setupRequired = async () => (await kura.app.inject({ url: '/auth/providers
 const admins = async () => (await kura.db.pool.query(`select provider_user_id from users where role = 'admin' order by 1`)).rows.map((r) => r.provider_user_id);
 
 describe('first-run setup', () => {
-  it('takes any api process\'s token once, makes the admin, logs it in and forgets every token', async () => {
+  it("takes any api process's token once, makes the admin, logs it in and forgets every token", async () => {
     await start();
     const [first, second] = [await offer(), await offer()]; // two api processes started
     expect(first).toMatch(/^[0-9a-f]{32}$/);

@@ -62,7 +62,12 @@ describe('authorization comes before the request is judged', () => {
   it('judges the body of an admin once authorized: 400 for a bad one, and a valid request does what it says', async () => {
     const bad = await send('POST', '/api/video/waiting1/cancel', admin, BAD_BODIES[0]);
     expect([bad.statusCode, bad.json().code]).toEqual([400, 'invalid_body']);
-    const cancelled = await kura.app.inject({ method: 'POST', url: '/api/video/waiting1/cancel', headers: { ...SAME_ORIGIN, cookie: admin }, payload: { reason: 'never scheduled' } });
+    const cancelled = await kura.app.inject({
+      method: 'POST',
+      url: '/api/video/waiting1/cancel',
+      headers: { ...SAME_ORIGIN, cookie: admin },
+      payload: { reason: 'never scheduled' },
+    });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toMatchObject({ id: 'waiting1', status: 'failed' });
   });

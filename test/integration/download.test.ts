@@ -16,9 +16,20 @@ beforeAll(async () => {
   await mkdir(path.dirname(path.join(kura.archiveDir, key)), { recursive: true });
   await writeFile(path.join(kura.archiveDir, key), VIDEO);
   const record: LivestreamInput = {
-    id: ID, platform: 'hls', sourceUrl: `https://cdn.example/${ID}/index.m3u8`, status: 'finished', failureReason: null,
-    title: 'Stored', channelName: 'Channel', channelId: 'cdn.example', thumbnailUrl: null, scheduledStart: new Date('2026-01-01T00:00:00Z'),
-    startedAt: null, endedAt: null, submitters: ['local/viewer'], requestedQuality: null,
+    id: ID,
+    platform: 'hls',
+    sourceUrl: `https://cdn.example/${ID}/index.m3u8`,
+    status: 'finished',
+    failureReason: null,
+    title: 'Stored',
+    channelName: 'Channel',
+    channelId: 'cdn.example',
+    thumbnailUrl: null,
+    scheduledStart: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null,
+    endedAt: null,
+    submitters: ['local/viewer'],
+    requestedQuality: null,
     archive: { fileSizeBytes: VIDEO.length, lengthSeconds: 1, videoKey: key, logKey: null, thumbnailKey: null, sha256: 'a'.repeat(64), externalUrl: null },
   };
   await kura.db.livestreams.upsertMany([record]);
@@ -98,9 +109,28 @@ async function keyPath(key: string): Promise<string> {
 /** A finished record stored by Kura, with the archive keys given. */
 function finishedRecord(id: string, keys: { videoKey?: string | null; logKey?: string | null }): LivestreamInput {
   return {
-    id, platform: 'hls', sourceUrl: `https://cdn.example/${id}/index.m3u8`, status: 'finished', failureReason: null,
-    title: `Stored ${id}`, channelName: 'Channel', channelId: 'cdn.example', thumbnailUrl: null, scheduledStart: new Date('2026-01-01T00:00:00Z'),
-    startedAt: null, endedAt: null, submitters: ['local/viewer'], requestedQuality: null,
-    archive: { fileSizeBytes: 10, lengthSeconds: 1, videoKey: keys.videoKey ?? null, logKey: keys.logKey ?? null, thumbnailKey: null, sha256: 'a'.repeat(64), externalUrl: null },
+    id,
+    platform: 'hls',
+    sourceUrl: `https://cdn.example/${id}/index.m3u8`,
+    status: 'finished',
+    failureReason: null,
+    title: `Stored ${id}`,
+    channelName: 'Channel',
+    channelId: 'cdn.example',
+    thumbnailUrl: null,
+    scheduledStart: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null,
+    endedAt: null,
+    submitters: ['local/viewer'],
+    requestedQuality: null,
+    archive: {
+      fileSizeBytes: 10,
+      lengthSeconds: 1,
+      videoKey: keys.videoKey ?? null,
+      logKey: keys.logKey ?? null,
+      thumbnailKey: null,
+      sha256: 'a'.repeat(64),
+      externalUrl: null,
+    },
   };
 }

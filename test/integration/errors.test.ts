@@ -31,7 +31,12 @@ describe('problem JSON for every error', () => {
   });
 
   it('answers a known route with the wrong method 405 with an Allow header', async () => {
-    const cases = [['POST', '/api/history', 'GET, HEAD'], ['DELETE', '/api/stats', 'GET, HEAD'], ['PUT', '/api/video/known-1', 'GET, HEAD, DELETE'], ['PATCH', '/healthz', 'GET, HEAD']] as const;
+    const cases = [
+      ['POST', '/api/history', 'GET, HEAD'],
+      ['DELETE', '/api/stats', 'GET, HEAD'],
+      ['PUT', '/api/video/known-1', 'GET, HEAD, DELETE'],
+      ['PATCH', '/healthz', 'GET, HEAD'],
+    ] as const;
     for (const [method, url, allow] of cases) {
       const response = await kura.app.inject({ method, url });
       expect(response.statusCode, `${method} ${url}`).toBe(405);
@@ -92,7 +97,13 @@ describe('an unexpected error', () => {
       const response = await broken.app.inject({ url: '/api/stats' });
       expect(response.statusCode).toBe(500);
       const problem = problemOf(response);
-      expect(problem).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, code: 'internal_error', detail: 'Kura failed to answer this request; the error is in its log.' });
+      expect(problem).toEqual({
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        code: 'internal_error',
+        detail: 'Kura failed to answer this request; the error is in its log.',
+      });
       expect(response.body).not.toMatch(/livestream_totals|relation|at .*\.ts/);
       const logged = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'request failed');
       expect(logged?.err?.message).toContain('livestream_totals');

@@ -77,7 +77,7 @@ describe('fetching sources', () => {
     const reset = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/reset`));
     expect(reset.status).toBe(0);
     expect(reset.message).toContain(`http://127.0.0.1:${port}/reset: `);
-    expect((await fetcher.text(`http://127.0.0.1:${port}/ok`))).toBe('hello'); // the pool still works
+    expect(await fetcher.text(`http://127.0.0.1:${port}/ok`)).toBe('hello'); // the pool still works
   });
 });
 
@@ -104,8 +104,12 @@ describe('every address a URL leads to is judged', () => {
     expect(loopback.refused).toBe(true);
     expect(loopback.message).toBe('loopback.test resolves to a non-public address: 127.0.0.1 is a loopback address');
     const seam = createFetcher({ allowPrivate: false, addressRefusal: loopbackIsPublic, resolve: dns.resolve });
-    expect((await refusal(seam.bytes(`http://internal.test:${port}/ok`))).message).toBe('internal.test resolves to a non-public address: 10.0.0.7 is a private address');
-    expect((await refusal(seam.bytes(`http://mixed.test:${port}/ok`))).message).toBe('mixed.test resolves to a non-public address: 10.0.0.8 is a private address');
+    expect((await refusal(seam.bytes(`http://internal.test:${port}/ok`))).message).toBe(
+      'internal.test resolves to a non-public address: 10.0.0.7 is a private address',
+    );
+    expect((await refusal(seam.bytes(`http://mixed.test:${port}/ok`))).message).toBe(
+      'mixed.test resolves to a non-public address: 10.0.0.8 is a private address',
+    );
     expect(received.length).toBe(before);
     expect((await seam.bytes(`http://loopback.test:${port}/ok`)).toString()).toBe('hello'); // a public answer is fetched
   });
@@ -124,7 +128,9 @@ describe('every address a URL leads to is judged', () => {
     const dns = fakeDns({ 'media.test': ['127.0.0.1'], 'internal.test': ['192.168.4.4'] });
     const fetcher = createFetcher({ allowPrivate: false, addressRefusal: loopbackIsPublic, resolve: dns.resolve });
     const hop = async (target: string) => (await refusal(fetcher.bytes(`http://media.test:${port}/redirect/${encodeURIComponent(target)}`))).message;
-    expect(await hop('http://127.0.0.2:PORT/ok')).toBe(`http://127.0.0.2:${port}/ok: refused, only public addresses are fetched: 127.0.0.2 is a loopback address`);
+    expect(await hop('http://127.0.0.2:PORT/ok')).toBe(
+      `http://127.0.0.2:${port}/ok: refused, only public addresses are fetched: 127.0.0.2 is a loopback address`,
+    );
     expect(await hop('http://[::ffff:0:7f00:1]:PORT/ok')).toMatch(/::ffff:0:7f00:1 is an IPv4-translated address: 127.0.0.1 is a loopback address$/);
     expect(await hop('http://[::127.0.0.1]:PORT/ok')).toMatch(/::7f00:1 is an IPv4-compatible address: 127.0.0.1 is a loopback address$/);
     expect(await hop('http://localhost.:PORT/ok')).toMatch(/localhost\. ends in a dot/);
@@ -135,13 +141,22 @@ describe('every address a URL leads to is judged', () => {
 
 describe('the outbound client (what webhooks will post through)', () => {
   it('refuses to POST to a non-public address and returns a redirect instead of following it', async () => {
-    const client = createOutboundClient({ allowPrivate: false, addressRefusal: loopbackIsPublic, resolve: fakeDns({ 'hooks.test': ['127.0.0.1'], 'lan.test': ['172.20.0.5'] }).resolve });
+    const client = createOutboundClient({
+      allowPrivate: false,
+      addressRefusal: loopbackIsPublic,
+      resolve: fakeDns({ 'hooks.test': ['127.0.0.1'], 'lan.test': ['172.20.0.5'] }).resolve,
+    });
     const before = received.length;
     const refused = await refusal(client.send(`http://lan.test:${port}/ok`, { method: 'POST', body: '{}' }));
     expect(refused.message).toBe('lan.test resolves to a non-public address: 172.20.0.5 is a private address');
-    expect(client.refusal('http://[fd00::1]/hook')).toBe('http://[fd00::1]/hook: refused, only public addresses are fetched: fd00::1 is a unique local (private) address');
+    expect(client.refusal('http://[fd00::1]/hook')).toBe(
+      'http://[fd00::1]/hook: refused, only public addresses are fetched: fd00::1 is a unique local (private) address',
+    );
     expect(received.length).toBe(before);
-    const redirected = await client.send(`http://hooks.test:${port}/redirect/${encodeURIComponent('http://127.0.0.2:PORT/ok')}`, { method: 'POST', body: '{}' });
+    const redirected = await client.send(`http://hooks.test:${port}/redirect/${encodeURIComponent('http://127.0.0.2:PORT/ok')}`, {
+      method: 'POST',
+      body: '{}',
+    });
     await redirected.body.dump();
     expect(redirected.statusCode).toBe(302); // not followed: the 127.0.0.2 it names was never asked
     expect(received.slice(before)).toEqual([`POST hooks.test:${port} /redirect/${encodeURIComponent('http://127.0.0.2:PORT/ok')}`]);

@@ -66,7 +66,10 @@ describe('GET /api/history', () => {
             });
             const label = `?${params}`;
             expect(got.status, label).toBe(200);
-            expect(got.body.map((r: HistoryRecordJson) => r.id), label).toEqual(want.ids);
+            expect(
+              got.body.map((r: HistoryRecordJson) => r.id),
+              label,
+            ).toEqual(want.ids);
             expect(got.total, label).toBe(String(want.total));
             expect(got.hasMore, label).toBe(String(want.hasMore));
           }
@@ -80,7 +83,9 @@ describe('GET /api/history', () => {
         seen.push(...got.body.map((r: HistoryRecordJson) => r.id));
         if (got.hasMore === 'false') break;
       }
-      expect(seen).toEqual(expectedPage({ page: 0, limit: 1000, sort, unfinished: true }).ids.concat(expectedPage({ page: 1, limit: 100, sort, unfinished: true }).ids));
+      expect(seen).toEqual(
+        expectedPage({ page: 0, limit: 1000, sort, unfinished: true }).ids.concat(expectedPage({ page: 1, limit: 100, sort, unfinished: true }).ids),
+      );
     }
   });
 

@@ -26,7 +26,10 @@ let searchKey: string;
 
 beforeAll(async () => {
   kura = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
-  await kura.load([buildRecord({ id: 'known-1' }), buildRecord({ id: 'imported-upcoming', finished: false, downloadUrl: 'https://archive.example.org/imported-upcoming.mp4' })]);
+  await kura.load([
+    buildRecord({ id: 'known-1' }),
+    buildRecord({ id: 'imported-upcoming', finished: false, downloadUrl: 'https://archive.example.org/imported-upcoming.mp4' }),
+  ]);
   await addUser(kura, 'root', { admin: true });
   adminToken = (await createToken(kura, await logIn(kura, 'root'))).token;
   searchKey = (await kura.app.inject({ url: '/api/search' })).json().apiKey;
@@ -82,7 +85,8 @@ function hostileBodies(method: Attempt['method'], url: string, schema: Schema): 
       attempts.push(json(JSON.stringify({ [field]: 'a\u0000b' })), json(JSON.stringify({ [field]: ['\u0000'] })));
       attempts.push(json(`${field}=a%00b`, 'application/x-www-form-urlencoded'));
     }
-    if (types.includes('integer') || types.includes('number')) attempts.push(json(`{"${field}": 1e400}`), json(`{"${field}": -1e400}`), json(`{"${field}": 0.5}`));
+    if (types.includes('integer') || types.includes('number'))
+      attempts.push(json(`{"${field}": 1e400}`), json(`{"${field}": -1e400}`), json(`{"${field}": 0.5}`));
   }
   attempts.push(json(JSON.stringify({ 'key\u0000': 'value' })), json(JSON.stringify({ nested: { deeper: ['\u0000'] } })));
   return attempts;
@@ -145,16 +149,39 @@ describe('hostile input over every route of the OpenAPI document', () => {
   });
 });
 
-const problem = (response: LightMyRequestResponse) => ({ status: response.statusCode, contentType: response.headers['content-type'], ...(response.json() as object) });
+const problem = (response: LightMyRequestResponse) => ({
+  status: response.statusCode,
+  contentType: response.headers['content-type'],
+  ...(response.json() as object),
+});
 const PROBLEM_JSON = expect.stringMatching(/^application\/problem\+json/);
 const MEILI_JSON = expect.stringMatching(/^application\/json/);
 
 describe('the requests of the probe, each answered as the contract says', () => {
   it('refuses page and limit not written as plain decimal numbers, or out of range, with invalid_parameter naming them', async () => {
-    const refused = ['page=Infinity', 'page=-Infinity', 'limit=-Infinity', 'limit=-1e400', 'page=0x10', 'page=1e3', 'page=%205', 'page=5.0', 'page=+5', 'page=-1', 'page=10000001', 'limit=0', 'limit=1234567890123456'];
+    const refused = [
+      'page=Infinity',
+      'page=-Infinity',
+      'limit=-Infinity',
+      'limit=-1e400',
+      'page=0x10',
+      'page=1e3',
+      'page=%205',
+      'page=5.0',
+      'page=+5',
+      'page=-1',
+      'page=10000001',
+      'limit=0',
+      'limit=1234567890123456',
+    ];
     for (const query of refused) {
       const response = await kura.app.inject({ url: `/api/history?${query}` });
-      expect(problem(response), query).toMatchObject({ status: 400, contentType: PROBLEM_JSON, code: 'invalid_parameter', detail: expect.stringContaining(`"${query.split('=')[0]}"`) });
+      expect(problem(response), query).toMatchObject({
+        status: 400,
+        contentType: PROBLEM_JSON,
+        code: 'invalid_parameter',
+        detail: expect.stringContaining(`"${query.split('=')[0]}"`),
+      });
     }
     for (const query of ['page=10000000', 'page=0', 'page=007', 'limit=101', 'limit=1']) {
       expect((await kura.app.inject({ url: `/api/history?${query}` })).statusCode, query).toBe(200);
@@ -178,11 +205,26 @@ describe('the requests of the probe, each answered as the contract says', () => 
     const attempts: Attempt[] = [
       { method: 'GET', url: '/api/search-engine/indexes/kura/search?q=a%00b' },
       { method: 'POST', url: '/api/search-engine/indexes/kura/search', payload: { q: 'a\u0000b' } },
-      { method: 'POST', url: '/api/search-engine/multi-search', payload: { queries: [{ indexUid: 'kura', q: 'ok' }, { indexUid: 'kura', q: '\u0000' }] } },
+      {
+        method: 'POST',
+        url: '/api/search-engine/multi-search',
+        payload: {
+          queries: [
+            { indexUid: 'kura', q: 'ok' },
+            { indexUid: 'kura', q: '\u0000' },
+          ],
+        },
+      },
     ];
     for (const attempt of attempts) {
       const response = await kura.app.inject({ ...attempt, headers: authHeaders(attempt.url) });
-      expect(problem(response), attempt.url).toMatchObject({ status: 400, contentType: MEILI_JSON, code: 'invalid_search_q', type: 'invalid_request', message: expect.stringContaining('NUL') });
+      expect(problem(response), attempt.url).toMatchObject({
+        status: 400,
+        contentType: MEILI_JSON,
+        code: 'invalid_search_q',
+        type: 'invalid_request',
+        message: expect.stringContaining('NUL'),
+      });
     }
   });
 
@@ -200,7 +242,12 @@ describe('the requests of the probe, each answered as the contract says', () => 
     ];
     for (const [attempt, status, code, detail] of cases) {
       const response = await kura.app.inject({ ...attempt, headers: { ...authHeaders(attempt.url), ...attempt.headers } });
-      expect(problem(response), `${attempt.url.slice(0, 40)} ${String(attempt.payload).slice(0, 20)}`).toMatchObject({ status, contentType: PROBLEM_JSON, code, detail: expect.stringMatching(detail) });
+      expect(problem(response), `${attempt.url.slice(0, 40)} ${String(attempt.payload).slice(0, 20)}`).toMatchObject({
+        status,
+        contentType: PROBLEM_JSON,
+        code,
+        detail: expect.stringMatching(detail),
+      });
     }
   });
 
@@ -218,7 +265,12 @@ describe('the requests of the probe, each answered as the contract says', () => 
     ];
     for (const [attempt, status, code] of cases) {
       const response = await kura.app.inject({ ...attempt, headers: { ...authHeaders(attempt.url), ...attempt.headers } });
-      expect(problem(response), `${attempt.url} ${String(attempt.payload).slice(0, 20)}`).toMatchObject({ status, contentType: MEILI_JSON, code, link: `https://docs.meilisearch.com/errors#${code}` });
+      expect(problem(response), `${attempt.url} ${String(attempt.payload).slice(0, 20)}`).toMatchObject({
+        status,
+        contentType: MEILI_JSON,
+        code,
+        link: `https://docs.meilisearch.com/errors#${code}`,
+      });
     }
   });
 

@@ -38,7 +38,15 @@ describe('integrity in the API', () => {
   });
 
   it('leaves the field out of records whose archive is kept outside', async () => {
-    const archive = { fileSizeBytes: 5, lengthSeconds: 1, videoKey: null, logKey: null, thumbnailKey: null, sha256: null, externalUrl: 'https://archive.example.org/x.mp4' };
+    const archive = {
+      fileSizeBytes: 5,
+      lengthSeconds: 1,
+      videoKey: null,
+      logKey: null,
+      thumbnailKey: null,
+      sha256: null,
+      externalUrl: 'https://archive.example.org/x.mp4',
+    };
     await kura.db.livestreams.upsertMany([finishedRecord('api-external', archive)]);
     const details = (await get('/api/video/api-external')).json();
     expect(details).not.toHaveProperty('integrity');
@@ -66,7 +74,8 @@ describe('downloads of flagged archives', () => {
       const response = await kura.app.inject({ method, url: '/api/download/dl-missing/video' });
       expect(response.statusCode).toBe(410);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-      if (method === 'GET') expect(response.json()).toMatchObject({ status: 410, code: 'archive_missing', detail: expect.stringContaining('kura verify dl-missing') });
+      if (method === 'GET')
+        expect(response.json()).toMatchObject({ status: 410, code: 'archive_missing', detail: expect.stringContaining('kura verify dl-missing') });
     }
   });
 

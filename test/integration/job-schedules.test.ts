@@ -10,7 +10,13 @@ beforeEach(async () => {
 afterEach(() => db.drop());
 
 const start = (schedules?: boolean) =>
-  PgBossJobs.start({ connectionString: db.url, pollSeconds: 1, maxCaptures: 1, onError: (error) => expect.fail(error.message), ...(schedules === undefined ? {} : { schedules }) });
+  PgBossJobs.start({
+    connectionString: db.url,
+    pollSeconds: 1,
+    maxCaptures: 1,
+    onError: (error) => expect.fail(error.message),
+    ...(schedules === undefined ? {} : { schedules }),
+  });
 const scheduled = async () => (await db.pool.query('select name, cron, timezone from pgboss.schedule order by name')).rows;
 
 describe('job schedules', () => {
@@ -45,7 +51,9 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
         expect.objectContaining({ data: { livestreamId: 's1' }, state: 'created', singletonKey: 's1' }),
         expect.objectContaining({ data: { livestreamId: 's2' }, state: 'created', singletonKey: 's2' }),
       ]);
-      expect(await queuedJobs(db, 'finalize-archive')).toEqual([expect.objectContaining({ data: { livestreamId: 's1' }, state: 'created', singletonKey: 's1' })]);
+      expect(await queuedJobs(db, 'finalize-archive')).toEqual([
+        expect.objectContaining({ data: { livestreamId: 's1' }, state: 'created', singletonKey: 's1' }),
+      ]);
     } finally {
       await jobs.stop(0);
     }

@@ -56,16 +56,45 @@ async function capturedRecord(media: Buffer): Promise<string> {
 
 function liveInput(id: string) {
   return {
-    id, platform: 'hls' as const, sourceUrl: `http://127.0.0.1:9/${id}/index.m3u8`, status: 'live' as const, failureReason: null,
-    title: 'Karaoke', channelName: 'c', channelId: 'c', thumbnailUrl: null, scheduledStart: new Date(), startedAt: new Date(),
-    endedAt: null, archive: null, submitters: ['cli/test'], requestedQuality: null,
+    id,
+    platform: 'hls' as const,
+    sourceUrl: `http://127.0.0.1:9/${id}/index.m3u8`,
+    status: 'live' as const,
+    failureReason: null,
+    title: 'Karaoke',
+    channelName: 'c',
+    channelId: 'c',
+    thumbnailUrl: null,
+    scheduledStart: new Date(),
+    startedAt: new Date(),
+    endedAt: null,
+    archive: null,
+    submitters: ['cli/test'],
+    requestedQuality: null,
   };
 }
 
 /** Two seconds of real MPEG-TS, as an HLS encoder writes it. */
 function realMedia(): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=15', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', 'pipe:1']);
+    const child = spawn('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x90:rate=15',
+      '-t',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-f',
+      'mpegts',
+      'pipe:1',
+    ]);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`ffmpeg exited ${code}`))));
@@ -101,13 +130,18 @@ const ffmpeg = (program = 'ffmpeg') => createFfmpegTools({ ffmpeg: program, ffpr
 /** A worker on real pg-boss whose finalize is retried once, a second later, instead of 20 times with backoff. */
 async function startWorker(media: MediaTools): Promise<WorkerDeps> {
   jobs = await PgBossJobs.start({
-    connectionString: db.url, pollSeconds: 0.5, maxCaptures: 1, onError: () => undefined,
+    connectionString: db.url,
+    pollSeconds: 0.5,
+    maxCaptures: 1,
+    onError: () => undefined,
     policies: { 'finalize-archive': { retryLimit: 1, retryDelay: 1, retryBackoff: false } },
   });
   const deps = workerDeps(media);
   const worker = createHandlers(deps, {
-    workerId: 'finalizer', staleAfterSeconds: 30,
-    watch: { pollSeconds: 1, neverLiveSeconds: 3600 }, sweep: { neverLiveSeconds: 3600, leaseSeconds: 60, batch: 100 },
+    workerId: 'finalizer',
+    staleAfterSeconds: 30,
+    watch: { pollSeconds: 1, neverLiveSeconds: 3600 },
+    sweep: { neverLiveSeconds: 3600, leaseSeconds: 60, batch: 100 },
   });
   await jobs.work(worker.handlers, worker.hooks, { pollSeconds: 0.5, maxCaptures: 1 });
   return deps;
@@ -152,7 +186,8 @@ describe('a finalize that fails for good', () => {
     expect(failed.failure_reason).toMatch(/^The recording holds no playable audio or video: part 1 of 1 has no stream ffmpeg can read/);
     expect(await storedChunksExist(id)).toBe(true);
     // the job ends once the hook has failed the record: completed, never retried
-    const job = async () => (await db.pool.query(`select state, retry_count, output from pgboss.job where name = 'finalize-archive' and singleton_key = $1`, [id])).rows;
+    const job = async () =>
+      (await db.pool.query(`select state, retry_count, output from pgboss.job where name = 'finalize-archive' and singleton_key = $1`, [id])).rows;
     await expect.poll(job, { timeout: 10_000 }).toEqual([{ state: 'completed', retry_count: 0, output: { permanentFailure: failed.failure_reason } }]);
   });
 });

@@ -33,8 +33,21 @@ afterEach(async () => {
 async function record(id: string, status: 'upcoming' | 'live', scheduledStart: Date): Promise<void> {
   await db.livestreams.upsertMany([
     {
-      id, platform: 'hls', sourceUrl: `http://127.0.0.1:9/${id}.m3u8`, status, failureReason: null, title: id, channelName: 'c', channelId: 'c',
-      thumbnailUrl: null, scheduledStart, startedAt: status === 'live' ? scheduledStart : null, endedAt: null, archive: null, submitters: ['cli/test'], requestedQuality: null,
+      id,
+      platform: 'hls',
+      sourceUrl: `http://127.0.0.1:9/${id}.m3u8`,
+      status,
+      failureReason: null,
+      title: id,
+      channelName: 'c',
+      channelId: 'c',
+      thumbnailUrl: null,
+      scheduledStart,
+      startedAt: status === 'live' ? scheduledStart : null,
+      endedAt: null,
+      archive: null,
+      submitters: ['cli/test'],
+      requestedQuality: null,
     },
   ]);
 }
@@ -48,7 +61,9 @@ async function abandoned(id: string, state: 'capturing' | 'ended', secondsAgo: n
 }
 
 const queued = async (name: string) =>
-  (await db.pool.query(`select singleton_key from pgboss.job where name = $1 and state = 'created' order by singleton_key`, [name])).rows.map((r) => r.singleton_key);
+  (await db.pool.query(`select singleton_key from pgboss.job where name = $1 and state = 'created' order by singleton_key`, [name])).rows.map(
+    (r) => r.singleton_key,
+  );
 
 describe('the lifecycle sweep', () => {
   it('resumes live records whose worker vanished, and leaves one whose lease is fresh', async () => {

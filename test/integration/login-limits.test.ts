@@ -37,7 +37,7 @@ const failFrom = async (kura: TestApp, from: string, headers: (i: number) => Rec
 };
 
 describe('with KURA_TRUST_PROXY off (the default)', () => {
-  it('counts the socket\'s address: an X-Forwarded-For header does not dodge the per-address limit', async () => {
+  it("counts the socket's address: an X-Forwarded-For header does not dodge the per-address limit", async () => {
     await failFrom(direct, '127.0.0.1');
     const dodge = await login(direct, '127.0.0.1', 'alice', 'alice-password', { 'x-forwarded-for': '203.0.113.10' });
     expect(dodge.statusCode).toBe(429);
@@ -72,7 +72,7 @@ describe('with KURA_TRUST_PROXY listing the proxy', () => {
 });
 
 describe('the per-account lock', () => {
-  it('locks an account against the attacker\'s addresses, not against its owner elsewhere', async () => {
+  it("locks an account against the attacker's addresses, not against its owner elsewhere", async () => {
     for (let i = 0; i < LIMIT; i++) expect((await login(direct, '192.0.2.66', 'bob', `guess-${i}-xx`)).statusCode).toBe(401);
     logLines.length = 0;
     const owner = await login(direct, '198.51.100.50', 'bob', 'bob-password');

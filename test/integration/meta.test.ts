@@ -49,9 +49,16 @@ describe('API overview, OpenAPI and changelog', () => {
     const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
     const operations = Object.values(spec.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((ops) => Object.values(ops));
     const ids = operations.map((operation) => operation.operationId);
-    expect(ids.every((id) => typeof id === 'string' && /^[a-z][a-zA-Z0-9]*$/.test(id)), ids.join(' ')).toBe(true);
+    expect(
+      ids.every((id) => typeof id === 'string' && /^[a-z][a-zA-Z0-9]*$/.test(id)),
+      ids.join(' '),
+    ).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    expect([spec.paths['/healthz'].get.operationId, spec.paths['/readyz'].get.operationId, spec.paths['/metrics'].get.operationId]).toEqual(['getHealth', 'getReadiness', 'getMetrics']);
+    expect([spec.paths['/healthz'].get.operationId, spec.paths['/readyz'].get.operationId, spec.paths['/metrics'].get.operationId]).toEqual([
+      'getHealth',
+      'getReadiness',
+      'getMetrics',
+    ]);
     expect(spec.paths['/readyz'].get.responses['503']).toBeDefined();
     expect(Object.keys(spec.paths['/metrics'].get.responses['200'].content)).toEqual([expect.stringMatching(/^text\/plain/)]);
     expect(spec.paths['/api/history'].get.operationId).toBe('listHistory');
@@ -131,7 +138,16 @@ describe('readiness without a database', () => {
     // a real connection attempt to a port where nothing listens
     const unreachable = createPool({ connectionString: 'postgres://kura:x@127.0.0.1:1/kura' });
     const app = await buildApp(
-      { livestreams: kura.db.livestreams, captures: createCaptureRepo(kura.db.pool), store: createFsStore(os.tmpdir()), source: testSources(), isDatabaseReachable: () => isReachable(unreachable), changeFeed: null, about: { name: 'kura', version: '0', commit: 'x', changelog: [] }, accounts: kura.accounts },
+      {
+        livestreams: kura.db.livestreams,
+        captures: createCaptureRepo(kura.db.pool),
+        store: createFsStore(os.tmpdir()),
+        source: testSources(),
+        isDatabaseReachable: () => isReachable(unreachable),
+        changeFeed: null,
+        about: { name: 'kura', version: '0', commit: 'x', changelog: [] },
+        accounts: kura.accounts,
+      },
       { publicUrl: TEST_PUBLIC_URL, corsOrigins: [], usdPerGbPerMonth: 0, readCacheEntries: 0, logLevel: 'silent' },
     );
     try {

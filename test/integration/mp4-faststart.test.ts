@@ -21,7 +21,17 @@ const run = (program: string, args: string[]) =>
 
 /** Every packet's stream, timestamps, size, flags and data hash: what a player reads from the file. */
 const packets = (file: string) =>
-  run('ffprobe', ['-v', 'error', '-show_data_hash', 'sha256', '-show_entries', 'packet=stream_index,pts,dts,duration,size,flags,data_hash', '-of', 'csv', file]);
+  run('ffprobe', [
+    '-v',
+    'error',
+    '-show_data_hash',
+    'sha256',
+    '-show_entries',
+    'packet=stream_index,pts,dts,duration,size,flags,data_hash',
+    '-of',
+    'csv',
+    file,
+  ]);
 
 const topLevel = async (file: string) => {
   const bytes = await readFile(file);
@@ -34,8 +44,30 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-mp4-'));
   raw = path.join(dir, 'raw.mp4');
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', '6', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac', '-f', 'mp4', raw,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x180:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '6',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '30',
+    '-c:a',
+    'aac',
+    '-f',
+    'mp4',
+    raw,
   ]);
 });
 

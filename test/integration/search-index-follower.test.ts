@@ -132,7 +132,9 @@ describe('loading every document', () => {
       expect(index.vocabulary.documents('bulk')).toBe(12001);
       expect(index.vocabulary.documents('karaoke')).toBe(4000);
       // newest first: the three-o'clock documents, by id descending
-      const threeOClock = Array.from({ length: 12001 }, (_, i) => i + 1).filter((n) => n % 4 === 3).map((n) => `bulk-${n}`);
+      const threeOClock = Array.from({ length: 12001 }, (_, i) => i + 1)
+        .filter((n) => n % 4 === 3)
+        .map((n) => `bulk-${n}`);
       const page = index.search({ terms: [['bulk']], filter: null, sort: [], offset: 0, limit: 3 }).ids;
       expect(page).toEqual(threeOClock.sort().reverse().slice(0, 3));
     } finally {
@@ -143,7 +145,10 @@ describe('loading every document', () => {
 
 describe('query words', () => {
   it('are split as PostgreSQL splits them where they are plain words, and left to it otherwise', async () => {
-    const next = ((state: number) => () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)(11);
+    const next = (
+      (state: number) => () =>
+        (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
+    )(11);
     const word = () => {
       const alphabet = next() < 0.7 ? 'abcXYZeE' : '01289';
       return Array.from({ length: 1 + Math.floor(next() * 8) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');

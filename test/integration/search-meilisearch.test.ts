@@ -51,8 +51,15 @@ describe('KURA_SEARCH=meilisearch (against a Meilisearch double)', () => {
     expect(new Set(documents.map((d) => d.id))).toEqual(new Set(records.map((r) => r.id)));
     const finished = records.find((r) => r.finished)!;
     expect(documents.find((d) => d.id === finished.id)).toMatchObject({
-      id: finished.id, title: finished.title, channelName: finished.channelName, scheduledStart: finished.scheduledStart,
-      finished: true, status: 'finished', fileSizeBytes: finished.fileSizeBytes, length: finished.length, submitters: finished.submitters,
+      id: finished.id,
+      title: finished.title,
+      channelName: finished.channelName,
+      scheduledStart: finished.scheduledStart,
+      finished: true,
+      status: 'finished',
+      fileSizeBytes: finished.fileSizeBytes,
+      length: finished.length,
+      submitters: finished.submitters,
     });
   });
 
@@ -103,7 +110,9 @@ describe('KURA_SEARCH=meilisearch (against a Meilisearch double)', () => {
 
   it('reindex empties the index, then sends every record again', async () => {
     // as many as the database holds now, whatever earlier tests deleted
-    const { rows: [held] } = await kura.db.pool.query('select count(*)::int as n from livestreams');
+    const {
+      rows: [held],
+    } = await kura.db.pool.query('select count(*)::int as n from livestreams');
     expect(held.n).toBeGreaterThan(0);
     const from = double.requests.length;
     expect(await reindex(follower.search, kura.db, TEST_PUBLIC_URL)).toBe(held.n);

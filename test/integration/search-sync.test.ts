@@ -25,7 +25,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => hls.listen(0, '127.0.0.1', resolve));
   hlsBase = `http://127.0.0.1:${(hls.address() as { port: number }).port}`;
   // read cache off: this file proves the index follows; the cache's emptying is the read cache's own
-  kura = await startTestApp({ readCacheEntries: 0 }, { env: { KURA_ADMINS: 'local/root' } }, { search: (db, feed) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
+  kura = await startTestApp(
+    { readCacheEntries: 0 },
+    { env: { KURA_ADMINS: 'local/root' } },
+    { search: (db, feed) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) },
+  );
   follower = await followSearch(kura.db, { kind: 'builtin' });
   for (const name of ['alice', 'bob', 'root']) await addUser(kura, name);
   [alice, bob, admin] = [await logIn(kura, 'alice'), await logIn(kura, 'bob'), await logIn(kura, 'root')];
@@ -66,14 +70,29 @@ describe('the index follows the records', () => {
     await kura.db.livestreams.transition(id, { type: 'went_live', at: new Date() });
     await kura.db.livestreams.update(id, { title: 'Karaoke finale' });
     await kura.db.livestreams.transition(id, {
-      type: 'archived', endedAt: new Date(),
-      archive: { fileSizeBytes: 123_456, lengthSeconds: 3600, videoKey: `archives/${id}/video.mp4`, logKey: `archives/${id}/log.txt`, thumbnailKey: null, sha256: 'b'.repeat(64) },
+      type: 'archived',
+      endedAt: new Date(),
+      archive: {
+        fileSizeBytes: 123_456,
+        lengthSeconds: 3600,
+        videoKey: `archives/${id}/video.mp4`,
+        logKey: `archives/${id}/log.txt`,
+        thumbnailKey: null,
+        sha256: 'b'.repeat(64),
+      },
     });
     await finished;
-    await expect.poll(() => hitOf('finale')).toMatchObject({ finished: true, status: 'finished', fileSizeBytes: 123_456, length: 3600, downloadUrl: `${TEST_PUBLIC_URL}/api/download/${id}/video` });
+    await expect
+      .poll(() => hitOf('finale'))
+      .toMatchObject({ finished: true, status: 'finished', fileSizeBytes: 123_456, length: 3600, downloadUrl: `${TEST_PUBLIC_URL}/api/download/${id}/video` });
 
     const deleted = follower.synced([id]);
-    const takedown = await kura.app.inject({ method: 'DELETE', url: `/api/video/${id}`, headers: { ...SAME_ORIGIN, cookie: admin }, payload: { reason: 'test' } });
+    const takedown = await kura.app.inject({
+      method: 'DELETE',
+      url: `/api/video/${id}`,
+      headers: { ...SAME_ORIGIN, cookie: admin },
+      payload: { reason: 'test' },
+    });
     expect(takedown.statusCode, takedown.body).toBe(204);
     await deleted;
     await expect.poll(async () => (await search('finale')).hits).toEqual([]);

@@ -12,7 +12,16 @@ let client: Meilisearch;
 let access: { enabled: boolean; url: string; apiKey: string; index: string };
 let engineUrl: string;
 
-const TITLES = ['Karaoke night', 'Acoustic karaoke', 'Minecraft survival', 'Café acoustique', 'Night owls chat', 'Piano karaoke night', 'Retro games with Sakura', 'Zelda speedrun'];
+const TITLES = [
+  'Karaoke night',
+  'Acoustic karaoke',
+  'Minecraft survival',
+  'Café acoustique',
+  'Night owls chat',
+  'Piano karaoke night',
+  'Retro games with Sakura',
+  'Zelda speedrun',
+];
 const records: HistoryRecordJson[] = Array.from({ length: 48 }, (_, n) =>
   buildRecord(
     {
@@ -60,7 +69,14 @@ describe('the built-in engine through the meilisearch client', () => {
     expect(result.estimatedTotalHits).toBe(matching(/karaoke/i).length);
     const hit = result.hits.find((h) => h.finished) as Record<string, unknown>;
     const record = records.find((r) => r.id === hit.id) as HistoryRecordJson;
-    expect(hit).toMatchObject({ id: record.id, title: record.title, fileSizeBytes: record.fileSizeBytes, length: record.length, scheduledStart: record.scheduledStart, submitters: record.submitters });
+    expect(hit).toMatchObject({
+      id: record.id,
+      title: record.title,
+      fileSizeBytes: record.fileSizeBytes,
+      length: record.length,
+      scheduledStart: record.scheduledStart,
+      submitters: record.submitters,
+    });
     expect(typeof hit.fileSizeBytes).toBe('number');
   });
 
@@ -94,10 +110,16 @@ describe('the built-in engine through the meilisearch client', () => {
     expect(await all('finished = true')).toEqual(where((r) => r.finished));
     expect(await all('status = upcoming')).toEqual(where((r) => !r.finished));
     expect(await all('platform = hls AND finished = false')).toEqual(where((r) => hls(r) && !r.finished));
-    expect(await all(`channelId = "${records[1]!.channelId}" OR channelId = ${records[2]!.channelId}`)).toEqual(where((r) => r.channelId === records[1]!.channelId || r.channelId === records[2]!.channelId));
+    expect(await all(`channelId = "${records[1]!.channelId}" OR channelId = ${records[2]!.channelId}`)).toEqual(
+      where((r) => r.channelId === records[1]!.channelId || r.channelId === records[2]!.channelId),
+    );
     expect(await all('platform != hls AND (status = upcoming OR finished = true)')).toEqual(where((r) => !hls(r)));
-    expect(await all(['finished = true', ['platform = hls', `channelId = ${records[1]!.channelId}`]])).toEqual(where((r) => r.finished && (hls(r) || r.channelId === records[1]!.channelId)));
-    const refused = await index().search('', { filter: 'title = x' }).catch((e: unknown) => e);
+    expect(await all(['finished = true', ['platform = hls', `channelId = ${records[1]!.channelId}`]])).toEqual(
+      where((r) => r.finished && (hls(r) || r.channelId === records[1]!.channelId)),
+    );
+    const refused = await index()
+      .search('', { filter: 'title = x' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(MeilisearchApiError);
     expect((refused as MeilisearchApiError).cause).toMatchObject({ code: 'invalid_search_filter', type: 'invalid_request' });
   });
@@ -110,8 +132,16 @@ describe('the built-in engine through the meilisearch client', () => {
     expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
     expect(lengths.length).toBe(matching(/karaoke/i).filter((r) => r.finished).length);
     const bySize = await index().search('', { sort: ['fileSizeBytes:asc'], filter: 'finished = true', limit: 3 });
-    expect(bySize.hits.map((h) => h.fileSizeBytes)).toEqual(records.filter((r) => r.finished).map((r) => r.fileSizeBytes).sort((a, b) => (a as number) - (b as number)).slice(0, 3));
-    const refused = await index().search('', { sort: ['title:asc'] }).catch((e: unknown) => e);
+    expect(bySize.hits.map((h) => h.fileSizeBytes)).toEqual(
+      records
+        .filter((r) => r.finished)
+        .map((r) => r.fileSizeBytes)
+        .sort((a, b) => (a as number) - (b as number))
+        .slice(0, 3),
+    );
+    const refused = await index()
+      .search('', { sort: ['title:asc'] })
+      .catch((e: unknown) => e);
     expect((refused as MeilisearchApiError).cause).toMatchObject({ code: 'invalid_search_sort' });
   });
 
@@ -136,14 +166,22 @@ describe('the built-in engine through the meilisearch client', () => {
   });
 
   it('highlights matched words in title and channel name, and retrieves only the attributes asked', async () => {
-    const result = await index().search('karoke sakura', { attributesToHighlight: ['title', 'channelName'], attributesToRetrieve: ['id', 'title', 'channelName'] });
+    const result = await index().search('karoke sakura', {
+      attributesToHighlight: ['title', 'channelName'],
+      attributesToRetrieve: ['id', 'title', 'channelName'],
+    });
     expect(result.hits.length).toBeGreaterThan(0);
     for (const hit of result.hits) {
       expect(Object.keys(hit).sort()).toEqual(['_formatted', 'channelName', 'id', 'title']);
       expect(hit._formatted?.title).toMatch(/<em>Karaoke<\/em>|<em>karaoke<\/em>/);
       expect(hit._formatted?.channelName).toBe('<em>Sakura</em> Utaite');
     }
-    const prefix = await index().search('kara', { attributesToHighlight: ['*'], highlightPreTag: '[', highlightPostTag: ']', filter: `channelId = ${records[1]!.channelId}` });
+    const prefix = await index().search('kara', {
+      attributesToHighlight: ['*'],
+      highlightPreTag: '[',
+      highlightPostTag: ']',
+      filter: `channelId = ${records[1]!.channelId}`,
+    });
     expect(prefix.hits[0]?._formatted?.title).toMatch(/\[Kara\]oke|\[kara\]oke/);
   });
 
@@ -151,13 +189,21 @@ describe('the built-in engine through the meilisearch client', () => {
     const viaGet = await index().searchGet('karaoke', { filter: 'finished = true', sort: ['scheduledStart:desc'], limit: 3 });
     const viaPost = await index().search('karaoke', { filter: 'finished = true', sort: ['scheduledStart:desc'], limit: 3 });
     expect(ids(viaGet.hits)).toEqual(ids(viaPost.hits));
-    const multi = await client.multiSearch({ queries: [{ indexUid: 'kura', q: 'minecraft' }, { indexUid: 'kura', q: 'zelda', limit: 1 }] });
+    const multi = await client.multiSearch({
+      queries: [
+        { indexUid: 'kura', q: 'minecraft' },
+        { indexUid: 'kura', q: 'zelda', limit: 1 },
+      ],
+    });
     expect(multi.results.map((r) => r.hits.length)).toEqual([matching(/Minecraft/).length, 1]);
     expect(multi.results[1]?.hits[0]?.title).toMatch(/^Zelda/);
     expect(await index().getRawInfo()).toMatchObject({ uid: 'kura', primaryKey: 'id' });
     expect(await client.health()).toEqual({ status: 'available' });
     expect((await client.getVersion()).pkgVersion).toMatch(/^\d+\.\d+\.\d+/);
-    const missing = await client.index('other').search('x').catch((e: unknown) => e);
+    const missing = await client
+      .index('other')
+      .search('x')
+      .catch((e: unknown) => e);
     expect((missing as MeilisearchApiError).cause).toMatchObject({ code: 'index_not_found' });
   });
 
@@ -176,10 +222,18 @@ describe('the built-in engine through the meilisearch client', () => {
       () => client.tasks.getTasks(),
     ];
     for (const write of writes) {
-      const error = await write().then(() => null, (e: unknown) => e);
+      const error = await write().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error, String(write)).toBeInstanceOf(MeilisearchApiError);
       expect((error as MeilisearchApiError).response?.status).toBe(403);
-      expect((error as MeilisearchApiError).cause).toEqual({ message: 'The provided API key is invalid.', code: 'invalid_api_key', type: 'auth', link: 'https://docs.meilisearch.com/errors#invalid_api_key' });
+      expect((error as MeilisearchApiError).cause).toEqual({
+        message: 'The provided API key is invalid.',
+        code: 'invalid_api_key',
+        type: 'auth',
+        link: 'https://docs.meilisearch.com/errors#invalid_api_key',
+      });
     }
     expect((await index().search('', { limit: 100 })).hits).toHaveLength(records.length);
     expect((await index().search('planted')).hits).toEqual([]);
@@ -189,7 +243,10 @@ describe('the built-in engine through the meilisearch client', () => {
     const none = await fetch(`${engineUrl}/indexes/kura/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({ code: 'missing_authorization_header', type: 'auth' });
-    const wrong = await new Meilisearch({ host: engineUrl, apiKey: 'not-the-key' }).index('kura').search('karaoke').catch((e: unknown) => e);
+    const wrong = await new Meilisearch({ host: engineUrl, apiKey: 'not-the-key' })
+      .index('kura')
+      .search('karaoke')
+      .catch((e: unknown) => e);
     expect((wrong as MeilisearchApiError).response?.status).toBe(403);
   });
 });
@@ -197,7 +254,9 @@ describe('the built-in engine through the meilisearch client', () => {
 describe('OpenAPI', () => {
   it('documents /api/search and the engine read routes, not the refused ones', async () => {
     const paths = Object.keys((await kura.app.inject({ url: '/api/openapi.json' })).json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/search', '/api/search-engine/indexes/{uid}/search', '/api/search-engine/multi-search', '/api/search-engine/health']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/search', '/api/search-engine/indexes/{uid}/search', '/api/search-engine/multi-search', '/api/search-engine/health']),
+    );
     expect(paths.filter((p) => p.includes('*'))).toEqual([]);
   });
 });

@@ -15,13 +15,21 @@ beforeAll(async () => {
   fixture = await startHlsFixture({ seconds: 1 });
   const live = path.join(fixture.dir, 'live');
   await writeFile(path.join(live, 'index.m3u8'), ['#EXTM3U', '#EXT-X-TARGETDURATION:1', '#EXTINF:1.0,', 'seg00000.ts', ''].join('\n'));
-  await writeFile(path.join(live, 'master.m3u8'), [
-    '#EXTM3U',
-    '#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360', '360.m3u8',
-    '#EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080', '1080.m3u8',
-    '#EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1280x720', '720.m3u8',
-    '#EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=1280x720', '720-low.m3u8', '',
-  ].join('\n'));
+  await writeFile(
+    path.join(live, 'master.m3u8'),
+    [
+      '#EXTM3U',
+      '#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360',
+      '360.m3u8',
+      '#EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080',
+      '1080.m3u8',
+      '#EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1280x720',
+      '720.m3u8',
+      '#EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=1280x720',
+      '720-low.m3u8',
+      '',
+    ].join('\n'),
+  );
   stateFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'kura-ytdlp-')), 'state.json');
   process.env.YTDLP_STAND_IN_STATE = stateFile;
 });
@@ -51,9 +59,16 @@ describe('validating a URL before submitting it', () => {
       scheduledStart: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
     await youtubeSays({ liveStatus: 'was_live' });
-    expect((await get('validate', 'https://www.youtube.com/watch?v=aqz-KE-bpKQ')).json()).toEqual({ valid: false, channelId: null, reason: 'This livestream has already ended.' });
+    expect((await get('validate', 'https://www.youtube.com/watch?v=aqz-KE-bpKQ')).json()).toEqual({
+      valid: false,
+      channelId: null,
+      reason: 'This livestream has already ended.',
+    });
     expect((await get('validate', 'https://www.youtube.com/@somechannel')).json()).toMatchObject({ valid: false, reason: expect.stringMatching(/a channel/) });
-    expect((await get('validate', 'https://example.com/video.mp4')).json()).toMatchObject({ valid: false, reason: expect.stringMatching(/YouTube livestreams and HLS playlists/) });
+    expect((await get('validate', 'https://example.com/video.mp4')).json()).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/YouTube livestreams and HLS playlists/),
+    });
   });
 
   it('remembers an answer briefly, so typing does not run yt-dlp for every keystroke', async () => {

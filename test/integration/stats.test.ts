@@ -55,7 +55,10 @@ describe('GET /api/stats', () => {
     expect((await stats()).uniqueChannels).toBe(2);
     await kura.load([buildRecord({ id: 'a', channelId: 'UC-two' })]);
     expect((await stats()).uniqueChannels).toBe(1);
-    await kura.load([buildRecord({ id: 'a', channelId: 'UC-two', finished: false, status: 'failed' }), buildRecord({ id: 'b', channelId: 'UC-two', finished: false, status: 'failed' })]);
+    await kura.load([
+      buildRecord({ id: 'a', channelId: 'UC-two', finished: false, status: 'failed' }),
+      buildRecord({ id: 'b', channelId: 'UC-two', finished: false, status: 'failed' }),
+    ]);
     expect(await stats()).toMatchObject({ uniqueChannels: 0, videoAmount: 0, totalFileSize: 0 });
     await kura.load([buildRecord({ id: 'b', channelId: 'UC-two' })]);
     expect(await stats()).toMatchObject({ uniqueChannels: 1, videoAmount: 1 });

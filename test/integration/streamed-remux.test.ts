@@ -59,16 +59,77 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-remux-'));
   const ts = path.join(dir, 'all.ts');
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', '45', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '6M', '-g', '60', '-c:a', 'aac', '-f', 'mpegts', ts,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x360:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '45',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    '6M',
+    '-g',
+    '60',
+    '-c:a',
+    'aac',
+    '-f',
+    'mpegts',
+    ts,
   ]);
   // three parts, as a capture with two discontinuities stores them
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', ts, '-map', '0', '-c', 'copy', '-f', 'segment', '-segment_time', '15', path.join(dir, 'part-%d.ts')]);
-  parts = (await readdir(dir)).filter((f) => f.startsWith('part-')).sort().map((f) => path.join(dir, f));
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-i',
+    ts,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-f',
+    'segment',
+    '-segment_time',
+    '15',
+    path.join(dir, 'part-%d.ts'),
+  ]);
+  parts = (await readdir(dir))
+    .filter((f) => f.startsWith('part-'))
+    .sort()
+    .map((f) => path.join(dir, f));
   const list = path.join(dir, 'list.txt');
   await writeFile(list, parts.map((p) => `file '${p}'\n`).join(''));
   const faststart = path.join(dir, 'reference.mp4');
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', faststart]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    faststart,
+  ]);
   reference = await readFile(faststart);
   s3 = await startS3();
 }, 120_000);
@@ -119,7 +180,11 @@ describe('remuxing capture parts straight into the archive store', () => {
     const list = path.join(dir, 'list.txt');
     await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-f', 'mp4', done]);
     const media: Buffer[] = [];
-    const writer = { writeMedia: async (bytes: Buffer) => void media.push(Buffer.from(bytes)), complete: async () => ({ bytes: 0, sha256: '' }), abort: async () => undefined };
+    const writer = {
+      writeMedia: async (bytes: Buffer) => void media.push(Buffer.from(bytes)),
+      complete: async () => ({ bytes: 0, sha256: '' }),
+      abort: async () => undefined,
+    };
     const follower = new Mp4OutputFollower(done, writer, 512 * 1024, () => undefined);
     await follower.follow(Promise.resolve()); // ffmpeg has exited already
     const head = await follower.finish();
@@ -145,7 +210,9 @@ describe('remuxing capture parts straight into the archive store', () => {
       },
     };
     const writer = await store.beginHeadLast('archives/c/c.mp4', meta);
-    await expect(tools.remux([first as ByteSource, broken, third as ByteSource], writer, path.join(dir, 'work-c.mp4'))).rejects.toThrow(/the store went away mid-part/);
+    await expect(tools.remux([first as ByteSource, broken, third as ByteSource], writer, path.join(dir, 'work-c.mp4'))).rejects.toThrow(
+      /the store went away mid-part/,
+    );
     expect(await store.stat('archives/c/c.mp4')).toBeNull();
     expect(await s3.openUploads()).toEqual([]);
   });

@@ -44,8 +44,7 @@ function port(): number {
 }
 
 const youtubeSays = (state: object) => writeFile(stateFile, JSON.stringify(state));
-const submit = (app: TestApp, headers: Record<string, string>, payload: object) =>
-  app.app.inject({ method: 'POST', url: '/api/submit', headers, payload });
+const submit = (app: TestApp, headers: Record<string, string>, payload: object) => app.app.inject({ method: 'POST', url: '/api/submit', headers, payload });
 const asUser = (name: string) => ({ ...SAME_ORIGIN, cookie: cookies[name] as string });
 
 describe('submitting a stream', () => {
@@ -65,7 +64,9 @@ describe('submitting a stream', () => {
     expect((await submit(kura, asUser('alice'), { videoUrl: url })).json()).toMatchObject({ id, submitters: ['local/alice', 'local/bob'] });
     const { rows } = await kura.db.pool.query('select count(*)::int as n from livestreams where source_url = $1', [url]);
     expect(rows[0].n).toBe(1);
-    expect(await queuedJobs(kura.db, 'watch-stream', id)).toEqual([expect.objectContaining({ data: { livestreamId: id }, state: 'created', singletonKey: id })]);
+    expect(await queuedJobs(kura.db, 'watch-stream', id)).toEqual([
+      expect.objectContaining({ data: { livestreamId: id }, state: 'created', singletonKey: id }),
+    ]);
     expect((await kura.db.livestreams.findById(id))?.requestedQuality).toBe('720p');
   });
 
@@ -120,7 +121,8 @@ describe('submitting a stream', () => {
   });
 
   it('limits /api/validate and /api/qualities per client address (429 with Retry-After)', async () => {
-    const lookup = (route: string) => kura.app.inject({ url: `/api/${route}?url=${encodeURIComponent(`${base}/live/v/index.m3u8`)}`, remoteAddress: '203.0.113.77' });
+    const lookup = (route: string) =>
+      kura.app.inject({ url: `/api/${route}?url=${encodeURIComponent(`${base}/live/v/index.m3u8`)}`, remoteAddress: '203.0.113.77' });
     for (const route of ['validate', 'qualities', 'validate']) expect((await lookup(route)).statusCode).toBe(200);
     const limited = await lookup('qualities');
     expect(limited.statusCode).toBe(429);

@@ -85,7 +85,9 @@ describe.each(stores)('verifying archives on %s', (_kind, makeStore) => {
     expect((await integrityOf(id))?.state).toBe('ok'); // same size: a size check cannot tell
     const hashing = collect();
     await verifyDueArchives(deps, { everyDays: 30, bytesPerRun: 10 ** 9 }, hashing.report);
-    expect(hashing.findings).toEqual([expect.objectContaining({ id, result: 'corrupt', hashed: true, previous: 'ok', detail: expect.stringMatching(/sha256/) })]);
+    expect(hashing.findings).toEqual([
+      expect.objectContaining({ id, result: 'corrupt', hashed: true, previous: 'ok', detail: expect.stringMatching(/sha256/) }),
+    ]);
     expect((await integrityOf(id))?.state).toBe('corrupt');
 
     await putObject(store, objectKeys.video(id), bytes);
@@ -120,7 +122,15 @@ describe.each(stores)('verifying archives on %s', (_kind, makeStore) => {
 
   it('skips an imported record whose archive is kept outside (an external URL)', async () => {
     const id = unique('external');
-    const archive = { fileSizeBytes: 5, lengthSeconds: 1, videoKey: null, logKey: null, thumbnailKey: null, sha256: null, externalUrl: 'https://archive.example.org/x.mp4' };
+    const archive = {
+      fileSizeBytes: 5,
+      lengthSeconds: 1,
+      videoKey: null,
+      logKey: null,
+      thumbnailKey: null,
+      sha256: null,
+      externalUrl: 'https://archive.example.org/x.mp4',
+    };
     await db.livestreams.upsertMany([finishedRecord(id, archive)]);
     const { findings, report } = collect();
     expect(await verifyAllArchives(deps, report)).toMatchObject({ checked: 0 });
@@ -151,7 +161,11 @@ describe('a scheduled run', () => {
     lines.length = 0;
     await runVerifyArchives({ store, checks: createArchiveCheckRepo(db.pool) }, SIZES_ONLY, log);
     expect(lines).toEqual([
-      { level: 'warn', fields: expect.objectContaining({ livestreamId: 'logged-missing', integrity: 'missing' }), message: expect.stringMatching(/^archive missing: the object archives\/logged-missing/) },
+      {
+        level: 'warn',
+        fields: expect.objectContaining({ livestreamId: 'logged-missing', integrity: 'missing' }),
+        message: expect.stringMatching(/^archive missing: the object archives\/logged-missing/),
+      },
       { level: 'info', fields: { verify: expect.objectContaining({ checked: 2, ok: 1, missing: 1 }) }, message: 'archives verified' },
     ]);
   });

@@ -67,7 +67,12 @@ export async function startTestApp(
   wiring: { search?: (db: TestDatabase, feed: ChangeFeed) => Search } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = parseConfig({ KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL, KURA_ALLOW_PRIVATE_SOURCES: 'true', YTDLP_PATH: YTDLP_STAND_IN, ...accountOptions.env });
+  const config = parseConfig({
+    KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL,
+    KURA_ALLOW_PRIVATE_SOURCES: 'true',
+    YTDLP_PATH: YTDLP_STAND_IN,
+    ...accountOptions.env,
+  });
   const jobs = await startJobsWithoutWorkers(db.url);
   const accounts = createAccountDeps(config, db.pool, jobs, createSources(config, accountOptions.fetcher));
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
@@ -90,7 +95,15 @@ export async function startTestApp(
       archiveChecks: createArchiveCheckRepo(db.pool),
       search,
     },
-    { publicUrl: TEST_PUBLIC_URL, corsOrigins: ['*'], usdPerGbPerMonth: 0.023, readCacheEntries: 1000, logLevel: 'silent', webDir: path.join(info.root, 'dist', 'web'), ...options },
+    {
+      publicUrl: TEST_PUBLIC_URL,
+      corsOrigins: ['*'],
+      usdPerGbPerMonth: 0.023,
+      readCacheEntries: 1000,
+      logLevel: 'silent',
+      webDir: path.join(info.root, 'dist', 'web'),
+      ...options,
+    },
   );
   await app.ready();
   return {

@@ -9,9 +9,21 @@ import type { ArchiveStore, LivestreamRepo } from '../../src/core/ports.js';
 /** A finished record, as a capture leaves it, whose `archive` the caller gives (or none). */
 export function finishedRecord(id: string, archive: LivestreamInput['archive'] = null): LivestreamInput {
   return {
-    id, platform: 'hls', sourceUrl: `https://cdn.example/${id}/index.m3u8`, status: 'finished', failureReason: null,
-    title: `Stream ${id}`, channelName: 'Channel', channelId: 'cdn.example', thumbnailUrl: null,
-    scheduledStart: new Date('2026-01-01T00:00:00Z'), startedAt: null, endedAt: null, archive, submitters: ['local/viewer'], requestedQuality: null,
+    id,
+    platform: 'hls',
+    sourceUrl: `https://cdn.example/${id}/index.m3u8`,
+    status: 'finished',
+    failureReason: null,
+    title: `Stream ${id}`,
+    channelName: 'Channel',
+    channelId: 'cdn.example',
+    thumbnailUrl: null,
+    scheduledStart: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null,
+    endedAt: null,
+    archive,
+    submitters: ['local/viewer'],
+    requestedQuality: null,
   };
 }
 
@@ -36,7 +48,15 @@ export async function storeArchive(store: ArchiveStore, livestreams: LivestreamR
   const videoKey = objectKeys.video(id);
   const stored = await putObject(store, videoKey, bytes);
   await livestreams.upsertMany([
-    finishedRecord(id, { fileSizeBytes: stored.bytes, lengthSeconds: 60, videoKey, logKey: null, thumbnailKey: null, sha256: stored.sha256, externalUrl: null }),
+    finishedRecord(id, {
+      fileSizeBytes: stored.bytes,
+      lengthSeconds: 60,
+      videoKey,
+      logKey: null,
+      thumbnailKey: null,
+      sha256: stored.sha256,
+      externalUrl: null,
+    }),
   ]);
   return bytes;
 }

@@ -35,9 +35,16 @@ export interface CaptureHarness {
    * segments were fetched, starts `kura serve` again on the same data and database, and waits for
    * the stream to end. Resolves with the record id, the new api URL and how the first process exited.
    */
-  interruptMidCapture(signal: NodeJS.Signals, options?: Partial<FixtureOptions>, beforeRestart?: (id: string) => Promise<void>): Promise<{ id: string; api: string; exit: Awaited<KuraProcess['exited']> }>;
+  interruptMidCapture(
+    signal: NodeJS.Signals,
+    options?: Partial<FixtureOptions>,
+    beforeRestart?: (id: string) => Promise<void>,
+  ): Promise<{ id: string; api: string; exit: Awaited<KuraProcess['exited']> }>;
   /** Archives a finished stream that `write` puts in a fixture, and waits until its record settles. */
-  archiveWritten(write: (liveDir: string) => Promise<void>, extra?: Record<string, string>): Promise<{ api: string; id: string; done: Awaited<ReturnType<typeof waitForRecord>>; details: any }>;
+  archiveWritten(
+    write: (liveDir: string) => Promise<void>,
+    extra?: Record<string, string>,
+  ): Promise<{ api: string; id: string; done: Awaited<ReturnType<typeof waitForRecord>>; details: any }>;
 }
 
 export function useCaptureHarness(): CaptureHarness {

@@ -28,9 +28,7 @@ export function buildRecord(overrides: Partial<HistoryRecordJson> = {}, n = 0): 
     channelName: `Channel ${n % 50}`,
     channelId: `UC${String(n % 50).padStart(22, '0')}`,
     thumbnail: `https://i.ytimg.com/vi/${id}/maxresdefault.jpg`,
-    ...(finished
-      ? { downloadUrl: `https://archive.example.org/${id}.mp4`, fileSizeBytes: 1_000_000 + n, length: 3600 + (n % 100) }
-      : {}),
+    ...(finished ? { downloadUrl: `https://archive.example.org/${id}.mp4`, fileSizeBytes: 1_000_000 + n, length: 3600 + (n % 100) } : {}),
     ...overrides,
   };
 }

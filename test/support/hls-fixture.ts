@@ -115,7 +115,12 @@ function fileAppears(folder: string, name: string): Promise<void> {
   });
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.m3u8': 'application/vnd.apple.mpegurl', '.ts': 'video/mp2t', '.m4s': 'video/iso.segment', '.mp4': 'video/mp4' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.m3u8': 'application/vnd.apple.mpegurl',
+  '.ts': 'video/mp2t',
+  '.m4s': 'video/iso.segment',
+  '.mp4': 'video/mp4',
+};
 
 /** Serves a file as a CDN would, with single byte ranges (`#EXT-X-BYTERANGE` streams need them). */
 function serve(root: string, requestPath: string, response: http.ServerResponse, rangeHeader: string | undefined): void {
@@ -142,16 +147,51 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
   const cbr = constantBitrate ? ['-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr'] : [];
   const segments = segmentType === 'fmp4' ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4'] : [];
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-re',
-    '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${fps}`,
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', String(seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', bitrate, ...cbr,
-    '-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0',
-    '-c:a', 'aac', '-b:a', '64k',
-    '-f', 'hls', '-hls_time', '1', '-hls_list_size', String(listSize),
-    '-hls_flags', listSize > 0 ? 'temp_file+delete_segments' : 'temp_file',
-    ...segments, '-hls_segment_filename', path.join(dir, segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'),
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${size}:rate=${fps}`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-b:v',
+    bitrate,
+    ...cbr,
+    '-g',
+    String(fps),
+    '-keyint_min',
+    String(fps),
+    '-sc_threshold',
+    '0',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-f',
+    'hls',
+    '-hls_time',
+    '1',
+    '-hls_list_size',
+    String(listSize),
+    '-hls_flags',
+    listSize > 0 ? 'temp_file+delete_segments' : 'temp_file',
+    ...segments,
+    '-hls_segment_filename',
+    path.join(dir, segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'),
     path.join(dir, 'index.m3u8'),
   ];
   const child: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -167,7 +207,18 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
 /** ffprobe's duration and video frame count of a media file. */
 export async function probe(file: string): Promise<{ duration: number; frames: number }> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('ffprobe', ['-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'format=duration:stream=nb_read_packets', '-of', 'json', file]);
+    const child = spawn('ffprobe', [
+      '-v',
+      'error',
+      '-count_packets',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'format=duration:stream=nb_read_packets',
+      '-of',
+      'json',
+      file,
+    ]);
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`ffprobe ${file} exited ${code}`))));
@@ -190,13 +241,44 @@ export async function remuxReference(playlist: string, output: string): Promise<
  * 5 s at 640x360, 1 s segments, 30 fps.
  */
 export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
-  for (const [name, size] of [['a', '320x180'], ['b', '640x360']] as const) {
+  for (const [name, size] of [
+    ['a', '320x180'],
+    ['b', '640x360'],
+  ] as const) {
     await new Promise<void>((resolve, reject) => {
       const child = spawn('ffmpeg', [
-        '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-        '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=30`, '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-        '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac',
-        '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(liveDir, `${name}%02d.ts`), path.join(liveDir, `${name}.m3u8`),
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc=size=${size}:rate=30`,
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000',
+        '-t',
+        '5',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-g',
+        '30',
+        '-c:a',
+        'aac',
+        '-f',
+        'hls',
+        '-hls_time',
+        '1',
+        '-hls_list_size',
+        '0',
+        '-hls_segment_filename',
+        path.join(liveDir, `${name}%02d.ts`),
+        path.join(liveDir, `${name}.m3u8`),
       ]);
       child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
     });
@@ -216,11 +298,43 @@ export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
 export async function writeSingleFileStream(liveDir: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-      '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-      '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac',
-      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_playlist_type', 'vod',
-      '-hls_segment_type', 'fmp4', '-hls_flags', 'single_file', '-hls_segment_filename', path.join(liveDir, 'media.mp4'),
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-t',
+      '5',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '30',
+      '-c:a',
+      'aac',
+      '-f',
+      'hls',
+      '-hls_time',
+      '1',
+      '-hls_list_size',
+      '0',
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_type',
+      'fmp4',
+      '-hls_flags',
+      'single_file',
+      '-hls_segment_filename',
+      path.join(liveDir, 'media.mp4'),
       path.join(liveDir, 'index.m3u8'),
     ]);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
@@ -241,9 +355,32 @@ export async function writeEncryptedStream(liveDir: string, method: 'AES-128' | 
   await mkdir(plainDir);
   await new Promise<void>((resolve, reject) => {
     const child = spawn('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-      '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30', '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30',
-      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(plainDir, 'p%02d.ts'), path.join(plainDir, 'index.m3u8'),
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=30',
+      '-t',
+      '4',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '30',
+      '-f',
+      'hls',
+      '-hls_time',
+      '1',
+      '-hls_list_size',
+      '0',
+      '-hls_segment_filename',
+      path.join(plainDir, 'p%02d.ts'),
+      path.join(plainDir, 'index.m3u8'),
     ]);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
   });

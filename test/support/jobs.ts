@@ -26,7 +26,11 @@ export function startJobsWithoutWorkers(connectionString: string): Promise<PgBos
 }
 
 /** The jobs named `name` in `pgboss.job`, oldest first; `livestreamId` keeps only that record's. */
-export async function queuedJobs(db: { pool: { query: (sql: string, params: unknown[]) => Promise<{ rows: QueuedJob[] }> } }, name: JobName, livestreamId?: string): Promise<QueuedJob[]> {
+export async function queuedJobs(
+  db: { pool: { query: (sql: string, params: unknown[]) => Promise<{ rows: QueuedJob[] }> } },
+  name: JobName,
+  livestreamId?: string,
+): Promise<QueuedJob[]> {
   const { rows } = await db.pool.query(
     `select id, data, state, singleton_key as "singletonKey", start_after as "startAfter" from pgboss.job
      where name = $1 and ($2::text is null or data->>'livestreamId' = $2) order by created_on, id`,

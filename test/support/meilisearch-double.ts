@@ -19,7 +19,11 @@ export class MeilisearchDouble {
   readonly keys: Array<{ uid: string; name: string | null; key: string; actions: string[]; indexes: string[]; expiresAt: string | null }> = [];
   private readonly listeners: Array<() => void> = [];
   private taskUid = 0;
-  private constructor(private readonly server: http.Server, readonly url: string, readonly adminKey: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+    readonly adminKey: string,
+  ) {}
 
   static async start(adminKey: string): Promise<MeilisearchDouble> {
     let double: MeilisearchDouble | undefined;
@@ -50,11 +54,22 @@ export class MeilisearchDouble {
     this.listeners.splice(0).forEach((wake) => wake());
     const json = (status: number, value: unknown): void => void response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (request.headers.authorization !== `Bearer ${this.adminKey}`) {
-      return json(403, { message: 'The provided API key is invalid.', code: 'invalid_api_key', type: 'auth', link: 'https://docs.meilisearch.com/errors#invalid_api_key' });
+      return json(403, {
+        message: 'The provided API key is invalid.',
+        code: 'invalid_api_key',
+        type: 'auth',
+        link: 'https://docs.meilisearch.com/errors#invalid_api_key',
+      });
     }
     if (request.method === 'GET' && path.startsWith('/keys')) return json(200, { results: this.keys, offset: 0, limit: 1000, total: this.keys.length });
     if (request.method === 'POST' && path === '/keys') {
-      const key = { uid: randomBytes(16).toString('hex'), key: `search-${randomBytes(16).toString('hex')}`, name: null, expiresAt: null, ...(body as object) } as MeilisearchDouble['keys'][number];
+      const key = {
+        uid: randomBytes(16).toString('hex'),
+        key: `search-${randomBytes(16).toString('hex')}`,
+        name: null,
+        expiresAt: null,
+        ...(body as object),
+      } as MeilisearchDouble['keys'][number];
       this.keys.push(key);
       return json(201, key);
     }

@@ -78,7 +78,8 @@ export async function startS3(): Promise<TestS3> {
       await rm(directory, { recursive: true, force: true });
     },
   };
-  let outage: { trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean; begin: () => void; refused: number } | null = null;
+  let outage: { trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean; begin: () => void; refused: number } | null =
+    null;
   server.middleware.unshift(async (ctx, next) => {
     const query = Object.fromEntries(new URL(ctx.url, 'http://s3.test').searchParams);
     if (outage !== null && !s3.unavailable && outage.refused === 0 && outage.trigger(ctx.method, ctx.path, query)) {

@@ -24,7 +24,11 @@ export interface SearchFollower {
  * The worker side of search on a test database: the production follower (change notifications
  * wake a drain of the outbox). `synced` awaits the drainer's own event, never a sleep.
  */
-export async function followSearch(db: TestDatabase, config: SearchConfig, search: Search = createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, db.pool, null)): Promise<SearchFollower> {
+export async function followSearch(
+  db: TestDatabase,
+  config: SearchConfig,
+  search: Search = createSearch({ search: config, publicUrl: TEST_PUBLIC_URL }, db.pool, null),
+): Promise<SearchFollower> {
   const feed = await listenForChanges(db.url, () => undefined);
   const waiters: Array<{ pending: Set<string>; done: () => void }> = [];
   const next: Array<(ids: string[]) => void> = [];

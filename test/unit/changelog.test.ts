@@ -19,7 +19,14 @@ describe('changelog', () => {
   it('parses releases, kinds and changes in order', () => {
     expect(parseChangelog(SAMPLE)).toEqual([
       { version: '0.2.0', date: '2026-12-01', changes: [{ kind: 'Changed', text: '`limit` above 100 clamps & says so <really>' }] },
-      { version: '0.1.0', date: '2026-11-22', changes: [{ kind: 'Added', text: 'History.' }, { kind: 'Added', text: 'Stats.' }] },
+      {
+        version: '0.1.0',
+        date: '2026-11-22',
+        changes: [
+          { kind: 'Added', text: 'History.' },
+          { kind: 'Added', text: 'Stats.' },
+        ],
+      },
     ]);
   });
 

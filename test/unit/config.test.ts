@@ -58,17 +58,31 @@ describe('configuration', () => {
     expect(parseConfig({ KURA_VERIFY_EVERY_DAYS: '7', KURA_VERIFY_GB_PER_HOUR: '2.5' }).verify).toEqual({ everyDays: 7, bytesPerHour: 2.5e9 });
     expect(parseConfig({ KURA_VERIFY_GB_PER_HOUR: '0' }).verify.bytesPerHour).toBe(0);
     expect(() => parseConfig({ KURA_VERIFY_EVERY_DAYS: '0', KURA_VERIFY_GB_PER_HOUR: 'lots' })).toThrow(
-      expect.objectContaining({ problems: [expect.stringMatching(/^KURA_VERIFY_EVERY_DAYS must be a whole number from 1/), expect.stringMatching(/^KURA_VERIFY_GB_PER_HOUR must be a number/)] }),
+      expect.objectContaining({
+        problems: [
+          expect.stringMatching(/^KURA_VERIFY_EVERY_DAYS must be a whole number from 1/),
+          expect.stringMatching(/^KURA_VERIFY_GB_PER_HOUR must be a number/),
+        ],
+      }),
     );
   });
 
   it('reads the search slice: builtin by default, off, or Meilisearch with its URL and admin key', () => {
     expect(parseConfig({ KURA_SEARCH: 'off' }).search).toEqual({ kind: 'off' });
     expect(parseConfig({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'http://127.0.0.1:7700/', MEILISEARCH_ADMIN_KEY: 'k' }).search).toEqual({
-      kind: 'meilisearch', url: 'http://127.0.0.1:7700', publicUrl: 'http://127.0.0.1:7700', adminKey: 'k',
+      kind: 'meilisearch',
+      url: 'http://127.0.0.1:7700',
+      publicUrl: 'http://127.0.0.1:7700',
+      adminKey: 'k',
     });
-    expect(parseConfig({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'http://m:7700', MEILISEARCH_PUBLIC_URL: 'https://search.example.org', MEILISEARCH_ADMIN_KEY: 'k' }).search)
-      .toMatchObject({ url: 'http://m:7700', publicUrl: 'https://search.example.org' });
+    expect(
+      parseConfig({
+        KURA_SEARCH: 'meilisearch',
+        MEILISEARCH_URL: 'http://m:7700',
+        MEILISEARCH_PUBLIC_URL: 'https://search.example.org',
+        MEILISEARCH_ADMIN_KEY: 'k',
+      }).search,
+    ).toMatchObject({ url: 'http://m:7700', publicUrl: 'https://search.example.org' });
     const problems = (env: Record<string, string>) => {
       try {
         parseConfig(env);
@@ -135,7 +149,7 @@ describe('configuration', () => {
     expect(problems.find((p) => p.startsWith('PORT'))).toBe('PORT must be a whole number from 0 to 65535 (got "eighty")');
   });
 
-  it('reads KURA_TRUST_PROXY: off by default, or the proxies\' addresses, CIDRs and named ranges', () => {
+  it("reads KURA_TRUST_PROXY: off by default, or the proxies' addresses, CIDRs and named ranges", () => {
     for (const off of [undefined, '', 'off', 'false']) expect(parseConfig({ KURA_TRUST_PROXY: off }).trustProxy).toEqual([]);
     expect(parseConfig({ KURA_TRUST_PROXY: ' 10.0.0.5, 172.18.0.0/16,loopback, 2001:db8::/32, ::1 ' }).trustProxy).toEqual([
       '10.0.0.5',
@@ -156,15 +170,18 @@ describe('configuration', () => {
       throw new Error(`KURA_TRUST_PROXY=${value} was accepted`);
     };
     expect(problemsOf('true')).toEqual([expect.stringMatching(/^KURA_TRUST_PROXY must be .*not "true": .*any client could name its own address/)]);
-    expect(problemsOf('1')).toEqual([expect.stringMatching(/^KURA_TRUST_PROXY must be .*not a hop count \("1"\): a count cannot tell the proxy from a client/)]);
+    expect(problemsOf('1')).toEqual([
+      expect.stringMatching(/^KURA_TRUST_PROXY must be .*not a hop count \("1"\): a count cannot tell the proxy from a client/),
+    ]);
     expect(problemsOf('10.0.0.5, nginx, 10.0.0.0/33, 300.1.1.1, fe80::1%eth0, ::1/129, 10.0.0.0/8/8')).toEqual(
       ['nginx', '10.0.0.0/33', '300.1.1.1', 'fe80::1%eth0', '::1/129', '10.0.0.0/8/8'].map(
-        (entry) => `KURA_TRUST_PROXY must be "off" or a comma-separated list of the reverse proxies' addresses or CIDRs (e.g. "loopback" or "10.0.0.5, 172.18.0.0/16") (got "${entry}", which is not an IP address, a CIDR or one of loopback, linklocal, uniquelocal)`,
+        (entry) =>
+          `KURA_TRUST_PROXY must be "off" or a comma-separated list of the reverse proxies' addresses or CIDRs (e.g. "loopback" or "10.0.0.5, 172.18.0.0/16") (got "${entry}", which is not an IP address, a CIDR or one of loopback, linklocal, uniquelocal)`,
       ),
     );
   });
 
-  it('accepts only what Fastify\'s trustProxy (proxy-addr) takes, so the server starts with it', async () => {
+  it("accepts only what Fastify's trustProxy (proxy-addr) takes, so the server starts with it", async () => {
     const { default: Fastify } = await import('fastify');
     const { trustProxy } = parseConfig({ KURA_TRUST_PROXY: '10.0.0.5, 172.18.0.0/16, loopback, linklocal, uniquelocal, 2001:db8::/32, ::ffff:10.1.2.3' });
     const app = Fastify({ trustProxy: [...trustProxy] });
@@ -185,18 +202,35 @@ describe('configuration', () => {
 
   it('reads the S3 storage slice, with the SDK defaults where it is silent', () => {
     expect(parseConfig({ KURA_STORAGE: 's3', S3_BUCKET: 'archive' }).storage).toEqual({
-      kind: 's3', endpoint: undefined, region: 'us-east-1', bucket: 'archive', credentials: undefined,
-      forcePathStyle: false, publicUrl: undefined, presignSeconds: 3600,
+      kind: 's3',
+      endpoint: undefined,
+      region: 'us-east-1',
+      bucket: 'archive',
+      credentials: undefined,
+      forcePathStyle: false,
+      publicUrl: undefined,
+      presignSeconds: 3600,
     });
     const full = parseConfig({
-      KURA_STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000/', S3_REGION: 'eu-central-1', S3_BUCKET: 'archive',
-      S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true',
-      S3_PUBLIC_URL: 'https://cdn.example/kura/', S3_PRESIGN_SECONDS: '900',
+      KURA_STORAGE: 's3',
+      S3_ENDPOINT: 'http://minio:9000/',
+      S3_REGION: 'eu-central-1',
+      S3_BUCKET: 'archive',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_PUBLIC_URL: 'https://cdn.example/kura/',
+      S3_PRESIGN_SECONDS: '900',
     });
     expect(full.storage).toEqual({
-      kind: 's3', endpoint: 'http://minio:9000', region: 'eu-central-1', bucket: 'archive',
-      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, forcePathStyle: true,
-      publicUrl: 'https://cdn.example/kura', presignSeconds: 900,
+      kind: 's3',
+      endpoint: 'http://minio:9000',
+      region: 'eu-central-1',
+      bucket: 'archive',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+      publicUrl: 'https://cdn.example/kura',
+      presignSeconds: 900,
     });
   });
 
@@ -219,10 +253,20 @@ describe('configuration', () => {
 
   it('reads the accounts slice: each provider on when its pair is set, admins, sources, channels, limits', () => {
     const config = parseConfig({
-      DISCORD_CLIENT_ID: 'd-id', DISCORD_CLIENT_SECRET: 'd-secret', GITHUB_CLIENT_ID: 'g-id', GITHUB_CLIENT_SECRET: 'g-secret',
-      OIDC_ISSUER: 'https://id.example.org/application/o/kura/', OIDC_CLIENT_ID: 'kura', OIDC_CLIENT_SECRET: 's', OIDC_NAME: 'Authentik',
-      KURA_ADMINS: 'discord/1234, local/root', KURA_SOURCES: 'hls', KURA_ALLOWED_CHANNELS: 'UCabc,UCdef',
-      KURA_SUBMIT_RATE_LIMIT: '5', KURA_LOOKUP_RATE_LIMIT: '7', KURA_LOGIN_RATE_LIMIT: '3',
+      DISCORD_CLIENT_ID: 'd-id',
+      DISCORD_CLIENT_SECRET: 'd-secret',
+      GITHUB_CLIENT_ID: 'g-id',
+      GITHUB_CLIENT_SECRET: 'g-secret',
+      OIDC_ISSUER: 'https://id.example.org/application/o/kura/',
+      OIDC_CLIENT_ID: 'kura',
+      OIDC_CLIENT_SECRET: 's',
+      OIDC_NAME: 'Authentik',
+      KURA_ADMINS: 'discord/1234, local/root',
+      KURA_SOURCES: 'hls',
+      KURA_ALLOWED_CHANNELS: 'UCabc,UCdef',
+      KURA_SUBMIT_RATE_LIMIT: '5',
+      KURA_LOOKUP_RATE_LIMIT: '7',
+      KURA_LOGIN_RATE_LIMIT: '3',
     });
     expect(config.accounts).toEqual({
       oauth: { discord: { clientId: 'd-id', clientSecret: 'd-secret' }, github: { clientId: 'g-id', clientSecret: 'g-secret' } },
@@ -240,8 +284,13 @@ describe('configuration', () => {
     let problems: readonly string[] = [];
     try {
       parseConfig({
-        TWITCH_CLIENT_ID: 'only-the-id', OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'kura', OIDC_CLIENT_SECRET: 's',
-        KURA_ADMINS: 'root', KURA_SOURCES: 'youtube,twitch', KURA_SUBMIT_RATE_LIMIT: '0',
+        TWITCH_CLIENT_ID: 'only-the-id',
+        OIDC_ISSUER: 'http://id.example.org',
+        OIDC_CLIENT_ID: 'kura',
+        OIDC_CLIENT_SECRET: 's',
+        KURA_ADMINS: 'root',
+        KURA_SOURCES: 'youtube,twitch',
+        KURA_SUBMIT_RATE_LIMIT: '0',
       });
     } catch (error) {
       problems = (error as ConfigError).problems;

@@ -29,20 +29,55 @@ describe('reading a media playlist', () => {
 
   it('resolves segments and their initialization sections, byte ranges included', async () => {
     const text = [
-      '#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:40',
+      '#EXTM3U',
+      '#EXT-X-VERSION:7',
+      '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-MEDIA-SEQUENCE:40',
       '#EXT-X-MAP:URI="init.mp4",BYTERANGE="700@0"',
-      '#EXTINF:2.0,', '#EXT-X-BYTERANGE:1000@700', 'media.mp4',
-      '#EXTINF:2.0,', '#EXT-X-BYTERANGE:900', 'media.mp4',
+      '#EXTINF:2.0,',
+      '#EXT-X-BYTERANGE:1000@700',
+      'media.mp4',
+      '#EXTINF:2.0,',
+      '#EXT-X-BYTERANGE:900',
+      'media.mp4',
       '#EXT-X-MAP:URI="../other/init.mp4"',
-      '#EXT-X-DISCONTINUITY', '#EXTINF:1.5,', 'seg42.m4s', '#EXT-X-ENDLIST', '',
+      '#EXT-X-DISCONTINUITY',
+      '#EXTINF:1.5,',
+      'seg42.m4s',
+      '#EXT-X-ENDLIST',
+      '',
     ].join('\n');
     const playlist = await loadPlaylist('https://cdn.example/live/index.m3u8', playlistOf(text));
     if (playlist.kind !== 'media') throw new Error('expected a media playlist');
     expect(playlist.ended).toBe(true);
     expect(playlist.segments).toEqual([
-      { sequence: 40, url: 'https://cdn.example/live/media.mp4', range: { offset: 700, length: 1000 }, durationSeconds: 2, discontinuity: false, key: null, init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } } },
-      { sequence: 41, url: 'https://cdn.example/live/media.mp4', range: { offset: 1700, length: 900 }, durationSeconds: 2, discontinuity: false, key: null, init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } } },
-      { sequence: 42, url: 'https://cdn.example/live/seg42.m4s', range: null, durationSeconds: 1.5, discontinuity: true, key: null, init: { url: 'https://cdn.example/other/init.mp4', range: null } },
+      {
+        sequence: 40,
+        url: 'https://cdn.example/live/media.mp4',
+        range: { offset: 700, length: 1000 },
+        durationSeconds: 2,
+        discontinuity: false,
+        key: null,
+        init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } },
+      },
+      {
+        sequence: 41,
+        url: 'https://cdn.example/live/media.mp4',
+        range: { offset: 1700, length: 900 },
+        durationSeconds: 2,
+        discontinuity: false,
+        key: null,
+        init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } },
+      },
+      {
+        sequence: 42,
+        url: 'https://cdn.example/live/seg42.m4s',
+        range: null,
+        durationSeconds: 1.5,
+        discontinuity: true,
+        key: null,
+        init: { url: 'https://cdn.example/other/init.mp4', range: null },
+      },
     ]);
     const [first, second, third] = playlist.segments.map((s) => resourceKey(s.init!));
     expect(first).toBe(second);
@@ -57,10 +92,21 @@ describe('reading a media playlist', () => {
 
   it('carries an encryption key to the segments after it, with its IV when the playlist gives one', async () => {
     const text = [
-      '#EXTM3U', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:7',
-      '#EXT-X-KEY:METHOD=AES-128,URI="/keys/1"', '#EXTINF:1.0,', 'a.ts', '#EXTINF:1.0,', 'b.ts',
-      '#EXT-X-KEY:METHOD=AES-128,URI="/keys/2",IV=0x000102030405060708090a0b0c0d0e0f', '#EXTINF:1.0,', 'c.ts',
-      '#EXT-X-KEY:METHOD=NONE', '#EXTINF:1.0,', 'd.ts', '',
+      '#EXTM3U',
+      '#EXT-X-TARGETDURATION:1',
+      '#EXT-X-MEDIA-SEQUENCE:7',
+      '#EXT-X-KEY:METHOD=AES-128,URI="/keys/1"',
+      '#EXTINF:1.0,',
+      'a.ts',
+      '#EXTINF:1.0,',
+      'b.ts',
+      '#EXT-X-KEY:METHOD=AES-128,URI="/keys/2",IV=0x000102030405060708090a0b0c0d0e0f',
+      '#EXTINF:1.0,',
+      'c.ts',
+      '#EXT-X-KEY:METHOD=NONE',
+      '#EXTINF:1.0,',
+      'd.ts',
+      '',
     ].join('\n');
     const playlist = await loadPlaylist('https://cdn.example/live/index.m3u8', playlistOf(text));
     if (playlist.kind !== 'media') throw new Error('expected a media playlist');

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, PermanentError } from '../../src/core/errors.js';
-import { applyEvent, canMove, describeSeconds, neverLiveDeadline, neverLiveReason, nextStatus, type LifecycleEvent, type LifecycleEventType } from '../../src/core/lifecycle.js';
+import {
+  applyEvent,
+  canMove,
+  describeSeconds,
+  neverLiveDeadline,
+  neverLiveReason,
+  nextStatus,
+  type LifecycleEvent,
+  type LifecycleEventType,
+} from '../../src/core/lifecycle.js';
 import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/livestream.js';
 import { finalFailure } from '../../src/jobs/catalogue.js';
 
@@ -61,7 +70,11 @@ describe('the lifecycle table', () => {
     expect(applyEvent('live', EVENTS.cancelled)).toEqual({ status: 'live' }); // the capture stops; finalize archives it
     expect(applyEvent('upcoming', EVENTS.went_live)).toEqual({ status: 'live', startedAt: new Date(0) });
     expect(applyEvent('live', EVENTS.archived)).toEqual({ status: 'finished', failureReason: null, endedAt: new Date(0), archive });
-    expect(applyEvent('live', { type: 'gave_up', reason: 'noise', endedAt: new Date(5) })).toEqual({ status: 'failed', failureReason: 'noise', endedAt: new Date(5) });
+    expect(applyEvent('live', { type: 'gave_up', reason: 'noise', endedAt: new Date(5) })).toEqual({
+      status: 'failed',
+      failureReason: 'noise',
+      endedAt: new Date(5),
+    });
   });
 });
 
@@ -69,17 +82,30 @@ describe('the never-live deadline', () => {
   it('falls neverLiveSeconds after the scheduled start, and says so in words', () => {
     expect(neverLiveDeadline(new Date('2020-01-01T00:00:00Z'), 12 * 3600)).toEqual(new Date('2020-01-01T12:00:00Z'));
     expect(neverLiveReason(12 * 3600, 'not live')).toBe('No stream appeared within 12 h of the scheduled start (not live).');
-    expect([describeSeconds(2), describeSeconds(90 * 60), describeSeconds(5400.5), describeSeconds(3 * 86_400 + 100)]).toEqual(['2 s', '90 min', '2 h', '72 h']);
+    expect([describeSeconds(2), describeSeconds(90 * 60), describeSeconds(5400.5), describeSeconds(3 * 86_400 + 100)]).toEqual([
+      '2 s',
+      '90 min',
+      '2 h',
+      '72 h',
+    ]);
   });
 });
 
 describe('a job failing for good', () => {
   it('is retried while attempts remain, and not after the last', () => {
     expect(finalFailure(new Error('remux failed'), { retryCount: 3, retryLimit: 20 })).toBeNull();
-    expect(finalFailure(new Error('remux failed'), { retryCount: 20, retryLimit: 20 })).toMatchObject({ message: 'remux failed', permanent: false, attempts: 21 });
+    expect(finalFailure(new Error('remux failed'), { retryCount: 20, retryLimit: 20 })).toMatchObject({
+      message: 'remux failed',
+      permanent: false,
+      attempts: 21,
+    });
   });
 
   it('ends at the first PermanentError, with its reason', () => {
-    expect(finalFailure(new PermanentError('no playable media'), { retryCount: 0, retryLimit: 20 })).toMatchObject({ message: 'no playable media', permanent: true, attempts: 1 });
+    expect(finalFailure(new PermanentError('no playable media'), { retryCount: 0, retryLimit: 20 })).toMatchObject({
+      message: 'no playable media',
+      permanent: true,
+      attempts: 1,
+    });
   });
 });

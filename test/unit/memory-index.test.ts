@@ -10,7 +10,7 @@ const WORDS = ['karaoke', 'karaokes', 'night', 'piano', 'cover', 'chill', 'study
 
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 function documentOf(next: () => number, id: string, start: number): IndexedDocument {
@@ -35,7 +35,9 @@ function expected(documents: Iterable<IndexedDocument>, terms: Term[], filter: S
   const matches = (d: IndexedDocument, f: SearchFilter): boolean =>
     f.kind === 'term' ? (d[f.field] === f.value) === f.equal : f.kind === 'and' ? f.items.every((i) => matches(d, i)) : f.items.some((i) => matches(d, i));
   const score = (d: IndexedDocument) => terms.reduce((sum, term) => sum + (term.some((w) => d.titleWords.includes(w)) ? 5 : 2), 0);
-  const hits = [...documents].filter((d) => terms.every((term) => term.some((w) => d.titleWords.includes(w) || d.channelWords.includes(w))) && (filter === null || matches(d, filter)));
+  const hits = [...documents].filter(
+    (d) => terms.every((term) => term.some((w) => d.titleWords.includes(w) || d.channelWords.includes(w))) && (filter === null || matches(d, filter)),
+  );
   hits.sort((x, y) => {
     for (const { field, order } of sort) {
       const key = { scheduledStart: 'start', length: 'length', fileSizeBytes: 'fileSizeBytes' } as const;
@@ -69,15 +71,36 @@ describe('the in-memory index', () => {
       { terms: [['karaoke', 'karaokes'], ['night']], filter: null, sort: [] },
       { terms: [['piano'], ['cover'], ['sakura']], filter: null, sort: [] },
       { terms: [['chill']], filter: { kind: 'term', field: 'finished', equal: true, value: true }, sort: [{ field: 'scheduledStart', order: 'asc' }] },
-      { terms: [], filter: { kind: 'or', items: [{ kind: 'term', field: 'channelId', equal: true, value: 'UC1' }, { kind: 'term', field: 'platform', equal: false, value: 'hls' }] }, sort: [] },
+      {
+        terms: [],
+        filter: {
+          kind: 'or',
+          items: [
+            { kind: 'term', field: 'channelId', equal: true, value: 'UC1' },
+            { kind: 'term', field: 'platform', equal: false, value: 'hls' },
+          ],
+        },
+        sort: [],
+      },
       { terms: [['study']], filter: null, sort: [{ field: 'length', order: 'desc' }] },
-      { terms: [['retro']], filter: null, sort: [{ field: 'fileSizeBytes', order: 'asc' }, { field: 'scheduledStart', order: 'desc' }] },
+      {
+        terms: [['retro']],
+        filter: null,
+        sort: [
+          { field: 'fileSizeBytes', order: 'asc' },
+          { field: 'scheduledStart', order: 'desc' },
+        ],
+      },
       { terms: [['nothing']], filter: null, sort: [] },
     ];
     const check = () => {
       for (const query of queries) {
         const all = expected(live.values(), query.terms, query.filter, query.sort);
-        for (const [offset, limit] of [[0, 20], [15, 10], [990, 20]] as const) {
+        for (const [offset, limit] of [
+          [0, 20],
+          [15, 10],
+          [990, 20],
+        ] as const) {
           const got = index.search({ ...query, offset, limit });
           expect(got.total).toBe(Math.min(all.length, MAX_TOTAL_HITS));
           expect(got.ids).toEqual(all.slice(offset, Math.min(offset + limit, MAX_TOTAL_HITS)).map((d) => d.id));
@@ -117,8 +140,30 @@ describe('the in-memory index', () => {
 
   it('knows the words documents hold, by prefix and by likeness, and forgets those no document holds', () => {
     const index = MemoryIndex.of([
-      { id: 'a', start: 1, length: null, fileSizeBytes: null, status: 'upcoming', finished: false, platform: 'hls', channelId: 'UC1', titleWords: ['karaoke', 'night'], channelWords: ['sakura'] },
-      { id: 'b', start: 2, length: null, fileSizeBytes: null, status: 'upcoming', finished: false, platform: 'hls', channelId: 'UC1', titleWords: ['karaokes'], channelWords: ['sakura'] },
+      {
+        id: 'a',
+        start: 1,
+        length: null,
+        fileSizeBytes: null,
+        status: 'upcoming',
+        finished: false,
+        platform: 'hls',
+        channelId: 'UC1',
+        titleWords: ['karaoke', 'night'],
+        channelWords: ['sakura'],
+      },
+      {
+        id: 'b',
+        start: 2,
+        length: null,
+        fileSizeBytes: null,
+        status: 'upcoming',
+        finished: false,
+        platform: 'hls',
+        channelId: 'UC1',
+        titleWords: ['karaokes'],
+        channelWords: ['sakura'],
+      },
     ]);
     expect(index.vocabulary.completions('kara')).toEqual(['karaoke', 'karaokes']);
     expect(index.vocabulary.similar('karoke', 3)).toEqual(['karaoke', 'karaokes']);

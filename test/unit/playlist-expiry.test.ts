@@ -3,7 +3,9 @@ import { playlistExpiry } from '../../src/adapters/sources/signed-url.js';
 
 describe('reading when a signed playlist URL expires', () => {
   it('reads googlevideo’s /expire/N/ path segment and an expire=N query', () => {
-    expect(playlistExpiry('https://manifest.googlevideo.com/api/manifest/hls_playlist/expire/1795000000/ei/x/itag/96/index.m3u8')).toEqual(new Date(1795000000 * 1000));
+    expect(playlistExpiry('https://manifest.googlevideo.com/api/manifest/hls_playlist/expire/1795000000/ei/x/itag/96/index.m3u8')).toEqual(
+      new Date(1795000000 * 1000),
+    );
     expect(playlistExpiry('https://cdn.example/live.m3u8?token=a&expire=1795000123')).toEqual(new Date(1795000123 * 1000));
   });
 

@@ -6,10 +6,15 @@ import { readPackageInfo } from '../../src/package-info.js';
 
 // yt-dlp outputs kept as fixtures (test/fixtures/yt-dlp/README.md says how they were made).
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', `${name}.json`), 'utf8'));
-const answering = (name: string): YtDlp => async () => fixture(name);
-const failing = (message: string): YtDlp => async () => {
-  throw new Error(message);
-};
+const answering =
+  (name: string): YtDlp =>
+  async () =>
+    fixture(name);
+const failing =
+  (message: string): YtDlp =>
+  async () => {
+    throw new Error(message);
+  };
 const URL_OF_FIXTURE = 'https://youtu.be/dQw4w9WgXcQ';
 
 describe('reading yt-dlp output', () => {
@@ -38,17 +43,29 @@ describe('the YouTube source', () => {
   it('accepts an upcoming or live stream under its video id and canonical URL', async () => {
     for (const state of ['upcoming', 'live']) {
       expect(await createYouTubeSource(answering(state)).inspect(URL_OF_FIXTURE)).toMatchObject({
-        kind: 'accepted', platform: 'youtube', id: 'dQw4w9WgXcQ', canonicalUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        kind: 'accepted',
+        platform: 'youtube',
+        id: 'dQw4w9WgXcQ',
+        canonicalUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
         details: { channelId: 'UCfixture0000000000000001' },
       });
     }
   });
 
   it('rejects ended streams, ordinary videos, unknown videos and non-video URLs with a reason', async () => {
-    expect(await createYouTubeSource(answering('was-live')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'This livestream has already ended.' });
+    expect(await createYouTubeSource(answering('was-live')).inspect(URL_OF_FIXTURE)).toEqual({
+      kind: 'rejected',
+      reason: 'This livestream has already ended.',
+    });
     expect(await createYouTubeSource(answering('not-live')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'This video is not a livestream.' });
-    expect(await createYouTubeSource(failing('Video unavailable')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'YouTube did not describe this video: Video unavailable' });
-    expect(await createYouTubeSource(answering('live')).inspect('https://www.youtube.com/shorts/dQw4w9WgXcQ')).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/Shorts/) });
+    expect(await createYouTubeSource(failing('Video unavailable')).inspect(URL_OF_FIXTURE)).toEqual({
+      kind: 'rejected',
+      reason: 'YouTube did not describe this video: Video unavailable',
+    });
+    expect(await createYouTubeSource(answering('live')).inspect('https://www.youtube.com/shorts/dQw4w9WgXcQ')).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/Shorts/),
+    });
   });
 
   it('maps quality codes to renditions once live', async () => {
@@ -62,7 +79,10 @@ describe('the YouTube source', () => {
   });
 
   it('says not yet (with the schedule), ended, or what went wrong', async () => {
-    expect(await createYouTubeSource(answering('upcoming')).check(URL_OF_FIXTURE, null)).toMatchObject({ state: 'not_yet', details: { scheduledStart: new Date(1795003200 * 1000) } });
+    expect(await createYouTubeSource(answering('upcoming')).check(URL_OF_FIXTURE, null)).toMatchObject({
+      state: 'not_yet',
+      details: { scheduledStart: new Date(1795003200 * 1000) },
+    });
     expect((await createYouTubeSource(answering('was-live')).check(URL_OF_FIXTURE, null)).state).toBe('ended');
     expect(await createYouTubeSource(failing('HTTP Error 429')).check(URL_OF_FIXTURE, null)).toEqual({ state: 'not_yet', reason: 'HTTP Error 429' });
   });

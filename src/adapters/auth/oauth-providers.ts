@@ -21,7 +21,10 @@ const AUTHORIZE: Record<OAuthProviderId, { url: string; scopes: string[]; name: 
 };
 
 async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { headers: { accept: 'application/json', 'user-agent': 'kura', ...headers }, signal: AbortSignal.timeout(PROFILE_TIMEOUT_MS) });
+  const response = await fetch(url, {
+    headers: { accept: 'application/json', 'user-agent': 'kura', ...headers },
+    signal: AbortSignal.timeout(PROFILE_TIMEOUT_MS),
+  });
   if (!response.ok) throw new Error(`${new URL(url).host} answered HTTP ${response.status} for the profile`);
   return (await response.json()) as Record<string, unknown>;
 }
@@ -37,7 +40,12 @@ const EXCHANGES: Record<OAuthProviderId, Exchange> = {
     const me = await getJson('https://discord.com/api/users/@me', { authorization: `Bearer ${tokens.accessToken()}` });
     const id = text(me.id) ?? '';
     const avatar = text(me.avatar);
-    return { provider: 'discord', providerUserId: id, name: text(me.global_name) ?? text(me.username) ?? id, avatarUrl: avatar ? `https://cdn.discordapp.com/avatars/${id}/${avatar}.png` : null };
+    return {
+      provider: 'discord',
+      providerUserId: id,
+      name: text(me.global_name) ?? text(me.username) ?? id,
+      avatarUrl: avatar ? `https://cdn.discordapp.com/avatars/${id}/${avatar}.png` : null,
+    };
   },
   async google(code, verifier, { clientId, clientSecret }, redirectUri) {
     const tokens = await new Google(clientId, clientSecret, redirectUri).validateAuthorizationCode(code, verifier);
@@ -55,7 +63,11 @@ const EXCHANGES: Record<OAuthProviderId, Exchange> = {
     return { provider: 'twitch', providerUserId: id, name: text(me.display_name) ?? text(me.login) ?? id, avatarUrl: text(me.profile_image_url) };
   },
   async github(code, verifier, { clientId, clientSecret }, redirectUri) {
-    const tokens = await new OAuth2Client(clientId, clientSecret, redirectUri).validateAuthorizationCode('https://github.com/login/oauth/access_token', code, verifier);
+    const tokens = await new OAuth2Client(clientId, clientSecret, redirectUri).validateAuthorizationCode(
+      'https://github.com/login/oauth/access_token',
+      code,
+      verifier,
+    );
     const me = await getJson('https://api.github.com/user', { authorization: `Bearer ${tokens.accessToken()}` });
     const id = text(me.id) ?? '';
     return { provider: 'github', providerUserId: id, name: text(me.name) ?? text(me.login) ?? id, avatarUrl: text(me.avatar_url) };
@@ -86,4 +98,3 @@ export function createOAuthProvider(id: OAuthProviderId, credentials: OAuthCrede
     },
   };
 }
-

@@ -43,7 +43,13 @@ export class ChunkUploader {
   /** Resolves once every chunk enqueued so far is stored (or uploading was stopped), or after `withinMs`. */
   async drain(withinMs?: number): Promise<void> {
     const timer = new AbortController();
-    const timeUp = withinMs === undefined ? new Promise<never>(() => undefined) : sleep(withinMs, timer.signal).then(() => 'time up' as const, () => 'cancelled' as const);
+    const timeUp =
+      withinMs === undefined
+        ? new Promise<never>(() => undefined)
+        : sleep(withinMs, timer.signal).then(
+            () => 'time up' as const,
+            () => 'cancelled' as const,
+          );
     try {
       while (this.running !== null) if ((await Promise.race([this.running, timeUp])) === 'time up') return;
     } finally {
@@ -73,7 +79,9 @@ export class ChunkUploader {
         return await this.upload(chunk);
       } catch (error) {
         const waitMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempt);
-        await this.deps.log(`chunk of part ${chunk.part} at byte ${chunk.startOffset} not stored (${(error as Error).message}); trying again in ${waitMs / 1000} s`).catch(() => undefined);
+        await this.deps
+          .log(`chunk of part ${chunk.part} at byte ${chunk.startOffset} not stored (${(error as Error).message}); trying again in ${waitMs / 1000} s`)
+          .catch(() => undefined);
         await sleep(waitMs, this.halt.signal).catch(() => undefined);
       }
     }

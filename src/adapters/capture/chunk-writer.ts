@@ -62,7 +62,12 @@ export class ChunkWriter {
   async seal(reopen = true): Promise<void> {
     await this.file?.close();
     this.file = null;
-    const sealed = { part: this.part, startOffset: this.chunkStart, endOffset: this.offset, path: this.spool.chunkPath(this.livestreamId, this.part, this.chunkStart) };
+    const sealed = {
+      part: this.part,
+      startOffset: this.chunkStart,
+      endOffset: this.offset,
+      path: this.spool.chunkPath(this.livestreamId, this.part, this.chunkStart),
+    };
     if (sealed.endOffset > sealed.startOffset) this.onSealed(sealed);
     else await rm(sealed.path, { force: true });
     if (reopen) await this.openAt(this.part, this.offset, null);

@@ -77,7 +77,9 @@ class RecordingSession {
   /** Progress waits for PostgreSQL while it is away (see untilDatabaseAnswers), then the capture goes on. */
   private persist<T>(work: () => Promise<T>): Promise<T> {
     return untilDatabaseAnswers(work, this.signal, (awayMs) => {
-      void this.deps.captures.appendLog(this.id, [`[kura] PostgreSQL could not be reached for ${(awayMs / 1000).toFixed(1)} s; recording paused and went on`]).catch(() => undefined);
+      void this.deps.captures
+        .appendLog(this.id, [`[kura] PostgreSQL could not be reached for ${(awayMs / 1000).toFixed(1)} s; recording paused and went on`])
+        .catch(() => undefined);
     });
   }
 

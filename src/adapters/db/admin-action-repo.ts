@@ -15,7 +15,10 @@ export function createAdminActionRepo(pool: pg.Pool): AdminActionRepo {
         );
         if (rows[0] === undefined) return false;
         await client.query(`insert into admin_actions (action, livestream_id, admin, reason, record) values ('takedown', $1, $2, $3, $4)`, [
-          livestreamId, admin, reason, rows[0].record,
+          livestreamId,
+          admin,
+          reason,
+          rows[0].record,
         ]);
         await client.query('delete from livestreams where id = $1', [livestreamId]);
         return true;

@@ -18,10 +18,11 @@ function toInfo(row: TokenRow): ApiTokenInfo {
 export function createApiTokenRepo(pool: pg.Pool): ApiTokenRepo {
   return {
     async create(userId, name, tokenHash) {
-      const { rows } = await pool.query<TokenRow>(
-        `insert into api_tokens (user_id, name, token_hash) values ($1, $2, $3) returning ${TOKEN_COLUMNS}`,
-        [userId, name, tokenHash],
-      );
+      const { rows } = await pool.query<TokenRow>(`insert into api_tokens (user_id, name, token_hash) values ($1, $2, $3) returning ${TOKEN_COLUMNS}`, [
+        userId,
+        name,
+        tokenHash,
+      ]);
       return toInfo(rows[0] as TokenRow);
     },
 

@@ -51,10 +51,10 @@ export function createArchiveCheckRepo(pool: pg.Pool): ArchiveCheckRepo {
 
     async record(archive, finding) {
       await inTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ integrity: Integrity | null }>(
-          `select integrity from livestreams where id = $1 and video_key = $2 for update`,
-          [archive.id, archive.videoKey],
-        );
+        const { rows } = await client.query<{ integrity: Integrity | null }>(`select integrity from livestreams where id = $1 and video_key = $2 for update`, [
+          archive.id,
+          archive.videoKey,
+        ]);
         const current = rows[0];
         if (current === undefined) return; // taken down, or archived anew, while it was checked
         await client.query(

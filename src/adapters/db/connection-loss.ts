@@ -5,7 +5,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 /** PostgreSQL's: class 08 (connection exception), 57P01–57P03 (shutting down, crashed, starting up). */
 const SERVER_CODES = /^(08...|57P0[123])$/;
 /** What pg says when the socket closes under it, or no connection comes within connectionTimeoutMillis. */
-const CLIENT_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i;
+const CLIENT_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i;
 
 /** Whether `error` means PostgreSQL cannot be reached (as opposed to a query it refused). */
 export function isConnectionLoss(error: unknown): boolean {

@@ -6,7 +6,20 @@ import path from 'node:path';
 import pg from 'pg';
 import { DEFAULT_SYSTEM_DIR, placePostgres } from './postgres-place.js';
 import { initCluster, startPostgres, type ClusterOptions } from './postgres-process.js';
-import { isAlive, isOwnerAlive, readLines, readOwner, releaseOwner, sameOwner, thisProcess, toPid, waitForExit, writeOwner, type ClusterOwner, type OwnerRole } from './postgres-owner.js';
+import {
+  isAlive,
+  isOwnerAlive,
+  readLines,
+  readOwner,
+  releaseOwner,
+  sameOwner,
+  thisProcess,
+  toPid,
+  waitForExit,
+  writeOwner,
+  type ClusterOwner,
+  type OwnerRole,
+} from './postgres-owner.js';
 import { keepPostgres, type Postmaster } from './postgres-keeper.js';
 
 const DATABASE = 'kura';

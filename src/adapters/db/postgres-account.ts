@@ -29,7 +29,10 @@ export async function ensurePostgresAccount(): Promise<PostgresAccount> {
     ]);
   }
   const created = await accountIds();
-  if (created === null) throw new ConfigError([`The system user "${POSTGRES_ACCOUNT}" was created but cannot be found: check /etc/passwd, or set DATABASE_URL to a PostgreSQL of your own.`]);
+  if (created === null)
+    throw new ConfigError([
+      `The system user "${POSTGRES_ACCOUNT}" was created but cannot be found: check /etc/passwd, or set DATABASE_URL to a PostgreSQL of your own.`,
+    ]);
   return created;
 }
 

@@ -84,10 +84,14 @@ async function planCluster(link: string, account: PostgresAccount, systemDir: st
   const target = path.join(systemDir, 'postgres', createHash('sha256').update(realDataDir).digest('hex').slice(0, 16));
   const emptyDirInTheWay = existing !== null && existing.isDirectory() && (await readdir(link)).length === 0;
   if (existing !== null && !emptyDirInTheWay) {
-    refuse(`The postgres user cannot enter ${link}, which holds Kura's PostgreSQL cluster: with Kura stopped, move it to ${target} and leave a symlink in its place (mv ${link} ${target} && ln -s ${target} ${link}), or move KURA_DATA_DIR where the postgres user can enter.`);
+    refuse(
+      `The postgres user cannot enter ${link}, which holds Kura's PostgreSQL cluster: with Kura stopped, move it to ${target} and leave a symlink in its place (mv ${link} ${target} && ln -s ${target} ${link}), or move KURA_DATA_DIR where the postgres user can enter.`,
+    );
   }
   if ((await lstat(path.join(target, 'PG_VERSION')).catch(() => null)) !== null && (await lstat(`${link}.password`).catch(() => null)) === null) {
-    refuse(`${target} holds the PostgreSQL cluster of an earlier Kura with this data directory, but its password file ${link}.password is gone: restore that file, or delete ${target} to start afresh (its data is lost).`);
+    refuse(
+      `${target} holds the PostgreSQL cluster of an earlier Kura with this data directory, but its password file ${link}.password is gone: restore that file, or delete ${target} to start afresh (its data is lost).`,
+    );
   }
   return {
     dir: target,
@@ -100,14 +104,18 @@ async function planCluster(link: string, account: PostgresAccount, systemDir: st
 async function checkDataDir(dataDir: string): Promise<void> {
   const nearest = await nearestExisting(dataDir);
   if (!nearest.stat.isDirectory()) {
-    refuse(nearest.path === dataDir
-      ? `KURA_DATA_DIR (${dataDir}) is a file, not a directory: set KURA_DATA_DIR to a directory, or move the file away.`
-      : `KURA_DATA_DIR (${dataDir}) cannot be created because ${nearest.path} is a file: set KURA_DATA_DIR to a directory Kura may create.`);
+    refuse(
+      nearest.path === dataDir
+        ? `KURA_DATA_DIR (${dataDir}) is a file, not a directory: set KURA_DATA_DIR to a directory, or move the file away.`
+        : `KURA_DATA_DIR (${dataDir}) cannot be created because ${nearest.path} is a file: set KURA_DATA_DIR to a directory Kura may create.`,
+    );
   }
   if (!(await isWritable(nearest.path))) {
-    refuse(nearest.path === dataDir
-      ? `KURA_DATA_DIR (${dataDir}) is not writable by the user ${userInfo().username}: give that user write access to it, or set KURA_DATA_DIR to a directory it may write.`
-      : `KURA_DATA_DIR (${dataDir}) cannot be created because ${nearest.path} is not writable by the user ${userInfo().username}: create it (mkdir -p ${dataDir}) or set KURA_DATA_DIR to a directory that user may write.`);
+    refuse(
+      nearest.path === dataDir
+        ? `KURA_DATA_DIR (${dataDir}) is not writable by the user ${userInfo().username}: give that user write access to it, or set KURA_DATA_DIR to a directory it may write.`
+        : `KURA_DATA_DIR (${dataDir}) cannot be created because ${nearest.path} is not writable by the user ${userInfo().username}: create it (mkdir -p ${dataDir}) or set KURA_DATA_DIR to a directory that user may write.`,
+    );
   }
 }
 
@@ -121,7 +129,9 @@ async function checkSystemDir(systemDir: string, account: PostgresAccount, block
         ? `the postgres user cannot enter ${nearest.path}`
         : null;
   if (problem !== null) {
-    refuse(`As root, Kura runs PostgreSQL as the postgres user, who cannot ${blocked}, and ${systemDir}, where Kura would keep ${what} instead, is no good (${problem}): set KURA_SYSTEM_DIR to a directory root may write and the postgres user may enter.`);
+    refuse(
+      `As root, Kura runs PostgreSQL as the postgres user, who cannot ${blocked}, and ${systemDir}, where Kura would keep ${what} instead, is no good (${problem}): set KURA_SYSTEM_DIR to a directory root may write and the postgres user may enter.`,
+    );
   }
 }
 
@@ -138,7 +148,9 @@ async function copyProgramsTo(bundled: PostgresPrograms, systemDir: string, acco
   // another Kura starting at the same moment may have put its copy there first: either will do
   await rename(staging, copy.root).catch(() => rm(staging, { recursive: true, force: true }));
   if (!(await runsAs(account, postgresBinary(copy), ['--version']))) {
-    refuse(`PostgreSQL copied to ${copy.root} still cannot be run by the postgres user: set KURA_SYSTEM_DIR to a directory the postgres user may enter, on a filesystem not mounted noexec.`);
+    refuse(
+      `PostgreSQL copied to ${copy.root} still cannot be run by the postgres user: set KURA_SYSTEM_DIR to a directory the postgres user may enter, on a filesystem not mounted noexec.`,
+    );
   }
   return copy;
 }
@@ -158,7 +170,10 @@ async function nearestExisting(target: string): Promise<{ path: string; stat: St
 }
 
 async function isWritable(dir: string): Promise<boolean> {
-  return access(dir, constants.W_OK | constants.X_OK).then(() => true, () => false);
+  return access(dir, constants.W_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
 }
 
 function refuse(sentence: string): never {

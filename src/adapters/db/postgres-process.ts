@@ -102,7 +102,11 @@ function bestLocale(): string {
   if (foundLocale !== undefined) return foundLocale;
   let available = new Set<string>();
   try {
-    available = new Set(execFileSync('locale', ['-a'], { encoding: 'utf8' }).split(/\r?\n/).map((l) => l.trim()));
+    available = new Set(
+      execFileSync('locale', ['-a'], { encoding: 'utf8' })
+        .split(/\r?\n/)
+        .map((l) => l.trim()),
+    );
   } catch {
     // no `locale` program: the POSIX locale
   }

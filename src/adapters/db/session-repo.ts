@@ -5,10 +5,11 @@ import { toUser, USER_COLUMNS } from './user-repo.js';
 export function createSessionRepo(pool: pg.Pool): SessionRepo {
   return {
     async create(tokenHash, userId, ttlSeconds) {
-      await pool.query(
-        `insert into sessions (token_hash, user_id, expires_at) values ($1, $2, now() + make_interval(secs => $3))`,
-        [tokenHash, userId, ttlSeconds],
-      );
+      await pool.query(`insert into sessions (token_hash, user_id, expires_at) values ($1, $2, now() + make_interval(secs => $3))`, [
+        tokenHash,
+        userId,
+        ttlSeconds,
+      ]);
     },
 
     async use(tokenHash, ttlSeconds, refreshSeconds) {

@@ -32,7 +32,10 @@ export function createUserRepo(pool: pg.Pool): UserRepo {
     },
 
     async find(provider, providerUserId) {
-      const { rows } = await pool.query<UserRow>(`select ${USER_COLUMNS} from users u where provider = $1 and provider_user_id = $2`, [provider, providerUserId]);
+      const { rows } = await pool.query<UserRow>(`select ${USER_COLUMNS} from users u where provider = $1 and provider_user_id = $2`, [
+        provider,
+        providerUserId,
+      ]);
       return rows[0] === undefined ? null : toUser(rows[0]);
     },
 

@@ -35,7 +35,9 @@ export async function faststartLayout(file: FileHandle): Promise<FaststartLayout
   const ftypBytes = await readAt(file, ftyp.offset, ftyp.size);
   // boxes between ftyp and mdat (ffmpeg's `free` placeholder) stay in front of the mdat, as in
   // ffmpeg's own +faststart output — which this layout then equals byte for byte
-  const between = Buffer.concat(await Promise.all(boxes.filter((b) => b.offset > ftyp.offset && b.offset < mdat.offset).map((b) => readAt(file, b.offset, b.size))));
+  const between = Buffer.concat(
+    await Promise.all(boxes.filter((b) => b.offset > ftyp.offset && b.offset < mdat.offset).map((b) => readAt(file, b.offset, b.size))),
+  );
   const moov = await readAt(file, moovBox.offset, moovBox.size);
   const media = { offset: mdat.offset + mdat.headerSize, length: mdat.size - mdat.headerSize };
   const mdatHeader = boxHeader('mdat', media.length);
@@ -56,7 +58,7 @@ export async function faststartLayout(file: FileHandle): Promise<FaststartLayout
 async function topLevelBoxes(file: FileHandle): Promise<Box[]> {
   const { size: fileSize } = await file.stat();
   const boxes: Box[] = [];
-  for (let offset = 0; offset < fileSize; ) {
+  for (let offset = 0; offset < fileSize;) {
     const header = await readAt(file, offset, Math.min(16, fileSize - offset));
     if (header.length < 8) throw new Error(`truncated box header at ${offset}`);
     let size = header.readUInt32BE(0);
@@ -86,7 +88,7 @@ export function moveChunkOffsets(moov: Buffer, delta: number): Buffer {
     if (type === 'stco' || type === 'co64') return movedTable(box, type, delta);
     if (!CONTAINERS.has(type)) return box;
     const children: Buffer[] = [];
-    for (let offset = 8; offset < box.length; ) {
+    for (let offset = 8; offset < box.length;) {
       const size = box.readUInt32BE(offset);
       if (size < 8 || offset + size > box.length) throw new Error(`malformed ${type} child at ${offset}`);
       children.push(rewrite(box.subarray(offset, offset + size)));

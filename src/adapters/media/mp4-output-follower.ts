@@ -145,7 +145,9 @@ export class Mp4OutputFollower {
       this.recounted = (queued ?? 0) + this.written - given;
       if (queued === null && !this.queueUnknownLogged) {
         this.queueUnknownLogged = true;
-        this.log("the loopback socket buffers cannot be read (/proc/net/tcp): ffmpeg's input held in them is not counted, the work file may outgrow the backlog");
+        this.log(
+          "the loopback socket buffers cannot be read (/proc/net/tcp): ffmpeg's input held in them is not counted, the work file may outgrow the backlog",
+        );
       }
     })().finally(() => (this.recounting = null));
     return this.recounting;
@@ -198,7 +200,7 @@ export class Mp4OutputFollower {
   /** Finds where the media starts (after the `mdat` box header); false until ffmpeg wrote that far. */
   private async readHeader(file: FileHandle): Promise<boolean> {
     const start = await readAt(file, 0, Math.min(this.written, 64 * 1024));
-    for (let offset = 0; offset + 8 <= start.length; ) {
+    for (let offset = 0; offset + 8 <= start.length;) {
       const size = start.readUInt32BE(offset);
       const type = start.toString('latin1', offset + 4, offset + 8);
       if (type === 'mdat') {
@@ -226,7 +228,8 @@ export class Mp4OutputFollower {
     const to = Math.floor(this.sent / BLOCK) * BLOCK;
     if (!this.canPunch || to - this.punched < stepBytes(this.backlogBytes)) return;
     this.canPunch = await punchHole(this.path, this.punched, to - this.punched);
-    if (!this.canPunch) this.log('the spool filesystem cannot free blocks of a file being written (fallocate --punch-hole): finalize uses disk for the whole archive');
+    if (!this.canPunch)
+      this.log('the spool filesystem cannot free blocks of a file being written (fallocate --punch-hole): finalize uses disk for the whole archive');
     this.punched = to;
   }
 

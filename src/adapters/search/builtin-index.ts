@@ -38,9 +38,7 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
 
 /** The search-only key of the built-in engine: made once, kept in PostgreSQL so every process agrees. */
 export async function ensureSearchKey(pool: pg.Pool): Promise<string> {
-  await pool.query('insert into search_settings (search_key) values ($1) on conflict (singleton) do nothing', [
-    randomBytes(32).toString('base64url'),
-  ]);
+  await pool.query('insert into search_settings (search_key) values ($1) on conflict (singleton) do nothing', [randomBytes(32).toString('base64url')]);
   const { rows } = await pool.query<{ search_key: string }>('select search_key from search_settings');
   return (rows[0] as { search_key: string }).search_key;
 }

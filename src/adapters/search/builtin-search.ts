@@ -88,10 +88,12 @@ function matchWords(vocabulary: Vocabulary, words: readonly string[]): { terms: 
 
 /** The documents of these ids as the JSON text the index keeps, in the same order; one removed meanwhile is left out. */
 async function readDocuments(pool: pg.Pool, cache: DocumentCache, ids: readonly string[]): Promise<string[]> {
-  const texts = new Map(ids.flatMap((id) => {
-    const text = cache.get(id);
-    return text === undefined ? [] : [[id, text] as const];
-  }));
+  const texts = new Map(
+    ids.flatMap((id) => {
+      const text = cache.get(id);
+      return text === undefined ? [] : [[id, text] as const];
+    }),
+  );
   const missing = ids.filter((id) => !texts.has(id));
   if (missing.length > 0) {
     const mark = cache.mark();

@@ -29,7 +29,10 @@ interface MeiliKey {
 
 /** Thrown when Meilisearch answers with an error or cannot be reached (callers retry). */
 export class MeilisearchError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'MeilisearchError';
   }
@@ -53,7 +56,10 @@ export function createMeilisearchIndex(settings: MeilisearchSettings): SearchInd
     const text = await response.text();
     if (!response.ok) {
       const message = safeJson<{ message?: string; code?: string }>(text);
-      throw new MeilisearchError(`Meilisearch ${method} ${path} answered ${response.status}: ${message?.code ?? ''} ${message?.message ?? text}`.trim(), response.status);
+      throw new MeilisearchError(
+        `Meilisearch ${method} ${path} answered ${response.status}: ${message?.code ?? ''} ${message?.message ?? text}`.trim(),
+        response.status,
+      );
     }
     return (text === '' ? undefined : safeJson(text)) as T;
   };
@@ -86,9 +92,7 @@ export function createMeilisearchIndex(settings: MeilisearchSettings): SearchInd
 
 async function findOrCreateSearchKey(call: <T>(method: string, path: string, body?: unknown) => Promise<T>): Promise<string> {
   const { results } = await call<{ results: MeiliKey[] }>('GET', '/keys?limit=1000');
-  const reusable = results.find(
-    (k) => k.name === SEARCH_KEY_NAME && k.expiresAt === null && same(k.actions, ['search']) && same(k.indexes, [SEARCH_INDEX]),
-  );
+  const reusable = results.find((k) => k.name === SEARCH_KEY_NAME && k.expiresAt === null && same(k.actions, ['search']) && same(k.indexes, [SEARCH_INDEX]));
   if (reusable) return reusable.key;
   const created = await call<MeiliKey>('POST', '/keys', {
     name: SEARCH_KEY_NAME,

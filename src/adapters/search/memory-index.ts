@@ -130,7 +130,11 @@ export class MemoryIndex {
         const at = place[slot] as number;
         top.offer((ranked ? (best - (score[slot] as number)) * n : 0) + (oldestFirst ? n - 1 - at : at));
       };
-      page = () => top.sorted().slice(offset).map((key) => newest[oldestFirst ? n - 1 - (key % n) : key % n] as number);
+      page = () =>
+        top
+          .sorted()
+          .slice(offset)
+          .map((key) => newest[oldestFirst ? n - 1 - (key % n) : key % n] as number);
     } else {
       const top = new TopK<number>(keep, bySort(this.slots, sort));
       offer = (slot) => top.offer(slot);
@@ -270,7 +274,19 @@ export class MemoryIndex {
   private compactIfWasteful(): void {
     if (this.dead < MIN_DEAD_TO_COMPACT || this.dead * 4 <= this.slots.length) return;
     const live = MemoryIndex.of(this.slots.filter((_, slot) => this.alive[slot] === 1));
-    Object.assign(this, { slots: live.slots, alive: live.alive, slotOf: live.slotOf, title: live.title, channel: live.channel, words: live.words, strings: live.strings, newest: live.newest, sorted: live.sorted, dead: 0, placed: false });
+    Object.assign(this, {
+      slots: live.slots,
+      alive: live.alive,
+      slotOf: live.slotOf,
+      title: live.title,
+      channel: live.channel,
+      words: live.words,
+      strings: live.strings,
+      newest: live.newest,
+      sorted: live.sorted,
+      dead: 0,
+      placed: false,
+    });
   }
 }
 

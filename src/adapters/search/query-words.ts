@@ -36,7 +36,10 @@ export function queryWords(pool: pg.Pool): (q: string) => Promise<string[]> {
  * null for any other (letters and digits mixed may be a number to PostgreSQL's parser: "1e5").
  */
 export function plainWords(q: string): string[] | null {
-  const words = q.toLowerCase().split(' ').filter((word) => word !== '');
+  const words = q
+    .toLowerCase()
+    .split(' ')
+    .filter((word) => word !== '');
   if (!words.every((word) => /^(?:[a-z]+|[0-9]+)$/.test(word))) return null;
   return [...new Set(words)];
 }

@@ -111,6 +111,7 @@ export function qualitiesOf(variants: readonly Variant[]): Quality[] {
   const listed = [...byHeight.entries()]
     .sort(([a], [b]) => b - a)
     .map(([height, v]) => ({ code: `${height}p`, resolution: v.width ? `${v.width}x${height}` : `${height}p`, best: v === best }));
-  if (best !== undefined && !listed.some((q) => q.best)) listed.unshift({ code: 'best', resolution: best.height ? `${best.height}p` : 'as the source sends it', best: true });
+  if (best !== undefined && !listed.some((q) => q.best))
+    listed.unshift({ code: 'best', resolution: best.height ? `${best.height}p` : 'as the source sends it', best: true });
   return listed;
 }

@@ -52,12 +52,20 @@ export function createYtDlp(program: string): YtDlp {
       });
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', (error: NodeJS.ErrnoException) =>
-        reject(new Error(error.code === 'ENOENT' ? `yt-dlp is not installed here (YTDLP_PATH=${program}); the operator has to install it` : `yt-dlp could not be run (${program}): ${error.message}`)),
+        reject(
+          new Error(
+            error.code === 'ENOENT'
+              ? `yt-dlp is not installed here (YTDLP_PATH=${program}); the operator has to install it`
+              : `yt-dlp could not be run (${program}): ${error.message}`,
+          ),
+        ),
       );
       child.on('close', (code, signal) => {
         if (code !== 0) {
           const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
-          return reject(new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[\w+\]\s*[\w-]+:\s*)?/, '') || `yt-dlp exited with ${code}`));
+          return reject(
+            new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[\w+\]\s*[\w-]+:\s*)?/, '') || `yt-dlp exited with ${code}`),
+          );
         }
         try {
           resolve(JSON.parse(stdout));

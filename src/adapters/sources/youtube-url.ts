@@ -1,8 +1,5 @@
 /** What a submitted URL is to the YouTube source. */
-export type YouTubeUrl =
-  | { kind: 'video'; videoId: string; canonicalUrl: string }
-  | { kind: 'rejected'; reason: string }
-  | { kind: 'not_youtube' };
+export type YouTubeUrl = { kind: 'video'; videoId: string; canonicalUrl: string } | { kind: 'rejected'; reason: string } | { kind: 'not_youtube' };
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);

@@ -34,7 +34,13 @@ export function createFsStore(root: string): ArchiveStore {
       await rm(file, { force: true });
       // folders left empty go too (a finished capture's chunks): up to the root, never past a non-empty one
       for (let dir = path.dirname(file); dir !== path.resolve(root); dir = path.dirname(dir)) {
-        if (!(await rmdir(dir).then(() => true, () => false))) break;
+        if (
+          !(await rmdir(dir).then(
+            () => true,
+            () => false,
+          ))
+        )
+          break;
       }
     },
   };

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import type { ObjectMeta } from '../../core/object-keys.js';
 import type { HeadLastWriter, StoredObject } from '../../core/ports.js';

@@ -64,7 +64,9 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
     const hash = createHash('sha256');
     const body = new PassThrough();
     body.on('data', (chunk: Buffer) => hash.update(chunk));
-    createReadStream(localPath).on('error', (error) => body.destroy(error)).pipe(body);
+    createReadStream(localPath)
+      .on('error', (error) => body.destroy(error))
+      .pipe(body);
     const upload = new Upload({
       client,
       params: { Bucket, Key: key, Body: body, ContentType: meta.contentType, ContentDisposition: meta.contentDisposition },

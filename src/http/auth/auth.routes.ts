@@ -10,15 +10,33 @@ import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
 export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/auth/providers', { schema: { operationId: 'listLoginProviders', summary: 'Login providers enabled here, and whether the first admin is still to be made', response: { 200: ProvidersSchema } } }, async () => ({
-      providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
-      local: true,
-      setupRequired: await isSetupPending(accounts, accounts.settings.admins),
-    }));
+    app.get(
+      '/auth/providers',
+      {
+        schema: {
+          operationId: 'listLoginProviders',
+          summary: 'Login providers enabled here, and whether the first admin is still to be made',
+          response: { 200: ProvidersSchema },
+        },
+      },
+      async () => ({
+        providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
+        local: true,
+        setupRequired: await isSetupPending(accounts, accounts.settings.admins),
+      }),
+    );
 
     app.get(
       '/auth/:provider/login',
-      { schema: { operationId: 'startLogin', summary: 'Starts a login: redirects (302) to the provider', params: ProviderParamsSchema, querystring: LoginQuerySchema, response: problemResponses } },
+      {
+        schema: {
+          operationId: 'startLogin',
+          summary: 'Starts a login: redirects (302) to the provider',
+          params: ProviderParamsSchema,
+          querystring: LoginQuerySchema,
+          response: problemResponses,
+        },
+      },
       async (request, reply) => {
         const { attemptId, redirectTo } = await beginLogin(accounts, { provider: request.params.provider, next: request.query.next });
         setLoginCookie(reply, publicUrl, attemptId);
@@ -28,7 +46,14 @@ export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): 
 
     app.get(
       '/auth/:provider/callback',
-      { schema: { operationId: 'finishLogin', summary: 'Where the provider sends the browser back; opens a session and redirects (302) to `next`', params: ProviderParamsSchema, response: problemResponses } },
+      {
+        schema: {
+          operationId: 'finishLogin',
+          summary: 'Where the provider sends the browser back; opens a session and redirects (302) to `next`',
+          params: ProviderParamsSchema,
+          response: problemResponses,
+        },
+      },
       async (request, reply) => {
         clearLoginCookie(reply, publicUrl);
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';

@@ -11,9 +11,7 @@ export const LoginQuerySchema = Type.Object({
 
 export const ProvidersSchema = Type.Object(
   {
-    providers: Type.Array(
-      Type.Object({ id: Type.String(), name: Type.String(), loginUrl: Type.String({ description: 'Where the login button goes' }) }),
-    ),
+    providers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), loginUrl: Type.String({ description: 'Where the login button goes' }) })),
     local: Type.Boolean({ description: 'Local accounts log in with POST /auth/local' }),
     setupRequired: Type.Boolean({ description: 'No admin exists yet: the first one is made with POST /auth/setup and the setup token in the server log' }),
   },
@@ -31,4 +29,3 @@ export const SetupSchema = Type.Object({
   username: Type.String({ pattern: LOCAL_NAME_PATTERN, description: 'The admin account to create: 1–64 letters, digits, ".", "_" or "-"' }),
   password: Type.String({ minLength: 1, maxLength: 1024, description: '8–1024 characters' }),
 });
-

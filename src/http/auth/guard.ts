@@ -45,7 +45,11 @@ export function createGuard(accounts: AccountSlices['guard'], publicUrl: string)
     });
     if (found === null) return null;
     if (found.caller.via === 'session' && !SAFE_METHODS.has(request.method) && !isSameOrigin(request, publicOrigin)) {
-      throw new AppError('forbidden', 'cross_origin_refused', `A request that changes something and is authenticated by cookie must come from ${publicOrigin}; scripts use a bearer token.`);
+      throw new AppError(
+        'forbidden',
+        'cross_origin_refused',
+        `A request that changes something and is authenticated by cookie must come from ${publicOrigin}; scripts use a bearer token.`,
+      );
     }
     if (found.sessionRefreshed) setSessionCookie(reply, publicUrl, request.cookies[SESSION_COOKIE] as string);
     request.caller = found.caller;

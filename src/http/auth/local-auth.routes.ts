@@ -18,7 +18,14 @@ export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Gua
   return async (app) => {
     app.post(
       '/auth/local',
-      { schema: { operationId: 'logInLocal', summary: 'Logs a local account in (JSON or an HTML form); opens a session', body: LocalLoginSchema, response: { 200: CallerSchema, ...problemResponses } } },
+      {
+        schema: {
+          operationId: 'logInLocal',
+          summary: 'Logs a local account in (JSON or an HTML form); opens a session',
+          body: LocalLoginSchema,
+          response: { 200: CallerSchema, ...problemResponses },
+        },
+      },
       async (request, reply) => {
         refuseCrossOrigin(request);
         const { username, password, next } = request.body;
@@ -32,12 +39,16 @@ export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Gua
       },
     );
 
-    app.post('/auth/logout', { schema: { operationId: 'logOut', summary: 'Ends the session of the cookie (204)', response: { 204: NoContentSchema, ...problemResponses } } }, async (request, reply) => {
-      refuseCrossOrigin(request);
-      const token = request.cookies[SESSION_COOKIE];
-      if (token !== undefined) await accounts.sessions.delete(hashSecret(token));
-      clearSessionCookie(reply, publicUrl);
-      return sendNoContent(reply);
-    });
+    app.post(
+      '/auth/logout',
+      { schema: { operationId: 'logOut', summary: 'Ends the session of the cookie (204)', response: { 204: NoContentSchema, ...problemResponses } } },
+      async (request, reply) => {
+        refuseCrossOrigin(request);
+        const token = request.cookies[SESSION_COOKIE];
+        if (token !== undefined) await accounts.sessions.delete(hashSecret(token));
+        clearSessionCookie(reply, publicUrl);
+        return sendNoContent(reply);
+      },
+    );
   };
 }

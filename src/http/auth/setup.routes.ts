@@ -16,7 +16,8 @@ export function setupRoutes(accounts: AccountSlices['setup'], publicUrl: string)
       '/auth/setup',
       {
         schema: {
-          operationId: 'setUpFirstAdmin', summary: 'Creates the first admin (a local account) with the setup token from the server log, and opens its session; 409 once an admin exists',
+          operationId: 'setUpFirstAdmin',
+          summary: 'Creates the first admin (a local account) with the setup token from the server log, and opens its session; 409 once an admin exists',
           body: SetupSchema,
           response: { 200: CallerSchema, ...problemResponses },
         },

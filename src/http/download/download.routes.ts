@@ -18,7 +18,12 @@ const DownloadParamsSchema = Type.Object({
 type DownloadParams = Static<typeof DownloadParamsSchema>;
 
 /** The download types of the path, `ffmpeg` being the original interface's name for the log. */
-const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([['video', 'video'], ['log', 'log'], ['ffmpeg', 'log'], ['thumbnail', 'thumbnail']]);
+const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([
+  ['video', 'video'],
+  ['log', 'log'],
+  ['ffmpeg', 'log'],
+  ['thumbnail', 'thumbnail'],
+]);
 
 /** Set on a video download whose archive was found corrupt (its size or sha256 differs from the record's). */
 export const INTEGRITY_HEADER = 'x-kura-integrity';
@@ -91,7 +96,8 @@ async function download(context: RouteContext, request: FastifyRequest<{ Params:
 /** Throws `download_type_not_found` (404) for a type that is not one of the path's names. */
 function typeOfPath(name: string): DownloadType {
   const type = TYPE_OF_PATH.get(name);
-  if (type === undefined) throw new AppError('not_found', 'download_type_not_found', `There is no download type "${name}"; use video, log (or ffmpeg) or thumbnail.`);
+  if (type === undefined)
+    throw new AppError('not_found', 'download_type_not_found', `There is no download type "${name}"; use video, log (or ffmpeg) or thumbnail.`);
   return type;
 }
 

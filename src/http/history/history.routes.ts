@@ -13,7 +13,8 @@ export function historyRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
       '/history',
       {
         schema: {
-          operationId: 'listHistory', summary: 'Archived livestreams, paginated',
+          operationId: 'listHistory',
+          summary: 'Archived livestreams, paginated',
           querystring: HistoryQuerySchema,
           response: { 200: HistoryResponseSchema, ...problemResponses },
         },

@@ -5,22 +5,28 @@ import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 const { page, limit, sort, unfinished } = HISTORY_DEFAULTS;
 
 export const HistoryQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({
-    minimum: 0,
-    maximum: HISTORY_MAX_PAGE,
-    default: page,
-    description: `0-based page number, an integer from 0 to ${HISTORY_MAX_PAGE}; default ${page}`,
-  })),
-  limit: Type.Optional(Type.Integer({
-    minimum: 1,
-    default: limit,
-    description: `records per page, an integer of 1 or more; values above ${HISTORY_MAX_LIMIT} are clamped to ${HISTORY_MAX_LIMIT}; default ${limit}`,
-  })),
-  sort: Type.Optional(Type.String({
-    pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$',
-    default: sort,
-    description: `asc or desc (any case) by scheduledStart, ties by id; default ${sort}`,
-  })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: HISTORY_MAX_PAGE,
+      default: page,
+      description: `0-based page number, an integer from 0 to ${HISTORY_MAX_PAGE}; default ${page}`,
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      default: limit,
+      description: `records per page, an integer of 1 or more; values above ${HISTORY_MAX_LIMIT} are clamped to ${HISTORY_MAX_LIMIT}; default ${limit}`,
+    }),
+  ),
+  sort: Type.Optional(
+    Type.String({
+      pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$',
+      default: sort,
+      description: `asc or desc (any case) by scheduledStart, ties by id; default ${sort}`,
+    }),
+  ),
   unfinished: Type.Optional(
     Type.Enum(['true', 'false', '1', '0'], {
       default: String(unfinished),

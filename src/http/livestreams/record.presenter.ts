@@ -34,11 +34,7 @@ export function presentRecord(livestream: Livestream, publicUrl: string): Livest
 }
 
 /** A record with its capture facts, for `/api/video/{id}`. */
-export function presentDetails(
-  livestream: Livestream,
-  publicUrl: string,
-  capture: CoreDetails['capture'],
-): LivestreamDetails {
+export function presentDetails(livestream: Livestream, publicUrl: string, capture: CoreDetails['capture']): LivestreamDetails {
   const record = presentRecord(livestream, publicUrl);
   return {
     ...record,

@@ -25,7 +25,8 @@ export const LivestreamRecordSchema = Type.Object(
     length: Type.Optional(Type.Integer({ description: 'seconds, measured by ffprobe; present when an archive exists' })),
     integrity: Type.Optional(
       Type.Union([Type.Enum(INTEGRITY_STATES), Type.Null()], {
-        description: 'present when Kura stores the archive: ok, missing (not in storage) or corrupt (size or sha256 differs) as its last verification found; null before the first',
+        description:
+          'present when Kura stores the archive: ok, missing (not in storage) or corrupt (size or sha256 differs) as its last verification found; null before the first',
       }),
     ),
     status: Type.Enum(LIVESTREAM_STATUSES),
@@ -40,14 +41,15 @@ export type LivestreamRecord = Static<typeof LivestreamRecordSchema>;
 
 const CaptureDetailsSchema = Type.Object({
   state: Type.Enum(['capturing', 'ended', 'finalized']),
-  endReason: Type.Union([Type.String(), Type.Null()], { description: 'endlist, idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption or cancelled (an admin stopped it)' }),
+  endReason: Type.Union([Type.String(), Type.Null()], {
+    description: 'endlist, idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption or cancelled (an admin stopped it)',
+  }),
   parts: Type.Array(Type.Object({ part: Type.Integer(), bytes: Type.Integer(), segments: Type.Integer(), seconds: Type.Number() }), {
     description: 'MPEG-TS parts as captured (a new part starts at each discontinuity)',
   }),
-  gaps: Type.Array(
-    Type.Object({ firstSequence: Type.Integer(), lastSequence: Type.Integer(), seconds: Type.Number(), reason: Type.String() }),
-    { description: 'media sequences that were lost, with why' },
-  ),
+  gaps: Type.Array(Type.Object({ firstSequence: Type.Integer(), lastSequence: Type.Integer(), seconds: Type.Number(), reason: Type.String() }), {
+    description: 'media sequences that were lost, with why',
+  }),
   complete: Type.Boolean({ description: 'true when no segment was lost' }),
 });
 
@@ -58,7 +60,9 @@ export const LivestreamDetailsSchema = Type.Object(
     failureReason: Type.Union([Type.String(), Type.Null()], { description: 'why a failed record failed' }),
     downloads: Type.Integer({ description: 'GETs of the video download' }),
     sha256: Type.Union([Type.String(), Type.Null()], { description: 'checksum of the stored video' }),
-    verifiedAt: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'present with `integrity`: when the archive was last verified; null before the first' })),
+    verifiedAt: Type.Optional(
+      Type.Union([Timestamp, Type.Null()], { description: 'present with `integrity`: when the archive was last verified; null before the first' }),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     capture: Type.Union([CaptureDetailsSchema, Type.Null()], { description: 'null for records Kura did not capture (imported)' }),

@@ -17,7 +17,8 @@ export function logzRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
       '/logz',
       {
         schema: {
-          operationId: 'getCaptureLog', summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
+          operationId: 'getCaptureLog',
+          summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
           querystring: LogzQuerySchema,
           response: { 200: { description: 'The encoder log', content: { 'text/plain': { schema: Type.String() } } }, ...problemResponses },
         },

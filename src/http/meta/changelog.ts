@@ -38,7 +38,8 @@ export function parseChangelog(markdown: string): ChangelogRelease[] {
     const bullet = BULLET.exec(line);
     if (bullet) {
       const current = releases.at(-1);
-      if (current === undefined || kind === null) throw new Error(`CHANGELOG.md line ${index + 1}: a change must sit under "## [version] - date" and "### Kind"`);
+      if (current === undefined || kind === null)
+        throw new Error(`CHANGELOG.md line ${index + 1}: a change must sit under "## [version] - date" and "### Kind"`);
       current.changes.push({ kind, text: bullet[1] as string });
     }
   }

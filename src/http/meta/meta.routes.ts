@@ -52,7 +52,11 @@ export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/', { schema: { operationId: 'getApiOverview', summary: 'API overview', response: { 200: OverviewSchema } } }, async () => overview);
     app.get('/openapi.json', { schema: { operationId: 'getOpenApiDocument', summary: 'This API as OpenAPI 3.1' } }, async () => app.swagger());
-    app.get('/changelog', { schema: { operationId: 'getChangelog', summary: 'API changelog', response: { 200: ChangelogSchema } } }, async () => context.changelog);
+    app.get(
+      '/changelog',
+      { schema: { operationId: 'getChangelog', summary: 'API changelog', response: { 200: ChangelogSchema } } },
+      async () => context.changelog,
+    );
     app.get('/changelog.rss', { schema: { operationId: 'getChangelogRss', summary: 'API changelog as RSS 2.0' } }, async (_request, reply) =>
       reply.type('application/rss+xml; charset=utf-8').send(rss),
     );

@@ -51,7 +51,8 @@ export function asMeiliError(error: Error & { statusCode?: number; code?: string
     const path = violation.instancePath.split('/').filter((s) => s !== '');
     if (violation.params.missingProperty !== undefined) path.push(violation.params.missingProperty);
     const where = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('');
-    const message = where === '' ? 'Invalid value type: the payload must be a JSON object.' : `Invalid value at \`${where}\`: ${violation.message ?? 'is invalid'}.`;
+    const message =
+      where === '' ? 'Invalid value type: the payload must be a JSON object.' : `Invalid value at \`${where}\`: ${violation.message ?? 'is invalid'}.`;
     return invalidRequest(codeOfParameter(path), message);
   }
   const body = error.code === undefined ? undefined : BODY_ERRORS[error.code];
@@ -60,7 +61,19 @@ export function asMeiliError(error: Error & { statusCode?: number; code?: string
   return new MeiliError(500, 'internal', 'internal', 'An internal error has occurred.');
 }
 
-const SEARCH_PARAMETERS = new Set(['q', 'limit', 'offset', 'page', 'hitsPerPage', 'filter', 'sort', 'attributesToRetrieve', 'attributesToHighlight', 'highlightPreTag', 'highlightPostTag']);
+const SEARCH_PARAMETERS = new Set([
+  'q',
+  'limit',
+  'offset',
+  'page',
+  'hitsPerPage',
+  'filter',
+  'sort',
+  'attributesToRetrieve',
+  'attributesToHighlight',
+  'highlightPreTag',
+  'highlightPostTag',
+]);
 
 /** `invalid_search_q` for `.q` (also inside `.queries[n]`), `invalid_multi_search_queries` for `.queries`, else `bad_request`. */
 function codeOfParameter(path: readonly string[]): string {

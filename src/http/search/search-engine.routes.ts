@@ -32,12 +32,21 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       await authorise(request, await context.engine.searchKey());
     });
 
-    app.get('/health', { schema: { tags, operationId: 'getSearchEngineHealth', summary: 'Engine health (no key needed)' } }, async () => ({ status: 'available' }));
-    app.get('/version', { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: errors } }, async () => ({ ...context.version, commitDate: 'unknown' }));
-    app.get<{ Params: { uid: string } }>('/indexes/:uid', { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: errors } }, async (request) => {
-      knownIndex(request.params.uid);
-      return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
-    });
+    app.get('/health', { schema: { tags, operationId: 'getSearchEngineHealth', summary: 'Engine health (no key needed)' } }, async () => ({
+      status: 'available',
+    }));
+    app.get('/version', { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: errors } }, async () => ({
+      ...context.version,
+      commitDate: 'unknown',
+    }));
+    app.get<{ Params: { uid: string } }>(
+      '/indexes/:uid',
+      { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: errors } },
+      async (request) => {
+        knownIndex(request.params.uid);
+        return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
+      },
+    );
 
     const search = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
       const startedAt = performance.now();

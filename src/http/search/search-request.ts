@@ -23,7 +23,11 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
   const list = (name: string, code: string): string[] | undefined => {
     const value = input[name];
     if (value === undefined || value === null) return undefined;
-    if (fromQueryString && typeof value === 'string') return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    if (fromQueryString && typeof value === 'string')
+      return value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
     throw invalidRequest(code, `Invalid value type at \`.${name}\`: expected an array of strings.`);
   };
@@ -60,11 +64,22 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
   const retrieve = list('attributesToRetrieve', 'invalid_search_attributes_to_retrieve') ?? null;
   const tag = (name: string, fallback: string) => {
     const value = input[name] ?? fallback;
-    if (typeof value !== 'string') throw invalidRequest(`invalid_search_${name === 'highlightPreTag' ? 'highlight_pre_tag' : 'highlight_post_tag'}`, `\`${name}\` is a string.`);
+    if (typeof value !== 'string')
+      throw invalidRequest(`invalid_search_${name === 'highlightPreTag' ? 'highlight_pre_tag' : 'highlight_post_tag'}`, `\`${name}\` is a string.`);
     return value;
   };
   return {
-    request: { q: q.split(/\s+/).filter((w) => w !== '').slice(0, MAX_Q_WORDS).join(' '), offset: Math.min(window.offset, MAX_TOTAL_HITS), limit: window.limit, filter, sort },
+    request: {
+      q: q
+        .split(/\s+/)
+        .filter((w) => w !== '')
+        .slice(0, MAX_Q_WORDS)
+        .join(' '),
+      offset: Math.min(window.offset, MAX_TOTAL_HITS),
+      limit: window.limit,
+      filter,
+      sort,
+    },
     paging,
     retrieve: retrieve === null || retrieve.includes('*') ? null : retrieve,
     highlight: (list('attributesToHighlight', 'invalid_search_attributes_to_highlight') ?? []).flatMap((a) => (a === '*' ? [...HIGHLIGHTABLE] : a)),
@@ -79,7 +94,9 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
  */
 export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): string {
   const reshape = parsed.retrieve !== null || parsed.highlight.length > 0;
-  const documents = reshape ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as LivestreamRecord, hits.words))) : hits.documents;
+  const documents = reshape
+    ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as LivestreamRecord, hits.words)))
+    : hits.documents;
   const processingTimeMs = Math.round(performance.now() - startedAt);
   let rest: Record<string, unknown>;
   if (parsed.paging.kind === 'page') {

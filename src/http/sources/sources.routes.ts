@@ -46,7 +46,12 @@ export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sou
     const { limit, windowSeconds } = accounts.settings.lookupLimit;
     const hit = await accounts.rateLimiter.hit('lookup', request.ip, accounts.settings.lookupLimit);
     if (!hit.allowed) {
-      throw new AppError('rate_limited', 'too_many_requests', `At most ${limit} lookups per ${windowSeconds} s; try again in ${hit.retryAfterSeconds} s.`, hit.retryAfterSeconds);
+      throw new AppError(
+        'rate_limited',
+        'too_many_requests',
+        `At most ${limit} lookups per ${windowSeconds} s; try again in ${hit.retryAfterSeconds} s.`,
+        hit.retryAfterSeconds,
+      );
     }
   };
   const validations = new LookupCache<Validation>(LOOKUP_TTL_MS, LOOKUP_ENTRIES);
@@ -57,7 +62,8 @@ export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sou
       {
         preHandler: limitLookups,
         schema: {
-          operationId: 'validateSource', summary: 'Whether a URL names a stream this instance takes (upcoming or live, within its rules), and why not',
+          operationId: 'validateSource',
+          summary: 'Whether a URL names a stream this instance takes (upcoming or live, within its rules), and why not',
           querystring: UrlQuerySchema,
           response: { 200: ValidationSchema, ...problemResponses },
         },
@@ -69,7 +75,8 @@ export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sou
       {
         preHandler: limitLookups,
         schema: {
-          operationId: 'listQualities', summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
+          operationId: 'listQualities',
+          summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
           querystring: UrlQuerySchema,
           response: { 200: Type.Array(QualitySchema), ...problemResponses },
         },

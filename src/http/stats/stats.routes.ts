@@ -14,8 +14,17 @@ export function statsRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       }),
     );
-    app.get('/stats/growth', { schema: { operationId: 'getStatsGrowth', summary: 'The archive per month: finished livestreams and their size, with running totals', response: { 200: GrowthSchema } } }, async (_request, reply) =>
-      sendCached(reply, context.cache, 'stats-growth', async () => ({ body: reply.serialize(await getGrowth(context)) as string, headers: {} })),
+    app.get(
+      '/stats/growth',
+      {
+        schema: {
+          operationId: 'getStatsGrowth',
+          summary: 'The archive per month: finished livestreams and their size, with running totals',
+          response: { 200: GrowthSchema },
+        },
+      },
+      async (_request, reply) =>
+        sendCached(reply, context.cache, 'stats-growth', async () => ({ body: reply.serialize(await getGrowth(context)) as string, headers: {} })),
     );
   };
 }

@@ -10,7 +10,9 @@ import { problemResponses } from '../responses.schema.js';
 
 const SubmitBodySchema = Type.Object({
   videoUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube livestream URL or an HLS playlist (.m3u8) URL' }),
-  quality: Type.Optional(Type.String({ pattern: '^(best|[1-9][0-9]{2,3}p)$', description: '`best` (default) or a height like `720p`, as GET /api/qualities lists' })),
+  quality: Type.Optional(
+    Type.String({ pattern: '^(best|[1-9][0-9]{2,3}p)$', description: '`best` (default) or a height like `720p`, as GET /api/qualities lists' }),
+  ),
 });
 
 /** `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. */
@@ -21,7 +23,8 @@ export function submitRoutes(context: RouteContext, accounts: AccountSlices['sub
       {
         onRequest: guard.requireCaller,
         schema: {
-          operationId: 'submitLivestream', summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
+          operationId: 'submitLivestream',
+          summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
           body: SubmitBodySchema,
           response: { 200: LivestreamRecordSchema, ...problemResponses },
         },
@@ -29,8 +32,20 @@ export function submitRoutes(context: RouteContext, accounts: AccountSlices['sub
       async (request) => {
         const caller = callerOf(request);
         const record = await submitStream(
-          { livestreams: context.livestreams, captures: context.captures, scheduler: accounts.scheduler, source: accounts.submissionSource, rateLimiter: accounts.rateLimiter },
-          { caller, url: request.body.videoUrl, quality: request.body.quality === 'best' ? undefined : request.body.quality, rule: accounts.settings.submitLimit, now: new Date() },
+          {
+            livestreams: context.livestreams,
+            captures: context.captures,
+            scheduler: accounts.scheduler,
+            source: accounts.submissionSource,
+            rateLimiter: accounts.rateLimiter,
+          },
+          {
+            caller,
+            url: request.body.videoUrl,
+            quality: request.body.quality === 'best' ? undefined : request.body.quality,
+            rule: accounts.settings.submitLimit,
+            now: new Date(),
+          },
         );
         return presentRecord(record, context.publicUrl);
       },

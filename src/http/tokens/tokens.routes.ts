@@ -31,27 +31,59 @@ const CreateBodySchema = Type.Object({
 });
 const TokenParamsSchema = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$', description: 'A token id from GET /api/tokens' }) });
 
-const present = (info: ApiTokenInfo) => ({ id: info.id, name: info.name, createdAt: info.createdAt.toISOString(), lastUsedAt: info.lastUsedAt?.toISOString() ?? null });
+const present = (info: ApiTokenInfo) => ({
+  id: info.id,
+  name: info.name,
+  createdAt: info.createdAt.toISOString(),
+  lastUsedAt: info.lastUsedAt?.toISOString() ?? null,
+});
 
 /** `POST|GET /api/tokens`, `DELETE /api/tokens/{id}`: the caller's API tokens for scripts. */
 export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/tokens',
-      { onRequest: guard.requireCaller, schema: { operationId: 'createToken', summary: 'Creates an API token; its secret is in this answer only', body: Type.Optional(CreateBodySchema), response: { 201: NewTokenSchema, ...problemResponses } } },
+      {
+        onRequest: guard.requireCaller,
+        schema: {
+          operationId: 'createToken',
+          summary: 'Creates an API token; its secret is in this answer only',
+          body: Type.Optional(CreateBodySchema),
+          response: { 201: NewTokenSchema, ...problemResponses },
+        },
+      },
       async (request, reply) => {
         const caller = callerOf(request);
         const created = await createApiToken(accounts, { userId: caller.user.id, name: request.body?.name ?? 'api' });
         return reply.code(201).send({ id: created.id, name: created.name, createdAt: created.createdAt.toISOString(), token: created.token });
       },
     );
-    app.get('/tokens', { onRequest: guard.requireCaller, schema: { operationId: 'listTokens', summary: 'The caller’s API tokens (without their secrets)', response: { 200: Type.Array(TokenSchema), ...problemResponses } } }, async (request) => {
-      const caller = callerOf(request);
-      return (await accounts.apiTokens.list(caller.user.id)).map(present);
-    });
+    app.get(
+      '/tokens',
+      {
+        onRequest: guard.requireCaller,
+        schema: {
+          operationId: 'listTokens',
+          summary: 'The caller’s API tokens (without their secrets)',
+          response: { 200: Type.Array(TokenSchema), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        return (await accounts.apiTokens.list(caller.user.id)).map(present);
+      },
+    );
     app.delete(
       '/tokens/:id',
-      { onRequest: guard.requireCaller, schema: { operationId: 'revokeToken', summary: 'Revokes one of the caller’s API tokens (204)', params: TokenParamsSchema, response: { 204: NoContentSchema, ...problemResponses } } },
+      {
+        onRequest: guard.requireCaller,
+        schema: {
+          operationId: 'revokeToken',
+          summary: 'Revokes one of the caller’s API tokens (204)',
+          params: TokenParamsSchema,
+          response: { 204: NoContentSchema, ...problemResponses },
+        },
+      },
       async (request, reply) => {
         const caller = callerOf(request);
         if (!(await accounts.apiTokens.delete(caller.user.id, request.params.id))) {

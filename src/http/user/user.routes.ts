@@ -17,12 +17,26 @@ export function userRoutes(accounts: AccountSlices['user'], guard: Guard): Fasti
   return async (app) => {
     app.get(
       '/user',
-      { onRequest: guard.requireCaller, schema: { operationId: 'getCurrentUser', summary: 'The logged-in caller (401 when not logged in)', response: { 200: CallerSchema, ...problemResponses } } },
+      {
+        onRequest: guard.requireCaller,
+        schema: {
+          operationId: 'getCurrentUser',
+          summary: 'The logged-in caller (401 when not logged in)',
+          response: { 200: CallerSchema, ...problemResponses },
+        },
+      },
       async (request) => presentCaller(callerOf(request)),
     );
     app.get(
       '/user/:provider/:id',
-      { schema: { operationId: 'getUser', summary: 'A user’s public identity (a submitter `provider/id`)', params: UserParamsSchema, response: { 200: UserSchema, ...problemResponses } } },
+      {
+        schema: {
+          operationId: 'getUser',
+          summary: 'A user’s public identity (a submitter `provider/id`)',
+          params: UserParamsSchema,
+          response: { 200: UserSchema, ...problemResponses },
+        },
+      },
       async (request) => {
         const user = await accounts.users.find(request.params.provider, request.params.id);
         if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${request.params.provider}/${request.params.id}.`);

@@ -16,11 +16,26 @@ const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.pr
 
 /** Admin actions on a record: take it down, cancel waiting for it, retry it. */
 export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices['videoAdmin'], guard: Guard): FastifyPluginAsyncTypebox {
-  const deps = { livestreams: context.livestreams, captures: context.captures, store: context.store, scheduler: accounts.scheduler, adminActions: accounts.adminActions };
+  const deps = {
+    livestreams: context.livestreams,
+    captures: context.captures,
+    store: context.store,
+    scheduler: accounts.scheduler,
+    adminActions: accounts.adminActions,
+  };
   return async (app) => {
     app.delete(
       '/video/:id',
-      { onRequest: guard.requireAdmin, schema: { operationId: 'deleteVideo', summary: 'Admin: removes the archive files and the record, keeping the reason (204)', params: LivestreamIdParamsSchema, body: ReasonSchema, response: { 204: NoContentSchema, ...problemResponses } } },
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'deleteVideo',
+          summary: 'Admin: removes the archive files and the record, keeping the reason (204)',
+          params: LivestreamIdParamsSchema,
+          body: ReasonSchema,
+          response: { 204: NoContentSchema, ...problemResponses },
+        },
+      },
       async (request, reply) => {
         const caller = callerOf(request);
         await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
@@ -32,7 +47,9 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices[
       {
         onRequest: guard.requireAdmin,
         schema: {
-          operationId: 'cancelVideo', summary: 'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
+          operationId: 'cancelVideo',
+          summary:
+            'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
           params: LivestreamIdParamsSchema,
           body: ReasonSchema,
           response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
@@ -46,7 +63,17 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices[
     );
     app.post(
       '/video/:id/retry',
-      { onRequest: guard.requireAdmin, schema: { operationId: 'retryVideo', summary: 'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)', params: LivestreamIdParamsSchema, body: Type.Optional(OptionalReasonSchema), response: { 200: LivestreamRecordSchema, ...problemResponses } } },
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'retryVideo',
+          summary:
+            'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)',
+          params: LivestreamIdParamsSchema,
+          body: Type.Optional(OptionalReasonSchema),
+          response: { 200: LivestreamRecordSchema, ...problemResponses },
+        },
+      },
       async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';

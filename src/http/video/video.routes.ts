@@ -10,7 +10,14 @@ export function videoRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/video/:id',
-      { schema: { operationId: 'getVideo', summary: 'One livestream with its capture details', params: LivestreamIdParamsSchema, response: { 200: LivestreamDetailsSchema, ...problemResponses } } },
+      {
+        schema: {
+          operationId: 'getVideo',
+          summary: 'One livestream with its capture details',
+          params: LivestreamIdParamsSchema,
+          response: { 200: LivestreamDetailsSchema, ...problemResponses },
+        },
+      },
       async (request) => {
         const { record, capture } = await getLivestreamDetails(context, request.params.id);
         return presentDetails(record, context.publicUrl, capture);

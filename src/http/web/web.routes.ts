@@ -53,7 +53,10 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
       // an unknown id still gets the app, which says so; the status tells crawlers
       if (record === null) return page(reply, defaultHtml, 404);
       const pageUrl = `${context.publicUrl}/archive/${encodeURIComponent(id)}`;
-      return page(reply, template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl), pageUrl)));
+      return page(
+        reply,
+        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl), pageUrl)),
+      );
     });
   };
 }

@@ -24,7 +24,20 @@ info.is_live = state.liveStatus === 'is_live';
 info.was_live = state.liveStatus === 'was_live';
 info.release_timestamp = state.releaseTimestamp ?? info.release_timestamp;
 if (state.thumbnailUrl) info.thumbnails = [{ url: state.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
-info.formats = state.liveStatus === 'is_live'
-  ? [{ format_id: '91', url: state.hlsUrl, protocol: 'm3u8_native', ext: 'mp4', width: 320, height: 180, tbr: 500, vcodec: 'avc1.42c00d', acodec: 'mp4a.40.2' }]
-  : [];
+info.formats =
+  state.liveStatus === 'is_live'
+    ? [
+        {
+          format_id: '91',
+          url: state.hlsUrl,
+          protocol: 'm3u8_native',
+          ext: 'mp4',
+          width: 320,
+          height: 180,
+          tbr: 500,
+          vcodec: 'avc1.42c00d',
+          acodec: 'mp4a.40.2',
+        },
+      ]
+    : [];
 process.stdout.write(`${JSON.stringify(info)}\n`);

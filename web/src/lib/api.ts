@@ -12,7 +12,11 @@ export type Caller = PresentedCaller;
 
 /** An answer other than 2xx, with the problem's code and detail when the API gave one. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -50,7 +54,11 @@ export async function send<T>(method: 'POST' | 'DELETE', path: string, body?: un
   return response.status === 204 ? null : ((await response.json()) as T);
 }
 
-export interface HistoryPage { records: LivestreamRecord[]; total: number; hasMore: boolean }
+export interface HistoryPage {
+  records: LivestreamRecord[];
+  total: number;
+  hasMore: boolean;
+}
 
 const early = new Map<string, Promise<Response>>();
 

@@ -64,7 +64,12 @@ export function countdown(iso: string, now: number): string | null {
 /** Dollars with the cents that matter: small amounts (a price per GB, a tiny bill) keep 4 decimals. */
 export function usd(amount: number): string {
   const digits = amount === 0 || amount >= 10 ? 2 : amount >= 1 ? 2 : 4;
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits }).format(amount);
+  return new Intl.NumberFormat(undefined, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: Math.min(2, digits),
+    maximumFractionDigits: digits,
+  }).format(amount);
 }
 
 /** A large total of time: `812 h`, `5.2 h`, `42 min`. */

@@ -2,10 +2,24 @@ import type { LivestreamRecord } from './api.js';
 import { getJson } from './api.js';
 
 /** What `GET /api/search` hands out. */
-export interface SearchConfig { enabled: boolean; url?: string; apiKey?: string; index?: string }
+export interface SearchConfig {
+  enabled: boolean;
+  url?: string;
+  apiKey?: string;
+  index?: string;
+}
 
-export interface SearchOptions { q: string; channelId: string | null; sort: 'asc' | 'desc'; page: number; hitsPerPage: number }
-export interface SearchResult { records: LivestreamRecord[]; total: number }
+export interface SearchOptions {
+  q: string;
+  channelId: string | null;
+  sort: 'asc' | 'desc';
+  page: number;
+  hitsPerPage: number;
+}
+export interface SearchResult {
+  records: LivestreamRecord[];
+  total: number;
+}
 export type Searcher = (options: SearchOptions) => Promise<SearchResult>;
 
 let searcher: Promise<Searcher | null> | null = null;
