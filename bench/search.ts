@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseConfig } from '../src/config.js';
-import { importLivestreams } from '../src/core/import-livestreams.js';
+import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { createLogger, startKura, type RunningKura } from '../src/main.js';
 import { readPackageInfo } from '../src/package-info.js';
 import { buildCorpus } from './search-corpus.js';

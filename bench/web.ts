@@ -6,7 +6,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../src/config.js';
-import { importLivestreams } from '../src/core/import-livestreams.js';
+import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { createLogger, startKura } from '../src/main.js';
 import { readPackageInfo } from '../src/package-info.js';
 import { launchBrowser } from '../test/support/browser.js';

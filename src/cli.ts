@@ -4,19 +4,19 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
-import { importLivestreams } from './core/import-livestreams.js';
-import { archiveStream } from './core/archive-stream.js';
-import { addLocalUser } from './core/add-local-user.js';
-import { createTokenForUser } from './core/create-token-for-user.js';
-import { LOCAL_PROVIDER } from './core/account.js';
+import { importLivestreams } from './core/livestream/import-livestreams.js';
+import { archiveStream } from './core/livestream/archive-stream.js';
+import { addLocalUser } from './core/accounts/add-local-user.js';
+import { createTokenForUser } from './core/accounts/create-token-for-user.js';
+import { LOCAL_PROVIDER } from './core/accounts/account.js';
 import { createLogger, startKura } from './main.js';
 import { createAccountStores } from './wiring/accounts.js';
 import { openDatabase, startScheduler, type Database } from './wiring/database.js';
 import { createSearch, reindex } from './wiring/search.js';
 import { createSources } from './wiring/sources.js';
 import { createStore, createVerifyDeps, verifyPolicy } from './wiring/storage.js';
-import type { Finding } from './core/verify-archive.js';
-import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/verify-archives.js';
+import type { Finding } from './core/archive/verify-archive.js';
+import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/archive/verify-archives.js';
 
 const USAGE = `Usage: kura <command>
 

@@ -1,5 +1,5 @@
-import type { RateLimit } from './core/account-ports.js';
-import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from './core/livestream.js';
+import type { RateLimit } from './core/accounts/ports.js';
+import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from './core/livestream/livestream.js';
 
 // The accounts slice of the configuration, parsed by src/config.ts from the environment it read.
 

@@ -1,7 +1,7 @@
-import type { Capture, EndReason } from './capture.js';
-import type { LifecycleEvent } from './lifecycle.js';
-import type { Livestream, LivestreamChange, LivestreamInput, Platform } from './livestream.js';
-import type { ObjectMeta } from './object-keys.js';
+import type { Capture, EndReason } from './capture/capture.js';
+import type { LifecycleEvent } from './livestream/lifecycle.js';
+import type { Livestream, LivestreamChange, LivestreamInput, Platform } from './livestream/livestream.js';
+import type { ObjectMeta } from './archive/object-keys.js';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -64,7 +64,7 @@ export interface LivestreamRepo {
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 
 /** Capture progress in the database, split by what its users need (see capture-ports.ts). */
-export type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog } from './capture-ports.js';
+export type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog } from './capture/ports.js';
 
 /** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
 export interface Scheduler {

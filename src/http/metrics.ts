@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ArchiveCheckRepo } from '../core/integrity.js';
+import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 
 /** The lifecycle sweep's repairs, each shown (0 until one happens). */
 const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;

@@ -1,9 +1,9 @@
-import { captureStream, type CaptureDeps } from '../core/capture-stream.js';
+import { captureStream, type CaptureDeps } from '../core/capture/capture-stream.js';
 import { AppError } from '../core/errors.js';
-import { failLivestream } from '../core/fail-livestream.js';
-import { finalizeArchive, type FinalizeDeps } from '../core/finalize-archive.js';
-import { sweepLifecycle, type Repair, type SweepDeps, type SweepPolicy } from '../core/sweep-lifecycle.js';
-import { watchStream, type WatchPolicy } from '../core/watch-stream.js';
+import { failLivestream } from '../core/livestream/fail-livestream.js';
+import { finalizeArchive, type FinalizeDeps } from '../core/capture/finalize-archive.js';
+import { sweepLifecycle, type Repair, type SweepDeps, type SweepPolicy } from '../core/livestream/sweep-lifecycle.js';
+import { watchStream, type WatchPolicy } from '../core/livestream/watch-stream.js';
 import type { FinalFailure, JobFailureHooks, JobHandlers } from './catalogue.js';
 
 export type WorkerDeps = CaptureDeps & FinalizeDeps & SweepDeps;

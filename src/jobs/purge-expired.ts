@@ -1,4 +1,4 @@
-import type { ExpiredPurger } from '../core/account-ports.js';
+import type { ExpiredPurger } from '../core/accounts/ports.js';
 
 /**
  * Every `everySeconds`, deletes expired sessions, login attempts and rate-limit windows (each

@@ -1,5 +1,5 @@
-import type { Finding } from '../core/verify-archive.js';
-import { verifyDueArchives, type VerifyArchivesDeps, type VerifyPolicy, type VerifySummary } from '../core/verify-archives.js';
+import type { Finding } from '../core/archive/verify-archive.js';
+import { verifyDueArchives, type VerifyArchivesDeps, type VerifyPolicy, type VerifySummary } from '../core/archive/verify-archives.js';
 
 /** The slice of a pino logger the run writes to. */
 export interface FindingLog {

@@ -22,8 +22,8 @@ import type {
   SessionRepo,
   SetupRepo,
   UserRepo,
-} from '../core/account-ports.js';
-import { offerSetupToken } from '../core/offer-setup-token.js';
+} from '../core/accounts/ports.js';
+import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
 import type { Scheduler } from '../core/ports.js';
 import type { AccountDeps } from '../http/auth/accounts-context.js';
 import type { Sources } from './sources.js';

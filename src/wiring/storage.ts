@@ -5,7 +5,7 @@ import { createFsStore } from '../adapters/storage/fs-store.js';
 import { createS3Store } from '../adapters/storage/s3-store.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore, LivestreamRepo } from '../core/ports.js';
-import type { VerifyArchivesDeps, VerifyPolicy } from '../core/verify-archives.js';
+import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
 import type { Database } from './database.js';
 
 /** The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. */

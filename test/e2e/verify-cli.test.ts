@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { objectKeys } from '../../src/core/object-keys.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/ports.js';
 import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 import { runKura } from '../support/cli.js';

@@ -13,7 +13,7 @@ import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { objectKeys } from '../../src/core/object-keys.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { putObject, storeArchive } from '../support/archives.js';
 
 // The web UI in Debian's Chromium against a real `kura serve` (its own process, real PostgreSQL),

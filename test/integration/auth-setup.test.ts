@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { offerSetupToken } from '../../src/core/offer-setup-token.js';
+import { offerSetupToken } from '../../src/core/accounts/offer-setup-token.js';
 import { addUser, SAME_ORIGIN, sessionCookieOf } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

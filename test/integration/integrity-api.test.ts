@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArchiveCheckRepo } from '../../src/adapters/db/archive-check-repo.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { objectKeys } from '../../src/core/object-keys.js';
-import { verifyOneArchive } from '../../src/core/verify-archives.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
+import { verifyOneArchive } from '../../src/core/archive/verify-archives.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 

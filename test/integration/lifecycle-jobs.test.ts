@@ -9,16 +9,16 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createSweepRepo } from '../../src/adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../../src/adapters/media/ffmpeg-tools.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { finalizeArchive } from '../../src/core/finalize-archive.js';
-import { objectKeys } from '../../src/core/object-keys.js';
+import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore, CaptureRepo, MediaTools } from '../../src/core/ports.js';
-import { reviveLivestream } from '../../src/core/revive-livestream.js';
+import { reviveLivestream } from '../../src/core/livestream/revive-livestream.js';
 import { createHandlers, type WorkerDeps } from '../../src/jobs/handlers.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildRecord } from '../support/factories.js';
 import { waitForRecord } from '../support/records.js';
-import { importLivestreams } from '../../src/core/import-livestreams.js';
+import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
 
 // A job that fails for good moves its record to `failed` with why, and keeps what was captured:
 // real pg-boss (its retries and metadata), real PostgreSQL, a real fs store and real ffmpeg.

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { addLocalUser } from '../../src/core/add-local-user.js';
+import { addLocalUser } from '../../src/core/accounts/add-local-user.js';
 import { SESSION_COOKIE } from '../../src/http/auth/cookies.js';
 import { TEST_PUBLIC_URL, type TestApp } from './app.js';
 

@@ -12,7 +12,7 @@ import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
-import { importLivestreams } from '../../src/core/import-livestreams.js';
+import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
 import type { ChangeFeed, StreamSource } from '../../src/core/ports.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { parseConfig } from '../../src/config.js';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LivestreamInput } from '../../src/core/livestream.js';
-import { objectKeys } from '../../src/core/object-keys.js';
+import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore, LivestreamRepo } from '../../src/core/ports.js';
 
 /** A finished record, as a capture leaves it, whose `archive` the caller gives (or none). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScryptPasswords } from '../../src/adapters/auth/scrypt-passwords.js';
-import { safeNextPath } from '../../src/core/account.js';
+import { safeNextPath } from '../../src/core/accounts/account.js';
 
 describe('where a login may return to', () => {
   it('keeps paths of the instance, with their query', () => {

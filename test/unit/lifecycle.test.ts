@@ -9,8 +9,8 @@ import {
   nextStatus,
   type LifecycleEvent,
   type LifecycleEventType,
-} from '../../src/core/lifecycle.js';
-import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/livestream.js';
+} from '../../src/core/livestream/lifecycle.js';
+import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/livestream/livestream.js';
 import { finalFailure } from '../../src/jobs/catalogue.js';
 
 const archive = { fileSizeBytes: 10, lengthSeconds: 1, videoKey: 'v', logKey: 'l', thumbnailKey: null, sha256: 'a'.repeat(64) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../src/core/search.js';
+import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../src/core/search/search.js';
 import type { IndexedDocument } from '../../src/adapters/search/indexed-document.js';
 import { MemoryIndex, type Term } from '../../src/adapters/search/memory-index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRange } from '../../src/core/byte-range.js';
+import { parseRange } from '../../src/core/archive/byte-range.js';
 
 describe('Range header', () => {
   it.each([

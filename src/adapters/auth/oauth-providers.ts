@@ -1,6 +1,6 @@
 import { CodeChallengeMethod, Discord, Google, OAuth2Client, Twitch, decodeIdToken, type OAuth2Tokens } from 'arctic';
-import type { Identity } from '../../core/account.js';
-import type { LoginProvider } from '../../core/account-ports.js';
+import type { Identity } from '../../core/accounts/account.js';
+import type { LoginProvider } from '../../core/accounts/ports.js';
 
 /** Credentials of one OAuth application, as the operator registered it. */
 export interface OAuthCredentials {

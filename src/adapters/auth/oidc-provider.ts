@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import type { LoginProvider } from '../../core/account-ports.js';
+import type { LoginProvider } from '../../core/accounts/ports.js';
 
 /** OIDC_*: one OpenID Connect provider (Authentik, Keycloak, Authelia…). */
 export interface OidcSettings {

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { PasswordHasher } from '../../core/account-ports.js';
+import type { PasswordHasher } from '../../core/accounts/ports.js';
 
 /** OWASP's scrypt floor is N=2^17 with r=8; 2^15 keeps a login near 0.1 s on a small VPS core. */
 const COST = { N: 32768, r: 8, p: 1 };

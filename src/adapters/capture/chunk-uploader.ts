@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { CHUNK_META, objectKeys } from '../../core/object-keys.js';
+import { CHUNK_META, objectKeys } from '../../core/archive/object-keys.js';
 import type { ArchiveStore, ChunkLog, LocalChunk } from '../../core/ports.js';
 import { sleep } from './sleep.js';
 

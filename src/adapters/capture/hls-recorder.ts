@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Capture, EndReason } from '../../core/capture.js';
+import type { Capture, EndReason } from '../../core/capture/capture.js';
 import type { StreamRecorder } from '../../core/ports.js';
 import { FetchError } from '../sources/http-fetch.js';
-import { keepLease } from '../../core/lease.js';
+import { keepLease } from '../../core/capture/lease.js';
 import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
 import { ChunkUploader } from './chunk-uploader.js';
 import { ChunkWriter } from './chunk-writer.js';

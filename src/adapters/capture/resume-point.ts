@@ -1,5 +1,5 @@
 import { rm, stat, truncate } from 'node:fs/promises';
-import type { Capture, StoredSegment } from '../../core/capture.js';
+import type { Capture, StoredSegment } from '../../core/capture/capture.js';
 import type { ChunkLog, PartLog, SegmentLog, Spool } from '../../core/ports.js';
 import type { SealedChunk } from './chunk-uploader.js';
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AdminActionRepo } from '../../core/account-ports.js';
+import type { AdminActionRepo } from '../../core/accounts/ports.js';
 import { inTransaction } from './pool.js';
 
 export function createAdminActionRepo(pool: pg.Pool): AdminActionRepo {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ApiTokenInfo, ApiTokenRepo } from '../../core/account-ports.js';
+import type { ApiTokenInfo, ApiTokenRepo } from '../../core/accounts/ports.js';
 import { toUser, USER_COLUMNS } from './user-repo.js';
 
 interface TokenRow {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ArchiveCheckRepo, Integrity, IntegrityCounts, StoredArchive } from '../../core/integrity.js';
+import type { ArchiveCheckRepo, Integrity, IntegrityCounts, StoredArchive } from '../../core/archive/integrity.js';
 import { inTransaction } from './pool.js';
 
 interface ArchiveRow {

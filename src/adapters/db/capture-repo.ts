@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture.js';
+import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/ports.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */

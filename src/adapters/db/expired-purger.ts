@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ExpiredPurger } from '../../core/account-ports.js';
+import type { ExpiredPurger } from '../../core/accounts/ports.js';
 
 /** Deletes expired sessions, login attempts and rate-limit windows in one statement. */
 export function createExpiredPurger(pool: pg.Pool): ExpiredPurger {

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { Integrity } from '../../core/integrity.js';
-import type { Livestream, LivestreamChange, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream.js';
+import type { Integrity } from '../../core/archive/integrity.js';
+import type { Livestream, LivestreamChange, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream/livestream.js';
 import { AppError } from '../../core/errors.js';
-import { applyEvent } from '../../core/lifecycle.js';
+import { applyEvent } from '../../core/livestream/lifecycle.js';
 import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
 import { inTransaction } from './pool.js';
 

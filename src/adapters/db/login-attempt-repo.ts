@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { LoginAttempt, LoginAttemptRepo } from '../../core/account-ports.js';
+import type { LoginAttempt, LoginAttemptRepo } from '../../core/accounts/ports.js';
 
 export function createLoginAttemptRepo(pool: pg.Pool): LoginAttemptRepo {
   return {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SearchOutbox } from '../../core/search.js';
+import type { SearchOutbox } from '../../core/search/search.js';
 import { inTransaction } from './pool.js';
 
 /** Any 64-bit constant unique to Kura's search drain: one drainer at a time, across processes. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SessionRepo } from '../../core/account-ports.js';
+import type { SessionRepo } from '../../core/accounts/ports.js';
 import { toUser, USER_COLUMNS } from './user-repo.js';
 
 export function createSessionRepo(pool: pg.Pool): SessionRepo {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SetupRepo } from '../../core/account-ports.js';
+import type { SetupRepo } from '../../core/accounts/ports.js';
 import { saveLocalUser } from './user-repo.js';
 
 const HAS_ADMIN = `select exists (select 1 from users where role = 'admin') as found`;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { LOCAL_PROVIDER, type Role, type User } from '../../core/account.js';
-import type { UserRepo } from '../../core/account-ports.js';
+import { LOCAL_PROVIDER, type Role, type User } from '../../core/accounts/account.js';
+import type { UserRepo } from '../../core/accounts/ports.js';
 
 interface UserRow {
   id: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { parseRange, type ByteRange } from '../../core/byte-range.js';
+import { parseRange, type ByteRange } from '../../core/archive/byte-range.js';
 import type { ByteSource } from '../../core/ports.js';
 import { loopbackQueued } from './loopback-queue.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SearchDocument, SearchIndex } from '../../core/search.js';
+import type { SearchDocument, SearchIndex } from '../../core/search/search.js';
 
 /** The built-in engine's index: documents in PostgreSQL (table search_documents, migrations 0007 and 0008). */
 export function createBuiltinIndex(pool: pg.Pool): SearchIndex {

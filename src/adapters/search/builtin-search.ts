@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/ports.js';
-import type { MatchedWord, SearchEngine } from '../../core/search.js';
+import type { MatchedWord, SearchEngine } from '../../core/search/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';

@@ -1,4 +1,4 @@
-import type { SearchFilter, SearchRequest } from '../../core/search.js';
+import type { SearchFilter, SearchRequest } from '../../core/search/search.js';
 
 /** What the index keeps of a search document: its words, and the fields filters and sorts read. */
 export interface IndexedDocument {

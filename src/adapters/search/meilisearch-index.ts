@@ -1,4 +1,4 @@
-import { SEARCH_INDEX, type SearchIndex } from '../../core/search.js';
+import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
 
 export interface MeilisearchSettings {
   /** Where Kura reaches Meilisearch. */

@@ -1,4 +1,4 @@
-import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search.js';
+import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search/search.js';
 import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
 import { SmallestKeys, TopK } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';

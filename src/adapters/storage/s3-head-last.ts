@@ -8,7 +8,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import type { ObjectMeta } from '../../core/object-keys.js';
+import type { ObjectMeta } from '../../core/archive/object-keys.js';
 import type { HeadLastWriter, StoredObject } from '../../core/ports.js';
 
 /**

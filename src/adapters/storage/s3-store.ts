@@ -5,7 +5,7 @@ import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, Hea
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config.js';
-import type { ObjectMeta } from '../../core/object-keys.js';
+import type { ObjectMeta } from '../../core/archive/object-keys.js';
 import type { ArchiveStore } from '../../core/ports.js';
 import { beginS3HeadLast } from './s3-head-last.js';
 

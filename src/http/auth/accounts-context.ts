@@ -1,4 +1,4 @@
-import type { Caller } from '../../core/account.js';
+import type { Caller } from '../../core/accounts/account.js';
 import type {
   AdminActionRepo,
   ApiTokenRepo,
@@ -10,7 +10,7 @@ import type {
   SessionRepo,
   SetupRepo,
   UserRepo,
-} from '../../core/account-ports.js';
+} from '../../core/accounts/ports.js';
 import type { Scheduler, StreamSource } from '../../core/ports.js';
 
 /** Ports and settings of accounts, submission and admin actions, as the composition root wires them. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { beginLogin } from '../../core/begin-login.js';
-import { completeLogin } from '../../core/complete-login.js';
-import { isSetupPending } from '../../core/offer-setup-token.js';
+import { beginLogin } from '../../core/accounts/begin-login.js';
+import { completeLogin } from '../../core/accounts/complete-login.js';
+import { isSetupPending } from '../../core/accounts/offer-setup-token.js';
 import { problemResponses } from '../responses.schema.js';
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
 import type { AccountSlices } from './accounts-context.js';

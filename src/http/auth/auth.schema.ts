@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { LOCAL_NAME_PATTERN } from '../../core/account.js';
+import { LOCAL_NAME_PATTERN } from '../../core/accounts/account.js';
 
 export const ProviderParamsSchema = Type.Object({
   provider: Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'A provider id from GET /auth/providers' }),

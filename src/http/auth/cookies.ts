@@ -1,7 +1,7 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
-import { SESSION_TTL_SECONDS } from '../../core/account.js';
-import { LOGIN_ATTEMPT_TTL_SECONDS } from '../../core/begin-login.js';
+import { SESSION_TTL_SECONDS } from '../../core/accounts/account.js';
+import { LOGIN_ATTEMPT_TTL_SECONDS } from '../../core/accounts/begin-login.js';
 
 export const SESSION_COOKIE = 'kura_session';
 /** The attempt id of a login in progress at an external provider. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requireAdmin as refuseUnlessAdmin, type Caller } from '../../core/account.js';
-import { authenticate } from '../../core/authenticate.js';
+import { requireAdmin as refuseUnlessAdmin, type Caller } from '../../core/accounts/account.js';
+import { authenticate } from '../../core/accounts/authenticate.js';
 import { AppError } from '../../core/errors.js';
 import type { AccountSlices } from './accounts-context.js';
 import { SESSION_COOKIE, setSessionCookie } from './cookies.js';

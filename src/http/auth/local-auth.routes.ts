@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { hashSecret, roleOf, safeNextPath } from '../../core/account.js';
-import { logInLocally } from '../../core/log-in-locally.js';
+import { hashSecret, roleOf, safeNextPath } from '../../core/accounts/account.js';
+import { logInLocally } from '../../core/accounts/log-in-locally.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';

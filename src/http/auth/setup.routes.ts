@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { setUpFirstAdmin } from '../../core/set-up-first-admin.js';
+import { setUpFirstAdmin } from '../../core/accounts/set-up-first-admin.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountSlices } from './accounts-context.js';

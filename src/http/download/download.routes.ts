@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { getLivestream } from '../../core/get-livestream.js';
+import { getLivestream } from '../../core/livestream/get-livestream.js';
 import { AppError } from '../../core/errors.js';
-import type { Livestream } from '../../core/livestream.js';
-import { objectMeta, type DownloadType } from '../../core/object-keys.js';
+import type { Livestream } from '../../core/livestream/livestream.js';
+import { objectMeta, type DownloadType } from '../../core/archive/object-keys.js';
 import type { RouteContext } from '../context.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { problemResponses } from '../responses.schema.js';
-import { parseRange } from '../../core/byte-range.js';
+import { parseRange } from '../../core/archive/byte-range.js';
 
 const DownloadParamsSchema = Type.Object({
   ...LivestreamIdParamsSchema.properties,

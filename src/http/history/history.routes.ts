@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listHistory } from '../../core/list-history.js';
+import { listHistory } from '../../core/livestream/list-history.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';

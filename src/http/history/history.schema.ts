@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/list-history.js';
+import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/livestream/list-history.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 
 const { page, limit, sort, unfinished } = HISTORY_DEFAULTS;

@@ -1,5 +1,5 @@
-import type { LivestreamDetails as CoreDetails } from '../../core/get-livestream-details.js';
-import type { Livestream } from '../../core/livestream.js';
+import type { LivestreamDetails as CoreDetails } from '../../core/livestream/get-livestream-details.js';
+import type { Livestream } from '../../core/livestream/livestream.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
 /**

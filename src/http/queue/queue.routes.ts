@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { listQueue } from '../../core/list-queue.js';
+import { listQueue } from '../../core/livestream/list-queue.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { SEARCH_INDEX, type SearchEngine } from '../../core/search.js';
+import { SEARCH_INDEX, type SearchEngine } from '../../core/search/search.js';
 import { asMeiliError, INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
 import { MeiliErrorSchema, MultiSearchBodySchema, SearchBodySchema, SearchQueryStringSchema, SearchResultSchema } from './search-engine.schema.js';
 import { sendCached, type ReadCache } from '../read-cache.js';

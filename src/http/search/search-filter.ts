@@ -1,4 +1,4 @@
-import { FILTER_FIELDS, type FilterField, type SearchFilter } from '../../core/search.js';
+import { FILTER_FIELDS, type FilterField, type SearchFilter } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 
 /** Longest filter accepted, in characters. */

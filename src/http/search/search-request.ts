@@ -1,4 +1,4 @@
-import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search.js';
+import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 import { parseFilter } from './search-filter.js';
 import type { LivestreamRecord } from '../livestreams/record.schema.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../core/errors.js';
-import type { SearchAccess } from '../../core/search.js';
+import type { SearchAccess } from '../../core/search/search.js';
 import { problemResponses } from '../responses.schema.js';
 import { SearchAccessSchema } from './search-engine.schema.js';
 

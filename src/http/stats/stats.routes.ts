@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getGrowth } from '../../core/get-growth.js';
-import { getStats } from '../../core/get-stats.js';
+import { getGrowth } from '../../core/livestream/get-growth.js';
+import { getStats } from '../../core/livestream/get-stats.js';
 import type { RouteContext } from '../context.js';
 import { sendCached } from '../read-cache.js';
 import { GrowthSchema, StatsSchema } from './stats.schema.js';

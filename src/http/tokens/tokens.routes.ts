@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { createApiToken } from '../../core/create-api-token.js';
+import { createApiToken } from '../../core/accounts/create-api-token.js';
 import { AppError } from '../../core/errors.js';
-import type { ApiTokenInfo } from '../../core/account-ports.js';
+import type { ApiTokenInfo } from '../../core/accounts/ports.js';
 import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';

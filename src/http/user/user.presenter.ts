@@ -1,4 +1,4 @@
-import type { Caller, User } from '../../core/account.js';
+import type { Caller, User } from '../../core/accounts/account.js';
 import type { PresentedCaller, PresentedUser } from './user.schema.js';
 
 export function presentUser(user: User): PresentedUser {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getLivestreamDetails } from '../../core/get-livestream-details.js';
+import { getLivestreamDetails } from '../../core/livestream/get-livestream-details.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentDetails } from '../livestreams/record.presenter.js';

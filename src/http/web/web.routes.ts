@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { LIVESTREAM_ID_PATTERN } from '../../core/livestream.js';
+import { LIVESTREAM_ID_PATTERN } from '../../core/livestream/livestream.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { archiveHead, HEAD_PLACEHOLDER } from './open-graph.js';

@@ -1,0 +1,20 @@
+import { hashSecret, roleOf, SESSION_REFRESH_SECONDS, SESSION_TTL_SECONDS, type Caller } from './account.js';
+import type { ApiTokenRepo, SessionRepo } from './ports.js';
+
+/**
+ * Who is calling: a bearer token wins over a session cookie. Null when neither is valid (unknown,
+ * revoked or expired). `sessionRefreshed` says the session's expiry moved, so its cookie should too.
+ */
+export async function authenticate(
+  deps: { sessions: SessionRepo; apiTokens: ApiTokenRepo },
+  request: { bearerToken: string | undefined; sessionToken: string | undefined; admins: ReadonlySet<string> },
+): Promise<{ caller: Caller; sessionRefreshed: boolean } | null> {
+  if (request.bearerToken !== undefined) {
+    const user = await deps.apiTokens.use(hashSecret(request.bearerToken));
+    return user === null ? null : { caller: { user, role: roleOf(user, request.admins), via: 'token' }, sessionRefreshed: false };
+  }
+  if (request.sessionToken === undefined) return null;
+  const session = await deps.sessions.use(hashSecret(request.sessionToken), SESSION_TTL_SECONDS, SESSION_REFRESH_SECONDS);
+  if (session === null) return null;
+  return { caller: { user: session.user, role: roleOf(session.user, request.admins), via: 'session' }, sessionRefreshed: session.refreshed };
+}

@@ -1,0 +1,42 @@
+import type { Livestream } from '../livestream/livestream.js';
+
+/** Every object key Kura stores, built here and nowhere else. */
+export const objectKeys = {
+  video: (id: string) => `archives/${id}/${id}.mp4`,
+  log: (id: string) => `archives/${id}/${id}.log`,
+  thumbnail: (id: string) => `archives/${id}/${id}.jpg`,
+  /**
+   * A stretch of a capture's part, stored while the stream is recorded and deleted once the
+   * archive is: `nonce` makes each upload's key its own (see capture_chunks).
+   */
+  captureChunk: (id: string, part: number, startOffset: number, nonce: string) =>
+    `captures/${id}/part-${String(part).padStart(4, '0')}/${String(startOffset).padStart(14, '0')}-${nonce}`,
+};
+
+/** Capture chunks are working data: never served to viewers. */
+export const CHUNK_META: ObjectMeta = { contentType: 'application/octet-stream', contentDisposition: 'attachment' };
+
+export type DownloadType = 'video' | 'log' | 'thumbnail';
+
+export const CONTENT_TYPES: Record<DownloadType, string> = {
+  video: 'video/mp4',
+  log: 'text/plain; charset=utf-8',
+  thumbnail: 'image/jpeg',
+};
+
+/** How an archive's object is served: its type, and `attachment` with a readable file name for the video. */
+export interface ObjectMeta {
+  contentType: string;
+  contentDisposition: string;
+}
+
+export function objectMeta(record: Pick<Livestream, 'id' | 'title'>, type: DownloadType): ObjectMeta {
+  const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg' }[type];
+  const readable = `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
+  const ascii = readable.replace(/[^\x20-\x7e]/g, '_');
+  const disposition = type === 'video' ? 'attachment' : 'inline';
+  return {
+    contentType: CONTENT_TYPES[type],
+    contentDisposition: `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(readable)}`,
+  };
+}

@@ -1,0 +1,170 @@
+import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
+import { PermanentError } from '../errors.js';
+import { keepLease } from './lease.js';
+import type { Livestream } from '../livestream/livestream.js';
+import { objectKeys, objectMeta } from '../archive/object-keys.js';
+import type { ArchiveStore, ByteSource, CaptureLease, CaptureStates, ChunkLog, EncoderLog, LivestreamRepo, MediaTools, PartLog, Spool } from '../ports.js';
+
+export interface FinalizeDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureLease & CaptureStates & PartLog & ChunkLog & EncoderLog;
+  media: MediaTools;
+  store: ArchiveStore;
+  spool: Spool;
+  /** Fetches the source's own thumbnail image (through the SSRF-safe fetcher). */
+  fetchImage: (url: string) => Promise<Buffer>;
+}
+
+/**
+ * Joins the captured parts into one MP4 (remux only), measures it, stores video, thumbnail and
+ * log, and marks the record finished with what the stored file is. Idempotent: a finalized
+ * capture is left alone, and the spool is removed only after every object is stored. A failed
+ * record is left as it is, its parts kept. Throws PermanentError when the parts hold no media
+ * ffmpeg can read (noise): retrying cannot mend that.
+ */
+export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { workerId: string; staleAfterSeconds: number }): Promise<void> {
+  // one finalize at a time, on a lease like the capture's: if this worker dies, the watchdog
+  // asks again once the lease is stale, and the next worker starts over from the spool
+  const capture = await deps.captures.claimFinalize(id, lease.workerId, lease.staleAfterSeconds);
+  const record = await deps.livestreams.findById(id);
+  if (record?.status === 'failed' && capture !== null) {
+    // given up on (its parts wait for an admin's retry, which moves it back to live first)
+    await deps.captures.release(id, lease.workerId);
+    return;
+  }
+  if (capture === null || record === null) {
+    // finalized already (a retry after its chunks could not all be deleted), or another worker is at it
+    if ((await deps.captures.get(id))?.state === 'finalized') await deleteChunks(deps, id);
+    return;
+  }
+  const stopLease = keepLease(deps.captures, id, lease.workerId, (lease.staleAfterSeconds * 1000) / 3);
+  try {
+    await finalizeClaimed(deps, id, capture, record);
+  } finally {
+    stopLease();
+  }
+}
+
+async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture, record: Livestream): Promise<void> {
+  if (record.status !== 'finished') {
+    const parts = await deps.captures.parts(id);
+    if (parts.length === 0) {
+      await deps.livestreams.transition(id, { type: 'gave_up', reason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
+    } else {
+      await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)));
+    }
+  }
+  // the chunks go only once record and capture say so (a finalize retried after this point skips
+  // straight here, or to deleteChunks), so a crash anywhere before leaves all needed to start over
+  await deps.captures.markFinalized(id);
+  await deleteChunks(deps, id);
+  await deps.spool.remove(id);
+}
+
+/** Deletes a finalized capture's chunks from the store (idempotent: a failure is retried with the job). */
+async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: string): Promise<void> {
+  for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
+}
+
+/** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
+async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: Array<ByteSource & { seconds: number }>): Promise<void> {
+  const { id } = record;
+  const video = await deps.store.beginHeadLast(objectKeys.video(id), objectMeta(record, 'video'));
+  const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
+  const { stored, durationSeconds } = remuxed;
+  await deps.captures.appendLog(
+    id,
+    remuxed.log.map((line) => `[ffmpeg] ${line}`),
+  );
+  const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
+  const first = parts[0] as ByteSource & { seconds: number };
+  const hasThumbnail = await storeThumbnail(deps, record, first, thumbnail, Math.min(10, first.seconds / 2));
+  if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
+  const gaps = await deps.captures.gaps(id);
+  await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
+  const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));
+  await deps.store.put(objectKeys.log(id), logFile, objectMeta(record, 'log'));
+  await deps.livestreams.transition(id, {
+    type: 'archived',
+    endedAt: capture.endedAt ?? new Date(),
+    archive: {
+      fileSizeBytes: stored.bytes,
+      lengthSeconds: Math.round(durationSeconds),
+      videoKey: objectKeys.video(id),
+      logKey: objectKeys.log(id),
+      thumbnailKey: hasThumbnail ? objectKeys.thumbnail(id) : null,
+      sha256: stored.sha256,
+    },
+  });
+}
+
+/**
+ * The remux, or, when it fails, why: a part in which ffprobe finds no audio or video stream
+ * (noise, or not media at all) makes a PermanentError; any other failure is thrown as it is, to be
+ * retried (a store or disk hiccup).
+ */
+async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: readonly ByteSource[], remux: () => Promise<T>): Promise<T> {
+  try {
+    return await remux();
+  } catch (error) {
+    if (error instanceof PermanentError) throw error;
+    for (const [index, part] of parts.entries()) {
+      if ((await deps.media.streams(part)) === 0) {
+        throw new PermanentError(
+          `The recording holds no playable audio or video: part ${index + 1} of ${parts.length} has no stream ffmpeg can read (${(error as Error).message}).`,
+        );
+      }
+    }
+    throw error;
+  }
+}
+
+/**
+ * Each part as one run of bytes read from its stored chunks, which cover it from byte 0 (the
+ * capture ends only once every chunk is stored). Throws when one does not: never a short archive.
+ */
+function partSources(
+  deps: Pick<FinalizeDeps, 'store'>,
+  parts: readonly CapturePart[],
+  chunks: readonly StoredChunk[],
+): Array<ByteSource & { seconds: number }> {
+  return parts.map(({ part, bytes, seconds }) => {
+    const own = chunks.filter((c) => c.part === part);
+    let covered = 0;
+    for (const chunk of own) if (chunk.startOffset === covered) covered = chunk.endOffset;
+    if (covered < bytes) throw new Error(`part ${part} is stored up to byte ${covered} of ${bytes}: its chunks are missing`);
+    return { bytes, seconds, read: (range) => readAcross(deps.store, own, range) };
+  });
+}
+
+/** The bytes of `range` (inclusive) across the chunks holding them. */
+async function* readAcross(store: ArchiveStore, chunks: readonly StoredChunk[], range: { start: number; end: number }): AsyncIterable<Uint8Array> {
+  for (const chunk of chunks.filter((c) => c.endOffset > range.start && c.startOffset <= range.end)) {
+    const start = Math.max(range.start, chunk.startOffset) - chunk.startOffset;
+    const end = Math.min(range.end, chunk.endOffset - 1) - chunk.startOffset;
+    yield* (await store.read(chunk.key, { start, end })) as AsyncIterable<Uint8Array>;
+  }
+}
+
+/**
+ * The archive's thumbnail, as a local JPEG: the source's own (a YouTube stream's, chosen by its
+ * streamer, kept even if YouTube later removes it), else a frame of the captured video.
+ */
+async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: ByteSource, output: string, atSeconds: number): Promise<boolean> {
+  const log = (line: string) => deps.captures.appendLog(record.id, [`[kura] ${line}`]);
+  if (record.thumbnailUrl) {
+    try {
+      await deps.spool.writeFile(record.id, 'thumbnail.jpg', await deps.fetchImage(record.thumbnailUrl));
+      return true;
+    } catch (error) {
+      await log(`the source's thumbnail could not be fetched (${(error as Error).message}); using a frame of the video`);
+    }
+  }
+  return deps.media.thumbnail(video, output, atSeconds).then(
+    () => true,
+    async (error: Error) => {
+      await log(`no thumbnail: ${error.message}`);
+      return false;
+    },
+  );
+}

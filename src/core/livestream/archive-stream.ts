@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Livestream } from './livestream.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler, StreamSource } from '../ports.js';
+import { reviveLivestream } from './revive-livestream.js';
+
+export interface ArchiveRequest {
+  url: string;
+  submitter: string;
+  title?: string;
+  channelName?: string;
+  channelId?: string;
+  quality?: string;
+  now: Date;
+}
+
+/**
+ * Queues a stream for archiving, or adds the submitter to its upcoming/live record. The source
+ * judges the URL (`invalid_source` with its reason: an ended stream, a video that is no
+ * livestream, a URL no source records) and names the record: a YouTube video keeps its video id,
+ * an HLS playlist gets a generated one. A YouTube video already archived is `already_archived`;
+ * one whose record failed is given another go (reviveLivestream), keeping its submitters.
+ */
+export async function archiveStream(
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource },
+  request: ArchiveRequest,
+): Promise<Livestream> {
+  const inspection = await deps.source.inspect(request.url);
+  if (inspection.kind === 'rejected') throw new AppError('invalid', 'invalid_source', inspection.reason);
+  const { canonicalUrl, details } = inspection;
+  // an upcoming or live record is joined; a failed record of the same video is queued again under its id
+  const existing = await deps.livestreams.findActiveBySource(canonicalUrl);
+  const earlier = existing ?? (inspection.id === null ? null : await deps.livestreams.findById(inspection.id));
+  if (earlier?.status === 'finished') throw new AppError('conflict', 'already_archived', `${earlier.id} is archived already.`);
+  const id = existing?.id ?? inspection.id ?? `hls-${randomBytes(8).toString('base64url')}`;
+  // the failed record is written as it is (joined by the submitter), then moved by the lifecycle
+  const failed = existing === null && earlier?.status === 'failed' ? earlier : null;
+  const url = new URL(canonicalUrl);
+  await deps.livestreams.upsertMany([
+    {
+      id,
+      platform: inspection.platform,
+      sourceUrl: canonicalUrl,
+      status: existing?.status ?? failed?.status ?? 'upcoming',
+      failureReason: failed?.failureReason ?? null,
+      title: existing?.title ?? request.title ?? details?.title ?? nameFromPath(url),
+      channelName: existing?.channelName ?? request.channelName ?? details?.channelName ?? url.hostname,
+      channelId: existing?.channelId ?? request.channelId ?? details?.channelId ?? url.hostname,
+      thumbnailUrl: existing?.thumbnailUrl ?? details?.thumbnailUrl ?? null,
+      scheduledStart: existing?.scheduledStart ?? details?.scheduledStart ?? request.now,
+      startedAt: existing?.startedAt ?? null,
+      endedAt: null,
+      archive: null,
+      submitters: [request.submitter],
+      requestedQuality: existing?.requestedQuality ?? request.quality ?? null,
+    },
+  ]);
+  if (failed !== null) await reviveLivestream(deps, id, request.submitter);
+  else if (existing === null) await deps.scheduler.watch(id);
+  return (await deps.livestreams.findById(id)) as Livestream;
+}
+
+/** An HLS stream's default title: the folder its playlist is in (`/live/karaoke/index.m3u8` → karaoke). */
+function nameFromPath(url: URL): string {
+  const folder = url.pathname.split('/').filter(Boolean).at(-2);
+  if (folder === undefined) return url.hostname;
+  try {
+    return decodeURIComponent(folder);
+  } catch {
+    return folder; // a malformed escape stays as written
+  }
+}

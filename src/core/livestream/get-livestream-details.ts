@@ -1,0 +1,19 @@
+import type { Capture, CapturePart, Gap } from '../capture/capture.js';
+import { getLivestream } from './get-livestream.js';
+import type { Livestream } from './livestream.js';
+import type { CaptureStates, LivestreamRepo, PartLog } from '../ports.js';
+
+export interface LivestreamDetails {
+  record: Livestream;
+  /** Null for records Kura did not capture (imported, or never live). */
+  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[] } | null;
+}
+
+/** One record with its capture's parts and gaps. Throws `livestream_not_found`. */
+export async function getLivestreamDetails(deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog }, id: string): Promise<LivestreamDetails> {
+  const record = await getLivestream(deps, id);
+  const capture = await deps.captures.get(id);
+  if (capture === null) return { record, capture: null };
+  const [parts, gaps] = await Promise.all([deps.captures.parts(id), deps.captures.gaps(id)]);
+  return { record, capture: { capture, parts, gaps } };
+}

@@ -1,0 +1,168 @@
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { AppError } from '../errors.js';
+import {
+  LIVESTREAM_ID_PATTERN,
+  LIVESTREAM_STATUSES,
+  PLATFORMS,
+  SUBMITTER_PATTERN,
+  youtubeWatchUrl,
+  type LivestreamInput,
+  type LivestreamStatus,
+} from './livestream.js';
+import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
+import type { LivestreamRepo } from '../ports.js';
+
+/** One import file holds at most this many records. */
+export const IMPORT_MAX_RECORDS = 1_000_000;
+/** Problems listed in one error before the rest are counted. */
+const MAX_REPORTED_PROBLEMS = 20;
+
+const Count = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d{1,15}$' })], {
+  description: 'a whole number of 0 or more (a string of digits is accepted, as older instances served them)',
+});
+const Timestamp = Type.String({ format: 'date-time', description: 'an ISO 8601 date-time' });
+const HttpUrl = Type.String({ pattern: '^https?://\\S+$', maxLength: 2048 });
+
+/** A record in the `/api/history` shape, as an instance of the original interface returns it. */
+export const ImportRecordSchema = Type.Object({
+  id: Type.String({ pattern: LIVESTREAM_ID_PATTERN }),
+  submitters: Type.Optional(Type.Array(Type.String({ pattern: SUBMITTER_PATTERN }), { maxItems: 10_000 })),
+  scheduledStart: Timestamp,
+  finished: Type.Boolean(),
+  title: Type.String({ maxLength: 1000 }),
+  channelName: Type.String({ maxLength: 1000 }),
+  channelId: Type.String({ maxLength: 200 }),
+  thumbnail: Type.Optional(Type.Union([Type.Literal(''), HttpUrl, Type.Null()])),
+  downloadUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+  fileSizeBytes: Type.Optional(Type.Union([Count, Type.Null()])),
+  length: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1e9 }), Type.String({ pattern: '^\\d{1,9}(\\.\\d+)?$' }), Type.Null()])),
+  status: Type.Optional(Type.Enum(LIVESTREAM_STATUSES)),
+  platform: Type.Optional(Type.Enum(PLATFORMS)),
+  sourceUrl: Type.Optional(HttpUrl),
+  startedAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+  endedAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+});
+type ImportRecord = Static<typeof ImportRecordSchema>;
+
+const validator = Compile(ImportRecordSchema);
+
+/**
+ * Validates a parsed import file and writes it all-or-nothing. With `deadline`, an upcoming record
+ * past the never-live deadline submitted ones have (WatchPolicy.neverLiveSeconds after its
+ * scheduled start) is written `failed` with the reason, as the watch would have failed it; the
+ * others are watched once the lifecycle sweep finds them. Throws `invalid_import` naming each bad
+ * record's index and field.
+ */
+export async function importLivestreams(
+  deps: { livestreams: LivestreamRepo },
+  file: unknown,
+  deadline?: { now: Date; neverLiveSeconds: number },
+): Promise<{ inserted: number; updated: number }> {
+  const records = parseImportFile(file);
+  if (deadline !== undefined) {
+    for (const record of records) {
+      if (record.status === 'upcoming' && deadline.now > neverLiveDeadline(record.scheduledStart, deadline.neverLiveSeconds)) {
+        record.status = 'failed';
+        record.failureReason = neverLiveReason(deadline.neverLiveSeconds, 'imported as upcoming after its deadline');
+      }
+    }
+  }
+  return deps.livestreams.upsertMany(records);
+}
+
+/** Turns the file's JSON into records, or throws `invalid_import` listing what is wrong where. */
+export function parseImportFile(file: unknown): LivestreamInput[] {
+  if (!Array.isArray(file)) throw invalid(['the file must hold a JSON array of records']);
+  if (file.length > IMPORT_MAX_RECORDS) {
+    throw invalid([`the file holds ${file.length} records; one import takes at most ${IMPORT_MAX_RECORDS}`]);
+  }
+  const problems: string[] = [];
+  const records: LivestreamInput[] = [];
+  const firstIndexOfId = new Map<string, number>();
+  file.forEach((raw: unknown, index) => {
+    const recordProblems = problemsOf(raw);
+    if (recordProblems.length > 0) {
+      problems.push(...recordProblems.map((p) => `record ${index}: ${p}`));
+      return;
+    }
+    const record = toInput(raw as ImportRecord);
+    const earlier = firstIndexOfId.get(record.id);
+    if (earlier !== undefined) {
+      problems.push(`record ${index}: id "${record.id}" already appears at record ${earlier}`);
+      return;
+    }
+    firstIndexOfId.set(record.id, index);
+    records.push(record);
+  });
+  if (problems.length > 0) throw invalid(problems);
+  return records;
+}
+
+function problemsOf(raw: unknown): string[] {
+  if (validator.Check(raw)) return consistencyProblems(raw);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return ['must be a JSON object'];
+  const byField = new Map<string, string>();
+  for (const error of validator.Errors(raw)) {
+    const field =
+      error.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
+      (error.params as { requiredProperties?: string[] }).requiredProperties?.join(', ') ||
+      '(record)';
+    if (!byField.has(field)) byField.set(field, describe(error.keyword, error.message));
+  }
+  return [...byField].map(([field, message]) => `${field} ${message}`);
+}
+
+function describe(keyword: string, message: string): string {
+  return keyword === 'required' ? 'is required' : message;
+}
+
+function consistencyProblems(record: ImportRecord): string[] {
+  const problems: string[] = [];
+  if (record.status !== undefined && (record.status === 'finished') !== record.finished) {
+    problems.push(`status "${record.status}" contradicts finished: ${record.finished}`);
+  }
+  if (record.platform === 'hls' && record.sourceUrl === undefined) problems.push('sourceUrl is required for platform "hls"');
+  return problems;
+}
+
+function toInput(record: ImportRecord): LivestreamInput {
+  const status: LivestreamStatus = record.status ?? (record.finished ? 'finished' : 'upcoming');
+  const platform = record.platform ?? 'youtube';
+  const size = record.fileSizeBytes ?? null;
+  const hasArchive = size !== null || (record.downloadUrl ?? null) !== null;
+  return {
+    id: record.id,
+    platform,
+    sourceUrl: record.sourceUrl ?? youtubeWatchUrl(record.id),
+    status,
+    failureReason: status === 'failed' ? 'Imported as failed.' : null,
+    title: record.title,
+    channelName: record.channelName,
+    channelId: record.channelId,
+    thumbnailUrl: record.thumbnail || null,
+    scheduledStart: new Date(record.scheduledStart),
+    startedAt: record.startedAt ? new Date(record.startedAt) : null,
+    endedAt: record.endedAt ? new Date(record.endedAt) : null,
+    archive: hasArchive
+      ? {
+          fileSizeBytes: Number(size ?? 0),
+          lengthSeconds: Math.round(Number(record.length ?? 0)),
+          videoKey: null,
+          logKey: null,
+          thumbnailKey: null,
+          sha256: null,
+          externalUrl: record.downloadUrl ?? null,
+        }
+      : null,
+    submitters: [...new Set(record.submitters ?? [])],
+    requestedQuality: null,
+  };
+}
+
+function invalid(problems: string[]): AppError {
+  const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
+  const more = problems.length - shown.length;
+  const lines = more > 0 ? [...shown, `…and ${more} more problems`] : shown;
+  return new AppError('invalid', 'invalid_import', `Nothing was imported:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,95 @@
+import { AppError } from '../errors.js';
+import type { LivestreamChange, LivestreamStatus } from './livestream.js';
+
+/** What can happen to a record; each event carries what the record keeps of it. */
+export type LifecycleEvent =
+  /** The capture began recording. */
+  | { type: 'went_live'; at: Date }
+  /** Finalize stored the archive; the record says what the stored file is. */
+  | { type: 'archived'; endedAt: Date; archive: NonNullable<LivestreamChange['archive']> }
+  /** Kura gave up (a permanent error, exhausted retries, a deadline): `reason` is for people. */
+  | { type: 'gave_up'; reason: string; endedAt?: Date }
+  /** An admin cancelled: an upcoming stream is no longer waited for; a live capture is asked to stop. */
+  | { type: 'cancelled'; reason: string }
+  /** An admin retried a failed record that has nothing captured: its source is watched again. */
+  | { type: 'retried' }
+  /** An admin retried a failed record whose capture holds parts: they are finalized again. */
+  | { type: 'retried_finalize' };
+
+export type LifecycleEventType = LifecycleEvent['type'];
+
+/**
+ * The whole lifecycle: the state each event leads to, per state. A pair missing here is refused.
+ * `finished` is the end; every other state has a way out (`failed` by `retried`). Cancelling a live
+ * record leaves it `live`: the capture stops and finalize then archives what was recorded.
+ */
+export const TRANSITIONS: Readonly<Record<LivestreamStatus, Readonly<Partial<Record<LifecycleEventType, LivestreamStatus>>>>> = {
+  upcoming: { went_live: 'live', gave_up: 'failed', cancelled: 'failed' },
+  live: { archived: 'finished', gave_up: 'failed', cancelled: 'live' },
+  finished: {},
+  failed: { retried: 'upcoming', retried_finalize: 'live' },
+};
+
+const DOING: Record<LifecycleEventType, string> = {
+  went_live: 'start recording',
+  archived: 'be archived',
+  gave_up: 'fail',
+  cancelled: 'be cancelled',
+  retried: 'be retried',
+  retried_finalize: 'be finalized again',
+};
+
+/** Whether `event` may happen to a record in `current`. */
+export function canMove(current: LivestreamStatus, event: LifecycleEventType): boolean {
+  return TRANSITIONS[current][event] !== undefined;
+}
+
+/** The state `event` leads to from `current`. Throws `livestream_state_conflict` when the table refuses it. */
+export function nextStatus(current: LivestreamStatus, event: LifecycleEventType): LivestreamStatus {
+  const next = TRANSITIONS[current][event];
+  if (next === undefined) throw new AppError('conflict', 'livestream_state_conflict', `A ${current} livestream cannot ${DOING[event]}.`);
+  return next;
+}
+
+/**
+ * Everything a record changes when `event` happens in `current`: the new status and the fields
+ * that go with it (a failed record always has a reason; any other never does).
+ * Throws `livestream_state_conflict` when the table refuses the move.
+ */
+export function applyEvent(current: LivestreamStatus, event: LifecycleEvent): LivestreamChange & { status: LivestreamStatus } {
+  const status = nextStatus(current, event.type);
+  switch (event.type) {
+    case 'went_live':
+      return { status, startedAt: event.at };
+    case 'archived':
+      return { status, failureReason: null, endedAt: event.endedAt, archive: event.archive };
+    case 'gave_up':
+      return { status, failureReason: event.reason, ...(event.endedAt ? { endedAt: event.endedAt } : {}) };
+    case 'cancelled':
+      return status === 'failed' ? { status, failureReason: `Cancelled by an admin: ${event.reason}` } : { status };
+    case 'retried':
+    case 'retried_finalize':
+      return { status, failureReason: null };
+  }
+}
+
+/**
+ * When an upcoming record that has not gone live is given up: `neverLiveSeconds` after its
+ * scheduled start. The same for submitted and imported records, and for the watch and the sweep.
+ */
+export function neverLiveDeadline(scheduledStart: Date, neverLiveSeconds: number): Date {
+  return new Date(scheduledStart.getTime() + neverLiveSeconds * 1000);
+}
+
+/** Why a record that never went live was given up, in words. */
+export function neverLiveReason(neverLiveSeconds: number, why: string): string {
+  return `No stream appeared within ${describeSeconds(neverLiveSeconds)} of the scheduled start (${why}).`;
+}
+
+/** `12 h`, `90 min`, `5 s`: the largest unit that says it in whole numbers, or hours rounded. */
+export function describeSeconds(seconds: number): string {
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  if (seconds < 3600) return `${Math.round(seconds)} s`;
+  return `${Math.round(seconds / 3600)} h`;
+}

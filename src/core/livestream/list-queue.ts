@@ -1,0 +1,10 @@
+import type { Livestream } from './livestream.js';
+import type { LivestreamRepo } from '../ports.js';
+
+/** The queue is shown whole; this bounds one response. */
+export const QUEUE_MAX_RECORDS = 500;
+
+/** Upcoming and live records, soonest scheduled start first. */
+export function listQueue(deps: { livestreams: LivestreamRepo }): Promise<Livestream[]> {
+  return deps.livestreams.listQueue(QUEUE_MAX_RECORDS);
+}

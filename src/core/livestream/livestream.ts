@@ -1,0 +1,70 @@
+import type { IntegrityFlag } from '../archive/integrity.js';
+
+/** States a viewer sees. `failed` keeps its reason; nothing is deleted for failing. */
+export type LivestreamStatus = 'upcoming' | 'live' | 'finished' | 'failed';
+export const LIVESTREAM_STATUSES = ['upcoming', 'live', 'finished', 'failed'] as const satisfies readonly LivestreamStatus[];
+
+export type Platform = 'youtube' | 'hls';
+export const PLATFORMS = ['youtube', 'hls'] as const satisfies readonly Platform[];
+
+/** Record ids: a YouTube video id, or an id Kura generated; safe in URLs and object keys. */
+export const LIVESTREAM_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+/** A submitter as the API shows it: `provider/userId`. */
+export const SUBMITTER_PATTERN = '^[a-z0-9_-]{1,32}/[^\\s/]{1,128}$';
+
+/** The stored archive of a record, as measured from the stored file. */
+export interface ArchiveFacts {
+  fileSizeBytes: number;
+  lengthSeconds: number;
+  videoKey: string | null;
+  logKey: string | null;
+  thumbnailKey: string | null;
+  sha256: string | null;
+  /** An archive kept outside this instance (imported catalogues), served as is. */
+  externalUrl: string | null;
+}
+
+export interface Livestream {
+  id: string;
+  platform: Platform;
+  sourceUrl: string;
+  status: LivestreamStatus;
+  failureReason: string | null;
+  title: string;
+  channelName: string;
+  channelId: string;
+  thumbnailUrl: string | null;
+  scheduledStart: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  archive: ArchiveFacts | null;
+  downloadCount: number;
+  /** What the last verification of the stored archive found; null until one ran (or nothing is stored here). */
+  integrity: IntegrityFlag | null;
+  /** Quality code asked for at submission (e.g. `720p`); null means the best. */
+  requestedQuality: string | null;
+  /** In submission order, as `provider/userId`. */
+  submitters: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What an import or a submission writes; the database fills the rest. */
+export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | 'createdAt' | 'updatedAt'>;
+
+export function youtubeWatchUrl(videoId: string): string {
+  return `https://www.youtube.com/watch?v=${videoId}`;
+}
+
+/** The fields of a record a write changes (the lifecycle's moves and a source's details); the rest stay. */
+export interface LivestreamChange {
+  status?: LivestreamStatus;
+  failureReason?: string | null;
+  startedAt?: Date;
+  endedAt?: Date;
+  scheduledStart?: Date;
+  title?: string;
+  channelName?: string;
+  thumbnailUrl?: string | null;
+  archive?: { fileSizeBytes: number; lengthSeconds: number; videoKey: string; logKey: string; thumbnailKey: string | null; sha256: string };
+}

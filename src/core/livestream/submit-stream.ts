@@ -1,0 +1,29 @@
+import { submitterOf, type Caller } from '../accounts/account.js';
+import type { RateLimit, RateLimiter } from '../accounts/ports.js';
+import { archiveStream } from './archive-stream.js';
+import { AppError } from '../errors.js';
+import type { Livestream } from './livestream.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler, StreamSource } from '../ports.js';
+
+/**
+ * A user's submission: counted against the per-user rate limit, then queued by `archiveStream`
+ * with the caller as a submitter (joining an upcoming or live record, never twice). `source` is
+ * the submission source, which applies the operator's rules (kinds, channels, private targets).
+ * Throws `too_many_requests` and whatever `archiveStream` throws.
+ */
+export async function submitStream(
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource; rateLimiter: RateLimiter },
+  request: { caller: Caller; url: string; quality?: string; rule: RateLimit; now: Date },
+): Promise<Livestream> {
+  const submitter = submitterOf(request.caller.user);
+  const limit = await deps.rateLimiter.hit('submit', submitter, request.rule);
+  if (!limit.allowed) {
+    throw new AppError(
+      'rate_limited',
+      'too_many_requests',
+      `At most ${request.rule.limit} submissions per ${request.rule.windowSeconds / 60} min; try again in ${limit.retryAfterSeconds} s.`,
+      limit.retryAfterSeconds,
+    );
+  }
+  return archiveStream(deps, { url: request.url, submitter, quality: request.quality, now: request.now });
+}

@@ -1,0 +1,69 @@
+import { failLivestream } from './fail-livestream.js';
+import { neverLiveReason } from './lifecycle.js';
+import type { CaptureStates, EncoderLog, LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo } from '../ports.js';
+
+export interface SweepPolicy {
+  /** The never-live deadline, as the watch applies it (WatchPolicy.neverLiveSeconds). */
+  neverLiveSeconds: number;
+  /** A live record's lease older than this has no worker behind it (twice the watchdog's limit, so the watchdog goes first). */
+  leaseSeconds: number;
+  /** Records looked at per kind and run; the rest wait for the next run. */
+  batch: number;
+}
+
+export type SweepDeps = { livestreams: LivestreamRepo; captures: CaptureStates & EncoderLog; scheduler: Scheduler; jobs: PendingJobs; sweep: SweepRepo };
+
+/** A repair made, for the caller's report. */
+export interface Repair {
+  id: string;
+  action: SweepAction;
+}
+
+/**
+ * Finds records whose state has nothing behind it and repairs them: an upcoming record past its
+ * never-live deadline that nothing watches is failed with the reason; one before it that nothing
+ * watches is watched again; a live record whose capture lease went stale with no capture or
+ * finalize waiting has its capture (or finalize) queued again. Each repair is written to the
+ * record's encoder log and counted. Safe to run in many processes at once: jobs are deduplicated
+ * by the queue and a record fails once (the transition re-reads it).
+ */
+export async function sweepLifecycle(deps: SweepDeps, policy: SweepPolicy, now: Date): Promise<Repair[]> {
+  const repairs: Repair[] = [];
+  const repaired = async (id: string, action: SweepAction, line: string) => {
+    await deps.captures.appendLog(id, [`[kura] sweep: ${line}`]);
+    await deps.sweep.countRepair(action);
+    repairs.push({ id, action });
+  };
+  const cutoff = new Date(now.getTime() - policy.neverLiveSeconds * 1000);
+
+  const overdue = await unwatched(deps, await deps.sweep.upcomingScheduledBefore(cutoff, policy.batch));
+  for (const id of overdue) {
+    const reason = neverLiveReason(policy.neverLiveSeconds, 'nothing was watching it any more');
+    if (await failLivestream(deps, id, reason)) await repaired(id, 'fail', 'past its deadline with nothing watching it; failed');
+  }
+  for (const id of await unwatched(deps, await deps.sweep.upcomingScheduledFrom(cutoff, policy.batch))) {
+    await deps.scheduler.watch(id);
+    await repaired(id, 'watch', 'nothing was watching this upcoming stream; watching it again');
+  }
+
+  const stale = await deps.sweep.liveWithoutLease(policy.leaseSeconds, policy.batch);
+  const ended = stale.filter((r) => r.capture === 'ended').map((r) => r.id);
+  const recording = stale.filter((r) => r.capture === null || r.capture === 'capturing').map((r) => r.id);
+  const finalizing = await deps.jobs.pending('finalize', ended);
+  for (const id of ended.filter((id) => !finalizing.has(id))) {
+    await deps.scheduler.finalize(id);
+    await repaired(id, 'finalize', 'the recording ended and nothing was making it into a video; finalizing it again');
+  }
+  const capturing = await deps.jobs.pending('capture', recording);
+  for (const id of recording.filter((id) => !capturing.has(id))) {
+    await deps.scheduler.capture(id);
+    await repaired(id, 'capture', 'no worker was recording this live stream; resuming the capture');
+  }
+  return repairs;
+}
+
+/** The ids among `ids` with no watch job waiting or running. */
+async function unwatched(deps: Pick<SweepDeps, 'jobs'>, ids: string[]): Promise<string[]> {
+  const watched = await deps.jobs.pending('watch', ids);
+  return ids.filter((id) => !watched.has(id));
+}

@@ -1,0 +1,60 @@
+import { PermanentError } from '../errors.js';
+import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
+import type { Livestream } from './livestream.js';
+import type { DetailsChange, LivestreamRepo, Scheduler, StreamDetails, StreamSource } from '../ports.js';
+
+export interface WatchPolicy {
+  /** Poll interval around and after the scheduled start. */
+  pollSeconds: number;
+  /** Give up (status `failed`) when nothing went live this long after the scheduled start. */
+  neverLiveSeconds: number;
+}
+
+/**
+ * Checks an upcoming record's source once: live → schedule the capture; not yet → check again
+ * (seldom while the start is far, every `pollSeconds` near and after it); never live → failed.
+ * Throws PermanentError when the source says the video is gone (removed, private).
+ */
+export async function watchStream(
+  deps: { livestreams: LivestreamRepo; source: StreamSource; scheduler: Scheduler },
+  id: string,
+  policy: WatchPolicy,
+  now: Date,
+): Promise<'capturing' | 'waiting' | 'failed' | 'skipped'> {
+  const record = await deps.livestreams.findById(id);
+  if (record === null || record.status !== 'upcoming') return 'skipped';
+  const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+  const moved = status.details ? changedDetails(record, status.details) : null;
+  if (moved !== null) await deps.livestreams.update(id, moved);
+  const scheduledStart = moved?.scheduledStart ?? record.scheduledStart; // the never-live clock follows the schedule
+  if (status.state === 'live') {
+    await deps.scheduler.capture(id);
+    return 'capturing';
+  }
+  if (status.state === 'gone') throw new PermanentError(`The source says the video is gone: ${status.reason ?? 'removed'}.`);
+  if (status.state === 'refused') {
+    await deps.livestreams.transition(id, { type: 'gave_up', reason: `Kura will not fetch this source: ${status.reason ?? 'refused'}.` });
+    return 'failed';
+  }
+  if (status.state === 'ended' || now > neverLiveDeadline(scheduledStart, policy.neverLiveSeconds)) {
+    const reason =
+      status.state === 'ended' ? 'The stream ended before it could be recorded.' : neverLiveReason(policy.neverLiveSeconds, status.reason ?? 'not live');
+    await deps.livestreams.transition(id, { type: 'gave_up', reason });
+    return 'failed';
+  }
+  const untilStart = (scheduledStart.getTime() - now.getTime()) / 1000;
+  // far from the start: check at half the remaining time, at most hourly; near it: every pollSeconds
+  const waitSeconds = untilStart > 2 * policy.pollSeconds ? Math.min(3600, untilStart / 2) : policy.pollSeconds;
+  await deps.scheduler.watch(id, new Date(now.getTime() + waitSeconds * 1000));
+  return 'waiting';
+}
+
+/** What the source now says differently of the record (a moved schedule, a new title), or null. */
+function changedDetails(record: Livestream, details: StreamDetails): DetailsChange | null {
+  const change: DetailsChange = {};
+  if (details.scheduledStart !== null && details.scheduledStart.getTime() !== record.scheduledStart.getTime()) change.scheduledStart = details.scheduledStart;
+  if (details.title !== '' && details.title !== record.title) change.title = details.title;
+  if (details.channelName !== '' && details.channelName !== record.channelName) change.channelName = details.channelName;
+  if (details.thumbnailUrl !== null && details.thumbnailUrl !== record.thumbnailUrl) change.thumbnailUrl = details.thumbnailUrl;
+  return Object.keys(change).length > 0 ? change : null;
+}
