@@ -63,7 +63,7 @@ export interface LivestreamRepo {
 /** What a source may change of a record outside the lifecycle. */
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 
-/** Capture progress in the database, split by what its users need (see capture-ports.ts). */
+/** Capture progress in the database, split by what its users need (see capture/ports.ts). */
 export type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog } from './capture/ports.js';
 
 /** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
