@@ -13,7 +13,7 @@ import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
-import type { ChangeFeed, StreamSource } from '../../src/core/ports.js';
+import type { ArchiveStore, ChangeFeed, StreamSource } from '../../src/core/ports.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { parseConfig } from '../../src/config.js';
 import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
@@ -41,6 +41,8 @@ export interface TestApp {
   jobs: PgBossJobs;
   /** Where the app's fs store keeps archives. */
   archiveDir: string;
+  /** The change feed the read cache follows. */
+  feed: ClosableChangeFeed;
   close(): Promise<void>;
 }
 
@@ -64,7 +66,13 @@ export interface TestAccountOptions {
 export async function startTestApp(
   options: Partial<AppOptions> = {},
   accountOptions: TestAccountOptions = {},
-  wiring: { search?: (db: TestDatabase, feed: ChangeFeed) => Search } = {},
+  wiring: {
+    search?: (db: TestDatabase, feed: ChangeFeed) => Search;
+    /** Where the app keeps archives (default: an fs store in `archiveDir`). */
+    store?: ArchiveStore;
+    /** The connection string the change feed listens on (default: the database's own). */
+    feedUrl?: (db: TestDatabase) => string;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = parseConfig({
@@ -76,7 +84,7 @@ export async function startTestApp(
   const jobs = await startJobsWithoutWorkers(db.url);
   const accounts = createAccountDeps(config, db.pool, jobs, createSources(config, accountOptions.fetcher));
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
-  const feed: ClosableChangeFeed = await listenForChanges(db.url, () => undefined);
+  const feed: ClosableChangeFeed = await listenForChanges(wiring.feedUrl?.(db) ?? db.url, () => undefined);
   const waiters: Array<() => void> = [];
   feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
   const nextChange = () => new Promise<void>((resolve) => waiters.push(resolve));
@@ -86,7 +94,7 @@ export async function startTestApp(
     {
       livestreams: db.livestreams,
       captures: createCaptureRepo(db.pool),
-      store: createFsStore(archiveDir),
+      store: wiring.store ?? createFsStore(archiveDir),
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),
       changeFeed: feed,
@@ -113,6 +121,7 @@ export async function startTestApp(
     accounts,
     jobs,
     archiveDir,
+    feed,
     async load(records) {
       const changed = nextChange();
       await importLivestreams(db, records);

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
+import { watchStream, type WatchPolicy } from '../../src/core/livestream/watch-stream.js';
+import type { SourceStatus, StreamSource } from '../../src/core/ports.js';
+import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { queuedJobs, startJobsWithoutWorkers } from '../support/jobs.js';
+
+// The watcher's schedule with the clock given to it: each test hands `watchStream` the `now` it
+// wants, so "10 h before the start" takes no time. The records are real rows and the next look is
+// the real pg-boss job it queues (its `startAfter`); only the source's answer is scripted.
+let db: TestDatabase;
+let jobs: PgBossJobs;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  jobs = await startJobsWithoutWorkers(db.url);
+});
+afterAll(async () => {
+  await jobs.stop(0);
+  await db.drop();
+});
+
+const policy: WatchPolicy = { pollSeconds: 60, neverLiveSeconds: 2 * 3600 };
+const NOW = new Date('2026-03-01T12:00:00Z');
+const at = (secondsFromNow: number) => new Date(NOW.getTime() + secondsFromNow * 1000);
+
+/** A source that answers `status` for every check. */
+function sourceSaying(status: SourceStatus): StreamSource {
+  const unused = async (): Promise<never> => {
+    throw new Error('the watcher only checks');
+  };
+  return { recognises: () => true, inspect: unused, qualities: unused, check: async () => status };
+}
+
+/** An upcoming record of its own, scheduled `startsIn` seconds after NOW. */
+async function upcoming(id: string, startsIn: number): Promise<void> {
+  const record: LivestreamInput = {
+    id,
+    platform: 'hls',
+    sourceUrl: `https://cdn.example/${id}/index.m3u8`,
+    status: 'upcoming',
+    failureReason: null,
+    title: `Stream ${id}`,
+    channelName: 'Channel',
+    channelId: 'cdn.example',
+    thumbnailUrl: null,
+    scheduledStart: at(startsIn),
+    startedAt: null,
+    endedAt: null,
+    archive: null,
+    submitters: ['local/viewer'],
+    requestedQuality: null,
+  };
+  await db.livestreams.upsertMany([record]);
+}
+
+/** Runs the watcher once at NOW on a source that is not live yet; returns its verdict and the next watch it queued. */
+async function watchOnce(id: string, status: SourceStatus = { state: 'not_yet' }) {
+  const outcome = await watchStream({ livestreams: db.livestreams, source: sourceSaying(status), scheduler: jobs }, id, policy, NOW);
+  const watches = await queuedJobs(db, 'watch-stream', id);
+  return { outcome, nextLook: watches.length === 1 ? (watches[0]?.startAfter ?? null) : null, watches: watches.length };
+}
+
+describe('how soon the watcher looks again', () => {
+  it('far before the start: at most an hour later', async () => {
+    await upcoming('far-off', 10 * 3600);
+    expect(await watchOnce('far-off')).toEqual({ outcome: 'waiting', nextLook: at(3600), watches: 1 });
+  });
+
+  it('nearer: at half the time left, so it closes in on the start', async () => {
+    await upcoming('twenty-min', 20 * 60);
+    expect(await watchOnce('twenty-min')).toEqual({ outcome: 'waiting', nextLook: at(10 * 60), watches: 1 });
+  });
+
+  it('within two polls of the start: every poll interval', async () => {
+    await upcoming('close', 90);
+    expect(await watchOnce('close')).toEqual({ outcome: 'waiting', nextLook: at(60), watches: 1 });
+  });
+
+  it('after the start, until the never-live deadline: every poll interval', async () => {
+    await upcoming('late', -30 * 60);
+    expect(await watchOnce('late')).toEqual({ outcome: 'waiting', nextLook: at(60), watches: 1 });
+    await upcoming('at-deadline', -policy.neverLiveSeconds); // the deadline itself still waits
+    expect(await watchOnce('at-deadline')).toEqual({ outcome: 'waiting', nextLook: at(60), watches: 1 });
+  });
+
+  it('follows a schedule the source moved: the record says the new start, and the next look is from it', async () => {
+    await upcoming('moved', -3 * 3600); // past its deadline by the old schedule
+    const moved = at(4 * 3600);
+    const details = { title: 'Moved karaoke', channelName: 'Channel', channelId: 'cdn.example', scheduledStart: moved, thumbnailUrl: null };
+    expect(await watchOnce('moved', { state: 'not_yet', details })).toEqual({ outcome: 'waiting', nextLook: at(3600), watches: 1 });
+    expect(await db.livestreams.findById('moved')).toMatchObject({ status: 'upcoming', scheduledStart: moved, title: 'Moved karaoke' });
+  });
+});
+
+describe('the never-live deadline', () => {
+  it('gives up past it, saying why on the record, and looks no more', async () => {
+    await upcoming('never', -policy.neverLiveSeconds - 1);
+    expect(await watchOnce('never', { state: 'not_yet', reason: 'no playlist yet' })).toEqual({ outcome: 'failed', nextLook: null, watches: 0 });
+    expect(await db.livestreams.findById('never')).toMatchObject({
+      status: 'failed',
+      failureReason: 'No stream appeared within 2 h of the scheduled start (no playlist yet).',
+    });
+  });
+
+  it('does not give up a stream that went live late: it queues the capture instead', async () => {
+    await upcoming('late-live', -policy.neverLiveSeconds - 60);
+    expect(await watchOnce('late-live', { state: 'live', playlistUrl: 'https://cdn.example/late-live/index.m3u8' })).toEqual({
+      outcome: 'capturing',
+      nextLook: null,
+      watches: 0,
+    });
+    expect(await queuedJobs(db, 'capture-stream', 'late-live')).toHaveLength(1);
+    expect((await db.livestreams.findById('late-live'))?.status).toBe('upcoming');
+  });
+});
