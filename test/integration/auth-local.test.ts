@@ -145,17 +145,6 @@ describe('sessions', () => {
     expect(out.cookies.find((c) => c.name === 'kura_session')?.value).toBe('');
     expect((await me(cookie)).statusCode).toBe(401);
   });
-
-  it('are purged once expired', async () => {
-    const cookie = await logIn(kura, 'alice');
-    await kura.db.pool.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = sha256(convert_to($1, 'utf8'))`, [
-      cookie.split('=')[1],
-    ]);
-    const { createExpiredPurger } = await import('../../src/adapters/db/expired-purger.js');
-    expect(await createExpiredPurger(kura.db.pool).purgeExpired()).toBeGreaterThanOrEqual(1);
-    const { rows } = await kura.db.pool.query('select count(*)::int as n from sessions where expires_at <= now()');
-    expect(rows[0].n).toBe(0);
-  });
 });
 
 describe('under an https public URL', () => {
