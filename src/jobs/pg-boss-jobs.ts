@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { PendingJobs, Scheduler } from '../core/ports.js';
+import type { PendingJobs, Scheduler } from '../core/livestream/ports.js';
 import { finalFailure, JOB_NAMES, JOB_POLICIES, JOB_SCHEDULES, type JobFailureHooks, type JobHandlers, type JobName, type JobPayload } from './catalogue.js';
 
 export interface JobsOptions {
