@@ -1,4 +1,7 @@
-import type { ArchiveStore, CaptureRepo, LivestreamRepo, StreamSource } from '../core/ports.js';
+import type { ArchiveStore } from '../core/archive/ports.js';
+import type { CaptureRepo } from '../core/capture/ports.js';
+import type { LivestreamRepo } from '../core/livestream/ports.js';
+import type { StreamSource } from '../core/sources/ports.js';
 import type { ReadCache } from './read-cache.js';
 
 /** What route plugins receive: ports and the slice of config the HTTP layer reads. */

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ChangeFeed } from '../core/ports.js';
+import type { ChangeFeed } from '../core/livestream/ports.js';
 
 /** A response body already serialized, with the headers that belong to it. */
 export interface CachedResponse {

@@ -47,7 +47,9 @@ export function finalFailure(error: unknown, attempt: { retryCount: number; retr
  * the stream may still be live (their progress is in PostgreSQL, so a retry resumes).
  */
 export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
-  'watch-stream': { name: 'watch-stream', retryLimit: 20, retryDelay: 15, retryBackoff: true, expireInSeconds: 300 },
+  // 'short': at most one waiting (created) look per record (its singleton key); one running or
+  // retrying does not count, so a look can always queue the next (see PgBossJobs.watch)
+  'watch-stream': { name: 'watch-stream', policy: 'short', retryLimit: 20, retryDelay: 15, retryBackoff: true, expireInSeconds: 300 },
   'capture-stream': { name: 'capture-stream', retryLimit: 500, retryDelay: 5, expireInSeconds: 23 * 3600 },
   'finalize-archive': { name: 'finalize-archive', retryLimit: 20, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600 },
   // the durable path of search sync: retried while the engine is down; changes wait in the outbox

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { PendingJobs, Scheduler } from '../core/ports.js';
+import type { PendingJobs, Scheduler } from '../core/livestream/ports.js';
 import { finalFailure, JOB_NAMES, JOB_POLICIES, JOB_SCHEDULES, type JobFailureHooks, type JobHandlers, type JobName, type JobPayload } from './catalogue.js';
 
 export interface JobsOptions {
@@ -87,8 +87,23 @@ export class PgBossJobs implements Scheduler, PendingJobs {
     return new Set(rows.map((r) => r.id));
   }
 
+  /**
+   * Queues a look at the record at `at` (now when absent). One look waits per record (the queue's
+   * 'short' policy refuses a second): when one waits already, it is brought forward to `at` if that
+   * is earlier, so a moved-up start or an admin's retry is not held back by a later look.
+   */
   async watch(livestreamId: string, at?: Date): Promise<void> {
-    await this.boss.send('watch-stream', { livestreamId }, { ...(at ? { startAfter: at } : {}), singletonKey: livestreamId });
+    // a worker may take the waiting look between the refused send and the update: then send again
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if ((await this.boss.send('watch-stream', { livestreamId }, { ...(at ? { startAfter: at } : {}), singletonKey: livestreamId })) !== null) return;
+      const { rows } = await this.boss.getDb().executeSql(
+        `update pgboss.job set start_after = least(start_after, coalesce($2::timestamptz, now()))
+         where name = 'watch-stream' and singleton_key = $1 and state = 'created' returning id`,
+        [livestreamId, at ?? null],
+      );
+      if (rows.length > 0) return;
+    }
+    throw new Error(`Could not queue a look at ${livestreamId}: the waiting one kept being taken.`);
   }
 
   async capture(livestreamId: string): Promise<void> {

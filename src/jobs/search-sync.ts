@@ -1,4 +1,4 @@
-import type { ChangeFeed } from '../core/ports.js';
+import type { ChangeFeed } from '../core/livestream/ports.js';
 
 export interface SearchSyncOptions {
   /** Drains the outbox into the engine (syncSearchIndex); resolves with the record ids applied. */

@@ -1,4 +1,5 @@
-import type { CaptureLease, EncoderLog, Scheduler } from '../core/ports.js';
+import type { CaptureLease, EncoderLog } from '../core/capture/ports.js';
+import type { Scheduler } from '../core/livestream/ports.js';
 
 /**
  * Every `everySeconds`, finds captures whose worker stopped renewing its lease (crashed,

@@ -24,7 +24,7 @@ import type {
   UserRepo,
 } from '../core/accounts/ports.js';
 import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
-import type { Scheduler } from '../core/ports.js';
+import type { Scheduler } from '../core/livestream/ports.js';
 import type { AccountDeps } from '../http/auth/accounts-context.js';
 import type { Sources } from './sources.js';
 

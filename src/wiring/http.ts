@@ -6,7 +6,7 @@ import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import type { Config } from '../config.js';
-import type { ArchiveStore } from '../core/ports.js';
+import type { ArchiveStore } from '../core/archive/ports.js';
 import type { AccountDeps } from '../http/auth/accounts-context.js';
 import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';

@@ -5,7 +5,7 @@ import { createBuiltinIndex } from '../adapters/search/builtin-index.js';
 import { createBuiltinSearch } from '../adapters/search/builtin-search.js';
 import { createMeilisearchIndex } from '../adapters/search/meilisearch-index.js';
 import type { SearchConfig } from '../config-search.js';
-import type { ChangeFeed, LivestreamRepo } from '../core/ports.js';
+import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
 import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/search/search.js';
 import { reindexSearch, syncSearchIndex, type SearchSyncDeps } from '../core/search/sync-search-index.js';
 import { presentRecord } from '../http/livestreams/record.presenter.js';

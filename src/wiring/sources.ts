@@ -3,7 +3,7 @@ import { createHlsSource } from '../adapters/sources/hls-source.js';
 import { routeSources } from '../adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../adapters/sources/youtube-source.js';
 import type { Config } from '../config.js';
-import type { StreamSource } from '../core/ports.js';
+import type { StreamSource } from '../core/sources/ports.js';
 
 /** A source's thumbnail image larger than this is not kept (YouTube's largest are ~200 KB). */
 const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { createExpiredPurger } from '../adapters/db/expired-purger.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import type { Config } from '../config.js';
-import type { ArchiveStore } from '../core/ports.js';
+import type { ArchiveStore } from '../core/archive/ports.js';
 import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
 import { startPurgingExpired } from '../jobs/purge-expired.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
-import type { ArchiveStore } from '../../src/core/ports.js';
+import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 import { runKura } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

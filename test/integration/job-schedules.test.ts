@@ -1,3 +1,4 @@
+import PgBoss from 'pg-boss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -59,9 +60,6 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
     }
   });
 
-  // a second watch of the same record is NOT refused by pg-boss (a singleton key alone dedupes
-  // nothing under the queue's standard policy): submissions dedupe in archiveStream instead, see
-  // submit.test.ts, and the sweep asks `pending` first
   it('queues a watch for later when asked for a time, keyed by the record', async () => {
     const jobs = await startJobsWithoutWorkers(db.url);
     try {
@@ -72,6 +70,51 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
       expect(watches[0]).toMatchObject({ data: { livestreamId: 'w1' }, singletonKey: 'w1' });
       expect(Math.abs(watches[0]!.startAfter.getTime() - at.getTime())).toBeLessThan(1000);
     } finally {
+      await jobs.stop(0);
+    }
+  });
+
+  it('queues one look per record however often it is watched; the earliest asked-for time wins', async () => {
+    const jobs = await startJobsWithoutWorkers(db.url);
+    try {
+      const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+      await jobs.watch('w1', inMinutes(120));
+      await jobs.watch('w1', inMinutes(60)); // the source moved the start earlier
+      await jobs.watch('w1', inMinutes(180)); // a later look does not push it back
+      await jobs.watch('w2');
+      const [look, ...more] = await queuedJobs(db, 'watch-stream', 'w1');
+      expect(more).toEqual([]);
+      expect(look).toMatchObject({ state: 'created', singletonKey: 'w1' });
+      expect(Math.abs(look!.startAfter.getTime() - inMinutes(60).getTime())).toBeLessThan(5000);
+      await jobs.watch('w1'); // an admin's retry: look now
+      expect((await queuedJobs(db, 'watch-stream', 'w1')).map((job) => job.id)).toEqual([look!.id]);
+      expect((await queuedJobs(db, 'watch-stream', 'w1'))[0]!.startAfter.getTime()).toBeLessThanOrEqual(Date.now());
+      expect((await queuedJobs(db, 'watch-stream', 'w2')).map((job) => job.state)).toEqual(['created']);
+    } finally {
+      await jobs.stop(0);
+    }
+  });
+
+  it('a look asked for while one runs is queued (once) and is the next one a worker takes', async () => {
+    const jobs = await startJobsWithoutWorkers(db.url);
+    const worker = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
+    await worker.start();
+    try {
+      await jobs.watch('w1');
+      const [running] = await worker.fetch<{ livestreamId: string }>('watch-stream');
+      expect(running?.data).toEqual({ livestreamId: 'w1' });
+      await jobs.watch('w1'); // the running look finds the stream not live yet and asks for the next
+      await jobs.watch('w1');
+      const queued = await queuedJobs(db, 'watch-stream', 'w1');
+      expect(queued.map((job) => [job.id === running!.id, job.state])).toEqual([
+        [true, 'active'],
+        [false, 'created'],
+      ]);
+      await worker.complete('watch-stream', running!.id);
+      const [next] = await worker.fetch('watch-stream');
+      expect(next?.id).toBe(queued[1]!.id);
+    } finally {
+      await worker.stop({ graceful: false, wait: true });
       await jobs.stop(0);
     }
   });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createSweepRepo } from '../../src/adapters/db/sweep-repo.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
-import type { CaptureRepo } from '../../src/core/ports.js';
+import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import { sweepLifecycle, type SweepDeps } from '../../src/core/livestream/sweep-lifecycle.js';
 import { installMetrics } from '../../src/http/metrics.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';

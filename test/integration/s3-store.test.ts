@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Store, S3_PART_BYTES } from '../../src/adapters/storage/s3-store.js';
-import type { ArchiveStore } from '../../src/core/ports.js';
+import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
 // A real S3-compatible server (s3rver) on loopback.

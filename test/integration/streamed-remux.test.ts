@@ -9,7 +9,7 @@ import { createFfmpegTools } from '../../src/adapters/media/ffmpeg-tools.js';
 import { Mp4OutputFollower } from '../../src/adapters/media/mp4-output-follower.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
-import type { ByteSource } from '../../src/core/ports.js';
+import type { ByteSource } from '../../src/core/archive/ports.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
 // Finalize's remux as it runs in production: real ffmpeg reads capture parts over loopback HTTP

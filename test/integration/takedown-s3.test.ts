@@ -3,7 +3,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
-import type { ArchiveStore } from '../../src/core/ports.js';
+import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { finishedRecord, putObject } from '../support/archives.js';

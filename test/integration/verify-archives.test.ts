@@ -7,7 +7,7 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
 import type { Finding } from '../../src/core/archive/verify-archive.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
-import type { ArchiveStore } from '../../src/core/ports.js';
+import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifyArchivesDeps } from '../../src/core/archive/verify-archives.js';
 import { runVerifyArchives } from '../../src/jobs/verify-archives.js';
 import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';

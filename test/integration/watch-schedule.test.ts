@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
 import { watchStream, type WatchPolicy } from '../../src/core/livestream/watch-stream.js';
-import type { SourceStatus, StreamSource } from '../../src/core/ports.js';
+import type { SourceStatus, StreamSource } from '../../src/core/sources/ports.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queuedJobs, startJobsWithoutWorkers } from '../support/jobs.js';

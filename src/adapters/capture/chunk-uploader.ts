@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { CHUNK_META, objectKeys } from '../../core/archive/object-keys.js';
-import type { ArchiveStore, ChunkLog, LocalChunk } from '../../core/ports.js';
+import type { ArchiveStore } from '../../core/archive/ports.js';
+import type { ChunkLog, LocalChunk } from '../../core/capture/ports.js';
 import { sleep } from './sleep.js';
 
 /** A local chunk file complete up to `endOffset` (exclusive, in part offsets). */

@@ -1,6 +1,6 @@
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Spool } from '../../core/ports.js';
+import type { Spool } from '../../core/capture/ports.js';
 import type { SealedChunk } from './chunk-uploader.js';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture/capture.js';
-import type { StreamRecorder } from '../../core/ports.js';
+import type { StreamRecorder } from '../../core/capture/ports.js';
 import { FetchError } from '../sources/http-fetch.js';
 import { keepLease } from '../../core/capture/lease.js';
 import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';

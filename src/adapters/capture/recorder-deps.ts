@@ -1,4 +1,5 @@
-import type { ArchiveStore, CaptureLease, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog, Spool } from '../../core/ports.js';
+import type { ArchiveStore } from '../../core/archive/ports.js';
+import type { CaptureLease, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog, Spool } from '../../core/capture/ports.js';
 import type { Fetcher } from '../sources/http-fetch.js';
 
 export interface RecorderLimits {

@@ -1,6 +1,6 @@
 import { rm, stat, truncate } from 'node:fs/promises';
 import type { Capture, StoredSegment } from '../../core/capture/capture.js';
-import type { ChunkLog, PartLog, SegmentLog, Spool } from '../../core/ports.js';
+import type { ChunkLog, PartLog, SegmentLog, Spool } from '../../core/capture/ports.js';
 import type { SealedChunk } from './chunk-uploader.js';
 
 /** Where a resumed capture goes on. */

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LocalChunk, Spool } from '../../core/ports.js';
+import type { LocalChunk, Spool } from '../../core/capture/ports.js';
 
 const CHUNK_FILE = /^part-(\d{4,})-at-(\d{14,})$/;
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture/capture.js';
-import type { CaptureRepo } from '../../core/ports.js';
+import type { CaptureRepo } from '../../core/capture/ports.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
 const MAX_LOG_LINES = 200_000;

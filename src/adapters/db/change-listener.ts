@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ChangeFeed } from '../../core/ports.js';
+import type { ChangeFeed } from '../../core/livestream/ports.js';
 
 const CHANNEL = 'kura_livestreams_changed';
 const RECONNECT_DELAY_MS = 1_000;

@@ -3,7 +3,7 @@ import type { Integrity } from '../../core/archive/integrity.js';
 import type { Livestream, LivestreamChange, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream/livestream.js';
 import { AppError } from '../../core/errors.js';
 import { applyEvent } from '../../core/livestream/lifecycle.js';
-import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/ports.js';
+import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/livestream/ports.js';
 import { inTransaction } from './pool.js';
 
 /** Rows written per statement during an import. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SweepAction, SweepRepo, Unattended } from '../../core/ports.js';
+import type { SweepAction, SweepRepo, Unattended } from '../../core/livestream/ports.js';
 
 /** What the lifecycle sweep reads, from the queue's indexes (upcoming and live records only). */
 export function createSweepRepo(pool: pg.Pool): SweepRepo {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PermanentError } from '../../core/errors.js';
-import type { MediaTools } from '../../core/ports.js';
+import type { MediaTools } from '../../core/capture/ports.js';
 import { Mp4OutputFollower } from './mp4-output-follower.js';
 import { serveParts } from './part-server.js';
 

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { HeadLastWriter } from '../../core/ports.js';
+import type { HeadLastWriter } from '../../core/archive/ports.js';
 import { faststartLayout, readAt } from './mp4-faststart.js';
 import { punchHole } from './hole-punch.js';
 

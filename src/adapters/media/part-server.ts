@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parseRange, type ByteRange } from '../../core/archive/byte-range.js';
-import type { ByteSource } from '../../core/ports.js';
+import type { ByteSource } from '../../core/archive/ports.js';
 import { loopbackQueued } from './loopback-queue.js';
 
 /** Capture parts served to ffmpeg on 127.0.0.1 for one run. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ChangeFeed } from '../../core/ports.js';
+import type { ChangeFeed } from '../../core/livestream/ports.js';
 import type { MatchedWord, SearchEngine } from '../../core/search/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';

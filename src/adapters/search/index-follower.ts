@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ChangeFeed } from '../../core/ports.js';
+import type { ChangeFeed } from '../../core/livestream/ports.js';
 import { inTransaction } from '../db/pool.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { MemoryIndex } from './memory-index.js';

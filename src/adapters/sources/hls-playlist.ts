@@ -1,5 +1,5 @@
 import HLS from 'hls-parser';
-import type { Quality } from '../../core/ports.js';
+import type { Quality } from '../../core/sources/ports.js';
 import type { ByteRange, Fetcher } from './http-fetch.js';
 
 /** Where a segment's bytes are: a whole resource, or a byte range of one. */

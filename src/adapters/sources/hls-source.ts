@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.js';
-import type { SourceStatus, StreamSource } from '../../core/ports.js';
+import type { SourceStatus, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
 import { loadPlaylist, pickVariant, qualitiesOf } from './hls-playlist.js';
 

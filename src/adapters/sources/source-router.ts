@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.js';
-import type { StreamSource } from '../../core/ports.js';
+import type { StreamSource } from '../../core/sources/ports.js';
 
 const NONE = 'Kura records YouTube livestreams and HLS playlists (an http(s) URL ending in .m3u8).';
 

@@ -1,5 +1,5 @@
 import type { Platform } from '../../core/livestream/livestream.js';
-import type { Inspection, StreamSource } from '../../core/ports.js';
+import type { Inspection, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
 
 /** The operator's rules for what users may submit (KURA_SOURCES, KURA_ALLOWED_CHANNELS). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { SourceStatus, StreamDetails, StreamSource } from '../../core/ports.js';
+import type { SourceStatus, StreamDetails, StreamSource } from '../../core/sources/ports.js';
 import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
 import { parseYouTubeUrl } from './youtube-url.js';

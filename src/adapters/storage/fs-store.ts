@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ArchiveStore, HeadLastWriter, StoredObject } from '../../core/ports.js';
+import type { ArchiveStore, HeadLastWriter, StoredObject } from '../../core/archive/ports.js';
 
 /** Archives on local disk under `root`; a key is a relative path. Writes land whole or not at all. */
 export function createFsStore(root: string): ArchiveStore {

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import type { ObjectMeta } from '../../core/archive/object-keys.js';
-import type { HeadLastWriter, StoredObject } from '../../core/ports.js';
+import type { HeadLastWriter, StoredObject } from '../../core/archive/ports.js';
 
 /**
  * Media bytes held back for part 1, which is uploaded last with the head in front: S3 takes the

@@ -6,7 +6,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config.js';
 import type { ObjectMeta } from '../../core/archive/object-keys.js';
-import type { ArchiveStore } from '../../core/ports.js';
+import type { ArchiveStore } from '../../core/archive/ports.js';
 import { beginS3HeadLast } from './s3-head-last.js';
 
 /** Multipart part size: large enough for few requests, small enough to retry cheaply. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ArchiveCheckRepo, Integrity, StoredArchive } from './integrity.js';
-import type { ArchiveStore } from '../ports.js';
+import type { ArchiveStore } from './ports.js';
 
 export interface VerifyDeps {
   store: Pick<ArchiveStore, 'stat' | 'read'>;

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { ArchiveCheckRepo } from './integrity.js';
-import type { LivestreamRepo } from '../ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
 import { verifyArchive, type Finding, type VerifyDeps } from './verify-archive.js';
 
 export interface VerifyArchivesDeps extends VerifyDeps {

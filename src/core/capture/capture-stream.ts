@@ -1,5 +1,7 @@
 import { AppError } from '../errors.js';
-import type { CaptureLease, CaptureStates, EncoderLog, LivestreamRepo, Scheduler, StreamRecorder, StreamSource } from '../ports.js';
+import type { CaptureLease, CaptureStates, EncoderLog, StreamRecorder } from './ports.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { StreamSource } from '../sources/ports.js';
 
 export interface CaptureDeps {
   livestreams: LivestreamRepo;

@@ -3,7 +3,9 @@ import { PermanentError } from '../errors.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from '../livestream/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
-import type { ArchiveStore, ByteSource, CaptureLease, CaptureStates, ChunkLog, EncoderLog, LivestreamRepo, MediaTools, PartLog, Spool } from '../ports.js';
+import type { ArchiveStore, ByteSource } from '../archive/ports.js';
+import type { CaptureLease, CaptureStates, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;

@@ -1,4 +1,4 @@
-import type { CaptureLease } from '../ports.js';
+import type { CaptureLease } from './ports.js';
 
 /**
  * Renews a capture's lease every `everyMs` until the returned function is called; `onLost` runs

@@ -1,4 +1,5 @@
-import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from './capture.js';
+import type { ByteSource, HeadLastWriter, StoredObject } from '../archive/ports.js';
+import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
 
 /**
  * Capture progress in the database, as the ports its users need: a use case or adapter names
@@ -72,3 +73,48 @@ export interface EncoderLog {
 
 /** Every capture port: what the repository implements and the composition root hands out. */
 export interface CaptureRepo extends CaptureLease, CaptureStates, PartLog, SegmentLog, ChunkLog, EncoderLog {}
+
+/** A local file holding bytes of a part from `startOffset` on, not yet in the archive store. */
+export interface LocalChunk {
+  part: number;
+  startOffset: number;
+  path: string;
+}
+
+/** Local working space of captures: chunks not yet uploaded, and finalize's work files. */
+export interface Spool {
+  chunkPath(livestreamId: string, part: number, startOffset: number): string;
+  /** The chunk files of a capture on this disk, by part and offset. */
+  localChunks(livestreamId: string): Promise<LocalChunk[]>;
+  workPath(livestreamId: string, name: string): string;
+  /** Writes a working file of the capture; returns its path. */
+  writeFile(livestreamId: string, name: string, content: Buffer | string): Promise<string>;
+  remove(livestreamId: string): Promise<void>;
+}
+
+/** ffmpeg and ffprobe: remux only, never re-encode. */
+export interface MediaTools {
+  /**
+   * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`), streamed into
+   * `output` as ffmpeg writes it: local disk holds only the part of `workFile` not yet handed on.
+   * Returns ffmpeg's log lines, the duration ffprobe measures and the stored object. Throws
+   * PermanentError (storing nothing) when the result has no duration: no playable media.
+   */
+  remux(parts: readonly ByteSource[], output: HeadLastWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
+  /**
+   * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
+   * media). Rejects when the bytes cannot be read.
+   */
+  streams(part: ByteSource): Promise<number>;
+  /** Grabs one frame as JPEG. */
+  thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
+}
+
+/** Records a live media playlist into part files until it ends, persisting progress as it goes. */
+export interface StreamRecorder {
+  /** Continues `capture` (as claimed, with its stored progress) until the stream ends; says why it ended. */
+  record(
+    target: { capture: Capture; playlistUrl: string; workerId: string; refreshPlaylist?: () => Promise<string | null> },
+    signal: AbortSignal,
+  ): Promise<EndReason>;
+}

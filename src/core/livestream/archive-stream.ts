@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler, StreamSource } from '../ports.js';
+import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
+import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { StreamSource } from '../sources/ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 export interface ArchiveRequest {

@@ -4,7 +4,8 @@ import { AppError } from '../errors.js';
 import { getLivestream } from './get-livestream.js';
 import { canMove } from './lifecycle.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureStates, EncoderLog, LivestreamRepo } from '../ports.js';
+import type { CaptureStates, EncoderLog } from '../capture/ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 /**
  * An admin cancels a livestream. An upcoming one is no longer waited for: the record becomes

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { canMove } from './lifecycle.js';
-import type { CaptureStates, EncoderLog, LivestreamRepo } from '../ports.js';
+import type { CaptureStates, EncoderLog } from '../capture/ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 /**
  * Kura gives up on a record: it becomes `failed` with `reason` (words for people), an open

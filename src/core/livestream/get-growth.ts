@@ -1,4 +1,4 @@
-import type { GrowthMonth, LivestreamRepo } from '../ports.js';
+import type { GrowthMonth, LivestreamRepo } from './ports.js';
 
 export interface GrowthPoint extends GrowthMonth {
   /** Running totals up to and including this month. */

@@ -1,7 +1,8 @@
 import type { Capture, CapturePart, Gap } from '../capture/capture.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureStates, LivestreamRepo, PartLog } from '../ports.js';
+import type { CaptureStates, PartLog } from '../capture/ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 export interface LivestreamDetails {
   record: Livestream;

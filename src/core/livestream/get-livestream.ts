@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo } from '../ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 /** One record by id. Throws `livestream_not_found`. */
 export async function getLivestream(deps: { livestreams: LivestreamRepo }, id: string): Promise<Livestream> {

@@ -1,4 +1,4 @@
-import type { LivestreamRepo } from '../ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 export interface InstanceStats {
   videoAmount: number;

@@ -11,7 +11,7 @@ import {
   type LivestreamStatus,
 } from './livestream.js';
 import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
-import type { LivestreamRepo } from '../ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 /** One import file holds at most this many records. */
 export const IMPORT_MAX_RECORDS = 1_000_000;

@@ -1,5 +1,5 @@
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo, SortOrder } from '../ports.js';
+import type { LivestreamRepo, SortOrder } from './ports.js';
 
 export const HISTORY_MAX_LIMIT = 100;
 /** Deepest page served; far beyond any real archive, it bounds the offset arithmetic. */

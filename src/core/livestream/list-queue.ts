@@ -1,5 +1,5 @@
 import type { Livestream } from './livestream.js';
-import type { LivestreamRepo } from '../ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 /** The queue is shown whole; this bounds one response. */
 export const QUEUE_MAX_RECORDS = 500;

@@ -4,7 +4,8 @@ import { AppError } from '../errors.js';
 import { getLivestream } from './get-livestream.js';
 import type { Livestream } from './livestream.js';
 import { canMove } from './lifecycle.js';
-import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler } from '../ports.js';
+import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
+import type { LivestreamRepo, Scheduler } from './ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler } from '../ports.js';
+import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
+import type { LivestreamRepo, Scheduler } from './ports.js';
 
 /**
  * Gives a failed record another go, through the lifecycle. When its capture holds parts (kept

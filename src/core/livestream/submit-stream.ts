@@ -3,7 +3,9 @@ import type { RateLimit, RateLimiter } from '../accounts/ports.js';
 import { archiveStream } from './archive-stream.js';
 import { AppError } from '../errors.js';
 import type { Livestream } from './livestream.js';
-import type { CaptureStates, EncoderLog, LivestreamRepo, PartLog, Scheduler, StreamSource } from '../ports.js';
+import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
+import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { StreamSource } from '../sources/ports.js';
 
 /**
  * A user's submission: counted against the per-user rate limit, then queued by `archiveStream`

@@ -3,7 +3,9 @@ import type { AdminActionRepo } from '../accounts/ports.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from './get-livestream.js';
 import { objectKeys } from '../archive/object-keys.js';
-import type { ArchiveStore, ChunkLog, LivestreamRepo } from '../ports.js';
+import type { ArchiveStore } from '../archive/ports.js';
+import type { ChunkLog } from '../capture/ports.js';
+import type { LivestreamRepo } from './ports.js';
 
 /**
  * An admin removes a record: its stored files (video, log, thumbnail, and the chunks of a capture

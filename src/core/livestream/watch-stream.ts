@@ -1,7 +1,8 @@
 import { PermanentError } from '../errors.js';
 import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
 import type { Livestream } from './livestream.js';
-import type { DetailsChange, LivestreamRepo, Scheduler, StreamDetails, StreamSource } from '../ports.js';
+import type { DetailsChange, LivestreamRepo, Scheduler } from './ports.js';
+import type { StreamDetails, StreamSource } from '../sources/ports.js';
 
 export interface WatchPolicy {
   /** Poll interval around and after the scheduled start. */

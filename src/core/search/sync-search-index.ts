@@ -1,5 +1,5 @@
 import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
 import type { SearchDocument, SearchIndex, SearchOutbox } from './search.js';
 
 export interface SearchSyncDeps {

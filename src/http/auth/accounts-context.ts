@@ -11,7 +11,8 @@ import type {
   SetupRepo,
   UserRepo,
 } from '../../core/accounts/ports.js';
-import type { Scheduler, StreamSource } from '../../core/ports.js';
+import type { Scheduler } from '../../core/livestream/ports.js';
+import type { StreamSource } from '../../core/sources/ports.js';
 
 /** Ports and settings of accounts, submission and admin actions, as the composition root wires them. */
 export interface AccountDeps {

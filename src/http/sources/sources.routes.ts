@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { PLATFORMS } from '../../core/livestream/livestream.js';
-import type { Quality } from '../../core/ports.js';
-import { validateStream, type Validation } from '../../core/livestream/validate-stream.js';
+import type { Quality } from '../../core/sources/ports.js';
+import { validateStream, type Validation } from '../../core/sources/validate-stream.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { AccountSlices } from '../auth/accounts-context.js';

@@ -1,5 +1,5 @@
-import type { Platform } from './livestream.js';
-import type { StreamSource } from '../ports.js';
+import type { Platform } from '../livestream/livestream.js';
+import type { StreamSource } from './ports.js';
 
 export interface Validation {
   valid: boolean;

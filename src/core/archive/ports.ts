@@ -1,0 +1,40 @@
+import type { ObjectMeta } from './object-keys.js';
+
+/** Bytes read on demand, in ranges: a capture part assembled from its stored chunks. */
+export interface ByteSource {
+  bytes: number;
+  /** Bytes `start` to `end`, inclusive. */
+  read(range: { start: number; end: number }): AsyncIterable<Uint8Array>;
+}
+
+export interface StoredObject {
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * An object written in one pass whose first bytes are known last: a faststart MP4, whose `moov`
+ * (in front) describes the media after it. Nothing of it is visible until `complete`.
+ */
+export interface HeadLastWriter {
+  /** Appends media bytes; resolves once they may be dropped locally (stored, or held by the writer). */
+  writeMedia(bytes: Buffer): Promise<void>;
+  /** Puts `head` in front of the media and makes the object appear whole; measures what was stored. */
+  complete(head: Buffer): Promise<StoredObject>;
+  /** Gives up, leaving nothing behind (no object, no billed parts). */
+  abort(): Promise<void>;
+}
+
+/** Where archives live (fs or s3). */
+export interface ArchiveStore {
+  /** Stores a local file under `key` (whole or not at all); returns the stored size and sha256. */
+  put(key: string, localPath: string, meta: ObjectMeta): Promise<StoredObject>;
+  /** Starts an object whose head is written last (see HeadLastWriter). */
+  beginHeadLast(key: string, meta: ObjectMeta): Promise<HeadLastWriter>;
+  /** A URL clients fetch the object from directly (s3: presigned or public), or null when Kura serves it. */
+  directUrl(key: string, meta: ObjectMeta): Promise<string | null>;
+  stat(key: string): Promise<{ bytes: number } | null>;
+  /** The object's bytes, optionally an inclusive byte range. */
+  read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream>;
+  delete(key: string): Promise<void>;
+}

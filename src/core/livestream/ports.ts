@@ -1,0 +1,106 @@
+import type { LifecycleEvent } from './lifecycle.js';
+import type { Livestream, LivestreamChange, LivestreamInput } from './livestream.js';
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface HistoryQuery {
+  offset: number;
+  limit: number;
+  sort: SortOrder;
+  /** false: finished records only; true: every record. */
+  includeUnfinished: boolean;
+}
+
+/** Aggregates maintained in the same transaction as the rows they count. */
+export interface GrowthMonth {
+  /** `YYYY-MM`, UTC. */
+  month: string;
+  count: number;
+  fileSizeBytes: number;
+  lengthSeconds: number;
+}
+
+export interface LivestreamTotals {
+  /** Every record. */
+  all: number;
+  finished: number;
+  /** Archived and queued records: everything but `failed`. */
+  counted: number;
+  totalFileSizeBytes: number;
+  totalLengthSeconds: number;
+  uniqueChannels: number;
+}
+
+export interface LivestreamRepo {
+  /** Reads one page ordered by scheduled start, ties broken by id. */
+  listHistory(query: HistoryQuery, total: number): Promise<Livestream[]>;
+  /** Upcoming and live records, soonest first. */
+  listQueue(limit: number): Promise<Livestream[]>;
+  findById(id: string): Promise<Livestream | null>;
+  /** The records of these ids that exist, in no particular order. */
+  findManyById(ids: readonly string[]): Promise<Livestream[]>;
+  /** An upcoming or live record of this source URL, to join instead of duplicating. */
+  findActiveBySource(sourceUrl: string): Promise<Livestream | null>;
+  totals(): Promise<LivestreamTotals>;
+  /** Finished records per calendar month (UTC) of their scheduled start, oldest month first. */
+  growth(): Promise<GrowthMonth[]>;
+  /** Inserts or updates records and appends new submitters, all in one transaction. */
+  upsertMany(records: readonly LivestreamInput[]): Promise<{ inserted: number; updated: number }>;
+  /** Writes what the source says of a record now (schedule, title, channel, thumbnail); never its status. */
+  update(id: string, change: DetailsChange): Promise<void>;
+  /**
+   * Moves a record through the lifecycle: re-reads it under a row lock, applies `event` with
+   * `applyEvent` (lifecycle.ts) and writes the result, in one transaction; returns the record as
+   * it is now. Throws `livestream_not_found`, `livestream_state_conflict`.
+   */
+  transition(id: string, event: LifecycleEvent): Promise<Livestream>;
+  /** Counts one download of the video. */
+  countDownload(id: string): Promise<void>;
+}
+
+/** What a source may change of a record outside the lifecycle. */
+export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
+
+/** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
+export interface Scheduler {
+  watch(livestreamId: string, at?: Date): Promise<void>;
+  capture(livestreamId: string): Promise<void>;
+  finalize(livestreamId: string): Promise<void>;
+}
+
+/** A record the sweep found with nothing behind its state. */
+export interface Unattended {
+  id: string;
+  /** The capture's state; null when the record has none. */
+  capture: 'capturing' | 'ended' | 'finalized' | null;
+}
+
+/** What the lifecycle sweep reads, and the repairs it counts. */
+export interface SweepRepo {
+  /** Upcoming records scheduled to start before `cutoff`, oldest first. */
+  upcomingScheduledBefore(cutoff: Date, limit: number): Promise<string[]>;
+  /** Upcoming records scheduled at or after `cutoff`, soonest first. */
+  upcomingScheduledFrom(cutoff: Date, limit: number): Promise<string[]>;
+  /** Live records whose capture lease was last renewed more than `staleSeconds` ago (or that have no capture). */
+  liveWithoutLease(staleSeconds: number, limit: number): Promise<Unattended[]>;
+  /** Adds one repair of `action` to the counts /metrics shows. */
+  countRepair(action: SweepAction): Promise<void>;
+  /** Repairs made so far, by action, across every process. */
+  repairCounts(): Promise<Partial<Record<SweepAction, number>>>;
+}
+
+/** What the sweep did to a record: watched it again, resumed its capture or finalize, or failed it. */
+export type SweepAction = 'watch' | 'capture' | 'finalize' | 'fail';
+
+/** Which records have a job waiting or running (the sweep repairs those that have none). */
+export interface PendingJobs {
+  /** The ids among `livestreamIds` with a `job` created, waiting to retry, or running. */
+  pending(job: 'watch' | 'capture' | 'finalize', livestreamIds: readonly string[]): Promise<Set<string>>;
+}
+
+/** Committed changes to records, from any process; read caches depend on it. */
+export interface ChangeFeed {
+  /** False while changes could be missed: caches must be bypassed then. */
+  readonly connected: boolean;
+  onChange(listener: () => void): void;
+}

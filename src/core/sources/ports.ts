@@ -1,0 +1,57 @@
+import type { Platform } from '../livestream/livestream.js';
+
+/** What a source says about a stream's identity and schedule (YouTube knows them; HLS does not). */
+export interface StreamDetails {
+  title: string;
+  channelName: string;
+  channelId: string;
+  /** When the stream is (or was) scheduled to start; null when the source does not say. */
+  scheduledStart: Date | null;
+  thumbnailUrl: string | null;
+}
+
+/** What a source says about a stream right now. */
+export interface SourceStatus {
+  /**
+   * `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES);
+   * `gone`: the source says the video was removed or made private.
+   */
+  state: 'live' | 'not_yet' | 'ended' | 'refused' | 'gone';
+  /** The media playlist to record, when live. */
+  playlistUrl?: string;
+  reason?: string;
+  /** Fresh details, when the source has them (a moved schedule, a renamed stream). */
+  details?: StreamDetails;
+}
+
+/** A submitted URL as a source sees it. */
+export type Inspection =
+  | { kind: 'rejected'; reason: string }
+  | {
+      kind: 'accepted';
+      platform: Platform;
+      /** The record id the source dictates (a YouTube video id), or null for a generated one. */
+      id: string | null;
+      /** The one form of the URL records are kept under. */
+      canonicalUrl: string;
+      details: StreamDetails | null;
+    };
+
+/** A quality a stream can be recorded in: its code (`720p`, or `best`) and frame size. */
+export interface Quality {
+  code: string;
+  /** `1280x720`, or words when the source does not say yet. */
+  resolution: string;
+  /** The one recorded when no quality is asked for. */
+  best: boolean;
+}
+
+export interface StreamSource {
+  /** Whether the URL is this source's to judge (by its form alone, without fetching). */
+  recognises(url: string): boolean;
+  /** Whether the URL names a stream this source can record that is upcoming or live. */
+  inspect(url: string): Promise<Inspection>;
+  check(sourceUrl: string, quality: string | null): Promise<SourceStatus>;
+  /** The qualities the stream offers now, best first; rejects (AppError) when the URL is not a stream. */
+  qualities(url: string): Promise<Quality[]>;
+}
