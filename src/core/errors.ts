@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'archive_not_ready'
   | 'archive_missing'
   | 'livestream_not_found'
+  | 'channel_not_found'
   | 'route_not_found'
   | 'method_not_allowed'
   | 'database_unavailable'

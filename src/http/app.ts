@@ -6,11 +6,13 @@ import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, 
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
+import type { ChannelRepo } from '../core/channels/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
 import { historyRoutes } from './history/history.routes.js';
+import { channelRoutes } from './channels/channels.routes.js';
 import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { metaRoutes } from './meta/meta.routes.js';
 import { installMetrics } from './metrics.js';
@@ -41,6 +43,7 @@ import { searchRoutes, type SearchAccessProvider } from './search/search.routes.
 
 export interface AppDeps {
   livestreams: LivestreamRepo;
+  channels: ChannelRepo;
   captures: CaptureRepo;
   store: ArchiveStore;
   source: StreamSource;
@@ -117,6 +120,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
 
   const context: RouteContext = {
     livestreams: deps.livestreams,
+    channels: deps.channels,
     captures: deps.captures,
     store: deps.store,
     source: deps.source,
@@ -151,6 +155,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl: context.publicUrl }));
     await api.register(historyRoutes(context));
+    await api.register(channelRoutes(context));
     await api.register(queueRoutes(context));
     await api.register(statsRoutes(context));
     await api.register(videoRoutes(context));

@@ -1,5 +1,6 @@
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
+import type { ChannelRepo } from '../core/channels/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
 import type { ReadCache } from './read-cache.js';
@@ -7,6 +8,7 @@ import type { ReadCache } from './read-cache.js';
 /** What route plugins receive: ports and the slice of config the HTTP layer reads. */
 export interface RouteContext {
   livestreams: LivestreamRepo;
+  channels: ChannelRepo;
   captures: CaptureRepo;
   store: ArchiveStore;
   /** The sources submissions are judged by (YouTube, HLS). */

@@ -4,11 +4,13 @@ import type pg from 'pg';
 import { createCaptureRepo } from '../adapters/db/capture-repo.js';
 import { listenForChanges, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { startEmbeddedPostgres } from '../adapters/db/embedded-postgres.js';
+import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
 import { migrate } from '../adapters/db/migrator.js';
 import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
 import type { Config } from '../config.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
+import type { ChannelRepo } from '../core/channels/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import { PgBossJobs } from '../jobs/pg-boss-jobs.js';
 import { throttled } from '../log-throttle.js';
@@ -19,6 +21,7 @@ export interface Database {
   pool: pg.Pool;
   connectionString: string;
   livestreams: LivestreamRepo;
+  channels: ChannelRepo;
   captures: CaptureRepo;
   close(): Promise<void>;
 }
@@ -65,6 +68,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     pool,
     connectionString,
     livestreams: createLivestreamRepo(pool),
+    channels: createChannelRepo(pool),
     captures: createCaptureRepo(pool),
     async close() {
       closing = true;

@@ -32,6 +32,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
   return buildApp(
     {
       livestreams: database.livestreams,
+      channels: database.channels,
       captures: database.captures,
       store,
       source: sources.source,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createPool, isReachable } from '../../src/adapters/db/pool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
@@ -140,6 +141,7 @@ describe('readiness without a database', () => {
     const app = await buildApp(
       {
         livestreams: kura.db.livestreams,
+        channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
         store: createFsStore(os.tmpdir()),
         source: testSources(),

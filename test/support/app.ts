@@ -23,6 +23,7 @@ import { createAccountDeps } from '../../src/wiring/accounts.js';
 import { createSources } from '../../src/wiring/sources.js';
 import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
 import type { Search } from '../../src/wiring/search.js';
@@ -95,6 +96,7 @@ export async function startTestApp(
   const app = await buildApp(
     {
       livestreams: db.livestreams,
+      channels: createChannelRepo(db.pool),
       captures: createCaptureRepo(db.pool),
       store: wiring.store ?? createFsStore(archiveDir),
       source: testSources(),

@@ -1,52 +1,14 @@
 import type pg from 'pg';
-import type { Integrity } from '../../core/archive/integrity.js';
-import type { Livestream, LivestreamChange, LivestreamInput, LivestreamStatus, Platform } from '../../core/livestream/livestream.js';
+import type { LivestreamChange, LivestreamInput, LivestreamStatus } from '../../core/livestream/livestream.js';
 import { AppError } from '../../core/errors.js';
 import { applyEvent } from '../../core/livestream/lifecycle.js';
-import type { GrowthMonth, HistoryQuery, LivestreamRepo, LivestreamTotals } from '../../core/livestream/ports.js';
+import type { GrowthMonth, LivestreamRepo, LivestreamTotals } from '../../core/livestream/ports.js';
+import { historySql } from './history-sql.js';
+import { RECORD_COLUMNS, toLivestream, type LivestreamRow } from './livestream-row.js';
 import { inTransaction } from './pool.js';
 
 /** Rows written per statement during an import. */
 const UPSERT_BATCH = 5_000;
-
-const RECORD_COLUMNS = `
-  l.id, l.platform, l.source_url, l.status, l.failure_reason, l.title, l.channel_name, l.channel_id,
-  l.thumbnail_url, l.scheduled_start_at, l.started_at, l.ended_at, l.file_size_bytes, l.length_seconds,
-  l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url,
-  coalesce((select d.count from livestream_downloads d where d.livestream_id = l.id), 0) as download_count,
-  l.created_at, l.updated_at, l.requested_quality, l.integrity,
-  (select c.verified_at from archive_checks c where c.livestream_id = l.id) as verified_at,
-  array(select s.provider || '/' || s.user_id from livestream_submitters s
-        where s.livestream_id = l.id order by s.id) as submitters`;
-
-interface LivestreamRow {
-  id: string;
-  platform: Platform;
-  source_url: string;
-  status: LivestreamStatus;
-  failure_reason: string | null;
-  title: string;
-  channel_name: string;
-  channel_id: string;
-  thumbnail_url: string | null;
-  scheduled_start_at: Date;
-  started_at: Date | null;
-  ended_at: Date | null;
-  file_size_bytes: number | null;
-  length_seconds: number | null;
-  video_key: string | null;
-  log_key: string | null;
-  thumbnail_key: string | null;
-  sha256: string | null;
-  external_archive_url: string | null;
-  download_count: number;
-  created_at: Date;
-  updated_at: Date;
-  requested_quality: string | null;
-  integrity: Integrity | null;
-  verified_at: Date | null;
-  submitters: string[];
-}
 
 /** Livestream records in PostgreSQL. */
 export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
@@ -175,26 +137,6 @@ async function updateRecord(db: pg.Pool | pg.PoolClient, id: string, change: Liv
   await db.query(`update livestreams set ${sets.join(', ')} where id = $1`, values);
 }
 
-/**
- * Deep pages read from the other end: the last page of 100k records costs an offset of 0,
- * not 100k. `total` is the count the caller paginates against.
- */
-function historySql(query: HistoryQuery, total: number) {
-  const where = query.includeUnfinished ? '' : `where l.status = 'finished'`;
-  const remaining = total - query.offset;
-  const reversed = query.offset > total / 2 && remaining > 0;
-  const direction = (query.sort === 'asc') !== reversed ? 'asc' : 'desc';
-  const limit = reversed ? Math.min(query.limit, remaining) : query.limit;
-  const offset = reversed ? Math.max(0, remaining - query.limit) : query.offset;
-  return {
-    name: `history-${direction}-${query.includeUnfinished ? 'all' : 'finished'}`,
-    sql: `select ${RECORD_COLUMNS} from livestreams l ${where}
-          order by l.scheduled_start_at ${direction}, l.id ${direction} limit $1 offset $2`,
-    params: [limit, offset],
-    reversed,
-  };
-}
-
 async function upsertRecords(client: pg.PoolClient, batch: readonly LivestreamInput[]): Promise<number> {
   const column = <T>(pick: (r: LivestreamInput) => T) => batch.map(pick);
   const { rows } = await client.query<{ inserted: boolean }>(
@@ -264,39 +206,4 @@ async function appendSubmitters(client: pg.PoolClient, batch: readonly Livestrea
      on conflict (livestream_id, provider, user_id) do nothing`,
     [ids, providers, userIds],
   );
-}
-
-function toLivestream(row: LivestreamRow): Livestream {
-  const hasArchive = row.file_size_bytes !== null || row.video_key !== null || row.external_archive_url !== null;
-  return {
-    id: row.id,
-    platform: row.platform,
-    sourceUrl: row.source_url,
-    status: row.status,
-    failureReason: row.failure_reason,
-    title: row.title,
-    channelName: row.channel_name,
-    channelId: row.channel_id,
-    thumbnailUrl: row.thumbnail_url,
-    scheduledStart: row.scheduled_start_at,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    archive: hasArchive
-      ? {
-          fileSizeBytes: row.file_size_bytes ?? 0,
-          lengthSeconds: row.length_seconds ?? 0,
-          videoKey: row.video_key,
-          logKey: row.log_key,
-          thumbnailKey: row.thumbnail_key,
-          sha256: row.sha256,
-          externalUrl: row.external_archive_url,
-        }
-      : null,
-    downloadCount: row.download_count,
-    integrity: row.integrity !== null && row.verified_at !== null ? { state: row.integrity, verifiedAt: row.verified_at } : null,
-    requestedQuality: row.requested_quality,
-    submitters: row.submitters,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

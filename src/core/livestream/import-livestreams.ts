@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { CHANNEL_ID_MAX_LENGTH } from '../channels/channel.js';
 import { AppError } from '../errors.js';
 import {
   LIVESTREAM_ID_PATTERN,
@@ -32,7 +33,7 @@ export const ImportRecordSchema = Type.Object({
   finished: Type.Boolean(),
   title: Type.String({ maxLength: 1000 }),
   channelName: Type.String({ maxLength: 1000 }),
-  channelId: Type.String({ maxLength: 200 }),
+  channelId: Type.String({ maxLength: CHANNEL_ID_MAX_LENGTH }),
   thumbnail: Type.Optional(Type.Union([Type.Literal(''), HttpUrl, Type.Null()])),
   downloadUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
   fileSizeBytes: Type.Optional(Type.Union([Count, Type.Null()])),

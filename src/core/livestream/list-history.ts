@@ -1,3 +1,4 @@
+import type { ChannelRepo } from '../channels/ports.js';
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo, SortOrder } from './ports.js';
 
@@ -11,10 +12,12 @@ export interface HistoryRequest {
   limit: number;
   sort: SortOrder;
   unfinished: boolean;
+  /** Only this channel's records; null: every channel. */
+  channelId: string | null;
 }
 
 /** What a history request asks when it leaves something out: the API's defaults, in one place. */
-export const HISTORY_DEFAULTS = { page: 0, limit: 25, sort: 'desc', unfinished: false } as const satisfies HistoryRequest;
+export const HISTORY_DEFAULTS = { page: 0, limit: 25, sort: 'desc', unfinished: false, channelId: null } as const satisfies HistoryRequest;
 
 export interface HistoryPage {
   records: Livestream[];
@@ -22,13 +25,25 @@ export interface HistoryPage {
   hasMore: boolean;
 }
 
-/** One page of the archive, newest or oldest first, with the total for pagination. */
-export async function listHistory(deps: { livestreams: LivestreamRepo }, request: HistoryRequest): Promise<HistoryPage> {
+/**
+ * One page of the archive (or of one channel's), newest or oldest first, with the total for
+ * pagination; both totals are maintained aggregates. An unknown channel has an empty history.
+ */
+export async function listHistory(deps: { livestreams: LivestreamRepo; channels: ChannelRepo }, request: HistoryRequest): Promise<HistoryPage> {
   const limit = Math.min(request.limit, HISTORY_MAX_LIMIT);
   const offset = request.page * limit;
-  const totals = await deps.livestreams.totals();
-  const total = request.unfinished ? totals.all : totals.finished;
-  const records =
-    offset >= total ? [] : await deps.livestreams.listHistory({ offset, limit, sort: request.sort, includeUnfinished: request.unfinished }, total);
+  const total = await historyTotal(deps, request);
+  const query = { offset, limit, sort: request.sort, includeUnfinished: request.unfinished, channelId: request.channelId };
+  const records = offset >= total ? [] : await deps.livestreams.listHistory(query, total);
   return { records, total, hasMore: offset + limit < total };
+}
+
+async function historyTotal(deps: { livestreams: LivestreamRepo; channels: ChannelRepo }, request: HistoryRequest): Promise<number> {
+  if (request.channelId === null) {
+    const totals = await deps.livestreams.totals();
+    return request.unfinished ? totals.all : totals.finished;
+  }
+  const channel = await deps.channels.find(request.channelId);
+  if (channel === null) return 0;
+  return request.unfinished ? channel.archives + channel.upcoming + channel.failed : channel.archives;
 }

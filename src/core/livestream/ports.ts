@@ -9,6 +9,8 @@ export interface HistoryQuery {
   sort: SortOrder;
   /** false: finished records only; true: every record. */
   includeUnfinished: boolean;
+  /** Only this channel's records; null: every channel. */
+  channelId: string | null;
 }
 
 /** Aggregates maintained in the same transaction as the rows they count. */

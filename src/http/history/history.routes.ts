@@ -14,14 +14,14 @@ export function historyRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
       {
         schema: {
           operationId: 'listHistory',
-          summary: 'Archived livestreams, paginated',
+          summary: 'Archived livestreams, paginated; of one channel with channelId',
           querystring: HistoryQuerySchema,
           response: { 200: HistoryResponseSchema, ...problemResponses },
         },
       },
       async (request, reply) => {
         const query = toHistoryRequest(request.query);
-        return sendCached(reply, context.cache, `history:${query.page}:${query.limit}:${query.sort}:${query.unfinished}`, async () => {
+        return sendCached(reply, context.cache, `history:${query.page}:${query.limit}:${query.sort}:${query.unfinished}:${query.channelId ?? ''}`, async () => {
           const page = await listHistory(context, query);
           return {
             body: reply.serialize(page.records.map((r) => presentRecord(r, context.publicUrl))) as string,

@@ -1,10 +1,12 @@
 import Type, { type Static } from 'typebox';
 import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/livestream/list-history.js';
+import { channelIdSchema } from '../channels/channels.schema.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 
 const { page, limit, sort, unfinished } = HISTORY_DEFAULTS;
 
-export const HistoryQuerySchema = Type.Object({
+/** `page` and `limit`, as the history and the channel list take them. */
+export const PageQueryProperties = {
   page: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -20,6 +22,10 @@ export const HistoryQuerySchema = Type.Object({
       description: `records per page, an integer of 1 or more; values above ${HISTORY_MAX_LIMIT} are clamped to ${HISTORY_MAX_LIMIT}; default ${limit}`,
     }),
   ),
+};
+
+export const HistoryQuerySchema = Type.Object({
+  ...PageQueryProperties,
   sort: Type.Optional(
     Type.String({
       pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$',
@@ -33,6 +39,7 @@ export const HistoryQuerySchema = Type.Object({
       description: `true, false, 1 or 0: whether unfinished (upcoming, live, failed) records are included; default ${unfinished}`,
     }),
   ),
+  channelId: Type.Optional(channelIdSchema("only this channel's records")),
 });
 export type HistoryQuery = Static<typeof HistoryQuerySchema>;
 
@@ -43,6 +50,7 @@ export function toHistoryRequest(query: HistoryQuery): HistoryRequest {
     limit: query.limit ?? limit,
     sort: query.sort === undefined ? sort : query.sort.toLowerCase() === 'asc' ? 'asc' : 'desc',
     unfinished: query.unfinished === undefined ? unfinished : query.unfinished === 'true' || query.unfinished === '1',
+    channelId: query.channelId ?? null,
   };
 }
 

@@ -1,0 +1,31 @@
+/** Longest channel id a record may carry (an import refuses longer ones; so does every channel filter). */
+export const CHANNEL_ID_MAX_LENGTH = 200;
+
+/** The archive most recently scheduled of a channel. */
+export interface LatestArchive {
+  id: string;
+  title: string;
+  scheduledStart: Date;
+}
+
+/** A channel as its records sum it up, from aggregates kept in the same transaction as the records. */
+export interface ChannelSummary {
+  channelId: string;
+  /** The name on the channel's most recently scheduled record (a renamed channel shows its new name). */
+  channelName: string;
+  /** Finished records. */
+  archives: number;
+  /** Upcoming and live records. */
+  upcoming: number;
+  /** Failed records: never counted as archives, but in the channel's history with `unfinished=true`. */
+  failed: number;
+  /** Of the finished records. */
+  totalFileSizeBytes: number;
+  totalLengthSeconds: number;
+  latestArchive: LatestArchive | null;
+}
+
+/** A channel is listed (and found) while it has an archive or a stream queued. */
+export function isListed(channel: ChannelSummary): boolean {
+  return channel.archives + channel.upcoming > 0;
+}

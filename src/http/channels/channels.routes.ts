@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { getChannel } from '../../core/channels/get-channel.js';
+import { listChannels } from '../../core/channels/list-channels.js';
+import type { RouteContext } from '../context.js';
+import { PAGINATION_HEADERS } from '../history/history.schema.js';
+import { sendCached } from '../read-cache.js';
+import { problemResponses } from '../responses.schema.js';
+import { presentChannel } from './channel.presenter.js';
+import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
+
+/** `GET /api/channels` (paginated like the history) and `GET /api/channels/{channelId}`, from maintained aggregates. */
+export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/channels',
+      {
+        schema: {
+          operationId: 'listChannels',
+          summary: 'Channels with archives or queued streams, latest archive first, paginated',
+          querystring: ChannelsQuerySchema,
+          response: { 200: ChannelListSchema, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        const query = toChannelsRequest(request.query);
+        return sendCached(reply, context.cache, `channels:${query.page}:${query.limit}`, async () => {
+          const page = await listChannels(context, query);
+          return {
+            body: reply.serialize(page.channels.map(presentChannel)) as string,
+            headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
+          };
+        });
+      },
+    );
+
+    app.get(
+      '/channels/:channelId',
+      {
+        schema: {
+          operationId: 'getChannel',
+          summary: "One channel's counts, sizes and latest archive",
+          params: ChannelParamsSchema,
+          response: { 200: ChannelSchema, ...problemResponses },
+        },
+      },
+      async (request, reply) =>
+        sendCached(reply, context.cache, `channel:${request.params.channelId}`, async () => ({
+          body: reply.serialize(presentChannel(await getChannel(context, request.params.channelId))) as string,
+          headers: {},
+        })),
+    );
+  };
+}
