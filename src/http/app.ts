@@ -16,7 +16,7 @@ import { channelRoutes } from './channels/channels.routes.js';
 import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { metaRoutes } from './meta/meta.routes.js';
 import { installMetrics } from './metrics.js';
-import { frameworkProblem, installProblemHandling, sendProblem } from './problem.js';
+import { frameworkProblem, installProblemHandling, MAX_PATH_PARAMETER_LENGTH, sendProblem } from './problem.js';
 import { installInputChecks } from './input-checks.js';
 import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
@@ -77,8 +77,14 @@ export interface AppOptions {
 /** Where the built-in search engine is served; its errors are in Meilisearch's format. */
 const SEARCH_ENGINE_PATH = '/api/search-engine';
 
-/** Request limits: nothing waits forever, nothing arrives unbounded. */
-const LIMITS = { bodyLimit: 1024 * 1024, requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 10_000 };
+/** Request limits: nothing waits forever, nothing arrives unbounded (a path parameter holds the longest channel id). */
+const LIMITS = {
+  bodyLimit: 1024 * 1024,
+  requestTimeout: 30_000,
+  connectionTimeout: 60_000,
+  keepAliveTimeout: 10_000,
+  routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+};
 
 /** Builds the HTTP app (api routes under /api, health and metrics at the root) without listening. */
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {

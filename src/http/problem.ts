@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { CHANNEL_ID_MAX_LENGTH } from '../core/channels/channel.js';
 import { AppError, type ErrorKind } from '../core/errors.js';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -68,13 +69,16 @@ export function installProblemHandling(app: FastifyInstance): void {
   });
 }
 
+/** The longest path parameter routed (a channel id, CHANNEL_ID_MAX_LENGTH); longer ones are refused with 414. */
+export const MAX_PATH_PARAMETER_LENGTH = CHANNEL_ID_MAX_LENGTH;
+
 /**
  * Fastify's own refusals of a request (before any route code runs), each with a stable code and
  * a sentence a person understands instead of Fastify's wording.
  */
 const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: string; detail: (request: FastifyRequest) => string }>> = {
   FST_ERR_BAD_URL: { code: 'malformed_url', detail: () => 'The path is not valid percent-encoded UTF-8.' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_parameter_too_long', detail: () => 'A path parameter is longer than 100 characters.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_parameter_too_long', detail: () => `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.` },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: 'invalid_body',
     detail: () => 'The request body is empty although its Content-Type is application/json; send a JSON object, or no Content-Type.',

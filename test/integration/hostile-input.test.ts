@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => kura.close());
 
-const HOSTILE_PATH_VALUES = ['%00', 'a%00b', '%FF', '%E0%A4%A', 'x'.repeat(101), '%20', '..%2F..', '-Infinity'];
+const HOSTILE_PATH_VALUES = ['%00', 'a%00b', '%FF', '%E0%A4%A', 'x'.repeat(101), 'x'.repeat(201), '%20', '..%2F..', '-Infinity'];
 const HOSTILE_QUERY_VALUES = ['%00', 'a%00b', 'Infinity', '-Infinity', '-1e400', '0x10', '1e3', '%205', '5.0', '', '%FF', 'x'.repeat(4000), '1&$=2'];
 const BENIGN_PATH: Record<string, string> = { id: 'known-1', type: 'video', uid: 'kura', provider: 'local' };
 
@@ -138,7 +138,7 @@ describe('hostile input over every route of the OpenAPI document', () => {
 
   it('answers the routes the document leaves out (web pages, the search engine catch-all) the same way', async () => {
     const attempts: Attempt[] = [
-      ...['%00', '%FF', 'x'.repeat(101)].map((id) => ({ method: 'GET' as const, url: `/archive/${id}` })),
+      ...['%00', '%FF', 'x'.repeat(201)].map((id) => ({ method: 'GET' as const, url: `/archive/${id}` })),
       { method: 'POST', url: '/api/search-engine/indexes/kura/documents', payload: '{"id":"\u0000"}', headers: { 'content-type': 'application/json' } },
       { method: 'GET', url: '/api/search-engine/keys/%FF' },
       { method: 'GET', url: `/api/search-engine/indexes/${'x'.repeat(101)}` },
@@ -232,7 +232,7 @@ describe('the requests of the probe, each answered as the contract says', () => 
     const json = { 'content-type': 'application/json' };
     const cases: Array<[Attempt, number, string, RegExp]> = [
       [{ method: 'GET', url: '/api/video/%FF' }, 400, 'malformed_url', /percent-encoded UTF-8/],
-      [{ method: 'GET', url: `/api/video/${'a'.repeat(101)}` }, 414, 'path_parameter_too_long', /longer than 100 characters/],
+      [{ method: 'GET', url: `/api/video/${'a'.repeat(201)}` }, 414, 'path_parameter_too_long', /longer than 200 characters/],
       [{ method: 'POST', url: '/api/submit', payload: '', headers: json }, 400, 'invalid_body', /body is empty/],
       [{ method: 'POST', url: '/api/submit', payload: '[1]', headers: json }, 400, 'invalid_body', /^The request body must be a JSON object\.$/],
       [{ method: 'POST', url: '/api/submit' }, 400, 'invalid_body', /^The request body must be a JSON object\.$/],

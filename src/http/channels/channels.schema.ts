@@ -1,16 +1,7 @@
 import Type, { type Static } from 'typebox';
-import { CHANNEL_ID_MAX_LENGTH } from '../../core/channels/channel.js';
 import { HISTORY_DEFAULTS } from '../../core/livestream/list-history.js';
 import { PageQueryProperties } from '../history/history.schema.js';
-
-/** A channel id as records carry it: 1 to CHANNEL_ID_MAX_LENGTH characters (a NUL is refused for every input). */
-export function channelIdSchema(what: string) {
-  return Type.String({
-    minLength: 1,
-    maxLength: CHANNEL_ID_MAX_LENGTH,
-    description: `${what}: a channel id as the records give it (a YouTube UC… id, an HLS source's host), 1 to ${CHANNEL_ID_MAX_LENGTH} characters`,
-  });
-}
+import { channelIdSchema } from './channel-id.schema.js';
 
 export const ChannelsQuerySchema = Type.Object(PageQueryProperties);
 export type ChannelsQuery = Static<typeof ChannelsQuerySchema>;

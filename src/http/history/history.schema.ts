@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/livestream/list-history.js';
-import { channelIdSchema } from '../channels/channels.schema.js';
+import { channelIdSchema } from '../channels/channel-id.schema.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 
 const { page, limit, sort, unfinished } = HISTORY_DEFAULTS;
