@@ -13,11 +13,29 @@ const at = (hours: number) => new Date(Date.UTC(2025, 0, 1) + hours * 3_600_000)
 
 /** A finished record of `channelId` at hour `hour`, with a known size and length. */
 const archive = (id: string, channelId: string, hour: number, extra: Partial<HistoryRecordJson> = {}) =>
-  buildRecord({ id, channelId, channelName: `${channelId} name`, scheduledStart: at(hour), title: `${id} title`, fileSizeBytes: 1000 * hour, length: 60 * hour, ...extra });
+  buildRecord({
+    id,
+    channelId,
+    channelName: `${channelId} name`,
+    scheduledStart: at(hour),
+    title: `${id} title`,
+    fileSizeBytes: 1000 * hour,
+    length: 60 * hour,
+    ...extra,
+  });
 const upcoming = (id: string, channelId: string, hour: number) =>
   buildRecord({ id, channelId, channelName: `${channelId} name`, scheduledStart: at(hour), finished: false });
 const failed = (id: string, channelId: string, hour: number) =>
-  buildRecord({ id, channelId, channelName: `${channelId} name`, scheduledStart: at(hour), finished: false, status: 'failed', fileSizeBytes: 5e9, length: 999 });
+  buildRecord({
+    id,
+    channelId,
+    channelName: `${channelId} name`,
+    scheduledStart: at(hour),
+    finished: false,
+    status: 'failed',
+    fileSizeBytes: 5e9,
+    length: 999,
+  });
 
 async function channels(query = '') {
   const response = await kura.app.inject({ url: `/api/channels${query}` });

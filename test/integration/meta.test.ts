@@ -29,9 +29,12 @@ describe('API overview, OpenAPI and changelog', () => {
     const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
     expect(spec.openapi).toBe('3.1.0');
     const history = spec.paths['/api/history'].get;
-    expect(history.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'page', 'sort', 'unfinished']);
+    expect(history.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['channelId', 'limit', 'page', 'sort', 'unfinished']);
     expect(history.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 25 });
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/queue', '/api/stats', '/api/video/{id}', '/api/changelog']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/queue', '/api/stats', '/api/video/{id}', '/api/changelog', '/api/channels', '/api/channels/{channelId}']),
+    );
+    expect(spec.components.schemas.Channel.properties.latestArchive).toBeDefined();
     expect(history.parameters.every((p: { required?: boolean }) => p.required !== true)).toBe(true);
     expect(history.responses['4XX'].content['application/json'].schema.properties.code).toBeDefined();
     expect(spec.components.schemas.LivestreamRecord.properties.fileSizeBytes.type).toBe('integer');

@@ -25,8 +25,8 @@ export const ChannelSchema = Type.Object(
     totalLength: count('seconds of the finished records'),
     latestArchive: Type.Union(
       [
-      Type.Object({ id: Type.String(), title: Type.String(), scheduledStart: Type.String({ format: 'date-time', description: 'ISO 8601, UTC (Z)' }) }),
-      Type.Null(),
+        Type.Object({ id: Type.String(), title: Type.String(), scheduledStart: Type.String({ format: 'date-time', description: 'ISO 8601, UTC (Z)' }) }),
+        Type.Null(),
       ],
       { description: 'the most recently scheduled finished record; null while the channel has none' },
     ),
