@@ -1,16 +1,14 @@
-// bench/search-index: the in-memory index (MemoryIndex + Vocabulary) against MiniSearch doing the
-// same matching, in one process each, on bench/search's corpus without PostgreSQL: load time, heap
-// after a full GC, and single-thread time per query (the page's ids; no documents read).
-// Usage: npm run build && node --expose-gc dist/bench/search-index.js memory|minisearch|minisearch-native [--records 100000]
+// bench/search-index: the in-memory index (MemoryIndex + Vocabulary) alone, on bench/search's
+// corpus without PostgreSQL: load time, heap after a full GC, and single-thread time per query (the
+// page's ids; no documents read). Commit 31cba8e ran MiniSearch through the same bench (RESULTS.md).
+// Usage: npm run build && node --expose-gc dist/bench/search-index.js [--records 100000]
 import { performance } from 'node:perf_hooks';
 import { matchWords } from '../src/adapters/search/builtin-search.js';
 import type { IndexedDocument } from '../src/adapters/search/indexed-document.js';
 import { MemoryIndex } from '../src/adapters/search/memory-index.js';
-import { MiniSearchIndex } from '../src/adapters/search/minisearch-index.js';
 import { buildCorpus } from './search-corpus.js';
 
-const [engine = 'memory', ...rest] = process.argv.slice(2);
-const args = new Map(rest.map((a, i, all) => [a, all[i + 1]] as const));
+const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
 const RECORDS = Number(args.get('--records') ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
@@ -57,17 +55,12 @@ const KINDS: Record<string, string[]> = {
 };
 
 let started = performance.now();
-const memory = engine === 'memory' ? MemoryIndex.of(documents) : null;
-const mini = engine.startsWith('minisearch') ? new MiniSearchIndex() : null;
-mini?.addAll(documents);
+const index = MemoryIndex.of(documents);
 documents = null; // what the index keeps of them stays
 const search = (q: string, filtered: boolean): { ids: string[]; total: number } => {
   const filter = filtered ? ({ kind: 'term', field: 'finished', equal: true, value: true } as const) : null;
   const sort = filtered ? [{ field: 'length', order: 'desc' } as const] : [];
   const split = q.split(' ');
-  if (mini !== null && engine === 'minisearch-native') return mini.native({ words: split, filter, sort, offset: 0, limit: 20 });
-  if (mini !== null) return mini.search({ words: split, filter, sort, offset: 0, limit: 20 });
-  const index = memory as MemoryIndex;
   return index.search({ terms: matchWords(index.vocabulary, split).terms, filter, sort, offset: 0, limit: 20 });
 };
 search('karaoke', false); // the lazy sort newest first, a part of loading
@@ -75,7 +68,7 @@ const loadMs = performance.now() - started;
 gc();
 const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
 console.log(
-  `${engine}: ${RECORDS} documents loaded in ${loadMs.toFixed(0)} ms; heap ${heapMb.toFixed(1)} MB (after a full GC: the index and what it keeps of the documents)`,
+  `MemoryIndex: ${RECORDS} documents loaded in ${loadMs.toFixed(0)} ms; heap ${heapMb.toFixed(1)} MB (after a full GC: the index and what it keeps of the documents)`,
 );
 console.log('| queries | hits (first) | mean ms | p50 ms | p99 ms | max ms |');
 console.log('|---|---|---|---|---|---|');
