@@ -62,7 +62,7 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
 }
 
 /** Each query word as a term: itself; the last, every known word it begins; one no document holds, its nearest known words. */
-function matchWords(vocabulary: Vocabulary, words: readonly string[]): { terms: Term[]; matched: MatchedWord[] } {
+export function matchWords(vocabulary: Vocabulary, words: readonly string[]): { terms: Term[]; matched: MatchedWord[] } {
   const terms: Term[] = [];
   const matched: MatchedWord[] = [];
   words.forEach((word, i) => {

@@ -1,4 +1,4 @@
-import { Lru } from './lru.js';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Documents' JSON text by id, the most recently used kept up to a budget of characters, so the
@@ -7,11 +7,12 @@ import { Lru } from './lru.js';
  * refused (`since`).
  */
 export class DocumentCache {
-  private readonly texts: Lru<string>;
+  private readonly texts: LRUCache<string, string>;
   private changes = 0;
 
   constructor(budget: number) {
-    this.texts = new Lru(budget, (text) => text.length);
+    // a text longer than the whole budget is not kept (lru-cache's maxEntrySize defaults to maxSize)
+    this.texts = new LRUCache({ maxSize: budget, sizeCalculation: (text) => Math.max(1, text.length) });
   }
 
   get(id: string): string | undefined {

@@ -1,5 +1,5 @@
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import { Lru } from './lru.js';
 
 /** Queries whose words are remembered (how PostgreSQL splits and normalises a text never changes). */
 const MAX_REMEMBERED_QUERIES = 1000;
@@ -14,7 +14,7 @@ export const QUERY_WORDS_SQL = `select coalesce(array_agg(lexeme order by positi
  * remembered.
  */
 export function queryWords(pool: pg.Pool): (q: string) => Promise<string[]> {
-  const remembered = new Lru<string[]>(MAX_REMEMBERED_QUERIES);
+  const remembered = new LRUCache<string, string[]>({ max: MAX_REMEMBERED_QUERIES });
   return async (q) => {
     const plain = plainWords(q);
     if (plain !== null) return plain;

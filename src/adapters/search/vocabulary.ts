@@ -1,4 +1,4 @@
-import { Lru } from './lru.js';
+import { LRUCache } from 'lru-cache';
 import { similarity, trigrams } from './trigrams.js';
 
 /** pg_trgm's default `similarity_threshold`: less similar words are not typo candidates. */
@@ -19,7 +19,7 @@ export class Vocabulary {
   private readonly byTrigram = new Map<string, Set<string>>();
   private readonly trigramsOf = new Map<string, number>();
   /** Answers of `similar`, kept until a word comes or goes. */
-  private readonly corrections = new Lru<string[]>(MAX_CORRECTIONS_KEPT);
+  private readonly corrections = new LRUCache<string, string[]>({ max: MAX_CORRECTIONS_KEPT });
 
   /** Documents holding `word`; 0 when none does. */
   documents(word: string): number {
