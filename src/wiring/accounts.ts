@@ -12,33 +12,14 @@ import { createSetupRepo } from '../adapters/db/setup-repo.js';
 import { createUserRepo } from '../adapters/db/user-repo.js';
 import { createSubmissionSource } from '../adapters/sources/submission-policy.js';
 import type { Config } from '../config.js';
-import type {
-  AdminActionRepo,
-  ApiTokenRepo,
-  LoginAttemptRepo,
-  LoginProvider,
-  PasswordHasher,
-  RateLimiter,
-  SessionRepo,
-  SetupRepo,
-  UserRepo,
-} from '../core/accounts/ports.js';
+import type { LoginProvider, SetupRepo } from '../core/accounts/ports.js';
 import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
 import type { Scheduler } from '../core/livestream/ports.js';
 import type { AccountDeps } from '../http/auth/accounts-context.js';
 import type { Sources } from './sources.js';
 
 /** The account repositories and the password hasher on one database: the api's and the CLI's alike. */
-export interface AccountStores {
-  users: UserRepo;
-  sessions: SessionRepo;
-  apiTokens: ApiTokenRepo;
-  loginAttempts: LoginAttemptRepo;
-  rateLimiter: RateLimiter;
-  passwords: PasswordHasher;
-  adminActions: AdminActionRepo;
-  setup: SetupRepo;
-}
+export type AccountStores = Pick<AccountDeps, 'users' | 'sessions' | 'apiTokens' | 'loginAttempts' | 'rateLimiter' | 'passwords' | 'adminActions' | 'setup'>;
 
 export function createAccountStores(pool: pg.Pool): AccountStores {
   return {

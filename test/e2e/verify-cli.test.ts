@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
-import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
+import { externalArchive, finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 import { runKura } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -58,15 +58,7 @@ describe('kura verify', () => {
     const unknown = await verify('nothing-here');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No livestream has the id "nothing-here"');
-    const archive = {
-      fileSizeBytes: 5,
-      lengthSeconds: 1,
-      videoKey: null,
-      logKey: null,
-      thumbnailKey: null,
-      sha256: null,
-      externalUrl: 'https://archive.example.org/x.mp4',
-    };
+    const archive = externalArchive();
     await db.livestreams.upsertMany([finishedRecord('cli-external', archive)]);
     const external = await verify('cli-external');
     expect(external.code).toBe(0);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { finishedRecord } from '../support/archives.js';
 import { buildRecord } from '../support/factories.js';
 
 let kura: TestApp;
@@ -15,23 +16,15 @@ beforeAll(async () => {
   const key = objectKeys.video(ID);
   await mkdir(path.dirname(path.join(kura.archiveDir, key)), { recursive: true });
   await writeFile(path.join(kura.archiveDir, key), VIDEO);
-  const record: LivestreamInput = {
-    id: ID,
-    platform: 'hls',
-    sourceUrl: `https://cdn.example/${ID}/index.m3u8`,
-    status: 'finished',
-    failureReason: null,
-    title: 'Stored',
-    channelName: 'Channel',
-    channelId: 'cdn.example',
-    thumbnailUrl: null,
-    scheduledStart: new Date('2026-01-01T00:00:00Z'),
-    startedAt: null,
-    endedAt: null,
-    submitters: ['local/viewer'],
-    requestedQuality: null,
-    archive: { fileSizeBytes: VIDEO.length, lengthSeconds: 1, videoKey: key, logKey: null, thumbnailKey: null, sha256: 'a'.repeat(64), externalUrl: null },
-  };
+  const record = finishedRecord(ID, {
+    fileSizeBytes: VIDEO.length,
+    lengthSeconds: 1,
+    videoKey: key,
+    logKey: null,
+    thumbnailKey: null,
+    sha256: 'a'.repeat(64),
+    externalUrl: null,
+  });
   await kura.db.livestreams.upsertMany([record]);
 });
 afterAll(() => kura.close());
@@ -81,7 +74,7 @@ describe('GET|HEAD /api/download/{id}/{type} (fs storage)', () => {
     const id = 'withlog1';
     const log = Buffer.from('frame=  30 fps=30 size=1kB time=00:00:01.00\n');
     await writeFile(await keyPath(objectKeys.log(id)), log);
-    await kura.db.livestreams.upsertMany([finishedRecord(id, { logKey: objectKeys.log(id) })]);
+    await kura.db.livestreams.upsertMany([storedRecord(id, { logKey: objectKeys.log(id) })]);
     const byLog = await download('GET', `/api/download/${id}/log`);
     const byFfmpeg = await download('GET', `/api/download/${id}/ffmpeg`);
     expect(byLog.statusCode, byLog.body).toBe(200);
@@ -107,30 +100,7 @@ async function keyPath(key: string): Promise<string> {
 }
 
 /** A finished record stored by Kura, with the archive keys given. */
-function finishedRecord(id: string, keys: { videoKey?: string | null; logKey?: string | null }): LivestreamInput {
-  return {
-    id,
-    platform: 'hls',
-    sourceUrl: `https://cdn.example/${id}/index.m3u8`,
-    status: 'finished',
-    failureReason: null,
-    title: `Stored ${id}`,
-    channelName: 'Channel',
-    channelId: 'cdn.example',
-    thumbnailUrl: null,
-    scheduledStart: new Date('2026-01-01T00:00:00Z'),
-    startedAt: null,
-    endedAt: null,
-    submitters: ['local/viewer'],
-    requestedQuality: null,
-    archive: {
-      fileSizeBytes: 10,
-      lengthSeconds: 1,
-      videoKey: keys.videoKey ?? null,
-      logKey: keys.logKey ?? null,
-      thumbnailKey: null,
-      sha256: 'a'.repeat(64),
-      externalUrl: null,
-    },
-  };
+function storedRecord(id: string, keys: { videoKey?: string | null; logKey?: string | null }): LivestreamInput {
+  const archive = { fileSizeBytes: 10, lengthSeconds: 1, thumbnailKey: null, sha256: 'a'.repeat(64), externalUrl: null };
+  return finishedRecord(id, { ...archive, videoKey: keys.videoKey ?? null, logKey: keys.logKey ?? null });
 }

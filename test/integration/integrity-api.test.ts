@@ -4,7 +4,7 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { verifyOneArchive } from '../../src/core/archive/verify-archives.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
+import { externalArchive, finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 
 let kura: TestApp;
 beforeAll(async () => {
@@ -38,15 +38,7 @@ describe('integrity in the API', () => {
   });
 
   it('leaves the field out of records whose archive is kept outside', async () => {
-    const archive = {
-      fileSizeBytes: 5,
-      lengthSeconds: 1,
-      videoKey: null,
-      logKey: null,
-      thumbnailKey: null,
-      sha256: null,
-      externalUrl: 'https://archive.example.org/x.mp4',
-    };
+    const archive = externalArchive();
     await kura.db.livestreams.upsertMany([finishedRecord('api-external', archive)]);
     const details = (await get('/api/video/api-external')).json();
     expect(details).not.toHaveProperty('integrity');

@@ -20,6 +20,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildRecord } from '../support/factories.js';
 import { waitForRecord } from '../support/records.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { testSignal } from '../support/ffmpeg-args.js';
 
 // A job that fails for good moves its record to `failed` with why, and keeps what was captured:
 // real pg-boss (its retries and metadata), real PostgreSQL, a real fs store and real ffmpeg.
@@ -79,15 +80,7 @@ function liveInput(id: string) {
 function realMedia(): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x90:rate=15',
-      '-t',
-      '2',
+      ...testSignal('testsrc=size=160x90:rate=15', 2, { silent: true }),
       '-c:v',
       'libx264',
       '-preset',

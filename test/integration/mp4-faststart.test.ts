@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faststartLayout, moveChunkOffsets } from '../../src/adapters/media/mp4-faststart.js';
+import { testSignal } from '../support/ffmpeg-args.js';
 
 // Real ffmpeg output: an MP4 with its moov after the media, moved to the front by Kura.
 let dir: string;
@@ -44,19 +45,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-mp4-'));
   raw = path.join(dir, 'raw.mp4');
   await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x180:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    '6',
+    ...testSignal('testsrc=size=320x180:rate=30', 6),
     '-c:v',
     'libx264',
     '-preset',

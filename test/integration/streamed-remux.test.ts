@@ -11,6 +11,7 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
 import type { ByteSource } from '../../src/core/archive/ports.js';
 import { startS3, type TestS3 } from '../support/s3.js';
+import { testSignal } from '../support/ffmpeg-args.js';
 
 // Finalize's remux as it runs in production: real ffmpeg reads capture parts over loopback HTTP
 // and its MP4 is streamed into the archive store (a real fs store, a real S3 server), the moov
@@ -59,19 +60,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-remux-'));
   const ts = path.join(dir, 'all.ts');
   await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=640x360:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    '45',
+    ...testSignal('testsrc2=size=640x360:rate=30', 45),
     '-c:v',
     'libx264',
     '-preset',

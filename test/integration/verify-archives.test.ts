@@ -10,7 +10,7 @@ import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifyArchivesDeps } from '../../src/core/archive/verify-archives.js';
 import { runVerifyArchives } from '../../src/jobs/verify-archives.js';
-import { finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
+import { externalArchive, finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
@@ -122,15 +122,7 @@ describe.each(stores)('verifying archives on %s', (_kind, makeStore) => {
 
   it('skips an imported record whose archive is kept outside (an external URL)', async () => {
     const id = unique('external');
-    const archive = {
-      fileSizeBytes: 5,
-      lengthSeconds: 1,
-      videoKey: null,
-      logKey: null,
-      thumbnailKey: null,
-      sha256: null,
-      externalUrl: 'https://archive.example.org/x.mp4',
-    };
+    const archive = externalArchive();
     await db.livestreams.upsertMany([finishedRecord(id, archive)]);
     const { findings, report } = collect();
     expect(await verifyAllArchives(deps, report)).toMatchObject({ checked: 0 });

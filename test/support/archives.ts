@@ -28,6 +28,11 @@ export function finishedRecord(id: string, archive: LivestreamInput['archive'] =
   };
 }
 
+/** The archive of an imported record kept outside this instance (nothing stored here). */
+export function externalArchive(url = 'https://archive.example.org/x.mp4'): NonNullable<LivestreamInput['archive']> {
+  return { fileSizeBytes: 5, lengthSeconds: 1, videoKey: null, logKey: null, thumbnailKey: null, sha256: null, externalUrl: url };
+}
+
 /** Puts `bytes` as the object under `key` (through the store, so fs and S3 alike). */
 export async function putObject(store: ArchiveStore, key: string, bytes: Buffer): Promise<{ bytes: number; sha256: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-bytes-'));

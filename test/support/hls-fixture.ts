@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { testSignal } from './ffmpeg-args.js';
 
 export interface HlsFixture {
   /** The media playlist URL on 127.0.0.1 (404 until the stream starts). */
@@ -247,21 +248,9 @@ export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
   ] as const) {
     await new Promise<void>((resolve, reject) => {
       const child = spawn('ffmpeg', [
-        '-hide_banner',
-        '-loglevel',
-        'error',
+        ...testSignal(`testsrc=size=${size}:rate=30`, 5),
         '-nostdin',
         '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `testsrc=size=${size}:rate=30`,
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000',
-        '-t',
-        '5',
         '-c:v',
         'libx264',
         '-preset',
@@ -298,21 +287,9 @@ export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
 export async function writeSingleFileStream(liveDir: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
+      ...testSignal('testsrc=size=320x180:rate=30', 5),
       '-nostdin',
       '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x180:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=48000',
-      '-t',
-      '5',
       '-c:v',
       'libx264',
       '-preset',
@@ -355,17 +332,9 @@ export async function writeEncryptedStream(liveDir: string, method: 'AES-128' | 
   await mkdir(plainDir);
   await new Promise<void>((resolve, reject) => {
     const child = spawn('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
+      ...testSignal('testsrc=size=320x180:rate=30', 4, { silent: true }),
       '-nostdin',
       '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x180:rate=30',
-      '-t',
-      '4',
       '-c:v',
       'libx264',
       '-preset',

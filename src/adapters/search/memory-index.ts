@@ -130,11 +130,8 @@ export class MemoryIndex {
         const at = place[slot] as number;
         top.offer((ranked ? (best - (score[slot] as number)) * n : 0) + (oldestFirst ? n - 1 - at : at));
       };
-      page = () =>
-        top
-          .sorted()
-          .slice(offset)
-          .map((key) => newest[oldestFirst ? n - 1 - (key % n) : key % n] as number);
+      const slotOfKey = (key: number) => newest[oldestFirst ? n - 1 - (key % n) : key % n] as number;
+      page = () => top.sorted().slice(offset).map(slotOfKey);
     } else {
       const top = new TopK<number>(keep, bySort(this.slots, sort));
       offer = (slot) => top.offer(slot);
