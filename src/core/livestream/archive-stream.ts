@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { Livestream } from './livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { LivestreamRepo, Scheduler } from './ports.js';
-import type { StreamSource } from '../sources/ports.js';
+import type { Inspection, StreamSource } from '../sources/ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 export interface ArchiveRequest {
@@ -14,6 +14,8 @@ export interface ArchiveRequest {
   channelId?: string;
   quality?: string;
   now: Date;
+  /** The source's inspection of `url` when the caller made it already (a follow's check), saving a second look. */
+  inspection?: Inspection;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function archiveStream(
   deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource },
   request: ArchiveRequest,
 ): Promise<Livestream> {
-  const inspection = await deps.source.inspect(request.url);
+  const inspection = request.inspection ?? (await deps.source.inspect(request.url));
   if (inspection.kind === 'rejected') throw new AppError('invalid', 'invalid_source', inspection.reason);
   const { canonicalUrl, details } = inspection;
   // an upcoming or live record is joined; a failed record of the same video is queued again under its id

@@ -8,6 +8,8 @@ export interface StreamDetails {
   /** When the stream is (or was) scheduled to start; null when the source does not say. */
   scheduledStart: Date | null;
   thumbnailUrl: string | null;
+  /** A stream only the channel's paying members may watch; absent when the source does not say. */
+  membersOnly?: boolean;
 }
 
 /** What a source says about a stream right now. */
@@ -26,7 +28,8 @@ export interface SourceStatus {
 
 /** A submitted URL as a source sees it. */
 export type Inspection =
-  | { kind: 'rejected'; reason: string }
+  /** `membersOnly`: refused because only the channel's members may watch it, and Kura is not one. */
+  | { kind: 'rejected'; reason: string; membersOnly?: boolean }
   | {
       kind: 'accepted';
       platform: Platform;

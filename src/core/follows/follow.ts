@@ -1,0 +1,151 @@
+/**
+ * A follow: a source Kura watches for new streams by itself (a YouTube channel, a Holodex
+ * organisation or topic, an HLS endpoint that is live only sometimes), with the rules that pick
+ * which of its streams are queued. Created by an admin; its streams are queued as if submitted,
+ * with the submitter `follow/{id}`.
+ */
+export type FollowKind = 'youtube_channel' | 'holodex' | 'hls_endpoint';
+export const FOLLOW_KINDS = ['youtube_channel', 'holodex', 'hls_endpoint'] as const satisfies readonly FollowKind[];
+
+/**
+ * The ways Kura learns of a followed source's streams. A YouTube channel has two (its Atom feed
+ * and a yt-dlp look at its live/upcoming tabs), so one failing signal does not lose a stream.
+ */
+export type SignalName = 'feed' | 'tabs' | 'holodex' | 'playlist';
+export const SIGNALS_OF: Record<FollowKind, readonly SignalName[]> = {
+  youtube_channel: ['feed', 'tabs'],
+  holodex: ['holodex'],
+  hls_endpoint: ['playlist'],
+};
+
+export type MembersOnlyRule = 'skip' | 'include';
+export const MEMBERS_ONLY_RULES = ['skip', 'include'] as const satisfies readonly MembersOnlyRule[];
+
+/** Follow ids: 12 URL-safe characters; they appear in submitters as `follow/{id}`. */
+export const FOLLOW_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+/** Which streams of the source are queued. */
+export interface FollowRules {
+  /** A regular expression (JavaScript, case-insensitive) a title must match; null: any title. */
+  titleInclude: string | null;
+  /** A regular expression (case-insensitive) no queued title may match; null: none excluded. */
+  titleExclude: string | null;
+  /** Members-only streams: skipped, or queued (and failed with a clear reason if Kura has no access). */
+  membersOnly: MembersOnlyRule;
+  /** Quality code asked of every queued stream (`720p`); null: the best. */
+  quality: string | null;
+}
+
+/** How one signal of a follow fared. */
+export interface SignalHealth {
+  signal: SignalName;
+  lastCheckedAt: Date | null;
+  /** When the signal last answered (a feed parsed, a tab listed, a playlist answered even 404). */
+  lastOkAt: Date | null;
+  /** The last failure's words; null once it answered again. */
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  nextCheckAt: Date;
+}
+
+export interface Follow {
+  id: string;
+  kind: FollowKind;
+  /**
+   * The source in its one kept form: `https://www.youtube.com/channel/UC…` (a handle is resolved
+   * once, at creation), `holodex:org/Hololive` or `holodex:topic/singing`, or the HLS playlist URL.
+   */
+  url: string;
+  /** The channel its records carry: the YouTube channel id; for an HLS endpoint, a slug of its name. Null for Holodex (each stream has its own). */
+  channelId: string | null;
+  /** The channel's name (from YouTube, or `--channel`); for Holodex, the organisation or topic. */
+  channelName: string;
+  /** HLS endpoints: each broadcast's record title, before its start time; null: the channel name. */
+  title: string | null;
+  rules: FollowRules;
+  paused: boolean;
+  /** The admin who created it (`provider/userId`). */
+  createdBy: string;
+  createdAt: Date;
+  /** Streams this follow queued, ever. */
+  queuedCount: number;
+  lastCheckedAt: Date | null;
+  /** When the next of its signals is due (paused follows are not checked). */
+  nextCheckAt: Date;
+  /** Since when every signal has failed; null while one answers. */
+  failingSince: Date | null;
+  signals: SignalHealth[];
+}
+
+/** A follow whose signals all fail this long is unhealthy: flagged in the API, UI and /metrics. */
+export const UNHEALTHY_AFTER_SECONDS = 3600;
+
+export type FollowHealth = 'ok' | 'failing' | 'unhealthy' | 'paused';
+
+export function healthOf(follow: Pick<Follow, 'paused' | 'failingSince'>, now: Date): FollowHealth {
+  if (follow.paused) return 'paused';
+  if (follow.failingSince === null) return 'ok';
+  return now.getTime() - follow.failingSince.getTime() >= UNHEALTHY_AFTER_SECONDS * 1000 ? 'unhealthy' : 'failing';
+}
+
+/** How a follow appears among a record's submitters. */
+export function followSubmitter(followId: string): string {
+  return `follow/${followId}`;
+}
+
+/** What `kura follow add` and `POST /api/follows` take. */
+export interface FollowRequest {
+  /** A YouTube channel URL (`/channel/UC…`, `/@handle`), a bare `UC…` id, `holodex:org/NAME`, `holodex:topic/NAME`, or an HLS playlist URL. */
+  url: string;
+  /** The channel's name (HLS endpoints: also the default title of its records). */
+  channel?: string;
+  /** HLS endpoints: the title of each broadcast's record, before its start time. */
+  title?: string;
+  titleInclude?: string;
+  titleExclude?: string;
+  membersOnly?: MembersOnlyRule;
+  quality?: string;
+}
+
+/** What `PATCH /api/follows/{id}` changes; a null rule clears it. */
+export interface FollowChange {
+  channel?: string;
+  title?: string | null;
+  titleInclude?: string | null;
+  titleExclude?: string | null;
+  membersOnly?: MembersOnlyRule;
+  quality?: string | null;
+  paused?: boolean;
+}
+
+/** A stream a signal saw; what is known of it depends on the signal (a feed entry says little). */
+export interface StreamCandidate {
+  /** Where it is recorded from: a YouTube watch URL, or the HLS playlist. */
+  url: string;
+  /** The record id it would be kept under (a YouTube video id); null for an HLS broadcast (a new record each time). */
+  id: string | null;
+  title: string | null;
+  scheduledStart: Date | null;
+  liveStatus: 'upcoming' | 'live' | 'unknown';
+  /** Null when the signal does not say (the feed does not). */
+  membersOnly: boolean | null;
+  /** The stream's channel, when the signal names it (Holodex: each stream's own). */
+  channelId?: string;
+  channelName?: string;
+}
+
+/** What Kura decided about a stream a follow saw, kept so it is decided once (and shown, so a miss explains itself). */
+export type SightingVerdict = 'queued' | 'known' | 'skipped' | 'later' | 'failed';
+
+export interface Sighting {
+  followId: string;
+  /** The stream's id (a YouTube video id). */
+  streamId: string;
+  title: string | null;
+  verdict: SightingVerdict;
+  /** Why, in words: "the title does not match /karaoke/i", "members-only (the follow skips them)", "scheduled 2026-11-30 18:00 UTC, beyond the 48 h horizon". */
+  reason: string;
+  seenAt: Date;
+  /** When to decide again (`later`: when it comes into the horizon; a failed look: the next poll); null: decided for good. */
+  recheckAt: Date | null;
+}
