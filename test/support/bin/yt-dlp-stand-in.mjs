@@ -3,41 +3,122 @@
 // `yt-dlp -J ... -- URL` the way yt-dlp does for a YouTube livestream (the shape of
 // test/fixtures/yt-dlp/*.json), in the state the test writes to $YTDLP_STAND_IN_STATE:
 // {"liveStatus": "is_upcoming"|"is_live"|"was_live"|"not_live", "releaseTimestamp": N, "hlsUrl": "...", "thumbnailUrl": "..."}
-import { readFileSync } from 'node:fs';
+// A state may also describe several videos and channels (what following a channel asks):
+// {"videos": {"ID": {"liveStatus", "releaseTimestamp", "title", "membersOnly", "hlsUrl"}},
+//  "channels": {"UC…": {"handle": "@name", "name": "…", "streams": ["ID", …]}},
+//  "membersOnlyAccess": false, "calls": "/path/of/a/log"}: a video in `videos` answers with its own
+// state (the top-level fields otherwise); `-J --flat-playlist` of a channel's URL (`/channel/UC…`,
+// `/@handle`, optionally `/streams`) lists its streams tab; `--playlist-items 0` lists none. With
+// `calls`, each run's arguments are appended there (one JSON array a line), so tests count runs.
+import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const MEMBERS_ONLY = 'Join this channel to get access to members-only content like this video, and other exclusive perks.';
+
 const args = process.argv.slice(2);
 const url = args.at(-1) ?? '';
-const id = /[?&]v=([\w-]{11})/.exec(url)?.[1];
-if (!args.includes('-J') || id === undefined) {
-  process.stderr.write(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}\n`);
+const fail = (line) => {
+  process.stderr.write(`${line}\n`);
   process.exit(1);
-}
+};
+if (!args.includes('-J')) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
 const state = JSON.parse(readFileSync(process.env.YTDLP_STAND_IN_STATE ?? '', 'utf8'));
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
-const info = JSON.parse(readFileSync(path.join(fixtures, 'live.json'), 'utf8'));
-info.id = id;
-info.webpage_url = url;
-info.live_status = state.liveStatus;
-info.is_live = state.liveStatus === 'is_live';
-info.was_live = state.liveStatus === 'was_live';
-info.release_timestamp = state.releaseTimestamp ?? info.release_timestamp;
-if (state.thumbnailUrl) info.thumbnails = [{ url: state.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
-info.formats =
-  state.liveStatus === 'is_live'
-    ? [
-        {
-          format_id: '91',
-          url: state.hlsUrl,
-          protocol: 'm3u8_native',
-          ext: 'mp4',
-          width: 320,
-          height: 180,
-          tbr: 500,
-          vcodec: 'avc1.42c00d',
-          acodec: 'mp4a.40.2',
-        },
-      ]
-    : [];
-process.stdout.write(`${JSON.stringify(info)}\n`);
+if (state.calls) appendFileSync(state.calls, `${JSON.stringify(args)}\n`);
+
+const channelUrl = /^https:\/\/www\.youtube\.com\/(?:channel\/(UC[\w-]{22})|(@[\w.-]+))(\/streams)?\/?$/.exec(url);
+if (channelUrl) {
+  if (!args.includes('--flat-playlist')) fail(`ERROR: [youtube:tab] stand-in: a channel is listed only with --flat-playlist`);
+  process.stdout.write(`${JSON.stringify(channelPlaylist(channelUrl[1], channelUrl[2], channelUrl[3] !== undefined))}\n`);
+  process.exit(0);
+}
+const id = /[?&]v=([\w-]{11})/.exec(url)?.[1];
+if (id === undefined) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
+process.stdout.write(`${JSON.stringify(videoInfo(id, state.videos?.[id] ?? state))}\n`);
+
+/** What `yt-dlp -J` prints for one video in the given state. */
+function videoInfo(id, video) {
+  if (video.membersOnly && !state.membersOnlyAccess) fail(`ERROR: [youtube] ${id}: ${MEMBERS_ONLY}`);
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
+  const info = JSON.parse(readFileSync(path.join(fixtures, 'live.json'), 'utf8'));
+  info.id = id;
+  info.webpage_url = `https://www.youtube.com/watch?v=${id}`;
+  if (video.title) info.title = info.fulltitle = video.title;
+  if (video.membersOnly) info.availability = 'subscriber_only';
+  info.live_status = video.liveStatus;
+  info.is_live = video.liveStatus === 'is_live';
+  info.was_live = video.liveStatus === 'was_live';
+  info.release_timestamp = video.releaseTimestamp ?? info.release_timestamp;
+  if (video.thumbnailUrl) info.thumbnails = [{ url: video.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
+  info.formats =
+    video.liveStatus === 'is_live'
+      ? [
+          {
+            format_id: '91',
+            url: video.hlsUrl,
+            protocol: 'm3u8_native',
+            ext: 'mp4',
+            width: 320,
+            height: 180,
+            tbr: 500,
+            vcodec: 'avc1.42c00d',
+            acodec: 'mp4a.40.2',
+          },
+        ]
+      : [];
+  return info;
+}
+
+/** What `yt-dlp -J --flat-playlist` prints for a channel's streams tab (or its home, by handle). */
+function channelPlaylist(channelId, handle, streamsTab) {
+  const [id, channel] = Object.entries(state.channels ?? {}).find(([key, c]) => key === channelId || c.handle === handle) ?? [];
+  if (channel === undefined) fail(`ERROR: [youtube:tab] ${channelId ?? handle}: This channel does not exist.`);
+  const none = args.includes('--playlist-items') && args[args.indexOf('--playlist-items') + 1] === '0';
+  const entries = none
+    ? []
+    : channel.streams.map((videoId) => {
+        const video = state.videos?.[videoId] ?? {};
+        return {
+          _type: 'url',
+          ie_key: 'Youtube',
+          id: videoId,
+          url: `https://www.youtube.com/watch?v=${videoId}`,
+          title: video.title ?? videoId,
+          description: null,
+          duration: null,
+          channel_id: null,
+          channel: null,
+          uploader: null,
+          uploader_id: null,
+          thumbnails: [{ url: `https://i.ytimg.com/vi/${videoId}/hqdefault.jpg`, height: 94, width: 168 }],
+          live_status: video.liveStatus ?? null,
+          release_timestamp: video.releaseTimestamp ?? null,
+          availability: video.membersOnly ? 'subscriber_only' : null,
+          view_count: null,
+        };
+      });
+  return {
+    id,
+    channel: channel.name,
+    channel_id: id,
+    title: `${channel.name} - ${streamsTab ? 'Live' : 'Home'}`,
+    availability: null,
+    channel_follower_count: 1234,
+    description: '',
+    tags: [],
+    thumbnails: [],
+    uploader_id: channel.handle,
+    uploader_url: `https://www.youtube.com/${channel.handle}`,
+    modified_date: null,
+    view_count: null,
+    playlist_count: entries.length,
+    uploader: channel.name,
+    channel_url: `https://www.youtube.com/channel/${id}`,
+    _type: 'playlist',
+    entries,
+    webpage_url: url,
+    original_url: url,
+    extractor: 'youtube:tab',
+    extractor_key: 'YoutubeTab',
+  };
+}
