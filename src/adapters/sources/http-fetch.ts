@@ -21,12 +21,14 @@ export interface BytesOptions {
   maxBytes?: number;
   /** Fetch only these bytes (a `Range` request). */
   range?: ByteRange | null;
+  /** Sent besides Kura's own (an API key a service asks for). */
+  headers?: Record<string, string>;
 }
 
 /** How Kura reaches sources: with time-outs, bounded redirects, and no SSRF. */
 export interface Fetcher {
   bytes(url: string, options?: BytesOptions): Promise<Buffer>;
-  text(url: string): Promise<string>;
+  text(url: string, options?: Pick<BytesOptions, 'headers'>): Promise<string>;
   /** Why Kura would refuse to fetch this URL, judged by its form alone (scheme, literal address, host name); null if it would try. */
   refusal(url: string): string | null;
 }
@@ -40,8 +42,9 @@ export function createFetcher(options: OutboundOptions): Fetcher {
   const client = createOutboundClient(options);
   // undici's `request`, not `fetch`: the WHATWG layer (Headers, web streams, the body mixins)
   // costs several times the CPU of the request itself, paid on every segment and playlist poll
-  const bytes = async (raw: string, { maxBytes = Number.POSITIVE_INFINITY, range = null }: BytesOptions = {}): Promise<Buffer> => {
-    const headers = range ? { ...REQUEST_HEADERS, range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : REQUEST_HEADERS;
+  const bytes = async (raw: string, { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra }: BytesOptions = {}): Promise<Buffer> => {
+    const base = extra ? { ...REQUEST_HEADERS, ...extra } : REQUEST_HEADERS;
+    const headers = range ? { ...base, range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : base;
     const response = await client.send(raw, { headers });
     if (response.statusCode < 200 || response.statusCode > 299) {
       // a small body is read away so the connection is reused; a large one closes the connection instead
@@ -54,7 +57,7 @@ export function createFetcher(options: OutboundOptions): Fetcher {
 
   return {
     bytes,
-    text: async (url) => (await bytes(url, { maxBytes: MAX_PLAYLIST_BYTES })).toString('utf8'),
+    text: async (url, options) => (await bytes(url, { maxBytes: MAX_PLAYLIST_BYTES, headers: options?.headers })).toString('utf8'),
     refusal: client.refusal,
   };
 }

@@ -17,6 +17,8 @@ interface YtDlpInfo {
   channel_id?: string;
   live_status?: 'is_upcoming' | 'is_live' | 'post_live' | 'was_live' | 'not_live' | null;
   release_timestamp?: number | null;
+  /** `subscriber_only`: members-only; also `public`, `unlisted`, `needs_auth`, `premium_only`. */
+  availability?: string | null;
   thumbnails?: Array<{ url?: string; preference?: number; width?: number; height?: number }>;
   thumbnail?: string;
   formats?: Array<{ url?: string; protocol?: string; width?: number | null; height?: number | null; tbr?: number | null; vcodec?: string; acodec?: string }>;
@@ -24,6 +26,9 @@ interface YtDlpInfo {
 
 /** yt-dlp's words for a video that is no more (removed, made private, its channel closed): checking again will not help. */
 const GONE = /private video|video is private|video unavailable|has been removed|account associated with this video has been terminated/i;
+
+/** yt-dlp's words for a members-only video Kura has no access to (no member's cookies). */
+const MEMBERS_ONLY = /members-only content|join this channel to get access/i;
 
 /** What yt-dlp says about one YouTube video. */
 export interface YouTubeVideo {
@@ -37,43 +42,45 @@ export interface YouTubeVideo {
 export type YtDlp = (url: string) => Promise<unknown>;
 
 export function createYtDlp(program: string): YtDlp {
-  return (url) =>
-    new Promise((resolve, reject) => {
-      // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details
-      const child = spawn(program, ['-J', '--no-warnings', '--no-playlist', '--ignore-no-formats-error', '--', url], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: YTDLP_TIMEOUT_MS,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.length > MAX_YTDLP_OUTPUT) child.kill('SIGKILL');
-      });
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          new Error(
-            error.code === 'ENOENT'
-              ? `yt-dlp is not installed here (YTDLP_PATH=${program}); the operator has to install it`
-              : `yt-dlp could not be run (${program}): ${error.message}`,
-          ),
-        ),
-      );
-      child.on('close', (code, signal) => {
-        if (code !== 0) {
-          const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
-          return reject(
-            new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[\w+\]\s*[\w-]+:\s*)?/, '') || `yt-dlp exited with ${code}`),
-          );
-        }
-        try {
-          resolve(JSON.parse(stdout));
-        } catch {
-          reject(new Error('yt-dlp printed no JSON'));
-        }
-      });
+  // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details
+  return (url) => runYtDlp(program, ['-J', '--no-warnings', '--no-playlist', '--ignore-no-formats-error', '--', url]);
+}
+
+/**
+ * Runs yt-dlp with these arguments (one that prints JSON: `-J`), within YTDLP_TIMEOUT_MS and
+ * 16 MB of output; resolves with the parsed JSON, rejects with yt-dlp's error line in words.
+ */
+export function runYtDlp(program: string, args: readonly string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: YTDLP_TIMEOUT_MS });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.length > MAX_YTDLP_OUTPUT) child.kill('SIGKILL');
     });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'ENOENT'
+            ? `yt-dlp is not installed here (YTDLP_PATH=${program}); the operator has to install it`
+            : `yt-dlp could not be run (${program}): ${error.message}`,
+        ),
+      ),
+    );
+    child.on('close', (code, signal) => {
+      if (code !== 0) {
+        const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
+        return reject(new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[[\w:]+\]\s*[\w@.-]+:\s*)?/, '') || `yt-dlp exited with ${code}`));
+      }
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error('yt-dlp printed no JSON'));
+      }
+    });
+  });
 }
 
 /** Reads yt-dlp's JSON for a YouTube video. */
@@ -90,6 +97,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
       channelId: info.channel_id ?? '',
       scheduledStart: typeof info.release_timestamp === 'number' ? new Date(info.release_timestamp * 1000) : null,
       thumbnailUrl: thumbnails[0]?.url ?? info.thumbnail ?? null,
+      ...(typeof info.availability === 'string' ? { membersOnly: info.availability === 'subscriber_only' } : {}),
     },
     variants: (info.formats ?? [])
       .filter((f) => typeof f.url === 'string' && (f.protocol === 'm3u8_native' || f.protocol === 'm3u8'))
@@ -114,7 +122,8 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       try {
         found = await video(parsed.canonicalUrl);
       } catch (error) {
-        return { kind: 'rejected', reason: `YouTube did not describe this video: ${(error as Error).message}` };
+        const reason = `YouTube did not describe this video: ${(error as Error).message}`;
+        return MEMBERS_ONLY.test(reason) ? { kind: 'rejected', reason, membersOnly: true } : { kind: 'rejected', reason };
       }
       if (found.liveStatus === 'was_live' || found.liveStatus === 'post_live') return { kind: 'rejected', reason: 'This livestream has already ended.' };
       if (found.liveStatus !== 'is_upcoming' && found.liveStatus !== 'is_live') return { kind: 'rejected', reason: 'This video is not a livestream.' };

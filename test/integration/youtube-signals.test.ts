@@ -1,0 +1,257 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHolodexSignal } from '../../src/adapters/follows/holodex-signal.js';
+import { createYouTubeChannelResolver } from '../../src/adapters/follows/youtube-channel-resolver.js';
+import { createYouTubeFeedSignal } from '../../src/adapters/follows/youtube-feed-signal.js';
+import { createYouTubeTabsSignal } from '../../src/adapters/follows/youtube-tabs-signal.js';
+import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
+import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
+import type { Follow } from '../../src/core/follows/follow.js';
+import { readPackageInfo } from '../../src/package-info.js';
+import { YTDLP_STAND_IN } from '../support/app.js';
+
+// The signals a YouTube channel or Holodex follow is watched through, against local stand-ins:
+// a node:http server serving the feed fixture (test/fixtures/youtube/feed.xml, YouTube's Atom
+// format) and Holodex answers, and the yt-dlp STAND-IN (state in $YTDLP_STAND_IN_STATE).
+const CHANNEL = 'UCkuraFixtureChannel0001';
+const FEED = readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'youtube', 'feed.xml'), 'utf8');
+const HOLODEX_KEY = 'holodex-test-key';
+const UPCOMING_AT = 1_795_003_200;
+/** A Holodex v2 `/live` answer (its shape: a JSON array of videos, each with its channel). */
+const HOLODEX_LIVE = [
+  {
+    id: 'hLive000001',
+    title: '【Minecraft】 live now',
+    type: 'stream',
+    topic_id: 'minecraft',
+    published_at: '2026-11-28T11:00:00.000Z',
+    available_at: '2026-11-28T12:00:00.000Z',
+    duration: 0,
+    status: 'live',
+    start_scheduled: '2026-11-28T12:00:00.000Z',
+    start_actual: '2026-11-28T12:01:10.000Z',
+    live_viewers: 20931,
+    channel: { id: 'UCholodexChannelLive0001', name: 'Live Ch.', org: 'Hololive', type: 'vtuber', photo: 'https://yt3.ggpht.com/x', english_name: 'Live' },
+  },
+  {
+    id: 'hUpcoming01',
+    title: '【Members】 zatsudan',
+    type: 'stream',
+    topic_id: 'membersonly',
+    published_at: '2026-11-28T10:00:00.000Z',
+    available_at: '2026-11-29T09:00:00.000Z',
+    duration: 0,
+    status: 'upcoming',
+    start_scheduled: '2026-11-29T09:00:00.000Z',
+    live_viewers: 0,
+    channel: { id: 'UCholodexChannelUpc00001', name: 'Upcoming Ch.', org: 'Hololive', type: 'vtuber', photo: 'https://yt3.ggpht.com/y', english_name: 'Upcoming' },
+  },
+];
+
+let server: http.Server;
+let base: string;
+let stateFile: string;
+let callsFile: string;
+const holodexAsked: Array<{ url: string; key: string | undefined }> = [];
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://local');
+    if (url.pathname === '/feeds/videos.xml' && url.searchParams.get('channel_id') === CHANNEL) {
+      return void response.writeHead(200, { 'content-type': 'text/xml; charset=UTF-8' }).end(FEED);
+    }
+    if (url.pathname === '/garbage/videos.xml') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sorry<p></body>');
+    if (url.pathname === '/not-atom/videos.xml') return void response.writeHead(200, { 'content-type': 'text/xml' }).end('<rss version="2.0"><channel/></rss>');
+    if (url.pathname === '/holodex/api/v2/live') {
+      const key = request.headers['x-apikey'] as string | undefined;
+      holodexAsked.push({ url: request.url ?? '', key });
+      if (key !== HOLODEX_KEY) return void response.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"Invalid API key"}');
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(HOLODEX_LIVE));
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-signals-'));
+  stateFile = path.join(dir, 'state.json');
+  callsFile = path.join(dir, 'calls.log');
+  await writeFile(callsFile, '');
+  process.env.YTDLP_STAND_IN_STATE = stateFile;
+  await youtubeSays({});
+});
+afterAll(async () => {
+  delete process.env.YTDLP_STAND_IN_STATE;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/** What YouTube (the yt-dlp stand-in) knows of the fixture channel. */
+function youtubeSays(extra: object) {
+  const state = {
+    videos: {
+      kUpcoming01: { liveStatus: 'is_upcoming', releaseTimestamp: UPCOMING_AT, title: '【歌枠】Karaoke night 🎤 #43 & friends' },
+      kLiveNow001: { liveStatus: 'is_live', title: '【Minecraft】 building the castle, part 7', hlsUrl: 'http://127.0.0.1:1/none.m3u8' },
+      kMembers001: { liveStatus: 'is_upcoming', releaseTimestamp: UPCOMING_AT + 3600, title: '【Members only】 zatsudan with members', membersOnly: true },
+      kPastLive01: { liveStatus: 'was_live', title: 'Last week’s stream' },
+      kUpload0001: { liveStatus: 'not_live', title: 'Cover: "Blue Bird" (short version)' },
+    },
+    channels: { [CHANNEL]: { handle: '@kurafixture', name: 'Fixture Ch. 試験', streams: ['kUpcoming01', 'kLiveNow001', 'kMembers001', 'kPastLive01'] } },
+    calls: callsFile,
+    ...extra,
+  };
+  return writeFile(stateFile, JSON.stringify(state));
+}
+
+function followOf(fields: Partial<Follow>): Follow {
+  const now = new Date();
+  return {
+    id: 'fixtureFollw',
+    kind: 'youtube_channel',
+    url: `https://www.youtube.com/channel/${CHANNEL}`,
+    channelId: CHANNEL,
+    channelName: 'Fixture Ch. 試験',
+    title: null,
+    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
+    paused: false,
+    createdBy: 'local/admin',
+    createdAt: now,
+    queuedCount: 0,
+    lastCheckedAt: null,
+    nextCheckAt: now,
+    failingSince: null,
+    signals: [],
+    ...fields,
+  };
+}
+
+const fetcher = createFetcher({ allowPrivate: true });
+const feedAt = (dir: string) => createYouTubeFeedSignal({ fetcher, feedUrl: `${base}/${dir}/videos.xml` });
+const ytDlpRuns = async () =>
+  (await readFile(callsFile, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as string[]);
+
+describe('the YouTube feed signal', () => {
+  it('lists every video of the channel feed, titles decoded, with nothing known of their state', async () => {
+    const signal = feedAt('feeds');
+    expect(signal.name).toBe('feed');
+    expect(signal.host(followOf({}))).toBe(new URL(base).host);
+    const candidates = await signal.look(followOf({}));
+    expect(candidates.map((c) => c.id)).toEqual(['kUpcoming01', 'kLiveNow001', 'kMembers001', 'kUpload0002', 'kUpload0001']);
+    expect(candidates[0]).toEqual({
+      id: 'kUpcoming01',
+      url: 'https://www.youtube.com/watch?v=kUpcoming01',
+      title: '【歌枠】Karaoke night 🎤 #43 & friends',
+      liveStatus: 'unknown',
+      membersOnly: null,
+      scheduledStart: null,
+    });
+    expect(candidates[4]?.title).toBe('Cover: "Blue Bird" (short version)');
+  });
+
+  it('fails with the reason when the feed answers 404, is not XML, or is not an Atom feed', async () => {
+    await expect(feedAt('gone').look(followOf({}))).rejects.toThrow(/HTTP 404/);
+    await expect(feedAt('garbage').look(followOf({}))).rejects.toThrow(/the YouTube feed is not XML/);
+    await expect(feedAt('not-atom').look(followOf({}))).rejects.toThrow('the YouTube feed is not an Atom feed (no <feed> element)');
+  });
+});
+
+describe('the YouTube tabs signal (yt-dlp stand-in)', () => {
+  it('lists the upcoming and live streams of the streams tab, with their start and members-only', async () => {
+    const signal = createYouTubeTabsSignal({ ytdlpPath: YTDLP_STAND_IN });
+    expect([signal.name, signal.host(followOf({}))]).toEqual(['tabs', 'www.youtube.com']);
+    const candidates = await signal.look(followOf({}));
+    expect(candidates).toEqual([
+      expect.objectContaining({ id: 'kUpcoming01', liveStatus: 'upcoming', scheduledStart: new Date(UPCOMING_AT * 1000), membersOnly: null }),
+      expect.objectContaining({ id: 'kLiveNow001', liveStatus: 'live', url: 'https://www.youtube.com/watch?v=kLiveNow001', membersOnly: null }),
+      expect.objectContaining({ id: 'kMembers001', liveStatus: 'upcoming', title: '【Members only】 zatsudan with members', membersOnly: true }),
+    ]);
+    expect((await ytDlpRuns()).at(-1)).toEqual(expect.arrayContaining(['--flat-playlist', `https://www.youtube.com/channel/${CHANNEL}/streams`]));
+  });
+
+  it("fails with yt-dlp's reason when the channel is gone", async () => {
+    const gone = followOf({ channelId: 'UCnoSuchChannel000000001' });
+    await expect(createYouTubeTabsSignal({ ytdlpPath: YTDLP_STAND_IN }).look(gone)).rejects.toThrow('This channel does not exist.');
+  });
+});
+
+describe('resolving a YouTube channel (yt-dlp stand-in)', () => {
+  const resolver = createYouTubeChannelResolver({ ytdlpPath: YTDLP_STAND_IN });
+
+  it('resolves a handle to the channel id and name in one yt-dlp run that lists no video', async () => {
+    const before = (await ytDlpRuns()).length;
+    expect(await resolver.resolveYouTube('@kurafixture')).toEqual({ channelId: CHANNEL, channelName: 'Fixture Ch. 試験' });
+    const runs = (await ytDlpRuns()).slice(before);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toEqual(expect.arrayContaining(['--playlist-items', '0', 'https://www.youtube.com/@kurafixture']));
+  });
+
+  it('names a channel given by its id; refuses what is neither, and an unknown handle, with a reason', async () => {
+    expect(await resolver.resolveYouTube(CHANNEL)).toEqual({ channelId: CHANNEL, channelName: 'Fixture Ch. 試験' });
+    await expect(resolver.resolveYouTube('kurafixture')).rejects.toThrow('kurafixture is neither a YouTube channel id (UC…) nor a handle (@name)');
+    await expect(resolver.resolveYouTube('@nobody')).rejects.toThrow('This channel does not exist.');
+  });
+});
+
+describe('inspecting a members-only stream (yt-dlp stand-in)', () => {
+  const source = createYouTubeSource(createYtDlp(YTDLP_STAND_IN));
+
+  it('is rejected as members-only when Kura has no access, with yt-dlp’s words', async () => {
+    expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toEqual({
+      kind: 'rejected',
+      membersOnly: true,
+      reason: 'YouTube did not describe this video: Join this channel to get access to members-only content like this video, and other exclusive perks.',
+    });
+  });
+
+  it('is accepted and marked members-only with a member’s access; a public stream is marked not members-only', async () => {
+    await youtubeSays({ membersOnlyAccess: true });
+    try {
+      expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toMatchObject({ kind: 'accepted', id: 'kMembers001', details: { membersOnly: true } });
+      expect(await source.inspect('https://www.youtube.com/watch?v=kUpcoming01')).toMatchObject({ kind: 'accepted', details: { membersOnly: false } });
+    } finally {
+      await youtubeSays({});
+    }
+  });
+});
+
+describe('the Holodex signal', () => {
+  const follow = followOf({ kind: 'holodex', url: 'holodex:org/Hololive', channelId: null, channelName: 'Hololive' });
+
+  it("asks /live for the organisation's upcoming and live streams with the API key, and reads each stream's channel", async () => {
+    const signal = createHolodexSignal({ fetcher, baseUrl: `${base}/holodex/api/v2`, apiKey: HOLODEX_KEY });
+    expect([signal.name, signal.host(follow)]).toEqual(['holodex', new URL(base).host]);
+    const candidates = await signal.look(follow);
+    const asked = new URL(holodexAsked.at(-1)?.url ?? '', base);
+    expect(holodexAsked.at(-1)?.key).toBe(HOLODEX_KEY);
+    expect(Object.fromEntries(asked.searchParams)).toEqual({ org: 'Hololive', status: 'upcoming,live', type: 'stream', max_upcoming_hours: '48' });
+    expect(candidates).toEqual([
+      {
+        id: 'hLive000001',
+        url: 'https://www.youtube.com/watch?v=hLive000001',
+        title: '【Minecraft】 live now',
+        liveStatus: 'live',
+        scheduledStart: new Date('2026-11-28T12:00:00.000Z'),
+        membersOnly: null,
+        channelId: 'UCholodexChannelLive0001',
+        channelName: 'Live Ch.',
+      },
+      expect.objectContaining({ id: 'hUpcoming01', liveStatus: 'upcoming', membersOnly: true, channelName: 'Upcoming Ch.' }),
+    ]);
+  });
+
+  it('asks by topic for a topic follow', async () => {
+    const signal = createHolodexSignal({ fetcher, baseUrl: `${base}/holodex/api/v2`, apiKey: HOLODEX_KEY });
+    await signal.look({ ...follow, url: 'holodex:topic/singing' });
+    expect(new URL(holodexAsked.at(-1)?.url ?? '', base).searchParams.get('topic')).toBe('singing');
+  });
+
+  it('fails with the status when Holodex refuses the key', async () => {
+    const signal = createHolodexSignal({ fetcher, baseUrl: `${base}/holodex/api/v2`, apiKey: 'wrong' });
+    await expect(signal.look(follow)).rejects.toThrow(/HTTP 403/);
+  });
+});
