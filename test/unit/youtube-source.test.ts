@@ -27,9 +27,16 @@ describe('reading yt-dlp output', () => {
         channelId: 'UCfixture0000000000000001',
         scheduledStart: new Date(1795003200 * 1000),
         thumbnailUrl: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/maxresdefault_live.jpg',
+        membersOnly: false,
       },
       variants: [],
     });
+  });
+
+  it('marks a members-only stream by its availability, and says nothing when yt-dlp does not', () => {
+    const upcoming = fixture('upcoming') as Record<string, unknown>;
+    expect(readYouTubeVideo({ ...upcoming, availability: 'subscriber_only' }).details.membersOnly).toBe(true);
+    expect(readYouTubeVideo({ ...upcoming, availability: undefined }).details).not.toHaveProperty('membersOnly');
   });
 
   it('lists the HLS renditions of a live stream, not storyboards', () => {
