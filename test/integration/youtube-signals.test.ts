@@ -48,7 +48,14 @@ const HOLODEX_LIVE = [
     status: 'upcoming',
     start_scheduled: '2026-11-29T09:00:00.000Z',
     live_viewers: 0,
-    channel: { id: 'UCholodexChannelUpc00001', name: 'Upcoming Ch.', org: 'Hololive', type: 'vtuber', photo: 'https://yt3.ggpht.com/y', english_name: 'Upcoming' },
+    channel: {
+      id: 'UCholodexChannelUpc00001',
+      name: 'Upcoming Ch.',
+      org: 'Hololive',
+      type: 'vtuber',
+      photo: 'https://yt3.ggpht.com/y',
+      english_name: 'Upcoming',
+    },
   },
 ];
 
@@ -211,7 +218,11 @@ describe('inspecting a members-only stream (yt-dlp stand-in)', () => {
   it('is accepted and marked members-only with a member’s access; a public stream is marked not members-only', async () => {
     await youtubeSays({ membersOnlyAccess: true });
     try {
-      expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toMatchObject({ kind: 'accepted', id: 'kMembers001', details: { membersOnly: true } });
+      expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toMatchObject({
+        kind: 'accepted',
+        id: 'kMembers001',
+        details: { membersOnly: true },
+      });
       expect(await source.inspect('https://www.youtube.com/watch?v=kUpcoming01')).toMatchObject({ kind: 'accepted', details: { membersOnly: false } });
     } finally {
       await youtubeSays({});

@@ -43,7 +43,7 @@ export function readYouTubeFeed(xml: string): StreamCandidate[] {
   try {
     document = parser.parse(xml, true) as { feed?: unknown };
   } catch (error) {
-    throw new Error(`the YouTube feed is not XML: ${(error as Error).message}`);
+    throw new Error(`the YouTube feed is not XML: ${(error as Error).message}`, { cause: error });
   }
   const feed = document.feed;
   if (feed === '') return []; // a channel without videos

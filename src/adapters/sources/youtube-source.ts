@@ -72,7 +72,9 @@ export function runYtDlp(program: string, args: readonly string[]): Promise<unkn
     child.on('close', (code, signal) => {
       if (code !== 0) {
         const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
-        return reject(new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[[\w:]+\]\s*[\w@.-]+:\s*)?/, '') || `yt-dlp exited with ${code}`));
+        return reject(
+          new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[[\w:]+\]\s*[\w@.-]+:\s*)?/, '') || `yt-dlp exited with ${code}`),
+        );
       }
       try {
         resolve(JSON.parse(stdout));
