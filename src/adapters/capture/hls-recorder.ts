@@ -11,6 +11,7 @@ import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
+import { restartedBroadcast, SourceAbsence } from './source-end.js';
 import { untilDatabaseAnswers } from './database-wait.js';
 
 class LeaseLost extends Error {}
@@ -150,7 +151,7 @@ class RecordingSession {
   private async poll(): Promise<EndReason> {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
-    let lastAnswerAt = Date.now();
+    const absence = new SourceAbsence(limits);
     let previousText = '';
     let targetSeconds = 2;
     for (;;) {
@@ -163,15 +164,20 @@ class RecordingSession {
         const loaded = await loadPlaylist(this.playlist.url, this.deps.fetcher);
         if (loaded.kind !== 'media') throw new FetchError(`${this.playlist.url}: expected a media playlist`, 0);
         playlist = loaded;
-        lastAnswerAt = Date.now();
+        absence.answered();
       } catch (error) {
         await this.log(`playlist fetch failed: ${(error as Error).message}`);
         // a signed playlist URL that expired or was revoked answers 403/404/410: ask the source anew
         if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await this.playlist.refresh(`it answered ${error.status}`);
-        if (Date.now() - lastAnswerAt > limits.unreachableSeconds * 1000) return this.finish('source_unreachable');
+        const gone = absence.failed(error);
+        if (gone !== null) return this.finish(gone);
       }
       if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
+        if (restartedBroadcast(playlist, this.nextSequence)) {
+          await this.log(`the playlist now lists sequences ${playlist.segments[0]?.sequence}-${playlist.segments.at(-1)?.sequence}, far below ${this.nextSequence}: a new broadcast`);
+          return this.finish('restarted');
+        }
         const listsNew = this.nextSequence === null || playlist.segments.some((seg) => seg.sequence >= (this.nextSequence as number));
         const stop = await this.storeNewSegments(playlist);
         if (stop !== null) return this.finish(stop);
