@@ -21,8 +21,9 @@ export interface HlsEndpointFixture {
    */
   broadcast(options: { seconds: number; fps?: number; listSize?: number }): EndpointBroadcast;
   /**
-   * Goes offline: stops a broadcast still running (SIGKILL) and deletes the playlist and every
-   * segment, so they answer 404 — as MediaMTX does when the publisher leaves.
+   * Goes offline: stops a broadcast still running (SIGKILL) and deletes the playlist, which then
+   * answers 404, as MediaMTX's does when the publisher leaves. The segments stay (a fetch under
+   * way finishes), but nothing lists them any more.
    */
   goOffline(): Promise<void>;
   /** Resolves once `count` playlist requests were answered 404 since the last `goOffline()`. */
@@ -82,7 +83,7 @@ export async function startHlsEndpointFixture(): Promise<HlsEndpointFixture> {
     async goOffline() {
       inner.kill();
       await running;
-      for (const name of await readdir(liveDir)) await rm(path.join(liveDir, name), { force: true });
+      for (const name of await readdir(liveDir)) if (name.startsWith('index.m3u8')) await rm(path.join(liveDir, name), { force: true });
       offline = true;
       offlineAnswered = 0;
     },
