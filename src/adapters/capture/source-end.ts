@@ -1,7 +1,8 @@
 import type { EndReason } from '../../core/capture/capture.js';
-import { FetchError } from '../sources/http-fetch.js';
-import type { MediaPlaylist } from '../sources/hls-playlist.js';
+import { FetchError, type Fetcher } from '../sources/http-fetch.js';
+import { loadPlaylist, type MediaPlaylist } from '../sources/hls-playlist.js';
 import type { RecorderLimits } from './recorder-deps.js';
+import type { SignedPlaylist } from './signed-playlist.js';
 
 /** What a server that is live only sometimes (MediaMTX, Owncast, nginx-rtmp) answers once a broadcast stopped. */
 const OFFLINE_STATUSES = [404, 410];
@@ -37,10 +38,32 @@ export class SourceAbsence {
 /**
  * A new broadcast on the same playlist URL: its media sequence restarted, every listed segment
  * below what was recorded and the newest more than a window behind (a cache serving the playlist
- * of a poll or two ago is within a window).
+ * of a poll or two ago is within a window). Says so in words; null when it did not restart.
  */
-export function restartedBroadcast(playlist: MediaPlaylist, nextSequence: number | null): boolean {
-  const newest = playlist.segments.at(-1);
-  if (nextSequence === null || newest === undefined) return false;
-  return newest.sequence + playlist.segments.length < nextSequence;
+export function restartedBroadcast(playlist: MediaPlaylist, nextSequence: number | null): string | null {
+  const [first, newest] = [playlist.segments[0], playlist.segments.at(-1)];
+  if (nextSequence === null || first === undefined || newest === undefined) return null;
+  if (newest.sequence + playlist.segments.length >= nextSequence) return null;
+  return `the playlist now lists sequences ${first.sequence}-${newest.sequence}, far below ${nextSequence}: a new broadcast`;
+}
+
+/** A capture's media playlist; null when it could not be had, or why the capture ends (the source is gone). */
+export async function fetchMediaPlaylist(
+  playlist: SignedPlaylist,
+  fetcher: Fetcher,
+  absence: SourceAbsence,
+  log: (line: string) => Promise<void>,
+): Promise<MediaPlaylist | EndReason | null> {
+  try {
+    await playlist.refreshBeforeExpiry();
+    const loaded = await loadPlaylist(playlist.url, fetcher);
+    if (loaded.kind !== 'media') throw new FetchError(`${playlist.url}: expected a media playlist`, 0);
+    absence.answered();
+    return loaded;
+  } catch (error) {
+    await log(`playlist fetch failed: ${(error as Error).message}`);
+    // a signed playlist URL that expired or was revoked answers 403/404/410: ask the source anew
+    if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await playlist.refresh(`it answered ${error.status}`);
+    return absence.failed(error);
+  }
 }
