@@ -74,7 +74,11 @@ function follow(url: string, quality: string | null = null): Follow {
     signals: [],
   };
 }
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('look should have thrown'), (error: Error) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('look should have thrown'),
+    (error: Error) => error,
+  );
 
 describe('the playlist signal of an HLS endpoint', () => {
   it('is named playlist and paced by the endpoint host', () => {

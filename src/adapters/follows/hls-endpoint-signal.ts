@@ -43,13 +43,13 @@ async function fetchPlaylist(url: string, fetcher: Fetcher): Promise<Playlist | 
     text = await fetcher.text(url);
   } catch (error) {
     if (error instanceof FetchError && OFFLINE_STATUSES.includes(error.status)) return null;
-    throw error instanceof FetchError ? new Error(error.message) : error;
+    throw error; // a FetchError: its message names the URL and what went wrong
   }
   // the parser reads almost any text as an empty playlist, which would pass for "offline"
   if (!text.trimStart().startsWith('#EXTM3U')) throw new Error(`${url}: not an HLS playlist (it does not start with #EXTM3U)`);
   try {
     return parsePlaylist(text, url);
   } catch (error) {
-    throw new Error(`${url}: not an HLS playlist (${(error as Error).message})`);
+    throw new Error(`${url}: not an HLS playlist (${(error as Error).message})`, { cause: error });
   }
 }
