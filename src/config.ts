@@ -71,6 +71,7 @@ export interface CaptureConfig {
   maxCaptures: number;
   idleSeconds: number;
   unreachableSeconds: number;
+  offlineSeconds: number;
   maxSeconds: number;
   maxBytes: number;
   minFreeBytes: number;
@@ -193,6 +194,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       maxCaptures: integer('KURA_MAX_CAPTURES', 4, 1, 100),
       idleSeconds: decimal('KURA_CAPTURE_IDLE_SECONDS', 90, 1, 86_400),
       unreachableSeconds: decimal('KURA_CAPTURE_UNREACHABLE_SECONDS', 600, 1, 86_400),
+      offlineSeconds: decimal('KURA_CAPTURE_OFFLINE_SECONDS', 30, 1, 86_400),
       maxSeconds: decimal('KURA_CAPTURE_MAX_SECONDS', 12 * 3600, 1, 22 * 3600),
       maxBytes: integer('KURA_CAPTURE_MAX_BYTES', 100 * 10 ** 9, 1, Number.MAX_SAFE_INTEGER),
       minFreeBytes: integer('KURA_MIN_FREE_DISK_MB', 1024, 0, 10 ** 9) * 1024 * 1024,

@@ -11,8 +11,8 @@ export interface HlsFixture {
   /** The media playlist URL on 127.0.0.1 (404 until the stream starts). */
   url: string;
   dir: string;
-  /** Starts the live encoder; resolves when ffmpeg has written the last segment and ENDLIST. */
-  start(): Promise<void>;
+  /** Starts the live encoder (with `overrides` of the fixture's options); resolves when ffmpeg has written the last segment (and ENDLIST). */
+  start(overrides?: Partial<FixtureOptions>): Promise<void>;
   /** Resolves once the encoder has written the playlist: the stream is on air, as a live source's is. */
   onAir(): Promise<void>;
   /** Kills the encoder (SIGKILL): the playlist stays, without ENDLIST, as when a source dies. */
@@ -38,6 +38,10 @@ export interface FixtureOptions {
   constantBitrate?: boolean;
   /** `fmp4` writes fragmented MP4 segments behind an `#EXT-X-MAP` initialization section. */
   segmentType?: 'mpegts' | 'fmp4';
+  /** false: the playlist just stops, without ENDLIST (as MediaMTX's does when the publisher leaves). Default true. */
+  endlist?: boolean;
+  /** Put before the segment file names (`b2-seg00000.ts`), so broadcasts on one playlist keep apart. */
+  segmentPrefix?: string;
 }
 
 /** Matches the fixture's media segment requests, of either segment type. */
@@ -64,8 +68,8 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
         if (!done()) waiters.push(done);
       }),
     fail: null,
-    start: () => {
-      const run = runEncoder(path.join(dir, 'live'), options);
+    start: (overrides = {}) => {
+      const run = runEncoder(path.join(dir, 'live'), { ...options, ...overrides });
       encoder = run.child;
       encoderDone = run.done.catch(() => undefined); // close() waits for the exit, not its verdict
       return run.done;
@@ -144,7 +148,8 @@ function serve(root: string, requestPath: string, response: http.ServerResponse,
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
-  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts', constantBitrate = false } = options;
+  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts', constantBitrate = false, segmentPrefix = '' } = options;
+  const flags = [...(listSize > 0 ? ['temp_file', 'delete_segments'] : ['temp_file']), ...(options.endlist === false ? ['omit_endlist'] : [])];
   const cbr = constantBitrate ? ['-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr'] : [];
   const segments = segmentType === 'fmp4' ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4'] : [];
   const args = [
@@ -189,10 +194,10 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
     '-hls_list_size',
     String(listSize),
     '-hls_flags',
-    listSize > 0 ? 'temp_file+delete_segments' : 'temp_file',
+    flags.join('+'),
     ...segments,
     '-hls_segment_filename',
-    path.join(dir, segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'),
+    path.join(dir, `${segmentPrefix}${segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'}`),
     path.join(dir, 'index.m3u8'),
   ];
   const child: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });

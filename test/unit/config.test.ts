@@ -29,6 +29,7 @@ describe('configuration', () => {
         maxCaptures: 4,
         idleSeconds: 90,
         unreachableSeconds: 600,
+        offlineSeconds: 30,
         maxSeconds: 43_200,
         maxBytes: 100e9,
         minFreeBytes: 1024 * 1024 * 1024,

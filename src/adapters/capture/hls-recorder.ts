@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture/capture.js';
 import type { StreamRecorder } from '../../core/capture/ports.js';
-import { FetchError } from '../sources/http-fetch.js';
 import { keepLease } from '../../core/capture/lease.js';
-import { loadPlaylist, resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
+import { resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
 import { ChunkUploader } from './chunk-uploader.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { findResumePoint } from './resume-point.js';
@@ -11,6 +10,7 @@ import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
+import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence } from './source-end.js';
 import { untilDatabaseAnswers } from './database-wait.js';
 
 class LeaseLost extends Error {}
@@ -150,28 +150,19 @@ class RecordingSession {
   private async poll(): Promise<EndReason> {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
-    let lastAnswerAt = Date.now();
+    const absence = new SourceAbsence(limits);
     let previousText = '';
     let targetSeconds = 2;
     for (;;) {
       this.checkStillOurs();
       const limit = await this.limitReached(); // before the first fetch too: never start on a full disk
       if (limit !== null) return this.finish(limit);
-      let playlist: MediaPlaylist | null = null;
-      try {
-        await this.playlist.refreshBeforeExpiry();
-        const loaded = await loadPlaylist(this.playlist.url, this.deps.fetcher);
-        if (loaded.kind !== 'media') throw new FetchError(`${this.playlist.url}: expected a media playlist`, 0);
-        playlist = loaded;
-        lastAnswerAt = Date.now();
-      } catch (error) {
-        await this.log(`playlist fetch failed: ${(error as Error).message}`);
-        // a signed playlist URL that expired or was revoked answers 403/404/410: ask the source anew
-        if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await this.playlist.refresh(`it answered ${error.status}`);
-        if (Date.now() - lastAnswerAt > limits.unreachableSeconds * 1000) return this.finish('source_unreachable');
-      }
+      const playlist = await fetchMediaPlaylist(this.playlist, this.deps.fetcher, absence, (line) => this.log(line));
+      if (typeof playlist === 'string') return this.finish(playlist);
       if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
+        const restart = restartedBroadcast(playlist, this.nextSequence);
+        if (restart !== null) return this.finish('restarted', restart);
         const listsNew = this.nextSequence === null || playlist.segments.some((seg) => seg.sequence >= (this.nextSequence as number));
         const stop = await this.storeNewSegments(playlist);
         if (stop !== null) return this.finish(stop);
@@ -283,7 +274,8 @@ class RecordingSession {
     return null;
   }
 
-  private async finish(reason: EndReason): Promise<EndReason> {
+  private async finish(reason: EndReason, why?: string): Promise<EndReason> {
+    if (why !== undefined) await this.log(why);
     await this.log(`capture ended (${reason}): ${this.totalSeconds.toFixed(1)} s, ${this.totalBytes} bytes in ${this.writer.part} part(s)`);
     return reason;
   }

@@ -7,6 +7,8 @@ export interface RecorderLimits {
   idleSeconds: number;
   /** End when the playlist does not answer at all for this long. */
   unreachableSeconds: number;
+  /** End when the playlist keeps answering 404/410 for this long: the source went offline. */
+  offlineSeconds: number;
   /** Stop recording past this much media (seconds) or these many bytes. */
   maxSeconds: number;
   maxBytes: number;

@@ -45,7 +45,11 @@ export interface Variant {
 export type Playlist = { kind: 'master'; variants: Variant[] } | ({ kind: 'media' } & MediaPlaylist);
 
 export async function loadPlaylist(url: string, fetcher: Fetcher): Promise<Playlist> {
-  const text = await fetcher.text(url);
+  return parsePlaylist(await fetcher.text(url), url);
+}
+
+/** A playlist's text, read as fetched from `url` (relative URIs resolve against it). */
+export function parsePlaylist(text: string, url: string): Playlist {
   const parsed = HLS.parse(text);
   if (parsed.isMasterPlaylist) {
     const variants = (parsed as HLS.types.MasterPlaylist).variants

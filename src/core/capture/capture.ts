@@ -48,10 +48,22 @@ export interface CapturePart {
 
 /** Why a capture ended; the words appear in the encoder log and the record. */
 export type EndReason =
-  'endlist' | 'idle' | 'source_unreachable' | 'duration_limit' | 'size_limit' | 'disk_full' | 'unsupported_encryption' | 'cancelled' | 'failed';
+  | 'endlist'
+  | 'offline'
+  | 'restarted'
+  | 'idle'
+  | 'source_unreachable'
+  | 'duration_limit'
+  | 'size_limit'
+  | 'disk_full'
+  | 'unsupported_encryption'
+  | 'cancelled'
+  | 'failed';
 
 const END_REASONS: Record<EndReason, string> = {
   endlist: 'the stream ended',
+  offline: 'the source went offline (its playlist answered 404)',
+  restarted: 'the source started a new broadcast',
   idle: 'the stream stopped sending segments',
   source_unreachable: 'the source stopped answering',
   duration_limit: 'the capture reached its duration ceiling',

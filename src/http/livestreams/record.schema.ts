@@ -42,7 +42,8 @@ export type LivestreamRecord = Static<typeof LivestreamRecordSchema>;
 const CaptureDetailsSchema = Type.Object({
   state: Type.Enum(['capturing', 'ended', 'finalized']),
   endReason: Type.Union([Type.String(), Type.Null()], {
-    description: 'endlist, idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption or cancelled (an admin stopped it)',
+    description:
+      'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption or cancelled (an admin stopped it)',
   }),
   parts: Type.Array(Type.Object({ part: Type.Integer(), bytes: Type.Integer(), segments: Type.Integer(), seconds: Type.Number() }), {
     description: 'MPEG-TS parts as captured (a new part starts at each discontinuity)',
