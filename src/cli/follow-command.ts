@@ -41,7 +41,7 @@ export async function runFollow(config: Config, args: string[], log: Logger): Pr
   const database = await openDatabase(config, log);
   try {
     const target = positionals[0] as string;
-    if (action === 'list') return list(database);
+    if (action === 'list') return await list(database);
     if (action === 'remove') {
       await removeFollow(database, target);
       console.log(`kura: ${target} is no longer followed (its records stay)`);
