@@ -57,7 +57,13 @@ export async function runFollow(config: Config, args: string[], log: Logger): Pr
       {
         follow: {
           url: target,
-          ...defined({ channel: values.channel, title: values.title, titleInclude: values['title-include'], titleExclude: values['title-exclude'], quality: values.quality }),
+          ...defined({
+            channel: values.channel,
+            title: values.title,
+            titleInclude: values['title-include'],
+            titleExclude: values['title-exclude'],
+            quality: values.quality,
+          }),
           ...(membersOnly === undefined ? {} : { membersOnly: membersOnly as MembersOnlyRule }),
         },
         createdBy: `cli/${userInfo().username}`,

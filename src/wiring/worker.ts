@@ -89,7 +89,12 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
   });
   const { follow } = config;
   const stopFollowing = startFollowPoller(
-    { ...deps, follows: parts.database.follows, pacer: createHostPacer({ requestsPerMinute: follow.hostRequestsPerMinute }), signals: createFollowSignals(config, parts.sources) },
+    {
+      ...deps,
+      follows: parts.database.follows,
+      pacer: createHostPacer({ requestsPerMinute: follow.hostRequestsPerMinute }),
+      signals: createFollowSignals(config, parts.sources),
+    },
     {
       concurrency: follow.concurrency,
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },

@@ -116,7 +116,11 @@ const verdicts = async (id: string) => Object.fromEntries((await follows.recentS
 describe('checking a follow', () => {
   it('queues what the title rules let through, as submitted by follow/{id}, and skips the rest without asking yt-dlp', async () => {
     const f = await follow({ titleInclude: 'karaoke', titleExclude: 'rerun' });
-    feed.shows = [candidate('karaoke0001', { title: 'KARAOKE night' }), candidate('zatsudan001', { title: 'Zatsudan' }), candidate('karaoke0002', { title: 'Karaoke rerun' })];
+    feed.shows = [
+      candidate('karaoke0001', { title: 'KARAOKE night' }),
+      candidate('zatsudan001', { title: 'Zatsudan' }),
+      candidate('karaoke0002', { title: 'Karaoke rerun' }),
+    ];
     youtube.upcoming('karaoke0001', 'KARAOKE night');
     const outcome = await check(f.id, T0);
     expect(outcome.queued).toBe(1);

@@ -33,7 +33,12 @@ beforeEach(async () => {
 afterEach(() => kura.close());
 
 const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, cookie: string | undefined, payload?: unknown) =>
-  kura.app.inject({ method, url, headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  kura.app.inject({
+    method,
+    url,
+    headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 const create = (payload: unknown) => send('POST', '/api/follows', admin, payload);
 
 describe('follows API', () => {

@@ -115,10 +115,10 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
 
     async sightings(followId, streamIds) {
       if (streamIds.length === 0) return [];
-      const { rows } = await pool.query<SightingRow>(
-        `select ${SIGHTING_COLUMNS} from follow_sightings where follow_id = $1 and stream_id = any($2::text[])`,
-        [followId, streamIds],
-      );
+      const { rows } = await pool.query<SightingRow>(`select ${SIGHTING_COLUMNS} from follow_sightings where follow_id = $1 and stream_id = any($2::text[])`, [
+        followId,
+        streamIds,
+      ]);
       return rows.map(toSighting);
     },
 

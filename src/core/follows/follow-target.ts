@@ -2,9 +2,7 @@ import { AppError } from '../errors.js';
 
 /** What a follow URL names, before a YouTube handle or id is resolved. */
 export type FollowTarget =
-  | { kind: 'youtube_channel'; channel: string }
-  | { kind: 'holodex'; url: string; name: string }
-  | { kind: 'hls_endpoint'; url: string; host: string };
+  { kind: 'youtube_channel'; channel: string } | { kind: 'holodex'; url: string; name: string } | { kind: 'hls_endpoint'; url: string; host: string };
 
 const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 const HANDLE = /^@[A-Za-z0-9._-]{1,100}$/;

@@ -24,7 +24,13 @@ export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsync
   return async (app) => {
     app.get(
       '/follows',
-      { schema: { operationId: 'listFollows', summary: 'What the instance follows, oldest first, with each follow’s health', response: { 200: FollowListSchema, ...problemResponses } } },
+      {
+        schema: {
+          operationId: 'listFollows',
+          summary: 'What the instance follows, oldest first, with each follow’s health',
+          response: { 200: FollowListSchema, ...problemResponses },
+        },
+      },
       async () => {
         const now = new Date();
         return (await listFollows(deps)).map((follow) => presentFollow(follow, now));
