@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parseAccounts, type AccountsConfig } from './config-accounts.js';
+import { parseFollow, type FollowConfig } from './config-follow.js';
 import { parseTrustProxy } from './config-proxy.js';
 import { parseSearch, type SearchConfig } from './config-search.js';
 import { ConfigError } from './config-error.js';
@@ -42,6 +43,8 @@ export interface Config {
   readonly search: SearchConfig;
   /** The scheduled `verify-archives` job (KURA_VERIFY_EVERY_DAYS, KURA_VERIFY_GB_PER_HOUR). */
   readonly verify: VerifyConfig;
+  /** Followed channels (KURA_FOLLOW_*, KURA_YOUTUBE_FEED_URL, KURA_HOLODEX_URL, HOLODEX_API_KEY). */
+  readonly follow: FollowConfig;
 }
 
 /** How much re-checking of stored archives the hourly `verify-archives` run does. */
@@ -214,6 +217,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       bytesPerHour: Math.round(decimal('KURA_VERIFY_GB_PER_HOUR', 10, 0, 100_000) * 10 ** 9),
     },
     accounts: parseAccounts(read, integer, problems),
+    follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems)),
     search: parseSearch(read, problems, (name, raw) => {
       const before = problems.length;
       const url = parseHttpUrl(name, raw, problems);

@@ -13,6 +13,7 @@ import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
 import { historyRoutes } from './history/history.routes.js';
 import { channelRoutes } from './channels/channels.routes.js';
+import { followRoutes, type FollowDeps } from './follows/follows.routes.js';
 import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { metaRoutes } from './meta/meta.routes.js';
 import { installMetrics } from './metrics.js';
@@ -44,6 +45,8 @@ import { searchRoutes, type SearchAccessProvider } from './search/search.routes.
 export interface AppDeps {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
+  /** Followed channels: the repository, the YouTube handle resolver and what a follow may name; unset: /api/follows is not served. */
+  follows?: FollowDeps;
   captures: CaptureRepo;
   store: ArchiveStore;
   source: StreamSource;
@@ -171,6 +174,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
     await api.register(userRoutes(accounts.user, guard));
     await api.register(tokenRoutes(accounts.tokens, guard));
     await api.register(submitRoutes(context, accounts.submit, guard));
+    if (deps.follows) await api.register(followRoutes(deps.follows, guard));
     await api.register(videoAdminRoutes(context, accounts.videoAdmin, guard));
     await api.register(searchRoutes(deps.search?.access ?? null));
     if (deps.search?.engine) {

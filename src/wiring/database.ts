@@ -5,12 +5,14 @@ import { createCaptureRepo } from '../adapters/db/capture-repo.js';
 import { listenForChanges, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { startEmbeddedPostgres } from '../adapters/db/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
+import { createFollowRepo } from '../adapters/db/follow-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
 import { migrate } from '../adapters/db/migrator.js';
 import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
 import type { Config } from '../config.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
+import type { FollowRepo } from '../core/follows/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import { PgBossJobs } from '../jobs/pg-boss-jobs.js';
 import { throttled } from '../log-throttle.js';
@@ -23,6 +25,7 @@ export interface Database {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   captures: CaptureRepo;
+  follows: FollowRepo;
   close(): Promise<void>;
 }
 
@@ -70,6 +73,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     livestreams: createLivestreamRepo(pool),
     channels: createChannelRepo(pool),
     captures: createCaptureRepo(pool),
+    follows: createFollowRepo(pool),
     async close() {
       closing = true;
       await pool.end();

@@ -12,6 +12,7 @@ import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
 import { readPackageInfo } from '../package-info.js';
 import type { Database } from './database.js';
+import { createChannelResolver, followPolicy } from './follow-signals.js';
 import type { Search } from './search.js';
 import type { Sources } from './sources.js';
 
@@ -33,6 +34,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
     {
       livestreams: database.livestreams,
       channels: database.channels,
+      follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config) },
       captures: database.captures,
       store,
       source: sources.source,

@@ -4,16 +4,19 @@ import type { Logger } from 'pino';
 import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
 import { createExpiredPurger } from '../adapters/db/expired-purger.js';
+import { createHostPacer } from '../adapters/follows/host-pacer.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import { startFollowPoller } from '../jobs/follow-poller.js';
 import { startPurgingExpired } from '../jobs/purge-expired.js';
 import { runVerifyArchives } from '../jobs/verify-archives.js';
 import { startWatchdog } from '../jobs/watchdog.js';
 import type { Database } from './database.js';
+import { createFollowSignals } from './follow-signals.js';
 import type { Sources } from './sources.js';
 import { createVerifyDeps, verifyPolicy } from './storage.js';
 
@@ -84,8 +87,23 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     everySeconds: 3600,
     onError: (error) => log.warn({ err: error }, 'purging expired sessions failed'),
   });
+  const { follow } = config;
+  const stopFollowing = startFollowPoller(
+    {
+      ...deps,
+      follows: parts.database.follows,
+      pacer: createHostPacer({ requestsPerMinute: follow.hostRequestsPerMinute }),
+      signals: createFollowSignals(config, parts.sources),
+    },
+    {
+      concurrency: follow.concurrency,
+      policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
+      onError: (error, followId) => log.warn({ err: error, followId }, 'checking a follow failed'),
+    },
+  );
   log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
   return async () => {
+    await stopFollowing();
     stopPurging();
     stopWatchdog();
     await worker.abortCaptures();

@@ -114,7 +114,16 @@ describe('hostile input over every route of the OpenAPI document', () => {
   it('covers every documented operation, the search engine and the health routes among them', () => {
     const operations = Object.entries(spec.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
     expect(operations.length).toBeGreaterThan(35);
-    expect(operations).toEqual(expect.arrayContaining(['get /api/history', 'post /api/search-engine/multi-search', 'get /readyz', 'delete /api/video/{id}']));
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'get /api/history',
+        'post /api/search-engine/multi-search',
+        'get /readyz',
+        'delete /api/video/{id}',
+        'post /api/follows',
+        'patch /api/follows/{id}',
+      ]),
+    );
   });
 
   it('answers every hostile path, query and body with a 4xx and a stable code, never a 500', async () => {

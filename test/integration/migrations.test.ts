@@ -40,7 +40,9 @@ describe('migrations', () => {
     expect(await recorded()).toEqual(appliedBy[0]!.applied);
     const { rows: tables } = await db.pool.query(`select tablename from pg_tables where schemaname = current_schema()`);
     const created = await tablesCreatedBy(dir);
-    expect(created).toEqual(expect.arrayContaining(['livestreams', 'captures', 'users', 'sessions', 'search_documents', 'archive_checks']));
+    expect(created).toEqual(
+      expect.arrayContaining(['livestreams', 'captures', 'users', 'sessions', 'search_documents', 'archive_checks', 'follows', 'follow_sightings']),
+    );
     expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(created));
     // each migration's statements ran once: the totals table holds its single seeded row
     const totals = await db.pool.query(`select all_count::int, total_file_size::int from livestream_totals`);

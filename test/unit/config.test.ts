@@ -51,8 +51,32 @@ describe('configuration', () => {
       },
       search: { kind: 'builtin' },
       verify: { everyDays: 30, bytesPerHour: 10e9 },
+      follow: {
+        intervals: { feed: 600, tabs: 3600, holodex: 900, playlist: 30 },
+        horizonSeconds: 48 * 3600,
+        hostRequestsPerMinute: 60,
+        concurrency: 4,
+        youtubeFeedUrl: 'https://www.youtube.com/feeds/videos.xml',
+        holodexUrl: 'https://holodex.net/api/v2',
+        holodexApiKey: undefined,
+      },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the follows slice: one poll interval for every signal, fixture URLs, and refuses what makes no sense', () => {
+    const follow = parseConfig({ KURA_FOLLOW_POLL_SECONDS: '1', KURA_YOUTUBE_FEED_URL: 'http://127.0.0.1:9/feeds/', HOLODEX_API_KEY: 'k' }).follow;
+    expect(follow.intervals).toEqual({ feed: 1, tabs: 1, holodex: 1, playlist: 1 });
+    expect(follow).toMatchObject({ youtubeFeedUrl: 'http://127.0.0.1:9/feeds', holodexApiKey: 'k' });
+    expect(() => parseConfig({ KURA_FOLLOW_POLL_SECONDS: '0', KURA_FOLLOW_CONCURRENCY: 'many', KURA_HOLODEX_URL: 'ftp://x' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          expect.stringMatching(/^KURA_FOLLOW_POLL_SECONDS must be a number from 1 to 86400/),
+          expect.stringMatching(/^KURA_FOLLOW_CONCURRENCY must be a whole number/),
+          expect.stringMatching(/^KURA_HOLODEX_URL must be an http\(s\) URL/),
+        ],
+      }),
+    );
   });
 
   it('reads how much archive verification does, and refuses what makes no sense', () => {

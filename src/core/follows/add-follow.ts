@@ -1,5 +1,19 @@
-import type { Follow, FollowRequest } from './follow.js';
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../errors.js';
+import { SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
+import { checkRules } from './follow-rules.js';
+import { channelSlug, isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
+
+/** What the instance allows a follow to name. */
+export interface FollowPolicy {
+  /** Holodex follows need HOLODEX_API_KEY. */
+  holodex: boolean;
+  /** Why an HLS endpoint's URL is refused (a private address without KURA_ALLOW_PRIVATE_SOURCES), or null. */
+  refuseUrl(url: string): string | null;
+}
+
+const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', detail);
 
 /**
  * Creates a follow: parses the URL into its kind (`invalid_follow` with the reason for anything
@@ -8,10 +22,53 @@ import type { ChannelResolver, FollowRepo } from './ports.js';
  * Throws `already_followed` for a source already followed.
  */
 export async function addFollow(
-  deps: { follows: FollowRepo; resolver: ChannelResolver },
+  deps: { follows: FollowRepo; resolver: ChannelResolver; policy: FollowPolicy },
   request: { follow: FollowRequest; createdBy: string; now: Date },
 ): Promise<Follow> {
-  void deps;
-  void request;
-  throw new Error('addFollow: not implemented yet (stub of the follows contract)');
+  const { follow, createdBy, now } = request;
+  const rules = checkRules({
+    titleInclude: follow.titleInclude ?? null,
+    titleExclude: follow.titleExclude ?? null,
+    membersOnly: follow.membersOnly ?? 'skip',
+    quality: follow.quality ?? null,
+  });
+  const source = await identify(deps, parseFollowTarget(follow.url), follow.channel);
+  return deps.follows.add({
+    id: randomBytes(9).toString('base64url'),
+    ...source,
+    title: follow.title ?? null,
+    rules,
+    createdBy,
+    createdAt: now,
+    signals: SIGNALS_OF[source.kind].map((signal) => ({ signal, lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: now })),
+  });
+}
+
+interface Identity {
+  kind: FollowKind;
+  url: string;
+  channelId: string | null;
+  channelName: string;
+}
+
+async function identify(deps: { resolver: ChannelResolver; policy: FollowPolicy }, target: FollowTarget, channel: string | undefined): Promise<Identity> {
+  const name = channel?.trim() || undefined;
+  switch (target.kind) {
+    case 'youtube_channel': {
+      const found = await deps.resolver.resolveYouTube(target.channel).catch((error: Error) => {
+        throw invalid(`Kura could not find the YouTube channel ${target.channel}: ${error.message}`);
+      });
+      if (!isYouTubeChannelId(found.channelId)) throw invalid(`${target.channel} resolved to "${found.channelId}", which is not a YouTube channel id.`);
+      return { kind: target.kind, url: youTubeChannelUrl(found.channelId), channelId: found.channelId, channelName: name ?? found.channelName };
+    }
+    case 'holodex':
+      if (!deps.policy.holodex) throw invalid('Holodex follows need a Holodex API key: set HOLODEX_API_KEY.');
+      return { kind: target.kind, url: target.url, channelId: null, channelName: name ?? target.name };
+    case 'hls_endpoint': {
+      const refusal = deps.policy.refuseUrl(target.url);
+      if (refusal !== null) throw invalid(`Kura will not follow ${target.url}: ${refusal}`);
+      const channelName = name ?? target.host;
+      return { kind: target.kind, url: target.url, channelId: channelSlug(channelName), channelName };
+    }
+  }
 }

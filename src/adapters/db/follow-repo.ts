@@ -1,0 +1,152 @@
+import type pg from 'pg';
+import { AppError } from '../../core/errors.js';
+import type { FollowRepo } from '../../core/follows/ports.js';
+import { earliestCheck, FOLLOW_COLUMNS, SIGHTING_COLUMNS, signalsJson, toFollow, toSighting, type FollowRow, type SightingRow } from './follow-row.js';
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Follows and their sightings in PostgreSQL (migration 0013). */
+export function createFollowRepo(pool: pg.Pool): FollowRepo {
+  const one = async (text: string, values: unknown[]) => {
+    const { rows } = await pool.query<FollowRow>(text, values);
+    return rows[0] ? toFollow(rows[0]) : null;
+  };
+  return {
+    async add(follow) {
+      try {
+        const added = await one(
+          `insert into follows (id, kind, url, channel_id, channel_name, title, title_include, title_exclude, members_only, quality,
+                                created_by, created_at, next_check_at, signals)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb) returning ${FOLLOW_COLUMNS}`,
+          [
+            follow.id,
+            follow.kind,
+            follow.url,
+            follow.channelId,
+            follow.channelName,
+            follow.title,
+            follow.rules.titleInclude,
+            follow.rules.titleExclude,
+            follow.rules.membersOnly,
+            follow.rules.quality,
+            follow.createdBy,
+            follow.createdAt,
+            earliestCheck(follow.signals, follow.createdAt),
+            signalsJson(follow.signals),
+          ],
+        );
+        return added!;
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+          throw new AppError('conflict', 'already_followed', `${follow.url} is followed already.`);
+        }
+        throw error;
+      }
+    },
+
+    async list() {
+      const { rows } = await pool.query<FollowRow>(`select ${FOLLOW_COLUMNS} from follows order by created_at, id`);
+      return rows.map(toFollow);
+    },
+
+    find: (id) => one(`select ${FOLLOW_COLUMNS} from follows where id = $1`, [id]),
+
+    update(id, change) {
+      const rules = change.rules;
+      // a new next check (resuming) brings every signal due later forward to it
+      return one(
+        `update follows set
+           channel_name = coalesce($2, channel_name), title = case when $3 then $4 else title end,
+           paused = coalesce($5, paused),
+           title_include = case when $6 then $7 else title_include end, title_exclude = case when $6 then $8 else title_exclude end,
+           members_only = case when $6 then $9 else members_only end, quality = case when $6 then $10 else quality end,
+           next_check_at = coalesce($11, next_check_at),
+           signals = case when $11::timestamptz is null then signals else coalesce((
+             select jsonb_agg(case when (s->>'nextCheckAt')::timestamptz > $11 then jsonb_set(s, '{nextCheckAt}', to_jsonb($12::text)) else s end)
+               from jsonb_array_elements(signals) s), '[]'::jsonb) end
+         where id = $1 returning ${FOLLOW_COLUMNS}`,
+        [
+          id,
+          change.channelName ?? null,
+          change.title !== undefined,
+          change.title ?? null,
+          change.paused ?? null,
+          rules !== undefined,
+          rules?.titleInclude ?? null,
+          rules?.titleExclude ?? null,
+          rules?.membersOnly ?? 'skip',
+          rules?.quality ?? null,
+          change.nextCheckAt ?? null,
+          change.nextCheckAt?.toISOString() ?? null,
+        ],
+      );
+    },
+
+    async remove(id) {
+      const result = await pool.query('delete from follows where id = $1', [id]);
+      return result.rowCount === 1;
+    },
+
+    async claimDue(now, leaseSeconds, limit) {
+      if (limit <= 0) return [];
+      const { rows } = await pool.query<FollowRow>(
+        `update follows set next_check_at = $1::timestamptz + make_interval(secs => $2)
+          where id in (select id from follows where not paused and next_check_at <= $1
+                        order by next_check_at limit $3 for update skip locked)
+          returning ${FOLLOW_COLUMNS}`,
+        [now, leaseSeconds, limit],
+      );
+      return rows.map(toFollow);
+    },
+
+    async recordCheck(id, outcome) {
+      await pool.query(
+        `update follows set signals = $2::jsonb, last_checked_at = $3, failing_since = $4,
+                queued_count = queued_count + $5, next_check_at = $6 where id = $1`,
+        [id, signalsJson(outcome.signals), outcome.checkedAt, outcome.failingSince, outcome.queued, earliestCheck(outcome.signals, outcome.checkedAt)],
+      );
+    },
+
+    async nextDue() {
+      const { rows } = await pool.query<{ at: Date | null }>('select min(next_check_at) as at from follows where not paused');
+      return rows[0]?.at ?? null;
+    },
+
+    async sightings(followId, streamIds) {
+      if (streamIds.length === 0) return [];
+      const { rows } = await pool.query<SightingRow>(`select ${SIGHTING_COLUMNS} from follow_sightings where follow_id = $1 and stream_id = any($2::text[])`, [
+        followId,
+        streamIds,
+      ]);
+      return rows.map(toSighting);
+    },
+
+    async recordSightings(sightings) {
+      if (sightings.length === 0) return;
+      await pool.query(
+        `insert into follow_sightings (${SIGHTING_COLUMNS})
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])
+         on conflict (follow_id, stream_id) do update set title = excluded.title, verdict = excluded.verdict,
+           reason = excluded.reason, seen_at = excluded.seen_at, recheck_at = excluded.recheck_at`,
+        [
+          sightings.map((s) => s.followId),
+          sightings.map((s) => s.streamId),
+          sightings.map((s) => s.title),
+          sightings.map((s) => s.verdict),
+          sightings.map((s) => s.reason),
+          sightings.map((s) => s.seenAt),
+          sightings.map((s) => s.recheckAt),
+        ],
+      );
+    },
+
+    async recentSightings(followId, limit) {
+      const { rows } = await pool.query<SightingRow>(
+        `select ${SIGHTING_COLUMNS} from follow_sightings where follow_id = $1 order by seen_at desc, stream_id limit $2`,
+        [followId, limit],
+      );
+      return rows.map(toSighting);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { Follow, FollowKind, MembersOnlyRule, Sighting, SightingVerdict, SignalHealth, SignalName } from '../../core/follows/follow.js';
+
+export const FOLLOW_COLUMNS = `id, kind, url, channel_id, channel_name, title, title_include, title_exclude, members_only, quality,
+  paused, created_by, created_at, queued_count::int as queued_count, last_checked_at, next_check_at, failing_since, signals`;
+
+export interface FollowRow {
+  id: string;
+  kind: FollowKind;
+  url: string;
+  channel_id: string | null;
+  channel_name: string;
+  title: string | null;
+  title_include: string | null;
+  title_exclude: string | null;
+  members_only: MembersOnlyRule;
+  quality: string | null;
+  paused: boolean;
+  created_by: string;
+  created_at: Date;
+  queued_count: number;
+  last_checked_at: Date | null;
+  next_check_at: Date;
+  failing_since: Date | null;
+  signals: StoredSignal[];
+}
+
+/** A signal's health as kept in the `signals` jsonb column: times as ISO strings. */
+interface StoredSignal {
+  signal: SignalName;
+  lastCheckedAt: string | null;
+  lastOkAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  nextCheckAt: string;
+}
+
+const date = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+export function toFollow(row: FollowRow): Follow {
+  return {
+    id: row.id,
+    kind: row.kind,
+    url: row.url,
+    channelId: row.channel_id,
+    channelName: row.channel_name,
+    title: row.title,
+    rules: { titleInclude: row.title_include, titleExclude: row.title_exclude, membersOnly: row.members_only, quality: row.quality },
+    paused: row.paused,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    queuedCount: row.queued_count,
+    lastCheckedAt: row.last_checked_at,
+    nextCheckAt: row.next_check_at,
+    failingSince: row.failing_since,
+    signals: row.signals.map((s) => ({
+      signal: s.signal,
+      lastCheckedAt: date(s.lastCheckedAt),
+      lastOkAt: date(s.lastOkAt),
+      lastError: s.lastError,
+      lastErrorAt: date(s.lastErrorAt),
+      nextCheckAt: new Date(s.nextCheckAt),
+    })),
+  };
+}
+
+/** The `signals` column's JSON (Dates serialise as ISO strings). */
+export function signalsJson(signals: readonly SignalHealth[]): string {
+  return JSON.stringify(signals);
+}
+
+/** The earliest next check among the signals (a follow is due when its first signal is). */
+export function earliestCheck(signals: readonly SignalHealth[], fallback: Date): Date {
+  const times = signals.map((s) => s.nextCheckAt.getTime());
+  return times.length === 0 ? fallback : new Date(Math.min(...times));
+}
+
+export interface SightingRow {
+  follow_id: string;
+  stream_id: string;
+  title: string | null;
+  verdict: SightingVerdict;
+  reason: string;
+  seen_at: Date;
+  recheck_at: Date | null;
+}
+
+export const SIGHTING_COLUMNS = 'follow_id, stream_id, title, verdict, reason, seen_at, recheck_at';
+
+export function toSighting(row: SightingRow): Sighting {
+  return {
+    followId: row.follow_id,
+    streamId: row.stream_id,
+    title: row.title,
+    verdict: row.verdict,
+    reason: row.reason,
+    seenAt: row.seen_at,
+    recheckAt: row.recheck_at,
+  };
+}

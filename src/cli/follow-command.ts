@@ -1,0 +1,95 @@
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { addFollow } from '../core/follows/add-follow.js';
+import { healthOf, MEMBERS_ONLY_RULES, type MembersOnlyRule } from '../core/follows/follow.js';
+import { listFollows } from '../core/follows/list-follows.js';
+import { removeFollow } from '../core/follows/remove-follow.js';
+import { updateFollow } from '../core/follows/update-follow.js';
+import { openDatabase, type Database } from '../wiring/database.js';
+import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
+
+export const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
+             [--members-only skip|include] [--quality Q]
+                 follow a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME,
+                 holodex:topic/NAME or an HLS endpoint (.m3u8): its streams are queued by themselves;
+                 prints the follow's id
+  follow list    one line per follow: id, kind, health, streams queued, channel, url
+  follow remove|pause|resume ID`;
+
+/** `kura follow add|list|remove|pause|resume`. Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
+export async function runFollow(config: Config, args: string[], log: Logger): Promise<number> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      channel: { type: 'string' },
+      title: { type: 'string' },
+      'title-include': { type: 'string' },
+      'title-exclude': { type: 'string' },
+      'members-only': { type: 'string' },
+      quality: { type: 'string' },
+    },
+  });
+  const membersOnly = values['members-only'];
+  if (membersOnly !== undefined && !(MEMBERS_ONLY_RULES as readonly string[]).includes(membersOnly)) return usage('--members-only is skip or include');
+  const wantsOne = action === 'add' || action === 'remove' || action === 'pause' || action === 'resume';
+  if (!wantsOne && action !== 'list') return usage(`follow takes add, list, remove, pause or resume`);
+  if (wantsOne && positionals.length !== 1) return usage(`follow ${action} takes exactly one ${action === 'add' ? 'URL' : 'ID'}`);
+  const database = await openDatabase(config, log);
+  try {
+    const target = positionals[0] as string;
+    if (action === 'list') return await list(database);
+    if (action === 'remove') {
+      await removeFollow(database, target);
+      console.log(`kura: ${target} is no longer followed (its records stay)`);
+      return 0;
+    }
+    if (action === 'pause' || action === 'resume') {
+      await updateFollow(database, { id: target, change: { paused: action === 'pause' }, now: new Date() });
+      console.log(`kura: ${target} is ${action === 'pause' ? 'paused' : 'followed again'}`);
+      return 0;
+    }
+    const follow = await addFollow(
+      { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config) },
+      {
+        follow: {
+          url: target,
+          ...defined({
+            channel: values.channel,
+            title: values.title,
+            titleInclude: values['title-include'],
+            titleExclude: values['title-exclude'],
+            quality: values.quality,
+          }),
+          ...(membersOnly === undefined ? {} : { membersOnly: membersOnly as MembersOnlyRule }),
+        },
+        createdBy: `cli/${userInfo().username}`,
+        now: new Date(),
+      },
+    );
+    console.log(follow.id);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function list(database: Database): Promise<number> {
+  const now = new Date();
+  for (const follow of await listFollows(database)) {
+    console.log([follow.id, follow.kind, healthOf(follow, now), String(follow.queuedCount), follow.channelName, follow.url].join('\t'));
+  }
+  return 0;
+}
+
+function usage(problem: string): number {
+  console.error(`kura: ${problem}\n\nUsage:\n${FOLLOW_USAGE}`);
+  return 2;
+}
+
+function defined<T extends Record<string, string | undefined>>(values: T): { [K in keyof T]?: string } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: string };
+}

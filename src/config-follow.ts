@@ -1,0 +1,46 @@
+// The follows slice of the configuration (issue 17), parsed by src/config.ts from the environment it read.
+import type { SignalName } from './core/follows/follow.js';
+
+/** How the worker checks followed channels. */
+export interface FollowConfig {
+  /** Seconds between two looks of each signal (KURA_FOLLOW_POLL_SECONDS overrides them all). */
+  intervals: Record<SignalName, number>;
+  /** Streams scheduled further ahead than this are queued when they come into it (KURA_FOLLOW_HORIZON_HOURS). */
+  horizonSeconds: number;
+  /** Requests one worker sends one host per minute (KURA_FOLLOW_HOST_RATE). */
+  hostRequestsPerMinute: number;
+  /** Follows checked at once per worker (KURA_FOLLOW_CONCURRENCY). */
+  concurrency: number;
+  /** KURA_YOUTUBE_FEED_URL: the Atom feed; the signal adds `?channel_id=UC…`. */
+  youtubeFeedUrl: string;
+  /** KURA_HOLODEX_URL: the Holodex API base. */
+  holodexUrl: string;
+  /** HOLODEX_API_KEY; unset: Holodex follows are refused. */
+  holodexApiKey: string | undefined;
+}
+
+/** Default seconds between looks: the feed is cheap, the yt-dlp tab look is not, a playlist answers fast. */
+export const DEFAULT_INTERVALS: Record<SignalName, number> = { feed: 600, tabs: 3600, holodex: 900, playlist: 30 };
+
+type Read = (name: string) => string | undefined;
+type Numeric = (name: string, fallback: number, min: number, max: number) => number;
+
+/** The follows slice of the environment; `httpUrl` adds its own problems. */
+export function parseFollow(read: Read, integer: Numeric, decimal: Numeric, httpUrl: (name: string, raw: string) => string): FollowConfig {
+  const poll = read('KURA_FOLLOW_POLL_SECONDS') === undefined ? undefined : decimal('KURA_FOLLOW_POLL_SECONDS', 600, 1, 86_400);
+  const intervals = { ...DEFAULT_INTERVALS };
+  if (poll !== undefined) for (const signal of Object.keys(intervals) as SignalName[]) intervals[signal] = poll;
+  const url = (name: string, fallback: string) => {
+    const raw = read(name);
+    return raw === undefined ? fallback : httpUrl(name, raw);
+  };
+  return {
+    intervals,
+    horizonSeconds: decimal('KURA_FOLLOW_HORIZON_HOURS', 48, 0, 24 * 365) * 3600,
+    hostRequestsPerMinute: decimal('KURA_FOLLOW_HOST_RATE', 60, 0.1, 60_000),
+    concurrency: integer('KURA_FOLLOW_CONCURRENCY', 4, 1, 100),
+    youtubeFeedUrl: url('KURA_YOUTUBE_FEED_URL', 'https://www.youtube.com/feeds/videos.xml'),
+    holodexUrl: url('KURA_HOLODEX_URL', 'https://holodex.net/api/v2'),
+    holodexApiKey: read('HOLODEX_API_KEY'),
+  };
+}

@@ -1,0 +1,119 @@
+import { SIGNALS_OF, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
+import { decideBroadcast, decideVideo, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
+import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
+
+export interface CheckDeps extends DecideDeps {
+  follows: FollowRepo;
+  signals: Record<SignalName, FollowSignal>;
+}
+
+export interface CheckPolicy extends DecidePolicy {
+  /** Seconds between two looks of each signal. */
+  intervals: Record<SignalName, number>;
+  /** A number in [0, 1) (Math.random): spreads the next looks over ±10 % of the interval. */
+  random?: () => number;
+}
+
+/**
+ * Checks a follow once: looks at each of its signals that is due (paced per host; a failure is
+ * kept in that signal's health, never thrown), decides every stream they list (see
+ * decide-candidate.ts), keeps the decisions as sightings and writes the outcome. Returns it.
+ */
+export async function checkFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
+  const looked = await lookAll(deps, follow, policy, now);
+  const signals = looked.map((l) => l.health);
+  const candidates = dedupe(looked.flatMap((l) => l.candidates));
+  const queued = await decideAll(deps, follow, candidates, policy, now);
+  const answered = signals.some((s) => s.lastError === null);
+  const outcome: CheckOutcome = {
+    checkedAt: now,
+    signals,
+    failingSince: answered ? null : (follow.failingSince ?? now),
+    queued,
+  };
+  await deps.follows.recordCheck(follow.id, outcome);
+  return outcome;
+}
+
+interface Look {
+  health: SignalHealth;
+  candidates: StreamCandidate[];
+}
+
+async function lookAll(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<Look[]> {
+  const looks: Look[] = [];
+  for (const name of SIGNALS_OF[follow.kind]) {
+    const health = follow.signals.find((s) => s.signal === name) ?? neverLooked(name, now);
+    if (health.nextCheckAt.getTime() > now.getTime()) {
+      looks.push({ health, candidates: [] });
+      continue;
+    }
+    looks.push(await lookOnce(deps.signals[name], follow, { ...health, lastCheckedAt: now, nextCheckAt: nextLook(policy, name, now) }, deps));
+  }
+  return looks;
+}
+
+async function lookOnce(signal: FollowSignal, follow: Follow, health: SignalHealth, deps: CheckDeps): Promise<Look> {
+  const now = health.lastCheckedAt as Date;
+  try {
+    await deps.pacer.wait(signal.host(follow));
+    const candidates = await signal.look(follow);
+    return { health: { ...health, lastOkAt: now, lastError: null, lastErrorAt: null }, candidates };
+  } catch (error) {
+    const words = error instanceof Error ? error.message : String(error);
+    return { health: { ...health, lastError: words || 'the signal failed without a reason', lastErrorAt: now }, candidates: [] };
+  }
+}
+
+function neverLooked(signal: SignalName, now: Date): SignalHealth {
+  return { signal, lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: now };
+}
+
+function nextLook(policy: CheckPolicy, signal: SignalName, now: Date): Date {
+  const jitter = 0.9 + 0.2 * (policy.random ?? Math.random)();
+  return new Date(now.getTime() + policy.intervals[signal] * 1000 * jitter);
+}
+
+/** One candidate per stream (by id; an HLS broadcast by its URL), the first signal's word kept. */
+function dedupe(candidates: StreamCandidate[]): StreamCandidate[] {
+  const seen = new Map<string, StreamCandidate>();
+  for (const candidate of candidates) {
+    const key = candidate.id ?? `url:${candidate.url}`;
+    if (!seen.has(key)) seen.set(key, candidate);
+  }
+  return [...seen.values()];
+}
+
+/** Decides every candidate not settled before; returns how many were queued. */
+async function decideAll(deps: CheckDeps, follow: Follow, candidates: StreamCandidate[], policy: CheckPolicy, now: Date): Promise<number> {
+  let queued = 0;
+  for (const broadcast of candidates.filter((c) => c.id === null)) {
+    // a broadcast that ended between the look and the queuing is simply not queued; the next look sees the next one
+    if (await decideBroadcast(deps, follow, broadcast, now).catch(() => false)) queued += 1;
+  }
+  const videos = await unsettled(deps, follow, candidates, now);
+  const sightings: Sighting[] = [];
+  for (const { candidate, known } of videos) {
+    const decision = known
+      ? { verdict: 'known' as const, reason: 'Kura has a record of it already', recheckAt: null }
+      : await decideVideo(deps, follow, candidate, policy, now);
+    if (decision.verdict === 'queued') queued += 1;
+    sightings.push({ followId: follow.id, streamId: candidate.id as string, title: candidate.title, seenAt: now, ...decision });
+    // kept as each is decided, so a check cut short never queues one twice
+    await deps.follows.recordSightings(sightings.slice(-1));
+  }
+  return queued;
+}
+
+/** The videos among the candidates that no final sighting settled and no `later` one holds back yet, and whether a record has them. */
+async function unsettled(deps: CheckDeps, follow: Follow, candidates: StreamCandidate[], now: Date) {
+  const videos = candidates.filter((c): c is StreamCandidate & { id: string } => c.id !== null);
+  const ids = videos.map((c) => c.id);
+  const earlier = new Map((await deps.follows.sightings(follow.id, ids)).map((s) => [s.streamId, s]));
+  const open = videos.filter((c) => {
+    const sighting = earlier.get(c.id);
+    return sighting === undefined || (sighting.recheckAt !== null && sighting.recheckAt.getTime() <= now.getTime());
+  });
+  const records = new Set((await deps.livestreams.findManyById(open.map((c) => c.id))).map((r) => r.id));
+  return open.map((candidate) => ({ candidate, known: records.has(candidate.id) }));
+}

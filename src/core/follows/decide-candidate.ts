@@ -1,0 +1,145 @@
+import { AppError } from '../errors.js';
+import { archiveStream } from '../livestream/archive-stream.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
+import type { Inspection, StreamSource } from '../sources/ports.js';
+import { followSubmitter, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
+import { titleRefusal } from './follow-rules.js';
+import type { HostPacer } from './ports.js';
+
+/** The host every yt-dlp inspection of a YouTube video counts against. */
+export const YOUTUBE_HOST = 'www.youtube.com';
+
+export interface DecideDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureStates & PartLog & EncoderLog;
+  scheduler: Scheduler;
+  source: StreamSource;
+  pacer: HostPacer;
+}
+
+/** What a check needs to know to decide. */
+export interface DecidePolicy {
+  /** Streams scheduled further ahead than this are decided again when they come into it. */
+  horizonSeconds: number;
+}
+
+type Decision = Pick<Sighting, 'verdict' | 'reason' | 'recheckAt'>;
+
+const final = (verdict: SightingVerdict, reason: string): Decision => ({ verdict, reason, recheckAt: null });
+/** A rejection that holds for good (as opposed to yt-dlp failing, which is tried again). */
+const FOR_GOOD = /not a livestream|already ended|not a youtube/i;
+
+/**
+ * Decides one YouTube stream a follow saw, which no earlier sighting settled and no record holds:
+ * the rules on what the signal said, then (paced) the source's look and the rules on what it said,
+ * then queues it as if submitted by `follow/{id}`.
+ */
+export async function decideVideo(deps: DecideDeps, follow: Follow, candidate: StreamCandidate, policy: DecidePolicy, now: Date): Promise<Decision> {
+  const early = ruleDecision(follow, policy, now, candidate);
+  if (early !== null) return early;
+  await deps.pacer.wait(YOUTUBE_HOST);
+  const inspection = await deps.source.inspect(candidate.url);
+  if (inspection.kind === 'rejected') return rejected(deps, follow, candidate, inspection, now);
+  const details = inspection.details;
+  const fresh = ruleDecision(follow, policy, now, {
+    title: details?.title ?? candidate.title,
+    membersOnly: details?.membersOnly ?? candidate.membersOnly,
+    scheduledStart: details?.scheduledStart ?? candidate.scheduledStart,
+  });
+  if (fresh !== null) return fresh;
+  try {
+    await archiveStream(deps, { url: candidate.url, submitter: followSubmitter(follow.id), now, inspection, ...quality(follow) });
+    return final('queued', 'queued as if submitted');
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'already_archived') return final('known', 'archived already');
+    return { verdict: 'later', reason: `queuing failed: ${(error as Error).message}; tried again at the next check`, recheckAt: now };
+  }
+}
+
+const quality = (follow: Follow) => (follow.rules.quality === null ? {} : { quality: follow.rules.quality });
+
+/** The rules on what is known of a stream: its title, whether it is members-only, when it starts. Null: no rule stops it. */
+function ruleDecision(
+  follow: Follow,
+  policy: DecidePolicy,
+  now: Date,
+  known: Pick<StreamCandidate, 'title' | 'membersOnly' | 'scheduledStart'>,
+): Decision | null {
+  const refusal = known.title === null ? null : titleRefusal(follow.rules, known.title);
+  if (refusal !== null) return final('skipped', refusal);
+  if (known.membersOnly === true && follow.rules.membersOnly === 'skip') return final('skipped', 'members-only (the follow skips them)');
+  const start = known.scheduledStart;
+  if (start !== null && start.getTime() - now.getTime() > policy.horizonSeconds * 1000) {
+    const hours = Math.round(policy.horizonSeconds / 3600);
+    return {
+      verdict: 'later',
+      reason: `scheduled ${utcMinute(start)} UTC, beyond the ${hours} h horizon`,
+      recheckAt: new Date(start.getTime() - policy.horizonSeconds * 1000),
+    };
+  }
+  return null;
+}
+
+async function rejected(
+  deps: DecideDeps,
+  follow: Follow,
+  candidate: StreamCandidate,
+  inspection: Extract<Inspection, { kind: 'rejected' }>,
+  now: Date,
+): Promise<Decision> {
+  if (inspection.membersOnly === true) {
+    if (follow.rules.membersOnly === 'skip') return final('skipped', 'members-only (the follow skips them)');
+    const reason = `members-only: Kura has no access to this stream (yt-dlp said: ${inspection.reason}); give yt-dlp a member's cookies to record these`;
+    await writeFailed(deps, follow, candidate, reason, now);
+    return final('failed', reason);
+  }
+  if (FOR_GOOD.test(inspection.reason)) return final('skipped', inspection.reason);
+  return { verdict: 'later', reason: `${inspection.reason} (tried again at the next check)`, recheckAt: now };
+}
+
+/** A members-only stream the follow includes but Kura cannot watch: a failed record that says why. */
+async function writeFailed(deps: DecideDeps, follow: Follow, candidate: StreamCandidate, reason: string, now: Date): Promise<void> {
+  await deps.livestreams.upsertMany([
+    {
+      id: candidate.id as string,
+      platform: 'youtube',
+      sourceUrl: candidate.url,
+      status: 'failed',
+      failureReason: reason,
+      title: candidate.title ?? (candidate.id as string),
+      channelName: candidate.channelName ?? follow.channelName,
+      channelId: candidate.channelId ?? follow.channelId ?? follow.channelName,
+      thumbnailUrl: null,
+      scheduledStart: candidate.scheduledStart ?? now,
+      startedAt: null,
+      endedAt: null,
+      archive: null,
+      submitters: [followSubmitter(follow.id)],
+      requestedQuality: follow.rules.quality,
+    },
+  ]);
+}
+
+/** `2026-11-30 18:00` (UTC). */
+export function utcMinute(at: Date): string {
+  return at.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * An HLS endpoint live now: a new record for this broadcast, unless one of its source is being
+ * recorded already. Returns whether it queued one.
+ */
+export async function decideBroadcast(deps: DecideDeps, follow: Follow, candidate: StreamCandidate, now: Date): Promise<boolean> {
+  if ((await deps.livestreams.findActiveBySource(candidate.url)) !== null) return false;
+  await archiveStream(deps, {
+    url: candidate.url,
+    submitter: followSubmitter(follow.id),
+    title: `${follow.title ?? follow.channelName} ${utcMinute(now)} UTC`,
+    channelName: follow.channelName,
+    ...(follow.channelId === null ? {} : { channelId: follow.channelId }),
+    now,
+    ...quality(follow),
+  });
+  return true;
+}

@@ -1,0 +1,75 @@
+import { AppError } from '../errors.js';
+
+/** What a follow URL names, before a YouTube handle or id is resolved. */
+export type FollowTarget =
+  { kind: 'youtube_channel'; channel: string } | { kind: 'holodex'; url: string; name: string } | { kind: 'hls_endpoint'; url: string; host: string };
+
+const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
+const HANDLE = /^@[A-Za-z0-9._-]{1,100}$/;
+const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com']);
+const HOLODEX = /^holodex:(org|topic)\/(.{1,200})$/;
+
+const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', detail);
+
+/**
+ * Parses the forms a follow accepts: a YouTube channel URL (`/channel/UC…`, `/@handle`, with any
+ * tab after it), a bare `UC…` id or `@handle`, `holodex:org/NAME` or `holodex:topic/NAME`, or an
+ * http(s) URL ending `.m3u8`. Throws `invalid_follow` naming the forms for anything else.
+ */
+export function parseFollowTarget(input: string): FollowTarget {
+  const text = input.trim();
+  if (CHANNEL_ID.test(text) || HANDLE.test(text)) return { kind: 'youtube_channel', channel: text };
+  const holodex = HOLODEX.exec(text);
+  if (holodex) return { kind: 'holodex', url: `holodex:${holodex[1]}/${holodex[2]}`, name: holodex[2] as string };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid(`"${text}" is not a URL Kura can follow. ${FORMS}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`Kura follows http(s) URLs only. ${FORMS}`);
+  if (YOUTUBE_HOSTS.has(url.hostname.toLowerCase())) return { kind: 'youtube_channel', channel: youTubeChannel(url) };
+  if (url.pathname.toLowerCase().endsWith('.m3u8')) return { kind: 'hls_endpoint', url: url.href, host: url.hostname };
+  throw invalid(`${url.href} is neither a YouTube channel nor an HLS playlist (.m3u8). ${FORMS}`);
+}
+
+const FORMS =
+  'Follow a YouTube channel (https://www.youtube.com/channel/UC…, https://www.youtube.com/@handle, UC…, @handle), ' +
+  'holodex:org/NAME, holodex:topic/NAME, or an HLS playlist URL ending .m3u8.';
+
+function youTubeChannel(url: URL): string {
+  const [first, second] = url.pathname.split('/').filter(Boolean);
+  if (first === 'channel' && second !== undefined && CHANNEL_ID.test(second)) return second;
+  if (first !== undefined && HANDLE.test(decodeSafely(first))) return decodeSafely(first);
+  throw invalid(`${url.href} is not a YouTube channel: follow its /channel/UC… or /@handle page. ${FORMS}`);
+}
+
+function decodeSafely(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** The URL a YouTube channel follow keeps (a handle resolved, so a rename never breaks it). */
+export function youTubeChannelUrl(channelId: string): string {
+  return `https://www.youtube.com/channel/${channelId}`;
+}
+
+/** Whether a resolved id is a YouTube channel id. */
+export function isYouTubeChannelId(id: string): boolean {
+  return CHANNEL_ID.test(id);
+}
+
+/** The channel id an HLS endpoint's records carry: a slug of its name (`Karaoke Night` → `karaoke-night`). */
+export function channelSlug(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug === '' ? 'hls' : slug;
+}

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { submitterOf } from '../../core/accounts/account.js';
+import { addFollow, type FollowPolicy } from '../../core/follows/add-follow.js';
+import { getFollow } from '../../core/follows/get-follow.js';
+import { listFollows } from '../../core/follows/list-follows.js';
+import type { ChannelResolver, FollowRepo } from '../../core/follows/ports.js';
+import { removeFollow } from '../../core/follows/remove-follow.js';
+import { updateFollow } from '../../core/follows/update-follow.js';
+import { callerOf, type Guard } from '../auth/guard.js';
+import { sendNoContent } from '../problem.js';
+import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { presentFollow, presentFollowDetail } from './follow.presenter.js';
+import { CreateFollowSchema, FollowDetailSchema, FollowListSchema, FollowParamsSchema, FollowSchema, UpdateFollowSchema } from './follows.schema.js';
+
+/** What the follow routes work on. */
+export interface FollowDeps {
+  follows: FollowRepo;
+  resolver: ChannelResolver;
+  policy: FollowPolicy;
+}
+
+/** `GET /api/follows[/{id}]` (public), `POST`, `PATCH`, `DELETE` (admin): the channels Kura follows by itself. */
+export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/follows',
+      {
+        schema: {
+          operationId: 'listFollows',
+          summary: 'What the instance follows, oldest first, with each follow’s health',
+          response: { 200: FollowListSchema, ...problemResponses },
+        },
+      },
+      async () => {
+        const now = new Date();
+        return (await listFollows(deps)).map((follow) => presentFollow(follow, now));
+      },
+    );
+    app.get(
+      '/follows/:id',
+      {
+        schema: {
+          operationId: 'getFollow',
+          summary: 'One follow with its health and its latest decisions (queued, skipped and why)',
+          params: FollowParamsSchema,
+          response: { 200: FollowDetailSchema, ...problemResponses },
+        },
+      },
+      async (request) => {
+        const { follow, recent } = await getFollow(deps, request.params.id);
+        return presentFollowDetail(follow, recent, new Date());
+      },
+    );
+    app.post(
+      '/follows',
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'createFollow',
+          summary: 'Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201)',
+          body: CreateFollowSchema,
+          response: { 201: FollowSchema, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        const now = new Date();
+        const follow = await addFollow(deps, { follow: request.body, createdBy: submitterOf(callerOf(request).user), now });
+        return reply.code(201).send(presentFollow(follow, now));
+      },
+    );
+    app.patch(
+      '/follows/:id',
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'updateFollow',
+          summary: 'Admin: changes a follow’s rules or names, pauses or resumes it',
+          params: FollowParamsSchema,
+          body: UpdateFollowSchema,
+          response: { 200: FollowSchema, ...problemResponses },
+        },
+      },
+      async (request) => {
+        const now = new Date();
+        return presentFollow(await updateFollow(deps, { id: request.params.id, change: request.body, now }), now);
+      },
+    );
+    app.delete(
+      '/follows/:id',
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'deleteFollow',
+          summary: 'Admin: stops following (its records stay) (204)',
+          params: FollowParamsSchema,
+          response: { 204: NoContentSchema, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        await removeFollow(deps, request.params.id);
+        return sendNoContent(reply);
+      },
+    );
+  };
+}

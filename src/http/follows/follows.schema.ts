@@ -1,0 +1,103 @@
+import Type, { type Static } from 'typebox';
+import { FOLLOW_ID_PATTERN, FOLLOW_KINDS, MEMBERS_ONLY_RULES, SIGNALS_OF } from '../../core/follows/follow.js';
+import { MAX_RULE_LENGTH } from '../../core/follows/follow-rules.js';
+
+const time = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
+const SIGNAL_NAMES = ['feed', 'tabs', 'holodex', 'playlist'] as const satisfies readonly (typeof SIGNALS_OF)[keyof typeof SIGNALS_OF][number][];
+const rule = (description: string) => Type.String({ minLength: 1, maxLength: MAX_RULE_LENGTH, description });
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const RulesSchema = Type.Object({
+  titleInclude: Type.Union([Type.String(), Type.Null()], { description: 'a regular expression (case-insensitive) a queued title must match; null: any' }),
+  titleExclude: Type.Union([Type.String(), Type.Null()], { description: 'a regular expression (case-insensitive) no queued title may match' }),
+  membersOnly: Type.Enum(MEMBERS_ONLY_RULES),
+  quality: Type.Union([Type.String(), Type.Null()], { description: 'quality asked of every queued stream; null: the best' }),
+});
+
+const SignalSchema = Type.Object({
+  signal: Type.Enum(SIGNAL_NAMES),
+  lastCheckedAt: time('when it was last looked at'),
+  lastOkAt: time('when it last answered'),
+  lastError: Type.Union([Type.String(), Type.Null()], { description: "its last failure's words; null once it answered again" }),
+  lastErrorAt: time('when it last failed'),
+  nextCheckAt: Type.String({ format: 'date-time' }),
+});
+
+const followProperties = {
+  id: Type.String(),
+  kind: Type.Enum(FOLLOW_KINDS),
+  url: Type.String({ description: 'the source in its kept form (a handle resolved to /channel/UC…)' }),
+  channelId: Type.Union([Type.String(), Type.Null()]),
+  channelName: Type.String(),
+  title: Type.Union([Type.String(), Type.Null()], { description: "HLS endpoints: each broadcast's record title before its start time" }),
+  rules: RulesSchema,
+  paused: Type.Boolean(),
+  createdBy: Type.String({ description: 'the admin who created it, provider/userId' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  health: Type.Enum(['ok', 'failing', 'unhealthy', 'paused'] as const, {
+    description: 'failing: every signal fails; unhealthy: for an hour or more',
+  }),
+  queued: Type.Integer({ minimum: 0, description: 'streams it queued, ever' }),
+  lastCheckedAt: time('when it was last checked'),
+  nextCheckAt: Type.String({ format: 'date-time' }),
+  failingSince: time('since when every signal fails; null while one answers'),
+  signals: Type.Array(SignalSchema),
+};
+
+export const FollowSchema = Type.Object(followProperties, { $id: 'Follow' });
+export type FollowJson = Static<typeof FollowSchema>;
+export const FollowListSchema = Type.Array(FollowSchema);
+
+export const SightingSchema = Type.Object(
+  {
+    streamId: Type.String(),
+    title: Type.Union([Type.String(), Type.Null()]),
+    verdict: Type.Enum(['queued', 'known', 'skipped', 'later', 'failed'] as const),
+    reason: Type.String(),
+    seenAt: Type.String({ format: 'date-time' }),
+    recheckAt: time('when it is decided again; null: decided for good'),
+  },
+  { $id: 'FollowSighting' },
+);
+export type SightingJson = Static<typeof SightingSchema>;
+
+export const FollowDetailSchema = Type.Object(
+  { ...followProperties, recent: Type.Array(SightingSchema, { description: 'its latest decisions, newest first' }) },
+  { $id: 'FollowDetail' },
+);
+export type FollowDetailJson = Static<typeof FollowDetailSchema>;
+
+export const FollowParamsSchema = Type.Object({ id: Type.String({ pattern: FOLLOW_ID_PATTERN, description: 'A follow id from GET /api/follows' }) });
+
+const quality = Type.String({ pattern: '^[0-9]{3,4}p$|^best$', description: '`best` or a height like `720p`' });
+const name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+export const CreateFollowSchema = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME, holodex:topic/NAME, or an HLS playlist URL',
+    }),
+    channel: Type.Optional(name("the channel's name (HLS endpoints: also the default record title)")),
+    title: Type.Optional(name("HLS endpoints: each broadcast's record title, before its start time")),
+    titleInclude: Type.Optional(rule('a regular expression (case-insensitive) a title must match')),
+    titleExclude: Type.Optional(rule('a regular expression (case-insensitive) no title may match')),
+    membersOnly: Type.Optional(Type.Enum(MEMBERS_ONLY_RULES)),
+    quality: Type.Optional(quality),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateFollowSchema = Type.Object(
+  {
+    channel: Type.Optional(name("the channel's name")),
+    title: Type.Optional(nullable(name("HLS endpoints: each broadcast's record title; null: the channel name"))),
+    titleInclude: Type.Optional(nullable(rule('null clears it'))),
+    titleExclude: Type.Optional(nullable(rule('null clears it'))),
+    membersOnly: Type.Optional(Type.Enum(MEMBERS_ONLY_RULES)),
+    quality: Type.Optional(nullable(quality)),
+    paused: Type.Optional(Type.Boolean({ description: 'true stops checking it; false resumes (due at once)' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

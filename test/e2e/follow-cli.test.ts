@@ -1,0 +1,52 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runKura } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+let cwd: string;
+let db: TestDatabase;
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-follow-cli-'));
+  db = await createTestDatabase();
+});
+afterEach(() => db.drop());
+
+const env = () => ({ DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
+
+describe('kura follow', () => {
+  it('add prints the id, list shows it with its health, pause/resume and remove change it', async () => {
+    const added = await runKura(['follow', 'add', 'https://live.example.org/live/index.m3u8', '--channel', 'Karaoke Night', '--quality', '720p'], env(), cwd);
+    expect(added.code, added.stderr).toBe(0);
+    const id = added.stdout.trim();
+    expect(id).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    const { rows } = await db.pool.query('select channel_id, quality, created_by from follows where id = $1', [id]);
+    expect(rows[0]).toMatchObject({ channel_id: 'karaoke-night', quality: '720p', created_by: expect.stringMatching(/^cli\//) });
+
+    const listed = await runKura(['follow', 'list'], env(), cwd);
+    expect(listed.stdout.trim()).toBe([id, 'hls_endpoint', 'ok', '0', 'Karaoke Night', 'https://live.example.org/live/index.m3u8'].join('\t'));
+    expect((await runKura(['follow', 'pause', id], env(), cwd)).code).toBe(0);
+    expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toContain('\tpaused\t');
+    expect((await runKura(['follow', 'resume', id], env(), cwd)).code).toBe(0);
+
+    const again = await runKura(['follow', 'add', 'https://live.example.org/live/index.m3u8'], env(), cwd);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('is followed already');
+
+    expect((await runKura(['follow', 'remove', id], env(), cwd)).code).toBe(0);
+    expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toBe('');
+    const unknown = await runKura(['follow', 'remove', id], env(), cwd);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`No follow has the id "${id}"`);
+  });
+
+  it('refuses a bad rule (exit 1, with the reason) and bad usage (exit 2)', async () => {
+    const bad = await runKura(['follow', 'add', 'https://live.example.org/a.m3u8', '--title-include', '(open'], env(), cwd);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('titleInclude is not a valid regular expression');
+    const usage = await runKura(['follow', 'frob'], env(), cwd);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('follow add URL');
+  });
+});

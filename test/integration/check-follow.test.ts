@@ -1,0 +1,274 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
+import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
+import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
+import { addFollow } from '../../src/core/follows/add-follow.js';
+import { checkFollow, type CheckDeps, type CheckPolicy } from '../../src/core/follows/check-follow.js';
+import { healthOf, type Follow, type FollowRequest, type SignalName, type StreamCandidate } from '../../src/core/follows/follow.js';
+import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
+import type { Inspection, StreamSource } from '../../src/core/sources/ports.js';
+import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startJobsWithoutWorkers } from '../support/jobs.js';
+
+const CHANNEL = 'UCabcdefghijklmnopqrstuv';
+const T0 = new Date('2026-03-01T12:00:00Z');
+const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
+const watchUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+
+/** A candidate as a signal would list it; `id` is an 11-character video id. */
+const candidate = (id: string, extra: Partial<StreamCandidate> = {}): StreamCandidate => ({
+  url: watchUrl(id),
+  id,
+  title: null,
+  scheduledStart: null,
+  liveStatus: 'upcoming',
+  membersOnly: null,
+  ...extra,
+});
+
+/** An IN-TEST FollowSignal: lists what the test says it lists now (or fails with the test's words). */
+function listingSignal(name: SignalName) {
+  const signal = { shows: [] as StreamCandidate[], failure: null as string | null, looks: 0 };
+  const port: FollowSignal = {
+    name,
+    host: () => `${name}.example`,
+    async look() {
+      signal.looks += 1;
+      if (signal.failure !== null) throw new Error(signal.failure);
+      return signal.shows;
+    },
+  };
+  return Object.assign(signal, { port });
+}
+
+/** A DOUBLE of the YouTube source (yt-dlp): answers each video's inspection as the test set it, counting them. */
+function sourceDouble() {
+  const answers = new Map<string, Inspection>();
+  const inspected: string[] = [];
+  const source: StreamSource = {
+    recognises: (url) => url.startsWith('https://www.youtube.com/'),
+    async inspect(url) {
+      inspected.push(url);
+      return answers.get(url) ?? { kind: 'rejected', reason: 'YouTube did not describe this video: ERROR: Video unavailable' };
+    },
+    check: () => Promise.reject(new Error('not used by a check')),
+    qualities: () => Promise.reject(new Error('not used by a check')),
+  };
+  const upcoming = (id: string, title: string, extra: { membersOnly?: boolean; scheduledStart?: Date } = {}) =>
+    answers.set(watchUrl(id), {
+      kind: 'accepted',
+      platform: 'youtube',
+      id,
+      canonicalUrl: watchUrl(id),
+      details: { title, channelName: 'Karaoke Channel', channelId: CHANNEL, scheduledStart: extra.scheduledStart ?? minutes(30), thumbnailUrl: null, ...extra },
+    });
+  const reject = (id: string, inspection: Inspection) => answers.set(watchUrl(id), inspection);
+  return { source, inspected, upcoming, reject };
+}
+
+let db: TestDatabase;
+let jobs: PgBossJobs;
+let follows: FollowRepo;
+let feed: ReturnType<typeof listingSignal>;
+let tabs: ReturnType<typeof listingSignal>;
+let youtube: ReturnType<typeof sourceDouble>;
+let deps: CheckDeps;
+const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60 }, horizonSeconds: 48 * 3600, random: () => 0.5 };
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  jobs = await startJobsWithoutWorkers(db.url);
+  follows = createFollowRepo(db.pool);
+  feed = listingSignal('feed');
+  tabs = listingSignal('tabs');
+  youtube = sourceDouble();
+  const unused = listingSignal('holodex').port;
+  deps = {
+    follows,
+    livestreams: db.livestreams,
+    captures: createCaptureRepo(db.pool),
+    scheduler: jobs,
+    source: youtube.source,
+    pacer: createHostPacer({ requestsPerMinute: 600_000 }),
+    signals: { feed: feed.port, tabs: tabs.port, holodex: unused, playlist: unused },
+  };
+});
+afterEach(async () => {
+  await jobs.stop(0);
+  await db.drop();
+});
+
+async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
+  const resolver = { resolveYouTube: async () => ({ channelId: CHANNEL, channelName: 'Karaoke Channel' }) };
+  return addFollow(
+    { follows, resolver, policy: { holodex: false, refuseUrl: () => null } },
+    { follow: { url: CHANNEL, ...request }, createdBy: 'local/root', now: T0 },
+  );
+}
+
+/** Checks the follow as stored now, at `at`. */
+async function check(id: string, at: Date) {
+  return checkFollow(deps, (await follows.find(id)) as Follow, policy, at);
+}
+const verdicts = async (id: string) => Object.fromEntries((await follows.recentSightings(id, 50)).map((s) => [s.streamId, [s.verdict, s.reason]]));
+
+describe('checking a follow', () => {
+  it('queues what the title rules let through, as submitted by follow/{id}, and skips the rest without asking yt-dlp', async () => {
+    const f = await follow({ titleInclude: 'karaoke', titleExclude: 'rerun' });
+    feed.shows = [
+      candidate('karaoke0001', { title: 'KARAOKE night' }),
+      candidate('zatsudan001', { title: 'Zatsudan' }),
+      candidate('karaoke0002', { title: 'Karaoke rerun' }),
+    ];
+    youtube.upcoming('karaoke0001', 'KARAOKE night');
+    const outcome = await check(f.id, T0);
+    expect(outcome.queued).toBe(1);
+    expect(await verdicts(f.id)).toEqual({
+      karaoke0001: ['queued', expect.any(String)],
+      zatsudan001: ['skipped', 'the title does not match /karaoke/i'],
+      karaoke0002: ['skipped', 'the title matches the excluded /rerun/i'],
+    });
+    expect(youtube.inspected).toEqual([watchUrl('karaoke0001')]);
+    expect(await db.livestreams.findById('karaoke0001')).toMatchObject({ status: 'upcoming', submitters: [`follow/${f.id}`] });
+    expect(await db.livestreams.findById('zatsudan001')).toBeNull();
+    expect((await follows.find(f.id))!.queuedCount).toBe(1);
+  });
+
+  it('re-applies the title rules to the title yt-dlp gives when the signal had none', async () => {
+    const f = await follow({ titleInclude: 'karaoke' });
+    feed.shows = [candidate('untitled001')];
+    youtube.upcoming('untitled001', 'Minecraft');
+    await check(f.id, T0);
+    expect(await verdicts(f.id)).toEqual({ untitled001: ['skipped', 'the title does not match /karaoke/i'] });
+    expect(await db.livestreams.findById('untitled001')).toBeNull();
+  });
+
+  it('skips members-only streams by default; including them gives a failed record that says why', async () => {
+    const skipping = await follow();
+    feed.shows = [candidate('members0001', { membersOnly: true, title: 'Members karaoke' })];
+    await check(skipping.id, T0);
+    expect(await verdicts(skipping.id)).toEqual({ members0001: ['skipped', 'members-only (the follow skips them)'] });
+    expect(youtube.inspected).toEqual([]);
+
+    await follows.remove(skipping.id);
+    const including = await follow({ membersOnly: 'include' });
+    youtube.reject('members0001', { kind: 'rejected', reason: 'Join this channel to get access to members-only content', membersOnly: true });
+    await check(including.id, T0);
+    const record = await db.livestreams.findById('members0001');
+    expect(record).toMatchObject({ status: 'failed', submitters: [`follow/${including.id}`], channelId: CHANNEL });
+    expect(record!.failureReason).toBe(
+      "members-only: Kura has no access to this stream (yt-dlp said: Join this channel to get access to members-only content); give yt-dlp a member's cookies to record these",
+    );
+    expect((await verdicts(including.id)).members0001).toEqual(['failed', record!.failureReason]);
+  });
+
+  it('decides a stream beyond the horizon later, and queues it at the first check once it comes into it', async () => {
+    const f = await follow();
+    const start = minutes(72 * 60);
+    feed.shows = [candidate('farahead001', { title: 'Karaoke', scheduledStart: start })];
+    youtube.upcoming('farahead001', 'Karaoke', { scheduledStart: start });
+    await check(f.id, T0);
+    const [later] = await follows.recentSightings(f.id, 1);
+    expect(later).toMatchObject({ verdict: 'later', reason: 'scheduled 2026-03-04 12:00 UTC, beyond the 48 h horizon', recheckAt: minutes(24 * 60) });
+    await check(f.id, minutes(10));
+    expect(youtube.inspected).toEqual([]); // not due again yet
+    await check(f.id, minutes(24 * 60 + 1));
+    expect((await verdicts(f.id)).farahead001?.[0]).toBe('queued');
+    expect(youtube.inspected).toEqual([watchUrl('farahead001')]);
+    expect(await db.livestreams.findById('farahead001')).toMatchObject({ status: 'upcoming' });
+  });
+
+  it('never queues one stream twice, whether two signals list it or two checks see it', async () => {
+    const f = await follow();
+    feed.shows = [candidate('twice000001', { title: 'Karaoke' })];
+    tabs.shows = [candidate('twice000001', { title: 'Karaoke', liveStatus: 'live' })];
+    youtube.upcoming('twice000001', 'Karaoke');
+    expect((await check(f.id, T0)).queued).toBe(1);
+    expect((await check(f.id, minutes(2))).queued).toBe(0);
+    expect(feed.looks).toBe(2);
+    expect(youtube.inspected).toEqual([watchUrl('twice000001')]);
+    expect((await follows.find(f.id))!.queuedCount).toBe(1);
+    expect((await db.livestreams.findById('twice000001'))!.submitters).toEqual([`follow/${f.id}`]);
+  });
+
+  it('leaves a stream Kura already has a record of alone (a failed one is not revived)', async () => {
+    await db.livestreams.upsertMany([
+      {
+        id: 'failed00001',
+        platform: 'youtube',
+        sourceUrl: watchUrl('failed00001'),
+        status: 'failed',
+        failureReason: 'cancelled by an admin',
+        title: 'Karaoke',
+        channelName: 'Karaoke Channel',
+        channelId: CHANNEL,
+        thumbnailUrl: null,
+        scheduledStart: T0,
+        startedAt: null,
+        endedAt: null,
+        archive: null,
+        submitters: ['local/viewer'],
+        requestedQuality: null,
+      },
+    ]);
+    const f = await follow();
+    feed.shows = [candidate('failed00001', { title: 'Karaoke' })];
+    youtube.upcoming('failed00001', 'Karaoke');
+    await check(f.id, T0);
+    expect((await verdicts(f.id)).failed00001?.[0]).toBe('known');
+    expect(youtube.inspected).toEqual([]);
+    expect(await db.livestreams.findById('failed00001')).toMatchObject({ status: 'failed', submitters: ['local/viewer'] });
+  });
+
+  it('keeps a failed yt-dlp look open: decided again at the next check', async () => {
+    const f = await follow();
+    feed.shows = [candidate('flaky000001', { title: 'Karaoke' })];
+    await check(f.id, T0);
+    expect((await verdicts(f.id)).flaky000001).toEqual(['later', expect.stringMatching(/Video unavailable.*next check/)]);
+    youtube.upcoming('flaky000001', 'Karaoke');
+    await check(f.id, minutes(2));
+    expect((await verdicts(f.id)).flaky000001?.[0]).toBe('queued');
+  });
+
+  it('marks a follow failing when every signal fails, unhealthy after an hour, and clears it when one answers', async () => {
+    const f = await follow();
+    feed.failure = 'the feed answered 500';
+    tabs.failure = 'yt-dlp exited 1: HTTP Error 429';
+    await check(f.id, T0);
+    let stored = (await follows.find(f.id))!;
+    expect(stored.failingSince).toEqual(T0);
+    expect(stored.signals).toEqual([
+      expect.objectContaining({ signal: 'feed', lastError: 'the feed answered 500', lastErrorAt: T0, lastOkAt: null, nextCheckAt: minutes(1) }),
+      expect.objectContaining({ signal: 'tabs', lastError: 'yt-dlp exited 1: HTTP Error 429' }),
+    ]);
+    expect(stored.nextCheckAt).toEqual(minutes(1));
+    expect(healthOf(stored, minutes(30))).toBe('failing');
+    await check(f.id, minutes(61));
+    stored = (await follows.find(f.id))!;
+    expect(stored.failingSince).toEqual(T0);
+    expect(healthOf(stored, minutes(61))).toBe('unhealthy');
+
+    tabs.failure = null;
+    await check(f.id, minutes(63));
+    stored = (await follows.find(f.id))!;
+    expect(stored.failingSince).toBeNull();
+    expect(healthOf(stored, minutes(63))).toBe('ok');
+    expect(stored.signals[1]).toMatchObject({ signal: 'tabs', lastError: null, lastOkAt: minutes(63) });
+    expect(stored.signals[0]).toMatchObject({ signal: 'feed', lastError: 'the feed answered 500' });
+  });
+});
+
+describe('claiming due follows', () => {
+  it('never gives one follow to two concurrent claims, and skips paused ones', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i += 1) ids.push((await follow({ url: `https://live${i}.example.org/live/index.m3u8` })).id);
+    await follows.update(ids[0]!, { paused: true });
+    const [a, b] = await Promise.all([follows.claimDue(minutes(1), 300, 8), follows.claimDue(minutes(1), 300, 8)]);
+    const claimed = [...a!, ...b!].map((x) => x.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort()).toEqual(ids.slice(1).sort());
+    expect(await follows.claimDue(minutes(2), 300, 8)).toEqual([]); // leased for 300 s
+    expect((await follows.claimDue(minutes(7), 300, 20)).length).toBe(11);
+  });
+});

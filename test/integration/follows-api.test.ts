@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChannelResolver } from '../../src/core/follows/ports.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
+
+const CHANNEL = 'UCabcdefghijklmnopqrstuv';
+
+/** A DOUBLE of the yt-dlp channel resolver (another branch's adapter): knows one handle and one id. */
+function resolverDouble(): ChannelResolver & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    async resolveYouTube(idOrHandle) {
+      asked.push(idOrHandle);
+      if (idOrHandle === '@karaoke' || idOrHandle === CHANNEL) return { channelId: CHANNEL, channelName: 'Karaoke Channel' };
+      throw new Error('ERROR: [youtube:tab] This channel does not exist.');
+    },
+  };
+}
+
+let kura: TestApp;
+let resolver: ReturnType<typeof resolverDouble>;
+let admin: string;
+let user: string;
+beforeEach(async () => {
+  resolver = resolverDouble();
+  kura = await startTestApp({}, {}, { resolver });
+  await addUser(kura, 'root', { admin: true });
+  await addUser(kura, 'viewer');
+  admin = await logIn(kura, 'root');
+  user = await logIn(kura, 'viewer');
+});
+afterEach(() => kura.close());
+
+const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, cookie: string | undefined, payload?: unknown) =>
+  kura.app.inject({
+    method,
+    url,
+    headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+const create = (payload: unknown) => send('POST', '/api/follows', admin, payload);
+
+describe('follows API', () => {
+  it('creates a YouTube follow from a handle, resolved once to its channel id, and lists it publicly with its health', async () => {
+    const created = await create({ url: 'https://www.youtube.com/@karaoke/streams', titleInclude: 'karaoke', quality: '720p' });
+    expect(created.statusCode, created.body).toBe(201);
+    const follow = created.json();
+    expect(follow).toMatchObject({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+      kind: 'youtube_channel',
+      url: `https://www.youtube.com/channel/${CHANNEL}`,
+      channelId: CHANNEL,
+      channelName: 'Karaoke Channel',
+      rules: { titleInclude: 'karaoke', titleExclude: null, membersOnly: 'skip', quality: '720p' },
+      paused: false,
+      createdBy: expect.stringMatching(/^local\//),
+      health: 'ok',
+      queued: 0,
+      lastCheckedAt: null,
+      failingSince: null,
+    });
+    expect(follow.signals.map((s: { signal: string }) => s.signal)).toEqual(['feed', 'tabs']);
+    expect(resolver.asked).toEqual(['@karaoke']);
+
+    const list = await kura.app.inject({ url: '/api/follows' });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual([follow]);
+    const one = await kura.app.inject({ url: `/api/follows/${follow.id}` });
+    expect(one.json()).toEqual({ ...follow, recent: [] });
+    expect(resolver.asked).toEqual(['@karaoke']); // reading never asks YouTube again
+  });
+
+  it('refuses the same channel twice (409 already_followed), whichever form names it', async () => {
+    expect((await create({ url: '@karaoke' })).statusCode).toBe(201);
+    const again = await create({ url: CHANNEL });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'already_followed', status: 409 });
+  });
+
+  it('creates an HLS endpoint follow named by --channel with a slug channel id', async () => {
+    const created = await create({ url: 'http://127.0.0.1:9/live/index.m3u8', channel: 'Karaoke Night' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ kind: 'hls_endpoint', channelId: 'karaoke-night', channelName: 'Karaoke Night', title: null });
+    expect(created.json().signals.map((s: { signal: string }) => s.signal)).toEqual(['playlist']);
+  });
+
+  it('answers 400 invalid_follow with the reason for bad URLs, bad rules, unknown handles and Holodex without a key', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ url: 'https://example.org/not-a-stream' }, /neither a YouTube channel nor an HLS playlist/],
+      [{ url: '@karaoke', titleInclude: '(unclosed' }, /titleInclude is not a valid regular expression/],
+      [{ url: '@nobody' }, /could not find the YouTube channel @nobody: .*does not exist/],
+      [{ url: 'holodex:org/Hololive' }, /HOLODEX_API_KEY/],
+      [{ url: 'https://www.youtube.com/watch?v=abcdefghijk' }, /not a YouTube channel/],
+    ];
+    for (const [payload, reason] of cases) {
+      const refused = await create(payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_follow' });
+      expect(refused.json().detail).toMatch(reason);
+    }
+    const badQuality = await create({ url: '@karaoke', quality: 'huge' });
+    expect(badQuality.statusCode).toBe(400);
+    expect(badQuality.json().code).toBe('invalid_body');
+    expect((await kura.app.inject({ url: '/api/follows' })).json()).toEqual([]);
+  });
+
+  it('is admin-only for writes, and judges the caller before the body (401/403 whatever was sent)', async () => {
+    for (const payload of [{ url: '@karaoke' }, { nonsense: true }]) {
+      expect((await send('POST', '/api/follows', undefined, payload)).json()).toMatchObject({ status: 401, code: 'not_logged_in' });
+      expect((await send('POST', '/api/follows', user, payload)).json()).toMatchObject({ status: 403, code: 'admin_only' });
+    }
+    const id = (await create({ url: '@karaoke' })).json().id;
+    expect((await send('PATCH', `/api/follows/${id}`, user, { paused: 'maybe' })).json()).toMatchObject({ status: 403, code: 'admin_only' });
+    expect((await send('DELETE', `/api/follows/${id}`, undefined)).json()).toMatchObject({ status: 401 });
+  });
+
+  it('PATCH changes rules and pauses (health paused), resuming makes it due now; DELETE removes it (204, then 404)', async () => {
+    const id = (await create({ url: '@karaoke', titleInclude: 'karaoke' })).json().id;
+    const paused = await send('PATCH', `/api/follows/${id}`, admin, { paused: true, titleInclude: null, titleExclude: 'rerun', membersOnly: 'include' });
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json()).toMatchObject({ paused: true, health: 'paused', rules: { titleInclude: null, titleExclude: 'rerun', membersOnly: 'include' } });
+    const later = new Date(Date.now() + 86_400_000);
+    await kura.db.pool.query(`update follows set next_check_at = $2 where id = $1`, [id, later]);
+    const resumed = await send('PATCH', `/api/follows/${id}`, admin, { paused: false });
+    expect(resumed.json()).toMatchObject({ paused: false, health: 'ok' });
+    expect(new Date(resumed.json().nextCheckAt).getTime()).toBeLessThanOrEqual(Date.now());
+
+    const badRule = await send('PATCH', `/api/follows/${id}`, admin, { titleExclude: '[' });
+    expect(badRule.statusCode).toBe(400);
+    expect(badRule.json()).toMatchObject({ code: 'invalid_follow' });
+    expect((await send('PATCH', `/api/follows/${id}`, admin, {})).json()).toMatchObject({ status: 400, code: 'invalid_body' });
+
+    expect((await send('DELETE', `/api/follows/${id}`, admin)).statusCode).toBe(204);
+    const gone = await send('DELETE', `/api/follows/${id}`, admin);
+    expect(gone.json()).toMatchObject({ status: 404, code: 'follow_not_found' });
+    expect((await kura.app.inject({ url: `/api/follows/${id}` })).json()).toMatchObject({ status: 404, code: 'follow_not_found' });
+    expect((await send('PATCH', `/api/follows/${id}`, admin, { paused: true })).json()).toMatchObject({ status: 404, code: 'follow_not_found' });
+  });
+
+  it('shows a follow failing, then unhealthy after an hour of every signal failing', async () => {
+    const id = (await create({ url: '@karaoke' })).json().id;
+    await kura.db.pool.query(`update follows set failing_since = now() - interval '10 minutes' where id = $1`, [id]);
+    expect((await kura.app.inject({ url: `/api/follows/${id}` })).json().health).toBe('failing');
+    await kura.db.pool.query(`update follows set failing_since = now() - interval '61 minutes' where id = $1`, [id]);
+    expect((await kura.app.inject({ url: '/api/follows' })).json()[0].health).toBe('unhealthy');
+  });
+});
