@@ -1,30 +1,31 @@
 import { hostRefusal } from '../adapters/outbound/address-policy.js';
+import { createHlsEndpointSignal } from '../adapters/follows/hls-endpoint-signal.js';
+import { createHolodexSignal } from '../adapters/follows/holodex-signal.js';
+import { createYouTubeChannelResolver } from '../adapters/follows/youtube-channel-resolver.js';
+import { createYouTubeFeedSignal } from '../adapters/follows/youtube-feed-signal.js';
+import { createYouTubeTabsSignal } from '../adapters/follows/youtube-tabs-signal.js';
 import type { Config } from '../config.js';
 import type { FollowPolicy } from '../core/follows/add-follow.js';
 import type { SignalName } from '../core/follows/follow.js';
 import type { ChannelResolver, FollowSignal } from '../core/follows/ports.js';
 import type { Sources } from './sources.js';
 
-/**
- * The signals a worker's follows are checked with. PLACEHOLDER of the follow-core branch: each
- * signal throws "not wired" (so every check records a failing signal); the real adapters are
- * wired here at merge.
- */
+/** The signals a worker's follows are checked with, each going out through this process's SSRF-safe fetcher or yt-dlp. */
 export function createFollowSignals(config: Config, sources: Sources): Record<SignalName, FollowSignal> {
-  void config;
-  void sources;
-  const notWired = (name: SignalName): FollowSignal => ({
-    name,
-    host: () => name,
-    look: () => Promise.reject(new Error(`the ${name} signal is not wired in this build`)),
-  });
-  return { feed: notWired('feed'), tabs: notWired('tabs'), holodex: notWired('holodex'), playlist: notWired('playlist') };
+  const { fetcher } = sources;
+  const { follow } = config;
+  return {
+    feed: createYouTubeFeedSignal({ fetcher, feedUrl: follow.youtubeFeedUrl }),
+    tabs: createYouTubeTabsSignal({ ytdlpPath: config.ytdlpPath }),
+    // without HOLODEX_API_KEY no Holodex follow can be created (followPolicy), so this never asks
+    holodex: createHolodexSignal({ fetcher, baseUrl: follow.holodexUrl, apiKey: follow.holodexApiKey ?? '' }),
+    playlist: createHlsEndpointSignal({ fetcher }),
+  };
 }
 
-/** How `kura follow add` and `POST /api/follows` resolve a YouTube handle. PLACEHOLDER: throws "not wired" until the yt-dlp resolver is wired here. */
-export function createChannelResolver(config: Config): ChannelResolver {
-  void config;
-  return { resolveYouTube: () => Promise.reject(new Error('the YouTube channel resolver is not wired in this build')) };
+/** How `kura follow add` and `POST /api/follows` resolve a YouTube channel id or handle (once, at creation). */
+export function createChannelResolver(config: Pick<Config, 'ytdlpPath'>): ChannelResolver {
+  return createYouTubeChannelResolver({ ytdlpPath: config.ytdlpPath });
 }
 
 /** What this instance lets a follow name: Holodex with an API key; HLS endpoints on private addresses only with KURA_ALLOW_PRIVATE_SOURCES. */
