@@ -135,7 +135,9 @@ function followOf(fields: Partial<Follow>): Follow {
 }
 
 const fetcher = createFetcher({ allowPrivate: true });
-const feedAt = (dir: string) => createYouTubeFeedSignal({ fetcher, feedUrl: `${base}/${dir}/videos.xml` });
+/** "Now" for the feed: three hours after its newest entry, eight and a half days after its oldest. */
+const FEED_TIME = new Date('2026-11-29T12:00:00Z');
+const feedAt = (dir: string) => createYouTubeFeedSignal({ fetcher, feedUrl: `${base}/${dir}/videos.xml`, clock: () => FEED_TIME });
 const ytDlpRuns = async () =>
   (await readFile(callsFile, 'utf8'))
     .split('\n')
@@ -143,12 +145,13 @@ const ytDlpRuns = async () =>
     .map((line) => JSON.parse(line) as string[]);
 
 describe('the YouTube feed signal', () => {
-  it('lists every video of the channel feed, titles decoded, with nothing known of their state', async () => {
+  it('lists the videos of the channel feed published in the last 7 days, titles decoded, with nothing known of their state', async () => {
     const signal = feedAt('feeds');
     expect(signal.name).toBe('feed');
     expect(signal.host(followOf({}))).toBe(new URL(base).host);
     const candidates = await signal.look(followOf({}));
-    expect(candidates.map((c) => c.id)).toEqual(['kUpcoming01', 'kLiveNow001', 'kMembers001', 'kUpload0002', 'kUpload0001']);
+    // kUpload0001 was published on the 20th: older than a week, it costs no yt-dlp look
+    expect(candidates.map((c) => c.id)).toEqual(['kUpcoming01', 'kLiveNow001', 'kMembers001', 'kUpload0002']);
     expect(candidates[0]).toEqual({
       id: 'kUpcoming01',
       url: 'https://www.youtube.com/watch?v=kUpcoming01',
@@ -156,8 +159,17 @@ describe('the YouTube feed signal', () => {
       liveStatus: 'unknown',
       membersOnly: null,
       scheduledStart: null,
+      publishedAt: new Date('2026-11-29T09:00:00Z'),
     });
-    expect(candidates[4]?.title).toBe('Cover: "Blue Bird" (short version)');
+  });
+
+  it('keeps an entry published 7 days ago to the minute, and every entry when the window is wider', async () => {
+    const wide = createYouTubeFeedSignal({ fetcher, feedUrl: `${base}/feeds/videos.xml`, recentDays: 30, clock: () => FEED_TIME });
+    const all = await wide.look(followOf({}));
+    expect(all.map((c) => c.id)).toEqual(['kUpcoming01', 'kLiveNow001', 'kMembers001', 'kUpload0002', 'kUpload0001']);
+    expect(all[4]?.title).toBe('Cover: "Blue Bird" (short version)');
+    const edge = createYouTubeFeedSignal({ fetcher, feedUrl: `${base}/feeds/videos.xml`, clock: () => new Date('2026-11-27T15:00:00Z') });
+    expect((await edge.look(followOf({}))).map((c) => c.id)).toContain('kUpload0001');
   });
 
   it('fails with the reason when the feed answers 404, is not XML, or is not an Atom feed', async () => {

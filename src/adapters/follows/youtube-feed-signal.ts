@@ -8,13 +8,26 @@ export interface YouTubeFeedOptions {
   fetcher: Fetcher;
   /** KURA_YOUTUBE_FEED_URL: `https://www.youtube.com/feeds/videos.xml`; `?channel_id=UC…` is added. */
   feedUrl: string;
+  /** Entries published longer ago than this are left out (default FEED_RECENT_DAYS). */
+  recentDays?: number;
+  /** The time entries are aged against (tests pin it; default: now). */
+  clock?: () => Date;
 }
+
+/**
+ * Feed entries older than this are not candidates: the feed holds a channel's latest 15 videos,
+ * mostly past uploads, and each unknown one would cost a yt-dlp inspection. A stream announced
+ * longer ago that is still upcoming or live is on the channel's streams tab, which the tabs
+ * signal reads with its live state.
+ */
+export const FEED_RECENT_DAYS = 7;
 
 /** The part of a feed `<entry>` Kura reads (texts kept as strings: a title `2024` stays a string). */
 interface FeedEntry {
   id?: unknown;
   'yt:videoId'?: unknown;
   title?: unknown;
+  published?: unknown;
 }
 
 const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, isArray: (_name, jpath) => jpath === 'feed.entry' });
@@ -24,7 +37,7 @@ const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, isA
  * says nothing of a video's live state or audience, and it drops entries at times; the tabs
  * signal makes up for both. Throws an Error with the reason (HTTP status, not a feed).
  */
-export function createYouTubeFeedSignal({ fetcher, feedUrl }: YouTubeFeedOptions): FollowSignal {
+export function createYouTubeFeedSignal({ fetcher, feedUrl, recentDays = FEED_RECENT_DAYS, clock = () => new Date() }: YouTubeFeedOptions): FollowSignal {
   const host = new URL(feedUrl).host;
   return {
     name: 'feed',
@@ -32,7 +45,9 @@ export function createYouTubeFeedSignal({ fetcher, feedUrl }: YouTubeFeedOptions
     async look(follow) {
       const url = new URL(feedUrl);
       url.searchParams.set('channel_id', channelIdOf(follow));
-      return readYouTubeFeed(await fetcher.text(url.href));
+      const since = clock().getTime() - recentDays * 86_400_000;
+      // an entry without a readable date is kept: looking once costs less than missing a stream
+      return readYouTubeFeed(await fetcher.text(url.href)).filter((entry) => (entry.publishedAt?.getTime() ?? since) >= since);
     },
   };
 }
@@ -52,7 +67,9 @@ export function readYouTubeFeed(xml: string): StreamCandidate[] {
   return entries.flatMap((entry) => {
     const id = text(entry['yt:videoId']) ?? text(entry.id)?.replace(/^yt:video:/, '');
     if (id === undefined || !VIDEO_ID.test(id)) return [];
-    return [youTubeCandidate(id, { title: text(entry.title) ?? null, liveStatus: 'unknown', membersOnly: null, scheduledStart: null })];
+    const published = new Date(text(entry.published) ?? '');
+    const seen = { title: text(entry.title) ?? null, liveStatus: 'unknown' as const, membersOnly: null, scheduledStart: null };
+    return [youTubeCandidate(id, Number.isNaN(published.getTime()) ? seen : { ...seen, publishedAt: published })];
   });
 }
 

@@ -129,6 +129,8 @@ export interface StreamCandidate {
   liveStatus: 'upcoming' | 'live' | 'unknown';
   /** Null when the signal does not say (the feed does not). */
   membersOnly: boolean | null;
+  /** When the video was published (the feed says; an announced stream is published when announced). */
+  publishedAt?: Date;
   /** The stream's channel, when the signal names it (Holodex: each stream's own). */
   channelId?: string;
   channelName?: string;
