@@ -239,7 +239,7 @@ describe('the web UI', () => {
     await expect.poll(() => page.getByText(/of \d+ matches/).count(), { timeout: 10_000 }).toBe(1);
     const items = page.locator('[data-testid=history-list] > li');
     await expect.poll(() => items.first().innerText()).toContain(TITLE);
-    await items.first().getByRole('button', { name: 'Fixture Ch. 試験' }).click();
+    await items.first().getByRole('button', { name: 'only this channel: Fixture Ch. 試験' }).click();
     await page.getByText('1–1 of 1 matches').waitFor();
     await expect.poll(() => items.count()).toBe(1);
     await page.getByText('Channel: Fixture Ch. 試験').waitFor();

@@ -27,6 +27,38 @@ describe('GET /api/queue', () => {
   });
 });
 
+describe('GET /api/queue?channelId=', () => {
+  it("lists only that channel's upcoming and live records, soonest first, and an unknown channel's as empty", async () => {
+    const of = (id: string, channelId: string, hours: number, extra: Parameters<typeof buildRecord>[0] = {}) =>
+      buildRecord({ id, channelId, channelName: `${channelId} name`, finished: false, scheduledStart: inHours(hours), ...extra });
+    await kura.load([
+      of('qc-later', 'UC-queue-a', 4),
+      of('qc-soon', 'UC-queue-a', 1),
+      of('qc-done', 'UC-queue-a', 0.5, { finished: true }),
+      of('qc-failed', 'UC-queue-a', 0.5, { status: 'failed' }),
+      of('qc-other', 'UC-queue-b', 2),
+    ]);
+    const ids = async (query: string) => {
+      const response = await kura.app.inject({ url: `/api/queue${query}` });
+      expect(response.statusCode, query).toBe(200);
+      return response.json().map((r: { id: string }) => r.id);
+    };
+    expect(await ids('?channelId=UC-queue-a')).toEqual(['qc-soon', 'qc-later']);
+    expect(await ids('?channelId=UC-queue-b')).toEqual(['qc-other']);
+    expect(await ids('?channelId=UC-nobody')).toEqual([]);
+    // the whole queue is not mixed up with a channel's in the read cache
+    expect(await ids('')).toEqual(expect.arrayContaining(['qc-soon', 'qc-later', 'qc-other']));
+  });
+
+  it('refuses an empty, overlong or NUL-carrying channel id with 400 invalid_parameter', async () => {
+    for (const value of ['', 'x'.repeat(201), 'a%00b']) {
+      const response = await kura.app.inject({ url: `/api/queue?channelId=${value}` });
+      expect(response.statusCode, value.slice(0, 10)).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'invalid_parameter', detail: expect.stringContaining('channelId') });
+    }
+  });
+});
+
 describe('GET /api/logz', () => {
   it('answers 404 capture_not_running when no capture runs, by default, by id or by url', async () => {
     await kura.load([buildRecord({ id: 'logz-upcoming', finished: false, scheduledStart: inHours(3) })]);

@@ -21,11 +21,12 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       return reversed ? records.reverse() : records;
     },
 
-    async listQueue(limit) {
+    async listQueue(limit, channelId = null) {
+      // a channel's queue reads the livestreams_channel_all index (channel_id, scheduled_start_at, id)
       const { rows } = await pool.query<LivestreamRow>(
-        `select ${RECORD_COLUMNS} from livestreams l where l.status in ('upcoming', 'live')
+        `select ${RECORD_COLUMNS} from livestreams l where l.status in ('upcoming', 'live')${channelId === null ? '' : ' and l.channel_id = $2'}
          order by l.scheduled_start_at asc, l.id asc limit $1`,
-        [limit],
+        channelId === null ? [limit] : [limit, channelId],
       );
       return rows.map(toLivestream);
     },

@@ -36,8 +36,8 @@ export interface LivestreamTotals {
 export interface LivestreamRepo {
   /** Reads one page ordered by scheduled start, ties broken by id. */
   listHistory(query: HistoryQuery, total: number): Promise<Livestream[]>;
-  /** Upcoming and live records, soonest first. */
-  listQueue(limit: number): Promise<Livestream[]>;
+  /** Upcoming and live records (of one channel when `channelId` is given), soonest first. */
+  listQueue(limit: number, channelId?: string | null): Promise<Livestream[]>;
   findById(id: string): Promise<Livestream | null>;
   /** The records of these ids that exist, in no particular order. */
   findManyById(ids: readonly string[]): Promise<Livestream[]>;

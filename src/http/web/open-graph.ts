@@ -1,3 +1,4 @@
+import type { Channel } from '../channels/channels.schema.js';
 import type { LivestreamRecord } from '../livestreams/record.schema.js';
 
 /** The placeholder in web/index.html that the server fills with a page's head tags. */
@@ -21,19 +22,44 @@ export function archiveHead(record: LivestreamRecord, pageUrl: string): string {
   const facts = [record.channelName, record.scheduledStart.slice(0, 10)];
   if (record.length !== undefined) facts.push(duration(record.length));
   facts.push(record.finished ? 'archived on Kura' : `${record.status} on Kura`);
+  const media: Array<[string, string]> = [];
+  if (record.thumbnail !== '') media.push(['og:image', record.thumbnail]);
+  if (record.downloadUrl !== undefined) media.push(['og:video', record.downloadUrl], ['og:video:type', 'video/mp4']);
   const description = facts.filter((f) => f !== '').join(' · ');
+  return pageHead({ type: 'video.other', title: record.title || record.id, description, pageUrl, media, largeImage: record.thumbnail !== '' });
+}
+
+/** Open Graph and Twitter tags for a channel's page: its name, and what of it is archived. */
+export function channelHead(channel: Channel, pageUrl: string): string {
+  const facts = [`${channel.archives} ${channel.archives === 1 ? 'archive' : 'archives'}`];
+  if (channel.totalLength > 0) facts.push(`${duration(channel.totalLength)} of video`);
+  if (channel.upcoming > 0) facts.push(`${channel.upcoming} upcoming`);
+  facts.push('on Kura');
+  return pageHead({ type: 'website', title: channel.channelName || channel.channelId, description: facts.join(' · '), pageUrl, media: [], largeImage: false });
+}
+
+interface PageFacts {
+  type: string;
+  title: string;
+  description: string;
+  pageUrl: string;
+  /** og:image, og:video… tags, after the page's own. */
+  media: Array<[string, string]>;
+  largeImage: boolean;
+}
+
+function pageHead(page: PageFacts): string {
   const tags: Array<[string, string]> = [
-    ['og:type', 'video.other'],
+    ['og:type', page.type],
     ['og:site_name', 'Kura'],
-    ['og:title', record.title || record.id],
-    ['og:description', description],
-    ['og:url', pageUrl],
+    ['og:title', page.title],
+    ['og:description', page.description],
+    ['og:url', page.pageUrl],
+    ...page.media,
   ];
-  if (record.thumbnail !== '') tags.push(['og:image', record.thumbnail]);
-  if (record.downloadUrl !== undefined) tags.push(['og:video', record.downloadUrl], ['og:video:type', 'video/mp4']);
   const meta = tags.map(([property, content]) => `<meta property="${property}" content="${escapeHtml(content)}">`);
-  meta.push(`<meta name="twitter:card" content="${record.thumbnail !== '' ? 'summary_large_image' : 'summary'}">`);
-  meta.push(`<meta name="description" content="${escapeHtml(description)}">`);
-  meta.push(`<link rel="canonical" href="${escapeHtml(pageUrl)}">`);
-  return `<title>${escapeHtml(record.title || record.id)} · Kura</title>\n${meta.join('\n')}`;
+  meta.push(`<meta name="twitter:card" content="${page.largeImage ? 'summary_large_image' : 'summary'}">`);
+  meta.push(`<meta name="description" content="${escapeHtml(page.description)}">`);
+  meta.push(`<link rel="canonical" href="${escapeHtml(page.pageUrl)}">`);
+  return `<title>${escapeHtml(page.title)} · Kura</title>\n${meta.join('\n')}`;
 }

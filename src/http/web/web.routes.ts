@@ -4,16 +4,19 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
+import { CHANNEL_ID_MAX_LENGTH, isListed } from '../../core/channels/channel.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/livestream/livestream.js';
+import { presentChannel } from '../channels/channel.presenter.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { archiveHead, HEAD_PLACEHOLDER } from './open-graph.js';
+import { archiveHead, channelHead, HEAD_PLACEHOLDER } from './open-graph.js';
 
 /** The pages of the UI; each answers the app's index.html, whose router shows the page. */
-export const CLIENT_ROUTES = ['/', '/queue', '/history', '/stats', '/login', '/tokens'] as const;
+export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/stats', '/login', '/tokens'] as const;
 
 const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="description" content="A self-hosted archive of livestreams.">';
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });
+const ChannelPageParamsSchema = Type.Object({ channelId: Type.String() });
 
 /**
  * The web UI built by Vite into `dir`: hashed assets under /assets (cached for a year, served
@@ -56,6 +59,17 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
       return page(
         reply,
         template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl), pageUrl)),
+      );
+    });
+    app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {
+      const { channelId } = request.params;
+      const channel = channelId.length <= CHANNEL_ID_MAX_LENGTH ? await context.channels.find(channelId) : null;
+      // like an unknown archive: the app says so, the status tells crawlers
+      if (channel === null || !isListed(channel)) return page(reply, defaultHtml, 404);
+      const pageUrl = `${context.publicUrl}/channel/${encodeURIComponent(channelId)}`;
+      return page(
+        reply,
+        template.replace(HEAD_PLACEHOLDER, () => channelHead(presentChannel(channel), pageUrl)),
       );
     });
   };

@@ -2,12 +2,13 @@
  * The API's answers as the server's route schemas define them (types only: nothing of the
  * server is bundled), so the UI and the API cannot drift.
  */
+import type { Channel } from '../../../src/http/channels/channels.schema.js';
 import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
 import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
 import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
 
-export type { GrowthPoint, LivestreamDetails, LivestreamRecord, Stats };
+export type { Channel, GrowthPoint, LivestreamDetails, LivestreamRecord, Stats };
 export type Caller = PresentedCaller;
 
 /** An answer other than 2xx, with the problem's code and detail when the API gave one. */
@@ -60,6 +61,12 @@ export interface HistoryPage {
   hasMore: boolean;
 }
 
+export interface ChannelsPage {
+  channels: Channel[];
+  total: number;
+  hasMore: boolean;
+}
+
 const early = new Map<string, Promise<Response>>();
 
 /** Starts fetching a GET that the first page will ask for while the app's code still loads. */
@@ -69,18 +76,35 @@ export function fetchEarly(path: string): void {
   early.set(path, pending);
 }
 
-/** One page of `/api/history`, with the total from its pagination header. */
-export async function getHistory(page: number, limit: number, sort: 'asc' | 'desc'): Promise<HistoryPage> {
-  const path = `/api/history?page=${page}&limit=${limit}&sort=${sort}`;
+/** A paginated GET: its items, with the total and has-more from the pagination headers. */
+async function getPaged<T>(path: string): Promise<{ items: T[]; total: number; hasMore: boolean }> {
   const started = early.get(path);
   early.delete(path);
   const response = await (started ?? request(path));
-  const records = (await response.json()) as LivestreamRecord[];
+  const items = (await response.json()) as T[];
   return {
-    records,
-    total: Number(response.headers.get('x-kura-pagination-total') ?? records.length),
+    items,
+    total: Number(response.headers.get('x-kura-pagination-total') ?? items.length),
     hasMore: response.headers.get('x-kura-pagination-has-more') === 'true',
   };
+}
+
+/** One page of `/api/history` (of one channel when `channelId` is given). */
+export async function getHistory(page: number, limit: number, sort: 'asc' | 'desc', channelId: string | null = null): Promise<HistoryPage> {
+  const channel = channelId === null ? '' : `&channelId=${encodeURIComponent(channelId)}`;
+  const { items, total, hasMore } = await getPaged<LivestreamRecord>(`/api/history?page=${page}&limit=${limit}&sort=${sort}${channel}`);
+  return { records: items, total, hasMore };
+}
+
+/** One page of `/api/channels`, latest archive first. */
+export async function getChannels(page: number, limit: number): Promise<ChannelsPage> {
+  const { items, total, hasMore } = await getPaged<Channel>(`/api/channels?page=${page}&limit=${limit}`);
+  return { channels: items, total, hasMore };
+}
+
+/** Where a channel's page is. */
+export function channelPath(channelId: string): string {
+  return `/channel/${encodeURIComponent(channelId)}`;
 }
 
 export function errorText(error: unknown): string {

@@ -1,5 +1,7 @@
 // Numbers for people: decimal sizes (as the storage bill counts GB = 10^9 bytes), durations, times.
 
+import type { Stats } from './api.js';
+
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
 export function humanSize(bytes: number | undefined | null): string {
@@ -77,4 +79,15 @@ export function humanHours(seconds: number): string {
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
   const hours = seconds / 3600;
   return `${hours >= 100 ? Math.round(hours).toLocaleString() : hours.toFixed(1)} h`;
+}
+
+/** The instance's totals as TotalsCards shows them (home and statistics pages). */
+export function statsCards(stats: Stats): Array<{ value: string; label: string; note?: string }> {
+  return [
+    { value: stats.videoAmount.toLocaleString(), label: 'streams archived or queued' },
+    { value: humanSize(stats.totalFileSize), label: 'stored' },
+    { value: humanHours(stats.totalLength), label: 'of video' },
+    { value: stats.uniqueChannels.toLocaleString(), label: 'channels' },
+    { value: usd(stats.storageBillPerMonth), label: 'storage per month', note: `at ${usd(stats.usdPerGbPerMonth)}/GB` },
+  ];
 }
