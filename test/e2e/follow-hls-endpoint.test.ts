@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { utcMinute } from '../../src/core/follows/decide-candidate.js';
+import { useCaptureHarness } from '../support/capture-harness.js';
+import { runKura } from '../support/cli.js';
+import { startHlsEndpointFixture, type EndpointBroadcast, type HlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
+import { probe } from '../support/hls-fixture.js';
+import { waitForFollowRecords } from '../support/records.js';
+
+// A followed HLS endpoint that is live only sometimes (MediaMTX, Owncast, nginx-rtmp), with the
+// real `kura serve`: each broadcast becomes a record of its own, recorded whole, and nothing is
+// queued while the endpoint answers 404.
+const h = useCaptureHarness();
+let endpoint: HlsEndpointFixture | null = null;
+afterEach(async () => {
+  await endpoint?.close();
+  endpoint = null;
+});
+
+/** The follow polls every second; a capture ends after 2 s of 404s; nothing else ends one. */
+const FOLLOW_ENV = { KURA_FOLLOW_POLL_SECONDS: '1', KURA_CAPTURE_OFFLINE_SECONDS: '2', KURA_CAPTURE_IDLE_SECONDS: '60' };
+const PLAYLIST = /\/live\/index\.m3u8$/;
+
+async function followEndpoint(url: string): Promise<string> {
+  const added = await runKura(['follow', 'add', url, '--channel', 'Karaoke night'], h.env(), path.dirname(h.dataDir));
+  expect(added.code, added.stderr).toBe(0);
+  return added.stdout.trim();
+}
+
+const getJson = async (url: string) => {
+  const response = await fetch(url);
+  expect(response.status, url).toBe(200);
+  return response.json();
+};
+
+/** The playlist requests the endpoint had since request number `from` (all answered 404 when it is offline). */
+const playlistRequests = (live: HlsEndpointFixture, from: number) => live.requests.slice(from).filter((r) => PLAYLIST.test(r)).length;
+
+/** Every minute from `from` to `to`, as titles carry them. */
+function minutesBetween(from: Date, to: Date): string[] {
+  const minutes: string[] = [];
+  for (let at = Math.floor(from.getTime() / 60_000) * 60_000; at <= to.getTime(); at += 60_000) minutes.push(utcMinute(new Date(at)));
+  return minutes;
+}
+
+/**
+ * Broadcasts for `seconds`, waits for the follow's record of it (the `n`th), until the recorder
+ * fetched every segment, then goes offline and waits until the record is done. Resolves with the
+ * record, the broadcast and the minutes its title may name.
+ */
+async function broadcastOnce(live: HlsEndpointFixture, followId: string, n: number, seconds: number) {
+  const from = new Date();
+  const broadcast: EndpointBroadcast = live.broadcast({ seconds });
+  const records = await waitForFollowRecords(h.db.url, followId, n);
+  const queuedBy = new Date();
+  const id = (records[n - 1] as { id: string }).id;
+  await broadcast.fetchedAll();
+  await live.goOffline();
+  const offlineFrom = live.requests.length;
+  const done = await h.settled(id);
+  expect(done.status, done.failure_reason ?? '').toBe('finished');
+  return { id, broadcast, offlineFrom, minutes: minutesBetween(from, queuedBy) };
+}
+
+describe('following an HLS endpoint that is live only sometimes', () => {
+  it('makes one complete archive of each broadcast, and nothing while the endpoint answers 404', async () => {
+    const live = (endpoint = await startHlsEndpointFixture());
+    await live.goOffline(); // offline from the start: the playlist answers 404
+    const followId = await followEndpoint(live.url);
+    const api = await h.serve(FOLLOW_ENV);
+    const followUrl = `${api}/api/follows/${followId}`;
+    const recordsNow = () => waitForFollowRecords(h.db.url, followId, 0);
+
+    // a 404 is an answer (the endpoint is offline), not a failure: nothing queued, the follow healthy
+    await live.offlineAnswers(3);
+    const waiting = await getJson(followUrl);
+    expect(waiting).toMatchObject({ kind: 'hls_endpoint', channelId: 'karaoke-night', channelName: 'Karaoke night', health: 'ok', queued: 0, failingSince: null });
+    expect(waiting.signals).toEqual([expect.objectContaining({ signal: 'playlist', lastError: null, lastOkAt: expect.any(String) })]);
+    expect(await recordsNow()).toEqual([]);
+
+    const first = await broadcastOnce(live, followId, 1, 6);
+    // the recorder is done and the endpoint still answers 404: the follow keeps asking, and queues nothing
+    await live.offlineAnswers(playlistRequests(live, first.offlineFrom) + 3);
+    expect(await recordsNow()).toEqual([{ id: first.id, status: 'finished' }]);
+
+    const second = await broadcastOnce(live, followId, 2, 5);
+    expect(second.id).not.toBe(first.id);
+    expect(await recordsNow()).toEqual([
+      { id: first.id, status: 'finished' },
+      { id: second.id, status: 'finished' },
+    ]);
+
+    // each archive is its broadcast, whole, ended because the endpoint went offline
+    for (const { id, broadcast } of [first, second]) {
+      expect((await probe(h.archivedFile(id))).frames).toBe(broadcast.frames);
+      expect((await getJson(`${api}/api/video/${id}`)).capture.endReason).toBe('offline');
+    }
+    const history = await getJson(`${api}/api/history?unfinished=true&channelId=karaoke-night`);
+    expect(history.map((r: { id: string }) => r.id).sort()).toEqual([first.id, second.id].sort());
+    for (const { id, minutes } of [first, second]) {
+      const record = history.find((r: { id: string }) => r.id === id);
+      expect(record).toMatchObject({ submitters: [`follow/${followId}`], channelId: 'karaoke-night', channelName: 'Karaoke night', status: 'finished' });
+      expect(minutes.map((m) => `Karaoke night ${m} UTC`)).toContain(record.title);
+    }
+    const after = await getJson(followUrl);
+    expect(after).toMatchObject({ health: 'ok', queued: 2, failingSince: null });
+    expect(after.signals[0].lastError).toBeNull();
+  }, 300_000);
+});
+
