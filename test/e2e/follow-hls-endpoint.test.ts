@@ -1,20 +1,31 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { utcMinute } from '../../src/core/follows/decide-candidate.js';
 import { useCaptureHarness } from '../support/capture-harness.js';
-import { runKura } from '../support/cli.js';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { startHlsEndpointFixture, type EndpointBroadcast, type HlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
 import { probe } from '../support/hls-fixture.js';
 import { waitForFollowRecords } from '../support/records.js';
+import { startS3, type TestS3 } from '../support/s3.js';
+import { e2eEnv } from '../support/serve-env.js';
 
 // A followed HLS endpoint that is live only sometimes (MediaMTX, Owncast, nginx-rtmp), with the
 // real `kura serve`: each broadcast becomes a record of its own, recorded whole, and nothing is
 // queued while the endpoint answers 404.
 const h = useCaptureHarness();
 let endpoint: HlsEndpointFixture | null = null;
+let s3: TestS3 | null = null;
+const processes: KuraProcess[] = [];
 afterEach(async () => {
+  for (const kura of processes.splice(0)) {
+    kura.child.kill('SIGKILL');
+    await kura.exited;
+  }
   await endpoint?.close();
   endpoint = null;
+  await s3?.stop();
+  s3 = null;
 });
 
 /** The follow polls every second; a capture ends after 2 s of 404s; nothing else ends one. */
@@ -108,3 +119,35 @@ describe('following an HLS endpoint that is live only sometimes', () => {
   }, 300_000);
 });
 
+
+describe('one HLS endpoint followed by two workers', () => {
+  it('gives one broadcast exactly one record and one archive with every frame', async () => {
+    const live = (endpoint = await startHlsEndpointFixture());
+    await live.goOffline();
+    const store = (s3 = await startS3());
+    const followId = await followEndpoint(live.url);
+    // one api and two workers on one database and one S3 store, each on a disk of its own, as a scaled-out instance runs
+    const start = (role: 'api' | 'worker') => {
+      const dataDir = path.join(path.dirname(h.dataDir), `${role}-${processes.length}`);
+      const kura = spawnKura(['serve'], e2eEnv(h.db.url, dataDir, { ...store.env, ...FOLLOW_ENV, KURA_ROLE: role }), path.dirname(h.dataDir));
+      processes.push(kura);
+      return kura;
+    };
+    const api = (await start('api').waitForLog((l) => l.msg === 'kura api listening')).url as string;
+    await Promise.all([start('worker'), start('worker')].map((w) => w.waitForLog((l) => l.msg === 'kura worker ready')));
+    await live.offlineAnswers(4); // both workers' pollers are asking
+
+    // 8 s live: some 8 checks of the follow, by either worker, see it live
+    const { id, broadcast } = await broadcastOnce(live, followId, 1, 8);
+    expect(await waitForFollowRecords(h.db.url, followId, 0)).toEqual([{ id, status: 'finished' }]);
+    const { rows } = await h.db.pool.query<{ n: number }>('select count(*)::int as n from livestreams');
+    expect(rows[0]?.n).toBe(1);
+    expect(await getJson(`${api}/api/follows/${followId}`)).toMatchObject({ queued: 1, health: 'ok' });
+
+    const redirect = await fetch(`${api}/api/download/${id}/video`, { redirect: 'manual' });
+    expect(redirect.status).toBe(307);
+    const downloaded = path.join(path.dirname(h.dataDir), 'broadcast.mp4');
+    await writeFile(downloaded, new Uint8Array(await (await fetch(redirect.headers.get('location') as string)).arrayBuffer()));
+    expect((await probe(downloaded)).frames).toBe(broadcast.frames);
+  }, 300_000);
+});
