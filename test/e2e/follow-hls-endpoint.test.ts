@@ -120,6 +120,27 @@ describe('following an HLS endpoint that is live only sometimes', () => {
 });
 
 
+describe('an HLS endpoint whose playlist stays after its broadcast', () => {
+  it('is not queued again once its record ended idle: the stale playlist is the broadcast already archived', async () => {
+    const live = (endpoint = await startHlsEndpointFixture());
+    await live.goOffline();
+    const followId = await followEndpoint(live.url);
+    // nginx-rtmp and others can leave the last playlist in place, unchanged and without ENDLIST
+    const api = await h.serve({ ...FOLLOW_ENV, KURA_CAPTURE_IDLE_SECONDS: '3' });
+    const broadcast = live.broadcast({ seconds: 4 });
+    const [record] = await waitForFollowRecords(h.db.url, followId, 1);
+    const id = (record as { id: string }).id;
+    await broadcast.fetchedAll();
+    const done = await h.settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    expect((await getJson(`${api}/api/video/${id}`)).capture.endReason).toBe('idle');
+    // some checks of the follow after the record ended: each sees the same playlist, and queues nothing
+    await live.playlistAsked(3);
+    expect(await waitForFollowRecords(h.db.url, followId, 0)).toEqual([{ id, status: 'finished' }]);
+    expect((await probe(h.archivedFile(id))).frames).toBe(broadcast.frames);
+  }, 300_000);
+});
+
 describe('one HLS endpoint followed by two workers', () => {
   it('gives one broadcast exactly one record and one archive with every frame', async () => {
     const live = (endpoint = await startHlsEndpointFixture());

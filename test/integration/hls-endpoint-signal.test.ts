@@ -86,9 +86,10 @@ describe('the playlist signal of an HLS endpoint', () => {
     expect(signal.host(follow(`${base}/live.m3u8`))).toBe(new URL(base).host);
   });
 
-  it('answers a live media playlist with one candidate: the playlist URL, no id', async () => {
+  it('answers a live media playlist with one candidate: the playlist URL, no id, where the playlist is', async () => {
     const url = `${base}/live.m3u8`;
-    expect(await signal.look(follow(url))).toEqual([{ url, id: null, liveStatus: 'live', title: null, scheduledStart: null, membersOnly: null }]);
+    const position = `segment 42: ${base}/seg42.ts`; // its last segment: a playlist that does not move is an old broadcast
+    expect(await signal.look(follow(url))).toEqual([{ url, id: null, liveStatus: 'live', title: null, scheduledStart: null, membersOnly: null, position }]);
   });
 
   it('answers an offline endpoint (404, 410, no segment yet, ENDLIST) with no candidate and no error', async () => {

@@ -28,6 +28,8 @@ export interface HlsEndpointFixture {
   goOffline(): Promise<void>;
   /** Resolves once `count` playlist requests were answered 404 since the last `goOffline()`. */
   offlineAnswers(count: number): Promise<void>;
+  /** Resolves once the playlist was requested `count` more times, whatever the answer. */
+  playlistAsked(count: number): Promise<void>;
   /** Stops a running broadcast and the server. */
   close(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export async function startHlsEndpointFixture(): Promise<HlsEndpointFixture> {
   let offline = false;
   let offlineAnswered = 0;
   let listeners: Array<() => boolean> = [];
+  const playlistRequests = () => inner.requests.filter((r) => PLAYLIST.test(r)).length;
   /** Resolves once `done()` holds, checked again at every request. */
   const until = (done: () => boolean) =>
     new Promise<void>((resolve) => {
@@ -88,6 +91,10 @@ export async function startHlsEndpointFixture(): Promise<HlsEndpointFixture> {
       offlineAnswered = 0;
     },
     offlineAnswers: (count) => until(() => offlineAnswered >= count),
+    playlistAsked(count) {
+      const target = playlistRequests() + count;
+      return until(() => playlistRequests() >= target);
+    },
     close: () => inner.close(),
   };
   inner.fail = (requestPath, rawUrl) => {

@@ -20,7 +20,9 @@ export function createHlsEndpointSignal(deps: { fetcher: Fetcher }): FollowSigna
     async look(follow) {
       const playlist = await mediaPlaylist(follow, deps.fetcher);
       if (playlist === null || playlist.segments.length === 0 || playlist.ended) return [];
-      const live: StreamCandidate = { url: follow.url, id: null, liveStatus: 'live', title: null, scheduledStart: null, membersOnly: null };
+      const last = playlist.segments.at(-1) as MediaPlaylist['segments'][number];
+      const position = `segment ${last.sequence}: ${last.url}`;
+      const live: StreamCandidate = { url: follow.url, id: null, liveStatus: 'live', title: null, scheduledStart: null, membersOnly: null, position };
       return [live];
     },
   };

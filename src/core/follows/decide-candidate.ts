@@ -5,7 +5,7 @@ import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { followSubmitter, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
 import { titleRefusal } from './follow-rules.js';
-import type { HostPacer } from './ports.js';
+import type { FollowRepo, HostPacer } from './ports.js';
 
 /** The host every yt-dlp inspection of a YouTube video counts against. */
 export const YOUTUBE_HOST = 'www.youtube.com';
@@ -126,12 +126,25 @@ export function utcMinute(at: Date): string {
   return at.toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/** The sighting a follow keeps of its HLS endpoint: where the playlist was when last seen live (title). */
+export const PLAYLIST_SIGHTING = 'playlist';
+
 /**
  * An HLS endpoint live now: a new record for this broadcast, unless one of its source is being
- * recorded already. Returns whether it queued one.
+ * recorded already, or its playlist has not moved since it was last seen (an endpoint that leaves
+ * the ended broadcast's playlist in place, whose record ended idle). Returns whether it queued one.
  */
-export async function decideBroadcast(deps: DecideDeps, follow: Follow, candidate: StreamCandidate, now: Date): Promise<boolean> {
-  if ((await deps.livestreams.findActiveBySource(candidate.url)) !== null) return false;
+export async function decideBroadcast(deps: DecideDeps & { follows: Pick<FollowRepo, 'sightings' | 'recordSightings'> }, follow: Follow, candidate: StreamCandidate, now: Date): Promise<boolean> {
+  const seen = (verdict: SightingVerdict, reason: string) =>
+    candidate.position === undefined
+      ? Promise.resolve()
+      : deps.follows.recordSightings([{ followId: follow.id, streamId: PLAYLIST_SIGHTING, title: candidate.position, verdict, reason, seenAt: now, recheckAt: null }]);
+  if ((await deps.livestreams.findActiveBySource(candidate.url)) !== null) {
+    await seen('known', 'a broadcast being recorded');
+    return false;
+  }
+  const [earlier] = await deps.follows.sightings(follow.id, [PLAYLIST_SIGHTING]);
+  if (candidate.position !== undefined && earlier?.title === candidate.position) return false;
   await archiveStream(deps, {
     url: candidate.url,
     submitter: followSubmitter(follow.id),
@@ -141,5 +154,6 @@ export async function decideBroadcast(deps: DecideDeps, follow: Follow, candidat
     now,
     ...quality(follow),
   });
+  await seen('queued', 'a new broadcast, queued');
   return true;
 }

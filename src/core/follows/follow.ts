@@ -131,6 +131,11 @@ export interface StreamCandidate {
   membersOnly: boolean | null;
   /** When the video was published (the feed says; an announced stream is published when announced). */
   publishedAt?: Date;
+  /**
+   * An HLS broadcast: where its playlist is (the last segment's sequence and URL). A playlist that
+   * has not moved since the follow last saw it is the broadcast Kura saw already, left in place.
+   */
+  position?: string;
   /** The stream's channel, when the signal names it (Holodex: each stream's own). */
   channelId?: string;
   channelName?: string;
