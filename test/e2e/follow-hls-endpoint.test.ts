@@ -85,7 +85,14 @@ describe('following an HLS endpoint that is live only sometimes', () => {
     // a 404 is an answer (the endpoint is offline), not a failure: nothing queued, the follow healthy
     await live.offlineAnswers(3);
     const waiting = await getJson(followUrl);
-    expect(waiting).toMatchObject({ kind: 'hls_endpoint', channelId: 'karaoke-night', channelName: 'Karaoke night', health: 'ok', queued: 0, failingSince: null });
+    expect(waiting).toMatchObject({
+      kind: 'hls_endpoint',
+      channelId: 'karaoke-night',
+      channelName: 'Karaoke night',
+      health: 'ok',
+      queued: 0,
+      failingSince: null,
+    });
     expect(waiting.signals).toEqual([expect.objectContaining({ signal: 'playlist', lastError: null, lastOkAt: expect.any(String) })]);
     expect(await recordsNow()).toEqual([]);
 
@@ -118,7 +125,6 @@ describe('following an HLS endpoint that is live only sometimes', () => {
     expect(after.signals[0].lastError).toBeNull();
   }, 300_000);
 });
-
 
 describe('an HLS endpoint whose playlist stays after its broadcast', () => {
   it('is not queued again once its record ended idle: the stale playlist is the broadcast already archived', async () => {

@@ -22,7 +22,12 @@ export function waitForRecord(
  * Resolves with the records a follow queued (submitter `follow/{followId}`, oldest first) once
  * there are `count` of them. Event-driven like waitForRecord.
  */
-export function waitForFollowRecords(databaseUrl: string, followId: string, count: number, timeoutMs = 180_000): Promise<Array<{ id: string; status: string }>> {
+export function waitForFollowRecords(
+  databaseUrl: string,
+  followId: string,
+  count: number,
+  timeoutMs = 180_000,
+): Promise<Array<{ id: string; status: string }>> {
   return whenRecordsChange(databaseUrl, `follow ${followId} did not queue ${count} records in ${timeoutMs} ms`, timeoutMs, async (client) => {
     const { rows } = await client.query<{ id: string; status: string }>(
       `select l.id, l.status from livestreams l join livestream_submitters s on s.livestream_id = l.id
@@ -34,7 +39,12 @@ export function waitForFollowRecords(databaseUrl: string, followId: string, coun
 }
 
 /** Resolves with what `read` returns once it is not null, read again at each change to records. */
-async function whenRecordsChange<T>(databaseUrl: string, timeoutMessage: string, timeoutMs: number, read: (client: pg.Client) => Promise<T | null>): Promise<T> {
+async function whenRecordsChange<T>(
+  databaseUrl: string,
+  timeoutMessage: string,
+  timeoutMs: number,
+  read: (client: pg.Client) => Promise<T | null>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

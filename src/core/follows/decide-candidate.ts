@@ -134,11 +134,18 @@ export const PLAYLIST_SIGHTING = 'playlist';
  * recorded already, or its playlist has not moved since it was last seen (an endpoint that leaves
  * the ended broadcast's playlist in place, whose record ended idle). Returns whether it queued one.
  */
-export async function decideBroadcast(deps: DecideDeps & { follows: Pick<FollowRepo, 'sightings' | 'recordSightings'> }, follow: Follow, candidate: StreamCandidate, now: Date): Promise<boolean> {
+export async function decideBroadcast(
+  deps: DecideDeps & { follows: Pick<FollowRepo, 'sightings' | 'recordSightings'> },
+  follow: Follow,
+  candidate: StreamCandidate,
+  now: Date,
+): Promise<boolean> {
   const seen = (verdict: SightingVerdict, reason: string) =>
     candidate.position === undefined
       ? Promise.resolve()
-      : deps.follows.recordSightings([{ followId: follow.id, streamId: PLAYLIST_SIGHTING, title: candidate.position, verdict, reason, seenAt: now, recheckAt: null }]);
+      : deps.follows.recordSightings([
+          { followId: follow.id, streamId: PLAYLIST_SIGHTING, title: candidate.position, verdict, reason, seenAt: now, recheckAt: null },
+        ]);
   if ((await deps.livestreams.findActiveBySource(candidate.url)) !== null) {
     await seen('known', 'a broadcast being recorded');
     return false;
