@@ -60,7 +60,8 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
   const schema = {
     operationId: 'getMetrics',
     tags: ['operations'],
-    summary: 'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity, follows by health',
+    summary:
+      'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity, follows by health',
     response: { 200: { description: 'Prometheus text format', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } } },
   };
   app.get('/metrics', { schema }, async (_request, reply) => {

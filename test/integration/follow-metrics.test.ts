@@ -31,7 +31,12 @@ describe('/metrics: follows', () => {
       kura.db.pool.query(`update follows set failing_since = now() - make_interval(mins => $2), queued_count = $3 where id = $1`, [id, minutesAgo, queued]);
     await setFailing(failing, 5, 2);
     await setFailing(unhealthy, 61, 5);
-    const pause = await kura.app.inject({ method: 'PATCH', url: `/api/follows/${paused}`, headers: { ...SAME_ORIGIN, cookie: admin }, payload: { paused: true } });
+    const pause = await kura.app.inject({
+      method: 'PATCH',
+      url: `/api/follows/${paused}`,
+      headers: { ...SAME_ORIGIN, cookie: admin },
+      payload: { paused: true },
+    });
     expect(pause.statusCode).toBe(200);
 
     const body = (await kura.app.inject({ url: '/metrics' })).body;
