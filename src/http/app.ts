@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   // after swagger, so /metrics is in the OpenAPI document
-  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks });
+  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks, follows: deps.follows?.follows });
 
   const context: RouteContext = {
     livestreams: deps.livestreams,

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
+import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow.js';
+import type { FollowRepo } from '../core/follows/ports.js';
 
 /** The lifecycle sweep's repairs, each shown (0 until one happens). */
 const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;
+/** Every health a follow can have, each shown (0 when no follow has it). */
+const FOLLOW_HEALTHS = ['ok', 'failing', 'unhealthy', 'paused'] as const satisfies readonly FollowHealth[];
 
 /** Where the cluster-wide figures come from (PostgreSQL, read at each scrape); an unset source leaves its metric out. */
 export interface MetricSources {
@@ -11,11 +15,13 @@ export interface MetricSources {
   lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>;
   /** Stored archives by integrity. */
   archives?: Pick<ArchiveCheckRepo, 'counts'>;
+  /** The follows, for their health and what they queued. */
+  follows?: Pick<FollowRepo, 'list'>;
 }
 
 /**
  * Prometheus metrics for one app: process defaults, request durations per route, the lifecycle
- * sweep's repairs and the stored archives by integrity.
+ * sweep's repairs, the stored archives by integrity and the follows by health.
  */
 export function installMetrics(app: FastifyInstance, sources: MetricSources = {}): Registry {
   const registry = new Registry();
@@ -43,6 +49,7 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
     });
   }
   if (sources.archives !== undefined) registerArchiveGauge(registry, sources.archives);
+  if (sources.follows !== undefined) registerFollowGauges(registry, sources.follows);
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       // the route pattern, never the raw URL, so labels stay bounded
@@ -53,7 +60,8 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
   const schema = {
     operationId: 'getMetrics',
     tags: ['operations'],
-    summary: 'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity',
+    summary:
+      'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity, follows by health',
     response: { 200: { description: 'Prometheus text format', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } } },
   };
   app.get('/metrics', { schema }, async (_request, reply) => {
@@ -74,6 +82,41 @@ function registerArchiveGauge(registry: Registry, archives: Pick<ArchiveCheckRep
       // the database not answering keeps the last counts: the other metrics are still served
       const counts = await archives.counts().catch(() => null);
       for (const [integrity, count] of Object.entries(counts ?? {})) this.set({ integrity }, count);
+    },
+  });
+}
+
+/** `kura_follows{health}` and `kura_follow_queued`: from one read of the follows per scrape (an unhealthy follow is one to alert on). */
+function registerFollowGauges(registry: Registry, follows: Pick<FollowRepo, 'list'>): void {
+  // the registry starts each metric's collect in registration order, then awaits them together:
+  // kura_follows starts the read, kura_follow_queued awaits the same one
+  let read: Promise<Follow[] | null> = Promise.resolve(null);
+  new Gauge({
+    name: 'kura_follows',
+    help: 'Follows by health: ok, failing (every signal fails), unhealthy (failing for an hour or more), paused',
+    labelNames: ['health'] as const,
+    registers: [registry],
+    async collect() {
+      // the database not answering keeps the last figures, like kura_archives
+      read = follows.list().catch(() => null);
+      const all = await read;
+      if (all === null) return;
+      const now = new Date();
+      const counts = new Map<FollowHealth, number>(FOLLOW_HEALTHS.map((health) => [health, 0]));
+      for (const follow of all) {
+        const health = healthOf(follow, now);
+        counts.set(health, (counts.get(health) ?? 0) + 1);
+      }
+      for (const [health, count] of counts) this.set({ health }, count);
+    },
+  });
+  new Gauge({
+    name: 'kura_follow_queued',
+    help: 'Streams the existing follows queued, ever',
+    registers: [registry],
+    async collect() {
+      const all = await read;
+      if (all !== null) this.set(all.reduce((sum, follow) => sum + follow.queuedCount, 0));
     },
   });
 }

@@ -75,6 +75,7 @@ describe('GET /api/channels', () => {
         totalFileSize: 10_000,
         totalLength: 600,
         latestArchive: { id: 'b1', title: 'b1 title', scheduledStart: at(10) },
+        followed: false,
       },
       {
         channelId: 'UC-a',
@@ -84,9 +85,10 @@ describe('GET /api/channels', () => {
         totalFileSize: 6000,
         totalLength: 360,
         latestArchive: { id: 'a2', title: 'a2 title', scheduledStart: at(5) },
+        followed: false,
       },
       // nothing archived yet: after every channel with an archive
-      { channelId: 'UC-c', channelName: 'UC-c name', archives: 0, upcoming: 1, totalFileSize: 0, totalLength: 0, latestArchive: null },
+      { channelId: 'UC-c', channelName: 'UC-c name', archives: 0, upcoming: 1, totalFileSize: 0, totalLength: 0, latestArchive: null, followed: false },
     ]);
     expect(list).toMatchObject({ total: '3', hasMore: 'false' });
     expect((await channel('UC-a')).json()).toEqual(list.body[1]);
@@ -183,6 +185,74 @@ describe('GET /api/channels', () => {
       const { latest, ...counts } = row;
       expect(listed.find((c: { channelId: string }) => c.channelId === row.channelId)).toMatchObject({ ...counts, latestArchive: { id: latest } });
     }
+  });
+});
+
+describe('followed channels', () => {
+  let admin: string;
+  beforeEach(async () => {
+    await addUser(kura, 'root', { admin: true });
+    admin = await logIn(kura, 'root');
+  });
+  /** Follows an HLS endpoint: its channel id is a slug of the channel name (`Karaoke Night` → `karaoke-night`). */
+  async function follow(channel: string, url = `http://127.0.0.1:9/${encodeURIComponent(channel)}/index.m3u8`) {
+    const response = await kura.app.inject({ method: 'POST', url: '/api/follows', headers: { ...SAME_ORIGIN, cookie: admin }, payload: { url, channel } });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { id: string; channelId: string };
+  }
+
+  it('lists a followed channel before its first record, with zero counts and its name, after the channels with records', async () => {
+    await kura.load([archive('a1', 'UC-a', 1), upcoming('c1', 'UC-c', 40), failed('d1', 'karaoke-night', 30)]);
+    // the page is cached: a new follow must empty the cache like a new record does
+    expect((await channels()).total).toBe('2');
+    const karaoke = await follow('Karaoke Night');
+    expect(karaoke.channelId).toBe('karaoke-night');
+    await follow('Band Practice');
+    const list = await channels();
+    expect(list.body.map((c: { channelId: string }) => c.channelId)).toEqual(['UC-a', 'UC-c', 'band-practice', 'karaoke-night']);
+    expect(list.body[3]).toEqual({
+      channelId: 'karaoke-night',
+      // the name its (failed) record gave; a channel never recorded shows the follow's
+      channelName: 'karaoke-night name',
+      archives: 0,
+      upcoming: 0,
+      totalFileSize: 0,
+      totalLength: 0,
+      latestArchive: null,
+      followed: true,
+    });
+    expect(list.body[2]).toMatchObject({ channelName: 'Band Practice', archives: 0, followed: true });
+    expect(list.body.slice(0, 2).map((c: { followed: boolean }) => c.followed)).toEqual([false, false]);
+    expect(list.total).toBe('4');
+    // pages run from the channels with records into the followed ones
+    const second = await channels('?page=1&limit=3');
+    expect(second).toMatchObject({ total: '4', hasMore: 'false' });
+    expect(second.body.map((c: { channelId: string }) => c.channelId)).toEqual(['karaoke-night']);
+    expect((await channels('?page=1&limit=2')).body.map((c: { channelId: string }) => c.channelId)).toEqual(['band-practice', 'karaoke-night']);
+    expect((await channels('?page=2&limit=2')).body).toEqual([]);
+
+    expect((await channel('band-practice')).json()).toMatchObject({ channelId: 'band-practice', channelName: 'Band Practice', archives: 0, followed: true });
+    // the channel page's history of a followed channel without archives is empty, not an error
+    expect(await history('?channelId=band-practice')).toMatchObject({ status: 200, body: [], total: '0' });
+  });
+
+  it('marks a followed channel with records as followed, and drops a channel whose follow is removed and has no record', async () => {
+    await kura.load([archive('k1', 'karaoke-night', 3)]);
+    expect((await channel('karaoke-night')).json()).toMatchObject({ followed: false, archives: 1 });
+    const karaoke = await follow('Karaoke Night');
+    const other = await follow('Lonely Channel');
+    expect((await channel('karaoke-night')).json()).toMatchObject({ followed: true, archives: 1, channelName: 'karaoke-night name' });
+    // one channel followed twice (two endpoints) is listed once
+    await follow('Karaoke Night', 'http://127.0.0.1:9/second/index.m3u8');
+    expect(await channels()).toMatchObject({ total: '2', body: [{ channelId: 'karaoke-night', followed: true }, { channelId: 'lonely-channel' }] });
+
+    const remove = (id: string) => kura.app.inject({ method: 'DELETE', url: `/api/follows/${id}`, headers: { ...SAME_ORIGIN, cookie: admin } });
+    expect((await remove(other.id)).statusCode).toBe(204);
+    expect((await channel('lonely-channel')).json()).toMatchObject({ status: 404, code: 'channel_not_found' });
+    expect(await channels()).toMatchObject({ total: '1', body: [{ channelId: 'karaoke-night', followed: true }] });
+    expect((await remove(karaoke.id)).statusCode).toBe(204);
+    // still followed through its second endpoint
+    expect((await channel('karaoke-night')).json()).toMatchObject({ followed: true });
   });
 });
 

@@ -35,7 +35,7 @@ describe('GET /api/stats/growth', () => {
 
 describe('the web UI as the api serves it', () => {
   it('answers index.html (no-cache) at every client route, and assets pre-compressed and cached for a year', async () => {
-    for (const url of ['/', '/queue', '/history', '/stats', '/login', '/tokens']) {
+    for (const url of ['/', '/queue', '/history', '/stats', '/login', '/tokens', '/follows', '/follows/kVx3abcdefgh']) {
       const page = await kura.app.inject({ url });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -23,9 +23,11 @@ export interface ChannelSummary {
   totalFileSizeBytes: number;
   totalLengthSeconds: number;
   latestArchive: LatestArchive | null;
+  /** Kura follows the channel (a follow names its channel id): listed even before its first record. */
+  followed: boolean;
 }
 
-/** A channel is listed (and found) while it has an archive or a stream queued. */
+/** A channel is listed (and found) while it has an archive or a stream queued, or a follow. */
 export function isListed(channel: ChannelSummary): boolean {
-  return channel.archives + channel.upcoming > 0;
+  return channel.archives + channel.upcoming > 0 || channel.followed;
 }

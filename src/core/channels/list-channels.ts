@@ -10,9 +10,10 @@ export interface ChannelPage {
 }
 
 /**
- * One page of the channels with an archive or a queued stream, latest archive first; paged like
- * the history (`limit` above HISTORY_MAX_LIMIT is clamped). The total is the instance's count of
- * unique channels, a maintained aggregate.
+ * One page of the channels with an archive, a queued stream or a follow: latest archive first,
+ * then those with only queued streams, then the followed channels with no record yet; paged like
+ * the history (`limit` above HISTORY_MAX_LIMIT is clamped). The channels with records are counted
+ * by a maintained aggregate (the instance's unique channels), the followed-only ones from the follows.
  */
 export async function listChannels(
   deps: { channels: ChannelRepo; livestreams: LivestreamRepo },
@@ -20,7 +21,12 @@ export async function listChannels(
 ): Promise<ChannelPage> {
   const limit = Math.min(request.limit, HISTORY_MAX_LIMIT);
   const offset = request.page * limit;
-  const { uniqueChannels: total } = await deps.livestreams.totals();
-  const channels = offset >= total ? [] : await deps.channels.list(offset, limit);
+  const [{ uniqueChannels: withRecords }, followedOnly] = await Promise.all([deps.livestreams.totals(), deps.channels.countFollowedOnly()]);
+  const total = withRecords + followedOnly;
+  const channels = offset >= withRecords ? [] : await deps.channels.list(offset, limit);
+  const room = limit - channels.length;
+  if (room > 0 && offset + channels.length < total) {
+    channels.push(...(await deps.channels.listFollowedOnly(Math.max(0, offset - withRecords), room)));
+  }
   return { channels, total, hasMore: offset + limit < total };
 }

@@ -12,5 +12,6 @@ export function presentChannel(channel: ChannelSummary): Channel {
     totalFileSize: channel.totalFileSizeBytes,
     totalLength: channel.totalLengthSeconds,
     latestArchive: latest === null ? null : { id: latest.id, title: latest.title, scheduledStart: latest.scheduledStart.toISOString() },
+    followed: channel.followed,
   };
 }

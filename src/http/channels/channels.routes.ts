@@ -16,7 +16,7 @@ export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
       {
         schema: {
           operationId: 'listChannels',
-          summary: 'Channels with archives or queued streams, latest archive first, paginated',
+          summary: 'Channels with archives, queued streams or a follow: latest archive first, followed channels without records last; paginated',
           querystring: ChannelsQuerySchema,
           response: { 200: ChannelListSchema, ...problemResponses },
         },

@@ -30,6 +30,7 @@ export const ChannelSchema = Type.Object(
       ],
       { description: 'the most recently scheduled finished record; null while the channel has none' },
     ),
+    followed: Type.Boolean({ description: 'Kura follows the channel (GET /api/follows): listed even before its first record' }),
   },
   { $id: 'Channel' },
 );

@@ -3,6 +3,7 @@
  * server is bundled), so the UI and the API cannot drift.
  */
 import type { Channel } from '../../../src/http/channels/channels.schema.js';
+import type { FollowDetailJson, FollowJson, SightingJson } from '../../../src/http/follows/follows.schema.js';
 import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
 import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
@@ -10,6 +11,9 @@ import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js
 
 export type { Channel, GrowthPoint, LivestreamDetails, LivestreamRecord, Stats };
 export type Caller = PresentedCaller;
+export type Follow = FollowJson;
+export type FollowDetail = FollowDetailJson;
+export type Sighting = SightingJson;
 
 /** An answer other than 2xx, with the problem's code and detail when the API gave one. */
 export class ApiError extends Error {
@@ -48,7 +52,7 @@ export async function getJson<T>(path: string): Promise<T> {
 }
 
 /** Sends JSON with a method that changes something; answers the JSON body, or null for 204. */
-export async function send<T>(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<T | null> {
+export async function send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T | null> {
   const init: RequestInit = { method };
   if (body !== undefined) Object.assign(init, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const response = await request(path, init);
@@ -100,6 +104,11 @@ export async function getHistory(page: number, limit: number, sort: 'asc' | 'des
 export async function getChannels(page: number, limit: number): Promise<ChannelsPage> {
   const { items, total, hasMore } = await getPaged<Channel>(`/api/channels?page=${page}&limit=${limit}`);
   return { channels: items, total, hasMore };
+}
+
+/** Where a follow's page is. */
+export function followPath(followId: string): string {
+  return `/follows/${encodeURIComponent(followId)}`;
 }
 
 /** Where a channel's page is. */

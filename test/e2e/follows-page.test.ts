@@ -1,0 +1,134 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { e2eEnv } from '../support/serve-env.js';
+
+// The follows page in Debian's Chromium against a real `kura serve`. beforeAll follows three HLS
+// endpoints: Kura itself (answers 404: offline, so ok), a port nothing listens on (its signal
+// fails) and the same failing for two hours (unhealthy). Checks run once (a day's interval).
+let db: TestDatabase;
+let api: string;
+let cwd: string;
+let kura: KuraProcess;
+let browser: Browser;
+let env: () => Record<string, string>;
+let broken: string;
+
+async function follow(url: string, channel: string): Promise<string> {
+  const added = await runKura(['follow', 'add', url, '--channel', channel], env(), cwd);
+  expect(added.code, added.stderr).toBe(0);
+  return added.stdout.trim();
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-follows-page-'));
+  api = `http://127.0.0.1:${await freePort()}`;
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  env = () => e2eEnv(db.url, path.join(cwd, 'data'), { PORT: new URL(api).port, HOST: '127.0.0.1', KURA_PUBLIC_URL: api, KURA_FOLLOW_POLL_SECONDS: '86400' });
+  expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
+  await follow(`${api}/offline/index.m3u8`, 'Quiet Stage');
+  await follow(`${dead}/a/index.m3u8`, 'Flaky Stage');
+  broken = await follow(`${dead}/b/index.m3u8`, 'Broken Stage');
+  kura = spawnKura(['serve'], env(), cwd);
+  await kura.waitForLog((l) => l.msg === 'kura api listening');
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  await db?.drop();
+});
+
+const card = (page: Page, name: string) => page.locator('[data-testid=follow]', { has: page.getByRole('heading', { name, exact: true }) });
+
+describe('the follows page', () => {
+  it("lists every follow with its health, flags the unhealthy one with its signal's error, and opens a follow's details", async () => {
+    // every follow checked once (due at creation): the dead port's signals failed; one of them for two hours
+    await expect
+      .poll(() => db.pool.query('select count(*)::int as n from follows where last_checked_at is null').then((r) => r.rows[0].n), { timeout: 30_000 })
+      .toBe(0);
+    await db.pool.query(`update follows set failing_since = now() - interval '2 hours' where id = $1`, [broken]);
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/history');
+    await page.getByRole('link', { name: 'Follows', exact: true }).click();
+    await page.waitForURL('**/follows');
+    await card(page, 'Quiet Stage').waitFor();
+    expect(await card(page, 'Quiet Stage').locator('.badge').innerText()).toBe('OK');
+    expect(await card(page, 'Flaky Stage').locator('.badge').innerText()).toBe('Failing');
+    const unhealthy = card(page, 'Broken Stage');
+    expect(await unhealthy.locator('.badge').innerText()).toBe('⚠ Unhealthy');
+    expect(await unhealthy.innerText()).toMatch(/every signal failing since 2 hours ago/);
+    // the signal's own words (the connection refused), not only a colour
+    expect(await unhealthy.getByRole('list', { name: /Failing signals/ }).innerText()).toMatch(/^playlist: .+/);
+    expect(await page.getByRole('status').innerText()).toContain('1 follow is unhealthy');
+    expect(await card(page, 'Quiet Stage').innerText()).toMatch(/Checked .+ ago[\s\S]*next check in[\s\S]*0 streams queued/);
+    // nobody logged in: no form, no buttons
+    expect(await page.getByRole('button', { name: /Pause|Remove/ }).count()).toBe(0);
+    expect(await page.getByLabel('Channel or playlist URL').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'follows-desktop');
+
+    await card(page, 'Quiet Stage').getByRole('link', { name: 'Details of Quiet Stage' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Follow: Quiet Stage' }).waitFor();
+    await expect.poll(() => page.title()).toBe('Quiet Stage · Follows · Kura');
+    await page.getByText('No stream seen yet.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // the followed channel's page, before any record: found, with the follow and its health
+    await page.goto('/channel/quiet-stage');
+    await page.getByRole('heading', { level: 1, name: 'Quiet Stage' }).waitFor();
+    await expect.poll(() => page.getByTestId('channel-follow').innerText()).toMatch(/Followed · .*offline\/index\.m3u8 OK/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lets an admin follow an endpoint, shows the API’s problem for a bad rule, pause it, resume it and remove it', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/login?next=/follows');
+    await page.getByLabel('User name').fill('alice');
+    await page.getByLabel('Password').fill('alice-password-1');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/follows');
+
+    await page.getByLabel('Channel or playlist URL').fill(`${api}/rehearsal/index.m3u8`);
+    await page.getByLabel('Channel name').fill('Rehearsal Room');
+    await page.getByLabel(/Title must match/).fill('(unclosed');
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await expect.poll(() => page.getByTestId('follow-problem').innerText()).toMatch(/^titleInclude is not a valid regular expression: .*unclosed/i);
+    expect(await card(page, 'Rehearsal Room').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel(/Title must match/).fill('rehearsal|practice');
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    const added = card(page, 'Rehearsal Room');
+    await added.waitFor();
+    expect(await page.getByTestId('follow-problem').count()).toBe(0);
+    expect(await added.innerText()).toContain('title matches rehearsal|practice');
+    await screenshot(page, 'follows-admin-phone');
+
+    await added.getByRole('button', { name: 'Pause Rehearsal Room' }).click();
+    await expect.poll(() => added.locator('.badge').innerText()).toBe('Paused');
+    await added.getByRole('button', { name: 'Resume Rehearsal Room' }).click();
+    await expect.poll(() => added.locator('.badge').innerText()).not.toBe('Paused');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await added.getByRole('button', { name: 'Remove Rehearsal Room' }).click();
+    await expect.poll(() => added.count()).toBe(0);
+    const { rows } = await db.pool.query(`select count(*)::int as n from follows where channel_name = 'Rehearsal Room'`);
+    expect(rows[0].n).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
