@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   if (options.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: options.corsOrigins.includes('*') ? '*' : [...options.corsOrigins],
-      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       exposedHeaders: [PAGINATION_HEADERS.total, PAGINATION_HEADERS.hasMore, INTEGRITY_HEADER],
       maxAge: 600,
     });

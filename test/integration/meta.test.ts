@@ -111,6 +111,16 @@ describe('CORS', () => {
     expect(preflight.statusCode).toBe(204);
   });
 
+  it('lets a cross-origin client (with an API token) send every method the API has, PATCH of a follow included', async () => {
+    const preflight = await kura.app.inject({
+      method: 'OPTIONS',
+      url: '/api/follows/some-follow',
+      headers: { origin: 'https://tool.example', 'access-control-request-method': 'PATCH' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PATCH, DELETE');
+  });
+
   it('allows only the configured origins when a list is given', async () => {
     const strict = await startTestApp({ corsOrigins: ['https://ok.example'] });
     try {
