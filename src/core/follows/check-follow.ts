@@ -74,14 +74,26 @@ function nextLook(policy: CheckPolicy, signal: SignalName, now: Date): Date {
   return new Date(now.getTime() + policy.intervals[signal] * 1000 * jitter);
 }
 
-/** One candidate per stream (by id; an HLS broadcast by its URL), the first signal's word kept. */
-function dedupe(candidates: StreamCandidate[]): StreamCandidate[] {
+/**
+ * One candidate per stream (by id; an HLS broadcast by its URL). What one signal does not know
+ * another may: the feed's entry says nothing of members-only or the start, the tabs do, so each
+ * field is the first signal's that knows it.
+ */
+export function dedupe(candidates: StreamCandidate[]): StreamCandidate[] {
   const seen = new Map<string, StreamCandidate>();
   for (const candidate of candidates) {
     const key = candidate.id ?? `url:${candidate.url}`;
-    if (!seen.has(key)) seen.set(key, candidate);
+    const first = seen.get(key);
+    seen.set(key, first === undefined ? candidate : merge(first, candidate));
   }
   return [...seen.values()];
+}
+
+function merge(first: StreamCandidate, other: StreamCandidate): StreamCandidate {
+  const merged: Record<string, unknown> = { ...first };
+  for (const [field, value] of Object.entries(other)) merged[field] ??= value;
+  if (first.liveStatus === 'unknown') merged.liveStatus = other.liveStatus;
+  return merged as unknown as StreamCandidate;
 }
 
 /** Decides every candidate not settled before; returns how many were queued. */
