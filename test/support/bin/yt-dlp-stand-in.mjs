@@ -8,7 +8,8 @@
 //  "channels": {"UC…": {"handle": "@name", "name": "…", "streams": ["ID", …]}},
 //  "membersOnlyAccess": false, "calls": "/path/of/a/log"}: a video in `videos` answers with its own
 // state (the top-level fields otherwise); `-J --flat-playlist` of a channel's URL (`/channel/UC…`,
-// `/@handle`, optionally `/streams`) lists its streams tab; `--playlist-items 0` lists none. With
+// `/@handle`, optionally `/streams`) lists its streams tab; `--playlist-items 0` lists none; a video
+// on a channel's streams tab is that channel's (its id and name in the video's info). With
 // `calls`, each run's arguments are appended there (one JSON array a line), so tests count runs.
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,12 @@ function videoInfo(id, video) {
   info.webpage_url = `https://www.youtube.com/watch?v=${id}`;
   if (video.title) info.title = info.fulltitle = video.title;
   if (video.membersOnly) info.availability = 'subscriber_only';
+  const [channelId, channel] = Object.entries(state.channels ?? {}).find(([, c]) => c.streams?.includes(id)) ?? [];
+  if (channel !== undefined) {
+    info.channel_id = channelId;
+    info.channel = info.uploader = channel.name;
+    info.channel_url = `https://www.youtube.com/channel/${channelId}`;
+  }
   info.live_status = video.liveStatus;
   info.is_live = video.liveStatus === 'is_live';
   info.was_live = video.liveStatus === 'was_live';
