@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
+import { createYouTubeChannelResolver } from '../../src/adapters/follows/youtube-channel-resolver.js';
 import { addFollow } from '../../src/core/follows/add-follow.js';
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../../src/core/follows/check-follow.js';
 import { healthOf, type Follow, type FollowRequest, type SignalName, type StreamCandidate } from '../../src/core/follows/follow.js';
@@ -31,7 +32,11 @@ const candidate = (id: string, extra: Partial<StreamCandidate> = {}): StreamCand
   ...extra,
 });
 
-/** An IN-TEST FollowSignal: lists what the test says it lists now (or fails with the test's words). */
+/**
+ * An IN-TEST FollowSignal: lists what the test says it lists now (or fails with the test's words),
+ * so each case names exactly what each signal saw; the real signals are proven in
+ * youtube-signals.test.ts and, with all of this, in test/e2e/follow-youtube.test.ts.
+ */
 function listingSignal(name: SignalName) {
   const signal = { shows: [] as StreamCandidate[], failure: null as string | null, looks: 0 };
   const port: FollowSignal = {
@@ -64,7 +69,8 @@ function youtubeStandIn(dir: string) {
   const callsFile = path.join(dir, 'calls.log');
   const videos: Record<string, object> = {};
   let membersOnlyAccess = false;
-  const write = () => writeFile(stateFile, JSON.stringify({ videos, membersOnlyAccess, calls: callsFile }));
+  const channels = { [CHANNEL]: { handle: '@karaoke', name: 'Karaoke Channel', streams: [] } };
+  const write = () => writeFile(stateFile, JSON.stringify({ videos, channels, membersOnlyAccess, calls: callsFile }));
   return {
     stateFile,
     write,
@@ -79,13 +85,14 @@ function youtubeStandIn(dir: string) {
       membersOnlyAccess = access;
       return write();
     },
-    /** The watch URLs yt-dlp was asked about, in order. */
+    /** The videos yt-dlp was asked about (by watch URL), in order. */
     async inspected() {
       const log = await readFile(callsFile, 'utf8').catch(() => '');
       return log
         .split('\n')
         .filter(Boolean)
-        .map((line) => (JSON.parse(line) as string[]).at(-1));
+        .map((line) => (JSON.parse(line) as string[]).at(-1))
+        .filter((url) => url?.includes('/watch?v='));
     },
   };
 }
@@ -129,7 +136,7 @@ afterEach(async () => {
 });
 
 async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
-  const resolver = { resolveYouTube: async () => ({ channelId: CHANNEL, channelName: 'Karaoke Channel' }) };
+  const resolver = createYouTubeChannelResolver({ ytdlpPath: YTDLP_STAND_IN });
   return addFollow(
     { follows, resolver, policy: { holodex: false, refuseUrl: () => null } },
     { follow: { url: CHANNEL, ...request }, createdBy: 'local/root', now: T0 },
