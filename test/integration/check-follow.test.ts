@@ -201,7 +201,7 @@ describe('checking a follow', () => {
     expect((await verdicts(including.id)).members0001).toEqual(['failed', record!.failureReason]);
   });
 
-  it('with a member\'s access, queues a members-only stream the follow includes, and skips one it does not by what yt-dlp says', async () => {
+  it("with a member's access, queues a members-only stream the follow includes, and skips one it does not by what yt-dlp says", async () => {
     await youtube.memberAccess(true);
     await youtube.says('members0002', { title: 'Members karaoke', membersOnly: true });
     const skipping = await follow();
