@@ -1,13 +1,18 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
+import { createYouTubeChannelResolver } from '../../src/adapters/follows/youtube-channel-resolver.js';
 import { addFollow } from '../../src/core/follows/add-follow.js';
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../../src/core/follows/check-follow.js';
 import { healthOf, type Follow, type FollowRequest, type SignalName, type StreamCandidate } from '../../src/core/follows/follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
-import type { Inspection, StreamSource } from '../../src/core/sources/ports.js';
+import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { YTDLP_STAND_IN } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
 
@@ -27,7 +32,11 @@ const candidate = (id: string, extra: Partial<StreamCandidate> = {}): StreamCand
   ...extra,
 });
 
-/** An IN-TEST FollowSignal: lists what the test says it lists now (or fails with the test's words). */
+/**
+ * An IN-TEST FollowSignal: lists what the test says it lists now (or fails with the test's words),
+ * so each case names exactly what each signal saw; the real signals are proven in
+ * youtube-signals.test.ts and, with all of this, in test/e2e/follow-youtube.test.ts.
+ */
 function listingSignal(name: SignalName) {
   const signal = { shows: [] as StreamCandidate[], failure: null as string | null, looks: 0 };
   const port: FollowSignal = {
@@ -42,29 +51,50 @@ function listingSignal(name: SignalName) {
   return Object.assign(signal, { port });
 }
 
-/** A DOUBLE of the YouTube source (yt-dlp): answers each video's inspection as the test set it, counting them. */
-function sourceDouble() {
-  const answers = new Map<string, Inspection>();
-  const inspected: string[] = [];
-  const source: StreamSource = {
-    recognises: (url) => url.startsWith('https://www.youtube.com/'),
-    async inspect(url) {
-      inspected.push(url);
-      return answers.get(url) ?? { kind: 'rejected', reason: 'YouTube did not describe this video: ERROR: Video unavailable' };
+interface VideoSays {
+  liveStatus?: 'is_upcoming' | 'is_live' | 'not_live' | 'was_live';
+  title?: string;
+  scheduledStart?: Date;
+  membersOnly?: boolean;
+  /** yt-dlp fails with this ERROR line. */
+  error?: string;
+}
+
+/**
+ * What YouTube says of each video, through the yt-dlp STAND-IN the real YouTube source runs
+ * (test/support/bin/yt-dlp-stand-in.mjs, state in $YTDLP_STAND_IN_STATE); its runs are logged.
+ */
+function youtubeStandIn(dir: string) {
+  const stateFile = path.join(dir, 'state.json');
+  const callsFile = path.join(dir, 'calls.log');
+  const videos: Record<string, object> = {};
+  let membersOnlyAccess = false;
+  const channels = { [CHANNEL]: { handle: '@karaoke', name: 'Karaoke Channel', streams: [] } };
+  const write = () => writeFile(stateFile, JSON.stringify({ videos, channels, membersOnlyAccess, calls: callsFile }));
+  return {
+    stateFile,
+    write,
+    /** yt-dlp describes the video so (an upcoming stream 30 minutes after T0 unless told otherwise). */
+    says(id: string, video: VideoSays) {
+      const start = video.scheduledStart ?? minutes(30);
+      videos[id] = { liveStatus: 'is_upcoming', ...video, releaseTimestamp: Math.floor(start.getTime() / 1000) };
+      return write();
     },
-    check: () => Promise.reject(new Error('not used by a check')),
-    qualities: () => Promise.reject(new Error('not used by a check')),
+    /** Kura can (true) or cannot (false) watch members-only videos: a member's cookies. */
+    memberAccess(access: boolean) {
+      membersOnlyAccess = access;
+      return write();
+    },
+    /** The videos yt-dlp was asked about (by watch URL), in order. */
+    async inspected() {
+      const log = await readFile(callsFile, 'utf8').catch(() => '');
+      return log
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as string[]).at(-1))
+        .filter((url) => url?.includes('/watch?v='));
+    },
   };
-  const upcoming = (id: string, title: string, extra: { membersOnly?: boolean; scheduledStart?: Date } = {}) =>
-    answers.set(watchUrl(id), {
-      kind: 'accepted',
-      platform: 'youtube',
-      id,
-      canonicalUrl: watchUrl(id),
-      details: { title, channelName: 'Karaoke Channel', channelId: CHANNEL, scheduledStart: extra.scheduledStart ?? minutes(30), thumbnailUrl: null, ...extra },
-    });
-  const reject = (id: string, inspection: Inspection) => answers.set(watchUrl(id), inspection);
-  return { source, inspected, upcoming, reject };
 }
 
 let db: TestDatabase;
@@ -72,7 +102,8 @@ let jobs: PgBossJobs;
 let follows: FollowRepo;
 let feed: ReturnType<typeof listingSignal>;
 let tabs: ReturnType<typeof listingSignal>;
-let youtube: ReturnType<typeof sourceDouble>;
+let youtube: ReturnType<typeof youtubeStandIn>;
+let dir: string;
 let deps: CheckDeps;
 const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60 }, horizonSeconds: 48 * 3600, random: () => 0.5 };
 
@@ -82,14 +113,17 @@ beforeEach(async () => {
   follows = createFollowRepo(db.pool);
   feed = listingSignal('feed');
   tabs = listingSignal('tabs');
-  youtube = sourceDouble();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'kura-check-follow-'));
+  youtube = youtubeStandIn(dir);
+  await youtube.write();
+  process.env.YTDLP_STAND_IN_STATE = youtube.stateFile;
   const unused = listingSignal('holodex').port;
   deps = {
     follows,
     livestreams: db.livestreams,
     captures: createCaptureRepo(db.pool),
     scheduler: jobs,
-    source: youtube.source,
+    source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN)),
     pacer: createHostPacer({ requestsPerMinute: 600_000 }),
     signals: { feed: feed.port, tabs: tabs.port, holodex: unused, playlist: unused },
   };
@@ -97,10 +131,12 @@ beforeEach(async () => {
 afterEach(async () => {
   await jobs.stop(0);
   await db.drop();
+  delete process.env.YTDLP_STAND_IN_STATE;
+  await rm(dir, { recursive: true, force: true });
 });
 
 async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
-  const resolver = { resolveYouTube: async () => ({ channelId: CHANNEL, channelName: 'Karaoke Channel' }) };
+  const resolver = createYouTubeChannelResolver({ ytdlpPath: YTDLP_STAND_IN });
   return addFollow(
     { follows, resolver, policy: { holodex: false, refuseUrl: () => null } },
     { follow: { url: CHANNEL, ...request }, createdBy: 'local/root', now: T0 },
@@ -121,7 +157,7 @@ describe('checking a follow', () => {
       candidate('zatsudan001', { title: 'Zatsudan' }),
       candidate('karaoke0002', { title: 'Karaoke rerun' }),
     ];
-    youtube.upcoming('karaoke0001', 'KARAOKE night');
+    await youtube.says('karaoke0001', { title: 'KARAOKE night' });
     const outcome = await check(f.id, T0);
     expect(outcome.queued).toBe(1);
     expect(await verdicts(f.id)).toEqual({
@@ -129,7 +165,7 @@ describe('checking a follow', () => {
       zatsudan001: ['skipped', 'the title does not match /karaoke/i'],
       karaoke0002: ['skipped', 'the title matches the excluded /rerun/i'],
     });
-    expect(youtube.inspected).toEqual([watchUrl('karaoke0001')]);
+    expect(await youtube.inspected()).toEqual([watchUrl('karaoke0001')]);
     expect(await db.livestreams.findById('karaoke0001')).toMatchObject({ status: 'upcoming', submitters: [`follow/${f.id}`] });
     expect(await db.livestreams.findById('zatsudan001')).toBeNull();
     expect((await follows.find(f.id))!.queuedCount).toBe(1);
@@ -138,7 +174,7 @@ describe('checking a follow', () => {
   it('re-applies the title rules to the title yt-dlp gives when the signal had none', async () => {
     const f = await follow({ titleInclude: 'karaoke' });
     feed.shows = [candidate('untitled001')];
-    youtube.upcoming('untitled001', 'Minecraft');
+    await youtube.says('untitled001', { title: 'Minecraft' });
     await check(f.id, T0);
     expect(await verdicts(f.id)).toEqual({ untitled001: ['skipped', 'the title does not match /karaoke/i'] });
     expect(await db.livestreams.findById('untitled001')).toBeNull();
@@ -149,45 +185,78 @@ describe('checking a follow', () => {
     feed.shows = [candidate('members0001', { membersOnly: true, title: 'Members karaoke' })];
     await check(skipping.id, T0);
     expect(await verdicts(skipping.id)).toEqual({ members0001: ['skipped', 'members-only (the follow skips them)'] });
-    expect(youtube.inspected).toEqual([]);
+    expect(await youtube.inspected()).toEqual([]);
 
     await follows.remove(skipping.id);
     const including = await follow({ membersOnly: 'include' });
-    youtube.reject('members0001', { kind: 'rejected', reason: 'Join this channel to get access to members-only content', membersOnly: true });
+    await youtube.says('members0001', { title: 'Members karaoke', membersOnly: true });
     await check(including.id, T0);
+    expect(await youtube.inspected()).toEqual([watchUrl('members0001')]);
     const record = await db.livestreams.findById('members0001');
-    expect(record).toMatchObject({ status: 'failed', submitters: [`follow/${including.id}`], channelId: CHANNEL });
+    expect(record).toMatchObject({ status: 'failed', submitters: [`follow/${including.id}`], channelId: CHANNEL, title: 'Members karaoke' });
     expect(record!.failureReason).toBe(
-      "members-only: Kura has no access to this stream (yt-dlp said: Join this channel to get access to members-only content); give yt-dlp a member's cookies to record these",
+      'members-only: Kura has no access to this stream (yt-dlp said: YouTube did not describe this video: Join this channel to get access to members-only content like this video, and other exclusive perks.); ' +
+        "give yt-dlp a member's cookies to record these",
     );
     expect((await verdicts(including.id)).members0001).toEqual(['failed', record!.failureReason]);
+  });
+
+  it("with a member's access, queues a members-only stream the follow includes, and skips one it does not by what yt-dlp says", async () => {
+    await youtube.memberAccess(true);
+    await youtube.says('members0002', { title: 'Members karaoke', membersOnly: true });
+    const skipping = await follow();
+    feed.shows = [candidate('members0002', { title: 'Members karaoke' })]; // the feed cannot tell
+    await check(skipping.id, T0);
+    expect(await verdicts(skipping.id)).toEqual({ members0002: ['skipped', 'members-only (the follow skips them)'] });
+    expect(await db.livestreams.findById('members0002')).toBeNull();
+
+    await follows.remove(skipping.id);
+    const including = await follow({ membersOnly: 'include' });
+    await check(including.id, T0);
+    expect(await db.livestreams.findById('members0002')).toMatchObject({ status: 'upcoming', submitters: [`follow/${including.id}`] });
   });
 
   it('decides a stream beyond the horizon later, and queues it at the first check once it comes into it', async () => {
     const f = await follow();
     const start = minutes(72 * 60);
     feed.shows = [candidate('farahead001', { title: 'Karaoke', scheduledStart: start })];
-    youtube.upcoming('farahead001', 'Karaoke', { scheduledStart: start });
+    await youtube.says('farahead001', { title: 'Karaoke', scheduledStart: start });
     await check(f.id, T0);
     const [later] = await follows.recentSightings(f.id, 1);
     expect(later).toMatchObject({ verdict: 'later', reason: 'scheduled 2026-03-04 12:00 UTC, beyond the 48 h horizon', recheckAt: minutes(24 * 60) });
     await check(f.id, minutes(10));
-    expect(youtube.inspected).toEqual([]); // not due again yet
+    expect(await youtube.inspected()).toEqual([]); // not due again yet
     await check(f.id, minutes(24 * 60 + 1));
     expect((await verdicts(f.id)).farahead001?.[0]).toBe('queued');
-    expect(youtube.inspected).toEqual([watchUrl('farahead001')]);
+    expect(await youtube.inspected()).toEqual([watchUrl('farahead001')]);
     expect(await db.livestreams.findById('farahead001')).toMatchObject({ status: 'upcoming' });
+  });
+
+  it('queues a stream decided later as soon as a signal says it was moved into the horizon', async () => {
+    const f = await follow();
+    const start = minutes(72 * 60);
+    tabs.shows = [candidate('moved000001', { title: 'Karaoke', scheduledStart: start })];
+    await youtube.says('moved000001', { title: 'Karaoke', scheduledStart: start });
+    await check(f.id, T0);
+    expect((await verdicts(f.id)).moved000001?.[0]).toBe('later');
+    // the streamer moves it to this evening: the tab says so at its next look
+    const moved = minutes(6 * 60);
+    tabs.shows = [candidate('moved000001', { title: 'Karaoke', scheduledStart: moved })];
+    await youtube.says('moved000001', { title: 'Karaoke', scheduledStart: moved });
+    await check(f.id, minutes(2));
+    expect((await verdicts(f.id)).moved000001?.[0]).toBe('queued');
+    expect(await db.livestreams.findById('moved000001')).toMatchObject({ status: 'upcoming', scheduledStart: moved });
   });
 
   it('never queues one stream twice, whether two signals list it or two checks see it', async () => {
     const f = await follow();
     feed.shows = [candidate('twice000001', { title: 'Karaoke' })];
     tabs.shows = [candidate('twice000001', { title: 'Karaoke', liveStatus: 'live' })];
-    youtube.upcoming('twice000001', 'Karaoke');
+    await youtube.says('twice000001', { title: 'Karaoke' });
     expect((await check(f.id, T0)).queued).toBe(1);
     expect((await check(f.id, minutes(2))).queued).toBe(0);
     expect(feed.looks).toBe(2);
-    expect(youtube.inspected).toEqual([watchUrl('twice000001')]);
+    expect(await youtube.inspected()).toEqual([watchUrl('twice000001')]);
     expect((await follows.find(f.id))!.queuedCount).toBe(1);
     expect((await db.livestreams.findById('twice000001'))!.submitters).toEqual([`follow/${f.id}`]);
   });
@@ -214,19 +283,20 @@ describe('checking a follow', () => {
     ]);
     const f = await follow();
     feed.shows = [candidate('failed00001', { title: 'Karaoke' })];
-    youtube.upcoming('failed00001', 'Karaoke');
+    await youtube.says('failed00001', { title: 'Karaoke' });
     await check(f.id, T0);
     expect((await verdicts(f.id)).failed00001?.[0]).toBe('known');
-    expect(youtube.inspected).toEqual([]);
+    expect(await youtube.inspected()).toEqual([]);
     expect(await db.livestreams.findById('failed00001')).toMatchObject({ status: 'failed', submitters: ['local/viewer'] });
   });
 
   it('keeps a failed yt-dlp look open: decided again at the next check', async () => {
     const f = await follow();
     feed.shows = [candidate('flaky000001', { title: 'Karaoke' })];
+    await youtube.says('flaky000001', { error: 'Video unavailable. This video is unavailable.' });
     await check(f.id, T0);
     expect((await verdicts(f.id)).flaky000001).toEqual(['later', expect.stringMatching(/Video unavailable.*next check/)]);
-    youtube.upcoming('flaky000001', 'Karaoke');
+    await youtube.says('flaky000001', { title: 'Karaoke' });
     await check(f.id, minutes(2));
     expect((await verdicts(f.id)).flaky000001?.[0]).toBe('queued');
   });

@@ -1,36 +1,40 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelResolver } from '../../src/core/follows/ports.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 
+// Handles and channel ids are resolved by the real yt-dlp resolver the app is wired with, running
+// the yt-dlp STAND-IN (test/support/bin/yt-dlp-stand-in.mjs): YouTube knows one channel, @karaoke.
 const CHANNEL = 'UCabcdefghijklmnopqrstuv';
 
-/** A DOUBLE of the yt-dlp channel resolver (another branch's adapter): knows one handle and one id. */
-function resolverDouble(): ChannelResolver & { asked: string[] } {
-  const asked: string[] = [];
-  return {
-    asked,
-    async resolveYouTube(idOrHandle) {
-      asked.push(idOrHandle);
-      if (idOrHandle === '@karaoke' || idOrHandle === CHANNEL) return { channelId: CHANNEL, channelName: 'Karaoke Channel' };
-      throw new Error('ERROR: [youtube:tab] This channel does not exist.');
-    },
-  };
-}
-
 let kura: TestApp;
-let resolver: ReturnType<typeof resolverDouble>;
+let dir: string;
 let admin: string;
 let user: string;
+/** The channel URLs yt-dlp was asked about, in order. */
+const asked = async () =>
+  (await readFile(path.join(dir, 'calls.log'), 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as string[]).at(-1));
 beforeEach(async () => {
-  resolver = resolverDouble();
-  kura = await startTestApp({}, {}, { resolver });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'kura-follows-api-'));
+  const state = { channels: { [CHANNEL]: { handle: '@karaoke', name: 'Karaoke Channel', streams: [] } }, calls: path.join(dir, 'calls.log') };
+  await writeFile(path.join(dir, 'state.json'), JSON.stringify(state));
+  process.env.YTDLP_STAND_IN_STATE = path.join(dir, 'state.json');
+  kura = await startTestApp();
   await addUser(kura, 'root', { admin: true });
   await addUser(kura, 'viewer');
   admin = await logIn(kura, 'root');
   user = await logIn(kura, 'viewer');
 });
-afterEach(() => kura.close());
+afterEach(async () => {
+  await kura.close();
+  delete process.env.YTDLP_STAND_IN_STATE;
+  await rm(dir, { recursive: true, force: true });
+});
 
 const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, cookie: string | undefined, payload?: unknown) =>
   kura.app.inject({
@@ -61,14 +65,14 @@ describe('follows API', () => {
       failingSince: null,
     });
     expect(follow.signals.map((s: { signal: string }) => s.signal)).toEqual(['feed', 'tabs']);
-    expect(resolver.asked).toEqual(['@karaoke']);
+    expect(await asked()).toEqual(['https://www.youtube.com/@karaoke']);
 
     const list = await kura.app.inject({ url: '/api/follows' });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual([follow]);
     const one = await kura.app.inject({ url: `/api/follows/${follow.id}` });
     expect(one.json()).toEqual({ ...follow, recent: [] });
-    expect(resolver.asked).toEqual(['@karaoke']); // reading never asks YouTube again
+    expect(await asked()).toEqual(['https://www.youtube.com/@karaoke']); // reading never asks YouTube again
   });
 
   it('refuses the same channel twice (409 already_followed), whichever form names it', async () => {

@@ -25,7 +25,6 @@ import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
-import type { ChannelResolver } from '../../src/core/follows/ports.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
@@ -78,8 +77,6 @@ export async function startTestApp(
     store?: ArchiveStore;
     /** The connection string the change feed listens on (default: the database's own). */
     feedUrl?: (db: TestDatabase) => string;
-    /** How follows resolve YouTube handles (default: the production wiring). */
-    resolver?: ChannelResolver;
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -102,7 +99,7 @@ export async function startTestApp(
     {
       livestreams: db.livestreams,
       channels: createChannelRepo(db.pool),
-      follows: { follows: createFollowRepo(db.pool), resolver: wiring.resolver ?? createChannelResolver(config), policy: followPolicy(config) },
+      follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config) },
       captures: createCaptureRepo(db.pool),
       store: wiring.store ?? createFsStore(archiveDir),
       source: testSources(),

@@ -103,7 +103,7 @@ async function decideAll(deps: CheckDeps, follow: Follow, candidates: StreamCand
     // a broadcast that ended between the look and the queuing is simply not queued; the next look sees the next one
     if (await decideBroadcast(deps, follow, broadcast, now).catch(() => false)) queued += 1;
   }
-  const videos = await unsettled(deps, follow, candidates, now);
+  const videos = await unsettled(deps, follow, candidates, policy, now);
   const sightings: Sighting[] = [];
   for (const { candidate, known } of videos) {
     const decision = known
@@ -117,14 +117,20 @@ async function decideAll(deps: CheckDeps, follow: Follow, candidates: StreamCand
   return queued;
 }
 
-/** The videos among the candidates that no final sighting settled and no `later` one holds back yet, and whether a record has them. */
-async function unsettled(deps: CheckDeps, follow: Follow, candidates: StreamCandidate[], now: Date) {
+/**
+ * The videos among the candidates that no final sighting settled and no `later` one holds back yet
+ * (a signal saying the stream was moved into the horizon lets it through), and whether a record has them.
+ */
+async function unsettled(deps: CheckDeps, follow: Follow, candidates: StreamCandidate[], policy: CheckPolicy, now: Date) {
   const videos = candidates.filter((c): c is StreamCandidate & { id: string } => c.id !== null);
   const ids = videos.map((c) => c.id);
   const earlier = new Map((await deps.follows.sightings(follow.id, ids)).map((s) => [s.streamId, s]));
   const open = videos.filter((c) => {
     const sighting = earlier.get(c.id);
-    return sighting === undefined || (sighting.recheckAt !== null && sighting.recheckAt.getTime() <= now.getTime());
+    if (sighting === undefined) return true;
+    if (sighting.recheckAt === null) return false;
+    const movedIn = c.scheduledStart !== null && c.scheduledStart.getTime() - now.getTime() <= policy.horizonSeconds * 1000;
+    return movedIn || sighting.recheckAt.getTime() <= now.getTime();
   });
   const records = new Set((await deps.livestreams.findManyById(open.map((c) => c.id))).map((r) => r.id));
   return open.map((candidate) => ({ candidate, known: records.has(candidate.id) }));

@@ -4,11 +4,12 @@
 // test/fixtures/yt-dlp/*.json), in the state the test writes to $YTDLP_STAND_IN_STATE:
 // {"liveStatus": "is_upcoming"|"is_live"|"was_live"|"not_live", "releaseTimestamp": N, "hlsUrl": "...", "thumbnailUrl": "..."}
 // A state may also describe several videos and channels (what following a channel asks):
-// {"videos": {"ID": {"liveStatus", "releaseTimestamp", "title", "membersOnly", "hlsUrl"}},
+// {"videos": {"ID": {"liveStatus", "releaseTimestamp", "title", "membersOnly", "hlsUrl", "error"}},
 //  "channels": {"UC…": {"handle": "@name", "name": "…", "streams": ["ID", …]}},
 //  "membersOnlyAccess": false, "calls": "/path/of/a/log"}: a video in `videos` answers with its own
-// state (the top-level fields otherwise); `-J --flat-playlist` of a channel's URL (`/channel/UC…`,
-// `/@handle`, optionally `/streams`) lists its streams tab; `--playlist-items 0` lists none. With
+// state (the top-level fields otherwise), or fails with its `error` as yt-dlp's ERROR line; `-J --flat-playlist` of a channel's URL (`/channel/UC…`,
+// `/@handle`, optionally `/streams`) lists its streams tab; `--playlist-items 0` lists none; a video
+// on a channel's streams tab is that channel's (its id and name in the video's info). With
 // `calls`, each run's arguments are appended there (one JSON array a line), so tests count runs.
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,7 @@ process.stdout.write(`${JSON.stringify(videoInfo(id, state.videos?.[id] ?? state
 
 /** What `yt-dlp -J` prints for one video in the given state. */
 function videoInfo(id, video) {
+  if (video.error) fail(`ERROR: [youtube] ${id}: ${video.error}`);
   if (video.membersOnly && !state.membersOnlyAccess) fail(`ERROR: [youtube] ${id}: ${MEMBERS_ONLY}`);
   const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
   const info = JSON.parse(readFileSync(path.join(fixtures, 'live.json'), 'utf8'));
@@ -45,6 +47,12 @@ function videoInfo(id, video) {
   info.webpage_url = `https://www.youtube.com/watch?v=${id}`;
   if (video.title) info.title = info.fulltitle = video.title;
   if (video.membersOnly) info.availability = 'subscriber_only';
+  const [channelId, channel] = Object.entries(state.channels ?? {}).find(([, c]) => c.streams?.includes(id)) ?? [];
+  if (channel !== undefined) {
+    info.channel_id = channelId;
+    info.channel = info.uploader = channel.name;
+    info.channel_url = `https://www.youtube.com/channel/${channelId}`;
+  }
   info.live_status = video.liveStatus;
   info.is_live = video.liveStatus === 'is_live';
   info.was_live = video.liveStatus === 'was_live';
