@@ -5,7 +5,7 @@
 // 2. idle: the default intervals with the follows' next checks spread over them; the worker's CPU
 //    (main thread, other threads, yt-dlp children) and PostgreSQL's, as % of one core.
 // Usage: npm run build && node dist/bench/follows.js [--channels 1000] [--seconds 60] [--poll 60] [--rate 300]
-//        [--idle-seconds 180] [--baseline-seconds 30] [--only rate|idle|baseline] [--profile DIR]
+//        [--idle-seconds 180] [--idle-rate PER_MINUTE] [--baseline-seconds 30] [--only rate|idle|baseline] [--profile DIR]
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,8 @@ const RATE_SECONDS = Number(args.get('--seconds') ?? 60);
 const POLL_SECONDS = Number(args.get('--poll') ?? 60);
 const RATE_PER_MINUTE = Number(args.get('--rate') ?? 300);
 const IDLE_SECONDS = Number(args.get('--idle-seconds') ?? 180);
+/** KURA_FOLLOW_HOST_RATE of the idle phase; default: Kura's default (60/min). */
+const IDLE_RATE = args.get('--idle-rate');
 const BASELINE_SECONDS = Number(args.get('--baseline-seconds') ?? 30);
 const ONLY = args.get('--only') ?? '';
 const PROFILE_DIR = args.get('--profile');
@@ -170,11 +172,11 @@ async function idlePhase(bench: Bench): Promise<void> {
   const now = Date.now();
   const intervals = { feed: 600, tabs: 3600 };
   await insertFollows(bench.pool, CHANNELS, (_, signal) => new Date(now + Math.random() * intervals[signal] * 1000));
-  const worker = await startWorker(bench, {}, 'idle');
+  const worker = await startWorker(bench, IDLE_RATE === undefined ? {} : { KURA_FOLLOW_HOST_RATE: IDLE_RATE }, 'idle');
   await sleep(5_000);
   const m = await measure(bench, worker.child.pid as number, IDLE_SECONDS);
   await stopWorker(worker);
-  report(`idle: ${CHANNELS} follows at the default intervals (feed 600 s, tabs 3600 s, 60/min a host), next checks spread`, m, await checkedSince(bench.pool, new Date(m.start)));
+  report(`idle: ${CHANNELS} follows at the default intervals (feed 600 s, tabs 3600 s), ${IDLE_RATE ?? 60}/min a host, next checks spread`, m, await checkedSince(bench.pool, new Date(m.start)));
 }
 
 async function main(): Promise<void> {
