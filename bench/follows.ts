@@ -5,7 +5,7 @@
 // 2. idle: the default intervals with the follows' next checks spread over them; the worker's CPU
 //    (main thread, other threads, yt-dlp children) and PostgreSQL's, as % of one core.
 // Usage: npm run build && node dist/bench/follows.js [--channels 1000] [--seconds 60] [--poll 60] [--rate 300]
-//        [--idle-seconds 180] [--idle-rate PER_MINUTE] [--baseline-seconds 30] [--only rate|idle|baseline] [--profile DIR]
+//        [--concurrency 20] [--idle-seconds 180] [--idle-rate PER_MINUTE] [--baseline-seconds 30] [--only rate|idle|baseline] [--profile DIR]
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,8 @@ const RATE_SECONDS = Number(args.get('--seconds') ?? 60);
 const POLL_SECONDS = Number(args.get('--poll') ?? 60);
 const RATE_PER_MINUTE = Number(args.get('--rate') ?? 300);
 const IDLE_SECONDS = Number(args.get('--idle-seconds') ?? 180);
+/** KURA_FOLLOW_CONCURRENCY of the rate phase: enough checks at once that the pacer, not yt-dlp's run time, bounds them. */
+const RATE_CONCURRENCY = Number(args.get('--concurrency') ?? 20);
 /** KURA_FOLLOW_HOST_RATE of the idle phase; default: Kura's default (60/min). */
 const IDLE_RATE = args.get('--idle-rate');
 const BASELINE_SECONDS = Number(args.get('--baseline-seconds') ?? 30);
@@ -95,7 +97,15 @@ async function checkedSince(pool: pg.Pool, since: Date): Promise<{ follows: numb
 async function ratePhase(bench: Bench): Promise<void> {
   const now = new Date();
   await insertFollows(bench.pool, CHANNELS, () => now);
-  const worker = await startWorker(bench, { KURA_FOLLOW_POLL_SECONDS: String(POLL_SECONDS), KURA_FOLLOW_HOST_RATE: String(RATE_PER_MINUTE) }, 'rate');
+  const worker = await startWorker(
+    bench,
+    {
+      KURA_FOLLOW_POLL_SECONDS: String(POLL_SECONDS),
+      KURA_FOLLOW_HOST_RATE: String(RATE_PER_MINUTE),
+      KURA_FOLLOW_CONCURRENCY: String(RATE_CONCURRENCY),
+    },
+    'rate',
+  );
   const pid = worker.child.pid as number;
   const start = Date.now();
   const cpuBefore = await cpuSplit(pid);
@@ -115,7 +125,9 @@ async function ratePhase(bench: Bench): Promise<void> {
   const feedWindows = windowCounts(feedTimes, start, end, WINDOW_MS).map((c) => perSecond(c, WINDOW_MS));
   const runWindows = runsAt.slice(1).map((r, i) => perSecond(r - (runsAt[i] as number), WINDOW_MS));
   const seconds = (end - start) / 1000;
-  console.log(`\n## rate: ${CHANNELS} follows due at once, KURA_FOLLOW_POLL_SECONDS=${POLL_SECONDS}, KURA_FOLLOW_HOST_RATE=${RATE_PER_MINUTE}, ${seconds} s`);
+  console.log(
+    `\n## rate: ${CHANNELS} follows due at once, KURA_FOLLOW_POLL_SECONDS=${POLL_SECONDS}, KURA_FOLLOW_HOST_RATE=${RATE_PER_MINUTE}, KURA_FOLLOW_CONCURRENCY=${RATE_CONCURRENCY}, ${seconds} s`,
+  );
   console.log(`wanted per host: ${fmt(wanted)}/s; allowed: ${fmt(allowed)}/s (${RATE_PER_MINUTE}/min)\n`);
   console.log('| host | requests | mean /s | max 10 s window /s | most in any 1 s | most in any 10 s (allowed + 1) |');
   console.log('|---|---|---|---|---|---|');
@@ -176,7 +188,11 @@ async function idlePhase(bench: Bench): Promise<void> {
   await sleep(5_000);
   const m = await measure(bench, worker.child.pid as number, IDLE_SECONDS);
   await stopWorker(worker);
-  report(`idle: ${CHANNELS} follows at the default intervals (feed 600 s, tabs 3600 s), ${IDLE_RATE ?? 60}/min a host, next checks spread`, m, await checkedSince(bench.pool, new Date(m.start)));
+  report(
+    `idle: ${CHANNELS} follows at the default intervals (feed 600 s, tabs 3600 s), ${IDLE_RATE ?? 60}/min a host, next checks spread`,
+    m,
+    await checkedSince(bench.pool, new Date(m.start)),
+  );
 }
 
 async function main(): Promise<void> {
@@ -203,11 +219,21 @@ async function main(): Promise<void> {
       YTDLP_STAND_IN_STATE: state,
     };
     const bench: Bench = { root, pool, feed, calls, env, postgresPid };
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os.loadavg().map((l) => fmt(l)).join(' ')}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => fmt(l))
+        .join(' ')}`,
+    );
     if (BASELINE_SECONDS > 0 && 'baseline'.includes(ONLY)) await baselinePhase(bench);
     if (RATE_SECONDS > 0 && 'rate'.includes(ONLY)) await ratePhase(bench);
     if (IDLE_SECONDS > 0 && 'idle'.includes(ONLY)) await idlePhase(bench);
-    console.log(`\nload average at the end: ${os.loadavg().map((l) => fmt(l)).join(' ')}`);
+    console.log(
+      `\nload average at the end: ${os
+        .loadavg()
+        .map((l) => fmt(l))
+        .join(' ')}`,
+    );
   } finally {
     await pool.end();
     await feed.close();
