@@ -1,5 +1,5 @@
 // CPU and memory of a running process, read from /proc (Linux), for the benchmarks.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** CPU seconds of a process and of its children it has waited for (Kura's ffmpeg runs), from /proc. */
 export async function cpuSeconds(pid: number): Promise<number> {
@@ -41,4 +41,23 @@ export async function idleCpu(pid: number, seconds: number): Promise<number> {
   const before = await cpuSeconds(pid);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   return (await cpuSeconds(pid)) - before;
+}
+
+/**
+ * CPU seconds of a process and every child it has now or has waited for: PostgreSQL's
+ * postmaster and its backends, which are forked processes, not threads.
+ */
+export async function treeCpuSeconds(pid: number): Promise<number> {
+  let sum = await cpuSeconds(pid);
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+    try {
+      const fields = (await readFile(`/proc/${entry}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      // the parent pid is [1]
+      if (Number(fields[1]) === pid) sum += await cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile: its time is in the parent's waited-for children
+    }
+  }
+  return sum;
 }
