@@ -1,0 +1,303 @@
+// A Discord webhook ("Execute Webhook") accepts its own body, not a Standard Webhooks event: a
+// delivery to a Discord URL sends this message instead of the raw event (issue 18).
+
+/** Discord's documented embed limits, counted in characters (we count UTF-16 units, never fewer). */
+export const DISCORD_LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  authorName: 256,
+  footerText: 2048,
+  /** title + description + field names and values + footer text + author name, over all embeds. */
+  total: 6000,
+} as const;
+
+const DISCORD_HOSTS = new Set(['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com', 'ptb.discordapp.com', 'canary.discordapp.com']);
+// /api/webhooks/{snowflake}/{token}, optionally versioned (/api/v10/webhooks/…); not the /slack or /github variants
+const WEBHOOK_PATH = /^\/api(?:\/v\d{1,2})?\/webhooks\/\d{15,25}\/[A-Za-z0-9_-]{30,100}\/?$/;
+
+/** True for a Discord "Execute Webhook" URL (https, a Discord host, /api/webhooks/{id}/{token}); false for lookalikes. */
+export function isDiscordWebhookUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (
+    parsed.protocol === 'https:' &&
+    parsed.port === '' &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    DISCORD_HOSTS.has(parsed.hostname) &&
+    WEBHOOK_PATH.test(parsed.pathname)
+  );
+}
+
+export interface DiscordEvent {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface DiscordEmbed {
+  title: string;
+  description?: string;
+  url?: string;
+  color: number;
+  timestamp?: string;
+  author?: { name: string; url?: string };
+  thumbnail?: { url: string };
+  fields?: Array<{ name: string; value: string; inline?: boolean }>;
+  footer?: { text: string };
+}
+
+export interface DiscordMessage {
+  username: string;
+  /** Nothing in a message Kura sends may ping anyone, whatever a stream's title says. */
+  allowed_mentions: { parse: [] };
+  embeds: [DiscordEmbed];
+}
+
+/** The fields of a record, as `/api/history` shows it, that a message reads (see record.schema.ts). */
+interface RecordFields {
+  id: string;
+  title: string;
+  channelName: string;
+  channelId: string;
+  thumbnail: string;
+  scheduledStart: string;
+  startedAt: string;
+  downloadUrl: string;
+  fileSizeBytes: number;
+  length: number;
+  /** livestream.failed: as /api/video/{id} shows it, if the event carries it */
+  failureReason: string;
+  /** livestream.removed: the takedown reason, if the event carries one */
+  reason: string;
+}
+
+/** The fields of a follow, as `/api/follows` shows it, that a message reads (see follows.schema.ts). */
+interface FollowFields {
+  id: string;
+  channelName: string;
+  url: string;
+  failingSince: string;
+}
+
+const RECORD_KINDS: Kinds<RecordFields> = {
+  id: 'string',
+  title: 'string',
+  channelName: 'string',
+  channelId: 'string',
+  thumbnail: 'string',
+  scheduledStart: 'string',
+  startedAt: 'string',
+  downloadUrl: 'string',
+  fileSizeBytes: 'number',
+  length: 'number',
+  failureReason: 'string',
+  reason: 'string',
+};
+const FOLLOW_KINDS: Kinds<FollowFields> = { id: 'string', channelName: 'string', url: 'string', failingSince: 'string' };
+
+const COLORS: Record<string, number> = {
+  'livestream.queued': 0x3498db,
+  'livestream.live': 0xed4245,
+  'livestream.finished': 0x57f287,
+  'livestream.failed': 0xe67e22,
+  'livestream.removed': 0x95a5a6,
+  'follow.unhealthy': 0xfee75c,
+  'webhook.test': 0x5865f2,
+};
+const OTHER_COLOR = 0x99aab5;
+
+/**
+ * The Execute Webhook body for one Kura event: one embed naming the stream (linked to its archive
+ * page), its channel and thumbnail, with what the event is about (duration and size once finished,
+ * why it failed, when it is scheduled), every text cut with … to Discord's limits.
+ */
+export function discordMessage(event: DiscordEvent, options: { publicUrl: string }): DiscordMessage {
+  const base = options.publicUrl.replace(/\/+$/, '');
+  const embed =
+    event.type === 'follow.unhealthy' ? followEmbed(event, base) : event.type.startsWith('livestream.') ? recordEmbed(event, base) : otherEmbed(event);
+  return { username: 'Kura', allowed_mentions: { parse: [] }, embeds: [withinLimits(embed)] };
+}
+
+function recordEmbed(event: DiscordEvent, base: string): DiscordEmbed {
+  const record = pick<RecordFields>(event.data, RECORD_KINDS);
+  const removed = event.type === 'livestream.removed';
+  const embed: DiscordEmbed = {
+    title: record.title ?? record.id ?? 'A livestream',
+    color: COLORS[event.type] ?? OTHER_COLOR,
+    description: RECORD_WORDS[event.type] ?? `${event.type}`,
+    ...timestampOf(event.timestamp),
+    fields: recordFields(event.type, record),
+  };
+  // a removed record has no archive page left to link to
+  if (record.id !== undefined && !removed) embed.url = httpUrl(`${base}/archive/${encodeURIComponent(record.id)}`);
+  if (record.channelName !== undefined) {
+    embed.author = { name: record.channelName };
+    if (record.channelId !== undefined) embed.author.url = httpUrl(`${base}/channel/${encodeURIComponent(record.channelId)}`);
+  }
+  const thumbnail = removed ? undefined : httpUrl(record.thumbnail);
+  if (thumbnail !== undefined) embed.thumbnail = { url: thumbnail };
+  return embed;
+}
+
+const RECORD_WORDS: Record<string, string> = {
+  'livestream.queued': 'Queued: Kura will record this stream when it starts.',
+  'livestream.live': 'Live: Kura is recording it now.',
+  'livestream.finished': 'Archived: the recording is ready to watch and download.',
+  'livestream.failed': 'Failed: Kura could not archive this stream.',
+  'livestream.removed': 'Removed from the archive by an admin.',
+};
+
+function recordFields(type: string, record: Partial<RecordFields>): DiscordEmbed['fields'] {
+  const fields: NonNullable<DiscordEmbed['fields']> = [];
+  if (type === 'livestream.queued' && record.scheduledStart !== undefined)
+    fields.push({ name: 'Scheduled start', value: discordTime(record.scheduledStart), inline: true });
+  if (type === 'livestream.live' && record.startedAt !== undefined) fields.push({ name: 'Started', value: discordTime(record.startedAt), inline: true });
+  if (type === 'livestream.finished') {
+    if (record.length !== undefined) fields.push({ name: 'Duration', value: formatDuration(record.length), inline: true });
+    if (record.fileSizeBytes !== undefined) fields.push({ name: 'Size', value: formatSize(record.fileSizeBytes), inline: true });
+    const download = httpUrl(record.downloadUrl);
+    if (download !== undefined) fields.push({ name: 'Download', value: `[video](${download})`, inline: true });
+  }
+  if (type === 'livestream.failed') fields.push({ name: 'Reason', value: escapeMarkdown(record.failureReason ?? 'no reason was recorded') });
+  if (type === 'livestream.removed' && record.reason !== undefined) fields.push({ name: 'Reason', value: escapeMarkdown(record.reason) });
+  return fields;
+}
+
+function followEmbed(event: DiscordEvent, base: string): DiscordEmbed {
+  const follow = pick<FollowFields>(event.data, FOLLOW_KINDS);
+  const since = follow.failingSince === undefined ? '' : ` since ${discordTime(follow.failingSince)}`;
+  const embed: DiscordEmbed = {
+    title: `Follow unhealthy: ${follow.channelName ?? follow.url ?? 'a follow'}`,
+    color: COLORS[event.type] ?? OTHER_COLOR,
+    description: `Every way Kura checks ${follow.url === undefined ? 'this source' : escapeMarkdown(follow.url)} has failed${since}: new streams may be missed.`,
+    ...timestampOf(event.timestamp),
+    fields: signalErrors(event.data.signals),
+  };
+  if (follow.id !== undefined) embed.url = httpUrl(`${base}/follows/${encodeURIComponent(follow.id)}`);
+  if (follow.channelName !== undefined) embed.author = { name: follow.channelName };
+  return embed;
+}
+
+/** One field per signal that failed, with its last error's words. */
+function signalErrors(signals: unknown): NonNullable<DiscordEmbed['fields']> {
+  if (!Array.isArray(signals)) return [];
+  const fields: NonNullable<DiscordEmbed['fields']> = [];
+  for (const signal of signals as unknown[]) {
+    const { signal: name, lastError } = pick<{ signal: string; lastError: string }>(signal, { signal: 'string', lastError: 'string' });
+    if (lastError !== undefined) fields.push({ name: `${name ?? 'signal'}: last error`, value: escapeMarkdown(lastError) });
+  }
+  return fields;
+}
+
+function otherEmbed(event: DiscordEvent): DiscordEmbed {
+  if (event.type === 'webhook.test') {
+    return {
+      title: 'Kura test event',
+      description: 'This webhook works: Kura will post here.',
+      color: COLORS[event.type] ?? OTHER_COLOR,
+      ...timestampOf(event.timestamp),
+    };
+  }
+  return { title: `Kura: ${event.type}`, color: OTHER_COLOR, ...timestampOf(event.timestamp) };
+}
+
+/** Cuts every text to its limit, keeps at most 25 fields, then shortens the description and drops fields until the whole fits 6000. */
+function withinLimits(embed: DiscordEmbed): DiscordEmbed {
+  const fitted: DiscordEmbed = { ...embed, title: truncate(embed.title, DISCORD_LIMITS.title) };
+  if (embed.description !== undefined) fitted.description = truncate(embed.description, DISCORD_LIMITS.description);
+  if (embed.author !== undefined) fitted.author = { ...embed.author, name: truncate(embed.author.name, DISCORD_LIMITS.authorName) };
+  if (embed.footer !== undefined) fitted.footer = { text: truncate(embed.footer.text, DISCORD_LIMITS.footerText) };
+  const fields = (embed.fields ?? [])
+    .slice(0, DISCORD_LIMITS.fields)
+    .map((field) => ({ ...field, name: truncate(field.name, DISCORD_LIMITS.fieldName), value: truncate(field.value, DISCORD_LIMITS.fieldValue) }));
+  if (fields.length > 0) fitted.fields = fields;
+  else delete fitted.fields;
+  let over = embedLength(fitted) - DISCORD_LIMITS.total;
+  if (over > 0 && fitted.description !== undefined) {
+    fitted.description = truncate(fitted.description, Math.max(1, fitted.description.length - over));
+    over = embedLength(fitted) - DISCORD_LIMITS.total;
+  }
+  while (over > 0 && fitted.fields !== undefined && fitted.fields.length > 0) {
+    fitted.fields = fitted.fields.slice(0, -1);
+    over = embedLength(fitted) - DISCORD_LIMITS.total;
+  }
+  return fitted;
+}
+
+/** The characters Discord counts toward an embed's 6000. */
+export function embedLength(embed: DiscordEmbed): number {
+  const texts = [embed.title, embed.description, embed.author?.name, embed.footer?.text, ...(embed.fields ?? []).flatMap((field) => [field.name, field.value])];
+  return texts.reduce((sum, text) => sum + (text?.length ?? 0), 0);
+}
+
+/** At most `max` UTF-16 units, ending in … when cut, never splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = max - 1;
+  if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
+  return `${text.slice(0, cut)}…`;
+}
+
+/** h:mm:ss, as Discord users read a video's length. */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(total / 3600)}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+}
+
+/** Decimal MB below a GB, GB above (10^9 bytes, as the web UI and the storage bill count). */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** Discord's own timestamp markup: each reader sees the time in their zone, and how far off it is. */
+function discordTime(iso: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return escapeMarkdown(iso);
+  const unix = Math.floor(ms / 1000);
+  return `<t:${unix}:F> (<t:${unix}:R>)`;
+}
+
+function timestampOf(iso: string): { timestamp?: string } {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? {} : { timestamp: new Date(ms).toISOString() };
+}
+
+/** The URL if it is an absolute http(s) one (Discord refuses others in an embed), else undefined. */
+function httpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Words from a source (an error, a URL) shown as written, not as Discord markdown. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_~|>[\]()<#@-]/g, '\\$&');
+}
+
+type Kinds<T> = { [K in keyof T]: T[K] extends number ? 'number' : 'string' };
+
+/** The named fields of an untrusted object that have a usable value of their kind: a non-empty string, a finite number ≥ 0. */
+function pick<T>(data: unknown, kinds: Kinds<T>): Partial<T> {
+  const picked: Record<string, string | number> = {};
+  if (typeof data !== 'object' || data === null) return picked as Partial<T>;
+  for (const [key, kind] of Object.entries(kinds)) {
+    const value = (data as Record<string, unknown>)[key];
+    if (kind === 'string' && typeof value === 'string' && value !== '') picked[key] = value;
+    if (kind === 'number' && typeof value === 'number' && Number.isFinite(value) && value >= 0) picked[key] = value;
+  }
+  return picked as Partial<T>;
+}
