@@ -2,6 +2,7 @@
 // delivery to a Discord URL sends this message instead of the raw event (issue 18).
 
 /** Discord's documented embed limits, counted in characters (we count UTF-16 units, never fewer). */
+// total: title + description + field names and values + footer text + author name, over all embeds
 export const DISCORD_LIMITS = {
   title: 256,
   description: 4096,
@@ -10,7 +11,6 @@ export const DISCORD_LIMITS = {
   fieldValue: 1024,
   authorName: 256,
   footerText: 2048,
-  /** title + description + field names and values + footer text + author name, over all embeds. */
   total: 6000,
 } as const;
 
