@@ -11,7 +11,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
-function duration(seconds: number): string {
+/** `2 h 5 min` or `12 min`, for a page's or a feed's description. */
+export function duration(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
