@@ -36,7 +36,10 @@ export function channelHead(channel: Channel, pageUrl: string): string {
   if (channel.totalLength > 0) facts.push(`${duration(channel.totalLength)} of video`);
   if (channel.upcoming > 0) facts.push(`${channel.upcoming} upcoming`);
   facts.push('on Kura');
-  return pageHead({ type: 'website', title: channel.channelName || channel.channelId, description: facts.join(' · '), pageUrl, media: [], largeImage: false });
+  const name = channel.channelName || channel.channelId;
+  const feed = `/feeds/archives.atom?channelId=${encodeURIComponent(channel.channelId)}`;
+  const head = pageHead({ type: 'website', title: name, description: facts.join(' · '), pageUrl, media: [], largeImage: false });
+  return `${head}\n<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`${name}: archives`)}" href="${escapeHtml(feed)}">`;
 }
 
 interface PageFacts {
