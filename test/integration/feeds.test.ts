@@ -121,13 +121,19 @@ describe('conditional GET', () => {
       expect(etag).toMatch(/^"[\w-]+"$/);
       expect(new Date(lastModified).toUTCString()).toBe(lastModified);
 
-      const conditions: Array<Record<string, string>> = [{ 'if-none-match': etag }, { 'if-none-match': `"other", W/${etag}` }, { 'if-modified-since': lastModified }];
+      const conditions: Array<Record<string, string>> = [
+        { 'if-none-match': etag },
+        { 'if-none-match': `"other", W/${etag}` },
+        { 'if-modified-since': lastModified },
+      ];
       for (const headers of conditions) {
         const again = await get(url, headers);
         expect(again.statusCode, JSON.stringify(headers)).toBe(304);
         expect(again.body).toBe('');
         expect(again.headers.etag).toBe(etag);
       }
+      const head = await kura.app.inject({ method: 'HEAD', url });
+      expect([head.statusCode, head.headers.etag, head.body]).toEqual([200, etag, '']);
       // a tag that is not the feed's wins over a date that is current
       expect((await get(url, { 'if-none-match': '"stale"', 'if-modified-since': lastModified })).statusCode).toBe(200);
       expect((await get(url, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).statusCode).toBe(200);

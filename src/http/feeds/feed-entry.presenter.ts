@@ -39,7 +39,9 @@ export function archiveEntry(livestream: Livestream, publicUrl: string): AtomEnt
 export function queueEntry(livestream: Livestream, publicUrl: string): AtomEntry {
   const record = presentRecord(livestream, publicUrl);
   const when =
-    livestream.status === 'live' ? `live since ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)}` : `scheduled for ${utcMinute(livestream.scheduledStart)}`;
+    livestream.status === 'live'
+      ? `live since ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)}`
+      : `scheduled for ${utcMinute(livestream.scheduledStart)}`;
   return {
     ...commonFields(livestream, publicUrl, record.thumbnail),
     id: `${archivePageUrl(publicUrl, livestream.id)}#queued`,
