@@ -13,6 +13,7 @@ import type { ChangelogRelease } from './meta/changelog.js';
 import { healthRoutes } from './health/health.routes.js';
 import { historyRoutes } from './history/history.routes.js';
 import { channelRoutes } from './channels/channels.routes.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
 import { followRoutes, type FollowDeps } from './follows/follows.routes.js';
 import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { metaRoutes } from './meta/meta.routes.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   await app.register(localAuthRoutes(accounts.localAuth, guard, options.publicUrl));
   await app.register(setupRoutes(accounts.setup, options.publicUrl));
   await app.register(apiRoutes(context, deps, accounts, guard), { prefix: '/api' });
+  await app.register(feedRoutes(context));
   if (options.webDir) await app.register(webRoutes(context, options.webDir));
   return app;
 }

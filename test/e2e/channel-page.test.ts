@@ -116,6 +116,18 @@ describe('the channel pages', () => {
     await page.close();
   }, 30_000);
 
+  it("links the channel's Atom feed, which the browser opens as a document, not as an app page", async () => {
+    const page = await newPage();
+    await page.goto(`/channel/${ALPHA.channelId}`);
+    const feedLink = page.getByTestId('channel-feed');
+    expect(await feedLink.innerText()).toBe('Atom feed');
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url().includes('/feeds/archives.atom')), feedLink.click()]);
+    expect(response.url()).toBe(`${api}/feeds/archives.atom?channelId=${ALPHA.channelId}`);
+    expect(response.headers()['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(await response.text()).toContain(`<title>${ALPHA.channelName} on Kura: archives</title>`);
+    await page.close();
+  }, 30_000);
+
   it("serves a channel page with the channel's name in its Open Graph tags", async () => {
     const response = await fetch(`${api}/channel/${ALPHA.channelId}`);
     expect(response.status).toBe(200);

@@ -122,6 +122,8 @@ describe('hostile input over every route of the OpenAPI document', () => {
         'delete /api/video/{id}',
         'post /api/follows',
         'patch /api/follows/{id}',
+        'get /feeds/archives.atom',
+        'get /feeds/queue.atom',
       ]),
     );
   });

@@ -1,3 +1,5 @@
+import { escapeXml } from '../xml.js';
+
 /** One release of the API, as CHANGELOG.md ("Keep a Changelog" format) describes it. */
 export interface ChangelogRelease {
   version: string;
@@ -70,8 +72,4 @@ export function changelogRss(releases: ChangelogRelease[], publicUrl: string): s
     '</channel></rss>',
     '',
   ].join('\n');
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }

@@ -11,7 +11,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
-function duration(seconds: number): string {
+/** `2 h 5 min` or `12 min`, for a page's or a feed's description. */
+export function duration(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
@@ -35,7 +36,10 @@ export function channelHead(channel: Channel, pageUrl: string): string {
   if (channel.totalLength > 0) facts.push(`${duration(channel.totalLength)} of video`);
   if (channel.upcoming > 0) facts.push(`${channel.upcoming} upcoming`);
   facts.push('on Kura');
-  return pageHead({ type: 'website', title: channel.channelName || channel.channelId, description: facts.join(' · '), pageUrl, media: [], largeImage: false });
+  const name = channel.channelName || channel.channelId;
+  const feed = `/feeds/archives.atom?channelId=${encodeURIComponent(channel.channelId)}`;
+  const head = pageHead({ type: 'website', title: name, description: facts.join(' · '), pageUrl, media: [], largeImage: false });
+  return `${head}\n<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`${name}: archives`)}" href="${escapeHtml(feed)}">`;
 }
 
 interface PageFacts {

@@ -18,12 +18,12 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
 
 addEventListener('popstate', update);
 
-// same-origin links to app pages navigate without a reload; /api, /auth and downloads do not
+// same-origin links to app pages navigate without a reload; /api, /auth, /feeds and downloads do not
 addEventListener('click', (event) => {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const anchor = (event.target as Element | null)?.closest?.('a');
   if (!anchor || anchor.target || anchor.hasAttribute('download') || anchor.origin !== location.origin) return;
-  if (/^\/(api|auth|healthz|readyz|metrics)(\/|$)/.test(anchor.pathname)) return;
+  if (/^\/(api|auth|feeds|healthz|readyz|metrics)(\/|$)/.test(anchor.pathname)) return;
   event.preventDefault();
   navigate(anchor.pathname + anchor.search);
 });

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { listHistory } from '../../core/livestream/list-history.js';
+import { listQueue } from '../../core/livestream/list-queue.js';
+import type { Livestream } from '../../core/livestream/livestream.js';
+import type { RouteContext } from '../context.js';
+import type { CachedResponse } from '../read-cache.js';
+import { problemResponses } from '../responses.schema.js';
+import { atomXml, type AtomEntry } from './atom.js';
+import { entityTag, FeedVersions, isNotModified } from './conditional.js';
+import { archiveEntry, channelPageUrl, queueEntry } from './feed-entry.presenter.js';
+import { FeedQuerySchema, FeedResponses } from './feeds.schema.js';
+
+/** Entries in one feed: readers poll far more often than 50 streams are archived. */
+export const FEED_ENTRIES = 50;
+/** Feeds whose Last-Modified date is remembered (one per channel asked for, and the two whole feeds). */
+const REMEMBERED_FEEDS = 10_000;
+const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
+
+interface FeedKind {
+  name: 'archives' | 'queue';
+  title: string;
+  list(context: RouteContext, channelId: string | null): Promise<Livestream[]>;
+  entry(livestream: Livestream, publicUrl: string): AtomEntry;
+}
+
+const ARCHIVES: FeedKind = {
+  name: 'archives',
+  title: 'archives',
+  list: async (context, channelId) => (await listHistory(context, { page: 0, limit: FEED_ENTRIES, sort: 'desc', unfinished: false, channelId })).records,
+  entry: archiveEntry,
+};
+const QUEUE: FeedKind = {
+  name: 'queue',
+  title: 'upcoming and live streams',
+  list: async (context, channelId) => (await listQueue(context, channelId)).slice(0, FEED_ENTRIES),
+  entry: queueEntry,
+};
+
+/**
+ * `GET /feeds/archives.atom` (the newest finished archives) and `GET /feeds/queue.atom` (upcoming
+ * and live streams, soonest first), each of one channel with `channelId`; served from the read
+ * cache, answered 304 to a reader whose copy is current.
+ */
+export function feedRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+  const versions = new FeedVersions(REMEMBERED_FEEDS);
+  return async (app) => {
+    for (const kind of [ARCHIVES, QUEUE]) {
+      app.get(
+        `/feeds/${kind.name}.atom`,
+        {
+          schema: {
+            operationId: `${kind.name}Feed`,
+            summary: `The ${kind.title} as an Atom feed; of one channel with channelId`,
+            querystring: FeedQuerySchema,
+            response: { ...FeedResponses, ...problemResponses },
+          },
+        },
+        async (request, reply) => {
+          const channelId = request.query.channelId ?? null;
+          const key = `feed:${kind.name}:${channelId ?? ''}`;
+          const cached = await context.cache.through(key, () => computeFeed(context, kind, channelId, versions, key));
+          return sendFeed(request, reply, cached);
+        },
+      );
+    }
+  };
+}
+
+async function computeFeed(context: RouteContext, kind: FeedKind, channelId: string | null, versions: FeedVersions, key: string): Promise<CachedResponse> {
+  const { publicUrl } = context;
+  const livestreams = await kind.list(context, channelId);
+  const query = channelId === null ? '' : `?channelId=${encodeURIComponent(channelId)}`;
+  const self = `${publicUrl}/feeds/${kind.name}.atom${query}`;
+  const channel = channelId === null ? null : await context.channels.find(channelId);
+  const subject = channelId === null ? 'Kura' : `${channel?.channelName || channelId} on Kura`;
+  const body = atomXml({
+    id: self,
+    title: `${subject}: ${kind.title}`,
+    subtitle: `The ${kind.title} of ${subject}`,
+    self,
+    alternate: channelId === null ? `${publicUrl}/${kind.name === 'queue' ? 'queue' : 'history'}` : channelPageUrl(publicUrl, channelId),
+    entries: livestreams.map((l) => kind.entry(l, publicUrl)),
+  });
+  const etag = entityTag(body);
+  const headers = { etag, 'last-modified': versions.since(key, etag).toUTCString(), 'cache-control': 'public, no-cache' };
+  return { body, headers };
+}
+
+function sendFeed(request: FastifyRequest, reply: FastifyReply, cached: CachedResponse): FastifyReply {
+  reply.headers(cached.headers);
+  const { etag, 'last-modified': lastModified } = cached.headers as { etag: string; 'last-modified': string };
+  if (isNotModified(request.headers, etag, new Date(lastModified))) return reply.code(304).send();
+  return reply.type(ATOM_TYPE).send(cached.body);
+}
