@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
+import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
 import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
 import { runKura } from '../support/cli.js';
 import type { TestDatabase } from '../support/database.js';
@@ -94,10 +94,7 @@ describe('the follows page', () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto('/login?next=/follows');
-    await page.getByLabel('User name').fill('alice');
-    await page.getByLabel('Password').fill('alice-password-1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInOnPage(page, '/follows');
     await page.waitForURL('**/follows');
 
     await page.getByLabel('Channel or playlist URL').fill(`${api}/rehearsal/index.m3u8`);
@@ -147,10 +144,7 @@ describe('the follows page', () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`/login?next=/follows/${id}`);
-    await page.getByLabel('User name').fill('alice');
-    await page.getByLabel('Password').fill('alice-password-1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInOnPage(page, `/follows/${id}`);
     await page.getByRole('heading', { level: 1, name: 'Follow: Editing Stage' }).waitFor();
     await page.getByRole('button', { name: 'Edit the rules' }).click();
     // the form starts from the follow's rules; no URL field: a follow's source does not change

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
-import { freePort, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
+import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
 import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
 import { runKura } from '../support/cli.js';
 import type { TestDatabase } from '../support/database.js';
@@ -95,10 +95,7 @@ describe('the web UI', () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto('/login?next=/');
-    await page.getByLabel('User name').fill('alice');
-    await page.getByLabel('Password').fill('alice-password-1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInOnPage(page, '/');
     await page.getByRole('button', { name: /alice/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
 
