@@ -1,13 +1,9 @@
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
-import { spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
+import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
+import type { TestDatabase } from '../support/database.js';
 import { buildRecord } from '../support/factories.js';
-import { e2eEnv } from '../support/serve-env.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
 
 // The channel pages in Debian's Chromium against a real `kura serve` (its own process and database),
@@ -16,15 +12,14 @@ const ALPHA = { channelId: 'UCalphaChannel000000001', channelName: 'Alpha Sings 
 const BETA = { channelId: 'UCbetaChannel0000000002', channelName: 'Beta Plays' };
 const ALPHA_ARCHIVES = 30;
 const NEXT_YEAR = new Date(Date.now() + 365 * 86_400_000).toISOString();
+let served: BrowserKura;
 let db: TestDatabase;
 let api: string;
-let kura: KuraProcess;
 let browser: Browser;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-channel-page-'));
-  api = `http://127.0.0.1:${await freePort()}`;
+  served = await prepareBrowserKura('kura-channel-page-');
+  ({ db, api } = served);
   const archive = (n: number, channel: typeof ALPHA) =>
     buildRecord(
       { id: `${channel === ALPHA ? 'alpha' : 'beta'}-${String(n).padStart(2, '0')}`, ...channel, title: `${channel.channelName} stream ${n}`, thumbnail: '' },
@@ -35,17 +30,10 @@ beforeAll(async () => {
     buildRecord({ id: 'alpha-next', ...ALPHA, title: 'Alpha next year', thumbnail: '', finished: false, scheduledStart: NEXT_YEAR }),
     ...Array.from({ length: 2 }, (_, i) => archive(100 + i, BETA)),
   ]);
-  kura = spawnKura(['serve'], e2eEnv(db.url, path.join(cwd, 'data'), { PORT: new URL(api).port, HOST: '127.0.0.1', KURA_PUBLIC_URL: api }), cwd);
-  await kura.waitForLog((l) => l.msg === 'kura api listening');
-  browser = await launchBrowser();
+  ({ browser } = await served.start());
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  await db?.drop();
-});
+afterAll(() => served?.stop());
 
 const newPage = async (): Promise<Page> => {
   const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
@@ -65,11 +53,13 @@ describe('the channel pages', () => {
     expect(await channels.first().innerText()).toContain(BETA.channelName);
     expect(await channels.nth(1).innerText()).toMatch(/30 archives\s+1 upcoming or live/);
     await page.getByText('1–2 of 2 channels').waitFor();
+    expect(await page.getByTestId('channel-followed').count()).toBe(0); // neither is followed
 
     await channels.nth(1).getByRole('link', { name: ALPHA.channelName, exact: true }).click();
     await page.waitForURL(`**/channel/${ALPHA.channelId}`);
     await page.getByRole('heading', { level: 1, name: ALPHA.channelName }).waitFor();
     await expect.poll(() => page.title()).toBe(`${ALPHA.channelName} · Kura`);
+    expect(await page.getByRole('navigation', { name: 'Main' }).locator('[aria-current=page]').innerText()).toBe('Channels');
     expect(await page.getByTestId('totals').innerText()).toMatch(/30\s+archives[\s\S]*1\s+upcoming or live/);
     await expect.poll(() => page.getByTestId('channel-upcoming').innerText()).toContain('Alpha next year');
     const archives = page.locator('[data-testid=channel-archives] > li');

@@ -1,52 +1,41 @@
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
-import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { e2eEnv } from '../support/serve-env.js';
+import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
+import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
+import { runKura } from '../support/cli.js';
+import type { TestDatabase } from '../support/database.js';
 
 // The follows page in Debian's Chromium against a real `kura serve`. beforeAll follows three HLS
 // endpoints: Kura itself (answers 404: offline, so ok), a port nothing listens on (its signal
 // fails) and the same failing for two hours (unhealthy). Checks run once (a day's interval).
+let served: BrowserKura;
 let db: TestDatabase;
 let api: string;
 let cwd: string;
-let kura: KuraProcess;
 let browser: Browser;
 let env: () => Record<string, string>;
 let broken: string;
 
-async function follow(url: string, channel: string): Promise<string> {
-  const added = await runKura(['follow', 'add', url, '--channel', channel], env(), cwd);
+async function follow(url: string, channel: string, options: string[] = []): Promise<string> {
+  const added = await runKura(['follow', 'add', url, '--channel', channel, ...options], env(), cwd);
   expect(added.code, added.stderr).toBe(0);
   return added.stdout.trim();
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-follows-page-'));
-  api = `http://127.0.0.1:${await freePort()}`;
+  served = await prepareBrowserKura('kura-follows-page-', () => ({ KURA_FOLLOW_POLL_SECONDS: '86400' }));
+  ({ db, api, cwd, env } = served);
   const dead = `http://127.0.0.1:${await freePort()}`;
-  env = () => e2eEnv(db.url, path.join(cwd, 'data'), { PORT: new URL(api).port, HOST: '127.0.0.1', KURA_PUBLIC_URL: api, KURA_FOLLOW_POLL_SECONDS: '86400' });
   expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
   await follow(`${api}/offline/index.m3u8`, 'Quiet Stage');
   await follow(`${dead}/a/index.m3u8`, 'Flaky Stage');
   broken = await follow(`${dead}/b/index.m3u8`, 'Broken Stage');
-  kura = spawnKura(['serve'], env(), cwd);
-  await kura.waitForLog((l) => l.msg === 'kura api listening');
-  browser = await launchBrowser();
+  ({ browser } = await served.start());
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  await db?.drop();
-});
+afterAll(() => served?.stop());
 
+const navCurrent = (page: Page) => page.getByRole('navigation', { name: 'Main' }).locator('[aria-current=page]').innerText();
 const card = (page: Page, name: string) => page.locator('[data-testid=follow]', { has: page.getByRole('heading', { name, exact: true }) });
 
 describe('the follows page', () => {
@@ -83,12 +72,20 @@ describe('the follows page', () => {
     await page.getByRole('heading', { level: 1, name: 'Follow: Quiet Stage' }).waitFor();
     await expect.poll(() => page.title()).toBe('Quiet Stage · Follows · Kura');
     await page.getByText('No stream seen yet.').waitFor();
+    expect(await navCurrent(page)).toBe('Follows');
     expect(await seriousViolations(page)).toEqual([]);
 
+    // the channels index marks the followed channels, here all of them (no record yet)
+    await page.getByRole('link', { name: 'Channels', exact: true }).click();
+    const listed = page.locator('[data-testid=channel-list] > li', { hasText: 'Quiet Stage' });
+    await expect.poll(() => listed.getByTestId('channel-followed').innerText()).toBe('Followed');
+
     // the followed channel's page, before any record: found, with the follow and its health
-    await page.goto('/channel/quiet-stage');
+    await listed.getByRole('link', { name: 'Quiet Stage', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Quiet Stage' }).waitFor();
+    expect(page.url()).toBe(`${api}/channel/quiet-stage`);
     await expect.poll(() => page.getByTestId('channel-follow').innerText()).toMatch(/Followed · .*offline\/index\.m3u8 OK/);
+    expect(await navCurrent(page)).toBe('Channels');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -97,10 +94,7 @@ describe('the follows page', () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto('/login?next=/follows');
-    await page.getByLabel('User name').fill('alice');
-    await page.getByLabel('Password').fill('alice-password-1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInOnPage(page, '/follows');
     await page.waitForURL('**/follows');
 
     await page.getByLabel('Channel or playlist URL').fill(`${api}/rehearsal/index.m3u8`);
@@ -129,6 +123,56 @@ describe('the follows page', () => {
     await expect.poll(() => added.count()).toBe(0);
     const { rows } = await db.pool.query(`select count(*)::int as n from follows where channel_name = 'Rehearsal Room'`);
     expect(rows[0].n).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("lets an admin edit a follow's rules on its page, shows the API's reason for a bad rule, and shows others no edit controls", async () => {
+    const id = await follow(`${api}/edited/index.m3u8`, 'Editing Stage', ['--title-exclude', 'rerun', '--quality', '1080p']);
+    const rules = async () =>
+      (await db.pool.query('select channel_name, title, title_include, title_exclude, quality from follows where id = $1', [id])).rows[0];
+
+    // nobody logged in: the rules are shown, with no way to change them
+    const anonymous = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    await anonymous.goto(`/follows/${id}`);
+    await anonymous.getByRole('heading', { level: 1, name: 'Follow: Editing Stage' }).waitFor();
+    expect(await anonymous.getByTestId('follow').innerText()).toContain('title does not match rerun');
+    expect(await anonymous.getByRole('button', { name: 'Edit the rules' }).count()).toBe(0);
+    expect(await anonymous.getByLabel(/Title must match/).count()).toBe(0);
+    await anonymous.close();
+
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await logInOnPage(page, `/follows/${id}`);
+    await page.getByRole('heading', { level: 1, name: 'Follow: Editing Stage' }).waitFor();
+    await page.getByRole('button', { name: 'Edit the rules' }).click();
+    // the form starts from the follow's rules; no URL field: a follow's source does not change
+    expect(await page.getByLabel(/Title must not match/).inputValue()).toBe('rerun');
+    expect(await page.getByLabel(/Quality/).inputValue()).toBe('1080p');
+    expect(await page.getByLabel('Channel or playlist URL').count()).toBe(0);
+
+    await page.getByLabel(/Title must match/).fill('(unclosed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('follow-problem').innerText()).toMatch(/^titleInclude is not a valid regular expression: .*unclosed/i);
+    expect(await rules()).toMatchObject({ title_include: null, title_exclude: 'rerun' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'follow-edit-phone');
+
+    await page.getByLabel(/Title must match/).fill('karaoke|singing');
+    await page.getByLabel(/Title must not match/).fill('');
+    await page.getByLabel(/Quality/).fill('720p');
+    await page.getByLabel('Channel name').fill('Edited Stage');
+    await page.getByLabel('Record title').fill('Late show');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Follow: Edited Stage' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    const shown = await page.getByTestId('follow').innerText();
+    expect(shown).toContain('title matches karaoke|singing');
+    expect(shown).not.toContain('title does not match');
+    expect(shown).toContain('quality: 720p');
+    // the cleared rule is cleared (null), not an empty pattern that would match every title
+    expect(await rules()).toEqual({ channel_name: 'Edited Stage', title: 'Late show', title_include: 'karaoke|singing', title_exclude: null, quality: '720p' });
     expect(errors).toEqual([]);
     await page.close();
   });

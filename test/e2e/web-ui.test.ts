@@ -1,17 +1,16 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
-import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
-import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
+import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
+import { runKura } from '../support/cli.js';
+import type { TestDatabase } from '../support/database.js';
 import { buildRecord, buildRecords } from '../support/factories.js';
 import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
-import { e2eEnv } from '../support/serve-env.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { putObject, storeArchive } from '../support/archives.js';
@@ -22,23 +21,15 @@ import { putObject, storeArchive } from '../support/archives.js';
 const VIDEO_ID = 'uiTestVid01';
 const TITLE = '【歌枠】Karaoke night 🎤 #42';
 const IMPORTED = 60;
+let served: BrowserKura;
 let db: TestDatabase;
 let cwd: string;
 let api: string;
+let env: () => Record<string, string>;
 let stateFile: string;
 let fixture: HlsFixture;
-let kura: KuraProcess;
 let browser: Browser;
 
-const env = () =>
-  e2eEnv(db.url, path.join(cwd, 'data'), {
-    PORT: new URL(api).port,
-    HOST: '127.0.0.1',
-    KURA_PUBLIC_URL: api,
-    YTDLP_PATH: YTDLP_STAND_IN,
-    YTDLP_STAND_IN_STATE: stateFile,
-    KURA_CAPTURE_IDLE_SECONDS: '6',
-  });
 const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) =>
   writeFile(stateFile, JSON.stringify(state));
 
@@ -55,11 +46,14 @@ async function loggedInContext(viewport: { width: number; height: number }, colo
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-web-'));
+  served = await prepareBrowserKura('kura-web-', (dir) => ({
+    YTDLP_PATH: YTDLP_STAND_IN,
+    YTDLP_STAND_IN_STATE: path.join(dir, 'yt-dlp-state.json'),
+    KURA_CAPTURE_IDLE_SECONDS: '6',
+  }));
+  ({ db, cwd, api, env } = served);
   await chmod(cwd, 0o755);
   stateFile = path.join(cwd, 'yt-dlp-state.json');
-  api = `http://127.0.0.1:${await freePort()}`;
   fixture = await startHlsFixture({ seconds: 30 });
   expect(await ffmpegPoster(path.join(fixture.dir, 'live', 'poster.jpg'))).toBe(0);
   await youtubeSays({
@@ -86,17 +80,12 @@ beforeAll(async () => {
   await writeFile(importFile, JSON.stringify([...imported, upcoming]));
   expect((await runKura(['import', importFile], env(), cwd)).code).toBe(0);
   expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
-  kura = spawnKura(['serve'], env(), cwd);
-  await kura.waitForLog((l) => l.msg === 'kura api listening');
-  browser = await launchBrowser();
+  ({ browser } = await served.start());
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
   await fixture?.close();
-  await db?.drop();
+  await served?.stop();
 });
 
 const textOf = (page: Page, selector: string) => page.locator(selector).first().innerText();
@@ -106,10 +95,7 @@ describe('the web UI', () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto('/login?next=/');
-    await page.getByLabel('User name').fill('alice');
-    await page.getByLabel('Password').fill('alice-password-1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInOnPage(page, '/');
     await page.getByRole('button', { name: /alice/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
 

@@ -38,6 +38,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Logs in through the login page, which then leads to `next`; the caller waits for what shows there. */
+export async function logInOnPage(page: Page, next: string, username = 'alice', password = 'alice-password-1'): Promise<void> {
+  await page.goto(`/login?next=${next}`);
+  await page.getByLabel('User name').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
 /** Saves a full-page screenshot as test-artifacts/screenshots/NAME.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
