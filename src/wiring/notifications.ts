@@ -8,6 +8,7 @@ import { createOutboundClient } from '../adapters/outbound/outbound-client.js';
 import type { Config } from '../config.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
 import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
+import type { DeliveryPolicy } from '../core/notifications/webhook.js';
 import { presentRecord } from '../http/livestreams/record.presenter.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
 
@@ -50,8 +51,9 @@ export async function startWebhookDelivery(
   config: Pick<Config, 'allowPrivateSources' | 'publicUrl'>,
   parts: { pool: pg.Pool; connectionString: string; jobs: PgBossJobs },
   log: Logger,
+  policy?: DeliveryPolicy,
 ): Promise<{ drain: () => Promise<void>; stop: () => Promise<void> }> {
-  const deps = { webhooks: createWebhookRepo(parts.pool), sender: createSender(config) };
+  const deps = { webhooks: createWebhookRepo(parts.pool), sender: createSender(config), ...(policy ? { policy } : {}) };
   const wake = () => void parts.jobs.deliverWebhooks().catch((error: Error) => log.warn({ err: error }, 'could not queue webhook deliveries'));
   const feed = await listenForChanges(parts.connectionString, (m) => log.warn(m), EVENTS_CHANNEL);
   feed.onChange(wake);

@@ -1,5 +1,13 @@
 import type { WebhookRepo, WebhookSender } from './ports.js';
-import { delivered, DELIVERY_POLICY, retryDelaySeconds, type ClaimedDelivery } from './webhook.js';
+import { delivered, DELIVERY_POLICY, retryDelaySeconds, type ClaimedDelivery, type DeliveryPolicy } from './webhook.js';
+
+export interface DeliverDeps {
+  webhooks: WebhookRepo;
+  sender: WebhookSender;
+  now?: () => Date;
+  /** Default DELIVERY_POLICY (tests: quicker retries). */
+  policy?: DeliveryPolicy;
+}
 
 /** Deliveries sent at once by one worker. */
 const BATCH = 10;
@@ -12,7 +20,7 @@ const LEASE_SECONDS = 60;
  * after its first try; a webhook failing for five days is disabled. Resolves with when the next
  * delivery is due (null: none waits).
  */
-export async function deliverWebhooks(deps: { webhooks: WebhookRepo; sender: WebhookSender; now?: () => Date }): Promise<Date | null> {
+export async function deliverWebhooks(deps: DeliverDeps): Promise<Date | null> {
   const now = deps.now ?? (() => new Date());
   for (;;) {
     const batch = await deps.webhooks.claimDue(BATCH, LEASE_SECONDS);
@@ -22,19 +30,20 @@ export async function deliverWebhooks(deps: { webhooks: WebhookRepo; sender: Web
   return deps.webhooks.nextDueAt();
 }
 
-async function deliverOne(deps: { webhooks: WebhookRepo; sender: WebhookSender }, delivery: ClaimedDelivery, now: () => Date): Promise<void> {
+async function deliverOne(deps: DeliverDeps, delivery: ClaimedDelivery, now: () => Date): Promise<void> {
+  const policy = deps.policy ?? DELIVERY_POLICY;
   const attempt = await deps.sender.send(delivery.webhook, delivery.event, now());
   const at = now();
   const ok = delivered(attempt);
   const attempts = delivery.attempts + 1;
-  const retryAt = new Date(at.getTime() + retryDelaySeconds(attempts) * 1000);
-  const giveUp = !ok && at.getTime() - (delivery.firstAttemptAt ?? at).getTime() >= DELIVERY_POLICY.giveUpAfterSeconds * 1000;
+  const retryAt = new Date(at.getTime() + retryDelaySeconds(attempts, policy) * 1000);
+  const giveUp = !ok && at.getTime() - (delivery.firstAttemptAt ?? at).getTime() >= policy.giveUpAfterSeconds * 1000;
   await deps.webhooks.recordAttempt(
     delivery,
     { attempt, at, delivered: ok, retryAt: ok || giveUp ? null : retryAt },
     {
-      before: new Date(at.getTime() - DELIVERY_POLICY.disableAfterSeconds * 1000),
-      reason: `Every delivery failed for ${DELIVERY_POLICY.disableAfterSeconds / 86400} days (last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}).`,
+      before: new Date(at.getTime() - policy.disableAfterSeconds * 1000),
+      reason: `Every delivery failed for ${policy.disableAfterSeconds / 86400} days (last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}).`,
     },
   );
 }

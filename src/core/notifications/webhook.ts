@@ -73,7 +73,13 @@ export interface Attempt {
 }
 
 /** How long a delivery is retried, and when its webhook is disabled. */
-export const DELIVERY_POLICY = {
+export interface DeliveryPolicy {
+  retryDelaysSeconds: number[];
+  giveUpAfterSeconds: number;
+  disableAfterSeconds: number;
+}
+
+export const DELIVERY_POLICY: DeliveryPolicy = {
   /** Delay before each retry (the last repeats): within 10 s, within a minute, then growing. */
   retryDelaysSeconds: [5, 30, 120, 600, 1800, 3600, 2 * 3600, 4 * 3600],
   /** Retried for at least this long after its first try, then given up. */
@@ -83,8 +89,8 @@ export const DELIVERY_POLICY = {
 };
 
 /** When a delivery that failed its `attempts`-th try is tried again. */
-export function retryDelaySeconds(attempts: number): number {
-  const delays = DELIVERY_POLICY.retryDelaysSeconds;
+export function retryDelaySeconds(attempts: number, policy: DeliveryPolicy = DELIVERY_POLICY): number {
+  const delays = policy.retryDelaysSeconds;
   return delays[Math.min(attempts, delays.length) - 1] as number;
 }
 
