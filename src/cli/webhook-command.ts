@@ -34,8 +34,16 @@ export async function runWebhook(config: Config, args: string[], log: Logger): P
         console.log([webhook.id, state, webhook.events?.join(',') ?? 'all', webhook.channelId ?? 'all', webhook.url].join('\t'));
       }
     } else {
-      const events = values.events?.split(',').map((type) => type.trim()).filter((type) => type !== '');
-      const { webhook, secret } = await addWebhook(deps, { url: target, events: events ?? null, channelId: values.channel ?? null, createdBy: `cli/${userInfo().username}` });
+      const events = values.events
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== '');
+      const { webhook, secret } = await addWebhook(deps, {
+        url: target,
+        events: events ?? null,
+        channelId: values.channel ?? null,
+        createdBy: `cli/${userInfo().username}`,
+      });
       console.log(`id: ${webhook.id}\nsecret: ${secret}\n(the secret is shown this once: keep it where the receiver verifies signatures)`);
     }
     return 0;

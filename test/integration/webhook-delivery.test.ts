@@ -75,7 +75,15 @@ async function startWorker(db: TestDatabase, allowPrivateSources = true) {
     'verify-archives': noop,
     'deliver-webhooks': delivery.drain,
   };
-  const hooks: JobFailureHooks = { ...handlers };
+  const hooks: JobFailureHooks = {
+    'watch-stream': noop,
+    'capture-stream': noop,
+    'finalize-archive': noop,
+    'index-records': noop,
+    'sweep-lifecycle': noop,
+    'verify-archives': noop,
+    'deliver-webhooks': noop,
+  };
   await jobs.work(handlers, hooks, { pollSeconds: 0.5, maxCaptures: 1 });
   return {
     drain: delivery.drain,
@@ -134,7 +142,14 @@ describe('webhook delivery', () => {
     worker = await startWorker(db);
     await queueRecord('rec1');
     await db.livestreams.transition('rec1', { type: 'went_live', at: new Date() });
-    const archive = { fileSizeBytes: 12345, lengthSeconds: 61, videoKey: 'videos/rec1.mp4', logKey: 'logs/rec1.log', thumbnailKey: null, sha256: 'a'.repeat(64) };
+    const archive = {
+      fileSizeBytes: 12345,
+      lengthSeconds: 61,
+      videoKey: 'videos/rec1.mp4',
+      logKey: 'logs/rec1.log',
+      thumbnailKey: null,
+      sha256: 'a'.repeat(64),
+    };
     await db.livestreams.transition('rec1', { type: 'archived', endedAt: new Date(), archive });
     await receiver.waitFor(3);
     expect(receiver.refusedSignatures).toEqual([]);

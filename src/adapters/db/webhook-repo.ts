@@ -111,15 +111,13 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
          order by e.id`,
         [limit, leaseSeconds],
       );
-      return rows.map(
-        (row): ClaimedDelivery => ({
-          id: row.id,
-          attempts: row.attempts,
-          firstAttemptAt: row.first_attempt_at,
-          webhook: { id: row.webhook_id, url: row.url, secret: row.secret },
-          event: { id: row.event_id, type: row.type, occurredAt: row.occurred_at, record: row.snapshot ? fromSnapshot(row.snapshot) : null, data: row.data },
-        }),
-      );
+      return rows.map((row): ClaimedDelivery => ({
+        id: row.id,
+        attempts: row.attempts,
+        firstAttemptAt: row.first_attempt_at,
+        webhook: { id: row.webhook_id, url: row.url, secret: row.secret },
+        event: { id: row.event_id, type: row.type, occurredAt: row.occurred_at, record: row.snapshot ? fromSnapshot(row.snapshot) : null, data: row.data },
+      }));
     },
 
     recordAttempt(delivery, outcome: AttemptOutcome, disable) {

@@ -25,7 +25,11 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
       '/webhooks',
       {
         onRequest: guard.requireAdmin,
-        schema: { operationId: 'listWebhooks', summary: 'Admin: every webhook, oldest first (never their secrets)', response: { 200: WebhookListSchema, ...problemResponses } },
+        schema: {
+          operationId: 'listWebhooks',
+          summary: 'Admin: every webhook, oldest first (never their secrets)',
+          response: { 200: WebhookListSchema, ...problemResponses },
+        },
       },
       async () => (await listWebhooks(deps)).map(presentWebhook),
     );

@@ -27,7 +27,9 @@ export const CreatedWebhookSchema = Type.Object(
 export const CreateWebhookSchema = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'where events are POSTed (http or https)' }),
-    events: Type.Optional(Type.Union([Type.Array(Type.Enum(EVENT_TYPES), { maxItems: EVENT_TYPES.length }), Type.Null()], { description: 'absent or null: all' })),
+    events: Type.Optional(
+      Type.Union([Type.Array(Type.Enum(EVENT_TYPES), { maxItems: EVENT_TYPES.length }), Type.Null()], { description: 'absent or null: all' }),
+    ),
     channelId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()], { description: "only this channel's records" })),
   },
   { additionalProperties: false },
