@@ -11,6 +11,7 @@ import { createTokenForUser } from './core/accounts/create-token-for-user.js';
 import { LOCAL_PROVIDER } from './core/accounts/account.js';
 import { createLogger, startKura } from './main.js';
 import { FOLLOW_USAGE, runFollow } from './cli/follow-command.js';
+import { runWebhook, WEBHOOK_USAGE } from './cli/webhook-command.js';
 import { createAccountStores } from './wiring/accounts.js';
 import { openDatabase, startScheduler, type Database } from './wiring/database.js';
 import { createSearch, reindex } from './wiring/search.js';
@@ -32,6 +33,7 @@ Commands:
   token create USER
                  print a new API token for USER (a local account name, or provider/userId)
 ${FOLLOW_USAGE}
+${WEBHOOK_USAGE}
   search reindex rebuild the search index from the records (KURA_SEARCH engine)
   verify [ID|--all]
                  check stored archives now: without arguments what one hourly run checks, ID one
@@ -48,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token', 'search', 'verify', 'follow'].includes(command)) {
+  if (!['serve', 'migrate', 'import', 'archive', 'user', 'token', 'search', 'verify', 'follow', 'webhook'].includes(command)) {
     console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
@@ -65,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'search') return runSearchReindex(config, args);
   if (command === 'verify') return runVerify(config, args);
   if (command === 'follow') return runFollow(config, args, createLogger(config));
+  if (command === 'webhook') return runWebhook(config, args, createLogger(config));
   return runImport(config, args[0] as string);
 }
 

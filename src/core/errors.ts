@@ -36,7 +36,9 @@ export type ErrorCode =
   | 'setup_done'
   | 'download_type_not_found'
   | 'range_not_satisfiable'
-  | 'livestream_state_conflict';
+  | 'livestream_state_conflict'
+  | 'invalid_webhook'
+  | 'webhook_not_found';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {

@@ -15,6 +15,7 @@ import { historyRoutes } from './history/history.routes.js';
 import { channelRoutes } from './channels/channels.routes.js';
 import { feedRoutes } from './feeds/feeds.routes.js';
 import { followRoutes, type FollowDeps } from './follows/follows.routes.js';
+import { webhookRoutes, type WebhookRouteDeps } from './webhooks/webhooks.routes.js';
 import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { metaRoutes } from './meta/meta.routes.js';
 import { installMetrics } from './metrics.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   channels: ChannelRepo;
   /** Followed channels: the repository, the YouTube handle resolver and what a follow may name; unset: /api/follows is not served. */
   follows?: FollowDeps;
+  /** Webhooks (admin); unset: /api/webhooks is not served. */
+  webhooks?: WebhookRouteDeps;
   captures: CaptureRepo;
   store: ArchiveStore;
   source: StreamSource;
@@ -177,6 +180,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
     await api.register(tokenRoutes(accounts.tokens, guard));
     await api.register(submitRoutes(context, accounts.submit, guard));
     if (deps.follows) await api.register(followRoutes(deps.follows, guard));
+    if (deps.webhooks) await api.register(webhookRoutes(deps.webhooks, guard));
     await api.register(videoAdminRoutes(context, accounts.videoAdmin, guard));
     await api.register(searchRoutes(deps.search?.access ?? null));
     if (deps.search?.engine) {

@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import { PermanentError } from '../core/errors.js';
 
 /** Every job Kura runs; a handler map missing one fails to compile. */
-export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle' | 'verify-archives';
+export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle' | 'verify-archives' | 'deliver-webhooks';
 export interface JobPayload {
   livestreamId: string;
 }
@@ -14,6 +14,7 @@ export interface JobPayloads {
   'index-records': Record<string, never>;
   'sweep-lifecycle': Record<string, never>;
   'verify-archives': Record<string, never>;
+  'deliver-webhooks': Record<string, never>;
 }
 export type JobHandlers = { [N in JobName]: (payload: JobPayloads[N], job: { id: string }) => Promise<void> };
 
@@ -58,6 +59,9 @@ export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
   'sweep-lifecycle': { name: 'sweep-lifecycle', retryLimit: 0, expireInSeconds: 300 },
   // a run that fails (the database away) is not retried: the next hour's run does its work
   'verify-archives': { name: 'verify-archives', retryLimit: 0, expireInSeconds: 3 * 3600 },
+  // drains due webhook deliveries (their retries are the deliveries' own, in webhook_deliveries);
+  // one waits at a time, sent for when the next delivery is due; a failed drain waits for the clock
+  'deliver-webhooks': { name: 'deliver-webhooks', policy: 'short', retryLimit: 0, expireInSeconds: 900 },
 };
 
 /** Jobs pg-boss sends on a clock (cron, UTC), once per tick across every worker; only workers run the clock. */
@@ -65,6 +69,8 @@ export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = [
   { name: 'sweep-lifecycle', cron: '* * * * *' },
   // hourly: KURA_VERIFY_GB_PER_HOUR is each run's budget
   { name: 'verify-archives', cron: '23 * * * *' },
+  // a backstop: deliveries are woken by their events at once and by their own retry times
+  { name: 'deliver-webhooks', cron: '* * * * *' },
 ];
 
 export const JOB_NAMES = Object.keys(JOB_POLICIES) as JobName[];

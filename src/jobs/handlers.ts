@@ -19,6 +19,8 @@ export interface WorkerSettings {
   syncSearch?: () => Promise<unknown>;
   /** One scheduled run of archive verification (see jobs/verify-archives.ts). */
   verifyArchives?: () => Promise<unknown>;
+  /** Sends the due webhook deliveries (and asks for the next drain). */
+  deliverWebhooks?: () => Promise<unknown>;
 }
 
 /** The job handlers, their final-failure hooks, and an abort for the captures running in this process. */
@@ -58,6 +60,9 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     'verify-archives': async () => {
       await settings.verifyArchives?.();
     },
+    'deliver-webhooks': async () => {
+      await settings.deliverWebhooks?.();
+    },
   };
   return {
     handlers,
@@ -95,5 +100,7 @@ function failureHooks(deps: WorkerDeps, workerId: string): JobFailureHooks {
     'sweep-lifecycle': async () => undefined,
     // no one record to fail: the next hour's run takes over, and the worker log says why this one failed
     'verify-archives': async () => undefined,
+    // each delivery keeps its own tries and next time; the next drain (the clock at the latest) sends them
+    'deliver-webhooks': async () => undefined,
   };
 }

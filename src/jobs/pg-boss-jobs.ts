@@ -54,6 +54,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
       ['index-records', 1],
       ['sweep-lifecycle', 1],
       ['verify-archives', 1],
+      ['deliver-webhooks', 1],
     ];
     for (const [name, count] of loops) {
       const handle = handlers[name] as (payload: unknown, job: { id: string }) => Promise<void>;
@@ -93,17 +94,27 @@ export class PgBossJobs implements Scheduler, PendingJobs {
    * is earlier, so a moved-up start or an admin's retry is not held back by a later look.
    */
   async watch(livestreamId: string, at?: Date): Promise<void> {
-    // a worker may take the waiting look between the refused send and the update: then send again
+    await this.sendOrBringForward('watch-stream', { livestreamId }, livestreamId, at);
+  }
+
+  /** Asks a worker to send the due webhook deliveries at `at` (now when absent); one such job waits at a time. */
+  async deliverWebhooks(at?: Date): Promise<void> {
+    await this.sendOrBringForward('deliver-webhooks', {}, 'webhooks', at);
+  }
+
+  /** Sends a job of a 'short' queue, or brings the one waiting under `key` forward to `at`. */
+  private async sendOrBringForward(name: JobName, data: object, key: string, at?: Date): Promise<void> {
+    // a worker may take the waiting job between the refused send and the update: then send again
     for (let attempt = 0; attempt < 3; attempt++) {
-      if ((await this.boss.send('watch-stream', { livestreamId }, { ...(at ? { startAfter: at } : {}), singletonKey: livestreamId })) !== null) return;
+      if ((await this.boss.send(name, data, { ...(at ? { startAfter: at } : {}), singletonKey: key })) !== null) return;
       const { rows } = await this.boss.getDb().executeSql(
-        `update pgboss.job set start_after = least(start_after, coalesce($2::timestamptz, now()))
-         where name = 'watch-stream' and singleton_key = $1 and state = 'created' returning id`,
-        [livestreamId, at ?? null],
+        `update pgboss.job set start_after = least(start_after, coalesce($3::timestamptz, now()))
+         where name = $1 and singleton_key = $2 and state = 'created' returning id`,
+        [name, key, at ?? null],
       );
       if (rows.length > 0) return;
     }
-    throw new Error(`Could not queue a look at ${livestreamId}: the waiting one kept being taken.`);
+    throw new Error(`Could not queue ${name} (${key}): the waiting one kept being taken.`);
   }
 
   async capture(livestreamId: string): Promise<void> {

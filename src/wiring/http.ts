@@ -13,6 +13,7 @@ import { parseChangelog } from '../http/meta/changelog.js';
 import { readPackageInfo } from '../package-info.js';
 import type { Database } from './database.js';
 import { createChannelResolver, followPolicy } from './follow-signals.js';
+import { createWebhookDeps } from './notifications.js';
 import type { Search } from './search.js';
 import type { Sources } from './sources.js';
 
@@ -35,6 +36,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       livestreams: database.livestreams,
       channels: database.channels,
       follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config) },
+      webhooks: createWebhookDeps(config, database.pool),
       captures: database.captures,
       store,
       source: sources.source,

@@ -17,6 +17,7 @@ import { runVerifyArchives } from '../jobs/verify-archives.js';
 import { startWatchdog } from '../jobs/watchdog.js';
 import type { Database } from './database.js';
 import { createFollowSignals } from './follow-signals.js';
+import { startWebhookDelivery } from './notifications.js';
 import type { Sources } from './sources.js';
 import { createVerifyDeps, verifyPolicy } from './storage.js';
 
@@ -67,6 +68,8 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
   const workerId = `${hostname()}:${process.pid}`;
   const { capture } = config;
   const deps = createWorkerDeps(config, parts, log);
+  const { database, jobs } = parts;
+  const webhooks = await startWebhookDelivery(config, { pool: database.pool, connectionString: database.connectionString, jobs }, log);
   const worker = createHandlers(deps, {
     workerId,
     staleAfterSeconds: capture.staleAfterSeconds,
@@ -76,6 +79,7 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     onSwept: (repairs) => log.warn({ repairs }, 'lifecycle sweep repaired records'),
     ...(syncSearch ? { syncSearch } : {}),
     verifyArchives: () => runVerifyArchives(createVerifyDeps(parts.database, parts.store), verifyPolicy(config), log),
+    deliverWebhooks: webhooks.drain,
   });
   await parts.jobs.work(worker.handlers, worker.hooks, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
   const stopWatchdog = startWatchdog(deps, {
@@ -104,6 +108,7 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
   log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
   return async () => {
     await stopFollowing();
+    await webhooks.stop();
     stopPurging();
     stopWatchdog();
     await worker.abortCaptures();

@@ -21,10 +21,11 @@ const start = (schedules?: boolean) =>
 const scheduled = async () => (await db.pool.query('select name, cron, timezone from pgboss.schedule order by name')).rows;
 
 describe('job schedules', () => {
-  it('a worker registers the lifecycle sweep (every minute) and the hourly verify-archives run with pg-boss (UTC)', async () => {
+  it('a worker registers the lifecycle sweep and the webhook backstop (every minute) and the hourly verify-archives run with pg-boss (UTC)', async () => {
     const jobs = await start(true);
     try {
       expect(await scheduled()).toEqual([
+        { name: 'deliver-webhooks', cron: '* * * * *', timezone: 'UTC' },
         { name: 'sweep-lifecycle', cron: '* * * * *', timezone: 'UTC' },
         { name: 'verify-archives', cron: '23 * * * *', timezone: 'UTC' },
       ]);

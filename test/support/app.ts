@@ -26,6 +26,7 @@ import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
+import { createWebhookDeps } from '../../src/wiring/notifications.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/package-info.js';
 import type { Search } from '../../src/wiring/search.js';
@@ -100,6 +101,7 @@ export async function startTestApp(
       livestreams: db.livestreams,
       channels: createChannelRepo(db.pool),
       follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config) },
+      webhooks: createWebhookDeps(config, db.pool),
       captures: createCaptureRepo(db.pool),
       store: wiring.store ?? createFsStore(archiveDir),
       source: testSources(),

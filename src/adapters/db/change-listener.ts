@@ -10,9 +10,9 @@ export interface ClosableChangeFeed extends ChangeFeed {
 
 /**
  * Follows record changes committed by any process, through PostgreSQL LISTEN/NOTIFY
- * (the triggers of migration 0001 notify). Reconnects by itself after a lost connection.
+ * (the triggers of migration 0001 notify; `channel` another, such as 0015's webhook events). Reconnects by itself after a lost connection.
  */
-export async function listenForChanges(connectionString: string, log: (message: string) => void): Promise<ClosableChangeFeed> {
+export async function listenForChanges(connectionString: string, log: (message: string) => void, channel = CHANNEL): Promise<ClosableChangeFeed> {
   const listeners: Array<() => void> = [];
   let client: pg.Client | null = null;
   let connected = false;
@@ -26,7 +26,7 @@ export async function listenForChanges(connectionString: string, log: (message: 
     next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('connection ended')));
     await next.connect();
-    await next.query(`listen ${CHANNEL}`);
+    await next.query(`listen ${channel}`);
     client = next;
     connected = true;
     emit(); // changes may have happened while disconnected

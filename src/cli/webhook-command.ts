@@ -1,0 +1,58 @@
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { addWebhook } from '../core/notifications/add-webhook.js';
+import { listWebhooks } from '../core/notifications/list-webhooks.js';
+import { removeWebhook } from '../core/notifications/remove-webhook.js';
+import { openDatabase } from '../wiring/database.js';
+import { createWebhookDeps } from '../wiring/notifications.js';
+
+export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
+                 send signed events (Standard Webhooks) to URL: every event, or only these types
+                 (livestream.queued,live,finished,failed,removed), of every channel or only one;
+                 prints the webhook's id and its signing secret (shown this once)
+  webhook list   one line per webhook: id, state, events, channel, url
+  webhook remove ID`;
+
+/** `kura webhook add|list|remove`. Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
+export async function runWebhook(config: Config, args: string[], log: Logger): Promise<number> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { events: { type: 'string' }, channel: { type: 'string' } } });
+  if (action !== 'add' && action !== 'list' && action !== 'remove') return usage('webhook takes add, list or remove');
+  if (action !== 'list' && positionals.length !== 1) return usage(`webhook ${action} takes exactly one ${action === 'add' ? 'URL' : 'ID'}`);
+  const database = await openDatabase(config, log, { role: 'command' });
+  try {
+    const deps = createWebhookDeps(config, database.pool);
+    const target = positionals[0] as string;
+    if (action === 'remove') {
+      await removeWebhook(deps, target);
+      console.log(`kura: webhook ${target} removed`);
+    } else if (action === 'list') {
+      for (const webhook of await listWebhooks(deps)) {
+        const state = webhook.disabledAt ? `disabled (${webhook.disabledReason})` : webhook.failingSince ? 'failing' : 'ok';
+        console.log([webhook.id, state, webhook.events?.join(',') ?? 'all', webhook.channelId ?? 'all', webhook.url].join('\t'));
+      }
+    } else {
+      const events = values.events
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== '');
+      const { webhook, secret } = await addWebhook(deps, {
+        url: target,
+        events: events ?? null,
+        channelId: values.channel ?? null,
+        createdBy: `cli/${userInfo().username}`,
+      });
+      console.log(`id: ${webhook.id}\nsecret: ${secret}\n(the secret is shown this once: keep it where the receiver verifies signatures)`);
+    }
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+function usage(problem: string): number {
+  console.error(`kura: ${problem}\n\nUsage:\n${WEBHOOK_USAGE}`);
+  return 2;
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { WebhookRepo } from './ports.js';
+import { EVENT_TYPES, type EventType, type Webhook } from './webhook.js';
+
+/** What an admin gives to add a webhook. */
+export interface WebhookRequest {
+  url: string;
+  events?: string[] | null;
+  channelId?: string | null;
+}
+
+const invalid = (detail: string) => new AppError('invalid', 'invalid_webhook', detail);
+
+/**
+ * Adds a webhook and makes its signing secret (`whsec_` + 24 random bytes, base64), returned here
+ * only. `refuseUrl` says why a URL may not be a target (a private address without
+ * KURA_ALLOW_PRIVATE_SOURCES), or null. Throws `invalid_webhook`.
+ */
+export async function addWebhook(
+  deps: { webhooks: WebhookRepo; refuseUrl: (url: string) => string | null },
+  request: WebhookRequest & { createdBy: string },
+): Promise<{ webhook: Webhook; secret: string }> {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    throw invalid(`${request.url} is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`A webhook URL is http or https, not ${url.protocol}`);
+  const refusal = deps.refuseUrl(url.href);
+  if (refusal !== null) throw invalid(refusal);
+  const unknown = (request.events ?? []).filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) throw invalid(`Unknown event types: ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
+  const events = request.events && request.events.length > 0 ? [...new Set(request.events as EventType[])] : null;
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const webhook = await deps.webhooks.add({
+    id: randomBytes(9).toString('base64url'),
+    url: url.href,
+    events,
+    channelId: request.channelId || null,
+    secret,
+    createdBy: request.createdBy,
+  });
+  return { webhook, secret };
+}

@@ -1,0 +1,45 @@
+import type { Attempt, ClaimedDelivery, Delivery, EventType, Webhook, WebhookTarget, OutboxEvent } from './webhook.js';
+
+export interface NewWebhook {
+  id: string;
+  url: string;
+  events: EventType[] | null;
+  channelId: string | null;
+  secret: string;
+  createdBy: string;
+}
+
+/** How a try ended, as the repo records it. */
+export interface AttemptOutcome {
+  attempt: Attempt;
+  at: Date;
+  /** Delivered: null. Failed: when to try again, or null to give up. */
+  retryAt: Date | null;
+  delivered: boolean;
+}
+
+export interface WebhookRepo {
+  add(webhook: NewWebhook): Promise<Webhook>;
+  list(): Promise<Webhook[]>;
+  get(id: string): Promise<Webhook | null>;
+  /** False when there was none. */
+  remove(id: string): Promise<boolean>;
+  /** Its latest deliveries, newest first. */
+  deliveries(webhookId: string, limit: number): Promise<Delivery[]>;
+  /** Writes a `webhook.test` event with one delivery, to this webhook only. */
+  enqueueTest(webhookId: string, data: Record<string, unknown>): Promise<string>;
+  /**
+   * Claims up to `limit` due deliveries (for `leaseSeconds`; another worker takes them once the
+   * claim runs out), each the earliest undelivered one of its webhook and record.
+   */
+  claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]>;
+  /** Records a try; a webhook failing since before `disableBefore` is disabled with `reason`. */
+  recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome, disable: { before: Date; reason: string }): Promise<void>;
+  /** When the next undelivered delivery is due, or null. */
+  nextDueAt(): Promise<Date | null>;
+}
+
+/** Sends one event to one webhook (signed, through the SSRF guard, 10 s at most). Never throws. */
+export interface WebhookSender {
+  send(webhook: WebhookTarget, event: OutboxEvent, at: Date): Promise<Attempt>;
+}

@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+import type pg from 'pg';
+import { listenForChanges } from '../adapters/db/change-listener.js';
+import { createWebhookRepo } from '../adapters/db/webhook-repo.js';
+import { createWebhookSender, standardBody, type BodyFor } from '../adapters/notifications/webhook-sender.js';
+import { hostRefusal } from '../adapters/outbound/address-policy.js';
+import { createOutboundClient } from '../adapters/outbound/outbound-client.js';
+import type { Config } from '../config.js';
+import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
+import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
+import type { DeliveryPolicy } from '../core/notifications/webhook.js';
+import { presentRecord } from '../http/livestreams/record.presenter.js';
+import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+
+/** The channel migration 0015's outbox trigger notifies on each new event. */
+const EVENTS_CHANNEL = 'kura_webhook_events';
+
+/** What the webhook routes and commands work on. */
+export interface WebhookDeps {
+  webhooks: WebhookRepo;
+  /** Why a URL may not be a webhook target (checked again at each delivery), or null. */
+  refuseUrl: (url: string) => string | null;
+}
+
+export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool): WebhookDeps {
+  return {
+    webhooks: createWebhookRepo(pool),
+    refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
+  };
+}
+
+/**
+ * What each webhook is sent for an event: the Standard Webhooks envelope with `data` the record as
+ * /api/history shows it. The seam for Discord: a Discord webhook URL gets a Discord message here.
+ */
+export function bodyFor(publicUrl: string): BodyFor {
+  const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl);
+  return (_webhook, event) => standardBody(event, present);
+}
+
+export function createSender(config: Pick<Config, 'allowPrivateSources' | 'publicUrl'>): WebhookSender {
+  return createWebhookSender({ outbound: createOutboundClient({ allowPrivate: config.allowPrivateSources }), bodyFor: bodyFor(config.publicUrl) });
+}
+
+/**
+ * A worker's part in delivering webhooks: the `deliver-webhooks` job's work (send what is due, then
+ * ask for the next drain when the next delivery is due), and a wake-up on each new event (and once
+ * at start, for events committed while no worker ran). The returned functions: the job's work, stop.
+ */
+export async function startWebhookDelivery(
+  config: Pick<Config, 'allowPrivateSources' | 'publicUrl'>,
+  parts: { pool: pg.Pool; connectionString: string; jobs: PgBossJobs },
+  log: Logger,
+  policy?: DeliveryPolicy,
+): Promise<{ drain: () => Promise<void>; stop: () => Promise<void> }> {
+  const deps = { webhooks: createWebhookRepo(parts.pool), sender: createSender(config), ...(policy ? { policy } : {}) };
+  const wake = () => void parts.jobs.deliverWebhooks().catch((error: Error) => log.warn({ err: error }, 'could not queue webhook deliveries'));
+  const feed = await listenForChanges(parts.connectionString, (m) => log.warn(m), EVENTS_CHANNEL);
+  feed.onChange(wake);
+  wake();
+  return {
+    async drain() {
+      const next = await deliverWebhooks(deps);
+      if (next !== null) await parts.jobs.deliverWebhooks(next);
+    },
+    stop: () => feed.close(),
+  };
+}

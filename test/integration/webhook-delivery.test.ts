@@ -1,0 +1,236 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
+import { addWebhook } from '../../src/core/notifications/add-webhook.js';
+import { presentRecord } from '../../src/http/livestreams/record.presenter.js';
+import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
+import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { startWebhookDelivery } from '../../src/wiring/notifications.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+const PUBLIC_URL = 'http://kura.test';
+const QUICK = { retryDelaysSeconds: [0.3, 0.6], giveUpAfterSeconds: 3600, disableAfterSeconds: 5 * 86400 };
+
+interface Received {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  status: number;
+}
+
+/** A local webhook receiver: verifies every delivery with the standardwebhooks package, answers `answers` in turn (then 200). */
+async function startReceiver(answers: number[] = []) {
+  let secret = '';
+  const received: Received[] = [];
+  const refusedSignatures: string[] = [];
+  const waiters: Array<() => void> = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const payload = new Webhook(secret).verify(body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+        const status = answers.shift() ?? 200;
+        received.push({ id: request.headers['webhook-id'] as string, type: payload.type, data: payload.data, status });
+        response.writeHead(status).end();
+      } catch (error) {
+        refusedSignatures.push((error as Error).message);
+        response.writeHead(400).end();
+      }
+      waiters.splice(0).forEach((wake) => wake());
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    refusedSignatures,
+    useSecret: (value: string) => (secret = value),
+    async waitFor(count: number) {
+      while (received.length + refusedSignatures.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const noop = async () => undefined;
+
+/** A worker of the real pg-boss that runs only the webhook deliveries, as `kura serve` wires them. */
+async function startWorker(db: TestDatabase, allowPrivateSources = true) {
+  const jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 0.5, maxCaptures: 1, onError: () => undefined });
+  const log = pino({ level: 'silent' });
+  const delivery = await startWebhookDelivery({ allowPrivateSources, publicUrl: PUBLIC_URL }, { pool: db.pool, connectionString: db.url, jobs }, log, QUICK);
+  const handlers: JobHandlers = {
+    'watch-stream': noop,
+    'capture-stream': noop,
+    'finalize-archive': noop,
+    'index-records': noop,
+    'sweep-lifecycle': noop,
+    'verify-archives': noop,
+    'deliver-webhooks': delivery.drain,
+  };
+  const hooks: JobFailureHooks = {
+    'watch-stream': noop,
+    'capture-stream': noop,
+    'finalize-archive': noop,
+    'index-records': noop,
+    'sweep-lifecycle': noop,
+    'verify-archives': noop,
+    'deliver-webhooks': noop,
+  };
+  await jobs.work(handlers, hooks, { pollSeconds: 0.5, maxCaptures: 1 });
+  return {
+    drain: delivery.drain,
+    async stop() {
+      await delivery.stop();
+      await jobs.stop(2000);
+    },
+  };
+}
+
+let db: TestDatabase;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let worker: Awaited<ReturnType<typeof startWorker>> | null;
+beforeEach(async () => {
+  db = await createTestDatabase();
+  worker = null;
+});
+afterEach(async () => {
+  await worker?.stop();
+  await receiver?.close();
+  await db.drop();
+});
+
+async function subscribe(options: { events?: string[]; channelId?: string } = {}) {
+  const { webhook, secret } = await addWebhook(
+    { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null },
+    { url: receiver.url, ...options, createdBy: 'local/root' },
+  );
+  receiver.useSecret(secret);
+  return webhook;
+}
+
+/** Queues a record as a submission does: the record and its submitter in one transaction. */
+async function queueRecord(id: string, channelId = 'UCchannel') {
+  const client = await db.pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(
+      `insert into livestreams (id, platform, source_url, status, title, channel_name, channel_id, scheduled_start_at)
+       values ($1, 'hls', $2, 'upcoming', 'A stream', 'A channel', $3, now())`,
+      [id, `https://example.com/${id}.m3u8`, channelId],
+    );
+    await client.query(`insert into livestream_submitters (livestream_id, provider, user_id) values ($1, 'local', 'alice')`, [id]);
+    await client.query('commit');
+  } finally {
+    client.release();
+  }
+}
+
+const deliveriesOf = async (webhookId: string) => (await createWebhookRepo(db.pool).deliveries(webhookId, 50)).reverse();
+
+describe('webhook delivery', () => {
+  it("delivers a record's queued, live and finished in order, each signed, with data as /api/history shows the record", async () => {
+    receiver = await startReceiver();
+    await subscribe();
+    worker = await startWorker(db);
+    await queueRecord('rec1');
+    await db.livestreams.transition('rec1', { type: 'went_live', at: new Date() });
+    const archive = {
+      fileSizeBytes: 12345,
+      lengthSeconds: 61,
+      videoKey: 'videos/rec1.mp4',
+      logKey: 'logs/rec1.log',
+      thumbnailKey: null,
+      sha256: 'a'.repeat(64),
+    };
+    await db.livestreams.transition('rec1', { type: 'archived', endedAt: new Date(), archive });
+    await receiver.waitFor(3);
+    expect(receiver.refusedSignatures).toEqual([]);
+    expect(receiver.received.map((r) => r.type)).toEqual(['livestream.queued', 'livestream.live', 'livestream.finished']);
+    expect(receiver.received[0]?.data).toMatchObject({ id: 'rec1', status: 'upcoming', submitters: ['local/alice'] });
+    const finished = receiver.received[2]?.data;
+    expect(finished).toEqual(JSON.parse(JSON.stringify(presentRecord((await db.livestreams.findById('rec1'))!, PUBLIC_URL))));
+    expect(finished).toMatchObject({ downloadUrl: `${PUBLIC_URL}/api/download/rec1/video`, fileSizeBytes: 12345, length: 61 });
+  });
+
+  it('retries an event answered 500 twice with the same webhook-id, then never sends it again once delivered', async () => {
+    receiver = await startReceiver([500, 500]);
+    const webhook = await subscribe({ events: ['livestream.queued'] });
+    worker = await startWorker(db);
+    await queueRecord('rec2');
+    await receiver.waitFor(3);
+    const ids = receiver.received.map((r) => r.id);
+    expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(new Set(ids).size).toBe(1);
+    // the receiver answered before the worker wrote the answer down
+    const delivery = await vi.waitFor(async () => {
+      const [found] = await deliveriesOf(webhook.id);
+      expect(found?.deliveredAt).toBeInstanceOf(Date);
+      return found;
+    });
+    expect(delivery).toMatchObject({ eventId: ids[0], attempts: 3, lastStatusCode: 200, nextAttemptAt: null });
+    await worker.drain(); // another drain finds nothing to send
+    expect(receiver.received).toHaveLength(3);
+  });
+
+  it('holds a later event of a record back while an earlier one is retried, then sends both in order', async () => {
+    receiver = await startReceiver([503]);
+    await subscribe();
+    worker = await startWorker(db);
+    await queueRecord('rec3');
+    await db.livestreams.transition('rec3', { type: 'went_live', at: new Date() });
+    await receiver.waitFor(3);
+    expect(receiver.received.map((r) => [r.type, r.status])).toEqual([
+      ['livestream.queued', 503],
+      ['livestream.queued', 200],
+      ['livestream.live', 200],
+    ]);
+  });
+
+  it('delivers an event committed while no worker ran once a worker starts (a crash between change and delivery)', async () => {
+    receiver = await startReceiver();
+    await subscribe();
+    await queueRecord('rec4');
+    await db.pool.query(`delete from livestreams where id = 'rec4'`);
+    worker = await startWorker(db);
+    await receiver.waitFor(2);
+    expect(receiver.received.map((r) => r.type)).toEqual(['livestream.queued', 'livestream.removed']);
+    expect(receiver.received[1]?.data).toMatchObject({ id: 'rec4', submitters: ['local/alice'] });
+  });
+
+  it('sends only the types and the channel a webhook asked for', async () => {
+    receiver = await startReceiver();
+    const webhook = await subscribe({ events: ['livestream.live'], channelId: 'UCwanted' });
+    worker = await startWorker(db);
+    await queueRecord('other', 'UCother');
+    await db.livestreams.transition('other', { type: 'went_live', at: new Date() });
+    await queueRecord('wanted', 'UCwanted');
+    await db.livestreams.transition('wanted', { type: 'went_live', at: new Date() });
+    await receiver.waitFor(1);
+    expect(receiver.received.map((r) => [r.type, r.data.id])).toEqual([['livestream.live', 'wanted']]);
+    expect((await deliveriesOf(webhook.id)).map((d) => d.livestreamId)).toEqual(['wanted']);
+  });
+
+  it('refuses a private target at delivery time without KURA_ALLOW_PRIVATE_SOURCES, and says why on the delivery', async () => {
+    receiver = await startReceiver();
+    const webhook = await subscribe();
+    const repo = createWebhookRepo(db.pool);
+    worker = await startWorker(db, false);
+    await queueRecord('rec5');
+    let [delivery] = await deliveriesOf(webhook.id);
+    while (delivery?.attempts === 0) {
+      await worker.drain();
+      [delivery] = await deliveriesOf(webhook.id);
+    }
+    expect(delivery).toMatchObject({ lastStatusCode: null, lastError: expect.stringContaining('refused') });
+    expect(receiver.received).toHaveLength(0);
+    expect((await repo.get(webhook.id))?.failingSince).toBeInstanceOf(Date);
+  });
+});
