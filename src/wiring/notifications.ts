@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { listenForChanges } from '../adapters/db/change-listener.js';
 import { createWebhookRepo } from '../adapters/db/webhook-repo.js';
+import { discordMessage, isDiscordWebhookUrl, type DiscordEvent } from '../adapters/notifications/discord-message.js';
 import { createWebhookSender, standardBody, type BodyFor } from '../adapters/notifications/webhook-sender.js';
 import { hostRefusal } from '../adapters/outbound/address-policy.js';
 import { createOutboundClient } from '../adapters/outbound/outbound-client.js';
@@ -35,7 +36,13 @@ export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, p
  */
 export function bodyFor(publicUrl: string): BodyFor {
   const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl);
-  return (_webhook, event) => standardBody(event, present);
+  return (webhook, event) => {
+    const standard = standardBody(event, present) as DiscordEvent;
+    if (!isDiscordWebhookUrl(webhook.url)) return standard;
+    // the embed of a failed stream says why, which /api/history's record does not carry
+    const data = event.record === null ? standard.data : { ...standard.data, failureReason: event.record.failureReason };
+    return discordMessage({ ...standard, data }, { publicUrl });
+  };
 }
 
 export function createSender(config: Pick<Config, 'allowPrivateSources' | 'publicUrl'>): WebhookSender {
