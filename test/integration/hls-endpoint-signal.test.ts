@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHlsEndpointSignal } from '../../src/adapters/follows/hls-endpoint-signal.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
+import { followOf } from '../support/follows.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import { startHlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
 
@@ -55,24 +56,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const signal = createHlsEndpointSignal({ fetcher: createFetcher({ allowPrivate: true }) });
 
 function follow(url: string, quality: string | null = null): Follow {
-  const now = new Date();
-  return {
-    id: 'kVx3abcdEFGH',
-    kind: 'hls_endpoint',
-    url,
-    channelId: 'karaoke-night',
-    channelName: 'Karaoke night',
-    title: null,
-    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality },
-    paused: false,
-    createdBy: 'local/admin',
-    createdAt: now,
-    queuedCount: 0,
-    lastCheckedAt: null,
-    nextCheckAt: now,
-    failingSince: null,
-    signals: [],
-  };
+  const rules = { titleInclude: null, titleExclude: null, membersOnly: 'skip' as const, quality };
+  return followOf({ kind: 'hls_endpoint', url, channelId: 'karaoke-night', channelName: 'Karaoke night', rules });
 }
 const failure = (promise: Promise<unknown>) =>
   promise.then(

@@ -10,6 +10,7 @@ import { createYouTubeFeedSignal } from '../../src/adapters/follows/youtube-feed
 import { createYouTubeTabsSignal } from '../../src/adapters/follows/youtube-tabs-signal.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { followOf as aFollow } from '../support/follows.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import { readPackageInfo } from '../../src/package-info.js';
 import { YTDLP_STAND_IN } from '../support/app.js';
@@ -113,25 +114,14 @@ function youtubeSays(extra: object) {
 }
 
 function followOf(fields: Partial<Follow>): Follow {
-  const now = new Date();
-  return {
-    id: 'fixtureFollw',
+  return aFollow({
     kind: 'youtube_channel',
     url: `https://www.youtube.com/channel/${CHANNEL}`,
     channelId: CHANNEL,
     channelName: 'Fixture Ch. 試験',
-    title: null,
-    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
-    paused: false,
-    createdBy: 'local/admin',
-    createdAt: now,
-    queuedCount: 0,
-    lastCheckedAt: null,
-    nextCheckAt: now,
-    failingSince: null,
-    signals: [],
+    id: 'fixtureFollw',
     ...fields,
-  };
+  });
 }
 
 const fetcher = createFetcher({ allowPrivate: true });

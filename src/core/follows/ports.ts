@@ -1,19 +1,7 @@
-import type { Follow, FollowKind, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
+import type { Follow, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
 
-/** A follow as created, before any check. */
-export interface NewFollow {
-  id: string;
-  kind: FollowKind;
-  url: string;
-  channelId: string | null;
-  channelName: string;
-  title: string | null;
-  rules: FollowRules;
-  createdBy: string;
-  createdAt: Date;
-  /** Every signal of its kind, due now. */
-  signals: SignalHealth[];
-}
+/** A follow as created, before any check: every signal of its kind due now. */
+export type NewFollow = Pick<Follow, 'id' | 'kind' | 'url' | 'channelId' | 'channelName' | 'title' | 'rules' | 'createdBy' | 'createdAt' | 'signals'>;
 
 /** What one check of a follow wrote. */
 export interface CheckOutcome {
