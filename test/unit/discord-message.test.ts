@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DISCORD_LIMITS, discordMessage, embedLength, isDiscordWebhookUrl, type DiscordEvent } from '../../src/adapters/notifications/discord-message.js';
+import { DISCORD_LIMITS, discordMessage, embedLength, type DiscordEvent } from '../../src/adapters/notifications/discord-message.js';
+import { isDiscordWebhookUrl } from '../../src/adapters/notifications/discord-url.js';
 
 const PUBLIC_URL = 'https://kura.example';
 const ID = '112233445566778899';
