@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { submitterOf } from '../../core/accounts/account.js';
 import { addWebhook } from '../../core/notifications/add-webhook.js';
+import { enableWebhook } from '../../core/notifications/enable-webhook.js';
 import { listDeliveries } from '../../core/notifications/list-deliveries.js';
 import { listWebhooks } from '../../core/notifications/list-webhooks.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
@@ -10,7 +11,7 @@ import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
-import { CreatedWebhookSchema, CreateWebhookSchema, DeliveryListSchema, TestEventSchema, WebhookListSchema, WebhookParamsSchema } from './webhooks.schema.js';
+import { CreatedWebhookSchema, CreateWebhookSchema, DeliveryListSchema, TestEventSchema, WebhookListSchema, WebhookParamsSchema, WebhookSchema } from './webhooks.schema.js';
 
 /** What the webhook routes work on. */
 export interface WebhookRouteDeps {
@@ -64,6 +65,19 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
         await removeWebhook(deps, request.params.id);
         return sendNoContent(reply);
       },
+    );
+    app.post(
+      '/webhooks/:id/enable',
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'enableWebhook',
+          summary: 'Admin: enables a webhook again (clears disabledAt and failingSince); its pending deliveries go out at once',
+          params: WebhookParamsSchema,
+          response: { 200: WebhookSchema, ...problemResponses },
+        },
+      },
+      async (request) => presentWebhook(await enableWebhook(deps, request.params.id)),
     );
     app.get(
       '/webhooks/:id/deliveries',
