@@ -47,6 +47,7 @@ describe('webhooks API', () => {
     const webhook = created.json();
     expect(webhook).toMatchObject({
       url: 'https://hooks.example.com/kura',
+      discord: false,
       events: ['livestream.finished'],
       channelId: 'UCx',
       createdBy: 'local/root',
@@ -99,6 +100,12 @@ describe('webhooks API', () => {
 
     const missing = await call('POST', '/api/webhooks/nosuchhook/enable', admin);
     expect([missing.statusCode, missing.json().code]).toEqual([404, 'webhook_not_found']);
+  });
+
+  it('marks a Discord webhook URL as Discord (it is sent Discord messages)', async () => {
+    const url = 'https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+    expect((await call('POST', '/api/webhooks', admin, { url })).json()).toMatchObject({ url, discord: true });
+    expect((await call('GET', '/api/webhooks', admin)).json()).toEqual([expect.objectContaining({ url, discord: true })]);
   });
 
   it('refuses a bad URL or an unknown event type with 400 and a stable code', async () => {

@@ -5,6 +5,7 @@ import { enableWebhook } from '../../core/notifications/enable-webhook.js';
 import { listDeliveries } from '../../core/notifications/list-deliveries.js';
 import { listWebhooks } from '../../core/notifications/list-webhooks.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
+import type { Webhook } from '../../core/notifications/webhook.js';
 import { removeWebhook } from '../../core/notifications/remove-webhook.js';
 import { sendTestEvent } from '../../core/notifications/send-test-event.js';
 import { callerOf, type Guard } from '../auth/guard.js';
@@ -17,10 +18,12 @@ import { CreatedWebhookSchema, CreateWebhookSchema, DeliveryListSchema, TestEven
 export interface WebhookRouteDeps {
   webhooks: WebhookRepo;
   refuseUrl: (url: string) => string | null;
+  isDiscord: (url: string) => boolean;
 }
 
 /** `GET/POST/DELETE /api/webhooks`, their deliveries and a test event: admins only, checked before the input. */
 export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPluginAsyncTypebox {
+  const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
   return async (app) => {
     app.get(
       '/webhooks',
@@ -32,7 +35,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
           response: { 200: WebhookListSchema, ...problemResponses },
         },
       },
-      async () => (await listWebhooks(deps)).map(presentWebhook),
+      async () => (await listWebhooks(deps)).map(present),
     );
     app.post(
       '/webhooks',
@@ -47,7 +50,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
       },
       async (request, reply) => {
         const { webhook, secret } = await addWebhook(deps, { ...request.body, createdBy: submitterOf(callerOf(request).user) });
-        return reply.code(201).send({ ...presentWebhook(webhook), secret });
+        return reply.code(201).send({ ...present(webhook), secret });
       },
     );
     app.delete(
@@ -77,7 +80,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
           response: { 200: WebhookSchema, ...problemResponses },
         },
       },
-      async (request) => presentWebhook(await enableWebhook(deps, request.params.id)),
+      async (request) => present(await enableWebhook(deps, request.params.id)),
     );
     app.get(
       '/webhooks/:id/deliveries',
