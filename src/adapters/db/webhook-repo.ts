@@ -78,7 +78,9 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
           [id],
         );
         if (!rows[0]) return null;
-        await client.query('update webhook_deliveries set next_attempt_at = now() where webhook_id = $1 and delivered_at is null and given_up_at is null', [id]);
+        await client.query('update webhook_deliveries set next_attempt_at = now() where webhook_id = $1 and delivered_at is null and given_up_at is null', [
+          id,
+        ]);
         await client.query(`select pg_notify('kura_webhook_events', '')`);
         return toWebhook(rows[0]);
       });

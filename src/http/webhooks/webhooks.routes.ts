@@ -12,7 +12,15 @@ import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
-import { CreatedWebhookSchema, CreateWebhookSchema, DeliveryListSchema, TestEventSchema, WebhookListSchema, WebhookParamsSchema, WebhookSchema } from './webhooks.schema.js';
+import {
+  CreatedWebhookSchema,
+  CreateWebhookSchema,
+  DeliveryListSchema,
+  TestEventSchema,
+  WebhookListSchema,
+  WebhookParamsSchema,
+  WebhookSchema,
+} from './webhooks.schema.js';
 
 /** What the webhook routes work on. */
 export interface WebhookRouteDeps {
