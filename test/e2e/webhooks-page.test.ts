@@ -105,7 +105,10 @@ describe('the webhooks page', () => {
     await added.getByRole('button', { name: `Enable ${receiverUrl}` }).click();
     await expect.poll(() => added.getByTestId('webhook-state').innerText()).toBe('OK');
     expect(await added.getByRole('button', { name: /^Enable/ }).count()).toBe(0);
-    expect((await db.pool.query('select disabled_at, failing_since from webhooks where id = $1', [id])).rows[0]).toEqual({ disabled_at: null, failing_since: null });
+    expect((await db.pool.query('select disabled_at, failing_since from webhooks where id = $1', [id])).rows[0]).toEqual({
+      disabled_at: null,
+      failing_since: null,
+    });
 
     page.once('dialog', (dialog) => void dialog.accept());
     await added.getByRole('button', { name: `Remove ${receiverUrl}` }).click();
