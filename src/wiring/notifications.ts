@@ -22,12 +22,15 @@ export interface WebhookDeps {
   webhooks: WebhookRepo;
   /** Why a URL may not be a webhook target (checked again at each delivery), or null. */
   refuseUrl: (url: string) => string | null;
+  /** Whether a URL is sent Discord messages rather than Standard Webhooks events. */
+  isDiscord: (url: string) => boolean;
 }
 
 export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool): WebhookDeps {
   return {
     webhooks: createWebhookRepo(pool),
     refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
+    isDiscord: isDiscordWebhookUrl,
   };
 }
 

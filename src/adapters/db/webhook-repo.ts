@@ -71,6 +71,21 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
       return (rowCount ?? 0) > 0;
     },
 
+    enable(id) {
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query<WebhookRow>(
+          `update webhooks set disabled_at = null, disabled_reason = null, failing_since = null where id = $1 returning ${WEBHOOK_COLUMNS}`,
+          [id],
+        );
+        if (!rows[0]) return null;
+        await client.query('update webhook_deliveries set next_attempt_at = now() where webhook_id = $1 and delivered_at is null and given_up_at is null', [
+          id,
+        ]);
+        await client.query(`select pg_notify('kura_webhook_events', '')`);
+        return toWebhook(rows[0]);
+      });
+    },
+
     async deliveries(webhookId, limit) {
       const { rows } = await pool.query(
         `select d.*, e.type as event_type, e.livestream_id from webhook_deliveries d join events e on e.id = d.event_id

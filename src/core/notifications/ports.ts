@@ -24,6 +24,8 @@ export interface WebhookRepo {
   get(id: string): Promise<Webhook | null>;
   /** False when there was none. */
   remove(id: string): Promise<boolean>;
+  /** Clears its disabled and failing marks and makes its pending deliveries due now; null when there is none. */
+  enable(id: string): Promise<Webhook | null>;
   /** Its latest deliveries, newest first. */
   deliveries(webhookId: string, limit: number): Promise<Delivery[]>;
   /** Writes a `webhook.test` event with one delivery, to this webhook only. */

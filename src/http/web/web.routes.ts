@@ -12,7 +12,7 @@ import { presentRecord } from '../livestreams/record.presenter.js';
 import { archiveHead, channelHead, HEAD_PLACEHOLDER } from './open-graph.js';
 
 /** The pages of the UI; each answers the app's index.html, whose router shows the page. */
-export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/follows', '/follows/:id', '/stats', '/login', '/tokens'] as const;
+export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/follows', '/follows/:id', '/stats', '/login', '/tokens', '/webhooks'] as const;
 
 const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="description" content="A self-hosted archive of livestreams.">';
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });

@@ -3,11 +3,12 @@ import type { DeliveryJson, WebhookJson } from './webhooks.schema.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
-/** A webhook as the API shows it: never its secret. */
-export function presentWebhook(webhook: Webhook): WebhookJson {
+/** A webhook as the API shows it (`isDiscord`: whether its URL gets Discord messages): never its secret. */
+export function presentWebhook(webhook: Webhook, isDiscord: (url: string) => boolean): WebhookJson {
   return {
     id: webhook.id,
     url: webhook.url,
+    discord: isDiscord(webhook.url),
     events: webhook.events,
     channelId: webhook.channelId,
     createdBy: webhook.createdBy,

@@ -1,25 +1,37 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { submitterOf } from '../../core/accounts/account.js';
 import { addWebhook } from '../../core/notifications/add-webhook.js';
+import { enableWebhook } from '../../core/notifications/enable-webhook.js';
 import { listDeliveries } from '../../core/notifications/list-deliveries.js';
 import { listWebhooks } from '../../core/notifications/list-webhooks.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
+import type { Webhook } from '../../core/notifications/webhook.js';
 import { removeWebhook } from '../../core/notifications/remove-webhook.js';
 import { sendTestEvent } from '../../core/notifications/send-test-event.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
-import { CreatedWebhookSchema, CreateWebhookSchema, DeliveryListSchema, TestEventSchema, WebhookListSchema, WebhookParamsSchema } from './webhooks.schema.js';
+import {
+  CreatedWebhookSchema,
+  CreateWebhookSchema,
+  DeliveryListSchema,
+  TestEventSchema,
+  WebhookListSchema,
+  WebhookParamsSchema,
+  WebhookSchema,
+} from './webhooks.schema.js';
 
 /** What the webhook routes work on. */
 export interface WebhookRouteDeps {
   webhooks: WebhookRepo;
   refuseUrl: (url: string) => string | null;
+  isDiscord: (url: string) => boolean;
 }
 
 /** `GET/POST/DELETE /api/webhooks`, their deliveries and a test event: admins only, checked before the input. */
 export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPluginAsyncTypebox {
+  const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
   return async (app) => {
     app.get(
       '/webhooks',
@@ -31,7 +43,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
           response: { 200: WebhookListSchema, ...problemResponses },
         },
       },
-      async () => (await listWebhooks(deps)).map(presentWebhook),
+      async () => (await listWebhooks(deps)).map(present),
     );
     app.post(
       '/webhooks',
@@ -46,7 +58,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
       },
       async (request, reply) => {
         const { webhook, secret } = await addWebhook(deps, { ...request.body, createdBy: submitterOf(callerOf(request).user) });
-        return reply.code(201).send({ ...presentWebhook(webhook), secret });
+        return reply.code(201).send({ ...present(webhook), secret });
       },
     );
     app.delete(
@@ -64,6 +76,19 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
         await removeWebhook(deps, request.params.id);
         return sendNoContent(reply);
       },
+    );
+    app.post(
+      '/webhooks/:id/enable',
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'enableWebhook',
+          summary: 'Admin: enables a webhook again (clears disabledAt and failingSince); its pending deliveries go out at once',
+          params: WebhookParamsSchema,
+          response: { 200: WebhookSchema, ...problemResponses },
+        },
+      },
+      async (request) => present(await enableWebhook(deps, request.params.id)),
     );
     app.get(
       '/webhooks/:id/deliveries',

@@ -6,6 +6,7 @@ const time = (description: string) => Type.Union([Type.String({ format: 'date-ti
 const webhookProperties = {
   id: Type.String(),
   url: Type.String(),
+  discord: Type.Boolean({ description: 'a Discord webhook URL: sent a Discord message instead of the Standard Webhooks event' }),
   events: Type.Union([Type.Array(Type.Enum(EVENT_TYPES)), Type.Null()], { description: 'the event types it is sent; null: all' }),
   channelId: Type.Union([Type.String(), Type.Null()], { description: "only this channel's records; null: all" }),
   createdBy: Type.String({ description: 'the admin who added it, provider/userId' }),

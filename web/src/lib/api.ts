@@ -8,12 +8,18 @@ import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
 import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
 import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
+import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webhooks.schema.js';
 
 export type { Channel, GrowthPoint, LivestreamDetails, LivestreamRecord, Stats };
 export type Caller = PresentedCaller;
 export type Follow = FollowJson;
 export type FollowDetail = FollowDetailJson;
 export type Sighting = SightingJson;
+export type Webhook = WebhookJson;
+/** The answer to adding a webhook: the only one that holds its secret. */
+export type CreatedWebhook = WebhookJson & { secret: string };
+export type WebhookDelivery = DeliveryJson;
+export type WebhookEvent = DeliveryJson['eventType'];
 
 /** An answer other than 2xx, with the problem's code and detail when the API gave one. */
 export class ApiError extends Error {
@@ -109,6 +115,11 @@ export async function getChannels(page: number, limit: number): Promise<Channels
 /** Where a follow's page is. */
 export function followPath(followId: string): string {
   return `/follows/${encodeURIComponent(followId)}`;
+}
+
+/** Where a webhook's API resource is (`/api/webhooks/{id}` and what is below it). */
+export function webhookApiPath(webhookId: string, below = ''): string {
+  return `/api/webhooks/${encodeURIComponent(webhookId)}${below}`;
 }
 
 /** Where a channel's page is. */
