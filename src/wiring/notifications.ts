@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
 import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
 import type { DeliveryPolicy } from '../core/notifications/webhook.js';
+import { presentFollow } from '../http/follows/follow.presenter.js';
 import { presentRecord } from '../http/livestreams/record.presenter.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
 
@@ -32,12 +33,14 @@ export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, p
 
 /**
  * What each webhook is sent for an event: the Standard Webhooks envelope with `data` the record as
- * /api/history shows it. The seam for Discord: a Discord webhook URL gets a Discord message here.
+ * /api/history shows it (a follow as /api/follows does). The seam for Discord: a Discord webhook URL gets a Discord message here.
  */
 export function bodyFor(publicUrl: string): BodyFor {
   const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl);
   return (webhook, event) => {
-    const standard = standardBody(event, present) as DiscordEvent;
+    // a follow as /api/follows showed it at the check that made it unhealthy
+    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt);
+    const standard = standardBody(event, present, follow) as DiscordEvent;
     if (!isDiscordWebhookUrl(webhook.url)) return standard;
     // the embed of a failed stream says why, which /api/history's record does not carry
     const data = event.record === null ? standard.data : { ...standard.data, failureReason: event.record.failureReason };
