@@ -3,7 +3,7 @@ import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
 import { presentRecord } from '../../src/http/livestreams/record.presenter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { PUBLIC_URL, startReceiver, startWorker } from '../support/webhooks.js';
+import { PUBLIC_URL, queueRecord as queueIn, startReceiver, startWorker } from '../support/webhooks.js';
 
 let db: TestDatabase;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -27,23 +27,7 @@ async function subscribe(options: { events?: string[]; channelId?: string } = {}
   return webhook;
 }
 
-/** Queues a record as a submission does: the record and its submitter in one transaction. */
-async function queueRecord(id: string, channelId = 'UCchannel') {
-  const client = await db.pool.connect();
-  try {
-    await client.query('begin');
-    await client.query(
-      `insert into livestreams (id, platform, source_url, status, title, channel_name, channel_id, scheduled_start_at)
-       values ($1, 'hls', $2, 'upcoming', 'A stream', 'A channel', $3, now())`,
-      [id, `https://example.com/${id}.m3u8`, channelId],
-    );
-    await client.query(`insert into livestream_submitters (livestream_id, provider, user_id) values ($1, 'local', 'alice')`, [id]);
-    await client.query('commit');
-  } finally {
-    client.release();
-  }
-}
-
+const queueRecord = (id: string, channelId?: string) => queueIn(db.pool, id, channelId);
 const deliveriesOf = async (webhookId: string) => (await createWebhookRepo(db.pool).deliveries(webhookId, 50)).reverse();
 
 describe('webhook delivery', () => {

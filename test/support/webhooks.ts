@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type pg from 'pg';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
@@ -91,3 +92,20 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   };
 }
 
+
+/** Queues a record as a submission does: the record and its submitter in one transaction. */
+export async function queueRecord(pool: pg.Pool, id: string, channelId = 'UCchannel') {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(
+      `insert into livestreams (id, platform, source_url, status, title, channel_name, channel_id, scheduled_start_at)
+       values ($1, 'hls', $2, 'upcoming', 'A stream', 'A channel', $3, now())`,
+      [id, `https://example.com/${id}.m3u8`, channelId],
+    );
+    await client.query(`insert into livestream_submitters (livestream_id, provider, user_id) values ($1, 'local', 'alice')`, [id]);
+    await client.query('commit');
+  } finally {
+    client.release();
+  }
+}
