@@ -15,3 +15,6 @@ begin
   update events set livestream_id = null, follow_id = f.id where id = event_id;
   return event_id;
 end $$;
+
+-- the hourly pruning of webhook history finds an event's deliveries (and deleting an event cascades to them)
+create index webhook_deliveries_event on webhook_deliveries (event_id);

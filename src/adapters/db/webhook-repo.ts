@@ -160,6 +160,14 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
       );
       return rows[0]?.at ?? null;
     },
+
+    async prune(before) {
+      // two statements: one statement's second delete would not see the first one's deletions
+      const deliveries = await pool.query('delete from webhook_deliveries where coalesce(delivered_at, given_up_at) < $1', [before]);
+      // an event and its deliveries commit together, so an event seen here without any has none to come
+      const events = await pool.query('delete from events e where not exists (select 1 from webhook_deliveries d where d.event_id = e.id)');
+      return (deliveries.rowCount ?? 0) + (events.rowCount ?? 0);
+    },
   };
 }
 
