@@ -18,14 +18,23 @@ const env = () => ({ DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
 
 describe('kura webhook', () => {
   it('add prints the id and the secret once, list shows it (never the secret), remove removes it', async () => {
-    const added = await runKura(['webhook', 'add', 'https://hooks.example.com/kura', '--events', 'livestream.finished, follow.unhealthy', '--channel', 'UCkaraoke'], env(), cwd);
+    const added = await runKura(
+      ['webhook', 'add', 'https://hooks.example.com/kura', '--events', 'livestream.finished, follow.unhealthy', '--channel', 'UCkaraoke'],
+      env(),
+      cwd,
+    );
     expect(added.code, added.stderr).toBe(0);
     const [, id] = /^id: (\S+)$/m.exec(added.stdout) ?? [];
     const [, secret] = /^secret: (whsec_\S+)$/m.exec(added.stdout) ?? [];
     expect(id).toMatch(/^[A-Za-z0-9_-]{12}$/);
     // the printed secret is the one deliveries are signed with: a signature made with it verifies
     const { rows } = await db.pool.query('select secret, events, channel_id, created_by from webhooks where id = $1', [id]);
-    expect(rows[0]).toMatchObject({ secret, events: ['livestream.finished', 'follow.unhealthy'], channel_id: 'UCkaraoke', created_by: expect.stringMatching(/^cli\//) });
+    expect(rows[0]).toMatchObject({
+      secret,
+      events: ['livestream.finished', 'follow.unhealthy'],
+      channel_id: 'UCkaraoke',
+      created_by: expect.stringMatching(/^cli\//),
+    });
     const signer = new Webhook(secret as string);
     const at = new Date();
     const headers = { 'webhook-id': 'e1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signer.sign('e1', at, '{}') };

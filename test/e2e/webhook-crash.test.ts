@@ -43,9 +43,11 @@ async function killHard(kura: KuraProcess) {
 }
 
 const deliveries = async () =>
-  (await db.pool.query<{ type: string; attempts: number; delivered: boolean }>(
-    `select e.type, d.attempts, d.delivered_at is not null as delivered from webhook_deliveries d join events e on e.id = d.event_id order by d.event_id`,
-  )).rows;
+  (
+    await db.pool.query<{ type: string; attempts: number; delivered: boolean }>(
+      `select e.type, d.attempts, d.delivered_at is not null as delivered from webhook_deliveries d join events e on e.id = d.event_id order by d.event_id`,
+    )
+  ).rows;
 
 describe('webhooks across a crash', () => {
   it('delivers what was committed before kill -9 exactly once, signed and in order, when a worker starts again', async () => {

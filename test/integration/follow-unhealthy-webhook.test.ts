@@ -74,7 +74,8 @@ async function addEndpoint(id: string, channelId: string): Promise<Follow> {
 
 const check = async (id: string, at: Date) => checkFollow(deps(), (await follows.find(id)) as Follow, policy, at);
 /** The follow.unhealthy events of `flaky` in the outbox (which has a webhook that wants them, so none is pruned). */
-const unhealthyEvents = async () => Number((await db.pool.query(`select count(*) from events where type = 'follow.unhealthy' and follow_id = 'flaky'`)).rows[0].count);
+const unhealthyEvents = async () =>
+  Number((await db.pool.query(`select count(*) from events where type = 'follow.unhealthy' and follow_id = 'flaky'`)).rows[0].count);
 
 describe('follow.unhealthy', () => {
   it('reaches a webhook once per unhealthy spell, signed, with data the follow as /api/follows shows it; only for its channel', async () => {

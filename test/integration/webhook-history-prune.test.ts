@@ -7,7 +7,9 @@ import { startWorker } from '../support/webhooks.js';
 let db: TestDatabase;
 beforeEach(async () => {
   db = await createTestDatabase();
-  await db.pool.query(`insert into webhooks (id, url, secret, created_by) values ('w1', 'https://hooks.example/a', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'local/root')`);
+  await db.pool.query(
+    `insert into webhooks (id, url, secret, created_by) values ('w1', 'https://hooks.example/a', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'local/root')`,
+  );
 });
 afterEach(() => db.drop());
 

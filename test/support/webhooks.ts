@@ -92,7 +92,6 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   };
 }
 
-
 /** Queues a record as a submission does: the record and its submitter in one transaction. */
 export async function queueRecord(pool: pg.Pool, id: string, channelId = 'UCchannel') {
   const client = await pool.connect();
