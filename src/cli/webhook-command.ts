@@ -10,7 +10,8 @@ import { createWebhookDeps } from '../wiring/notifications.js';
 
 export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
                  send signed events (Standard Webhooks) to URL: every event, or only these types
-                 (livestream.queued,live,finished,failed,removed), of every channel or only one;
+                 (livestream.queued,live,finished,failed,removed, follow.unhealthy), of every
+                 channel or only one;
                  prints the webhook's id and its signing secret (shown this once)
   webhook list   one line per webhook: id, state, events, channel, url
   webhook remove ID`;

@@ -10,9 +10,12 @@ import { createOutboundClient } from '../adapters/outbound/outbound-client.js';
 import type { Config } from '../config.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
 import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
+import { pruneWebhookHistory } from '../core/notifications/prune-webhook-history.js';
 import type { DeliveryPolicy } from '../core/notifications/webhook.js';
+import { presentFollow } from '../http/follows/follow.presenter.js';
 import { presentRecord } from '../http/livestreams/record.presenter.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import { startPurgingExpired } from '../jobs/purge-expired.js';
 
 /** The channel migration 0015's outbox trigger notifies on each new event. */
 const EVENTS_CHANNEL = 'kura_webhook_events';
@@ -36,12 +39,14 @@ export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, p
 
 /**
  * What each webhook is sent for an event: the Standard Webhooks envelope with `data` the record as
- * /api/history shows it. The seam for Discord: a Discord webhook URL gets a Discord message here.
+ * /api/history shows it (a follow as /api/follows does). The seam for Discord: a Discord webhook URL gets a Discord message here.
  */
 export function bodyFor(publicUrl: string): BodyFor {
   const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl);
   return (webhook, event) => {
-    const standard = standardBody(event, present) as DiscordEvent;
+    // a follow as /api/follows showed it at the check that made it unhealthy
+    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt);
+    const standard = standardBody(event, present, follow) as DiscordEvent;
     if (!isDiscordWebhookUrl(webhook.url)) return standard;
     // the embed of a failed stream says why, which /api/history's record does not carry
     const data = event.record === null ? standard.data : { ...standard.data, failureReason: event.record.failureReason };
@@ -56,7 +61,8 @@ export function createSender(config: Pick<Config, 'allowPrivateSources' | 'publi
 /**
  * A worker's part in delivering webhooks: the `deliver-webhooks` job's work (send what is due, then
  * ask for the next drain when the next delivery is due), and a wake-up on each new event (and once
- * at start, for events committed while no worker ran). The returned functions: the job's work, stop.
+ * at start, for events committed while no worker ran), and the hourly pruning of webhook history.
+ * The returned functions: the job's work, stop.
  */
 export async function startWebhookDelivery(
   config: Pick<Config, 'allowPrivateSources' | 'publicUrl'>,
@@ -69,11 +75,19 @@ export async function startWebhookDelivery(
   const feed = await listenForChanges(parts.connectionString, (m) => log.warn(m), EVENTS_CHANNEL);
   feed.onChange(wake);
   wake();
+  // hourly with the purge of expired sessions (each worker; the deletes are idempotent)
+  const stopPruning = startPurgingExpired(
+    { purgeExpired: () => pruneWebhookHistory(deps, new Date()) },
+    { everySeconds: 3600, onError: (error) => log.warn({ err: error }, 'pruning webhook history failed') },
+  );
   return {
     async drain() {
       const next = await deliverWebhooks(deps);
       if (next !== null) await parts.jobs.deliverWebhooks(next);
     },
-    stop: () => feed.close(),
+    async stop() {
+      stopPruning();
+      await feed.close();
+    },
   };
 }

@@ -101,10 +101,21 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
     },
 
     async recordCheck(id, outcome) {
+      // one statement: the outcome and its event (migration 0016) commit together
       await pool.query(
-        `update follows set signals = $2::jsonb, last_checked_at = $3, failing_since = $4,
-                queued_count = queued_count + $5, next_check_at = $6 where id = $1`,
-        [id, signalsJson(outcome.signals), outcome.checkedAt, outcome.failingSince, outcome.queued, earliestCheck(outcome.signals, outcome.checkedAt)],
+        `with checked as (
+           update follows set signals = $2::jsonb, last_checked_at = $3, failing_since = $4,
+                  queued_count = queued_count + $5, next_check_at = $6 where id = $1 returning follows)
+         select enqueue_follow_event('follow.unhealthy', checked.follows) from checked where $7`,
+        [
+          id,
+          signalsJson(outcome.signals),
+          outcome.checkedAt,
+          outcome.failingSince,
+          outcome.queued,
+          earliestCheck(outcome.signals, outcome.checkedAt),
+          outcome.becameUnhealthy,
+        ],
       );
     },
 

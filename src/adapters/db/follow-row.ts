@@ -63,6 +63,15 @@ export function toFollow(row: FollowRow): Follow {
   };
 }
 
+const SNAPSHOT_DATES = ['created_at', 'last_checked_at', 'next_check_at', 'failing_since'] as const;
+
+/** A follow's row as the webhook outbox kept it (jsonb: dates as text) back as the core's follow. */
+export function followFromSnapshot(snapshot: Record<string, unknown>): Follow {
+  const row = { ...snapshot };
+  for (const column of SNAPSHOT_DATES) row[column] = typeof row[column] === 'string' ? new Date(row[column]) : null;
+  return toFollow(row as unknown as FollowRow);
+}
+
 /** The `signals` column's JSON (Dates serialise as ISO strings). */
 export function signalsJson(signals: readonly SignalHealth[]): string {
   return JSON.stringify(signals);

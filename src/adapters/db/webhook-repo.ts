@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { AttemptOutcome, WebhookRepo } from '../../core/notifications/ports.js';
 import type { ClaimedDelivery, Delivery, EventType, OutboxEvent, Webhook } from '../../core/notifications/webhook.js';
+import { followFromSnapshot } from './follow-row.js';
 import { toLivestream, type LivestreamRow } from './livestream-row.js';
 import { inTransaction } from './pool.js';
 
@@ -121,7 +122,7 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
            returning d.id, d.webhook_id, d.event_id, d.attempts, d.first_attempt_at
          )
          select c.id::text, c.attempts, c.first_attempt_at, w.id as webhook_id, w.url, w.secret,
-                e.id::text as event_id, e.type, e.occurred_at, e.snapshot, e.data
+                e.id::text as event_id, e.type, e.occurred_at, e.snapshot, e.data, e.follow_id
          from claimed c join webhooks w on w.id = c.webhook_id join events e on e.id = c.event_id
          order by e.id`,
         [limit, leaseSeconds],
@@ -131,7 +132,14 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
         attempts: row.attempts,
         firstAttemptAt: row.first_attempt_at,
         webhook: { id: row.webhook_id, url: row.url, secret: row.secret },
-        event: { id: row.event_id, type: row.type, occurredAt: row.occurred_at, record: row.snapshot ? fromSnapshot(row.snapshot) : null, data: row.data },
+        event: {
+          id: row.event_id,
+          type: row.type,
+          occurredAt: row.occurred_at,
+          record: row.snapshot && row.follow_id === null ? fromSnapshot(row.snapshot) : null,
+          follow: row.snapshot && row.follow_id !== null ? followFromSnapshot(row.snapshot) : null,
+          data: row.data,
+        },
       }));
     },
 
@@ -166,6 +174,14 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
          where d.delivered_at is null and d.given_up_at is null and w.disabled_at is null and ${HEAD_OF_ITS_RECORD}`,
       );
       return rows[0]?.at ?? null;
+    },
+
+    async prune(before) {
+      // two statements: one statement's second delete would not see the first one's deletions
+      const deliveries = await pool.query('delete from webhook_deliveries where coalesce(delivered_at, given_up_at) < $1', [before]);
+      // an event and its deliveries commit together, so an event seen here without any has none to come
+      const events = await pool.query('delete from events e where not exists (select 1 from webhook_deliveries d where d.event_id = e.id)');
+      return (deliveries.rowCount ?? 0) + (events.rowCount ?? 0);
     },
   };
 }

@@ -43,7 +43,15 @@ export function createWebhookSender(deps: { outbound: Pick<OutboundClient, 'send
   };
 }
 
-/** The Standard Webhooks body: `{type, timestamp, data}`, `data` the record as /api/history shows it. */
-export function standardBody(event: OutboxEvent, present: (record: NonNullable<OutboxEvent['record']>) => unknown): unknown {
-  return { type: event.type, timestamp: event.occurredAt.toISOString(), data: event.record ? present(event.record) : (event.data ?? {}) };
+/**
+ * The Standard Webhooks body: `{type, timestamp, data}`, `data` the record as /api/history shows it
+ * (`presentFollow`: a follow event's follow as /api/follows shows it).
+ */
+export function standardBody(
+  event: OutboxEvent,
+  present: (record: NonNullable<OutboxEvent['record']>) => unknown,
+  presentFollow?: (follow: NonNullable<OutboxEvent['follow']>) => unknown,
+): unknown {
+  const data = event.record ? present(event.record) : event.follow && presentFollow ? presentFollow(event.follow) : (event.data ?? {});
+  return { type: event.type, timestamp: event.occurredAt.toISOString(), data };
 }

@@ -1,4 +1,4 @@
-import { SIGNALS_OF, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
+import { healthOf, SIGNALS_OF, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
 import { decideBroadcast, decideVideo, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
 
@@ -25,14 +25,20 @@ export async function checkFollow(deps: CheckDeps, follow: Follow, policy: Check
   const candidates = dedupe(looked.flatMap((l) => l.candidates));
   const queued = await decideAll(deps, follow, candidates, policy, now);
   const answered = signals.some((s) => s.lastError === null);
-  const outcome: CheckOutcome = {
-    checkedAt: now,
-    signals,
-    failingSince: answered ? null : (follow.failingSince ?? now),
-    queued,
-  };
+  const failingSince = answered ? null : (follow.failingSince ?? now);
+  const outcome: CheckOutcome = { checkedAt: now, signals, failingSince, queued, becameUnhealthy: startsUnhealthySpell(follow, failingSince, now) };
   await deps.follows.recordCheck(follow.id, outcome);
   return outcome;
+}
+
+/**
+ * Whether the follow is unhealthy after this check and was not at its previous one: once per spell
+ * of failures (a recovery in between starts a new spell), not at every failing check.
+ */
+function startsUnhealthySpell(follow: Follow, failingSince: Date | null, now: Date): boolean {
+  if (healthOf({ paused: false, failingSince }, now) !== 'unhealthy') return false;
+  const before = follow.lastCheckedAt;
+  return before === null || healthOf({ paused: false, failingSince: follow.failingSince }, before) !== 'unhealthy';
 }
 
 interface Look {

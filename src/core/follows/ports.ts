@@ -11,6 +11,8 @@ export interface CheckOutcome {
   failingSince: Date | null;
   /** Added to queuedCount. */
   queued: number;
+  /** This check starts an unhealthy spell (a `follow.unhealthy` event, written with the outcome). */
+  becameUnhealthy: boolean;
 }
 
 export interface FollowRepo {
@@ -28,7 +30,10 @@ export interface FollowRepo {
    * `now + leaseSeconds` in the same statement (SKIP LOCKED), so no other worker checks it meanwhile.
    */
   claimDue(now: Date, leaseSeconds: number, limit: number): Promise<Follow[]>;
-  /** Stores a check's outcome; nextCheckAt becomes the earliest of the signals' nextCheckAt. */
+  /**
+   * Stores a check's outcome; nextCheckAt becomes the earliest of the signals' nextCheckAt. With
+   * `becameUnhealthy`, a `follow.unhealthy` event goes to the webhook outbox in the same statement.
+   */
   recordCheck(id: string, outcome: CheckOutcome): Promise<void>;
   /** The earliest nextCheckAt of the unpaused follows; null when none. */
   nextDue(): Promise<Date | null>;

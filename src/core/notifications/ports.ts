@@ -39,6 +39,8 @@ export interface WebhookRepo {
   recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome, disable: { before: Date; reason: string }): Promise<void>;
   /** When the next undelivered delivery is due, or null. */
   nextDueAt(): Promise<Date | null>;
+  /** Deletes deliveries delivered or given up before `before`, then events left without deliveries; returns how many rows went. */
+  prune(before: Date): Promise<number>;
 }
 
 /** Sends one event to one webhook (signed, through the SSRF guard, 10 s at most). Never throws. */

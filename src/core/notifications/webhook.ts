@@ -1,7 +1,16 @@
+import type { Follow } from '../follows/follow.js';
 import type { Livestream } from '../livestream/livestream.js';
 
 /** Every event a webhook may ask for. `webhook.test` is sent only on request, to one webhook. */
-export const EVENT_TYPES = ['livestream.queued', 'livestream.live', 'livestream.finished', 'livestream.failed', 'livestream.removed', 'webhook.test'] as const;
+export const EVENT_TYPES = [
+  'livestream.queued',
+  'livestream.live',
+  'livestream.finished',
+  'livestream.failed',
+  'livestream.removed',
+  'follow.unhealthy',
+  'webhook.test',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A webhook as its admin sees it (never its secret, which is shown once when it is added). */
@@ -36,6 +45,8 @@ export interface OutboxEvent {
   record: Livestream | null;
   /** What a `webhook.test` carries. */
   data: Record<string, unknown> | null;
+  /** The follow as it was when the event happened (follow events). */
+  follow?: Follow | null;
 }
 
 /** One webhook × one event: its attempts so far. */
