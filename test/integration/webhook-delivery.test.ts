@@ -1,98 +1,11 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
 import { presentRecord } from '../../src/http/livestreams/record.presenter.js';
-import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
-import { startWebhookDelivery } from '../../src/wiring/notifications.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { queueSubmitted, startReceiver, startWorker } from '../support/webhooks.js';
 
 const PUBLIC_URL = 'http://kura.test';
-const QUICK = { retryDelaysSeconds: [0.3, 0.6], giveUpAfterSeconds: 3600, disableAfterSeconds: 5 * 86400 };
-
-interface Received {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-  status: number;
-}
-
-/** A local webhook receiver: verifies every delivery with the standardwebhooks package, answers `answers` in turn (then 200). */
-async function startReceiver(answers: number[] = []) {
-  let secret = '';
-  const received: Received[] = [];
-  const refusedSignatures: string[] = [];
-  const waiters: Array<() => void> = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      try {
-        const payload = new Webhook(secret).verify(body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-        const status = answers.shift() ?? 200;
-        received.push({ id: request.headers['webhook-id'] as string, type: payload.type, data: payload.data, status });
-        response.writeHead(status).end();
-      } catch (error) {
-        refusedSignatures.push((error as Error).message);
-        response.writeHead(400).end();
-      }
-      waiters.splice(0).forEach((wake) => wake());
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    refusedSignatures,
-    useSecret: (value: string) => (secret = value),
-    async waitFor(count: number) {
-      while (received.length + refusedSignatures.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const noop = async () => undefined;
-
-/** A worker of the real pg-boss that runs only the webhook deliveries, as `kura serve` wires them. */
-async function startWorker(db: TestDatabase, allowPrivateSources = true) {
-  const jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 0.5, maxCaptures: 1, onError: () => undefined });
-  const log = pino({ level: 'silent' });
-  const delivery = await startWebhookDelivery({ allowPrivateSources, publicUrl: PUBLIC_URL }, { pool: db.pool, connectionString: db.url, jobs }, log, QUICK);
-  const handlers: JobHandlers = {
-    'watch-stream': noop,
-    'capture-stream': noop,
-    'finalize-archive': noop,
-    'index-records': noop,
-    'sweep-lifecycle': noop,
-    'verify-archives': noop,
-    'deliver-webhooks': delivery.drain,
-  };
-  const hooks: JobFailureHooks = {
-    'watch-stream': noop,
-    'capture-stream': noop,
-    'finalize-archive': noop,
-    'index-records': noop,
-    'sweep-lifecycle': noop,
-    'verify-archives': noop,
-    'deliver-webhooks': noop,
-  };
-  await jobs.work(handlers, hooks, { pollSeconds: 0.5, maxCaptures: 1 });
-  return {
-    drain: delivery.drain,
-    async stop() {
-      await delivery.stop();
-      await jobs.stop(2000);
-    },
-  };
-}
 
 let db: TestDatabase;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -116,22 +29,7 @@ async function subscribe(options: { events?: string[]; channelId?: string } = {}
   return webhook;
 }
 
-/** Queues a record as a submission does: the record and its submitter in one transaction. */
-async function queueRecord(id: string, channelId = 'UCchannel') {
-  const client = await db.pool.connect();
-  try {
-    await client.query('begin');
-    await client.query(
-      `insert into livestreams (id, platform, source_url, status, title, channel_name, channel_id, scheduled_start_at)
-       values ($1, 'hls', $2, 'upcoming', 'A stream', 'A channel', $3, now())`,
-      [id, `https://example.com/${id}.m3u8`, channelId],
-    );
-    await client.query(`insert into livestream_submitters (livestream_id, provider, user_id) values ($1, 'local', 'alice')`, [id]);
-    await client.query('commit');
-  } finally {
-    client.release();
-  }
-}
+const queueRecord = (id: string, channelId = 'UCchannel') => queueSubmitted(db, id, { channelId });
 
 const deliveriesOf = async (webhookId: string) => (await createWebhookRepo(db.pool).deliveries(webhookId, 50)).reverse();
 
