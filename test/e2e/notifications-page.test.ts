@@ -14,6 +14,8 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   served = await prepareBrowserKura('kura-notifications-page-');
   receiver = await startReceiver();
+  // an admin exists, so the login page offers no first-run setup; alice is an ordinary user
+  expect((await runKura(['user', 'add', 'root', '--admin'], served.env(), served.cwd, 'root-password-1\n')).code).toBe(0);
   expect((await runKura(['user', 'add', 'alice'], served.env(), served.cwd, 'alice-password-1\n')).code).toBe(0);
   ({ browser } = await served.start());
 }, 120_000);
