@@ -69,7 +69,13 @@ describe('personal webhooks', () => {
     const deliveries = await call('GET', `/api/user/webhooks/${mine.webhook.id}/deliveries`, alice);
     expect(deliveries.json().map((d: { livestreamId: string }) => d.livestreamId)).toEqual(['alices', 'alices', 'alices']);
     const seen = everything.receiver.received.map((r) => `${r.data.id} ${r.type}`).sort();
-    expect(seen).toEqual(['alices livestream.finished', 'alices livestream.live', 'alices livestream.queued', 'bobs livestream.live', 'bobs livestream.queued']);
+    expect(seen).toEqual([
+      'alices livestream.finished',
+      'alices livestream.live',
+      'alices livestream.queued',
+      'bobs livestream.live',
+      'bobs livestream.queued',
+    ]);
   });
 
   it("sends an admin's personal webhook the streams a follow they created queued", async () => {
@@ -81,7 +87,9 @@ describe('personal webhooks', () => {
     // as the follow's check queues a stream: submitted by follow/{id}
     await queueSubmitted(kura.db, 'followed', { submitter: `follow/${follow.json().id}` });
     await mine.receiver.waitFor(1);
-    expect(mine.receiver.received.map((r) => [r.type, r.data.id, r.data.submitters])).toEqual([['livestream.queued', 'followed', [`follow/${follow.json().id}`]]]);
+    expect(mine.receiver.received.map((r) => [r.type, r.data.id, r.data.submitters])).toEqual([
+      ['livestream.queued', 'followed', [`follow/${follow.json().id}`]],
+    ]);
     const deliveries = await call('GET', `/api/user/webhooks/${mine.webhook.id}/deliveries`, carol);
     expect(deliveries.json().map((d: { livestreamId: string }) => d.livestreamId)).toEqual(['followed']);
   });

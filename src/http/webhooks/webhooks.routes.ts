@@ -57,7 +57,14 @@ function routeSet(deps: WebhookRouteDeps, set: RouteSet): FastifyPluginAsyncType
   return async (app) => {
     app.get(
       path,
-      { onRequest, schema: { operationId: `list${name}s`, summary: `${who} oldest first (never their secrets)`, response: { 200: WebhookListSchema, ...problemResponses } } },
+      {
+        onRequest,
+        schema: {
+          operationId: `list${name}s`,
+          summary: `${who} oldest first (never their secrets)`,
+          response: { 200: WebhookListSchema, ...problemResponses },
+        },
+      },
       async (request) => (await listWebhooks(deps, ownerOf(request))).map(presentWebhook),
     );
     app.post(
