@@ -38,7 +38,8 @@ export type ErrorCode =
   | 'range_not_satisfiable'
   | 'livestream_state_conflict'
   | 'invalid_webhook'
-  | 'webhook_not_found';
+  | 'webhook_not_found'
+  | 'webhook_limit_reached';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {

@@ -10,6 +10,7 @@ import { startWebhookDelivery } from '../../src/wiring/notifications.js';
 import type { TestDatabase } from './database.js';
 
 export const PUBLIC_URL = 'http://kura.test';
+/** Retries within a second, so a test sees them. */
 export const QUICK = { retryDelaysSeconds: [0.3, 0.6], giveUpAfterSeconds: 3600, disableAfterSeconds: 5 * 86400 };
 
 export interface Received {
@@ -59,10 +60,10 @@ export async function startReceiver(answers: number[] = []) {
 const noop = async () => undefined;
 
 /** A worker of the real pg-boss that runs only the webhook deliveries, as `kura serve` wires them. */
-export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowPrivateSources = true) {
+export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowPrivateSources = true, publicUrl = PUBLIC_URL) {
   const jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 0.5, maxCaptures: 1, onError: () => undefined });
   const log = pino({ level: 'silent' });
-  const delivery = await startWebhookDelivery({ allowPrivateSources, publicUrl: PUBLIC_URL }, { pool: db.pool, connectionString: db.url, jobs }, log, QUICK);
+  const delivery = await startWebhookDelivery({ allowPrivateSources, publicUrl }, { pool: db.pool, connectionString: db.url, jobs }, log, QUICK);
   const handlers: JobHandlers = {
     'watch-stream': noop,
     'capture-stream': noop,
@@ -92,17 +93,23 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   };
 }
 
-/** Queues a record as a submission does: the record and its submitter in one transaction. */
-export async function queueRecord(pool: pg.Pool, id: string, channelId = 'UCchannel') {
-  const client = await pool.connect();
+/** Queues a record as a submission by local/alice does: the record and its submitter in one transaction. */
+export function queueRecord(pool: pg.Pool, id: string, channelId = 'UCchannel'): Promise<void> {
+  return queueSubmitted({ pool }, id, { channelId });
+}
+
+/** Queues a record as a submission does: the record and its submitter (`provider/userId`) in one transaction. */
+export async function queueSubmitted(db: Pick<TestDatabase, 'pool'>, id: string, options: { channelId?: string; submitter?: string } = {}): Promise<void> {
+  const [provider, userId] = (options.submitter ?? 'local/alice').split('/') as [string, string];
+  const client = await db.pool.connect();
   try {
     await client.query('begin');
     await client.query(
       `insert into livestreams (id, platform, source_url, status, title, channel_name, channel_id, scheduled_start_at)
        values ($1, 'hls', $2, 'upcoming', 'A stream', 'A channel', $3, now())`,
-      [id, `https://example.com/${id}.m3u8`, channelId],
+      [id, `https://example.com/${id}.m3u8`, options.channelId ?? 'UCchannel'],
     );
-    await client.query(`insert into livestream_submitters (livestream_id, provider, user_id) values ($1, 'local', 'alice')`, [id]);
+    await client.query(`insert into livestream_submitters (livestream_id, provider, user_id) values ($1, $2, $3)`, [id, provider, userId]);
     await client.query('commit');
   } finally {
     client.release();

@@ -11,7 +11,7 @@ const HEAD_OF_ITS_RECORD = `not exists (
   where p.webhook_id = d.webhook_id and p.record_key = d.record_key and p.event_id < d.event_id
     and p.delivered_at is null and p.given_up_at is null)`;
 
-const WEBHOOK_COLUMNS = `id, url, events, channel_id, created_by, created_at, failing_since, disabled_at, disabled_reason`;
+const WEBHOOK_COLUMNS = `id, url, events, channel_id, created_by, owner, created_at, failing_since, disabled_at, disabled_reason`;
 
 interface WebhookRow {
   id: string;
@@ -19,6 +19,7 @@ interface WebhookRow {
   events: EventType[] | null;
   channel_id: string | null;
   created_by: string;
+  owner: string | null;
   created_at: Date;
   failing_since: Date | null;
   disabled_at: Date | null;
@@ -31,6 +32,7 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   events: row.events,
   channelId: row.channel_id,
   createdBy: row.created_by,
+  owner: row.owner,
   createdAt: row.created_at,
   failingSince: row.failing_since,
   disabledAt: row.disabled_at,
@@ -51,14 +53,16 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
   return {
     async add(webhook) {
       const { rows } = await pool.query<WebhookRow>(
-        `insert into webhooks (id, url, events, channel_id, secret, created_by) values ($1, $2, $3, $4, $5, $6) returning ${WEBHOOK_COLUMNS}`,
-        [webhook.id, webhook.url, webhook.events, webhook.channelId, webhook.secret, webhook.createdBy],
+        `insert into webhooks (id, url, events, channel_id, secret, created_by, owner) values ($1, $2, $3, $4, $5, $6, $7) returning ${WEBHOOK_COLUMNS}`,
+        [webhook.id, webhook.url, webhook.events, webhook.channelId, webhook.secret, webhook.createdBy, webhook.owner],
       );
       return toWebhook(rows[0] as WebhookRow);
     },
 
-    async list() {
-      const { rows } = await pool.query<WebhookRow>(`select ${WEBHOOK_COLUMNS} from webhooks order by created_at, id`);
+    async list(owner) {
+      const { rows } = await pool.query<WebhookRow>(`select ${WEBHOOK_COLUMNS} from webhooks where $1::text is null or owner = $1 order by created_at, id`, [
+        owner ?? null,
+      ]);
       return rows.map(toWebhook);
     },
 

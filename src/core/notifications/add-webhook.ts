@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { WebhookRepo } from './ports.js';
-import { EVENT_TYPES, type EventType, type Webhook } from './webhook.js';
+import { EVENT_TYPES, PERSONAL_WEBHOOK_LIMIT, type EventType, type Webhook } from './webhook.js';
 
 /** What an admin gives to add a webhook. */
 export interface WebhookRequest {
@@ -15,11 +15,13 @@ const invalid = (detail: string) => new AppError('invalid', 'invalid_webhook', d
 /**
  * Adds a webhook and makes its signing secret (`whsec_` + 24 random bytes, base64), returned here
  * only. `refuseUrl` says why a URL may not be a target (a private address without
- * KURA_ALLOW_PRIVATE_SOURCES), or null. Throws `invalid_webhook`.
+ * KURA_ALLOW_PRIVATE_SOURCES), or null. With an `owner`, a personal webhook: sent only the events
+ * of that user's records, PERSONAL_WEBHOOK_LIMIT of them a user. Throws `invalid_webhook`,
+ * `webhook_limit_reached`.
  */
 export async function addWebhook(
   deps: { webhooks: WebhookRepo; refuseUrl: (url: string) => string | null },
-  request: WebhookRequest & { createdBy: string },
+  request: WebhookRequest & { createdBy: string; owner?: string },
 ): Promise<{ webhook: Webhook; secret: string }> {
   let url: URL;
   try {
@@ -33,6 +35,10 @@ export async function addWebhook(
   const unknown = (request.events ?? []).filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length > 0) throw invalid(`Unknown event types: ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
   const events = request.events && request.events.length > 0 ? [...new Set(request.events as EventType[])] : null;
+  const owner = request.owner ?? null;
+  if (owner !== null && (await deps.webhooks.list(owner)).length >= PERSONAL_WEBHOOK_LIMIT) {
+    throw new AppError('conflict', 'webhook_limit_reached', `You have ${PERSONAL_WEBHOOK_LIMIT} webhooks already; remove one first.`);
+  }
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const webhook = await deps.webhooks.add({
     id: randomBytes(9).toString('base64url'),
@@ -41,6 +47,7 @@ export async function addWebhook(
     channelId: request.channelId || null,
     secret,
     createdBy: request.createdBy,
+    owner,
   });
   return { webhook, secret };
 }

@@ -1,7 +1,7 @@
 import type { WebhookRepo } from './ports.js';
 import type { Webhook } from './webhook.js';
 
-/** Every webhook, oldest first, without their secrets. */
-export function listWebhooks(deps: { webhooks: WebhookRepo }): Promise<Webhook[]> {
-  return deps.webhooks.list();
+/** Every webhook (with an `owner`, only theirs), oldest first, without their secrets. */
+export function listWebhooks(deps: { webhooks: WebhookRepo }, owner?: string): Promise<Webhook[]> {
+  return deps.webhooks.list(owner);
 }

@@ -7,6 +7,7 @@ export interface NewWebhook {
   channelId: string | null;
   secret: string;
   createdBy: string;
+  owner: string | null;
 }
 
 /** How a try ended, as the repo records it. */
@@ -20,7 +21,8 @@ export interface AttemptOutcome {
 
 export interface WebhookRepo {
   add(webhook: NewWebhook): Promise<Webhook>;
-  list(): Promise<Webhook[]>;
+  /** Every webhook, or only those `owner` owns. */
+  list(owner?: string): Promise<Webhook[]>;
   get(id: string): Promise<Webhook | null>;
   /** False when there was none. */
   remove(id: string): Promise<boolean>;

@@ -22,12 +22,17 @@ export interface Webhook {
   /** Only this channel's records; null: all channels. */
   channelId: string | null;
   createdBy: string;
+  /** The user it belongs to (provider/userId): sent only their records' events. Null: the instance's. */
+  owner: string | null;
   createdAt: Date;
   /** Since when every delivery fails; null while the last one succeeded. */
   failingSince: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
 }
+
+/** How many personal webhooks one user may have. */
+export const PERSONAL_WEBHOOK_LIMIT = 5;
 
 /** What a delivery needs of its webhook: where, and the key it signs with. */
 export interface WebhookTarget {

@@ -12,6 +12,7 @@ export function presentWebhook(webhook: Webhook, isDiscord: (url: string) => boo
     events: webhook.events,
     channelId: webhook.channelId,
     createdBy: webhook.createdBy,
+    owner: webhook.owner,
     createdAt: webhook.createdAt.toISOString(),
     failingSince: iso(webhook.failingSince),
     disabledAt: iso(webhook.disabledAt),

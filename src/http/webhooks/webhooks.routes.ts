@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { submitterOf } from '../../core/accounts/account.js';
 import { addWebhook } from '../../core/notifications/add-webhook.js';
 import { enableWebhook } from '../../core/notifications/enable-webhook.js';
@@ -8,6 +9,7 @@ import type { WebhookRepo } from '../../core/notifications/ports.js';
 import type { Webhook } from '../../core/notifications/webhook.js';
 import { removeWebhook } from '../../core/notifications/remove-webhook.js';
 import { sendTestEvent } from '../../core/notifications/send-test-event.js';
+import { PERSONAL_WEBHOOK_LIMIT } from '../../core/notifications/webhook.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
@@ -29,92 +31,126 @@ export interface WebhookRouteDeps {
   isDiscord: (url: string) => boolean;
 }
 
-/** `GET/POST/DELETE /api/webhooks`, their deliveries and a test event: admins only, checked before the input. */
+/** One set of the webhook routes: where, who may call them, and whose webhooks they reach. */
+interface RouteSet {
+  path: string;
+  onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The owner the caller is limited to; undefined: every webhook (admins). */
+  ownerOf: (request: FastifyRequest) => string | undefined;
+  /** Operation ids: `list${name}s`, `create${name}`… */
+  name: string;
+  /** Summaries start with it. */
+  who: string;
+}
+
+/**
+ * `GET/POST/DELETE /api/webhooks`, their deliveries and a test event for admins (every webhook),
+ * and the same under `/api/user/webhooks` for any logged-in user (their personal webhooks, sent
+ * only their records' events; another's is not found). Callers are checked before the input.
+ */
 export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    await app.register(routeSet(deps, { path: '/webhooks', onRequest: guard.requireAdmin, ownerOf: () => undefined, name: 'Webhook', who: 'Admin:' }));
+    await app.register(
+      routeSet(deps, {
+        path: '/user/webhooks',
+        onRequest: guard.requireCaller,
+        ownerOf: (request) => submitterOf(callerOf(request).user),
+        name: 'PersonalWebhook',
+        who: `Your webhooks (events of your submissions and follows, at most ${PERSONAL_WEBHOOK_LIMIT}):`,
+      }),
+    );
+  };
+}
+
+function routeSet(deps: WebhookRouteDeps, set: RouteSet): FastifyPluginAsyncTypebox {
+  const { path, onRequest, ownerOf, name, who } = set;
   const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
   return async (app) => {
     app.get(
-      '/webhooks',
+      path,
       {
-        onRequest: guard.requireAdmin,
+        onRequest,
         schema: {
-          operationId: 'listWebhooks',
-          summary: 'Admin: every webhook, oldest first (never their secrets)',
+          operationId: `list${name}s`,
+          summary: `${who} oldest first (never their secrets)`,
           response: { 200: WebhookListSchema, ...problemResponses },
         },
       },
-      async () => (await listWebhooks(deps)).map(present),
+      async (request) => (await listWebhooks(deps, ownerOf(request))).map(present),
     );
     app.post(
-      '/webhooks',
+      path,
       {
-        onRequest: guard.requireAdmin,
+        onRequest,
         schema: {
-          operationId: 'createWebhook',
-          summary: 'Admin: adds a webhook; the answer holds its signing secret, shown this once (201)',
+          operationId: `create${name}`,
+          summary: `${who} adds one; the answer holds its signing secret, shown this once (201)`,
           body: CreateWebhookSchema,
           response: { 201: CreatedWebhookSchema, ...problemResponses },
         },
       },
       async (request, reply) => {
-        const { webhook, secret } = await addWebhook(deps, { ...request.body, createdBy: submitterOf(callerOf(request).user) });
+        const owner = ownerOf(request);
+        const input = { ...request.body, createdBy: submitterOf(callerOf(request).user), ...(owner === undefined ? {} : { owner }) };
+        const { webhook, secret } = await addWebhook(deps, input);
         return reply.code(201).send({ ...present(webhook), secret });
       },
     );
     app.delete(
-      '/webhooks/:id',
+      `${path}/:id`,
       {
-        onRequest: guard.requireAdmin,
+        onRequest,
         schema: {
-          operationId: 'deleteWebhook',
-          summary: 'Admin: removes a webhook and its deliveries (204)',
+          operationId: `delete${name}`,
+          summary: `${who} removes one and its deliveries (204)`,
           params: WebhookParamsSchema,
           response: { 204: NoContentSchema, ...problemResponses },
         },
       },
       async (request, reply) => {
-        await removeWebhook(deps, request.params.id);
+        await removeWebhook(deps, request.params.id, ownerOf(request));
         return sendNoContent(reply);
       },
     );
     app.post(
-      '/webhooks/:id/enable',
+      `${path}/:id/enable`,
       {
-        onRequest: guard.requireAdmin,
+        onRequest,
         schema: {
-          operationId: 'enableWebhook',
-          summary: 'Admin: enables a webhook again (clears disabledAt and failingSince); its pending deliveries go out at once',
+          operationId: `enable${name}`,
+          summary: `${who} enables one again (clears disabledAt and failingSince); its pending deliveries go out at once`,
           params: WebhookParamsSchema,
           response: { 200: WebhookSchema, ...problemResponses },
         },
       },
-      async (request) => present(await enableWebhook(deps, request.params.id)),
+      async (request) => present(await enableWebhook(deps, request.params.id, ownerOf(request))),
     );
     app.get(
-      '/webhooks/:id/deliveries',
+      `${path}/:id/deliveries`,
       {
-        onRequest: guard.requireAdmin,
+        onRequest,
         schema: {
-          operationId: 'listWebhookDeliveries',
-          summary: "Admin: a webhook's latest deliveries, newest first: event, status, response code, duration, next try",
+          operationId: `list${name}Deliveries`,
+          summary: `${who} one's latest deliveries, newest first: event, status, response code, duration, next try`,
           params: WebhookParamsSchema,
           response: { 200: DeliveryListSchema, ...problemResponses },
         },
       },
-      async (request) => (await listDeliveries(deps, request.params.id)).map(presentDelivery),
+      async (request) => (await listDeliveries(deps, request.params.id, { owner: ownerOf(request) })).map(presentDelivery),
     );
     app.post(
-      '/webhooks/:id/test',
+      `${path}/:id/test`,
       {
-        onRequest: guard.requireAdmin,
+        onRequest,
         schema: {
-          operationId: 'testWebhook',
-          summary: 'Admin: sends this webhook a webhook.test event (202)',
+          operationId: `test${name}`,
+          summary: `${who} sends one a webhook.test event (202)`,
           params: WebhookParamsSchema,
           response: { 202: TestEventSchema, ...problemResponses },
         },
       },
-      async (request, reply) => reply.code(202).send({ eventId: await sendTestEvent(deps, request.params.id, new Date()) }),
+      async (request, reply) => reply.code(202).send({ eventId: await sendTestEvent(deps, request.params.id, new Date(), ownerOf(request)) }),
     );
   };
 }

@@ -9,7 +9,10 @@ const webhookProperties = {
   discord: Type.Boolean({ description: 'a Discord webhook URL: sent a Discord message instead of the Standard Webhooks event' }),
   events: Type.Union([Type.Array(Type.Enum(EVENT_TYPES)), Type.Null()], { description: 'the event types it is sent; null: all' }),
   channelId: Type.Union([Type.String(), Type.Null()], { description: "only this channel's records; null: all" }),
-  createdBy: Type.String({ description: 'the admin who added it, provider/userId' }),
+  createdBy: Type.String({ description: 'who added it, provider/userId' }),
+  owner: Type.Union([Type.String(), Type.Null()], {
+    description: "a personal webhook's user (provider/userId): sent only the events of their submissions and follows; null: the instance's, sent everything",
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   failingSince: time('since when every delivery fails; null while the last one succeeded'),
   disabledAt: time('when it was disabled (after five days of failures); null: enabled'),
