@@ -105,6 +105,7 @@ describe('personal webhooks', () => {
       ['DELETE', `/api/user/webhooks/${id}`],
       ['GET', `/api/user/webhooks/${id}/deliveries`],
       ['POST', `/api/user/webhooks/${id}/test`],
+      ['POST', `/api/user/webhooks/${id}/enable`],
     ] as const) {
       const refused = await call(method, url, alice);
       expect([url, refused.statusCode, refused.json().code]).toEqual([url, 404, 'webhook_not_found']);
@@ -113,6 +114,10 @@ describe('personal webhooks', () => {
     expect((await call('GET', '/api/webhooks', carol)).json().map((w: { owner: string }) => w.owner)).toEqual(['local/bob', 'local/alice']);
     const test = await call('POST', `/api/user/webhooks/${id}/test`, bob);
     expect(test.statusCode).toBe(202);
+    // a personal webhook disabled for failing is enabled again by its owner
+    await kura.db.pool.query(`update webhooks set disabled_at = now(), disabled_reason = 'failing for 5 days' where id = $1`, [id]);
+    const enabled = await call('POST', `/api/user/webhooks/${id}/enable`, bob);
+    expect([enabled.statusCode, enabled.json().disabledAt]).toEqual([200, null]);
     expect((await call('DELETE', `/api/user/webhooks/${id}`, bob)).statusCode).toBe(204);
     expect((await call('GET', '/api/user/webhooks', bob)).json()).toEqual([]);
   });
