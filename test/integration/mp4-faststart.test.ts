@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faststartLayout, moveChunkOffsets } from '../../src/adapters/media/mp4-faststart.js';
-import { testSignal } from '../support/ffmpeg-args.js';
+import { testCodecs, testSignal } from '../support/ffmpeg-args.js';
 
 // Real ffmpeg output: an MP4 with its moov after the media, moved to the front by Kura.
 let dir: string;
@@ -44,20 +44,7 @@ const topLevel = async (file: string) => {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-mp4-'));
   raw = path.join(dir, 'raw.mp4');
-  await run('ffmpeg', [
-    ...testSignal('testsrc=size=320x180:rate=30', 6),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '30',
-    '-c:a',
-    'aac',
-    '-f',
-    'mp4',
-    raw,
-  ]);
+  await run('ffmpeg', [...testSignal('testsrc=size=320x180:rate=30', 6), ...testCodecs(), '-f', 'mp4', raw]);
 });
 
 describe('moving the moov of an MP4 in front of its media', () => {

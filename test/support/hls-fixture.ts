@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { testSignal } from './ffmpeg-args.js';
+import { hlsOutput, testCodecs, testSignal } from './ffmpeg-args.js';
 
 export interface HlsFixture {
   /** The media playlist URL on 127.0.0.1 (404 until the stream starts). */
@@ -235,10 +235,7 @@ export async function probe(file: string): Promise<{ duration: number; frames: n
 
 /** The reference: the fixture's own segments remuxed by plain ffmpeg. */
 export async function remuxReference(playlist: string, output: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', playlist, '-c', 'copy', output]);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`reference remux exited ${code}`))));
-  });
+  await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-i', playlist, '-c', 'copy', output]);
 }
 
 /**
@@ -251,31 +248,11 @@ export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
     ['a', '320x180'],
     ['b', '640x360'],
   ] as const) {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn('ffmpeg', [
-        ...testSignal(`testsrc=size=${size}:rate=30`, 5),
-        '-nostdin',
-        '-y',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '30',
-        '-c:a',
-        'aac',
-        '-f',
-        'hls',
-        '-hls_time',
-        '1',
-        '-hls_list_size',
-        '0',
-        '-hls_segment_filename',
-        path.join(liveDir, `${name}%02d.ts`),
-        path.join(liveDir, `${name}.m3u8`),
-      ]);
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
-    });
+    await runFfmpeg([
+      ...testSignal(`testsrc=size=${size}:rate=30`, 5),
+      ...testCodecs(),
+      ...hlsOutput(path.join(liveDir, `${name}%02d.ts`), path.join(liveDir, `${name}.m3u8`)),
+    ]);
   }
   const media = (text: string) => text.split('\n').filter((line) => line.startsWith('#EXTINF') || line.endsWith('.ts'));
   const first = await readFile(path.join(liveDir, 'a.m3u8'), 'utf8');
@@ -290,37 +267,12 @@ export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
  * (`#EXT-X-MAP:...,BYTERANGE=` and `#EXT-X-BYTERANGE`).
  */
 export async function writeSingleFileStream(liveDir: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('ffmpeg', [
-      ...testSignal('testsrc=size=320x180:rate=30', 5),
-      '-nostdin',
-      '-y',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-g',
-      '30',
-      '-c:a',
-      'aac',
-      '-f',
-      'hls',
-      '-hls_time',
-      '1',
-      '-hls_list_size',
-      '0',
-      '-hls_playlist_type',
-      'vod',
-      '-hls_segment_type',
-      'fmp4',
-      '-hls_flags',
-      'single_file',
-      '-hls_segment_filename',
-      path.join(liveDir, 'media.mp4'),
-      path.join(liveDir, 'index.m3u8'),
-    ]);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
-  });
+  const singleFile = ['-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4', '-hls_flags', 'single_file'];
+  await runFfmpeg([
+    ...testSignal('testsrc=size=320x180:rate=30', 5),
+    ...testCodecs(),
+    ...hlsOutput(path.join(liveDir, 'media.mp4'), path.join(liveDir, 'index.m3u8'), singleFile),
+  ]);
 }
 
 /** The AES-128 key `writeEncryptedStream` encrypts with, served as `key.bin`. */
@@ -335,29 +287,12 @@ export const FIXTURE_KEY = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex'
 export async function writeEncryptedStream(liveDir: string, method: 'AES-128' | 'SAMPLE-AES'): Promise<void> {
   const plainDir = path.join(liveDir, 'plain');
   await mkdir(plainDir);
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('ffmpeg', [
-      ...testSignal('testsrc=size=320x180:rate=30', 4, { silent: true }),
-      '-nostdin',
-      '-y',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-g',
-      '30',
-      '-f',
-      'hls',
-      '-hls_time',
-      '1',
-      '-hls_list_size',
-      '0',
-      '-hls_segment_filename',
-      path.join(plainDir, 'p%02d.ts'),
-      path.join(plainDir, 'index.m3u8'),
-    ]);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
-  });
+  const silent = { silent: true };
+  await runFfmpeg([
+    ...testSignal('testsrc=size=320x180:rate=30', 4, silent),
+    ...testCodecs(silent),
+    ...hlsOutput(path.join(plainDir, 'p%02d.ts'), path.join(plainDir, 'index.m3u8')),
+  ]);
   const explicitIv = Buffer.from('f0e0d0c0b0a090807060504030201000', 'hex');
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:10'];
   for (let i = 0; i < 4; i++) {
@@ -378,4 +313,15 @@ function sequenceIv(sequence: number): Buffer {
   const iv = Buffer.alloc(16);
   iv.writeUInt32BE(sequence, 12);
   return iv;
+}
+
+/** Runs ffmpeg to its end; rejects with its exit code and error output. */
+function runFfmpeg(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${stderr}`))));
+  });
 }
