@@ -26,9 +26,11 @@ describe('kura follow', () => {
 
     const listed = await runKura(['follow', 'list'], env(), cwd);
     expect(listed.stdout.trim()).toBe([id, 'hls_endpoint', 'ok', '0', 'Karaoke Night', 'https://live.example.org/live/index.m3u8'].join('\t'));
-    expect((await runKura(['follow', 'pause', id], env(), cwd)).code).toBe(0);
+    const paused = await runKura(['follow', 'pause', id], env(), cwd);
+    expect(paused.code, paused.stderr).toBe(0);
     expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toContain('\tpaused\t');
-    expect((await runKura(['follow', 'resume', id], env(), cwd)).code).toBe(0);
+    const resumed = await runKura(['follow', 'resume', id], env(), cwd);
+    expect(resumed.code, resumed.stderr).toBe(0);
 
     const again = await runKura(['follow', 'add', 'https://live.example.org/live/index.m3u8'], env(), cwd);
     expect(again.code).toBe(1);
