@@ -42,6 +42,8 @@ export interface FixtureOptions {
   endlist?: boolean;
   /** Put before the segment file names (`b2-seg00000.ts`), so broadcasts on one playlist keep apart. */
   segmentPrefix?: string;
+  /** false: encode as fast as the machine can, not in real time (a stream prepared ahead, as bench/capture does). Default true. */
+  realtime?: boolean;
 }
 
 /** Matches the fixture's media segment requests, of either segment type. */
@@ -148,16 +150,28 @@ function serve(root: string, requestPath: string, response: http.ServerResponse,
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
+  const child: ChildProcess = spawn('ffmpeg', encoderArgs(dir, options), { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => (code === 0 || signal === 'SIGKILL' ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`))));
+  });
+  return { child, done };
+}
+
+/** The fixture encoder's ffmpeg arguments: a test picture and tone as HLS in 1 s segments (a keyframe each), into `dir`. */
+export function encoderArgs(dir: string, options: FixtureOptions): string[] {
   const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts', constantBitrate = false, segmentPrefix = '' } = options;
   const flags = [...(listSize > 0 ? ['temp_file', 'delete_segments'] : ['temp_file']), ...(options.endlist === false ? ['omit_endlist'] : [])];
   const cbr = constantBitrate ? ['-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr'] : [];
   const segments = segmentType === 'fmp4' ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4'] : [];
-  const args = [
+  return [
     '-hide_banner',
     '-loglevel',
     'error',
     '-nostdin',
-    '-re',
+    ...(options.realtime === false ? [] : ['-re']),
     '-f',
     'lavfi',
     '-i',
@@ -200,14 +214,6 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
     path.join(dir, `${segmentPrefix}${segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'}`),
     path.join(dir, 'index.m3u8'),
   ];
-  const child: ChildProcess = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<void>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 || signal === 'SIGKILL' ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`))));
-  });
-  return { child, done };
 }
 
 /** ffprobe's duration and video frame count of a media file. */

@@ -1,0 +1,196 @@
+// Section "concurrent": many captures of one live stream at once (one encode served under a URL per
+// capture, so each is a record of its own), in one `kura serve` on fs storage; with
+// --s3-concurrent N also on S3 storage (s3rver) in one process and in two processes sharing the
+// database, each on a disk of its own as separate machines would be.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { probe } from '../../test/support/hls-fixture.js';
+import { startS3, type TestS3 } from '../../test/support/s3.js';
+import { captureEnv, sleep, type BenchContext } from './context.js';
+import { sampleDiskPeak } from './disk-peak.js';
+import type { EncodedStream } from './encoded-stream.js';
+import { archiveFile, captureStarts, eventLoopLag, gapsOf, queueArchives, startKura, waitStored, type KuraServer } from './kura-run.js';
+import { serveLive } from './live-server.js';
+import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
+import { childrenByKind, sum, total, type Cost } from './phases.js';
+import { sampleProcess, type Timeline } from './process-sampler.js';
+import { describeChildren } from './single.js';
+
+interface Setup {
+  name: string;
+  count: number;
+  processes: number;
+  storageEnv: Record<string, string>;
+}
+
+interface Outcome {
+  setup: Setup;
+  finished: number;
+  gaps: { ranges: number; segments: number };
+  frames: number[];
+  lag: { p99Ms: number; maxMs: number };
+  peakRssMb: number;
+  peakTreeRssMb: number;
+  cost: Cost;
+  children: Map<string, { runs: number; cpu: number }>;
+  storedAfterEndSeconds: number;
+  peakSpoolMb: number;
+  /** Seconds from the stream going on air to each capture starting, sorted. */
+  startDelays: number[];
+}
+
+export async function runConcurrent(ctx: BenchContext): Promise<void> {
+  const stream = await ctx.stream(ctx.options.seconds);
+  let s3: TestS3 | null = null;
+  const outcomes: Outcome[] = [];
+  try {
+    const setups: Setup[] = ctx.options.concurrent.map((count) => ({ name: 'fs storage, 1 process', count, processes: 1, storageEnv: {} }));
+    if (ctx.options.s3Concurrent > 0) {
+      s3 = await startS3();
+      for (const processes of [1, 2])
+        setups.push({ name: `S3 (s3rver), ${processes} process${processes > 1 ? 'es' : ''}`, count: ctx.options.s3Concurrent, processes, storageEnv: s3.env });
+    }
+    for (const setup of setups) outcomes.push(await runSetup(ctx, setup, stream));
+  } finally {
+    await s3?.stop();
+  }
+  printConcurrent(ctx, stream.encoded, outcomes);
+}
+
+async function runSetup(ctx: BenchContext, setup: Setup, stream: { encoded: EncodedStream; bytes: Buffer[] }): Promise<Outcome> {
+  const slug = `${setup.storageEnv.KURA_STORAGE ?? 'fs'}_${setup.processes}p_${setup.count}`;
+  const databaseUrl = await ctx.database(`concurrent_${slug}`);
+  const live = await serveLive(stream.encoded, stream.bytes, ctx.options.window);
+  const env = captureEnv(databaseUrl, path.join(ctx.root, `concurrent-${slug}`), {
+    KURA_MAX_CAPTURES: String(Math.ceil(setup.count / setup.processes)),
+    ...setup.storageEnv,
+  });
+  const envs = Array.from({ length: setup.processes }, (_, i) => (i === 0 ? env : { ...env, KURA_DATA_DIR: `${env.KURA_DATA_DIR}-${i}` }));
+  const kuras: KuraServer[] = [];
+  try {
+    for (const [i, each] of envs.entries()) kuras.push(await startKura(each, ctx.root, await ctx.profileDir(`concurrent-${slug}-${i}`)));
+    await sleep(10); // the tail of start-up is not the captures'
+    const samplers = kuras.map((k) => sampleProcess(k.pid, 50));
+    const spools = envs.map((e) => sampleDiskPeak(path.join(e.KURA_DATA_DIR as string, 'spool'), 1000));
+    for (const k of kuras) await eventLoopLag(k.metricsUrl as string); // opens the lag window
+    const ids = await queueArchives(
+      Array.from({ length: setup.count }, (_, i) => live.url(`${slug}-${i}`)),
+      env,
+      ctx.root,
+    );
+    live.start();
+    const onAirAt = Date.now() + (stream.encoded.segments[0]?.seconds ?? 0) * 1000;
+    await live.ended();
+    const endedAt = Date.now();
+    for (const id of ids) await waitStored(databaseUrl, id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
+    const storedAfterEndSeconds = (Date.now() - endedAt) / 1000;
+    const lags = await Promise.all(kuras.map((k) => eventLoopLag(k.metricsUrl as string)));
+    const timelines = await Promise.all(samplers.map((s) => s.stop()));
+    const peakSpoolMb = Math.max(...(await Promise.all(spools.map((s) => s.stop())))) / 1e6;
+    for (const k of kuras) await k.stop();
+    return {
+      setup,
+      ...(await archives(ctx, env, databaseUrl, ids)),
+      gaps: await gapsOf(databaseUrl, ids),
+      lag: { p99Ms: Math.max(...lags.map((l) => l.p99Ms)), maxMs: Math.max(...lags.map((l) => l.maxMs)) },
+      peakRssMb: Math.max(...timelines.map((t) => t.peakRssMb)),
+      peakTreeRssMb: Math.max(...timelines.map((t) => t.peakTreeRssMb)),
+      cost: sum(timelines.map(wholeCost)),
+      children: mergeKinds(timelines),
+      storedAfterEndSeconds,
+      peakSpoolMb,
+      startDelays: (await captureStarts(databaseUrl, ids)).map((t) => (t - onAirAt) / 1000).sort((a, b) => a - b),
+    };
+  } finally {
+    for (const k of kuras) await k.stop();
+    await live.close();
+  }
+}
+
+/** Video frames of each finished archive, read where it is stored. */
+async function archives(ctx: BenchContext, env: Record<string, string>, databaseUrl: string, ids: string[]): Promise<{ finished: number; frames: number[] }> {
+  const frames: number[] = [];
+  for (const id of ids) {
+    const file = await archiveFile(env, databaseUrl, id, ctx.root).catch(() => null);
+    if (file === null) continue; // not finished: no archive
+    frames.push((await probe(file)).frames);
+    if (env.KURA_STORAGE === 's3') await rm(file);
+  }
+  return { finished: frames.length, frames };
+}
+
+function wholeCost(timeline: Timeline): Cost {
+  const first = timeline.samples[0];
+  const last = timeline.samples.at(-1);
+  if (first === undefined || last === undefined) return { main: 0, threads: 0, children: 0 };
+  return { main: last.main - first.main, threads: last.threads - first.threads, children: last.waited - first.waited };
+}
+
+function mergeKinds(timelines: Timeline[]): Map<string, { runs: number; cpu: number }> {
+  const out = new Map<string, { runs: number; cpu: number }>();
+  for (const [kind, entry] of timelines.flatMap((t) => [...childrenByKind(t)])) {
+    const seen = out.get(kind) ?? { runs: 0, cpu: 0 };
+    out.set(kind, { runs: seen.runs + entry.runs, cpu: seen.cpu + entry.cpu });
+  }
+  return out;
+}
+
+function printConcurrent(ctx: BenchContext, encoded: EncodedStream, outcomes: Outcome[]): void {
+  const rows = outcomes.map((o) => [
+    o.setup.name,
+    o.setup.count,
+    o.finished,
+    `${o.gaps.segments} (${o.gaps.ranges})`,
+    o.frames.length === 0 ? '—' : `${Math.min(...o.frames)}–${Math.max(...o.frames)}`,
+    o.frames.filter((f) => f === encoded.frames).length,
+    o.startDelays.length === 0
+      ? '—'
+      : `${fixed(o.startDelays[Math.floor(o.startDelays.length / 2)] as number, 1)}; ${fixed(o.startDelays.at(-1) as number, 1)}`,
+    `${fixed(o.lag.p99Ms, 1)} (${fixed(o.lag.maxMs, 0)})`,
+    `${fixed(o.peakRssMb, 0)}; ${fixed(o.peakTreeRssMb, 0)}`,
+    ...costCells(o.cost),
+    fixed(total(o.cost) / o.setup.count),
+    fixed(o.storedAfterEndSeconds, 0),
+    fixed(o.peakSpoolMb, 0),
+  ]);
+  const kinds = outcomes.map((o) => `- ${o.setup.name}, ${o.setup.count}: children ${describeChildren(o.children)}`);
+  const targets = outcomes.flatMap((o) => {
+    const label = `${o.setup.name}, ${o.setup.count} captures`;
+    const whole = o.frames.filter((f) => f === encoded.frames).length;
+    return [
+      targetRow(`missed segments, ${label}`, o.gaps.segments, 0, '', 0),
+      [
+        `every archive whole (${encoded.frames} frames), ${label}`,
+        `${whole} of ${o.setup.count}`,
+        `${o.setup.count} of ${o.setup.count}`,
+        whole === o.setup.count ? 'met' : '**not met**',
+      ],
+      targetRow(`event-loop lag p99, ${label}`, o.lag.p99Ms, 50, ' ms', 1),
+      targetRow(`peak RSS (node + children), ${label}`, o.peakTreeRssMb, 1024, ' MB', 0),
+    ];
+  });
+  section(`4. Concurrent captures of one ${ctx.options.seconds} s 720p stream (${encoded.frames} frames, window ${ctx.options.window})`, [
+    table(
+      [
+        'setup',
+        'captures',
+        'finished',
+        'missed segments (ranges)',
+        'frames per archive',
+        'whole archives',
+        'capture started, s after on air: median; last',
+        'event-loop lag p99 ms (max)',
+        'peak RSS MB: node; node + children',
+        ...COST_HEADER,
+        'CPU s per capture',
+        'last archive stored, s after the stream ended',
+        'peak spool MB',
+      ],
+      rows,
+    ),
+    '',
+    ...kinds,
+    '',
+    table(TARGET_HEADER, targets),
+  ]);
+}

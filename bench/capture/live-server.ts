@@ -1,0 +1,94 @@
+// An encoded stream served live by the clock, as a live CDN serves HLS: the media playlist lists the
+// last `window` published segments (a sliding window with a rising EXT-X-MEDIA-SEQUENCE), and
+// #EXT-X-ENDLIST once the last one is out. Before the first segment is published the playlist is
+// 404, as a stream not yet on air. One stream answers under any number of URLs (`?viewer=i`), so
+// each is a source of its own to Kura while one encode feeds them all.
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import type { EncodedStream } from './encoded-stream.js';
+
+export interface LiveStream {
+  /** The media playlist URL of one viewer: same stream, a URL of its own. */
+  url(viewer: string): string;
+  /** Starts the clock: segment i is published when it would have been finished live. */
+  start(): void;
+  /** Resolves once the last segment is published (the playlist says #EXT-X-ENDLIST from then). */
+  ended(): Promise<void>;
+  served: { playlists: number; segments: number; segmentBytes: number; notYet: number };
+  close(): Promise<void>;
+}
+
+/** The segments' bytes, read once and shared by every live server of the stream. */
+export function loadSegments(encoded: EncodedStream): Promise<Buffer[]> {
+  return Promise.all(encoded.segments.map((s) => readFile(path.join(encoded.dir, s.name))));
+}
+
+export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window: number): Promise<LiveStream> {
+  const index = new Map(encoded.segments.map((s, i) => [s.name, i]));
+  // a segment is out once the live encoder would have written its last frame
+  const publishedAt: number[] = [];
+  encoded.segments.reduce((end, s) => (publishedAt.push(end + s.seconds * 1000), end + s.seconds * 1000), 0);
+  let startedAt: number | null = null;
+  let markEnded = () => undefined as void;
+  const endedPromise = new Promise<void>((resolve) => (markEnded = resolve));
+  let endTimer: NodeJS.Timeout | undefined;
+  const published = () => {
+    if (startedAt === null) return 0;
+    const elapsed = Date.now() - startedAt;
+    let count = 0;
+    while (count < publishedAt.length && (publishedAt[count] as number) <= elapsed) count++;
+    return count;
+  };
+  const live: LiveStream = {
+    url: () => '',
+    start: () => {
+      startedAt = Date.now();
+      endTimer = setTimeout(markEnded, publishedAt.at(-1) ?? 0);
+    },
+    ended: () => endedPromise,
+    served: { playlists: 0, segments: 0, segmentBytes: 0, notYet: 0 },
+    close: async () => undefined,
+  };
+  const server = http.createServer((request, response) => {
+    const name = path.basename((request.url ?? '/').split('?')[0] as string);
+    const out = published();
+    if (name === 'index.m3u8') {
+      if (out === 0) return void response.writeHead(404).end();
+      live.served.playlists++;
+      const body = playlist(encoded, out, window);
+      response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache', 'content-length': Buffer.byteLength(body) });
+      return void response.end(body);
+    }
+    const i = index.get(name);
+    if (i === undefined || i >= out) {
+      live.served.notYet++;
+      return void response.writeHead(404).end();
+    }
+    const body = bytes[i] as Buffer;
+    live.served.segments++;
+    live.served.segmentBytes += body.length;
+    response.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': body.length });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  live.url = (viewer) => `http://127.0.0.1:${port}/live/index.m3u8?viewer=${encodeURIComponent(viewer)}`;
+  live.close = async () => {
+    clearTimeout(endTimer);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return live;
+}
+
+function playlist(encoded: EncodedStream, published: number, window: number): string {
+  const first = Math.max(0, published - window);
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${encoded.targetDuration}`, `#EXT-X-MEDIA-SEQUENCE:${first}`];
+  for (let i = first; i < published; i++) {
+    const segment = encoded.segments[i] as EncodedStream['segments'][number];
+    lines.push(`#EXTINF:${segment.seconds.toFixed(6)},`, segment.name);
+  }
+  if (published === encoded.segments.length) lines.push('#EXT-X-ENDLIST');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,27 @@
+// Markdown for bench/RESULTS.md: tables, and each target's verdict beside its measured value.
+import { total, type Cost } from './phases.js';
+
+export function table(header: string[], rows: Array<Array<string | number>>): string {
+  const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** `n` to `digits` places; a sampling artefact just under zero reads 0, not -0.00. */
+export const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? (Math.abs(n) < 0.5 * 10 ** -digits ? 0 : n).toFixed(digits) : '—');
+
+/** The cost's cells: total, node main thread, other threads, children. */
+export const costCells = (c: Cost) => [fixed(total(c)), fixed(c.main), fixed(c.threads), fixed(c.children)];
+export const COST_HEADER = ['CPU s', 'node main thread', 'other threads', 'children'];
+
+/** A target row: what, measured, target, met or not. */
+export function targetRow(what: string, measured: number, limit: number, unit: string, digits = 2): Array<string> {
+  const met = Number.isFinite(measured) && measured <= limit;
+  return [what, `${fixed(measured, digits)}${unit}`, `≤ ${limit}${unit}`, met ? 'met' : '**not met**'];
+}
+
+export const TARGET_HEADER = ['target', 'measured', 'target', ''];
+
+export function section(title: string, lines: string[]): void {
+  console.log(`\n### ${title}\n`);
+  for (const line of lines) console.log(line);
+}

@@ -1,0 +1,97 @@
+// The command line of bench/capture (see bench/capture/README.md for what each section measures).
+import os from 'node:os';
+import path from 'node:path';
+
+export const SECTIONS = ['single', 'long', 'concurrent', 'idle'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface Options {
+  /** Length of the short stream (sections single and concurrent). */
+  seconds: number;
+  /** Length of the long stream (section long). */
+  longSeconds: number;
+  /** Captures at once in one `kura serve` on fs storage, one run per count (0: none). */
+  concurrent: number[];
+  /** Captures at once for the S3 variants (one process, two processes); 0 skips them. */
+  s3Concurrent: number;
+  sections: Section[];
+  /** Where V8 CPU profiles of the kura processes go, one folder per run. */
+  profileDir: string | null;
+  /** Where encoded streams are kept between runs. */
+  cacheDir: string;
+  /** Segments a live playlist lists (a sliding window, as a live CDN's). */
+  window: number;
+  /** Idle section: seconds after start-up before sampling, and seconds sampled. */
+  idleSettle: number;
+  idleSeconds: number;
+  /** Repeats of each bare ffmpeg command whose median is taken (section long). */
+  bareRuns: number;
+}
+
+const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
+  --seconds 60          short stream (single, concurrent)
+  --long-seconds 600    long stream (long)
+  --concurrent 100      captures at once in one kura serve (fs); a list runs each: 100,60,40; 0 skips
+  --s3-concurrent 0     captures at once on S3 in one process and in two processes; 0 skips
+  --only LIST           sections to run: ${SECTIONS.join(',')}
+  --window 15           segments in the live playlist's sliding window
+  --idle-settle 60      seconds between start-up and the idle sample
+  --idle-seconds 60     seconds sampled idle
+  --bare-runs 3         repeats of the bare concat + faststart remux (median)
+  --profile DIR         write V8 CPU profiles of the kura processes under DIR
+  --cache DIR           encoded streams (default $XDG_CACHE_HOME/kura-bench/capture)`;
+
+export function parseOptions(argv: string[]): Options {
+  const given = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 2) {
+    const [name, value] = [argv[i] as string, argv[i + 1]];
+    if (name === '--help' || name === '-h') exit(USAGE, 0);
+    if (!name.startsWith('--') || value === undefined) exit(`bench/capture: ${name} needs a value\n${USAGE}`, 2);
+    given.set(name.slice(2), value as string);
+  }
+  const number = (name: string, fallback: number) => {
+    const value = Number(given.get(name) ?? fallback);
+    if (!Number.isFinite(value) || value < 0) exit(`bench/capture: --${name} must be a number ≥ 0`, 2);
+    return value;
+  };
+  const sections = (given.get('only') ?? SECTIONS.join(',')).split(',').map((s) => s.trim());
+  const unknown = sections.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  if (unknown.length > 0) exit(`bench/capture: unknown section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`, 2);
+  const cacheHome = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
+  const options: Options = {
+    seconds: number('seconds', 60),
+    longSeconds: number('long-seconds', 600),
+    concurrent: (given.get('concurrent') ?? '100')
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
+    s3Concurrent: number('s3-concurrent', 0),
+    sections: sections as Section[],
+    profileDir: given.has('profile') ? path.resolve(given.get('profile') as string) : null,
+    cacheDir: path.resolve(given.get('cache') ?? path.join(cacheHome, 'kura-bench', 'capture')),
+    window: number('window', 15),
+    idleSettle: number('idle-settle', 60),
+    idleSeconds: number('idle-seconds', 60),
+    bareRuns: Math.max(1, number('bare-runs', 3)),
+  };
+  const known = new Set([
+    'seconds',
+    'long-seconds',
+    'concurrent',
+    's3-concurrent',
+    'only',
+    'profile',
+    'cache',
+    'window',
+    'idle-settle',
+    'idle-seconds',
+    'bare-runs',
+  ]);
+  for (const name of given.keys()) if (!known.has(name)) exit(`bench/capture: unknown option --${name}\n${USAGE}`, 2);
+  return options;
+}
+
+function exit(message: string, code: number): never {
+  (code === 0 ? console.log : console.error)(message);
+  process.exit(code);
+}

@@ -1,0 +1,155 @@
+// A CPU timeline of one process from /proc, sampled every few milliseconds from the bench process
+// (whose own CPU is not counted): node's main thread, its other threads, and the children it has
+// waited for, plus each child's run (what it was, when it ran, what it cost), so any stretch of
+// time can be priced afterwards, step by step.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const TICKS_PER_SECOND = 100;
+const PAGE_BYTES = 4096;
+
+/** Cumulative CPU seconds at time `t` (ms since the epoch). */
+export interface Sample {
+  t: number;
+  main: number;
+  threads: number;
+  /** Children waited for (the kernel's cutime + cstime). */
+  waited: number;
+}
+
+export interface ChildRun {
+  pid: number;
+  /** What it was, from its command line: remux, duration, thumbnail, or the program's name. */
+  kind: string;
+  command: string;
+  /** First sample that saw it, first sample after it was reaped (null: still running at the end). */
+  from: number;
+  to: number | null;
+  /** CPU seconds it cost, itself and its waited-for children (known once it was reaped). */
+  cpu: number;
+  peakRssMb: number;
+}
+
+export interface Timeline {
+  samples: Sample[];
+  children: ChildRun[];
+  /** Largest resident size seen of the process and its living children together. */
+  peakTreeRssMb: number;
+  /** The process's own peak resident size (VmHWM). */
+  peakRssMb: number;
+}
+
+interface Stat {
+  state: string;
+  own: number;
+  waited: number;
+  rssMb: number;
+}
+
+function readStat(file: string): Stat | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null; // gone meanwhile
+  }
+  // fields after the command: state is [0]; utime, stime, cutime, cstime are [11]..[14]; rss (pages) is [21]
+  const f = text.slice(text.lastIndexOf(') ') + 2).split(' ');
+  const n = (i: number) => Number(f[i]);
+  return { state: f[0] as string, own: (n(11) + n(12)) / TICKS_PER_SECOND, waited: (n(13) + n(14)) / TICKS_PER_SECOND, rssMb: (n(21) * PAGE_BYTES) / 1e6 };
+}
+
+/** Names a child by its command line; the finalize's steps are told apart this way. */
+export function kindOf(argv: string[]): string {
+  const program = path.basename(argv[0] ?? '?');
+  if (program.startsWith('ffprobe')) return argv.includes('format=duration') ? 'duration (ffprobe)' : 'ffprobe';
+  if (program.startsWith('ffmpeg')) {
+    if (argv.includes('concat') || argv.includes('copy')) return 'remux (ffmpeg -c copy)';
+    if (argv.includes('-frames:v') || argv.includes('-vframes') || argv.includes('image2')) return 'thumbnail (ffmpeg)';
+    return 'ffmpeg';
+  }
+  return program;
+}
+
+/** Samples `pid` every `intervalMs` until `stop()`. Children are read from the main thread's list (node spawns from it). */
+export function sampleProcess(pid: number, intervalMs: number): { stop(): Promise<Timeline>; latest(): Sample } {
+  const samples: Sample[] = [];
+  const children: ChildRun[] = [];
+  const alive = new Map<number, ChildRun & { lastCpu: number }>();
+  // reaped children whose CPU the parent's counter has not shown yet, and counted CPU no reaped child took yet
+  let owed: Array<ChildRun & { lastCpu: number }> = [];
+  let pool = 0;
+  let peakTreeRssMb = 0;
+  const parentCommand = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  const tick = () => {
+    const t = Date.now();
+    const own = readStat(`/proc/${pid}/stat`);
+    const main = readStat(`/proc/${pid}/task/${pid}/stat`);
+    if (own === null || main === null) return;
+    const listed = new Set(
+      readFileOr(`/proc/${pid}/task/${pid}/children`, '')
+        .split(' ')
+        .filter((s) => s !== '')
+        .map(Number),
+    );
+    let treeRss = own.rssMb;
+    for (const child of listed) {
+      const stat = readStat(`/proc/${child}/stat`);
+      if (stat === null) continue;
+      let run = alive.get(child);
+      if (run === undefined) {
+        // between fork and exec the child still shows node's command line, and an exited one none:
+        // named once it has its own (one never named is counted as an unseen child)
+        const command = readFileOr(`/proc/${child}/cmdline`, '');
+        if (command === parentCommand || command === '') continue;
+        const argv = command.split('\0').filter((a) => a !== '');
+        run = { pid: child, kind: kindOf(argv), command: argv.join(' '), from: t, to: null, cpu: 0, peakRssMb: 0, lastCpu: 0 };
+        alive.set(child, run);
+        children.push(run);
+      }
+      run.lastCpu = stat.own + stat.waited;
+      run.peakRssMb = Math.max(run.peakRssMb, stat.rssMb);
+      treeRss += stat.rssMb;
+    }
+    for (const [child, run] of alive) {
+      if (listed.has(child)) continue;
+      alive.delete(child);
+      run.to = t;
+      owed.push(run);
+    }
+    const previous = samples.at(-1);
+    pool += previous === undefined ? 0 : own.waited - previous.waited;
+    if (owed.length > 0 && pool > 0) {
+      const weight = owed.reduce((sum, r) => sum + r.lastCpu, 0);
+      for (const run of owed) run.cpu = weight > 0 ? (pool * run.lastCpu) / weight : pool / owed.length;
+      owed = [];
+      pool = 0;
+    } else if (pool > 0 && alive.size === 0 && owed.length === 0) {
+      // a child that lived and died between two samples
+      children.push({ pid: 0, kind: 'unseen child', command: '', from: t, to: t, cpu: pool, peakRssMb: 0 });
+      pool = 0;
+    }
+    peakTreeRssMb = Math.max(peakTreeRssMb, treeRss);
+    samples.push({ t, main: main.own, threads: own.own - main.own, waited: own.waited });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  return {
+    latest: () => samples.at(-1) as Sample,
+    async stop() {
+      tick();
+      clearInterval(timer);
+      const status = readFileOr(`/proc/${pid}/status`, '');
+      const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+      return { samples, children, peakTreeRssMb, peakRssMb };
+    },
+  };
+}
+
+function readFileOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,121 @@
+// Section "single": one short 720p capture, Kura (queued → archive stored, by phase) against bare
+// `ffmpeg -live_start_index 0 -i URL -c copy` recording the same live stream at the same time.
+import path from 'node:path';
+import { probe } from '../../test/support/hls-fixture.js';
+import { recordLive, type Usage } from './bare-ffmpeg.js';
+import { captureEnv, mbps, onAir, sleep, type BenchContext } from './context.js';
+import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, startKura, waitStored } from './kura-run.js';
+import { serveLive } from './live-server.js';
+import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
+import { byCategory, childrenByKind, costBetween, steps, sum, total, type Cost, type Step } from './phases.js';
+import { sampleProcess, type Timeline } from './process-sampler.js';
+
+/** A capture's CPU from queueing to the archive stored, cut into its phases. */
+export interface CaptureCost {
+  beforeCapture: Cost;
+  recording: Cost;
+  finalize: Step[];
+  /** The finalize's children by kind (helpers such as `fallocate` included). */
+  finalizeChildren: Map<string, { runs: number; cpu: number }>;
+  total: Cost;
+  wall: { queuedToCapturing: number; recording: number; finalize: number; total: number };
+  peakRssMb: number;
+  peakTreeRssMb: number;
+}
+
+/** Prices one capture's phases on its process's timeline, from the marks in Kura's database. */
+export async function captureCost(timeline: Timeline, databaseUrl: string, id: string, queuedAt: number, storedAt: number): Promise<CaptureCost> {
+  const { startedAt, endedAt } = await captureTimes(databaseUrl, id);
+  const marks = finalizeMarks(await logLines(databaseUrl, id), endedAt);
+  return {
+    beforeCapture: costBetween(timeline, queuedAt, startedAt),
+    recording: costBetween(timeline, startedAt, endedAt),
+    finalize: steps(timeline, { t: endedAt, name: 'capture ended' }, { t: storedAt, name: 'archive stored' }, marks),
+    finalizeChildren: childrenByKind(timeline, endedAt, storedAt),
+    total: costBetween(timeline, queuedAt, storedAt),
+    wall: {
+      queuedToCapturing: (startedAt - queuedAt) / 1000,
+      recording: (endedAt - startedAt) / 1000,
+      finalize: (storedAt - endedAt) / 1000,
+      total: (storedAt - queuedAt) / 1000,
+    },
+    peakRssMb: timeline.peakRssMb,
+    peakTreeRssMb: timeline.peakTreeRssMb,
+  };
+}
+
+/** The remux's share: the steps in which the remux ffmpeg ran (it and node feeding it and storing its output). */
+export const remuxCost = (c: CaptureCost): Cost | null => byCategory(c.finalize).get('remux') ?? null;
+
+export async function runSingle(ctx: BenchContext): Promise<void> {
+  const { encoded, bytes } = await ctx.stream(ctx.options.seconds);
+  const live = await serveLive(encoded, bytes, ctx.options.window);
+  const databaseUrl = await ctx.database('single');
+  const env = captureEnv(databaseUrl, path.join(ctx.root, 'single'), { KURA_MAX_CAPTURES: '1' });
+  const kura = await startKura(env, ctx.root, await ctx.profileDir('single'));
+  try {
+    await sleep(10); // the tail of start-up (module loading, JIT, GC) is not the capture's
+    const sampler = sampleProcess(kura.pid, 10);
+    const queuedAt = Date.now();
+    const [id] = (await queueArchives([live.url('kura')], env, ctx.root)) as [string];
+    live.start();
+    await onAir(live.url('bare'));
+    const bareFile = path.join(ctx.root, 'single-bare.mp4');
+    const bare = recordLive(live.url('bare'), bareFile, ctx.root);
+    const stored = await waitStored(databaseUrl, id, (ctx.options.seconds + 300) * 1000);
+    const bareUsage = await bare;
+    const cost = await captureCost(await sampler.stop(), databaseUrl, id, queuedAt, stored.at);
+    ctx.singleCaptureCpu = total(cost.total);
+    const ours = await probe(await archiveFile(env, databaseUrl, id, ctx.root));
+    const theirs = await probe(bareFile);
+    const heading = `${ctx.options.seconds} s of 1280x720 30 fps at ${fixed(mbps(encoded))} Mbit/s (${encoded.frames} frames, ${encoded.segments.length} segments, window ${ctx.options.window})`;
+    printSingle(heading, cost, bareUsage, { source: encoded.frames, ours, theirs });
+  } finally {
+    await kura.stop();
+    await live.close();
+  }
+}
+
+function printSingle(heading: string, c: CaptureCost, bare: Usage, frames: { source: number; ours: Frames; theirs: Frames }): void {
+  const rows = [
+    ['queued → capturing (watch until on air, claim)', fixed(c.wall.queuedToCapturing, 1), ...costCells(c.beforeCapture)],
+    ['recording (capture started → ended)', fixed(c.wall.recording, 1), ...costCells(c.recording)],
+    ...c.finalize.map((s) => [`finalize: ${s.label}`, fixed(s.seconds, 2), ...costCells(s.cost)]),
+    ['**Kura, queued → archive stored**', fixed(c.wall.total, 1), ...costCells(c.total).map((v, i) => (i === 0 ? `**${v}**` : v))],
+    ['bare ffmpeg -live_start_index 0 -i URL -c copy', '', fixed(bare.cpuSeconds), '', '', ''],
+  ];
+  const categories = [...byCategory(c.finalize)].map(([name, cost]) => [`finalize: ${name}`, ...costCells(cost)]);
+  categories.push(['finalize, all', ...costCells(sum(c.finalize.map((s) => s.cost)))]);
+  const remux = remuxCost(c);
+  const recordingAndRemux = remux === null ? Number.NaN : total(c.recording) + total(remux);
+  section(`1. One capture: ${heading}`, [
+    table(['phase', 'wall s', ...COST_HEADER], rows),
+    '',
+    table(['finalize by step kind', ...COST_HEADER], categories),
+    '',
+    `The finalize's children: ${describeChildren(c.finalizeChildren)}.`,
+    '',
+    table(
+      ['recording', 'video frames', 'duration s', 'peak RSS MB'],
+      [
+        ['source', frames.source, '', ''],
+        ['bare ffmpeg', frames.theirs.frames, fixed(frames.theirs.duration), fixed(bare.peakRssMb, 0)],
+        ['Kura (node; node + children)', frames.ours.frames, fixed(frames.ours.duration), `${fixed(c.peakRssMb, 0)}; ${fixed(c.peakTreeRssMb, 0)}`],
+      ],
+    ),
+    '',
+    table(TARGET_HEADER, [
+      targetRow('Kura total / bare ffmpeg', total(c.total) / bare.cpuSeconds, 2.5, '×'),
+      targetRow('(recording + remux) / bare ffmpeg', recordingAndRemux / bare.cpuSeconds, 1.5, '×'),
+    ]),
+    '',
+    remux === null
+      ? 'No remux ffmpeg child was seen in the finalize: the remux share is unknown.'
+      : `Remux = the finalize steps while the remux ffmpeg ran: the child (${fixed(remux.children)} s) and node feeding it the parts and storing its output (${fixed(remux.main + remux.threads)} s).`,
+  ]);
+}
+
+type Frames = { frames: number; duration: number };
+
+export const describeChildren = (kinds: Map<string, { runs: number; cpu: number }>) =>
+  [...kinds].map(([kind, e]) => `${kind} ${fixed(e.cpu)} s (${e.runs} run${e.runs === 1 ? '' : 's'})`).join(', ') || 'none';
