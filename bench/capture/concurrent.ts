@@ -10,7 +10,7 @@ import { captureEnv, sleep, type BenchContext } from './context.js';
 import { sampleDiskPeak } from './disk-peak.js';
 import type { EncodedStream } from './encoded-stream.js';
 import { archiveFile, captureStarts, eventLoopLag, gapsOf, queueArchives, startKura, waitStored, type KuraServer } from './kura-run.js';
-import { serveLive } from './live-server.js';
+import { serveLive, type LiveStream } from './live-server.js';
 import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
 import { childrenByKind, sum, total, type Cost } from './phases.js';
 import { sampleProcess, type Timeline } from './process-sampler.js';
@@ -35,6 +35,8 @@ interface Outcome {
   children: Map<string, { runs: number; cpu: number }>;
   storedAfterEndSeconds: number;
   peakSpoolMb: number;
+  /** How long `kura archive` took to queue them all (not measured). */
+  queueSeconds: number;
   /** Seconds from the stream going on air to each capture starting, sorted. */
   startDelays: number[];
 }
@@ -70,41 +72,52 @@ async function runSetup(ctx: BenchContext, setup: Setup, stream: { encoded: Enco
   try {
     for (const [i, each] of envs.entries()) kuras.push(await startKura(each, ctx.root, await ctx.profileDir(`concurrent-${slug}-${i}`)));
     await sleep(10); // the tail of start-up is not the captures'
-    const samplers = kuras.map((k) => sampleProcess(k.pid, 50));
-    const spools = envs.map((e) => sampleDiskPeak(path.join(e.KURA_DATA_DIR as string, 'spool'), 1000));
-    for (const k of kuras) await eventLoopLag(k.metricsUrl as string); // opens the lag window
-    const ids = await queueArchives(
-      Array.from({ length: setup.count }, (_, i) => live.url(`${slug}-${i}`)),
-      env,
-      ctx.root,
-    );
-    live.start();
-    const onAirAt = Date.now() + (stream.encoded.segments[0]?.seconds ?? 0) * 1000;
-    await live.ended();
-    const endedAt = Date.now();
-    for (const id of ids) await waitStored(databaseUrl, id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
-    const storedAfterEndSeconds = (Date.now() - endedAt) / 1000;
-    const lags = await Promise.all(kuras.map((k) => eventLoopLag(k.metricsUrl as string)));
-    const timelines = await Promise.all(samplers.map((s) => s.stop()));
-    const peakSpoolMb = Math.max(...(await Promise.all(spools.map((s) => s.stop())))) / 1e6;
+    const queueStarted = Date.now();
+    const urls = Array.from({ length: setup.count }, (_, i) => live.url(`${slug}-${i}`));
+    const ids = await queueArchives(urls, env, ctx.root);
+    const queueSeconds = (Date.now() - queueStarted) / 1000;
+    const measured = await measure(ctx, kuras, envs, live, stream.encoded, databaseUrl, ids);
     for (const k of kuras) await k.stop();
     return {
       setup,
+      queueSeconds,
+      ...measured,
       ...(await archives(ctx, env, databaseUrl, ids)),
       gaps: await gapsOf(databaseUrl, ids),
-      lag: { p99Ms: Math.max(...lags.map((l) => l.p99Ms)), maxMs: Math.max(...lags.map((l) => l.maxMs)) },
-      peakRssMb: Math.max(...timelines.map((t) => t.peakRssMb)),
-      peakTreeRssMb: Math.max(...timelines.map((t) => t.peakTreeRssMb)),
-      cost: sum(timelines.map(wholeCost)),
-      children: mergeKinds(timelines),
-      storedAfterEndSeconds,
-      peakSpoolMb,
-      startDelays: (await captureStarts(databaseUrl, ids)).map((t) => (t - onAirAt) / 1000).sort((a, b) => a - b),
+      startDelays: (await captureStarts(databaseUrl, ids)).map((t) => (t - measured.onAirAt) / 1000).sort((a, b) => a - b),
     };
   } finally {
     for (const k of kuras) await k.stop();
     await live.close();
   }
+}
+
+/**
+ * Plays the stream to the queued captures and measures the processes until the last archive is
+ * stored: from all queued, so the time `kura archive` takes to queue them does not count.
+ */
+async function measure(ctx: BenchContext, kuras: KuraServer[], envs: Array<Record<string, string>>, live: LiveStream, encoded: EncodedStream, databaseUrl: string, ids: string[]) {
+  const samplers = kuras.map((k) => sampleProcess(k.pid, 50));
+  const spools = envs.map((e) => sampleDiskPeak(path.join(e.KURA_DATA_DIR as string, 'spool'), 1000));
+  for (const k of kuras) await eventLoopLag(k.metricsUrl as string); // opens the lag window
+  live.start();
+  const onAirAt = Date.now() + (encoded.segments[0]?.seconds ?? 0) * 1000;
+  await live.ended();
+  const endedAt = Date.now();
+  for (const id of ids) await waitStored(databaseUrl, id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
+  const storedAfterEndSeconds = (Date.now() - endedAt) / 1000;
+  const lags = await Promise.all(kuras.map((k) => eventLoopLag(k.metricsUrl as string)));
+  const timelines = await Promise.all(samplers.map((s) => s.stop()));
+  return {
+    onAirAt,
+    storedAfterEndSeconds,
+    lag: { p99Ms: Math.max(...lags.map((l) => l.p99Ms)), maxMs: Math.max(...lags.map((l) => l.maxMs)) },
+    peakRssMb: Math.max(...timelines.map((t) => t.peakRssMb)),
+    peakTreeRssMb: Math.max(...timelines.map((t) => t.peakTreeRssMb)),
+    cost: sum(timelines.map(wholeCost)),
+    children: mergeKinds(timelines),
+    peakSpoolMb: Math.max(...(await Promise.all(spools.map((s) => s.stop())))) / 1e6,
+  };
 }
 
 /** Video frames of each finished archive, read where it is stored. */
