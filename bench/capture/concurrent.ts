@@ -96,7 +96,15 @@ async function runSetup(ctx: BenchContext, setup: Setup, stream: { encoded: Enco
  * Plays the stream to the queued captures and measures the processes until the last archive is
  * stored: from all queued, so the time `kura archive` takes to queue them does not count.
  */
-async function measure(ctx: BenchContext, kuras: KuraServer[], envs: Array<Record<string, string>>, live: LiveStream, encoded: EncodedStream, databaseUrl: string, ids: string[]) {
+async function measure(
+  ctx: BenchContext,
+  kuras: KuraServer[],
+  envs: Array<Record<string, string>>,
+  live: LiveStream,
+  encoded: EncodedStream,
+  databaseUrl: string,
+  ids: string[],
+) {
   const samplers = kuras.map((k) => sampleProcess(k.pid, 50));
   const spools = envs.map((e) => sampleDiskPeak(path.join(e.KURA_DATA_DIR as string, 'spool'), 1000));
   for (const k of kuras) await eventLoopLag(k.metricsUrl as string); // opens the lag window

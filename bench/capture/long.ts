@@ -109,13 +109,9 @@ async function bareRemux(ctx: BenchContext, encoded: EncodedStream): Promise<{ c
   };
 }
 
-function printLong(
-  ctx: BenchContext,
-  encoded: EncodedStream,
-  measured: Measured[],
-  reference: { cpu: number; sha256: string; frames: number },
-  bareLive: Usage,
-): void {
+type Reference = Awaited<ReturnType<typeof bareRemux>>;
+
+function printLong(ctx: BenchContext, encoded: EncodedStream, measured: Measured[], reference: Reference, bareLive: Usage): void {
   const minutes = ctx.options.longSeconds / 60;
   const finalizeOf = (m: Measured) => sum(m.cost.finalize.map((s) => s.cost));
   const rows = measured.map((m) => [
@@ -133,7 +129,7 @@ function printLong(
   section(
     `2. Finalize of a ${minutes}-minute capture (${fixed(encoded.bytes / 1e6, 0)} MB at ${fixed(mbps(encoded))} Mbit/s) against bare ffmpeg's remux of the same part`,
     [
-      `Bare: \`ffmpeg -f concat -safe 0 -i list -c copy -movflags +faststart out.mp4\` of the source's segments joined (median of ${ctx.options.bareRuns}).\n`,
+      `Bare: \`ffmpeg -f concat -safe 0 -i list -c copy -movflags +faststart out.mp4\` of the source's segments joined (median of ${ctx.options.bareRuns}; ${reference.frames} frames, peak RSS ${fixed(reference.peakRssMb, 0)} MB).\n`,
       table(
         ['storage', 'finalize wall s', ...COST_HEADER, 'bare remux CPU s', 'ratio', 'sha256 = bare output', 'video frames', 'missed segments', 'peak spool MB'],
         rows,

@@ -3,7 +3,7 @@
 // What each number means: bench/capture/README.md.
 // Usage: npm run build && npm run bench:capture -- [--only single,long,concurrent,idle] [--help]
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embedded-postgres.js';
@@ -31,6 +31,8 @@ async function main(): Promise<void> {
       const started = Date.now();
       const load = os.loadavg()[0]?.toFixed(2);
       await RUNS[name](ctx);
+      // a section's data directories and recordings go when it ends (a full run writes gigabytes); PostgreSQL stays
+      for (const entry of await readdir(root)) if (!entry.startsWith('postgres')) await rm(path.join(root, entry), { recursive: true, force: true });
       console.log(
         `\n_Section ${name}: ${((Date.now() - started) / 60_000).toFixed(1)} min; load average ${load} before, ${os.loadavg()[0]?.toFixed(2)} after._`,
       );
