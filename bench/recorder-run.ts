@@ -3,6 +3,7 @@
 // the build being measured. Prints `ready`, waits for `go` on stdin, records, then prints one JSON
 // line: its CPU, event-loop lag, peak RSS and what it recorded (checked byte for byte).
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -29,6 +30,8 @@ export interface RunInput {
 export interface RunResult {
   /** CPU seconds of node's main thread and of its other threads (GC, JIT, libuv pool); `system` is the kernel's share of both. */
   cpu: { main: number; threads: number; system: number };
+  /** Of `cpu`, what was spent from the first chunk handed to the store on (with 64 MiB chunks, a short stream is stored at its end). */
+  storeCpu: number;
   lagP99Ms: number;
   lagMaxMs: number;
   peakRssMb: number;
@@ -41,6 +44,12 @@ export interface RunResult {
 
 /** The histogram counts its own interval in each sample. */
 const LAG_RESOLUTION_MS = 10;
+
+/** CPU seconds of this process (all threads), read at once. */
+function processCpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 /** Kernel CPU seconds of this process (all threads), from /proc. */
 async function systemSeconds(): Promise<number> {
@@ -62,7 +71,15 @@ async function main(): Promise<void> {
     );
   }
   const claimed = await Promise.all(ids.map((id) => captures.claim(id, workerId, 30)));
-  const store = createFsStore(path.join(input.dataDir, 'archive'));
+  const fsStore = createFsStore(path.join(input.dataDir, 'archive'));
+  let firstPutCpu: number | null = null;
+  const store: typeof fsStore = {
+    ...fsStore,
+    put: (...put) => {
+      firstPutCpu ??= processCpuSeconds();
+      return fsStore.put(...put);
+    },
+  };
   const recorder = createHlsRecorder({
     captures,
     fetcher: createFetcher({ allowPrivate: true }),
@@ -88,11 +105,13 @@ async function main(): Promise<void> {
   lag.enable();
   const before = await cpuSplit(process.pid);
   const systemBefore = await systemSeconds();
+  const cpuBefore = processCpuSeconds();
   const reasons = await Promise.all(
     claimed.map((capture, i) => recorder.record({ capture: capture!, playlistUrl: input.urls[i] as string, workerId }, new AbortController().signal)),
   );
   const cpu = minus(await cpuSplit(process.pid), before);
   const system = (await systemSeconds()) - systemBefore;
+  const cpuAfter = processCpuSeconds();
   lag.disable();
 
   const count = async (table: string) => Number((await pool.query(`select count(*) as n from ${table}`)).rows[0].n);
@@ -111,6 +130,7 @@ async function main(): Promise<void> {
   for (const reason of reasons) endReasons[reason] = (endReasons[reason] ?? 0) + 1;
   const result: RunResult = {
     cpu: { main: cpu.main, threads: cpu.threads, system },
+    storeCpu: cpuAfter - (firstPutCpu ?? cpuAfter),
     lagP99Ms: lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS,
     lagMaxMs: lag.max / 1e6 - LAG_RESOLUTION_MS,
     peakRssMb: await peakRssMb(process.pid),

@@ -16,13 +16,34 @@ import { untilDatabaseAnswers } from './database-wait.js';
 class LeaseLost extends Error {}
 
 /**
+ * The spool's free space is read at most this often, for all captures of the process (a statfs
+ * per segment and poll of 100 captures was a measurable share of their CPU); a second holds at
+ * most a second of the streams' bytes more than the operator's margin.
+ */
+const FREE_SPACE_EVERY_MS = 1000;
+
+/** `read`, answering from its last result while that is younger than `everyMs` (every capture's spool folder is on one filesystem). */
+function atMostEvery(everyMs: number, read: (dir: string) => Promise<number>): (dir: string) => Promise<number> {
+  let last: { at: number; value: Promise<number> } | null = null;
+  return (dir) => {
+    if (last === null || Date.now() - last.at >= everyMs) {
+      const value = read(dir);
+      last = { at: Date.now(), value };
+      value.catch(() => last?.value === value && (last = null)); // a failed read is not remembered
+    }
+    return last.value;
+  };
+}
+
+/**
  * Our own HLS poller: starts at the earliest segment of the window, polls as the HLS spec says,
  * appends each segment to the current chunk of its part (fsync), then records it in PostgreSQL,
  * so a restarted capture continues at the next missing segment. Full chunks are uploaded to the
  * archive store as the capture goes, so any worker can resume it and local disk stays bounded.
  * ffmpeg is not involved until finalize.
  */
-export function createHlsRecorder(deps: RecorderDeps): StreamRecorder {
+export function createHlsRecorder(recorderDeps: RecorderDeps): StreamRecorder {
+  const deps = { ...recorderDeps, freeBytes: atMostEvery(FREE_SPACE_EVERY_MS, recorderDeps.freeBytes) };
   return {
     async record(target, signal) {
       const session = new RecordingSession(deps, target.capture.livestreamId, target.workerId, signal);
@@ -205,21 +226,22 @@ class RecordingSession {
         return 'unsupported_encryption';
       }
       if (segment.discontinuity && this.writer.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
-      const bytes = await this.segments.media(segment);
-      if (bytes === null) continue;
+      // the part's initialization section goes in front of the segment's bytes, which are written as they arrive
       if (!(await this.matchPartToInit(segment))) continue;
-      await this.append(segment, bytes);
+      if (!(await this.segments.media(segment, this.writer))) continue;
+      await this.append(segment);
     }
     return null;
   }
 
-  private async append(segment: MediaSegment, bytes: Buffer): Promise<void> {
-    await this.writer.append(bytes); // on disk before PostgreSQL says it is stored
-    this.totalBytes += bytes.length;
+  /** Records the segment the writer has taken, once it is on disk. */
+  private async append(segment: MediaSegment): Promise<void> {
+    const length = await this.writer.commit(); // on disk before PostgreSQL says it is stored
+    this.totalBytes += length;
     this.totalSeconds += segment.durationSeconds;
-    const kbps = (bytes.length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
+    const kbps = (length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
     const stored = { sequence: segment.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: segment.durationSeconds };
-    const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`;
+    const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${length} bytes, ${kbps.toFixed(0)} kbit/s`;
     await this.persist(() => this.deps.captures.recordSegment(this.id, stored, [line]));
     this.nextSequence = segment.sequence + 1;
     await this.writer.sealIfFull();
@@ -228,9 +250,9 @@ class RecordingSession {
   /**
    * fMP4 segments are only playable behind their initialization section (`#EXT-X-MAP`): each
    * part starts with it, so a part is a complete fragmented MP4. A new section (or one not
-   * known after a resume) starts a new part. The section's bytes are recorded with the segment
-   * that follows them, so a crash in between cuts them and the resumed capture writes them
-   * again. False when the section could not be fetched (the segment is recorded as lost).
+   * known after a resume) starts a new part. The section's bytes are recorded with the first
+   * segment stored after them, so a crash in between cuts them and the resumed capture writes
+   * them again. False when the section could not be fetched (the segment is recorded as lost).
    */
   private async matchPartToInit(segment: MediaSegment): Promise<boolean> {
     const { init } = segment;
