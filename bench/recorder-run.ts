@@ -105,7 +105,6 @@ async function main(): Promise<void> {
   lag.enable();
   const before = await cpuSplit(process.pid);
   const systemBefore = await systemSeconds();
-  const cpuBefore = processCpuSeconds();
   const reasons = await Promise.all(
     claimed.map((capture, i) => recorder.record({ capture: capture!, playlistUrl: input.urls[i] as string, workerId }, new AbortController().signal)),
   );
