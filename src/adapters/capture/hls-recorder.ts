@@ -10,7 +10,7 @@ import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
-import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence } from './source-end.js';
+import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence, type FetchedPlaylist } from './source-end.js';
 import { untilDatabaseAnswers } from './database-wait.js';
 
 class LeaseLost extends Error {}
@@ -64,6 +64,8 @@ class RecordingSession {
   /** Set when an admin asks to stop; `wake` cuts the wait between two polls short then. */
   private stopRequested = false;
   private readonly wake = new AbortController();
+  /** Ends the wait between two polls: shutdown or a stop (one signal for the capture, not one per poll). */
+  private readonly pollWait: AbortSignal;
   private playlist!: SignedPlaylist;
   private readonly segments: SegmentFetcher;
 
@@ -82,6 +84,7 @@ class RecordingSession {
       onLeaseLost: () => (this.leaseLost = true),
     });
     this.writer = new ChunkWriter(deps.spool, id, deps.limits.chunkBytes, (chunk) => this.uploader.enqueue(chunk));
+    this.pollWait = AbortSignal.any([signal, this.wake.signal]);
     this.segments = new SegmentFetcher({
       fetcher: deps.fetcher,
       signal,
@@ -172,15 +175,16 @@ class RecordingSession {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
     const absence = new SourceAbsence(limits);
-    let previousText = '';
+    let previous: FetchedPlaylist | null = null;
     let targetSeconds = 2;
     for (;;) {
       this.checkStillOurs();
       const limit = await this.limitReached(); // before the first fetch too: never start on a full disk
       if (limit !== null) return this.finish(limit);
-      const playlist = await fetchMediaPlaylist(this.playlist, this.deps.fetcher, absence, (line) => this.log(line));
-      if (typeof playlist === 'string') return this.finish(playlist);
-      if (playlist !== null) {
+      const fetched = await fetchMediaPlaylist(this.playlist, this.deps.fetcher, absence, (line) => this.log(line), previous);
+      if (typeof fetched === 'string') return this.finish(fetched);
+      if (fetched !== null) {
+        const { playlist } = fetched;
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
         const restart = restartedBroadcast(playlist, this.nextSequence);
         if (restart !== null) return this.finish('restarted', restart);
@@ -192,10 +196,10 @@ class RecordingSession {
         if (playlist.ended) return this.finish('endlist');
         if (Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       }
-      const changed = playlist !== null && playlist.text !== previousText;
-      previousText = playlist?.text ?? previousText;
+      const changed = fetched !== null && fetched !== previous;
+      previous = fetched ?? previous;
       // HLS §6.3.4: wait one target duration after a change, half of it when nothing changed
-      await sleep((changed ? targetSeconds : targetSeconds / 2) * 1000, AbortSignal.any([this.signal, this.wake.signal])).catch((error: unknown) => {
+      await sleep((changed ? targetSeconds : targetSeconds / 2) * 1000, this.pollWait).catch((error: unknown) => {
         if (this.signal.aborted) throw error; // woken for a stop: the next round ends the capture
       });
     }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
+import { createSegmentRows } from './segment-rows.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
 const MAX_LOG_LINES = 200_000;
@@ -21,18 +22,8 @@ interface CaptureRow {
 
 /** Capture progress in PostgreSQL. */
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
-  /**
-   * One round trip per unit of progress (the capture's hot path): the segment or gap row
-   * (`progress.sql`, parameters from $4), its log lines and the new `next_sequence` commit together.
-   */
-  const advance = async (livestreamId: string, nextSequence: number, log: readonly string[], progress: { sql: string; values: unknown[] }) => {
-    await pool.query(
-      `with progress as (${progress.sql}),
-       logged as (insert into capture_log_lines (livestream_id, line) select $1, unnest($3::text[]))
-       update captures set next_sequence = $2 where livestream_id = $1`,
-      [livestreamId, nextSequence, stamped(log), ...progress.values],
-    );
-  };
+  // the hot path of 100 captures: one statement carries the segments of many (see createSegmentRows)
+  const recordSegments = createSegmentRows(pool);
 
   return {
     async claim(livestreamId, workerId, staleAfterSeconds) {
@@ -82,19 +73,18 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     recordSegment(livestreamId, segment, log) {
-      return advance(livestreamId, segment.sequence + 1, log, {
-        sql: `insert into capture_segments (livestream_id, sequence, part, end_offset, duration_seconds)
-              values ($1, $4, $5, $6, $7) on conflict (livestream_id, sequence) do nothing`,
-        values: [segment.sequence, segment.part, segment.endOffset, segment.durationSeconds],
-      });
+      return recordSegments(livestreamId, segment, stamped(log));
     },
 
-    recordGap(livestreamId, gap, log) {
-      return advance(livestreamId, gap.lastSequence + 1, log, {
-        sql: `insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
-              values ($1, $4, $5, $6, $7) on conflict (livestream_id, first_sequence) do nothing`,
-        values: [gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
-      });
+    async recordGap(livestreamId, gap, log) {
+      // one round trip: the gap, its log lines and the new `next_sequence` commit together
+      await pool.query(
+        `with gap as (insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
+                      values ($1, $4, $5, $6, $7) on conflict (livestream_id, first_sequence) do nothing),
+         logged as (insert into capture_log_lines (livestream_id, line) select $1, unnest($3::text[]))
+         update captures set next_sequence = $2 where livestream_id = $1`,
+        [livestreamId, gap.lastSequence + 1, stamped(log), gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
+      );
     },
 
     async rewind(livestreamId, sequence, part) {
