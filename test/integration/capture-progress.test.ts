@@ -62,4 +62,14 @@ describe('recording the segments of many captures', () => {
     expect((await captures.parts(a))[0]?.segments).toBe(1);
     expect((await captures.parts(c))[0]?.segments).toBe(1);
   });
+
+  it('renews the leases of many captures in one statement, telling held, lost and stopped apart', async () => {
+    const ids = await startCaptures(4);
+    await db.pool.query(`update captures set worker_id = 'worker-2' where livestream_id = $1`, [ids[1]]); // another worker took it over
+    await captures.requestStop(ids[2] as string, 'an admin stopped it');
+    statements = 0;
+    const leases = await Promise.all(ids.map((id) => captures.heartbeat(id, 'worker-1')));
+    expect(statements).toBe(1);
+    expect(leases).toEqual(['held', 'lost', 'stop', 'held']);
+  });
 });

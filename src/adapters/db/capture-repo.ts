@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
+import { groupCommit } from './group-commit.js';
 import { createSegmentRows } from './segment-rows.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
@@ -24,6 +25,20 @@ interface CaptureRow {
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
   // the hot path of 100 captures: one statement carries the segments of many (see createSegmentRows)
   const recordSegments = createSegmentRows(pool);
+  // leases beat together (keepLease aligns them to the clock): one statement for the process's captures
+  const heartbeats = groupCommit<{ livestreamId: string; workerId: string }, 'held' | 'lost' | 'stop'>(async (leases) => {
+    const { rows } = await pool.query<{ livestream_id: string; worker_id: string; stop: boolean }>(
+      `update captures c set heartbeat_at = now() from unnest($1::text[], $2::text[]) as l(id, worker)
+       where c.livestream_id = l.id and c.worker_id = l.worker and c.state in ('capturing', 'ended')
+       returning c.livestream_id, c.worker_id, c.state = 'capturing' and c.stop_requested is not null as stop`,
+      [leases.map((l) => l.livestreamId), leases.map((l) => l.workerId)],
+    );
+    const held = new Map(rows.map((r) => [`${r.worker_id} ${r.livestream_id}`, r.stop]));
+    return leases.map((l) => {
+      const stop = held.get(`${l.workerId} ${l.livestreamId}`);
+      return stop === undefined ? 'lost' : stop ? 'stop' : 'held';
+    });
+  });
 
   return {
     async claim(livestreamId, workerId, staleAfterSeconds) {
@@ -53,14 +68,8 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       await pool.query(`update captures set worker_id = null where livestream_id = $1 and worker_id = $2`, [livestreamId, workerId]);
     },
 
-    async heartbeat(livestreamId, workerId) {
-      const { rows } = await pool.query<{ stop: boolean }>(
-        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state in ('capturing', 'ended')
-         returning state = 'capturing' and stop_requested is not null as stop`,
-        [livestreamId, workerId],
-      );
-      if (rows[0] === undefined) return 'lost';
-      return rows[0].stop ? 'stop' : 'held';
+    heartbeat(livestreamId, workerId) {
+      return heartbeats({ livestreamId, workerId });
     },
 
     async requestStop(livestreamId, reason) {

@@ -1,57 +1,25 @@
 import type pg from 'pg';
 import type { StoredSegment } from '../../core/capture/capture.js';
-import { isConnectionLoss } from './connection-loss.js';
+import { groupCommit } from './group-commit.js';
 
-/** A stored segment of one capture, its log lines (stamped) and the caller waiting for them. */
+/** A stored segment of one capture and its log lines (stamped). */
 interface SegmentRow {
   livestreamId: string;
   segment: StoredSegment;
   lines: readonly string[];
-  done: { resolve: () => void; reject: (error: unknown) => void };
 }
 
 /**
- * Records stored segments of every capture in the process together (group commit): while one
- * statement is on its way, the segments that arrive meanwhile wait and go in the next one, so
- * 100 captures make a few statements a second instead of 100 and a segment waits at most for
- * one statement ahead of its own. Each row is written as `recordSegment` says: the segment, its
- * log lines and the capture's `next_sequence` commit together; a caller hears back once its row
- * is committed. A statement refused for one capture's row (not a lost connection) is split, so
- * it fails that capture alone.
+ * Records stored segments of every capture in the process together (see groupCommit). Each row
+ * is written as `recordSegment` says: the segment, its log lines and the capture's
+ * `next_sequence` commit together, and its caller hears back once they are committed.
  */
 export function createSegmentRows(pool: pg.Pool): (livestreamId: string, segment: StoredSegment, lines: readonly string[]) => Promise<void> {
-  let waiting: SegmentRow[] = [];
-  let writing = false;
-
-  const writeWaiting = async () => {
-    writing = true;
-    await new Promise<void>((resolve) => setImmediate(resolve)); // the rows that arrive within this turn go together
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      await writeBatch(pool, batch);
-    }
-    writing = false;
-  };
-
-  return (livestreamId, segment, lines) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ livestreamId, segment, lines, done: { resolve, reject } });
-      if (!writing) void writeWaiting();
-    });
-}
-
-async function writeBatch(pool: pg.Pool, batch: SegmentRow[]): Promise<void> {
-  try {
-    await insert(pool, batch);
-    for (const row of batch) row.done.resolve();
-  } catch (error) {
-    if (batch.length === 1 || isConnectionLoss(error)) {
-      for (const row of batch) row.done.reject(error);
-      return;
-    }
-    for (const row of batch) await writeBatch(pool, [row]);
-  }
+  const record = groupCommit<SegmentRow, void>(async (rows) => {
+    await insert(pool, rows);
+    return rows.map(() => undefined);
+  });
+  return (livestreamId, segment, lines) => record({ livestreamId, segment, lines });
 }
 
 function insert(pool: pg.Pool, rows: SegmentRow[]): Promise<unknown> {
