@@ -1,4 +1,4 @@
-import { createDecipheriv } from 'node:crypto';
+import { createDecipheriv, type Decipher } from 'node:crypto';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { loadPlaylist, type MediaSegment, type Resource, type SegmentKey } from '../sources/hls-playlist.js';
 import { sleep } from './sleep.js';
@@ -48,17 +48,17 @@ export class SegmentFetcher {
     if (segment.key !== null && secret === null) return false; // recorded as lost
     const what = `segment ${segment.sequence}`;
     const options = { range: segment.range, maxBytes: MAX_SEGMENT_BYTES };
-    const fetched = await this.listed(segment, what, sink, async () => {
-      if (secret === null) return void (await this.deps.fetcher.stream(segment.url, (chunk) => sink.write(chunk), options));
+    const stored = await this.listed(segment, what, sink, async () => {
+      if (secret === null) {
+        await this.deps.fetcher.stream(segment.url, (chunk) => sink.write(chunk), options);
+        return true;
+      }
       const decipher = createDecipheriv('aes-128-cbc', secret, segment.key?.iv ?? sequenceIv(segment.sequence));
       await this.deps.fetcher.stream(segment.url, (chunk) => sink.write(decipher.update(chunk)), options);
-      try {
-        await sink.write(decipher.final());
-      } catch (error) {
-        throw new Undecryptable((error as Error).message);
-      }
+      await sink.write(finalBlock(decipher));
+      return true;
     });
-    return fetched !== null;
+    return stored === true;
   }
 
   /** The segment's initialization section (`#EXT-X-MAP`). */
@@ -120,6 +120,15 @@ export class SegmentFetcher {
     } catch {
       return true; // the playlist itself failing says nothing about the segment
     }
+  }
+}
+
+/** The last block of a deciphered segment; Undecryptable when its padding is wrong (a wrong key or IV). */
+function finalBlock(decipher: Decipher): Buffer {
+  try {
+    return decipher.final();
+  } catch (error) {
+    throw new Undecryptable((error as Error).message);
   }
 }
 
