@@ -65,10 +65,10 @@ async function main(): Promise<void> {
   const workerId = `bench:${process.pid}`;
   const ids = input.urls.map((_, i) => `bench-${i}`);
   for (const [i, id] of ids.entries()) {
-    await pool.query(
-      `insert into livestreams (id, platform, source_url, status, title, scheduled_start_at) values ($1, 'hls', $2, 'live', 'bench', now())`,
-      [id, input.urls[i]],
-    );
+    await pool.query(`insert into livestreams (id, platform, source_url, status, title, scheduled_start_at) values ($1, 'hls', $2, 'live', 'bench', now())`, [
+      id,
+      input.urls[i],
+    ]);
   }
   const claimed = await Promise.all(ids.map((id) => captures.claim(id, workerId, 30)));
   const fsStore = createFsStore(path.join(input.dataDir, 'archive'));

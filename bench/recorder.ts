@@ -112,7 +112,9 @@ async function main(): Promise<void> {
 
 function report(results: Map<string, RunResult[]>, bare: number, segmentCount: number): void {
   console.log(`\nmedians of ${ROUNDS} round(s); bare ffmpeg -c copy: ${bare.toFixed(2)} CPU s for the whole stream\n`);
-  console.log('| captures | build | CPU s (main + other threads; kernel) | of it storing chunks | per capture | ms per segment | ratio to bare ffmpeg | lag p99 / max ms | peak RSS MB | segments | gaps | corrupt |');
+  console.log(
+    '| captures | build | CPU s (main + other threads; kernel) | of it storing chunks | per capture | ms per segment | ratio to bare ffmpeg | lag p99 / max ms | peak RSS MB | segments | gaps | corrupt |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [key, runs] of results) {
     const [n, tree] = key.split('\t') as [string, string];
@@ -125,7 +127,8 @@ function report(results: Map<string, RunResult[]>, bare: number, segmentCount: n
     const perCapture = cpu / count;
     // what one more capture costs, beside the process's fixed share (code warming up): against 1 capture of the same build
     const single = results.get(`1\t${tree}`);
-    const marginal = single === undefined || count === 1 ? '' : ` (+${((cpu - median(single.map((r) => r.cpu.main + r.cpu.threads))) / (count - 1)).toFixed(3)} each past 1)`;
+    const marginal =
+      single === undefined || count === 1 ? '' : ` (+${((cpu - median(single.map((r) => r.cpu.main + r.cpu.threads))) / (count - 1)).toFixed(3)} each past 1)`;
     console.log(
       `| ${n} | ${path.basename(tree)} | ${cpu.toFixed(2)} (${main.toFixed(2)} + ${threads.toFixed(2)}; ${system.toFixed(2)}) | ${stored.toFixed(2)} | ${perCapture.toFixed(3)}${marginal} | ${((perCapture / segmentCount) * 1000).toFixed(2)} | ${(perCapture / bare).toFixed(2)}× | ${median(runs.map((r) => r.lagP99Ms)).toFixed(1)} / ${median(runs.map((r) => r.lagMaxMs)).toFixed(0)} | ${median(runs.map((r) => r.peakRssMb)).toFixed(0)} | ${Math.min(...runs.map((r) => r.segments))}/${segmentCount * count} | ${Math.max(...runs.map((r) => r.gaps))} | ${Math.max(...runs.map((r) => r.corrupt))} |`,
     );
