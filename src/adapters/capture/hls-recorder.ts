@@ -10,30 +10,11 @@ import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
+import { atMostEverySecond } from './spool.js';
 import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence, type FetchedPlaylist } from './source-end.js';
 import { untilDatabaseAnswers } from './database-wait.js';
 
 class LeaseLost extends Error {}
-
-/**
- * The spool's free space is read at most this often, for all captures of the process (a statfs
- * per segment and poll of 100 captures was a measurable share of their CPU); a second holds at
- * most a second of the streams' bytes more than the operator's margin.
- */
-const FREE_SPACE_EVERY_MS = 1000;
-
-/** `read`, answering from its last result while that is younger than `everyMs` (every capture's spool folder is on one filesystem). */
-function atMostEvery(everyMs: number, read: (dir: string) => Promise<number>): (dir: string) => Promise<number> {
-  let last: { at: number; value: Promise<number> } | null = null;
-  return (dir) => {
-    if (last === null || Date.now() - last.at >= everyMs) {
-      const value = read(dir);
-      last = { at: Date.now(), value };
-      value.catch(() => last?.value === value && (last = null)); // a failed read is not remembered
-    }
-    return last.value;
-  };
-}
 
 /**
  * Our own HLS poller: starts at the earliest segment of the window, polls as the HLS spec says,
@@ -43,7 +24,7 @@ function atMostEvery(everyMs: number, read: (dir: string) => Promise<number>): (
  * ffmpeg is not involved until finalize.
  */
 export function createHlsRecorder(recorderDeps: RecorderDeps): StreamRecorder {
-  const deps = { ...recorderDeps, freeBytes: atMostEvery(FREE_SPACE_EVERY_MS, recorderDeps.freeBytes) };
+  const deps = { ...recorderDeps, freeBytes: atMostEverySecond(recorderDeps.freeBytes) };
   return {
     async record(target, signal) {
       const session = new RecordingSession(deps, target.capture.livestreamId, target.workerId, signal);
