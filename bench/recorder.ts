@@ -60,7 +60,11 @@ async function runBareFfmpeg(server: ClockedServer, root: string): Promise<numbe
   return (user ?? 0) + (system ?? 0);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = (sorted.length - 1) / 2;
+  return ((sorted[Math.floor(middle)] as number) + (sorted[Math.ceil(middle)] as number)) / 2;
+};
 
 async function main(): Promise<void> {
   const stream = await encodedStream(SECONDS);
