@@ -3,18 +3,27 @@ import path from 'node:path';
 import type { Spool } from '../../core/capture/ports.js';
 import type { SealedChunk } from './chunk-uploader.js';
 
+/** A segment's bytes are held up to this much before they are written: most segments take one write. */
+const HOLD_BYTES = 1024 * 1024;
+
 /**
- * Writes a capture's parts as a run of local chunk files: bytes are appended (and fsynced) to the
- * current chunk; once it holds `chunkBytes` or more at a segment boundary it is sealed and handed
- * to `onSealed` (the uploader), and the part goes on in a new chunk. So local disk holds the
- * chunk being written plus those waiting for upload, whatever the stream's length.
+ * Writes a capture's parts as a run of local chunk files: a segment's bytes are written to the
+ * current chunk as they arrive, past the end of the part, and become part of it (fsynced) on
+ * `commit`; once the chunk holds `chunkBytes` or more at a segment boundary it is sealed and
+ * handed to `onSealed` (the uploader), and the part goes on in a new chunk. So local disk holds
+ * the chunk being written plus those waiting for upload, whatever the stream's length, and
+ * memory at most `HOLD_BYTES` per capture, whatever the segment's size.
  */
 export class ChunkWriter {
   part = 1;
-  /** Bytes of the current part so far. */
+  /** Bytes of the current part so far (committed). */
   offset = 0;
   private chunkStart = 0;
   private file: FileHandle | null = null;
+  /** The segment being written: its bytes on disk past `offset`, and those held to be written with the next ones. */
+  private written = 0;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
 
   constructor(
     private readonly spool: Spool,
@@ -33,10 +42,37 @@ export class ChunkWriter {
     this.file = await open(file, appendTo === null ? 'w' : 'r+');
   }
 
+  /** Takes the next bytes of the segment being written at the end of the part. */
+  async write(bytes: Buffer): Promise<void> {
+    if (bytes.length === 0) return;
+    this.held.push(bytes);
+    this.heldBytes += bytes.length;
+    if (this.heldBytes >= HOLD_BYTES) await this.flush();
+  }
+
+  /** Drops what was written of the segment (a failed fetch), so it can be written again from its start. */
+  async discard(): Promise<void> {
+    this.held = [];
+    this.heldBytes = 0;
+    if (this.written === 0) return;
+    this.written = 0;
+    await this.openFile().truncate(this.offset - this.chunkStart);
+  }
+
+  /** Makes the segment written so far part of the part, on disk (fsync) before the caller records it; returns its length. */
+  async commit(): Promise<number> {
+    await this.flush();
+    await this.openFile().datasync();
+    const length = this.written;
+    this.offset += length;
+    this.written = 0;
+    return length;
+  }
+
   /** Writes `bytes` at the end of the part, durably, before the caller records them. */
   async append(bytes: Buffer): Promise<void> {
-    await this.writeAt(bytes, this.offset);
-    this.offset += bytes.length;
+    await this.write(bytes);
+    await this.commit();
   }
 
   /** Writes a part's initialization section, which must be its first bytes. */
@@ -60,6 +96,7 @@ export class ChunkWriter {
 
   /** Seals the current chunk (an empty one is just deleted) and, if `reopen`, starts another at the offset. */
   async seal(reopen = true): Promise<void> {
+    if (this.file !== null) await this.discard(); // a segment cut short is not part of the chunk
     await this.file?.close();
     this.file = null;
     const sealed = {
@@ -73,16 +110,25 @@ export class ChunkWriter {
     if (reopen) await this.openAt(this.part, this.offset, null);
   }
 
-  /** Closes the current chunk as it is (a stopped capture: it stays on disk for a resumed one). */
+  /** Closes the current chunk as it is (a stopped capture: it stays on disk for a resumed one, which cuts what is past its record). */
   async close(): Promise<void> {
     await this.file?.close();
     this.file = null;
   }
 
-  private async writeAt(bytes: Buffer, partOffset: number): Promise<void> {
-    const file = this.file;
-    if (file === null) throw new Error(`part ${this.part} has no open chunk`);
-    await file.write(bytes, 0, bytes.length, partOffset - this.chunkStart);
-    await file.sync(); // on disk before PostgreSQL says it is stored
+  private async flush(): Promise<void> {
+    if (this.heldBytes === 0) return;
+    const [buffers, length] = [this.held, this.heldBytes];
+    this.held = [];
+    this.heldBytes = 0;
+    // one system call for the segment's pieces as they arrived: no copy into one buffer
+    const { bytesWritten } = await this.openFile().writev(buffers, this.offset + this.written - this.chunkStart);
+    this.written += bytesWritten;
+    if (bytesWritten !== length) throw new Error(`part ${this.part}: wrote ${bytesWritten} of ${length} bytes (disk full?)`);
+  }
+
+  private openFile(): FileHandle {
+    if (this.file === null) throw new Error(`part ${this.part} has no open chunk`);
+    return this.file;
   }
 }

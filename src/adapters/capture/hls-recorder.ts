@@ -10,7 +10,8 @@ import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
-import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence } from './source-end.js';
+import { atMostEverySecond } from './spool.js';
+import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence, type FetchedPlaylist } from './source-end.js';
 import { untilDatabaseAnswers } from './database-wait.js';
 
 class LeaseLost extends Error {}
@@ -22,7 +23,8 @@ class LeaseLost extends Error {}
  * archive store as the capture goes, so any worker can resume it and local disk stays bounded.
  * ffmpeg is not involved until finalize.
  */
-export function createHlsRecorder(deps: RecorderDeps): StreamRecorder {
+export function createHlsRecorder(recorderDeps: RecorderDeps): StreamRecorder {
+  const deps = { ...recorderDeps, freeBytes: atMostEverySecond(recorderDeps.freeBytes) };
   return {
     async record(target, signal) {
       const session = new RecordingSession(deps, target.capture.livestreamId, target.workerId, signal);
@@ -43,6 +45,8 @@ class RecordingSession {
   /** Set when an admin asks to stop; `wake` cuts the wait between two polls short then. */
   private stopRequested = false;
   private readonly wake = new AbortController();
+  /** Ends the wait between two polls: shutdown or a stop (one signal for the capture, not one per poll). */
+  private readonly pollWait: AbortSignal;
   private playlist!: SignedPlaylist;
   private readonly segments: SegmentFetcher;
 
@@ -61,6 +65,7 @@ class RecordingSession {
       onLeaseLost: () => (this.leaseLost = true),
     });
     this.writer = new ChunkWriter(deps.spool, id, deps.limits.chunkBytes, (chunk) => this.uploader.enqueue(chunk));
+    this.pollWait = AbortSignal.any([signal, this.wake.signal]);
     this.segments = new SegmentFetcher({
       fetcher: deps.fetcher,
       signal,
@@ -151,15 +156,16 @@ class RecordingSession {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
     const absence = new SourceAbsence(limits);
-    let previousText = '';
+    let previous: FetchedPlaylist | null = null;
     let targetSeconds = 2;
     for (;;) {
       this.checkStillOurs();
       const limit = await this.limitReached(); // before the first fetch too: never start on a full disk
       if (limit !== null) return this.finish(limit);
-      const playlist = await fetchMediaPlaylist(this.playlist, this.deps.fetcher, absence, (line) => this.log(line));
-      if (typeof playlist === 'string') return this.finish(playlist);
-      if (playlist !== null) {
+      const fetched = await fetchMediaPlaylist(this.playlist, this.deps.fetcher, absence, (line) => this.log(line), previous);
+      if (typeof fetched === 'string') return this.finish(fetched);
+      if (fetched !== null) {
+        const { playlist } = fetched;
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
         const restart = restartedBroadcast(playlist, this.nextSequence);
         if (restart !== null) return this.finish('restarted', restart);
@@ -171,10 +177,10 @@ class RecordingSession {
         if (playlist.ended) return this.finish('endlist');
         if (Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       }
-      const changed = playlist !== null && playlist.text !== previousText;
-      previousText = playlist?.text ?? previousText;
+      const changed = fetched !== null && fetched !== previous;
+      previous = fetched ?? previous;
       // HLS §6.3.4: wait one target duration after a change, half of it when nothing changed
-      await sleep((changed ? targetSeconds : targetSeconds / 2) * 1000, AbortSignal.any([this.signal, this.wake.signal])).catch((error: unknown) => {
+      await sleep((changed ? targetSeconds : targetSeconds / 2) * 1000, this.pollWait).catch((error: unknown) => {
         if (this.signal.aborted) throw error; // woken for a stop: the next round ends the capture
       });
     }
@@ -205,21 +211,22 @@ class RecordingSession {
         return 'unsupported_encryption';
       }
       if (segment.discontinuity && this.writer.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
-      const bytes = await this.segments.media(segment);
-      if (bytes === null) continue;
+      // the part's initialization section goes in front of the segment's bytes, which are written as they arrive
       if (!(await this.matchPartToInit(segment))) continue;
-      await this.append(segment, bytes);
+      if (!(await this.segments.media(segment, this.writer))) continue;
+      await this.append(segment);
     }
     return null;
   }
 
-  private async append(segment: MediaSegment, bytes: Buffer): Promise<void> {
-    await this.writer.append(bytes); // on disk before PostgreSQL says it is stored
-    this.totalBytes += bytes.length;
+  /** Records the segment the writer has taken, once it is on disk. */
+  private async append(segment: MediaSegment): Promise<void> {
+    const length = await this.writer.commit(); // on disk before PostgreSQL says it is stored
+    this.totalBytes += length;
     this.totalSeconds += segment.durationSeconds;
-    const kbps = (bytes.length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
+    const kbps = (length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
     const stored = { sequence: segment.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: segment.durationSeconds };
-    const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${bytes.length} bytes, ${kbps.toFixed(0)} kbit/s`;
+    const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${length} bytes, ${kbps.toFixed(0)} kbit/s`;
     await this.persist(() => this.deps.captures.recordSegment(this.id, stored, [line]));
     this.nextSequence = segment.sequence + 1;
     await this.writer.sealIfFull();
@@ -228,9 +235,9 @@ class RecordingSession {
   /**
    * fMP4 segments are only playable behind their initialization section (`#EXT-X-MAP`): each
    * part starts with it, so a part is a complete fragmented MP4. A new section (or one not
-   * known after a resume) starts a new part. The section's bytes are recorded with the segment
-   * that follows them, so a crash in between cuts them and the resumed capture writes them
-   * again. False when the section could not be fetched (the segment is recorded as lost).
+   * known after a resume) starts a new part. The section's bytes are recorded with the first
+   * segment stored after them, so a crash in between cuts them and the resumed capture writes
+   * them again. False when the section could not be fetched (the segment is recorded as lost).
    */
   private async matchPartToInit(segment: MediaSegment): Promise<boolean> {
     const { init } = segment;

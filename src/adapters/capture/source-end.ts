@@ -1,6 +1,6 @@
 import type { EndReason } from '../../core/capture/capture.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
-import { loadPlaylist, type MediaPlaylist } from '../sources/hls-playlist.js';
+import { parsePlaylist, type MediaPlaylist } from '../sources/hls-playlist.js';
 import type { RecorderLimits } from './recorder-deps.js';
 import type { SignedPlaylist } from './signed-playlist.js';
 
@@ -47,19 +47,35 @@ export function restartedBroadcast(playlist: MediaPlaylist, nextSequence: number
   return `the playlist now lists sequences ${first.sequence}-${newest.sequence}, far below ${nextSequence}: a new broadcast`;
 }
 
-/** A capture's media playlist; null when it could not be had, or why the capture ends (the source is gone). */
+/** A media playlist as read from `url` (relative URIs resolve against it). */
+export interface FetchedPlaylist {
+  url: string;
+  playlist: MediaPlaylist;
+}
+
+/**
+ * A capture's media playlist; null when it could not be had, or why the capture ends (the source
+ * is gone). A text the same as `previous`'s, from the same URL, is not parsed again: it is `previous`.
+ */
 export async function fetchMediaPlaylist(
   playlist: SignedPlaylist,
   fetcher: Fetcher,
   absence: SourceAbsence,
   log: (line: string) => Promise<void>,
-): Promise<MediaPlaylist | EndReason | null> {
+  previous: FetchedPlaylist | null = null,
+): Promise<FetchedPlaylist | EndReason | null> {
   try {
     await playlist.refreshBeforeExpiry();
-    const loaded = await loadPlaylist(playlist.url, fetcher);
-    if (loaded.kind !== 'media') throw new FetchError(`${playlist.url}: expected a media playlist`, 0);
+    const { url } = playlist;
+    const text = await fetcher.text(url);
+    if (previous !== null && previous.url === url && previous.playlist.text === text) {
+      absence.answered();
+      return previous;
+    }
+    const loaded = parsePlaylist(text, url);
+    if (loaded.kind !== 'media') throw new FetchError(`${url}: expected a media playlist`, 0);
     absence.answered();
-    return loaded;
+    return { url, playlist: loaded };
   } catch (error) {
     await log(`playlist fetch failed: ${(error as Error).message}`);
     // a signed playlist URL that expired or was revoked answers 403/404/410: ask the source anew

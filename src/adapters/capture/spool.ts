@@ -45,3 +45,20 @@ export async function freeBytes(dir: string): Promise<number> {
     }
   }
 }
+
+/**
+ * `read`, answering from its last result while that is younger than a second: every capture's
+ * spool folder is on one filesystem, and a statfs per segment and poll of 100 captures was a
+ * measurable share of their CPU. A second holds at most a second of the streams past the margin.
+ */
+export function atMostEverySecond(read: (dir: string) => Promise<number>): (dir: string) => Promise<number> {
+  let last: { at: number; value: Promise<number> } | null = null;
+  return (dir) => {
+    if (last === null || Date.now() - last.at >= 1000) {
+      const value = read(dir);
+      last = { at: Date.now(), value };
+      value.catch(() => last?.value === value && (last = null)); // a failed read is not remembered
+    }
+    return last.value;
+  };
+}

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
+import { groupCommit } from './group-commit.js';
+import { createSegmentRows } from './segment-rows.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
 const MAX_LOG_LINES = 200_000;
@@ -21,18 +23,22 @@ interface CaptureRow {
 
 /** Capture progress in PostgreSQL. */
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
-  /**
-   * One round trip per unit of progress (the capture's hot path): the segment or gap row
-   * (`progress.sql`, parameters from $4), its log lines and the new `next_sequence` commit together.
-   */
-  const advance = async (livestreamId: string, nextSequence: number, log: readonly string[], progress: { sql: string; values: unknown[] }) => {
-    await pool.query(
-      `with progress as (${progress.sql}),
-       logged as (insert into capture_log_lines (livestream_id, line) select $1, unnest($3::text[]))
-       update captures set next_sequence = $2 where livestream_id = $1`,
-      [livestreamId, nextSequence, stamped(log), ...progress.values],
+  // the hot path of 100 captures: one statement carries the segments of many (see createSegmentRows)
+  const recordSegments = createSegmentRows(pool);
+  // leases beat together (keepLease aligns them to the clock): one statement for the process's captures
+  const heartbeats = groupCommit<{ livestreamId: string; workerId: string }, 'held' | 'lost' | 'stop'>(async (leases) => {
+    const { rows } = await pool.query<{ livestream_id: string; worker_id: string; stop: boolean }>(
+      `update captures c set heartbeat_at = now() from unnest($1::text[], $2::text[]) as l(id, worker)
+       where c.livestream_id = l.id and c.worker_id = l.worker and c.state in ('capturing', 'ended')
+       returning c.livestream_id, c.worker_id, c.state = 'capturing' and c.stop_requested is not null as stop`,
+      [leases.map((l) => l.livestreamId), leases.map((l) => l.workerId)],
     );
-  };
+    const held = new Map(rows.map((r) => [`${r.worker_id} ${r.livestream_id}`, r.stop]));
+    return leases.map((l) => {
+      const stop = held.get(`${l.workerId} ${l.livestreamId}`);
+      return stop === undefined ? 'lost' : stop ? 'stop' : 'held';
+    });
+  });
 
   return {
     async claim(livestreamId, workerId, staleAfterSeconds) {
@@ -62,14 +68,8 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       await pool.query(`update captures set worker_id = null where livestream_id = $1 and worker_id = $2`, [livestreamId, workerId]);
     },
 
-    async heartbeat(livestreamId, workerId) {
-      const { rows } = await pool.query<{ stop: boolean }>(
-        `update captures set heartbeat_at = now() where livestream_id = $1 and worker_id = $2 and state in ('capturing', 'ended')
-         returning state = 'capturing' and stop_requested is not null as stop`,
-        [livestreamId, workerId],
-      );
-      if (rows[0] === undefined) return 'lost';
-      return rows[0].stop ? 'stop' : 'held';
+    heartbeat(livestreamId, workerId) {
+      return heartbeats({ livestreamId, workerId });
     },
 
     async requestStop(livestreamId, reason) {
@@ -82,19 +82,18 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     recordSegment(livestreamId, segment, log) {
-      return advance(livestreamId, segment.sequence + 1, log, {
-        sql: `insert into capture_segments (livestream_id, sequence, part, end_offset, duration_seconds)
-              values ($1, $4, $5, $6, $7) on conflict (livestream_id, sequence) do nothing`,
-        values: [segment.sequence, segment.part, segment.endOffset, segment.durationSeconds],
-      });
+      return recordSegments(livestreamId, segment, stamped(log));
     },
 
-    recordGap(livestreamId, gap, log) {
-      return advance(livestreamId, gap.lastSequence + 1, log, {
-        sql: `insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
-              values ($1, $4, $5, $6, $7) on conflict (livestream_id, first_sequence) do nothing`,
-        values: [gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
-      });
+    async recordGap(livestreamId, gap, log) {
+      // one round trip: the gap, its log lines and the new `next_sequence` commit together
+      await pool.query(
+        `with gap as (insert into capture_gaps (livestream_id, first_sequence, last_sequence, seconds, reason)
+                      values ($1, $4, $5, $6, $7) on conflict (livestream_id, first_sequence) do nothing),
+         logged as (insert into capture_log_lines (livestream_id, line) select $1, unnest($3::text[]))
+         update captures set next_sequence = $2 where livestream_id = $1`,
+        [livestreamId, gap.lastSequence + 1, stamped(log), gap.firstSequence, gap.lastSequence, gap.seconds, gap.reason],
+      );
     },
 
     async rewind(livestreamId, sequence, part) {

@@ -44,7 +44,7 @@ export interface Variant {
 /** A fetched playlist: a master's variants, or a media playlist with absolute segment URLs. */
 export type Playlist = { kind: 'master'; variants: Variant[] } | ({ kind: 'media' } & MediaPlaylist);
 
-export async function loadPlaylist(url: string, fetcher: Fetcher): Promise<Playlist> {
+export async function loadPlaylist(url: string, fetcher: Pick<Fetcher, 'text'>): Promise<Playlist> {
   return parsePlaylist(await fetcher.text(url), url);
 }
 

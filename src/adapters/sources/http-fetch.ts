@@ -25,9 +25,19 @@ export interface BytesOptions {
   headers?: Record<string, string>;
 }
 
+/** Takes a body's bytes as they arrive; the next chunk waits until the promise settles. */
+export type ChunkSink = (chunk: Buffer) => Promise<void>;
+
 /** How Kura reaches sources: with time-outs, bounded redirects, and no SSRF. */
 export interface Fetcher {
   bytes(url: string, options?: BytesOptions): Promise<Buffer>;
+  /**
+   * Hands the body (or its `range`) to `sink` chunk by chunk as it arrives, never holding it
+   * whole; resolves with its length once it is complete. Throws a FetchError, after `sink` may
+   * have taken part of the body, when the body fails, is cut short, or grows past `maxBytes` (413);
+   * what `sink` throws, as it is.
+   */
+  stream(url: string, sink: ChunkSink, options?: BytesOptions): Promise<number>;
   text(url: string, options?: Pick<BytesOptions, 'headers'>): Promise<string>;
   /** Why Kura would refuse to fetch this URL, judged by its form alone (scheme, literal address, host name); null if it would try. */
   refusal(url: string): string | null;
@@ -42,7 +52,7 @@ export function createFetcher(options: OutboundOptions): Fetcher {
   const client = createOutboundClient(options);
   // undici's `request`, not `fetch`: the WHATWG layer (Headers, web streams, the body mixins)
   // costs several times the CPU of the request itself, paid on every segment and playlist poll
-  const bytes = async (raw: string, { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra }: BytesOptions = {}): Promise<Buffer> => {
+  const stream = async (raw: string, sink: ChunkSink, { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra }: BytesOptions = {}) => {
     const base = extra ? { ...REQUEST_HEADERS, ...extra } : REQUEST_HEADERS;
     const headers = range ? { ...base, range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : base;
     const response = await client.send(raw, { headers });
@@ -51,38 +61,63 @@ export function createFetcher(options: OutboundOptions): Fetcher {
       await response.body.dump().catch(() => undefined);
       throw new FetchError(`${response.url.href}: HTTP ${response.statusCode}`, response.statusCode);
     }
-    const body = await readBody(response.url, response.body, maxBytes);
-    return range ? rangeOf(body, response.statusCode, range, response.url) : body;
+    // a server that ignores Range sends the whole resource (200): the range is cut from it here
+    const cut = range !== null && response.statusCode !== 206 ? { skip: range.offset, take: range.length } : { skip: 0, take: Number.POSITIVE_INFINITY };
+    const length = await readBody(response.url, response.body, maxBytes, cut, sink);
+    if (range !== null && length !== range.length) {
+      throw new FetchError(`${response.url.href}: expected ${range.length} bytes at ${range.offset}, got ${length}`, 0);
+    }
+    return length;
+  };
+  const bytes = async (url: string, options?: BytesOptions) => {
+    const chunks: Buffer[] = [];
+    const length = await stream(url, async (chunk) => void chunks.push(chunk), options);
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
   };
 
   return {
+    stream,
     bytes,
     text: async (url, options) => (await bytes(url, { maxBytes: MAX_PLAYLIST_BYTES, headers: options?.headers })).toString('utf8'),
     refusal: client.refusal,
   };
 }
 
-/** The requested bytes, whether the server honoured the Range (206) or sent the whole resource (200). */
-function rangeOf(body: Buffer, status: number, range: ByteRange, url: URL): Buffer {
-  const part = status === 206 ? body : body.subarray(range.offset, range.offset + range.length);
-  if (part.length !== range.length) {
-    throw new FetchError(`${url.href}: expected ${range.length} bytes at ${range.offset}, got ${part.length}`, 0);
-  }
-  return part;
-}
-
-/** The whole body as one Buffer; refused (413) as soon as it grows past `maxBytes`. */
-async function readBody(url: URL, body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
+/**
+ * Hands `sink` the body's bytes from `skip` on, at most `take` of them (the rest is not read: the
+ * connection closes instead), and resolves with how many it handed. Refused (413) as soon as the
+ * body grows past `maxBytes`.
+ */
+async function readBody(
+  url: URL,
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+  { skip, take }: { skip: number; take: number },
+  sink: ChunkSink,
+): Promise<number> {
+  let seen = 0;
+  let handed = 0;
   try {
-    for await (const chunk of body) {
-      length += (chunk as Buffer).length;
-      if (length > maxBytes) throw new FetchError(`${url.href}: larger than ${maxBytes} bytes`, 413);
-      chunks.push(chunk as Buffer);
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      const from = Math.max(0, skip - seen);
+      seen += chunk.length;
+      if (seen > maxBytes) throw new FetchError(`${url.href}: larger than ${maxBytes} bytes`, 413);
+      if (from >= chunk.length) continue;
+      const part = from === 0 && handed + chunk.length <= take ? chunk : chunk.subarray(from, from + take - handed);
+      handed += part.length;
+      await sink(part).catch((error: unknown) => {
+        throw new SinkFailure(error);
+      });
+      if (handed >= take) break; // leaving the loop destroys the body
     }
   } catch (error) {
-    throw asFetchError(url, error); // leaving the loop has destroyed the body
+    // leaving the loop has destroyed the body; what the sink could not take is not a fetch fault
+    if (error instanceof SinkFailure) throw error.cause;
+    throw asFetchError(url, error);
   }
-  return Buffer.concat(chunks, length);
+  return handed;
+}
+
+class SinkFailure {
+  constructor(readonly cause: unknown) {}
 }
