@@ -15,7 +15,6 @@ export interface LiveStream {
   start(): void;
   /** Resolves once the last segment is published (the playlist says #EXT-X-ENDLIST from then). */
   ended(): Promise<void>;
-  served: { playlists: number; segments: number; segmentBytes: number; notYet: number };
   close(): Promise<void>;
 }
 
@@ -25,61 +24,43 @@ export function loadSegments(encoded: EncodedStream): Promise<Buffer[]> {
 }
 
 export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window: number): Promise<LiveStream> {
-  const index = new Map(encoded.segments.map((s, i) => [s.name, i]));
   // a segment is out once the live encoder would have written its last frame
   const publishedAt: number[] = [];
   encoded.segments.reduce((end, s) => (publishedAt.push(end + s.seconds * 1000), end + s.seconds * 1000), 0);
   let startedAt: number | null = null;
+  const published = () => (startedAt === null ? 0 : publishedAt.filter((at) => at <= Date.now() - (startedAt as number)).length);
   let markEnded = () => undefined as void;
-  const endedPromise = new Promise<void>((resolve) => (markEnded = resolve));
+  const ended = new Promise<void>((resolve) => (markEnded = resolve));
   let endTimer: NodeJS.Timeout | undefined;
-  const published = () => {
-    if (startedAt === null) return 0;
-    const elapsed = Date.now() - startedAt;
-    let count = 0;
-    while (count < publishedAt.length && (publishedAt[count] as number) <= elapsed) count++;
-    return count;
-  };
-  const live: LiveStream = {
-    url: () => '',
-    start: () => {
-      startedAt = Date.now();
-      endTimer = setTimeout(markEnded, publishedAt.at(-1) ?? 0);
-    },
-    ended: () => endedPromise,
-    served: { playlists: 0, segments: 0, segmentBytes: 0, notYet: 0 },
-    close: async () => undefined,
-  };
+  const index = new Map(encoded.segments.map((s, i) => [s.name, i]));
   const server = http.createServer((request, response) => {
     const name = path.basename((request.url ?? '/').split('?')[0] as string);
     const out = published();
-    if (name === 'index.m3u8') {
-      if (out === 0) return void response.writeHead(404).end();
-      live.served.playlists++;
+    if (name === 'index.m3u8' && out > 0) {
       const body = playlist(encoded, out, window);
       response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache', 'content-length': Buffer.byteLength(body) });
       return void response.end(body);
     }
     const i = index.get(name);
-    if (i === undefined || i >= out) {
-      live.served.notYet++;
-      return void response.writeHead(404).end();
-    }
-    const body = bytes[i] as Buffer;
-    live.served.segments++;
-    live.served.segmentBytes += body.length;
-    response.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': body.length });
-    response.end(body);
+    if (i === undefined || i >= out) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': (bytes[i] as Buffer).length });
+    response.end(bytes[i]);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  live.url = (viewer) => `http://127.0.0.1:${port}/live/index.m3u8?viewer=${encodeURIComponent(viewer)}`;
-  live.close = async () => {
-    clearTimeout(endTimer);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    url: (viewer) => `http://127.0.0.1:${port}/live/index.m3u8?viewer=${encodeURIComponent(viewer)}`,
+    start: () => {
+      startedAt = Date.now();
+      endTimer = setTimeout(markEnded, publishedAt.at(-1) ?? 0);
+    },
+    ended: () => ended,
+    close: async () => {
+      clearTimeout(endTimer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
-  return live;
 }
 
 function playlist(encoded: EncodedStream, published: number, window: number): string {

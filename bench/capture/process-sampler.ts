@@ -71,79 +71,100 @@ export function kindOf(argv: string[]): string {
   return program;
 }
 
+type LiveRun = ChildRun & { lastCpu: number };
+
 /** Samples `pid` every `intervalMs` until `stop()`. Children are read from the main thread's list (node spawns from it). */
-export function sampleProcess(pid: number, intervalMs: number): { stop(): Promise<Timeline>; latest(): Sample } {
-  const samples: Sample[] = [];
-  const children: ChildRun[] = [];
-  const alive = new Map<number, ChildRun & { lastCpu: number }>();
-  // reaped children whose CPU the parent's counter has not shown yet, and counted CPU no reaped child took yet
-  let owed: Array<ChildRun & { lastCpu: number }> = [];
-  let pool = 0;
-  let peakTreeRssMb = 0;
-  const parentCommand = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  const tick = () => {
+export function sampleProcess(pid: number, intervalMs: number): { stop(): Promise<Timeline> } {
+  const sampler = new Sampler(pid);
+  sampler.tick();
+  const timer = setInterval(() => sampler.tick(), intervalMs);
+  return {
+    async stop() {
+      sampler.tick();
+      clearInterval(timer);
+      const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileOr(`/proc/${pid}/status`, ''))?.[1] ?? 0) / 1024;
+      return { samples: sampler.samples, children: sampler.children, peakTreeRssMb: sampler.peakTreeRssMb, peakRssMb };
+    },
+  };
+}
+
+class Sampler {
+  readonly samples: Sample[] = [];
+  readonly children: ChildRun[] = [];
+  peakTreeRssMb = 0;
+  private readonly alive = new Map<number, LiveRun>();
+  /** Reaped children whose CPU the parent's counter has not shown yet. */
+  private owed: LiveRun[] = [];
+  /** Waited-for CPU the parent's counter shows that no reaped child has taken yet. */
+  private pool = 0;
+  private readonly parentCommand: string;
+
+  constructor(private readonly pid: number) {
+    this.parentCommand = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  }
+
+  tick(): void {
     const t = Date.now();
-    const own = readStat(`/proc/${pid}/stat`);
-    const main = readStat(`/proc/${pid}/task/${pid}/stat`);
+    const own = readStat(`/proc/${this.pid}/stat`);
+    const main = readStat(`/proc/${this.pid}/task/${this.pid}/stat`);
     if (own === null || main === null) return;
     const listed = new Set(
-      readFileOr(`/proc/${pid}/task/${pid}/children`, '')
+      readFileOr(`/proc/${this.pid}/task/${this.pid}/children`, '')
         .split(' ')
         .filter((s) => s !== '')
         .map(Number),
     );
-    let treeRss = own.rssMb;
+    this.peakTreeRssMb = Math.max(this.peakTreeRssMb, own.rssMb + this.observe(t, listed));
+    const previous = this.samples.at(-1);
+    this.pool += previous === undefined ? 0 : own.waited - previous.waited;
+    this.pay(t);
+    this.samples.push({ t, main: main.own, threads: own.own - main.own, waited: own.waited });
+  }
+
+  /** Notes the children listed now and those reaped since the last sample; returns the living ones' resident MB. */
+  private observe(t: number, listed: Set<number>): number {
+    let rssMb = 0;
     for (const child of listed) {
       const stat = readStat(`/proc/${child}/stat`);
       if (stat === null) continue;
-      let run = alive.get(child);
+      let run = this.alive.get(child);
       if (run === undefined) {
         // between fork and exec the child still shows node's command line, and an exited one none:
         // named once it has its own (one never named is counted as an unseen child)
         const command = readFileOr(`/proc/${child}/cmdline`, '');
-        if (command === parentCommand || command === '') continue;
+        if (command === this.parentCommand || command === '') continue;
         const argv = command.split('\0').filter((a) => a !== '');
         run = { pid: child, kind: kindOf(argv), command: argv.join(' '), from: t, to: null, cpu: 0, peakRssMb: 0, lastCpu: 0 };
-        alive.set(child, run);
-        children.push(run);
+        this.alive.set(child, run);
+        this.children.push(run);
       }
       run.lastCpu = stat.own + stat.waited;
       run.peakRssMb = Math.max(run.peakRssMb, stat.rssMb);
-      treeRss += stat.rssMb;
+      rssMb += stat.rssMb;
     }
-    for (const [child, run] of alive) {
+    for (const [child, run] of this.alive) {
       if (listed.has(child)) continue;
-      alive.delete(child);
+      this.alive.delete(child);
       run.to = t;
-      owed.push(run);
+      this.owed.push(run);
     }
-    const previous = samples.at(-1);
-    pool += previous === undefined ? 0 : own.waited - previous.waited;
-    if (owed.length > 0 && pool > 0) {
-      const weight = owed.reduce((sum, r) => sum + r.lastCpu, 0);
-      for (const run of owed) run.cpu = weight > 0 ? (pool * run.lastCpu) / weight : pool / owed.length;
-      owed = [];
-      pool = 0;
-    } else if (pool > 0 && alive.size === 0 && owed.length === 0) {
+    return rssMb;
+  }
+
+  /** Gives the reaped children the waited-for CPU that appeared, in proportion to what each was last seen using. */
+  private pay(t: number): void {
+    if (this.pool <= 0) return;
+    if (this.owed.length > 0) {
+      const weight = this.owed.reduce((sum, r) => sum + r.lastCpu, 0);
+      for (const run of this.owed) run.cpu = weight > 0 ? (this.pool * run.lastCpu) / weight : this.pool / this.owed.length;
+      this.owed = [];
+      this.pool = 0;
+    } else if (this.alive.size === 0) {
       // a child that lived and died between two samples
-      children.push({ pid: 0, kind: 'unseen child', command: '', from: t, to: t, cpu: pool, peakRssMb: 0 });
-      pool = 0;
+      this.children.push({ pid: 0, kind: 'unseen child', command: '', from: t, to: t, cpu: this.pool, peakRssMb: 0 });
+      this.pool = 0;
     }
-    peakTreeRssMb = Math.max(peakTreeRssMb, treeRss);
-    samples.push({ t, main: main.own, threads: own.own - main.own, waited: own.waited });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  return {
-    latest: () => samples.at(-1) as Sample,
-    async stop() {
-      tick();
-      clearInterval(timer);
-      const status = readFileOr(`/proc/${pid}/status`, '');
-      const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-      return { samples, children, peakTreeRssMb, peakRssMb };
-    },
-  };
+  }
 }
 
 function readFileOr(file: string, fallback: string): string {
