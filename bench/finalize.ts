@@ -9,7 +9,7 @@
 // fixture encodes it) are kept in --cache (default $TMPDIR/kura-bench-finalize) across runs.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -120,6 +120,17 @@ async function sha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** The CPU split of this process now, read synchronously (so a synchronous method stays one). */
+function cpuNow(): CpuSplit {
+  const ticks = (file: string, fields: number[]) => {
+    const after = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+    return fields.reduce((sum, i) => sum + Number(after[i]), 0) / 100;
+  };
+  const own = ticks(`/proc/${process.pid}/stat`, [11, 12]);
+  const main = ticks(`/proc/${process.pid}/task/${process.pid}/stat`, [11, 12]);
+  return { main, threads: own - main, children: ticks(`/proc/${process.pid}/stat`, [13, 14]) };
+}
+
 /** CPU per port method, nested calls' time taken out of their caller's (finalize calls them one at a time). */
 class Meter {
   readonly totals = new Map<string, CpuSplit>();
@@ -131,19 +142,37 @@ class Meter {
       get: (object, key, receiver) => {
         const value = Reflect.get(object, key, receiver) as unknown;
         if (typeof value !== 'function' || typeof key !== 'string' || key === 'read' || key === 'writeMedia') return value;
-        return async (...callArgs: unknown[]) => {
-          const before = await cpuSplit(process.pid);
+        return (...callArgs: unknown[]) => {
+          const before = cpuNow();
           this.stack.push({ main: 0, threads: 0, children: 0 });
-          try {
-            const result = (await (value as (...a: unknown[]) => unknown).apply(object, callArgs)) as unknown;
-            return typeof result === 'object' && result !== null && 'complete' in result ? this.wrap('writer', result) : result;
-          } finally {
+          const finish = () => {
             const nested = this.stack.pop() as CpuSplit;
-            const spent = minus(await cpuSplit(process.pid), before);
+            const spent = minus(cpuNow(), before);
             this.add(`${name}.${key}`, minus(spent, nested));
             const caller = this.stack.at(-1);
             if (caller !== undefined) Object.assign(caller, add(caller, spent));
+          };
+          let result: unknown;
+          try {
+            result = (value as (...a: unknown[]) => unknown).apply(object, callArgs);
+          } catch (error) {
+            finish();
+            throw error;
           }
+          if (!(result instanceof Promise)) {
+            finish();
+            return result;
+          }
+          return result.then(
+            (resolved: unknown) => {
+              finish();
+              return typeof resolved === 'object' && resolved !== null && 'complete' in resolved ? this.wrap('writer', resolved) : resolved;
+            },
+            (error: unknown) => {
+              finish();
+              throw error;
+            },
+          );
         };
       },
     });

@@ -48,39 +48,43 @@ export async function beginS3HeadLast(context: HeadLastContext, key: string, met
   );
   const UploadId = created.UploadId as string;
   const uploaded: Array<{ PartNumber: number; ETag: string }> = [];
-  const headMedia: Buffer[] = [];
+  // media is copied into two buffers kept for the whole upload (the head part's media, and the
+  // part being filled), not allocated per piece: large short-lived buffers cost full garbage collections
+  const headMedia = Buffer.allocUnsafe(HEAD_PART_MEDIA_BYTES);
   let headMediaBytes = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let part = Buffer.allocUnsafe(0);
+  let partBytes = 0;
 
   const uploadPart = async (PartNumber: number, Body: Buffer) => {
     const { ETag } = await retry(() => client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body })));
     uploaded.push({ PartNumber, ETag: ETag as string });
   };
-  const flushPending = async () => {
-    const body = Buffer.concat(pending);
-    pending = [];
-    pendingBytes = 0;
-    await uploadPart(uploaded.length + 2, body);
+  const flushPart = async () => {
+    await uploadPart(uploaded.length + 2, part.subarray(0, partBytes));
+    partBytes = 0;
   };
 
   return {
+    kind: 'head-last',
     async writeMedia(bytes) {
       let rest = bytes;
       if (headMediaBytes < HEAD_PART_MEDIA_BYTES) {
-        const taken = rest.subarray(0, HEAD_PART_MEDIA_BYTES - headMediaBytes);
-        headMedia.push(Buffer.from(taken));
-        headMediaBytes += taken.length;
-        rest = rest.subarray(taken.length);
+        const taken = rest.copy(headMedia, headMediaBytes);
+        headMediaBytes += taken;
+        rest = rest.subarray(taken);
       }
-      if (rest.length === 0) return;
-      pending.push(Buffer.from(rest));
-      pendingBytes += rest.length;
-      if (pendingBytes >= mediaPartBytes(uploaded.length + 2)) await flushPending();
+      while (rest.length > 0) {
+        const size = mediaPartBytes(uploaded.length + 2);
+        if (part.length !== size) part = Buffer.allocUnsafe(size);
+        const taken = rest.copy(part, partBytes);
+        partBytes += taken;
+        rest = rest.subarray(taken);
+        if (partBytes === size) await flushPart();
+      }
     },
     async complete(head) {
-      if (pendingBytes > 0) await flushPending();
-      await uploadPart(1, Buffer.concat([head, ...headMedia]));
+      if (partBytes > 0) await flushPart();
+      await uploadPart(1, Buffer.concat([head, headMedia.subarray(0, headMediaBytes)]));
       const Parts = [...uploaded].sort((a, b) => a.PartNumber - b.PartNumber);
       await retry(() => client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts } })));
       await context.ended(UploadId);

@@ -71,7 +71,7 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
 /** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
 async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: Array<ByteSource & { seconds: number }>): Promise<void> {
   const { id } = record;
-  const video = await deps.store.beginHeadLast(objectKeys.video(id), objectMeta(record, 'video'));
+  const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
   const { stored, durationSeconds } = remuxed;
   await deps.captures.appendLog(
@@ -80,7 +80,8 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   );
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
   const first = parts[0] as ByteSource & { seconds: number };
-  const hasThumbnail = await storeThumbnail(deps, record, first, thumbnail, Math.min(10, first.seconds / 2));
+  const atSeconds = Math.min(10, first.seconds / 2);
+  const hasThumbnail = await storeThumbnail(deps, record, frameBytes(first, atSeconds), thumbnail, atSeconds);
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
@@ -123,7 +124,9 @@ async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: reado
 
 /**
  * Each part as one run of bytes read from its stored chunks, which cover it from byte 0 (the
- * capture ends only once every chunk is stored). Throws when one does not: never a short archive.
+ * capture ends only once every chunk is stored), and as those chunks' local files when the store
+ * keeps them on this machine and they hold the part exactly. Throws when the chunks do not cover
+ * the part: never a short archive.
  */
 function partSources(
   deps: Pick<FinalizeDeps, 'store'>,
@@ -131,11 +134,17 @@ function partSources(
   chunks: readonly StoredChunk[],
 ): Array<ByteSource & { seconds: number }> {
   return parts.map(({ part, bytes, seconds }) => {
-    const own = chunks.filter((c) => c.part === part);
+    const run: StoredChunk[] = [];
     let covered = 0;
-    for (const chunk of own) if (chunk.startOffset === covered) covered = chunk.endOffset;
+    for (const chunk of chunks) {
+      if (chunk.part !== part || chunk.startOffset !== covered || covered >= bytes) continue;
+      run.push(chunk);
+      covered = chunk.endOffset;
+    }
     if (covered < bytes) throw new Error(`part ${part} is stored up to byte ${covered} of ${bytes}: its chunks are missing`);
-    return { bytes, seconds, read: (range) => readAcross(deps.store, own, range) };
+    const files = run.map((chunk) => deps.store.localPath(chunk.key));
+    const local = covered === bytes && files.every((file) => file !== null);
+    return { bytes, seconds, read: (range) => readAcross(deps.store, run, range), ...(local ? { files: files as string[] } : {}) };
   });
 }
 
@@ -146,6 +155,17 @@ async function* readAcross(store: ArchiveStore, chunks: readonly StoredChunk[], 
     const end = Math.min(range.end, chunk.endOffset - 1) - chunk.startOffset;
     yield* (await store.read(chunk.key, { start, end })) as AsyncIterable<Uint8Array>;
   }
+}
+
+/**
+ * The first bytes of a part that hold its frame at `atSeconds` (three times those the part's
+ * average rate gives, and 4 MiB at least), or all of it when it lies in local files: a part read
+ * from the store is copied to local disk for ffmpeg, which seeks in it many times.
+ */
+function frameBytes(part: ByteSource & { seconds: number }, atSeconds: number): ByteSource {
+  if (part.files !== undefined || !(part.seconds > 0)) return part;
+  const bytes = Math.min(part.bytes, Math.max(4 * 1024 * 1024, Math.ceil((part.bytes * 3 * (atSeconds + 2)) / part.seconds)));
+  return { bytes, read: part.read };
 }
 
 /**
