@@ -69,7 +69,10 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
 }
 
 /** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
-async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: Array<ByteSource & { seconds: number }>): Promise<void> {
+/** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */
+type PartSource = ByteSource & { seconds: number; firstChunkBytes: number };
+
+async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: PartSource[]): Promise<void> {
   const { id } = record;
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
@@ -79,9 +82,8 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
     remuxed.log.map((line) => `[ffmpeg] ${line}`),
   );
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
-  const first = parts[0] as ByteSource & { seconds: number };
-  const atSeconds = Math.min(10, first.seconds / 2);
-  const hasThumbnail = await storeThumbnail(deps, record, frameBytes(first, atSeconds), thumbnail, atSeconds);
+  const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
+  const hasThumbnail = await storeThumbnail(deps, record, frame.source, thumbnail, frame.atSeconds);
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
@@ -128,11 +130,7 @@ async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: reado
  * keeps them on this machine and they hold the part exactly. Throws when the chunks do not cover
  * the part: never a short archive.
  */
-function partSources(
-  deps: Pick<FinalizeDeps, 'store'>,
-  parts: readonly CapturePart[],
-  chunks: readonly StoredChunk[],
-): Array<ByteSource & { seconds: number }> {
+function partSources(deps: Pick<FinalizeDeps, 'store'>, parts: readonly CapturePart[], chunks: readonly StoredChunk[]): PartSource[] {
   return parts.map(({ part, bytes, seconds }) => {
     const run: StoredChunk[] = [];
     let covered = 0;
@@ -144,7 +142,8 @@ function partSources(
     if (covered < bytes) throw new Error(`part ${part} is stored up to byte ${covered} of ${bytes}: its chunks are missing`);
     const files = run.map((chunk) => deps.store.localPath(chunk.key));
     const local = covered === bytes && files.every((file) => file !== null);
-    return { bytes, seconds, read: (range) => readAcross(deps.store, run, range), ...(local ? { files: files as string[] } : {}) };
+    const firstChunkBytes = (run[0]?.endOffset ?? 0) - (run[0]?.startOffset ?? 0);
+    return { bytes, seconds, firstChunkBytes, read: (range) => readAcross(deps.store, run, range), ...(local ? { files: files as string[] } : {}) };
   });
 }
 
@@ -158,14 +157,17 @@ async function* readAcross(store: ArchiveStore, chunks: readonly StoredChunk[], 
 }
 
 /**
- * The first bytes of a part that hold its frame at `atSeconds` (three times those the part's
- * average rate gives, and 4 MiB at least), or all of it when it lies in local files: a part read
- * from the store is copied to local disk for ffmpeg, which seeks in it many times.
+ * Where the thumbnail's frame is taken: in a part lying in local files, at `atSeconds`; in one read
+ * from the store, which is copied to local disk for ffmpeg (it seeks many times to find a frame),
+ * from its first bytes only — three times those its average rate gives up to that time, 4 MiB at
+ * least, never more than its first chunk (the bound on a finalize's disk) — at `atSeconds` or
+ * half-way into them, whichever comes first.
  */
-function frameBytes(part: ByteSource & { seconds: number }, atSeconds: number): ByteSource {
-  if (part.files !== undefined || !(part.seconds > 0)) return part;
-  const bytes = Math.min(part.bytes, Math.max(4 * 1024 * 1024, Math.ceil((part.bytes * 3 * (atSeconds + 2)) / part.seconds)));
-  return { bytes, read: part.read };
+function frameSource(part: PartSource, atSeconds: number): { source: ByteSource; atSeconds: number } {
+  if (part.files !== undefined || !(part.seconds > 0)) return { source: part, atSeconds };
+  const wanted = Math.max(4 * 1024 * 1024, Math.ceil((part.bytes * 3 * (atSeconds + 2)) / part.seconds));
+  const bytes = Math.min(part.bytes, part.firstChunkBytes, wanted);
+  return { source: { bytes, read: part.read }, atSeconds: Math.min(atSeconds, ((bytes / part.bytes) * part.seconds) / 2) };
 }
 
 /**
