@@ -11,9 +11,12 @@ export function movieDuration(moov: Buffer): number {
   if (mvhd === null || mvhd.length < 32) throw new Error('the moov has no mvhd box');
   // size, type, version and flags (12 bytes), then creation and modification times of 4 or 8 bytes each
   const wide = mvhd[8] === 1;
-  const timescale = mvhd.readUInt32BE(wide ? 28 : 20);
-  const duration = wide ? Number(mvhd.readBigUInt64BE(32)) : mvhd.readUInt32BE(24);
-  return timescale === 0 ? 0 : Math.round((duration * 1_000_000) / timescale) / 1_000_000;
+  const timescale = BigInt(mvhd.readUInt32BE(wide ? 28 : 20));
+  const duration = wide ? mvhd.readBigUInt64BE(32) : BigInt(mvhd.readUInt32BE(24));
+  if (timescale === 0n) return 0;
+  // in integers, as libavformat rounds (half away from zero): a double loses microseconds past 104 days
+  const microseconds = (duration * 2_000_000n + timescale) / (2n * timescale);
+  return Number(microseconds) / 1_000_000;
 }
 
 /** The duration of the MP4 that `head` begins (its `ftyp` and `moov` at least: a faststart head). */
