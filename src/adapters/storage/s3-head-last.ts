@@ -49,10 +49,11 @@ export async function beginS3HeadLast(context: HeadLastContext, key: string, met
   const UploadId = created.UploadId as string;
   const uploaded: Array<{ PartNumber: number; ETag: string }> = [];
   // media is copied into two buffers kept for the whole upload (the head part's media, and the
-  // part being filled), not allocated per piece: large short-lived buffers cost full garbage collections
-  const headMedia = Buffer.allocUnsafe(HEAD_PART_MEDIA_BYTES);
+  // part being filled), not allocated per piece: large short-lived buffers cost full garbage
+  // collections. They grow as they fill, so a short archive does not take 24 MiB.
+  let headMedia: Buffer = Buffer.allocUnsafe(0);
   let headMediaBytes = 0;
-  let part = Buffer.allocUnsafe(0);
+  let part: Buffer = Buffer.allocUnsafe(0);
   let partBytes = 0;
 
   const uploadPart = async (PartNumber: number, Body: Buffer) => {
@@ -69,13 +70,14 @@ export async function beginS3HeadLast(context: HeadLastContext, key: string, met
     async writeMedia(bytes) {
       let rest = bytes;
       if (headMediaBytes < HEAD_PART_MEDIA_BYTES) {
+        headMedia = room(headMedia, headMediaBytes + rest.length, HEAD_PART_MEDIA_BYTES);
         const taken = rest.copy(headMedia, headMediaBytes);
         headMediaBytes += taken;
         rest = rest.subarray(taken);
       }
       while (rest.length > 0) {
         const size = mediaPartBytes(uploaded.length + 2);
-        if (part.length !== size) part = Buffer.allocUnsafe(size);
+        part = room(part, partBytes + rest.length, size);
         const taken = rest.copy(part, partBytes);
         partBytes += taken;
         rest = rest.subarray(taken);
@@ -94,6 +96,16 @@ export async function beginS3HeadLast(context: HeadLastContext, key: string, met
       await context.abort(key, UploadId);
     },
   };
+}
+
+/** `buffer`, or a larger one holding its bytes, with room for `wanted` bytes up to `limit` (doubling from 1 MiB). */
+function room(buffer: Buffer, wanted: number, limit: number): Buffer {
+  if (buffer.length >= Math.min(wanted, limit)) return buffer;
+  let size = Math.max(1024 * 1024, buffer.length);
+  while (size < Math.min(wanted, limit)) size *= 2;
+  const grown = Buffer.allocUnsafe(Math.min(size, limit));
+  buffer.copy(grown);
+  return grown;
 }
 
 /** The stored object's size and sha256, read from the bucket. */
