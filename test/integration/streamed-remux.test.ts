@@ -10,12 +10,14 @@ import { Mp4OutputFollower } from '../../src/adapters/media/mp4-output-follower.
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
 import type { ByteSource } from '../../src/core/archive/ports.js';
+import { putObject } from '../support/archives.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { testSignal } from '../support/ffmpeg-args.js';
 
-// Finalize's remux as it runs in production: real ffmpeg reads capture parts over loopback HTTP
-// and its MP4 is streamed into the archive store (a real fs store, a real S3 server), the moov
-// moved in front while the media's disk blocks are freed behind.
+// Finalize's remux as it runs in production, on real ffmpeg output: on fs, ffmpeg reads the stored
+// chunks where they lie and writes the archive's file itself; on S3 (a real S3 server), it reads the
+// parts over loopback HTTP and its MP4 is streamed into the bucket, the moov moved in front while
+// the media's disk blocks are freed behind.
 let dir: string;
 let parts: string[];
 let reference: Buffer;
@@ -32,8 +34,23 @@ const fileSource = (file: string, size: number): ByteSource => ({
   read: (range) => createReadStream(file, { start: range.start, end: range.end }),
 });
 const sources = () => Promise.all(parts.map(async (p) => fileSource(p, (await stat(p)).size)));
+/** Every byte of a part in ffmpeg's own reads: a read through Kura fails the remux. */
+const notThroughKura: ByteSource['read'] = () => {
+  throw new Error('read through Kura');
+};
 const meta = { contentType: 'video/mp4', contentDisposition: 'attachment' };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The durations ffprobe reads: the format's, as the record's length. */
+const probedDuration = async (file: string) => {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`ffprobe exited ${code}`))));
+  });
+  return Number(out.trim());
+};
 
 /** Allocated bytes of a file (holes excluded), sampled every 10 ms while `work` runs; the largest seen. */
 async function peakAllocated<T>(file: string, work: Promise<T>): Promise<{ result: T; peak: number; samples: number }> {
@@ -128,40 +145,74 @@ afterAll(async () => {
 });
 
 describe('remuxing capture parts straight into the archive store', () => {
-  it('stores on disk the very bytes ffmpeg writes with +faststart from local files, with a bounded work file', async () => {
+  it('writes on fs the very bytes of ffmpeg +faststart from the joined parts, ffmpeg reading the stored chunks in place', async () => {
     expect(parts.length).toBe(3);
     expect(reference.length).toBeGreaterThan(28 * 1024 * 1024); // several S3 parts, the head part uploaded last
     const root = path.join(dir, 'archive');
     const store = createFsStore(root);
+    // each part stored as chunks of 4 MB, cut anywhere: ffmpeg must join them byte for byte
+    const local: ByteSource[] = [];
+    for (const [index, part] of parts.entries()) {
+      const bytes = await readFile(part);
+      const files: string[] = [];
+      for (let offset = 0; offset < bytes.length; offset += 4_000_000) {
+        const key = `captures/a/part-${index}/${String(offset).padStart(14, '0')}-0000`;
+        await putObject(store, key, bytes.subarray(offset, offset + 4_000_000));
+        files.push(store.localPath(key) as string);
+      }
+      local.push({ bytes: bytes.length, read: notThroughKura, files });
+    }
     const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
-    const work = path.join(dir, 'work.mp4');
-    const writer = await store.beginHeadLast('archives/a/a.mp4', meta);
-    const { result, peak, samples } = await peakAllocated(work, tools.remux(await sources(), writer, work));
+    const work = path.join(dir, 'work-a', 'work.mp4'); // in a folder not there yet: the worker finalizing is not the one that recorded
+    const writer = await store.beginWrite('archives/a/a.mp4', meta);
+    expect(writer.kind).toBe('local-file');
+    const result = await tools.remux(local, writer, work);
     const stored = await readFile(path.join(root, 'archives/a/a.mp4'));
     expect(stored.equals(reference)).toBe(true);
     expect(result.stored).toEqual({ bytes: reference.length, sha256: sha256(reference) });
+    expect(result.durationSeconds).toBe(await probedDuration(path.join(root, 'archives/a/a.mp4')));
     expect(Math.abs(result.durationSeconds - 45)).toBeLessThan(0.1);
+    expect(await readdir(path.join(root, 'archives/a'))).toEqual(['a.mp4']);
+    expect(await readdir(path.join(dir, 'work-a'))).toEqual([]); // nothing of the archive on the worker's disk
+  });
+
+  it('makes an fs archive appear only whole: what a remux cut off left is never visible, and is gone after the next', async () => {
+    const root = path.join(dir, 'archive-cut');
+    const store = createFsStore(root);
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
+    // a worker killed while ffmpeg wrote: its file is left as it was, neither completed nor aborted
+    const cut = await store.beginWrite('archives/d/d.mp4', meta);
+    if (cut.kind !== 'local-file') throw new Error('the fs store writes local files');
+    await writeFile(cut.path, reference.subarray(0, 5_000_000));
+    expect(await store.stat('archives/d/d.mp4')).toBeNull();
+    const next = await store.beginWrite('archives/d/d.mp4', meta);
+    expect(await readdir(path.join(root, 'archives/d'))).toEqual([]); // the cut file is removed before a new one is written
+    const result = await tools.remux(await sources(), next, path.join(dir, 'work-d.mp4'));
+    expect((await readFile(path.join(root, 'archives/d/d.mp4'))).equals(reference)).toBe(true);
+    expect(result.stored.sha256).toBe(sha256(reference));
+    expect(await readdir(path.join(root, 'archives/d'))).toEqual(['d.mp4']);
+  });
+
+  it('streams into S3 the same bytes, part 1 (head first) uploaded last, with a bounded work file and no open upload', async () => {
+    const store = createS3Store(s3.config);
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
+    const writer = await store.beginWrite('archives/b/b.mp4', meta);
+    expect(writer.kind).toBe('head-last');
+    const work = path.join(dir, 'work-b.mp4');
+    const { result, peak, samples } = await peakAllocated(work, tools.remux(await sources(), writer, work));
+    const chunks: Buffer[] = [];
+    for await (const chunk of await store.read('archives/b/b.mp4')) chunks.push(chunk as Buffer);
+    const object = Buffer.concat(chunks);
+    expect(object.equals(reference)).toBe(true);
+    expect(result.stored).toEqual({ bytes: reference.length, sha256: sha256(reference) });
+    expect(result.durationSeconds).toBe(await probedDuration(path.join(dir, 'reference.mp4')));
+    expect(await s3.openUploads()).toEqual([]);
     expect(samples).toBeGreaterThan(5);
     expect(peak).toBeGreaterThan(0);
     // the backlog (ffmpeg's input still in the loopback socket buffers counts against it) and the
     // media read and freed in steps: not the archive
     expect(peak).toBeLessThan(4 * 1024 * 1024);
     expect(peak * 7).toBeLessThan(reference.length);
-    expect(await readdir(path.join(root, 'archives/a'))).toEqual(['a.mp4']);
-  });
-
-  it('stores the same bytes in S3, part 1 (head first) uploaded last, leaving no open upload', async () => {
-    const store = createS3Store(s3.config);
-    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
-    const writer = await store.beginHeadLast('archives/b/b.mp4', meta);
-    // in a folder not there yet: the worker finalizing is not the one that recorded
-    const result = await tools.remux(await sources(), writer, path.join(dir, 'absent', 'work-s3.mp4'));
-    const chunks: Buffer[] = [];
-    for await (const chunk of await store.read('archives/b/b.mp4')) chunks.push(chunk as Buffer);
-    const object = Buffer.concat(chunks);
-    expect(object.equals(reference)).toBe(true);
-    expect(result.stored).toEqual({ bytes: reference.length, sha256: sha256(reference) });
-    expect(await s3.openUploads()).toEqual([]);
   });
 
   it('hands on an output ffmpeg had finished before a first look, its header left whole for ffprobe', async () => {
@@ -170,6 +221,7 @@ describe('remuxing capture parts straight into the archive store', () => {
     await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-f', 'mp4', done]);
     const media: Buffer[] = [];
     const writer = {
+      kind: 'head-last' as const,
       writeMedia: async (bytes: Buffer) => void media.push(Buffer.from(bytes)),
       complete: async () => ({ bytes: 0, sha256: '' }),
       abort: async () => undefined,
@@ -189,16 +241,18 @@ describe('remuxing capture parts straight into the archive store', () => {
     const [first, second, third] = await sources();
     const broken: ByteSource = {
       bytes: (second as ByteSource).bytes,
+      // every read reaching byte 1,000,000 fails there, as a store gone away would
       async *read(range) {
-        let sent = 0;
+        let at = range.start;
         for await (const chunk of (second as ByteSource).read(range)) {
-          if (range.start === 0 && sent > 200_000) throw new Error('the store went away mid-part');
-          sent += chunk.length;
+          if (at + chunk.length > 1_000_000 && at <= 1_000_000) throw new Error('the store went away mid-part');
+          at += chunk.length;
           yield chunk;
         }
       },
     };
-    const writer = await store.beginHeadLast('archives/c/c.mp4', meta);
+    const writer = await store.beginWrite('archives/c/c.mp4', meta);
+    if (writer.kind !== 'head-last') throw new Error('the S3 store streams');
     await expect(tools.remux([first as ByteSource, broken, third as ByteSource], writer, path.join(dir, 'work-c.mp4'))).rejects.toThrow(
       /the store went away mid-part/,
     );

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** A top-level box of an MP4 file. */
-interface Box {
+export interface Box {
   type: string;
   offset: number;
   size: number;
@@ -55,7 +55,7 @@ export async function faststartLayout(file: FileHandle): Promise<FaststartLayout
 }
 
 /** Every top-level box, by walking headers only. */
-async function topLevelBoxes(file: FileHandle): Promise<Box[]> {
+export async function topLevelBoxes(file: FileHandle): Promise<Box[]> {
   const { size: fileSize } = await file.stat();
   const boxes: Box[] = [];
   for (let offset = 0; offset < fileSize;) {
@@ -135,7 +135,7 @@ function boxHeader(type: string, payloadLength: number): Buffer {
 
 /** Up to `length` bytes at `position` (fewer at the end of the file). */
 export async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
+  const buffer = Buffer.allocUnsafe(length);
   const { bytesRead } = await file.read(buffer, 0, length, position);
   return buffer.subarray(0, bytesRead);
 }

@@ -1,8 +1,9 @@
+import { fstatSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HeadLastWriter } from '../../core/archive/ports.js';
 import { faststartLayout, readAt } from './mp4-faststart.js';
-import { punchHole } from './hole-punch.js';
+import { HolePuncher } from './hole-punch.js';
 
 const STEP_MS = 100;
 /** How often the output is looked at while ffmpeg's input is held back: only media handed on lets more input go. */
@@ -10,8 +11,10 @@ const HELD_STEP_MS = 2;
 /** Held this long with no media handed on, the input count is checked against the socket buffers. */
 const RECOUNT_MS = 20;
 const BLOCK = 4096;
-/** Media is read from the work file, and its blocks freed, in steps of half the backlog (64 KiB to 4 MiB). */
+/** Media is read from the work file in steps of half the backlog (64 KiB to 4 MiB). */
 const stepBytes = (backlogBytes: number) => Math.min(4 * 1024 * 1024, Math.max(64 * 1024, Math.floor(backlogBytes / 2 / BLOCK) * BLOCK));
+/** Blocks are freed in runs of a step or a quarter of the backlog, whichever is larger: each run costs a process (a small one). */
+const punchBytes = (backlogBytes: number) => Math.max(stepBytes(backlogBytes), Math.floor(backlogBytes / 4 / BLOCK) * BLOCK);
 
 /**
  * Follows the MP4 ffmpeg writes (without `+faststart`: `ftyp`, `free`, `mdat` header, media,
@@ -42,8 +45,11 @@ export class Mp4OutputFollower {
   /** File offset up to which media went to the writer. */
   private sent = 0;
   private written = 0;
+  /** What media is read into before it is handed on. */
+  private buffer: Buffer | null = null;
   private punched = 0;
   private canPunch = true;
+  private puncher: HolePuncher | null = null;
   private trailerBegun = false;
   private stopped = false;
   private waiters: Array<() => void> = [];
@@ -75,8 +81,9 @@ export class Mp4OutputFollower {
 
   /** Resolves once `bytes` more input may go to ffmpeg, and counts them as given (input backpressure). */
   async waitForRoom(bytes: number): Promise<void> {
-    // the size as of now: ffmpeg writes tens of MB between two steps of the loop
-    await this.look();
+    // near the backlog, the size as of now, not of the loop's last step (ffmpeg writes tens of MB
+    // between two); below half of it, an older size cannot hide enough to pass it
+    if (this.inputRestarted || this.ahead() + bytes > this.backlogBytes / 2) await this.look();
     if (this.inputRestarted) {
       this.inputRestarted = false;
       this.recounted = this.written - this.given;
@@ -125,6 +132,7 @@ export class Mp4OutputFollower {
   }
 
   async close(): Promise<void> {
+    this.puncher?.close();
     await this.opening;
     await this.file?.close();
     this.file = null;
@@ -171,7 +179,9 @@ export class Mp4OutputFollower {
 
   private async look(): Promise<void> {
     const file = await this.open();
-    if (file !== null) this.written = Math.max(this.written, (await file.stat()).size);
+    // synchronous: an fstat of an open file reads no disk, and through the thread pool it costs
+    // ten times the CPU, on every piece of input while ffmpeg runs ahead
+    if (file !== null) this.written = Math.max(this.written, fstatSync(file.fd).size);
   }
 
   private async step(): Promise<void> {
@@ -185,7 +195,10 @@ export class Mp4OutputFollower {
   /** Hands bytes from `sent` to `end` on; with `unchanged`, only while the header still reads so. */
   private async send(file: FileHandle, end: number, unchanged?: Buffer): Promise<void> {
     while (this.sent < end) {
-      const piece = await readAt(file, this.sent, Math.min(stepBytes(this.backlogBytes), end - this.sent));
+      this.buffer ??= Buffer.allocUnsafe(stepBytes(this.backlogBytes)); // one for the whole run: the writer copies what it keeps
+      const { bytesRead } = await file.read(this.buffer, 0, Math.min(this.buffer.length, end - this.sent), this.sent);
+      if (bytesRead === 0) throw new Error(`ffmpeg's output ends at byte ${this.sent}, before ${end}`);
+      const piece = this.buffer.subarray(0, bytesRead);
       if (unchanged !== undefined && !(await readAt(file, 0, unchanged.length)).equals(unchanged)) {
         this.trailerBegun = true; // the range may hold moov bytes: finish() knows where the media ends
         return;
@@ -226,8 +239,9 @@ export class Mp4OutputFollower {
 
   private async punchBehind(): Promise<void> {
     const to = Math.floor(this.sent / BLOCK) * BLOCK;
-    if (!this.canPunch || to - this.punched < stepBytes(this.backlogBytes)) return;
-    this.canPunch = await punchHole(this.path, this.punched, to - this.punched);
+    if (!this.canPunch || to - this.punched < punchBytes(this.backlogBytes)) return;
+    this.puncher ??= new HolePuncher(this.path);
+    this.canPunch = await this.puncher.punch(this.punched, to - this.punched);
     if (!this.canPunch)
       this.log('the spool filesystem cannot free blocks of a file being written (fallocate --punch-hole): finalize uses disk for the whole archive');
     this.punched = to;

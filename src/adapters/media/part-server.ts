@@ -89,15 +89,25 @@ export async function serveParts(parts: readonly ByteSource[], pacing: InputPaci
   };
 }
 
-/** Streams a range of the part; a client that hangs up (ffmpeg seeking elsewhere) just ends it. */
+/** The first read from the part's source for one response, doubling with each read up to the last. */
+const FIRST_READ_BYTES = 256 * 1024;
+const LAST_READ_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Streams a range of the part; a client that hangs up (ffmpeg seeking elsewhere) just ends it. The
+ * source is read in ranges growing from small: ffmpeg reads only a little before most seeks, and
+ * what the store sent of a longer range by then is read for nothing.
+ */
 async function send(part: ByteSource, range: ByteRange, response: http.ServerResponse, beforeWrite: (bytes: number) => Promise<void>): Promise<void> {
   let sent = 0;
-  // leaving the loop early (ffmpeg hung up to read elsewhere) closes the source's read
-  for await (const chunk of part.read(range)) {
-    if (response.destroyed) return;
-    await beforeWrite(chunk.length);
-    sent += chunk.length;
-    if (!response.write(chunk)) await drained(response);
+  for (let start = range.start, step = FIRST_READ_BYTES; start <= range.end; start += step, step = Math.min(2 * step, LAST_READ_BYTES)) {
+    // leaving the loop early (ffmpeg hung up to read elsewhere) closes the source's read
+    for await (const chunk of part.read({ start, end: Math.min(range.end, start + step - 1) })) {
+      if (response.destroyed) return;
+      await beforeWrite(chunk.length);
+      sent += chunk.length;
+      if (!response.write(chunk)) await drained(response);
+    }
   }
   if (response.destroyed) return;
   const expected = range.end - range.start + 1;

@@ -1,9 +1,9 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ArchiveStore, HeadLastWriter, StoredObject } from '../../core/archive/ports.js';
+import type { ArchiveStore, LocalFileWriter, StoredObject } from '../../core/archive/ports.js';
 
 /** Archives on local disk under `root`; a key is a relative path. Writes land whole or not at all. */
 export function createFsStore(root: string): ArchiveStore {
@@ -14,11 +14,12 @@ export function createFsStore(root: string): ArchiveStore {
   };
   return {
     async put(key, localPath) {
-      return writeWhole(pathOf(key), [], localPath);
+      return writeWhole(pathOf(key), localPath);
     },
-    async beginHeadLast(key) {
-      return fsHeadLastWriter(pathOf(key));
+    async beginWrite(key) {
+      return localFileWriter(pathOf(key));
     },
+    localPath: (key) => pathOf(key),
     async directUrl() {
       return null; // served by Kura, with Range support
     },
@@ -47,19 +48,14 @@ export function createFsStore(root: string): ArchiveStore {
 }
 
 /**
- * Writes `head` then the file at `bodyPath` to `target`, hashing on the way (one read of the
- * body): fsynced before the name appears, so the key exists only once the object is complete.
+ * Copies the file at `bodyPath` to `target`, hashing on the way (one read): fsynced before the
+ * name appears, so the key exists only once the object is complete.
  */
-async function writeWhole(target: string, head: readonly Buffer[], bodyPath: string): Promise<StoredObject> {
+async function writeWhole(target: string, bodyPath: string): Promise<StoredObject> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.partial`;
   const hash = createHash('sha256');
-  const out = createWriteStream(temporary);
-  for (const bytes of head) {
-    hash.update(bytes);
-    out.write(bytes);
-  }
-  await pipeline(hashed(createReadStream(bodyPath), hash), out);
+  await pipeline(hashed(createReadStream(bodyPath), hash), createWriteStream(temporary));
   const written = await open(temporary, 'r+');
   await written.sync().finally(() => written.close());
   await rename(temporary, target);
@@ -71,30 +67,48 @@ function hashed(stream: NodeJS.ReadableStream, hash: Hash): NodeJS.ReadableStrea
   return stream;
 }
 
-/** The media goes to a file beside the target; `complete` writes the head and copies the media after it. */
-async function fsHeadLastWriter(target: string): Promise<HeadLastWriter> {
+/**
+ * A file written whole beside `target` (under a name of its own: a writer cut by a crash may still
+ * be writing its file), hashed, fsynced and renamed by `complete`. What earlier writers of the same
+ * object left is removed first.
+ */
+async function localFileWriter(target: string): Promise<LocalFileWriter> {
   await mkdir(path.dirname(target), { recursive: true });
-  const mediaPath = `${target}.media.partial`;
-  const media = await open(mediaPath, 'w');
-  let closed = false;
-  const close = async () => {
-    if (!closed) await media.close();
-    closed = true;
-  };
+  const leftover = `${path.basename(target)}.`;
+  for (const name of await readdir(path.dirname(target))) {
+    if (name.startsWith(leftover) && name.endsWith('.partial')) await rm(path.join(path.dirname(target), name), { force: true });
+  }
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
   return {
-    async writeMedia(bytes) {
-      await media.write(bytes);
-    },
-    async complete(head) {
-      await close();
-      const stored = await writeWhole(target, [head], mediaPath);
-      await rm(mediaPath, { force: true });
-      return stored;
+    kind: 'local-file',
+    path: temporary,
+    async complete() {
+      const file = await open(temporary, 'r+');
+      const measured = await measureFile(file).finally(async () => {
+        await file.sync();
+        await file.close();
+      });
+      await rename(temporary, target);
+      return measured;
     },
     async abort() {
-      await close();
-      await rm(mediaPath, { force: true });
-      await rm(`${target}.partial`, { force: true });
+      await rm(temporary, { force: true });
     },
   };
+}
+
+const HASH_STEP = 1024 * 1024;
+
+/** Size and sha256 of an open file, read in one reused buffer (a stream allocates per read, and costs twice the CPU). */
+async function measureFile(file: FileHandle): Promise<StoredObject> {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(HASH_STEP);
+  let bytes = 0;
+  for (;;) {
+    const { bytesRead } = await file.read(buffer, 0, HASH_STEP, bytes);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    bytes += bytesRead;
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }

@@ -48,39 +48,45 @@ export async function beginS3HeadLast(context: HeadLastContext, key: string, met
   );
   const UploadId = created.UploadId as string;
   const uploaded: Array<{ PartNumber: number; ETag: string }> = [];
-  const headMedia: Buffer[] = [];
+  // media is copied into two buffers kept for the whole upload (the head part's media, and the
+  // part being filled), not allocated per piece: large short-lived buffers cost full garbage
+  // collections. They grow as they fill, so a short archive does not take 24 MiB.
+  let headMedia: Buffer = Buffer.allocUnsafe(0);
   let headMediaBytes = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let part: Buffer = Buffer.allocUnsafe(0);
+  let partBytes = 0;
 
   const uploadPart = async (PartNumber: number, Body: Buffer) => {
     const { ETag } = await retry(() => client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body })));
     uploaded.push({ PartNumber, ETag: ETag as string });
   };
-  const flushPending = async () => {
-    const body = Buffer.concat(pending);
-    pending = [];
-    pendingBytes = 0;
-    await uploadPart(uploaded.length + 2, body);
+  const flushPart = async () => {
+    await uploadPart(uploaded.length + 2, part.subarray(0, partBytes));
+    partBytes = 0;
   };
 
   return {
+    kind: 'head-last',
     async writeMedia(bytes) {
       let rest = bytes;
       if (headMediaBytes < HEAD_PART_MEDIA_BYTES) {
-        const taken = rest.subarray(0, HEAD_PART_MEDIA_BYTES - headMediaBytes);
-        headMedia.push(Buffer.from(taken));
-        headMediaBytes += taken.length;
-        rest = rest.subarray(taken.length);
+        headMedia = room(headMedia, headMediaBytes + rest.length, HEAD_PART_MEDIA_BYTES);
+        const taken = rest.copy(headMedia, headMediaBytes);
+        headMediaBytes += taken;
+        rest = rest.subarray(taken);
       }
-      if (rest.length === 0) return;
-      pending.push(Buffer.from(rest));
-      pendingBytes += rest.length;
-      if (pendingBytes >= mediaPartBytes(uploaded.length + 2)) await flushPending();
+      while (rest.length > 0) {
+        const size = mediaPartBytes(uploaded.length + 2);
+        part = room(part, partBytes + rest.length, size);
+        const taken = rest.copy(part, partBytes);
+        partBytes += taken;
+        rest = rest.subarray(taken);
+        if (partBytes === size) await flushPart();
+      }
     },
     async complete(head) {
-      if (pendingBytes > 0) await flushPending();
-      await uploadPart(1, Buffer.concat([head, ...headMedia]));
+      if (partBytes > 0) await flushPart();
+      await uploadPart(1, Buffer.concat([head, headMedia.subarray(0, headMediaBytes)]));
       const Parts = [...uploaded].sort((a, b) => a.PartNumber - b.PartNumber);
       await retry(() => client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts } })));
       await context.ended(UploadId);
@@ -90,6 +96,16 @@ export async function beginS3HeadLast(context: HeadLastContext, key: string, met
       await context.abort(key, UploadId);
     },
   };
+}
+
+/** `buffer`, or a larger one holding its bytes, with room for `wanted` bytes up to `limit` (doubling from 1 MiB). */
+function room(buffer: Buffer, wanted: number, limit: number): Buffer {
+  if (buffer.length >= Math.min(wanted, limit)) return buffer;
+  let size = Math.max(1024 * 1024, buffer.length);
+  while (size < Math.min(wanted, limit)) size *= 2;
+  const grown = Buffer.allocUnsafe(Math.min(size, limit));
+  buffer.copy(grown);
+  return grown;
 }
 
 /** The stored object's size and sha256, read from the bucket. */

@@ -25,6 +25,10 @@ export function createS3Client(config: S3Config): S3Client {
     region: config.region,
     forcePathStyle: config.forcePathStyle,
     maxAttempts: S3_ATTEMPTS,
+    // no CRC32 of every body on top of what is already checked: a request's payload is signed with
+    // its sha256 (SigV4), and a stored archive is measured by reading it back whole
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
     ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
     ...(config.credentials === undefined ? {} : { credentials: config.credentials }),
   });
@@ -95,7 +99,7 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
       await abortEarlierUploads(key);
       return withRetries(retryDelaysMs, () => putOnce(key, localPath, meta));
     },
-    async beginHeadLast(key, meta) {
+    async beginWrite(key, meta) {
       await abortEarlierUploads(key);
       return beginS3HeadLast(
         {
@@ -109,6 +113,7 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
         meta,
       );
     },
+    localPath: () => null,
     async directUrl(key, meta) {
       if (config.publicUrl !== undefined) return `${config.publicUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
       const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentType: meta.contentType, ResponseContentDisposition: meta.contentDisposition });

@@ -5,6 +5,8 @@ export interface ByteSource {
   bytes: number;
   /** Bytes `start` to `end`, inclusive. */
   read(range: { start: number; end: number }): AsyncIterable<Uint8Array>;
+  /** The files on this machine that hold these bytes whole, in order, when the store keeps them here: read them directly. */
+  files?: readonly string[];
 }
 
 export interface StoredObject {
@@ -17,7 +19,8 @@ export interface StoredObject {
  * (in front) describes the media after it. Nothing of it is visible until `complete`.
  */
 export interface HeadLastWriter {
-  /** Appends media bytes; resolves once they may be dropped locally (stored, or held by the writer). */
+  kind: 'head-last';
+  /** Appends media bytes; resolves once they may be dropped locally (stored, or copied by the writer). */
   writeMedia(bytes: Buffer): Promise<void>;
   /** Puts `head` in front of the media and makes the object appear whole; measures what was stored. */
   complete(head: Buffer): Promise<StoredObject>;
@@ -25,12 +28,31 @@ export interface HeadLastWriter {
   abort(): Promise<void>;
 }
 
+/**
+ * An object written whole into a file of its own on this machine, beside where it will appear;
+ * nothing of it is visible until `complete`.
+ */
+export interface LocalFileWriter {
+  kind: 'local-file';
+  /** Where to write the object. */
+  path: string;
+  /** Makes the object appear as the file holds it (durably); measures it. */
+  complete(): Promise<StoredObject>;
+  /** Gives up, leaving nothing behind. */
+  abort(): Promise<void>;
+}
+
+/** How a store takes an object written in one pass: as a local file (fs), or streamed with its head last (s3). */
+export type ObjectWriter = LocalFileWriter | HeadLastWriter;
+
 /** Where archives live (fs or s3). */
 export interface ArchiveStore {
   /** Stores a local file under `key` (whole or not at all); returns the stored size and sha256. */
   put(key: string, localPath: string, meta: ObjectMeta): Promise<StoredObject>;
-  /** Starts an object whose head is written last (see HeadLastWriter). */
-  beginHeadLast(key: string, meta: ObjectMeta): Promise<HeadLastWriter>;
+  /** Starts an object written in one pass (see ObjectWriter): nothing is visible under `key` until it completes. */
+  beginWrite(key: string, meta: ObjectMeta): Promise<ObjectWriter>;
+  /** The object's file on this machine when the store keeps its objects here (fs), else null. */
+  localPath(key: string): string | null;
   /** A URL clients fetch the object from directly (s3: presigned or public), or null when Kura serves it. */
   directUrl(key: string, meta: ObjectMeta): Promise<string | null>;
   stat(key: string): Promise<{ bytes: number } | null>;

@@ -69,9 +69,12 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
 }
 
 /** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
-async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: Array<ByteSource & { seconds: number }>): Promise<void> {
+/** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */
+type PartSource = ByteSource & { seconds: number; firstChunkBytes: number };
+
+async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: PartSource[]): Promise<void> {
   const { id } = record;
-  const video = await deps.store.beginHeadLast(objectKeys.video(id), objectMeta(record, 'video'));
+  const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
   const { stored, durationSeconds } = remuxed;
   await deps.captures.appendLog(
@@ -79,8 +82,8 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
     remuxed.log.map((line) => `[ffmpeg] ${line}`),
   );
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
-  const first = parts[0] as ByteSource & { seconds: number };
-  const hasThumbnail = await storeThumbnail(deps, record, first, thumbnail, Math.min(10, first.seconds / 2));
+  const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
+  const hasThumbnail = await storeThumbnail(deps, record, frame.source, thumbnail, frame.atSeconds);
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
@@ -123,19 +126,24 @@ async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: reado
 
 /**
  * Each part as one run of bytes read from its stored chunks, which cover it from byte 0 (the
- * capture ends only once every chunk is stored). Throws when one does not: never a short archive.
+ * capture ends only once every chunk is stored), and as those chunks' local files when the store
+ * keeps them on this machine and they hold the part exactly. Throws when the chunks do not cover
+ * the part: never a short archive.
  */
-function partSources(
-  deps: Pick<FinalizeDeps, 'store'>,
-  parts: readonly CapturePart[],
-  chunks: readonly StoredChunk[],
-): Array<ByteSource & { seconds: number }> {
+function partSources(deps: Pick<FinalizeDeps, 'store'>, parts: readonly CapturePart[], chunks: readonly StoredChunk[]): PartSource[] {
   return parts.map(({ part, bytes, seconds }) => {
-    const own = chunks.filter((c) => c.part === part);
+    const run: StoredChunk[] = [];
     let covered = 0;
-    for (const chunk of own) if (chunk.startOffset === covered) covered = chunk.endOffset;
+    for (const chunk of chunks) {
+      if (chunk.part !== part || chunk.startOffset !== covered || covered >= bytes) continue;
+      run.push(chunk);
+      covered = chunk.endOffset;
+    }
     if (covered < bytes) throw new Error(`part ${part} is stored up to byte ${covered} of ${bytes}: its chunks are missing`);
-    return { bytes, seconds, read: (range) => readAcross(deps.store, own, range) };
+    const files = run.map((chunk) => deps.store.localPath(chunk.key));
+    const local = covered === bytes && files.every((file) => file !== null);
+    const firstChunkBytes = (run[0]?.endOffset ?? 0) - (run[0]?.startOffset ?? 0);
+    return { bytes, seconds, firstChunkBytes, read: (range) => readAcross(deps.store, run, range), ...(local ? { files: files as string[] } : {}) };
   });
 }
 
@@ -146,6 +154,20 @@ async function* readAcross(store: ArchiveStore, chunks: readonly StoredChunk[], 
     const end = Math.min(range.end, chunk.endOffset - 1) - chunk.startOffset;
     yield* (await store.read(chunk.key, { start, end })) as AsyncIterable<Uint8Array>;
   }
+}
+
+/**
+ * Where the thumbnail's frame is taken: in a part lying in local files, at `atSeconds`; in one read
+ * from the store, which is copied to local disk for ffmpeg (it seeks many times to find a frame),
+ * from its first bytes only — three times those its average rate gives up to that time, 4 MiB at
+ * least, never more than its first chunk (the bound on a finalize's disk) — at `atSeconds` or
+ * half-way into them, whichever comes first.
+ */
+function frameSource(part: PartSource, atSeconds: number): { source: ByteSource; atSeconds: number } {
+  if (part.files !== undefined || !(part.seconds > 0)) return { source: part, atSeconds };
+  const wanted = Math.max(4 * 1024 * 1024, Math.ceil((part.bytes * 3 * (atSeconds + 2)) / part.seconds));
+  const bytes = Math.min(part.bytes, part.firstChunkBytes, wanted);
+  return { source: { bytes, read: part.read }, atSeconds: Math.min(atSeconds, ((bytes / part.bytes) * part.seconds) / 2) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ByteSource, HeadLastWriter, StoredObject } from '../archive/ports.js';
+import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
 import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
 
 /**
@@ -95,18 +95,19 @@ export interface Spool {
 /** ffmpeg and ffprobe: remux only, never re-encode. */
 export interface MediaTools {
   /**
-   * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`), streamed into
-   * `output` as ffmpeg writes it: local disk holds only the part of `workFile` not yet handed on.
-   * Returns ffmpeg's log lines, the duration ffprobe measures and the stored object. Throws
-   * PermanentError (storing nothing) when the result has no duration: no playable media.
+   * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`) written into
+   * `output`: whole into its local file, or streamed as ffmpeg writes it, local disk then holding
+   * only the part of `workFile` not yet handed on. Returns ffmpeg's log lines, the duration (the
+   * `moov`'s, as ffprobe reads it) and the stored object. Throws PermanentError (storing nothing)
+   * when the result has no duration: no playable media.
    */
-  remux(parts: readonly ByteSource[], output: HeadLastWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
+  remux(parts: readonly ByteSource[], output: ObjectWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
   /**
    * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
    * media). Rejects when the bytes cannot be read.
    */
   streams(part: ByteSource): Promise<number>;
-  /** Grabs one frame as JPEG. */
+  /** Grabs one frame as JPEG. `video` is copied whole to local disk unless it lies in local files: give only the bytes the frame needs. */
   thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
 }
 
