@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,7 +39,8 @@ export async function putObject(store: ArchiveStore, key: string, bytes: Buffer)
   try {
     const file = path.join(dir, 'object');
     await writeFile(file, bytes);
-    return await store.put(key, file, { contentType: 'video/mp4', contentDisposition: 'attachment' });
+    const stored = await store.put(key, file, { contentType: 'video/mp4', contentDisposition: 'attachment' });
+    return { bytes: stored.bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -25,6 +25,8 @@ export function createSpool(root: string): Spool {
     async writeFile(id, name, content) {
       const file = path.join(root, id, name);
       await mkdir(path.dirname(file), { recursive: true });
+      // a new file, never the old one rewritten: the fs store may have linked that into the archive
+      await rm(file, { force: true });
       await writeFile(file, content);
       return file;
     },

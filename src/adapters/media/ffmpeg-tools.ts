@@ -61,6 +61,8 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
       // ffmpeg seeks many times to find a frame, each a new read of the store through the part server
       const copy = video.files === undefined ? `${output}.source` : null;
       const source = copy === null ? video : await copyToFile(video, copy);
+      // a new file, never an earlier try's rewritten: the fs store may have linked that into the archive
+      await rm(output, { force: true });
       try {
         await withInputs([source], async ({ urls, protocols, cwd }) => {
           await start(settings.ffmpeg, ffmpegArgs.thumbnail(urls[0] as string, output, atSeconds, protocols), { cwd }).done;

@@ -1,8 +1,7 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, link, mkdir, open, readdir, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { ArchiveStore, LocalFileWriter, StoredObject } from '../../core/archive/ports.js';
 
 /** Archives on local disk under `root`; a key is a relative path. Writes land whole or not at all. */
@@ -48,23 +47,38 @@ export function createFsStore(root: string): ArchiveStore {
 }
 
 /**
- * Copies the file at `bodyPath` to `target`, hashing on the way (one read): fsynced before the
- * name appears, so the key exists only once the object is complete.
+ * Stores the file at `bodyPath` as `target` without copying it where it can: a hard link (the
+ * spool and the archive root share a filesystem by default; the local name stays until the caller
+ * removes it, so a crash before that loses nothing), else a copy under a temporary name, fsynced
+ * and renamed. Either way the name appears only once the whole object is durable.
  */
-async function writeWhole(target: string, bodyPath: string): Promise<StoredObject> {
+async function writeWhole(target: string, bodyPath: string): Promise<{ bytes: number }> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.partial`;
-  const hash = createHash('sha256');
-  await pipeline(hashed(createReadStream(bodyPath), hash), createWriteStream(temporary));
-  const written = await open(temporary, 'r+');
-  await written.sync().finally(() => written.close());
+  await rm(temporary, { force: true }); // left by a put cut short
+  const body = await open(bodyPath, 'r');
+  try {
+    await body.sync(); // its bytes durable before any name of the store points at them
+  } finally {
+    await body.close();
+  }
+  try {
+    await link(bodyPath, temporary);
+  } catch (error) {
+    if (!['EXDEV', 'EPERM', 'EMLINK'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    await copyFile(bodyPath, temporary);
+    const copy = await open(temporary, 'r+');
+    await copy.sync().finally(() => copy.close());
+  }
   await rename(temporary, target);
-  return { bytes: (await stat(target)).size, sha256: hash.digest('hex') };
+  await syncFolder(path.dirname(target));
+  return { bytes: (await stat(target)).size };
 }
 
-function hashed(stream: NodeJS.ReadableStream, hash: Hash): NodeJS.ReadableStream {
-  stream.on('data', (chunk: Buffer) => hash.update(chunk));
-  return stream;
+/** Makes a rename or a new name in `folder` durable. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r');
+  await handle.sync().finally(() => handle.close());
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
@@ -63,11 +62,9 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
     await journal?.ended(uploadId);
   };
 
-  /** One attempt: a multipart upload hashed on the way, aborted (with retries) when it fails. */
+  /** One attempt: a multipart upload, aborted (with retries) when it fails. */
   const putOnce = async (key: string, localPath: string, meta: ObjectMeta) => {
-    const hash = createHash('sha256');
     const body = new PassThrough();
-    body.on('data', (chunk: Buffer) => hash.update(chunk));
     createReadStream(localPath)
       .on('error', (error) => body.destroy(error))
       .pipe(body);
@@ -86,7 +83,7 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
     }
     if (upload.uploadId !== undefined) await journal?.ended(upload.uploadId);
     const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-    return { bytes: stored.ContentLength ?? 0, sha256: hash.digest('hex') };
+    return { bytes: stored.ContentLength ?? 0 };
   };
 
   /** Parts of earlier uploads of this object, cut by a crash, are not left billed. */

@@ -47,8 +47,12 @@ export type ObjectWriter = LocalFileWriter | HeadLastWriter;
 
 /** Where archives live (fs or s3). */
 export interface ArchiveStore {
-  /** Stores a local file under `key` (whole or not at all); returns the stored size and sha256. */
-  put(key: string, localPath: string, meta: ObjectMeta): Promise<StoredObject>;
+  /**
+   * Stores a local file under `key` (whole or not at all), leaving the local file in place; returns
+   * the stored size. Nothing is hashed: chunks and side files need no checksum, the archive's own is
+   * measured by its writer (ObjectWriter).
+   */
+  put(key: string, localPath: string, meta: ObjectMeta): Promise<{ bytes: number }>;
   /** Starts an object written in one pass (see ObjectWriter): nothing is visible under `key` until it completes. */
   beginWrite(key: string, meta: ObjectMeta): Promise<ObjectWriter>;
   /** The object's file on this machine when the store keeps its objects here (fs), else null. */
