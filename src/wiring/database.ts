@@ -82,21 +82,20 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
   };
 }
 
-/** Follows committed record changes (LISTEN), complaining at most once in a while while disconnected. */
-export function openChangeFeed(database: Database, log: Logger): Promise<ClosableChangeFeed> {
+/** Follows committed record changes (LISTEN), or what `channel` says, complaining at most once in a while while disconnected. */
+export function openChangeFeed(database: Database, log: Logger, channel?: string): Promise<ClosableChangeFeed> {
   return listenForChanges(
     database.connectionString,
     throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m)),
+    channel,
   );
 }
 
 /** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */
-export function startScheduler(config: Config, database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
+export function startScheduler(database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
   return PgBossJobs.start({
     ...options,
     connectionString: database.connectionString,
-    pollSeconds: config.capture.jobPollSeconds,
-    maxCaptures: config.capture.maxCaptures,
     onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
 }

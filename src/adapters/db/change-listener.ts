@@ -10,19 +10,20 @@ export interface ClosableChangeFeed extends ChangeFeed {
 
 /**
  * Follows record changes committed by any process, through PostgreSQL LISTEN/NOTIFY
- * (the triggers of migration 0001 notify; `channel` another, such as 0015's webhook events). Reconnects by itself after a lost connection.
+ * (the triggers of migration 0001 notify; `channel` another, such as 0015's webhook events), with
+ * each notification's payload. Reconnects by itself after a lost connection.
  */
 export async function listenForChanges(connectionString: string, log: (message: string) => void, channel = CHANNEL): Promise<ClosableChangeFeed> {
-  const listeners: Array<() => void> = [];
+  const listeners: Array<(payload?: string) => void> = [];
   let client: pg.Client | null = null;
   let connected = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-  const emit = () => listeners.forEach((listener) => listener());
+  const emit = (payload?: string) => listeners.forEach((listener) => listener(payload));
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString, application_name: 'kura-change-feed' });
-    next.on('notification', emit);
+    next.on('notification', (message) => emit(message.payload));
     next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('connection ended')));
     await next.connect();
