@@ -25,23 +25,29 @@ export interface QueueOptions {
   run: (job: FetchedJob) => Promise<object | undefined>;
 }
 
-/** An empty fetch while a job was due means another worker held it locked: look again this much later rather than at once. */
+/** A job due but not fetched was another worker's fetch in flight: look again this much later rather than at once. */
 const RECHECK_MS = 1_000;
 /** Node's timers hold at most 2^31 - 1 ms (about 24 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * One queue's jobs in this process: up to `concurrency` at once, fetched only when woken (a job
- * sent, a delayed one due, a slot freed) rather than on a polling loop. A job that ends frees its
- * slot and fetches again at once; when the queue has nothing ready, the runner sleeps until its
- * earliest waiting job is due, or until `wakeIn` is called.
+ * One queue's jobs in this process: up to `concurrency` at once, fetched only when there may be
+ * one ready (a job sent or retried, a delayed one due: `wakeIn`) rather than on a polling loop. A
+ * job that ends frees its slot, which fetches again at once when jobs may still be waiting. Between
+ * wake-ups it sleeps.
  */
 export class QueueRunner {
   private readonly running = new Map<string, Promise<void>>();
   /** Jobs failed by `stop` while their handler still ran: their late end is not reported. */
   private readonly abandoned = new Set<string>();
+  /** Jobs may be ready that no fetch has taken yet. */
+  private pending = false;
+  /**
+   * The timer fired: it kept only the earliest of the wake-ups asked for, so once nothing is ready
+   * the job table says when the next job is due.
+   */
+  private timerFired = false;
   private fetching = false;
-  private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -56,18 +62,23 @@ export class QueueRunner {
     return this.queue.name;
   }
 
-  /** Looks for jobs once `ms` have passed (now when ≤ 0); an earlier wake-up already set stands. */
+  /** A job may be ready once `ms` have passed (now when ≤ 0): fetch then. One timer: the earliest wake-up wins. */
   wakeIn(ms: number): void {
     if (this.stopped) return;
-    if (ms <= 0) return void this.pump();
+    if (ms <= 0) {
+      this.pending = true;
+      return void this.pump();
+    }
     const at = Date.now() + ms;
     if (at >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(
       () => {
+        this.timer = undefined;
         this.timerAt = Infinity;
-        void this.pump();
+        this.timerFired = true;
+        this.wakeIn(0);
       },
       Math.min(ms, MAX_TIMER_MS),
     );
@@ -78,6 +89,7 @@ export class QueueRunner {
   pause(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     this.timerAt = Infinity;
   }
 
@@ -98,31 +110,29 @@ export class QueueRunner {
   }
 
   private async pump(): Promise<void> {
-    if (this.stopped) return;
-    if (this.fetching) {
-      this.again = true; // the fetch in flight may have missed what woke us
-      return;
-    }
+    if (this.fetching) return; // the fetch in flight looks again: `pending` says so
     this.fetching = true;
     try {
-      do {
-        this.again = false;
+      while (this.pending && !this.stopped) {
         const free = this.queue.concurrency - this.running.size;
-        if (free <= 0) return; // the next job to end looks again
+        if (free <= 0) return; // the next job to end fetches
+        this.pending = false;
         // fetched after a stop too: they are active now, and run like those already running
         const jobs = await this.store.fetch(this.queue.name, free);
         for (const job of jobs) this.start(job);
-        if (jobs.length < free && !this.again) await this.sleepUntilDue();
-      } while (this.again && !this.stopped);
+        if (jobs.length === free) this.pending = true; // more may wait
+        else if (this.timerFired) await this.sleepUntilDue();
+      }
     } catch (error) {
-      this.onError(error as Error);
+      this.onError(error as Error); // the notifications' reconnection, or the backstop, looks again
     } finally {
       this.fetching = false;
     }
   }
 
-  /** Nothing is ready: wakes when the earliest waiting job is due (a job sent meanwhile wakes it through `wakeIn`). */
+  /** Nothing is ready: sleeps until the next job the job table holds is due. */
   private async sleepUntilDue(): Promise<void> {
+    this.timerFired = false;
     const due = (await this.store.due([this.queue.name])).get(this.queue.name);
     if (due !== undefined) this.wakeIn(due <= 0 ? RECHECK_MS : due);
   }

@@ -14,8 +14,8 @@ import { JOB_NOTIFY_CHANNEL, type PgBossJobs } from '../jobs/pg-boss-jobs.js';
 import { FOLLOW_NOTIFY_CHANNEL, startFollowPoller } from '../jobs/follow-poller.js';
 import { startPurgingExpired } from '../jobs/purge-expired.js';
 import { runVerifyArchives } from '../jobs/verify-archives.js';
-import { startWatchdog } from '../jobs/watchdog.js';
-import { openChangeFeed, type Database } from './database.js';
+import { LEASE_NOTIFY_CHANNEL, startWatchdog } from '../jobs/watchdog.js';
+import { openChannelFeeds, type Database } from './database.js';
 import { createFollowSignals } from './follow-signals.js';
 import { startWebhookDelivery } from './notifications.js';
 import type { Sources } from './sources.js';
@@ -81,11 +81,15 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     verifyArchives: () => runVerifyArchives(createVerifyDeps(parts.database, parts.store), verifyPolicy(config), log),
     deliverWebhooks: webhooks.drain,
   });
-  const jobsFeed = await openChangeFeed(database, log, JOB_NOTIFY_CHANNEL);
-  jobs.work(worker.handlers, worker.hooks, { maxCaptures: capture.maxCaptures, wake: jobsFeed, backstopSeconds: capture.jobPollSeconds });
+  // what wakes this worker, from any process: jobs sent, follows due sooner, leases taken or given up
+  const wake = await openChannelFeeds(database, log, [JOB_NOTIFY_CHANNEL, FOLLOW_NOTIFY_CHANNEL, LEASE_NOTIFY_CHANNEL]);
+  const backstopSeconds = capture.jobPollSeconds;
+  jobs.work(worker.handlers, worker.hooks, { maxCaptures: capture.maxCaptures, wake: wake.feed(JOB_NOTIFY_CHANNEL), backstopSeconds });
   const stopWatchdog = startWatchdog(deps, {
     staleAfterSeconds: capture.staleAfterSeconds,
     everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
+    wake: wake.feed(LEASE_NOTIFY_CHANNEL),
+    backstopSeconds,
     onError: (error) => log.warn({ err: error }, 'capture watchdog failed'),
   });
   const stopPurging = startPurgingExpired(createExpiredPurger(parts.database.pool), {
@@ -93,7 +97,6 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     onError: (error) => log.warn({ err: error }, 'purging expired sessions failed'),
   });
   const { follow } = config;
-  const followsFeed = await openChangeFeed(database, log, FOLLOW_NOTIFY_CHANNEL);
   const stopFollowing = startFollowPoller(
     {
       ...deps,
@@ -104,8 +107,8 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     {
       concurrency: follow.concurrency,
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
-      wake: followsFeed,
-      backstopSeconds: capture.jobPollSeconds,
+      wake: wake.feed(FOLLOW_NOTIFY_CHANNEL),
+      backstopSeconds,
       onError: (error, followId) => log.warn({ err: error, followId }, 'checking a follow failed'),
     },
   );
@@ -117,6 +120,6 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     stopPurging();
     stopWatchdog();
     await worker.abortCaptures();
-    await Promise.all([jobsFeed.close(), followsFeed.close()]);
+    await wake.close();
   };
 }
