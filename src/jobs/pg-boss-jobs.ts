@@ -162,7 +162,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
     const boss = this.boss;
     return {
       fetch: (name, batchSize) => boss.fetch<unknown>(name, { batchSize, includeMetadata: true }),
-      complete: (name, id, output) => boss.complete(name, id, output ?? {}),
+      complete: (name, id, output) => (output === undefined ? boss.complete(name, id) : boss.complete(name, id, output)),
       fail: (name, id, error) => boss.fail(name, id, error as object),
       async due(names) {
         const { rows } = (await boss.getDb().executeSql(
