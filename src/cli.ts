@@ -115,7 +115,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   }
   const log = createLogger(config);
   const database = await openDatabase(config, log);
-  const jobs = await startScheduler(config, database, log);
+  const jobs = await startScheduler(database, log);
   try {
     const record = await archiveStream(
       { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config).source },

@@ -204,7 +204,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       neverLiveSeconds: decimal('KURA_NEVER_LIVE_SECONDS', 12 * 3600, 1, 30 * 86_400),
       watchPollSeconds: decimal('KURA_WATCH_POLL_SECONDS', 15, 0.5, 3600),
       staleAfterSeconds: decimal('KURA_CAPTURE_STALE_SECONDS', 30, 3, 3600),
-      jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 2, 0.5, 60),
+      jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 60, 0.5, 3600),
       chunkBytes: integer('KURA_SPOOL_CHUNK_MB', 64, 1, 1024) * 1024 * 1024,
     },
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',

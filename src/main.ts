@@ -45,7 +45,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const jobs = await startScheduler(config, database, log, { schedules: config.role !== 'api' });
+    const jobs = await startScheduler(database, log, { schedules: config.role !== 'api' });
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await openChangeFeed(database, log);

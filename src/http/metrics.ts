@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
+import { registerEventLoopLag } from './event-loop-lag.js';
 import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 
+/** Node's longest timer (2^31 - 1 ms). */
+const PARKED_MS = 2_147_483_647;
 /** The lifecycle sweep's repairs, each shown (0 until one happens). */
 const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;
 /** Every health a follow can have, each shown (0 when no follow has it). */
@@ -25,8 +28,12 @@ export interface MetricSources {
  */
 export function installMetrics(app: FastifyInstance, sources: MetricSources = {}): Registry {
   const registry = new Registry();
-  // sampling the event loop every 100 ms, not every 10: an idle Kura should not keep a core awake
-  collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: 100 });
+  // prom-client's lag sampler cannot be left out of its defaults nor paused: it is parked (one tick
+  // in ~24 days) and its gauges replaced by ours, which sample only while the loop works
+  collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: PARKED_MS });
+  for (const stat of ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99']) registry.removeSingleMetric(`kura_nodejs_eventloop_lag_${stat}_seconds`);
+  const stopLag = registerEventLoopLag(registry, 'kura_');
+  app.addHook('onClose', async () => stopLag());
   const duration = new Histogram({
     name: 'kura_http_request_duration_seconds',
     help: 'HTTP request duration by method, route pattern and status code',

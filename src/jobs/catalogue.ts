@@ -64,13 +64,21 @@ export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
   'deliver-webhooks': { name: 'deliver-webhooks', policy: 'short', retryLimit: 0, expireInSeconds: 900 },
 };
 
-/** Jobs pg-boss sends on a clock (cron, UTC), once per tick across every worker; only workers run the clock. */
-export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = [
-  { name: 'sweep-lifecycle', cron: '* * * * *' },
-  // hourly: KURA_VERIFY_GB_PER_HOUR is each run's budget
-  { name: 'verify-archives', cron: '23 * * * *' },
+/** A job sent on a clock: once every `everySeconds` across the workers, `atSecond` into each period (counted from the Unix epoch, so UTC). */
+export interface JobSchedule {
+  name: JobName;
+  everySeconds: number;
+  /** Well inside the period, away from its ends: the workers' sends of one tick must fall in the same period by the database's clock too. */
+  atSecond: number;
+}
+
+/** Jobs sent on Kura's clock (job-clock.ts), once per tick across every worker; only workers run the clock. */
+export const JOB_SCHEDULES: readonly JobSchedule[] = [
+  { name: 'sweep-lifecycle', everySeconds: 60, atSecond: 30 },
+  // hourly, at :23: KURA_VERIFY_GB_PER_HOUR is each run's budget
+  { name: 'verify-archives', everySeconds: 3600, atSecond: 23 * 60 },
   // a backstop: deliveries are woken by their events at once and by their own retry times
-  { name: 'deliver-webhooks', cron: '* * * * *' },
+  { name: 'deliver-webhooks', everySeconds: 60, atSecond: 30 },
 ];
 
 export const JOB_NAMES = Object.keys(JOB_POLICIES) as JobName[];

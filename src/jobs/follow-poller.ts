@@ -1,4 +1,8 @@
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../core/follows/check-follow.js';
+import type { ChangeFeed } from '../core/livestream/ports.js';
+
+/** The channel migration 0018's triggers notify when a follow is due sooner than before (added, resumed, checked): its next check, epoch ms. */
+export const FOLLOW_NOTIFY_CHANNEL = 'kura_follows';
 
 export interface PollerOptions {
   /** Follows checked at once by this worker (KURA_FOLLOW_CONCURRENCY). */
@@ -6,43 +10,91 @@ export interface PollerOptions {
   policy: CheckPolicy;
   /** How long a claimed follow is this worker's before another may take it (a crashed worker's claim runs out). Default 300 s. */
   leaseSeconds?: number;
-  /** Between two claims. Default 1000 ms. */
-  everyMs?: number;
+  /** FOLLOW_NOTIFY_CHANNEL's notifications, from any process. */
+  wake: ChangeFeed;
+  /** The longest the poller sleeps without looking, whatever the notifications said (KURA_JOB_POLL_SECONDS). */
+  backstopSeconds: number;
   /** A check or claim that failed (the follow is due again when its lease runs out). */
   onError: (error: Error, followId: string | null) => void;
 }
 
+/** A follow due but not claimed is another worker's claim in flight: look again this much later rather than at once. */
+const RECHECK_MS = 1_000;
+
 /**
- * Every second, claims the follows due (as many as there are free slots; several workers never
- * claim one follow at once) and checks each. The returned stop function waits for running checks.
+ * Claims the follows due (as many as there are free slots; several workers never claim one follow
+ * at once) and checks each; then sleeps until the earliest next check of any follow, or until a
+ * follow is due sooner (a notification), a check ends, or the backstop. The returned stop function
+ * waits for running checks.
  */
 export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () => Promise<void> {
   const running = new Set<Promise<void>>();
+  const backstopMs = options.backstopSeconds * 1000;
   let claiming = false;
+  let again = false;
   let stopped = false;
-  const claim = async () => {
-    const free = options.concurrency - running.size;
-    if (claiming || stopped || free <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+
+  /** Claims at `at` (epoch ms; now when past), unless a claim is set earlier already. */
+  const claimAt = (at: number) => {
+    const ms = at - Date.now();
+    if (ms <= 0) return void claim();
+    if (stopped || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timerAt = Infinity;
+      void claim();
+    }, ms);
+    timer.unref();
+  };
+
+  const check = (follow: Awaited<ReturnType<CheckDeps['follows']['claimDue']>>[number]) => {
+    const done: Promise<void> = checkFollow(deps, follow, options.policy, new Date())
+      .then(() => undefined)
+      .catch((error: Error) => options.onError(error, follow.id))
+      .finally(() => {
+        running.delete(done);
+        void claim(); // its slot is free
+      });
+    running.add(done);
+  };
+
+  const claim = async (): Promise<void> => {
+    if (stopped) return;
+    if (claiming) {
+      again = true; // the claim in flight may have missed what woke us
+      return;
+    }
     claiming = true;
     try {
-      for (const follow of await deps.follows.claimDue(new Date(), options.leaseSeconds ?? 300, free)) {
-        const check: Promise<void> = checkFollow(deps, follow, options.policy, new Date())
-          .then(() => undefined)
-          .catch((error: Error) => options.onError(error, follow.id))
-          .finally(() => running.delete(check));
-        running.add(check);
-      }
+      do {
+        again = false;
+        const free = options.concurrency - running.size;
+        if (free <= 0) return; // the next check to end claims again
+        const claimed = await deps.follows.claimDue(new Date(), options.leaseSeconds ?? 300, free);
+        claimed.forEach(check);
+        if (claimed.length < free && !again) {
+          const next = (await deps.follows.nextDue())?.getTime() ?? Infinity;
+          const now = Date.now();
+          claimAt(Math.min(next > now ? next : now + RECHECK_MS, now + backstopMs));
+        }
+      } while (again && !stopped);
     } catch (error) {
       options.onError(error as Error, null);
+      claimAt(Date.now() + backstopMs); // the notifications' reconnection claims sooner
     } finally {
       claiming = false;
     }
   };
-  const timer = setInterval(() => void claim(), options.everyMs ?? 1000);
-  timer.unref();
+
+  // no payload: the notifications (re)connected or were lost, and follows may have changed meanwhile
+  options.wake.onChange((payload) => (payload === undefined ? void claim() : claimAt(Number(payload))));
+  void claim();
   return async () => {
     stopped = true;
-    clearInterval(timer);
+    clearTimeout(timer);
     while (claiming || running.size > 0) await Promise.race([...running, new Promise((resolve) => setTimeout(resolve, 10))]);
   };
 }

@@ -1,27 +1,71 @@
 import type { CaptureLease, EncoderLog } from '../core/capture/ports.js';
-import type { Scheduler } from '../core/livestream/ports.js';
+import type { ChangeFeed, Scheduler } from '../core/livestream/ports.js';
+
+/** The channel migration 0018's trigger notifies when a capture's lease is taken or given up (not when it is renewed). */
+export const LEASE_NOTIFY_CHANNEL = 'kura_leases';
+
+export interface WatchdogOptions {
+  staleAfterSeconds: number;
+  /** While a stale capture waits for a worker, it is asked for again this often. */
+  everySeconds: number;
+  /** LEASE_NOTIFY_CHANNEL's notifications, from any process: a capture started, ended or was handed over. */
+  wake: ChangeFeed;
+  /** The longest it sleeps without looking, whatever the notifications said (KURA_JOB_POLL_SECONDS). */
+  backstopSeconds: number;
+  onError: (error: Error) => void;
+}
 
 /**
- * Every `everySeconds`, finds captures whose worker stopped renewing its lease (crashed,
- * killed, cut off) and asks for the capture, or the finalize, again; the next worker resumes
- * from the stored progress. Returns a stop function.
+ * Finds captures whose worker stopped renewing its lease (crashed, killed, cut off) and asks for
+ * the capture, or the finalize, again; the next worker resumes from the stored progress. It looks
+ * when the oldest lease would go stale, when a lease is taken or given up anywhere, and at the
+ * backstop: with nothing recording it sleeps. Returns a stop function.
  */
-export function startWatchdog(
-  deps: { captures: CaptureLease & EncoderLog; scheduler: Scheduler },
-  options: { staleAfterSeconds: number; everySeconds: number; onError: (error: Error) => void },
-): () => void {
-  const timer = setInterval(() => {
-    void (async () => {
-      for (const { livestreamId, state } of await deps.captures.findStale(options.staleAfterSeconds)) {
-        if (state === 'capturing') {
-          await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
-          await deps.scheduler.capture(livestreamId);
-        } else {
-          await deps.scheduler.finalize(livestreamId); // its finalize died with its worker, or was never queued
+export function startWatchdog(deps: { captures: CaptureLease & EncoderLog; scheduler: Scheduler }, options: WatchdogOptions): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let looking = false;
+  let again = false;
+  let stopped = false;
+
+  const lookIn = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void look(), Math.min(ms, options.backstopSeconds * 1000));
+    timer.unref();
+  };
+
+  const look = async (): Promise<void> => {
+    if (stopped) return;
+    if (looking) {
+      again = true; // the look in flight may have read the leases before what woke us
+      return;
+    }
+    looking = true;
+    try {
+      do {
+        again = false;
+        const { stale, nextStaleInMs } = await deps.captures.leases(options.staleAfterSeconds);
+        for (const { livestreamId, state } of stale) {
+          if (state === 'capturing') {
+            await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
+            await deps.scheduler.capture(livestreamId);
+          } else {
+            await deps.scheduler.finalize(livestreamId); // its finalize died with its worker, or was never queued
+          }
         }
-      }
-    })().catch(options.onError);
-  }, options.everySeconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+        lookIn(stale.length > 0 ? options.everySeconds * 1000 : (nextStaleInMs ?? Infinity));
+      } while (again && !stopped);
+    } catch (error) {
+      options.onError(error as Error);
+      lookIn(options.everySeconds * 1000);
+    } finally {
+      looking = false;
+    }
+  };
+
+  options.wake.onChange(() => void look());
+  void look();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import { createCaptureRepo } from '../adapters/db/capture-repo.js';
-import { listenForChanges, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
+import { listenForChanges, listenForChannels, type ChannelFeeds, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { startEmbeddedPostgres } from '../adapters/db/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createFollowRepo } from '../adapters/db/follow-repo.js';
@@ -84,19 +84,23 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
 
 /** Follows committed record changes (LISTEN), complaining at most once in a while while disconnected. */
 export function openChangeFeed(database: Database, log: Logger): Promise<ClosableChangeFeed> {
-  return listenForChanges(
-    database.connectionString,
-    throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m)),
-  );
+  return listenForChanges(database.connectionString, feedLog(log));
+}
+
+/** LISTENs to `channels` on one connection, complaining at most once in a while while disconnected. */
+export function openChannelFeeds(database: Database, log: Logger, channels: readonly string[]): Promise<ChannelFeeds> {
+  return listenForChannels(database.connectionString, feedLog(log), channels);
+}
+
+function feedLog(log: Logger): (message: string) => void {
+  return throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m));
 }
 
 /** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */
-export function startScheduler(config: Config, database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
+export function startScheduler(database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
   return PgBossJobs.start({
     ...options,
     connectionString: database.connectionString,
-    pollSeconds: config.capture.jobPollSeconds,
-    maxCaptures: config.capture.maxCaptures,
     onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
 }

@@ -10,12 +10,12 @@ import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
-import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
-import { startFollowPoller } from '../jobs/follow-poller.js';
+import { JOB_NOTIFY_CHANNEL, type PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import { FOLLOW_NOTIFY_CHANNEL, startFollowPoller } from '../jobs/follow-poller.js';
 import { startPurgingExpired } from '../jobs/purge-expired.js';
 import { runVerifyArchives } from '../jobs/verify-archives.js';
-import { startWatchdog } from '../jobs/watchdog.js';
-import type { Database } from './database.js';
+import { LEASE_NOTIFY_CHANNEL, startWatchdog } from '../jobs/watchdog.js';
+import { openChannelFeeds, type Database } from './database.js';
 import { createFollowSignals } from './follow-signals.js';
 import { startWebhookDelivery } from './notifications.js';
 import type { Sources } from './sources.js';
@@ -81,10 +81,15 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     verifyArchives: () => runVerifyArchives(createVerifyDeps(parts.database, parts.store), verifyPolicy(config), log),
     deliverWebhooks: webhooks.drain,
   });
-  await parts.jobs.work(worker.handlers, worker.hooks, { pollSeconds: capture.jobPollSeconds, maxCaptures: capture.maxCaptures });
+  // what wakes this worker, from any process: jobs sent, follows due sooner, leases taken or given up
+  const wake = await openChannelFeeds(database, log, [JOB_NOTIFY_CHANNEL, FOLLOW_NOTIFY_CHANNEL, LEASE_NOTIFY_CHANNEL]);
+  const backstopSeconds = capture.jobPollSeconds;
+  jobs.work(worker.handlers, worker.hooks, { maxCaptures: capture.maxCaptures, wake: wake.feed(JOB_NOTIFY_CHANNEL), backstopSeconds });
   const stopWatchdog = startWatchdog(deps, {
     staleAfterSeconds: capture.staleAfterSeconds,
     everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
+    wake: wake.feed(LEASE_NOTIFY_CHANNEL),
+    backstopSeconds,
     onError: (error) => log.warn({ err: error }, 'capture watchdog failed'),
   });
   const stopPurging = startPurgingExpired(createExpiredPurger(parts.database.pool), {
@@ -102,15 +107,19 @@ export async function startWorker(config: Config, parts: WorkerParts, log: Logge
     {
       concurrency: follow.concurrency,
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
+      wake: wake.feed(FOLLOW_NOTIFY_CHANNEL),
+      backstopSeconds,
       onError: (error, followId) => log.warn({ err: error, followId }, 'checking a follow failed'),
     },
   );
   log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
   return async () => {
+    jobs.pause(); // no new job while captures hand over (the capture slots they free stay empty)
     await stopFollowing();
     await webhooks.stop();
     stopPurging();
     stopWatchdog();
     await worker.abortCaptures();
+    await wake.close();
   };
 }

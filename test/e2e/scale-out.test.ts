@@ -46,7 +46,6 @@ function start(role: 'api' | 'worker'): KuraProcess {
       PORT: '0',
       LOG_LEVEL: 'info',
       KURA_MAX_CAPTURES: '1', // so two streams need both workers
-      KURA_JOB_POLL_SECONDS: '0.5',
       KURA_WATCH_POLL_SECONDS: '0.5',
       KURA_CAPTURE_STALE_SECONDS: '4',
       KURA_CAPTURE_IDLE_SECONDS: '8',

@@ -58,6 +58,29 @@ describe('kura serve on its embedded PostgreSQL', () => {
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   });
 
+  it('starts its PostgreSQL again on the same port when it is killed, and answers again with the data kept', async () => {
+    const { kura, url } = await serve();
+    const file = path.join(dataDir, '..', 'records.json');
+    await writeFile(file, JSON.stringify(buildRecords(5)));
+    expect((await runKura(['import', file], env(), path.dirname(dataDir))).code).toBe(0);
+    // postmaster.pid: the pid on its first line, the port on its fourth
+    const pidFile = async () => (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+    const [killed, , , port] = await pidFile();
+    const restarted = kura.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('the embedded PostgreSQL runs again'));
+
+    process.kill(Number(killed), 'SIGKILL');
+    await restarted;
+    const [pid, , , portNow] = await pidFile();
+    expect(pid).not.toBe(killed);
+    expect(portNow).toBe(port); // every pool's connection string stays valid
+    await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+    expect((await (await fetch(`${url}/api/stats`)).json()).videoAmount).toBe(5);
+
+    kura.child.kill('SIGTERM');
+    expect((await kura.exited).code).toBe(0);
+    expect(isAlive(Number(pid))).toBe(false);
+  });
+
   it('recovers after kill -9: the orphaned PostgreSQL is stopped, data is kept, Kura starts again', async () => {
     const first = await serve();
     const file = path.join(dataDir, '..', 'records.json');

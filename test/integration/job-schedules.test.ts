@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JOB_NAMES, JOB_SCHEDULES, type JobName, type JobSchedule } from '../../src/jobs/catalogue.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queuedJobs, startJobsWithoutWorkers } from '../support/jobs.js';
@@ -13,33 +14,52 @@ afterEach(() => db.drop());
 const start = (schedules?: boolean) =>
   PgBossJobs.start({
     connectionString: db.url,
-    pollSeconds: 1,
-    maxCaptures: 1,
     onError: (error) => expect.fail(error.message),
     ...(schedules === undefined ? {} : { schedules }),
   });
-const scheduled = async () => (await db.pool.query('select name, cron, timezone from pgboss.schedule order by name')).rows;
+const schedule = (name: JobName) => JOB_SCHEDULES.find((s) => s.name === name) as JobSchedule;
 
-describe('job schedules', () => {
-  it('a worker registers the lifecycle sweep and the webhook backstop (every minute) and the hourly verify-archives run with pg-boss (UTC)', async () => {
-    const jobs = await start(true);
+describe('scheduled jobs', () => {
+  it('every worker sends each tick, and the cluster runs it once: one job per period', async () => {
+    const one = await start();
+    const two = await start();
     try {
-      expect(await scheduled()).toEqual([
-        { name: 'deliver-webhooks', cron: '* * * * *', timezone: 'UTC' },
-        { name: 'sweep-lifecycle', cron: '* * * * *', timezone: 'UTC' },
-        { name: 'verify-archives', cron: '23 * * * *', timezone: 'UTC' },
-      ]);
+      // two workers' clocks strike the same minute, one of them twice
+      await Promise.all([one.sendScheduled(schedule('sweep-lifecycle')), two.sendScheduled(schedule('sweep-lifecycle')), two.sendScheduled(schedule('sweep-lifecycle'))]);
+      await Promise.all([one.sendScheduled(schedule('verify-archives')), two.sendScheduled(schedule('verify-archives'))]);
+      expect((await queuedJobs(db, 'sweep-lifecycle')).map((job) => job.state)).toEqual(['created']);
+      expect((await queuedJobs(db, 'verify-archives')).map((job) => job.state)).toEqual(['created']);
+    } finally {
+      await Promise.all([one.stop(1000), two.stop(1000)]);
+    }
+  });
+
+  it("the webhook backstop is sent though a drain waits for a delivery's retry time", async () => {
+    const jobs = await start();
+    try {
+      await jobs.deliverWebhooks(new Date(Date.now() + 3_600_000));
+      await jobs.sendScheduled(schedule('deliver-webhooks'));
+      const waiting = await queuedJobs(db, 'deliver-webhooks');
+      expect(waiting.map((job) => job.singletonKey).sort()).toEqual(['clock', 'webhooks']);
+      expect(waiting.find((job) => job.singletonKey === 'clock')!.startAfter.getTime()).toBeLessThanOrEqual(Date.now());
     } finally {
       await jobs.stop(1000);
     }
   });
 
-  it('a process that only schedules (the CLI, an api process) registers none', async () => {
-    const jobs = await start();
+  it("a worker forgets the schedules pg-boss's own clock kept (0.6 and before): no process runs that clock any more", async () => {
+    const boss = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
+    await boss.start();
+    for (const name of JOB_NAMES) await boss.createQueue(name);
+    await boss.schedule('sweep-lifecycle', '* * * * *', {}, { tz: 'UTC' });
+    await boss.stop({ graceful: false, wait: true });
+    const api = await start();
+    expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([{ name: 'sweep-lifecycle' }]);
+    const worker = await start(true);
     try {
-      expect(await scheduled()).toEqual([]);
+      expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([]);
     } finally {
-      await jobs.stop(1000);
+      await Promise.all([api.stop(1000), worker.stop(1000)]);
     }
   });
 });

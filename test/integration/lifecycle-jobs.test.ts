@@ -17,6 +17,7 @@ import { reviveLivestream } from '../../src/core/livestream/revive-livestream.js
 import { createHandlers, type WorkerDeps } from '../../src/jobs/handlers.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { workJobs } from '../support/jobs.js';
 import { buildRecord } from '../support/factories.js';
 import { waitForRecord } from '../support/records.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
@@ -27,16 +28,19 @@ import { testSignal } from '../support/ffmpeg-args.js';
 let db: TestDatabase;
 let dir: string;
 let jobs: PgBossJobs;
+let stopWorking: ((timeoutMs?: number) => Promise<void>) | undefined;
 let captures: CaptureRepo;
 let store: ArchiveStore;
 
 beforeEach(async () => {
+  stopWorking = undefined;
   db = await createTestDatabase();
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-lifecycle-'));
   captures = createCaptureRepo(db.pool);
   store = createFsStore(path.join(dir, 'archive'));
 });
 afterEach(async () => {
+  await stopWorking?.();
   await jobs?.stop(1000);
   await db.drop();
 });
@@ -125,8 +129,6 @@ const ffmpeg = (program = 'ffmpeg') => createFfmpegTools({ ffmpeg: program, ffpr
 async function startWorker(media: MediaTools): Promise<WorkerDeps> {
   jobs = await PgBossJobs.start({
     connectionString: db.url,
-    pollSeconds: 0.5,
-    maxCaptures: 1,
     onError: () => undefined,
     policies: { 'finalize-archive': { retryLimit: 1, retryDelay: 1, retryBackoff: false } },
   });
@@ -137,7 +139,7 @@ async function startWorker(media: MediaTools): Promise<WorkerDeps> {
     watch: { pollSeconds: 1, neverLiveSeconds: 3600 },
     sweep: { neverLiveSeconds: 3600, leaseSeconds: 60, batch: 100 },
   });
-  await jobs.work(worker.handlers, worker.hooks, { pollSeconds: 0.5, maxCaptures: 1 });
+  stopWorking = await workJobs(jobs, db.url, worker);
   return deps;
 }
 
@@ -160,8 +162,8 @@ describe('a finalize that fails for good', () => {
     await expect.poll(() => captures.readLog(id), { timeout: 10_000 }).toContain(`[kura] failed: ${failed.failure_reason}`);
 
     // the admin's retry: the kept parts are made into a video again (here by a worker whose ffmpeg works)
-    await jobs.stop(1000);
-    jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 0.5, maxCaptures: 1, onError: () => undefined });
+    await stopWorking?.();
+    jobs = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined });
     expect(await reviveLivestream({ ...deps, scheduler: jobs }, id, 'local/admin')).toBe('finalize');
     expect((await db.livestreams.findById(id))?.status).toBe('live');
     await finalizeArchive(workerDeps(ffmpeg()), id, { workerId: 'other', staleAfterSeconds: 30 });

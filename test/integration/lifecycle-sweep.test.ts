@@ -21,7 +21,7 @@ const POLICY = { neverLiveSeconds: 12 * 3600, leaseSeconds: 60, batch: 100 };
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 1, maxCaptures: 1, onError: () => undefined });
+  jobs = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined });
   captures = createCaptureRepo(db.pool);
   deps = { livestreams: db.livestreams, captures, scheduler: jobs, jobs, sweep: createSweepRepo(db.pool) };
 });

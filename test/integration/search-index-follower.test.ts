@@ -29,7 +29,7 @@ const insert = (client: pg.Pool | pg.PoolClient, id: string, title: string) =>
      values ($1, jsonb_build_object('id', $1::text), $2, 'Channel', 'UC1', 'finished', true, 'hls', now())`,
     [id, title],
   );
-const notified = () => new Promise<void>((resolve) => feed.onChange(resolve));
+const notified = () => new Promise<void>((resolve) => feed.onChange(() => resolve()));
 const found = async (word: string) => (await follower.current()).search({ terms: [[word]], filter: null, sort: [], offset: 0, limit: 10 }).ids;
 
 describe('the in-memory search index', () => {

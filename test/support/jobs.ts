@@ -1,5 +1,6 @@
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
-import type { JobName } from '../../src/jobs/catalogue.js';
+import { listenForChanges } from '../../src/adapters/db/change-listener.js';
+import { JOB_NOTIFY_CHANNEL, PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import type { JobFailureHooks, JobHandlers, JobName } from '../../src/jobs/catalogue.js';
 
 /** A job as pg-boss keeps it in `pgboss.job`. */
 export interface QueuedJob {
@@ -17,12 +18,30 @@ export interface QueuedJob {
 export function startJobsWithoutWorkers(connectionString: string): Promise<PgBossJobs> {
   return PgBossJobs.start({
     connectionString,
-    pollSeconds: 1,
-    maxCaptures: 1,
     onError: (error) => {
       throw error;
     },
   });
+}
+
+/**
+ * Makes `jobs` work `handlers` as a worker process does, woken by the job notifications: the
+ * backstop look at the job table is an hour away unless `backstopSeconds` says otherwise, so a job
+ * that starts soon started because it was sent. Resolves with a stop function (running handlers
+ * get `timeoutMs`) that also ends the notifications.
+ */
+export async function workJobs(
+  jobs: PgBossJobs,
+  connectionString: string,
+  work: { handlers: JobHandlers; hooks: JobFailureHooks },
+  options: { maxCaptures?: number; backstopSeconds?: number } = {},
+): Promise<(timeoutMs?: number) => Promise<void>> {
+  const wake = await listenForChanges(connectionString, () => undefined, JOB_NOTIFY_CHANNEL);
+  jobs.work(work.handlers, work.hooks, { maxCaptures: options.maxCaptures ?? 1, wake, backstopSeconds: options.backstopSeconds ?? 3600 });
+  return async (timeoutMs = 1000) => {
+    await jobs.stop(timeoutMs);
+    await wake.close();
+  };
 }
 
 /** The jobs named `name` in `pgboss.job`, oldest first; `livestreamId` keeps only that record's. */

@@ -9,7 +9,6 @@ export function e2eEnv(databaseUrl: string, dataDir: string, extra: Record<strin
     KURA_DATA_DIR: dataDir,
     PORT: '0',
     LOG_LEVEL: 'info',
-    KURA_JOB_POLL_SECONDS: '0.5',
     KURA_WATCH_POLL_SECONDS: '0.5',
     KURA_CAPTURE_IDLE_SECONDS: '8',
     KURA_CAPTURE_STALE_SECONDS: '4',

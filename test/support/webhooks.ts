@@ -5,9 +5,10 @@ import type pg from 'pg';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { startWebhookDelivery } from '../../src/wiring/notifications.js';
+import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import type { TestDatabase } from './database.js';
+import { workJobs } from './jobs.js';
 
 export const PUBLIC_URL = 'http://kura.test';
 /** Retries within a second, so a test sees them. */
@@ -61,7 +62,7 @@ const noop = async () => undefined;
 
 /** A worker of the real pg-boss that runs only the webhook deliveries, as `kura serve` wires them. */
 export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowPrivateSources = true, publicUrl = PUBLIC_URL) {
-  const jobs = await PgBossJobs.start({ connectionString: db.url, pollSeconds: 0.5, maxCaptures: 1, onError: () => undefined });
+  const jobs = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined });
   const log = pino({ level: 'silent' });
   const delivery = await startWebhookDelivery({ allowPrivateSources, publicUrl }, { pool: db.pool, connectionString: db.url, jobs }, log, QUICK);
   const handlers: JobHandlers = {
@@ -82,13 +83,13 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
     'verify-archives': noop,
     'deliver-webhooks': noop,
   };
-  await jobs.work(handlers, hooks, { pollSeconds: 0.5, maxCaptures: 1 });
+  const stopJobs = await workJobs(jobs, db.url, { handlers, hooks });
   return {
     jobs,
     drain: delivery.drain,
     async stop() {
       await delivery.stop();
-      await jobs.stop(2000);
+      await stopJobs(2000);
     },
   };
 }

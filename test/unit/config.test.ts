@@ -36,7 +36,7 @@ describe('configuration', () => {
         neverLiveSeconds: 43_200,
         watchPollSeconds: 15,
         staleAfterSeconds: 30,
-        jobPollSeconds: 2,
+        jobPollSeconds: 60,
         chunkBytes: 64 * 1024 * 1024,
       },
       accounts: {

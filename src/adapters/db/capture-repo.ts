@@ -209,14 +209,19 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       return rowCount === 1;
     },
 
-    async findStale(staleAfterSeconds) {
+    async leases(staleAfterSeconds) {
       // a failed record's capture is left as it is (its parts wait for an admin's retry)
-      const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended' }>(
-        `select c.livestream_id, c.state from captures c join livestreams l on l.id = c.livestream_id
-         where c.state in ('capturing', 'ended') and c.heartbeat_at < now() - make_interval(secs => $1) and l.status = 'live'`,
+      const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended'; stale_in_ms: number | null }>(
+        `select c.livestream_id, c.state, extract(epoch from c.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000 as stale_in_ms
+         from captures c join livestreams l on l.id = c.livestream_id
+         where c.state in ('capturing', 'ended') and l.status = 'live'`,
         [staleAfterSeconds],
       );
-      return rows.map((r) => ({ livestreamId: r.livestream_id, state: r.state }));
+      const fresh = rows.flatMap((r) => (r.stale_in_ms !== null && r.stale_in_ms > 0 ? [r.stale_in_ms] : []));
+      return {
+        stale: rows.filter((r) => r.stale_in_ms !== null && r.stale_in_ms <= 0).map((r) => ({ livestreamId: r.livestream_id, state: r.state })),
+        nextStaleInMs: fresh.length > 0 ? Math.min(...fresh) : null,
+      };
     },
   };
 }

@@ -8,35 +8,61 @@ export interface ClosableChangeFeed extends ChangeFeed {
   close(): Promise<void>;
 }
 
+/** Several channels on one connection: a feed for each. */
+export interface ChannelFeeds {
+  feed(channel: string): ChangeFeed;
+  close(): Promise<void>;
+}
+
 /**
  * Follows record changes committed by any process, through PostgreSQL LISTEN/NOTIFY
- * (the triggers of migration 0001 notify; `channel` another, such as 0015's webhook events). Reconnects by itself after a lost connection.
+ * (the triggers of migration 0001 notify; `channel` another, such as 0015's webhook events), with
+ * each notification's payload. Reconnects by itself after a lost connection.
  */
 export async function listenForChanges(connectionString: string, log: (message: string) => void, channel = CHANNEL): Promise<ClosableChangeFeed> {
-  const listeners: Array<() => void> = [];
+  const feeds = await listenForChannels(connectionString, log, [channel]);
+  const feed = feeds.feed(channel);
+  return {
+    get connected() {
+      return feed.connected;
+    },
+    onChange: (listener) => feed.onChange(listener),
+    close: () => feeds.close(),
+  };
+}
+
+/**
+ * LISTENs to `channels` on one connection; each feed hears its channel's notifications (with
+ * their payload), and every feed hears (without one) that the connection was lost or came back.
+ * Reconnects by itself after a lost connection.
+ */
+export async function listenForChannels(connectionString: string, log: (message: string) => void, channels: readonly string[]): Promise<ChannelFeeds> {
+  const listeners = new Map<string, Array<(payload?: string) => void>>(channels.map((c) => [c, []]));
   let client: pg.Client | null = null;
   let connected = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-  const emit = () => listeners.forEach((listener) => listener());
+  const emit = (channel: string, payload?: string) => listeners.get(channel)?.forEach((listener) => listener(payload));
+  // changes may have happened while disconnected
+  const emitAll = () => channels.forEach((channel) => emit(channel));
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString, application_name: 'kura-change-feed' });
-    next.on('notification', emit);
+    next.on('notification', (message) => emit(message.channel, message.payload));
     next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('connection ended')));
     await next.connect();
-    await next.query(`listen ${channel}`);
+    for (const channel of channels) await next.query(`listen ${channel}`);
     client = next;
     connected = true;
-    emit(); // changes may have happened while disconnected
+    emitAll();
   };
 
   const lost = (which: pg.Client, error: Error) => {
     if (client !== which || closed) return;
     connected = false;
     client = null;
-    emit();
+    emitAll();
     log(`change feed lost (${error.message}); reconnecting`);
     which.end().catch(() => undefined);
     scheduleReconnect();
@@ -54,11 +80,17 @@ export async function listenForChanges(connectionString: string, log: (message: 
 
   await connect();
   return {
-    get connected() {
-      return connected;
-    },
-    onChange(listener) {
-      listeners.push(listener);
+    feed(channel) {
+      const own = listeners.get(channel);
+      if (own === undefined) throw new Error(`not listening to ${channel}`);
+      return {
+        get connected() {
+          return connected;
+        },
+        onChange(listener) {
+          own.push(listener);
+        },
+      };
     },
     async close() {
       closed = true;

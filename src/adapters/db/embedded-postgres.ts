@@ -125,7 +125,7 @@ async function start(server: ClusterOptions, port: number): Promise<Postmaster> 
   const postgres = await startPostgres({ ...server, port, flags: POSTGRES_FLAGS }).catch((error: unknown) => {
     throw new Error(`The embedded PostgreSQL in ${server.dir} did not start; its log above says why`, { cause: error });
   });
-  return { pid: postgres.pid, port, stop: () => postgres.stop() };
+  return { pid: postgres.pid, port, exited: postgres.exited, stop: () => postgres.stop() };
 }
 
 function urlFor(password: string, port: number, database: string): string {

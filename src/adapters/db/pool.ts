@@ -18,6 +18,9 @@ export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
+    // one connection outlives the idle timeout: an idle worker's few queries a minute would otherwise
+    // each open one (a password handshake costs PostgreSQL and Kura more than the query)
+    min: 1,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: 30_000,

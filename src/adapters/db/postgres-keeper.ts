@@ -5,6 +5,8 @@ import { isAlive } from './postgres-owner.js';
 export interface Postmaster {
   pid: number;
   port: number;
+  /** Resolves when it exits: set for a child of this process (one it started), unknown for one it took over. */
+  exited?: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export interface KeeperOptions {
   onLost?: (error: Error) => void;
 }
 
+/** How often a postmaster this process did not start (taken over from a CLI command) is looked at: only a child's exit is told. */
 const CHECK_EVERY_MS = 1_000;
 /** Starts tried after PostgreSQL exited unexpectedly, waiting 1, 2, 4 … s between them (about a minute in all). */
 const RESTART_ATTEMPTS = 6;
@@ -30,35 +33,40 @@ const RESTART_ATTEMPTS = 6;
  */
 export function keepPostgres(options: KeeperOptions): { stop(): Postmaster } {
   let current = options.first;
-  let busy = false;
   let stopped = false;
-  const check = async () => {
-    if (busy || stopped || (await isRunning(current.pid))) return;
-    busy = true;
-    try {
-      if (!(await options.stillOurs())) return void clearInterval(timer);
-      options.log(`the embedded PostgreSQL (pid ${current.pid}) exited unexpectedly; starting it again on port ${current.port}`);
-      let lastError: Error = new Error('not started');
-      for (let attempt = 0; attempt < RESTART_ATTEMPTS && !stopped; attempt++) {
-        try {
-          current = await options.start();
-          options.log(`the embedded PostgreSQL runs again (pid ${current.pid})`);
-          return;
-        } catch (error) {
-          lastError = error as Error;
-          await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
-        }
+  let timer: NodeJS.Timeout | undefined;
+
+  const exited = async (postmaster: Postmaster) => {
+    if (stopped || postmaster !== current || !(await options.stillOurs())) return;
+    options.log(`the embedded PostgreSQL (pid ${postmaster.pid}) exited unexpectedly; starting it again on port ${postmaster.port}`);
+    let lastError: Error = new Error('not started');
+    for (let attempt = 0; attempt < RESTART_ATTEMPTS && !stopped; attempt++) {
+      try {
+        current = await options.start();
+        options.log(`the embedded PostgreSQL runs again (pid ${current.pid})`);
+        return watch(current);
+      } catch (error) {
+        lastError = error as Error;
+        await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
       }
-      if (stopped) return;
-      clearInterval(timer);
-      options.onLost?.(new Error(`The embedded PostgreSQL exited and could not be started again: ${lastError.message}`, { cause: lastError }));
-    } finally {
-      busy = false;
     }
+    if (stopped) return;
+    options.onLost?.(new Error(`The embedded PostgreSQL exited and could not be started again: ${lastError.message}`, { cause: lastError }));
   };
-  const timer = setInterval(() => void check().catch(() => undefined), CHECK_EVERY_MS);
-  timer.unref();
-  if (options.onLost === undefined) clearInterval(timer);
+
+  // our own child tells when it exits (nothing to do until then); one taken over is looked at
+  const watch = (postmaster: Postmaster) => {
+    if (postmaster.exited !== undefined) return void postmaster.exited.then(() => exited(postmaster)).catch(() => undefined);
+    const look = async () => {
+      if (stopped || (await isRunning(postmaster.pid))) return;
+      clearInterval(timer);
+      await exited(postmaster);
+    };
+    timer = setInterval(() => void look().catch(() => undefined), CHECK_EVERY_MS);
+    timer.unref();
+  };
+
+  if (options.onLost !== undefined) watch(current);
   return {
     stop() {
       stopped = true;

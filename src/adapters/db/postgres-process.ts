@@ -60,6 +60,8 @@ export async function initCluster(options: ClusterOptions & { user: string; pass
 export interface RunningPostgres {
   /** The postmaster's pid. */
   pid: number;
+  /** Resolves when it exited, for whatever reason. */
+  exited: Promise<void>;
   /** Fast shutdown (SIGINT): open transactions roll back, a checkpoint is written. */
   stop(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export function startPostgres(options: ClusterOptions & { port: number; flags: s
       if (recent.includes('database system is ready to accept connections')) {
         resolve({
           pid: child.pid as number,
+          exited,
           async stop() {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
             await exited;

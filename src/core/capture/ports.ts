@@ -16,8 +16,12 @@ export interface CaptureLease {
   heartbeat(livestreamId: string, workerId: string): Promise<'held' | 'lost' | 'stop'>;
   /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
   release(livestreamId: string, workerId: string): Promise<void>;
-  /** Captures of live records, being recorded or waiting to be finalized, whose worker stopped renewing its lease. */
-  findStale(staleAfterSeconds: number): Promise<Array<{ livestreamId: string; state: 'capturing' | 'ended' }>>;
+  /**
+   * Captures of live records, being recorded or waiting to be finalized: those whose worker
+   * stopped renewing its lease for `staleAfterSeconds`, and the milliseconds until the next of the
+   * others would be (null when there is none).
+   */
+  leases(staleAfterSeconds: number): Promise<{ stale: Array<{ livestreamId: string; state: 'capturing' | 'ended' }>; nextStaleInMs: number | null }>;
 }
 
 /** The capture's own state: its playlist, a stop asked for, its end, and its finalize. */

@@ -104,5 +104,6 @@ export interface PendingJobs {
 export interface ChangeFeed {
   /** False while changes could be missed: caches must be bypassed then. */
   readonly connected: boolean;
-  onChange(listener: () => void): void;
+  /** `payload`: what the change said (its notification's payload); absent when the feed connected again or was lost, when anything may have changed. */
+  onChange(listener: (payload?: string) => void): void;
 }

@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { JOB_SCHEDULES, type JobSchedule } from '../../src/jobs/catalogue.js';
+import { startJobClock } from '../../src/jobs/job-clock.js';
+
+// Kura's clock for scheduled jobs, on a fake clock: when each job is sent. That the sends of every
+// worker make one job per period is pg-boss's singleton slot: integration/job-schedules.test.ts.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  vi.setSystemTime(new Date('2026-05-04T12:00:10Z'));
+});
+afterEach(() => vi.useRealTimers());
+
+describe("Kura's job clock", () => {
+  it('sends the sweep and the webhook backstop at :30 of every minute and verify-archives at :23 of every hour (UTC)', async () => {
+    const sent: string[] = [];
+    const stop = startJobClock(
+      JOB_SCHEDULES,
+      async (s: JobSchedule) => void sent.push(`${new Date().toISOString().slice(11, 19)} ${s.name}`),
+      (e) => expect.fail(e.message),
+    );
+    await vi.advanceTimersByTimeAsync(24 * 60_000);
+    stop();
+    expect(sent.filter((s) => s.endsWith('verify-archives'))).toEqual(['12:23:00 verify-archives']);
+    expect(sent.filter((s) => s.endsWith('sweep-lifecycle'))).toHaveLength(24);
+    expect(sent.slice(0, 4)).toEqual(['12:00:30 sweep-lifecycle', '12:00:30 deliver-webhooks', '12:01:30 sweep-lifecycle', '12:01:30 deliver-webhooks']);
+  });
+
+  it('sends nothing once stopped, and goes on after a send that failed', async () => {
+    const sent: string[] = [];
+    const errors: string[] = [];
+    const every = [{ name: 'sweep-lifecycle', everySeconds: 60, atSecond: 30 }] as const;
+    let fail = true;
+    const stop = startJobClock(
+      every,
+      async () => {
+        if (fail) {
+          fail = false;
+          throw new Error('the database is away');
+        }
+        sent.push(new Date().toISOString().slice(11, 19));
+      },
+      (e) => errors.push(e.message),
+    );
+    await vi.advanceTimersByTimeAsync(2 * 60_000);
+    stop();
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(errors).toEqual(['the database is away']);
+    expect(sent).toEqual(['12:01:30']);
+  });
+});
