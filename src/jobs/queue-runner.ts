@@ -120,7 +120,8 @@ export class QueueRunner {
         // fetched after a stop too: they are active now, and run like those already running
         const jobs = await this.store.fetch(this.queue.name, free);
         for (const job of jobs) this.start(job);
-        if (jobs.length === free) this.pending = true; // more may wait
+        if (jobs.length === free)
+          this.pending = true; // more may wait
         else if (this.timerFired) await this.sleepUntilDue();
       }
     } catch (error) {
