@@ -19,6 +19,9 @@ import { putObject, storeArchive } from '../support/archives.js';
 // recording a live HLS fixture that a yt-dlp STAND-IN presents as a YouTube livestream.
 // The tests share one server and run in order: the first one archives the stream the others browse.
 const VIDEO_ID = 'uiTestVid01';
+/** An imported upcoming stream a year away; the lifecycle sweep watches it like any other, so the stand-in answers for it as its own video. */
+const FAR_ID = 'farUpcoming';
+const FAR_TITLE = 'A stream next year';
 const TITLE = '【歌枠】Karaoke night 🎤 #42';
 const IMPORTED = 60;
 let served: BrowserKura;
@@ -31,7 +34,13 @@ let fixture: HlsFixture;
 let browser: Browser;
 
 const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }) =>
-  writeFile(stateFile, JSON.stringify(state));
+  writeFile(
+    stateFile,
+    JSON.stringify({
+      ...state,
+      videos: { [FAR_ID]: { liveStatus: 'is_upcoming', releaseTimestamp: Math.floor(Date.now() / 1000) + 365 * 86_400, title: FAR_TITLE } },
+    }),
+  );
 
 function ffmpegPoster(file: string): Promise<number | null> {
   const child = spawn('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360', '-frames:v', '1', '-y', file]);
@@ -68,9 +77,9 @@ beforeAll(async () => {
   const gone = `http://127.0.0.1:${await freePort()}/gone.jpg`;
   const upcoming = buildRecord(
     {
-      id: 'far-upcoming',
+      id: FAR_ID,
       finished: false,
-      title: 'A stream next year',
+      title: FAR_TITLE,
       thumbnail: gone,
       scheduledStart: new Date(Date.now() + 365 * 86_400_000).toISOString(),
     },
@@ -198,9 +207,9 @@ describe('the web UI', () => {
   it('shows the placeholder, never a broken image, where a thumbnail fails to load', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     const views = [
-      ['/queue', page.locator('[data-testid=queue-list] > li', { hasText: 'A stream next year' })],
+      ['/queue', page.locator('[data-testid=queue-list] > li', { hasText: FAR_TITLE })],
       ['/history', page.locator('[data-testid=history-list] > li', { hasText: `Karaoke night ${IMPORTED - 1}` })],
-      ['/archive/far-upcoming', page.locator('.player.placeholder')],
+      [`/archive/${FAR_ID}`, page.locator('.player.placeholder')],
     ] as const;
     for (const [url, view] of views) {
       await page.goto(url);
@@ -240,19 +249,19 @@ describe('the web UI', () => {
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept('not happening after all'));
     await page.goto('/queue');
-    const row = page.locator('[data-testid=queue-list] > li', { hasText: 'A stream next year' });
+    const row = page.locator('[data-testid=queue-list] > li', { hasText: FAR_TITLE });
     await row.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => row.count()).toBe(0);
-    const status = async () => (await fetch(`${api}/api/video/far-upcoming`).then((r) => r.json())) as { status: string; failureReason: string };
+    const status = async () => (await fetch(`${api}/api/video/${FAR_ID}`).then((r) => r.json())) as { status: string; failureReason: string };
     expect(await status()).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('not happening after all') });
 
-    await page.goto('/archive/far-upcoming');
+    await page.goto(`/archive/${FAR_ID}`);
     await page.getByText('Not archived: ').waitFor();
     await page.getByRole('button', { name: 'Retry' }).click();
     // the retried record is watched again at once (and, imported with no live source, fails again):
     // the admin's actions are what is certain, in the audit table
     await expect
-      .poll(() => db.pool.query(`select action, admin, reason from admin_actions where livestream_id = 'far-upcoming' order by id`).then((r) => r.rows), {
+      .poll(() => db.pool.query(`select action, admin, reason from admin_actions where livestream_id = $1 order by id`, [FAR_ID]).then((r) => r.rows), {
         timeout: 10_000,
       })
       .toEqual([
