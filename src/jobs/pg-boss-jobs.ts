@@ -35,7 +35,7 @@ const PENDING: Record<Parameters<PendingJobs['pending']>[0], { queue: JobName; s
 /** pg-boss on Kura's database: the Scheduler port, and (for workers) the handlers. */
 export class PgBossJobs implements Scheduler, PendingJobs {
   private runners: QueueRunner[] = [];
-  private stopClock = () => undefined as void;
+  private stopClock: () => void = () => undefined;
   private backstop: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -63,7 +63,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
     await notifyOnJobs(boss);
     const jobs = new PgBossJobs(boss, options.onError);
     if (options.schedules ?? false) {
-      // the schedules pg-boss's clock kept before 0.7: no process runs that clock any more
+      // the schedules pg-boss's clock kept up to 0.6: no process runs that clock any more
       await boss.getDb().executeSql('delete from pgboss.schedule where name = any($1::text[])', [JOB_NAMES]);
       jobs.stopClock = startJobClock(JOB_SCHEDULES, (schedule) => jobs.sendScheduled(schedule), options.onError);
     }
