@@ -105,6 +105,7 @@ async function send(part: ByteSource, range: ByteRange, response: http.ServerRes
     for await (const chunk of part.read({ start, end: Math.min(range.end, start + step - 1) })) {
       if (response.destroyed) return;
       await beforeWrite(chunk.length);
+      if (response.destroyed) return; // closed while held back: its 'close' has passed, no 'drain' will come
       sent += chunk.length;
       if (!response.write(chunk)) await drained(response);
     }
@@ -117,6 +118,7 @@ async function send(part: ByteSource, range: ByteRange, response: http.ServerRes
 
 /** Resolves when the response can take more, or is closed. */
 function drained(response: http.ServerResponse): Promise<void> {
+  if (response.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       response.off('drain', done).off('close', done);
