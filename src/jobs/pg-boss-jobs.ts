@@ -35,7 +35,7 @@ const PENDING: Record<Parameters<PendingJobs['pending']>[0], { queue: JobName; s
 /** pg-boss on Kura's database: the Scheduler port, and (for workers) the handlers. */
 export class PgBossJobs implements Scheduler, PendingJobs {
   private runners: QueueRunner[] = [];
-  private stopClock = () => undefined as void;
+  private stopClock: () => void = () => undefined;
   private backstop: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -45,7 +45,13 @@ export class PgBossJobs implements Scheduler, PendingJobs {
 
   static async start(options: JobsOptions): Promise<PgBossJobs> {
     // pg-boss's own clock (cron) polls a queue of its own every 5 s: Kura keeps the time itself (job-clock.ts)
-    const boss = new PgBoss({ connectionString: options.connectionString, max: 4, min: 1, application_name: 'kura-jobs', schedule: false } as PgBoss.ConstructorOptions);
+    const boss = new PgBoss({
+      connectionString: options.connectionString,
+      max: 4,
+      min: 1,
+      application_name: 'kura-jobs',
+      schedule: false,
+    } as PgBoss.ConstructorOptions);
     boss.on('error', options.onError);
     await boss.start();
     for (const name of JOB_NAMES) {
@@ -57,7 +63,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
     await notifyOnJobs(boss);
     const jobs = new PgBossJobs(boss, options.onError);
     if (options.schedules ?? false) {
-      // the schedules pg-boss's clock kept before 0.7: no process runs that clock any more
+      // the schedules pg-boss's clock kept up to 0.6: no process runs that clock any more
       await boss.getDb().executeSql('delete from pgboss.schedule where name = any($1::text[])', [JOB_NAMES]);
       jobs.stopClock = startJobClock(JOB_SCHEDULES, (schedule) => jobs.sendScheduled(schedule), options.onError);
     }
@@ -72,7 +78,9 @@ export class PgBossJobs implements Scheduler, PendingJobs {
    */
   work(handlers: JobHandlers, hooks: JobFailureHooks, options: WorkOptions): void {
     const store = this.store();
-    this.runners = JOB_NAMES.map((name) => new QueueRunner({ name, concurrency: concurrency(name, options.maxCaptures), run: runner(handlers, hooks, name) }, store, this.onError));
+    this.runners = JOB_NAMES.map(
+      (name) => new QueueRunner({ name, concurrency: concurrency(name, options.maxCaptures), run: runner(handlers, hooks, name) }, store, this.onError),
+    );
     const byName = new Map(this.runners.map((r) => [r.name, r]));
     const recheck = () => {
       store.due(JOB_NAMES).then((due) => {
@@ -218,12 +226,16 @@ function runner(handlers: JobHandlers, hooks: JobFailureHooks, name: JobName): (
  */
 async function notifyOnJobs(boss: PgBoss): Promise<void> {
   const db = boss.getDb();
-  const found = (await db.executeSql(`select 1 from pg_trigger where tgrelid = 'pgboss.job'::regclass and tgname = 'kura_job_notify' and tgparentid = 0`, [])) as {
+  const found = (await db.executeSql(
+    `select 1 from pg_trigger where tgrelid = 'pgboss.job'::regclass and tgname = 'kura_job_notify' and tgparentid = 0`,
+    [],
+  )) as {
     rows: unknown[];
   };
   if (found.rows.length > 0) return;
   // one simple query: one transaction, so the lock is held to the end and an error leaves nothing behind
-  await db.executeSql(`
+  await db.executeSql(
+    `
     select pg_advisory_xact_lock(hashtext('kura_job_notify'));
     -- the queue, and how long until the job is due (ms; ≤ 0: now), so a worker can sleep until then
     create or replace function kura_job_notify() returns trigger language plpgsql as $$

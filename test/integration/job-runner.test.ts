@@ -119,7 +119,10 @@ describe('job runners', () => {
           throw new Error('the store hiccuped');
         },
       },
-      { hooks: { 'finalize-archive': async (_payload, failure) => failed.resolve(failure) }, policies: { 'finalize-archive': { retryLimit: 1, retryDelay: 1, retryBackoff: false } } },
+      {
+        hooks: { 'finalize-archive': async (_payload, failure) => failed.resolve(failure) },
+        policies: { 'finalize-archive': { retryLimit: 1, retryDelay: 1, retryBackoff: false } },
+      },
     );
     await sender.finalize('shaky');
     expect(await failed.promise).toMatchObject({ message: 'the store hiccuped', permanent: false, attempts: 2 });
@@ -144,7 +147,8 @@ describe('job runners', () => {
     );
     await sender.watch('gone');
     expect(await failed.promise).toMatchObject({ message: 'The source says the video is gone: private', permanent: true, attempts: 1 });
-    const job = async () => (await db.pool.query(`select state, retry_count, output from pgboss.job where name = 'watch-stream' and singleton_key = 'gone'`)).rows;
+    const job = async () =>
+      (await db.pool.query(`select state, retry_count, output from pgboss.job where name = 'watch-stream' and singleton_key = 'gone'`)).rows;
     await expect.poll(job).toEqual([{ state: 'completed', retry_count: 0, output: { permanentFailure: 'The source says the video is gone: private' } }]);
     expect(tries).toBe(1);
   });

@@ -25,7 +25,11 @@ describe('scheduled jobs', () => {
     const two = await start();
     try {
       // two workers' clocks strike the same minute, one of them twice
-      await Promise.all([one.sendScheduled(schedule('sweep-lifecycle')), two.sendScheduled(schedule('sweep-lifecycle')), two.sendScheduled(schedule('sweep-lifecycle'))]);
+      await Promise.all([
+        one.sendScheduled(schedule('sweep-lifecycle')),
+        two.sendScheduled(schedule('sweep-lifecycle')),
+        two.sendScheduled(schedule('sweep-lifecycle')),
+      ]);
       await Promise.all([one.sendScheduled(schedule('verify-archives')), two.sendScheduled(schedule('verify-archives'))]);
       expect((await queuedJobs(db, 'sweep-lifecycle')).map((job) => job.state)).toEqual(['created']);
       expect((await queuedJobs(db, 'verify-archives')).map((job) => job.state)).toEqual(['created']);
