@@ -1,5 +1,7 @@
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../core/follows/check-follow.js';
+import type { Follow } from '../core/follows/follow.js';
 import type { ChangeFeed } from '../core/livestream/ports.js';
+import { Alarm } from './alarm.js';
 
 /** The channel migration 0018's triggers notify when a follow is due sooner than before (added, resumed, checked): its next check, epoch ms. */
 export const FOLLOW_NOTIFY_CHANNEL = 'kura_follows';
@@ -33,32 +35,13 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
   let claiming = false;
   let again = false;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let timerAt = Infinity;
-
+  const alarm = new Alarm(() => void claim());
   /** Claims at `at` (epoch ms; now when past), unless a claim is set earlier already. */
-  const claimAt = (at: number) => {
-    const ms = at - Date.now();
-    if (ms <= 0) return void claim();
-    if (stopped || at >= timerAt) return;
-    clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(() => {
-      timerAt = Infinity;
-      void claim();
-    }, ms);
-    timer.unref();
-  };
+  const claimAt = (at: number) => (at <= Date.now() ? void claim() : alarm.setIn(at - Date.now()));
 
-  const check = (follow: Awaited<ReturnType<CheckDeps['follows']['claimDue']>>[number]) => {
-    const done: Promise<void> = checkFollow(deps, follow, options.policy, new Date())
-      .then(() => undefined)
-      .catch((error: Error) => options.onError(error, follow.id))
-      .finally(() => {
-        running.delete(done);
-        void claim(); // its slot is free
-      });
-    running.add(done);
+  const ended = (check: Promise<void>) => {
+    running.delete(check);
+    void claim(); // its slot is free
   };
 
   const claim = async (): Promise<void> => {
@@ -74,7 +57,7 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
         const free = options.concurrency - running.size;
         if (free <= 0) return; // the next check to end claims again
         const claimed = await deps.follows.claimDue(new Date(), options.leaseSeconds ?? 300, free);
-        claimed.forEach(check);
+        for (const follow of claimed) running.add(checkInBackground(deps, follow, options, ended));
         if (claimed.length < free && !again) {
           const next = (await deps.follows.nextDue())?.getTime() ?? Infinity;
           const now = Date.now();
@@ -94,7 +77,18 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
   void claim();
   return async () => {
     stopped = true;
-    clearTimeout(timer);
+    alarm.clear();
     while (claiming || running.size > 0) await Promise.race([...running, new Promise((resolve) => setTimeout(resolve, 10))]);
   };
+}
+
+/** Checks a claimed follow; `ended` is told when the check is over, whatever happened. */
+function checkInBackground(deps: CheckDeps, follow: Follow, options: PollerOptions, ended: (check: Promise<void>) => void): Promise<void> {
+  const check: Promise<void> = checkFollow(deps, follow, options.policy, new Date())
+    .then(
+      () => undefined,
+      (error: Error) => options.onError(error, follow.id),
+    )
+    .finally(() => ended(check));
+  return check;
 }

@@ -1,3 +1,5 @@
+import { Alarm } from './alarm.js';
+
 /** A job as pg-boss hands it out with its metadata (`includeMetadata`). */
 export interface FetchedJob {
   id: string;
@@ -27,8 +29,6 @@ export interface QueueOptions {
 
 /** A job due but not fetched was another worker's fetch in flight: look again this much later rather than at once. */
 const RECHECK_MS = 1_000;
-/** Node's timers hold at most 2^31 - 1 ms (about 24 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * One queue's jobs in this process: up to `concurrency` at once, fetched only when there may be
@@ -43,14 +43,16 @@ export class QueueRunner {
   /** Jobs may be ready that no fetch has taken yet. */
   private pending = false;
   /**
-   * The timer fired: it kept only the earliest of the wake-ups asked for, so once nothing is ready
+   * The alarm rang: it kept only the earliest of the wake-ups asked for, so once nothing is ready
    * the job table says when the next job is due.
    */
-  private timerFired = false;
+  private alarmRang = false;
   private fetching = false;
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt = Infinity;
+  private readonly alarm = new Alarm(() => {
+    this.alarmRang = true;
+    this.wakeIn(0);
+  });
 
   constructor(
     private readonly queue: QueueOptions,
@@ -62,35 +64,20 @@ export class QueueRunner {
     return this.queue.name;
   }
 
-  /** A job may be ready once `ms` have passed (now when ≤ 0): fetch then. One timer: the earliest wake-up wins. */
+  /** A job may be ready once `ms` have passed (now when ≤ 0): fetch then. One alarm: the earliest wake-up wins. */
   wakeIn(ms: number): void {
     if (this.stopped) return;
     if (ms <= 0) {
       this.pending = true;
       return void this.pump();
     }
-    const at = Date.now() + ms;
-    if (at >= this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.timerAt = Infinity;
-        this.timerFired = true;
-        this.wakeIn(0);
-      },
-      Math.min(ms, MAX_TIMER_MS),
-    );
-    this.timer.unref();
+    this.alarm.setIn(ms);
   }
 
   /** Takes no more jobs; those running go on. */
   pause(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Infinity;
+    this.alarm.clear();
   }
 
   /**
@@ -122,7 +109,7 @@ export class QueueRunner {
         for (const job of jobs) this.start(job);
         if (jobs.length === free)
           this.pending = true; // more may wait
-        else if (this.timerFired) await this.sleepUntilDue();
+        else if (this.alarmRang) await this.sleepUntilDue();
       }
     } catch (error) {
       this.onError(error as Error); // the notifications' reconnection, or the backstop, looks again
@@ -133,7 +120,7 @@ export class QueueRunner {
 
   /** Nothing is ready: sleeps until the next job the job table holds is due. */
   private async sleepUntilDue(): Promise<void> {
-    this.timerFired = false;
+    this.alarmRang = false;
     const due = (await this.store.due([this.queue.name])).get(this.queue.name);
     if (due !== undefined) this.wakeIn(due <= 0 ? RECHECK_MS : due);
   }
