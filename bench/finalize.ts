@@ -5,12 +5,12 @@
 // alternated. The archive's sha256 must equal the bare command's output's.
 // Usage: npm run build && node dist/bench/finalize.js [--seconds 60,600] [--runs 5] [--stores fs,s3]
 //   [--chunk-mb 64] [--cache DIR]
-// The parts (a 720p30 ~3 Mbit/s stream in 1 s segments, encoded once without -re, as bench/capture's
-// fixture encodes it) are kept in --cache (default $TMPDIR/kura-bench-finalize) across runs.
+// The part is bench/capture's stream (720p30 ~3 Mbit/s, 1 s segments, encoded once without -re), its
+// segments joined; it is kept in --cache (bench/capture's, by default) across runs.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +25,9 @@ import type { ArchiveStore } from '../src/core/archive/ports.js';
 import type { StoredChunk } from '../src/core/capture/capture.js';
 import { finalizeArchive, type FinalizeDeps } from '../src/core/capture/finalize-archive.js';
 import type { Livestream } from '../src/core/livestream/livestream.js';
+import { HD } from './capture/context.js';
+import { encodedStream, type EncodedStream } from './capture/encoded-stream.js';
+import { defaultCacheDir } from './capture/options.js';
 import { Meter } from './cpu-meter.js';
 import { cpuSplit, minus, type CpuSplit } from './proc-usage.js';
 
@@ -33,7 +36,7 @@ const SECONDS = (args.get('--seconds') ?? '60,600').split(',').map(Number);
 const RUNS = Number(args.get('--runs') ?? 5);
 const STORES = (args.get('--stores') ?? 'fs,s3').split(',');
 const CHUNK_BYTES = Number(args.get('--chunk-mb') ?? 64) * 1024 * 1024;
-const CACHE = args.get('--cache') ?? path.join(os.tmpdir(), 'kura-bench-finalize');
+const CACHE = path.resolve(args.get('--cache') ?? defaultCacheDir());
 
 interface Parts {
   seconds: number;
@@ -52,46 +55,21 @@ function run(program: string, argv: string[]): Promise<void> {
   });
 }
 
-/** The cached part of a `seconds` long stream, encoded and cut the first time. */
+/** The part of a `seconds` long stream (encoded the first time, then cached), and its chunks. */
 async function prepareParts(seconds: number): Promise<Parts> {
-  const dir = path.join(CACHE, `${seconds}s`);
-  const part = path.join(dir, 'part.ts');
-  if ((await stat(part).catch(() => null)) === null) {
-    await mkdir(dir, { recursive: true });
-    console.log(`encoding ${seconds} s of 720p30 into ${dir} (once)…`);
-    // bench/capture's live fixture, without -re
-    await run('ffmpeg', [
-      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', String(seconds)],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', '3000k', '-g', '30', '-keyint_min', '30', '-sc_threshold', '0'],
-      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0'],
-      ...['-hls_segment_filename', path.join(dir, 'seg%05d.ts'), path.join(dir, 'index.m3u8')],
-    ]);
-    const joined = createWriteStream(`${part}.partial`);
-    for (const segment of await segmentFiles(dir)) await pipeline(createReadStream(segment), joined, { end: false });
-    joined.end();
-    await new Promise<void>((resolve) => joined.on('close', () => resolve()));
-    await rename(`${part}.partial`, part);
-  }
-  const list = path.join(dir, 'list.txt');
-  await writeFile(list, `file '${part}'\n`);
-  return { seconds, part, list, chunks: await cutChunks(dir, part) };
+  const encoded = await encodedStream(CACHE, { ...HD, seconds });
+  const list = path.join(encoded.dir, 'list.txt');
+  await writeFile(list, `file '${encoded.partFile}'\n`);
+  return { seconds, part: encoded.partFile, list, chunks: await cutChunks(encoded) };
 }
 
-async function segmentFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir))
-    .filter((name) => /^seg\d+\.ts$/.test(name))
-    .sort()
-    .map((name) => path.join(dir, name));
-}
-
-async function cutChunks(dir: string, part: string): Promise<Parts['chunks']> {
-  const chunksDir = path.join(dir, `chunks-${CHUNK_BYTES}`);
+async function cutChunks(encoded: EncodedStream): Promise<Parts['chunks']> {
+  const chunksDir = path.join(encoded.dir, `chunks-${CHUNK_BYTES}`);
   const bounds: Array<{ startOffset: number; endOffset: number }> = [];
   let start = 0;
   let offset = 0;
-  for (const segment of await segmentFiles(dir)) {
-    offset += (await stat(segment)).size;
+  for (const segment of encoded.segments) {
+    offset += segment.bytes;
     if (offset - start >= CHUNK_BYTES) {
       bounds.push({ startOffset: start, endOffset: offset });
       start = offset;
@@ -102,7 +80,7 @@ async function cutChunks(dir: string, part: string): Promise<Parts['chunks']> {
   const chunks = bounds.map((b) => ({ ...b, file: path.join(chunksDir, String(b.startOffset).padStart(14, '0')) }));
   for (const chunk of chunks) {
     if ((await stat(chunk.file).catch(() => null))?.size === chunk.endOffset - chunk.startOffset) continue;
-    await pipeline(createReadStream(part, { start: chunk.startOffset, end: chunk.endOffset - 1 }), createWriteStream(chunk.file));
+    await pipeline(createReadStream(encoded.partFile, { start: chunk.startOffset, end: chunk.endOffset - 1 }), createWriteStream(chunk.file));
   }
   return chunks;
 }

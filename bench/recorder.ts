@@ -2,11 +2,11 @@
 // jobs, no finalize), for 1 and for N concurrent captures in one process, against bare
 // `ffmpeg -live_start_index 0 -i URL -c copy` recording the same stream.
 // Usage: npm run build && node dist/bench/recorder.js [--seconds 60] [--concurrent 1,20,100] [--rounds 1]
-//        [--trees DIR,DIR] [--profile DIR]
+//        [--trees DIR,DIR] [--profile DIR] [--cache DIR]
 // --trees: Kura checkouts, each built (dist/bench/recorder-run.js), measured in turn in every
 // round (A B A B), so a build before a change and one after it are compared in the same run.
-// The stream (1280x720, 30 fps, ~3 Mbit/s, 1 s MPEG-TS segments) is encoded once ahead of time
-// and served from memory by the clock under one URL per capture (bench/clocked-stream.ts); the
+// The stream (1280x720, 30 fps, ~3 Mbit/s, 1 s MPEG-TS segments) is bench/capture's, encoded once
+// ahead of time (cached) and served from memory by the clock under one URL per capture; the
 // recorder runs on a real PostgreSQL (embedded, its CPU not counted) with the fs store.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,7 +17,10 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';
 import { readPackageInfo } from '../src/package-info.js';
-import { encodedStream, serveClocked, type ClockedServer } from './clocked-stream.js';
+import { HD, onAir } from './capture/context.js';
+import { encodedStream } from './capture/encoded-stream.js';
+import { loadSegments, serveLive, type LiveStream } from './capture/live-server.js';
+import { defaultCacheDir } from './capture/options.js';
 import type { RunInput, RunResult } from './recorder-run.js';
 
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
@@ -26,9 +29,12 @@ const CONCURRENT = (args.get('--concurrent') ?? '1,20').split(',').map(Number);
 const ROUNDS = Number(args.get('--rounds') ?? 1);
 const TREES = (args.get('--trees') ?? readPackageInfo().root).split(',').map((t) => path.resolve(t));
 const PROFILE_DIR = args.get('--profile');
+const CACHE_DIR = path.resolve(args.get('--cache') ?? defaultCacheDir());
+/** Segments in the live playlist's sliding window. */
+const WINDOW = 10;
 
 /** One measured run of `tree`'s recorder on `urls`, in a child process of its own. */
-async function runTree(tree: string, input: RunInput, server: ClockedServer): Promise<RunResult> {
+async function runTree(tree: string, input: RunInput, server: LiveStream): Promise<RunResult> {
   const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
   const child = spawn(process.execPath, [...profiling, path.join(tree, 'dist', 'bench', 'recorder-run.js'), JSON.stringify(input)], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -48,11 +54,12 @@ async function runTree(tree: string, input: RunInput, server: ClockedServer): Pr
 }
 
 /** Bare ffmpeg recording the same stream to MP4, under GNU time: CPU seconds. */
-async function runBareFfmpeg(server: ClockedServer, root: string): Promise<number> {
+async function runBareFfmpeg(server: LiveStream, root: string): Promise<number> {
   const report = path.join(root, 'bare-time.txt');
   server.start();
+  await onAir(server.url('bare')); // bare ffmpeg gives up on the 404 before the first segment
   const output = path.join(root, 'bare.mp4');
-  const ffmpeg = ['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-live_start_index', '0', '-i', server.url(0), '-c', 'copy', output];
+  const ffmpeg = ['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-live_start_index', '0', '-i', server.url('bare'), '-c', 'copy', output];
   const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', report, ...ffmpeg], { stdio: 'inherit' });
   await new Promise((resolve) => child.on('close', resolve));
   const [user, system] = (await readFile(report, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
@@ -67,8 +74,9 @@ const median = (values: number[]) => {
 };
 
 async function main(): Promise<void> {
-  const stream = await encodedStream(SECONDS);
-  const whole = Buffer.concat(stream.segments.map((s) => s.bytes));
+  const stream = await encodedStream(CACHE_DIR, { ...HD, seconds: SECONDS });
+  const segments = await loadSegments(stream);
+  const whole = Buffer.concat(segments);
   const expected = { sha256: createHash('sha256').update(whole).digest('hex'), bytes: whole.length };
   const segmentCount = stream.segments.length;
   console.log(
@@ -78,7 +86,7 @@ async function main(): Promise<void> {
   const database = await startEmbeddedPostgres({ dir: path.join(root, 'postgres'), log: () => undefined });
   const admin = new pg.Client({ connectionString: database.connectionString });
   await admin.connect();
-  const server = await serveClocked(stream);
+  const server = await serveLive(stream, segments, WINDOW);
   const results = new Map<string, RunResult[]>();
   const bare: number[] = [];
   try {
@@ -93,7 +101,7 @@ async function main(): Promise<void> {
           const input: RunInput = {
             databaseUrl: database.connectionString.replace(/\/[^/]+$/, `/${name}`),
             dataDir,
-            urls: Array.from({ length: n }, (_, i) => server.url(i)),
+            urls: Array.from({ length: n }, (_, i) => server.url(String(i))),
             expected,
           };
           const result = await runTree(tree, input, server);

@@ -11,7 +11,7 @@ import type { EncodedStream } from './encoded-stream.js';
 export interface LiveStream {
   /** The media playlist URL of one viewer: same stream, a URL of its own. */
   url(viewer: string): string;
-  /** Starts the clock: segment i is published when it would have been finished live. */
+  /** Starts the clock (again, for another run): segment i is published when it would have been finished live. */
   start(): void;
   /** Resolves once the last segment is published (the playlist says #EXT-X-ENDLIST from then). */
   ended(): Promise<void>;
@@ -51,6 +51,7 @@ export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window:
   return {
     url: (viewer) => `http://127.0.0.1:${port}/live/index.m3u8?viewer=${encodeURIComponent(viewer)}`,
     start: () => {
+      clearTimeout(endTimer); // started again: a new broadcast of the same stream
       startedAt = Date.now();
       endTimer = setTimeout(markEnded, publishedAt.at(-1) ?? 0);
     },

@@ -57,7 +57,6 @@ export function parseOptions(argv: string[]): Options {
   const sections = (given.get('only') ?? SECTIONS.join(',')).split(',').map((s) => s.trim());
   const unknown = sections.filter((s) => !(SECTIONS as readonly string[]).includes(s));
   if (unknown.length > 0) exit(`bench/capture: unknown section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`, 2);
-  const cacheHome = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
   const options: Options = {
     seconds: number('seconds', 60),
     longSeconds: number('long-seconds', 600),
@@ -68,7 +67,7 @@ export function parseOptions(argv: string[]): Options {
     s3Concurrent: number('s3-concurrent', 0),
     sections: sections as Section[],
     profileDir: given.has('profile') ? path.resolve(given.get('profile') as string) : null,
-    cacheDir: path.resolve(given.get('cache') ?? path.join(cacheHome, 'kura-bench', 'capture')),
+    cacheDir: path.resolve(given.get('cache') ?? defaultCacheDir()),
     window: number('window', 15),
     idleSettle: number('idle-settle', 60),
     idleSeconds: number('idle-seconds', 60),
@@ -94,4 +93,9 @@ export function parseOptions(argv: string[]): Options {
 function exit(message: string, code: number): never {
   (code === 0 ? console.log : console.error)(message);
   process.exit(code);
+}
+
+/** Where encoded streams are kept between runs (`--cache`): `$XDG_CACHE_HOME/kura-bench/capture`. */
+export function defaultCacheDir(): string {
+  return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'kura-bench', 'capture');
 }

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 
-/** The sampling interval while the loop works; each sample is this plus the lag (bench/capture.ts subtracts it). */
+/** The sampling interval while the loop works; each sample is this plus the lag (bench/capture subtracts it). */
 export const LAG_SAMPLING_MS = 100;
 
 export interface LagOptions {
@@ -24,6 +24,8 @@ type Stat = (typeof STATS)[number];
  * gate's own tick late: that shows in `max`.
  */
 export function registerEventLoopLag(registry: Registry, prefix: string, options: LagOptions = {}): () => void {
+  // prom-client's default metrics registered gauges of these names (their sampler parked): ours replace them
+  for (const stat of STATS) registry.removeSingleMetric(`${prefix}nodejs_eventloop_lag_${stat}_seconds`);
   const gateMs = options.gateMs ?? 5_000;
   const sampler = monitorEventLoopDelay({ resolution: LAG_SAMPLING_MS });
   let utilization = performance.eventLoopUtilization();

@@ -31,7 +31,6 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
   // prom-client's lag sampler cannot be left out of its defaults nor paused: it is parked (one tick
   // in ~24 days) and its gauges replaced by ours, which sample only while the loop works
   collectDefaultMetrics({ register: registry, prefix: 'kura_', eventLoopMonitoringPrecision: PARKED_MS });
-  for (const stat of ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99']) registry.removeSingleMetric(`kura_nodejs_eventloop_lag_${stat}_seconds`);
   const stopLag = registerEventLoopLag(registry, 'kura_');
   app.addHook('onClose', async () => stopLag());
   const duration = new Histogram({

@@ -1,15 +1,15 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ByteSource, LocalFileWriter, StoredObject } from '../../core/archive/ports.js';
+import type { ByteSource, LocalFileWriter } from '../../core/archive/ports.js';
 import type { MediaTools } from '../../core/capture/ports.js';
-import { PermanentError } from '../../core/errors.js';
 import { ffmpegArgs } from './ffmpeg-args.js';
 import { fileDuration } from './mp4-duration.js';
-import { concatList, partInputs, type PartInputs } from './part-inputs.js';
-import { ExitError, start, type Run } from './program.js';
+import { partInputs, type PartInputs } from './part-inputs.js';
+import { ExitError, start } from './program.js';
+import { runRemux, type Remuxed } from './remux-run.js';
 import { remuxStreamed } from './streamed-remux.js';
 
 export interface FfmpegSettings {
@@ -88,29 +88,19 @@ async function copyToFile(source: ByteSource, file: string): Promise<ByteSource>
  * ffmpeg writes the faststart MP4 straight into the store's file (`+faststart`: the same command,
  * and so the same bytes, as a bare remux of the joined parts), which is then completed.
  */
-async function remuxToFile(
-  ffmpegPath: string,
-  inputs: PartInputs,
-  output: LocalFileWriter,
-  listFile: string,
-): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }> {
-  let ffmpeg: Run | null = null;
-  try {
-    // a capture finalized by another worker than the one that recorded it has no folder here yet
-    await mkdir(path.dirname(listFile), { recursive: true });
-    await writeFile(listFile, concatList(inputs.urls));
-    ffmpeg = start(ffmpegPath, ffmpegArgs.remux(listFile, output.path, { protocols: inputs.protocols, faststart: true }), { cwd: inputs.cwd });
-    const { stderr } = await ffmpeg.done;
-    if (inputs.server?.failure) throw new Error(`a capture part could not be read whole: ${inputs.server.failure.message}`);
-    const durationSeconds = await fileDuration(output.path);
-    if (!(durationSeconds > 0)) throw new PermanentError('The recording holds no playable audio or video: ffmpeg made a video of no duration from it.');
-    return { log: stderr, durationSeconds, stored: await output.complete() };
-  } catch (error) {
-    ffmpeg?.kill();
-    await ffmpeg?.done.catch(() => undefined);
-    await output.abort().catch(() => undefined);
-    throw error;
-  } finally {
-    await rm(listFile, { force: true });
-  }
+function remuxToFile(ffmpegPath: string, inputs: PartInputs, output: LocalFileWriter, listFile: string): Promise<Remuxed> {
+  const run = {
+    ffmpeg: ffmpegPath,
+    urls: inputs.urls,
+    listFile,
+    output: output.path,
+    protocols: inputs.protocols,
+    faststart: true,
+    cwd: inputs.cwd,
+    server: inputs.server,
+  };
+  return runRemux(run, {
+    measure: async () => ({ durationSeconds: await fileDuration(output.path), complete: () => output.complete() }),
+    abort: () => output.abort(),
+  });
 }
