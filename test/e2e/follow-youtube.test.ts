@@ -293,7 +293,8 @@ describe('following a YouTube channel (feed fixture + yt-dlp stand-in)', () => {
       'kLiveNow001',
     ]);
     await expect.poll(() => record('kFarAhead01'), CHECKS_TIMEOUT).toMatchObject({ status: 'upcoming', submitters: [`follow/${id}`] });
-    expect((await getFollow(api, id)).queued).toBe(3);
+    // the record is queued during the check, the follow's count written at its end
+    await expect.poll(async () => (await getFollow(api, id)).queued, CHECKS_TIMEOUT).toBe(3);
   });
 
   it('keeps queuing from the streams tab while the feed answers 500, and says so in the feed signal', async () => {

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
@@ -6,7 +7,8 @@ import { runKura } from '../support/cli.js';
 import type { TestDatabase } from '../support/database.js';
 
 // The follows page in Debian's Chromium against a real `kura serve`. beforeAll follows three HLS
-// endpoints: Kura itself (answers 404: offline, so ok), a port nothing listens on (its signal
+// endpoints: a server of the test's that answers 404 (offline, so ok; not Kura itself, which may
+// not listen yet at its first check), a port nothing listens on (its signal
 // fails) and the same failing for two hours (unhealthy). Checks run once (a day's interval).
 let served: BrowserKura;
 let db: TestDatabase;
@@ -15,6 +17,8 @@ let cwd: string;
 let browser: Browser;
 let env: () => Record<string, string>;
 let broken: string;
+/** An HLS endpoint that is up but off the air: every playlist is 404. */
+let offAir: http.Server;
 
 async function follow(url: string, channel: string, options: string[] = []): Promise<string> {
   const added = await runKura(['follow', 'add', url, '--channel', channel, ...options], env(), cwd);
@@ -27,13 +31,18 @@ beforeAll(async () => {
   ({ db, api, cwd, env } = served);
   const dead = `http://127.0.0.1:${await freePort()}`;
   expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
-  await follow(`${api}/offline/index.m3u8`, 'Quiet Stage');
+  offAir = http.createServer((_request, response) => response.writeHead(404).end());
+  await new Promise<void>((resolve) => offAir.listen(0, '127.0.0.1', resolve));
+  await follow(`http://127.0.0.1:${(offAir.address() as { port: number }).port}/offline/index.m3u8`, 'Quiet Stage');
   await follow(`${dead}/a/index.m3u8`, 'Flaky Stage');
   broken = await follow(`${dead}/b/index.m3u8`, 'Broken Stage');
   ({ browser } = await served.start());
 }, 120_000);
 
-afterAll(() => served?.stop());
+afterAll(async () => {
+  await served?.stop();
+  offAir?.close();
+});
 
 const navCurrent = (page: Page) => page.getByRole('navigation', { name: 'Main' }).locator('[aria-current=page]').innerText();
 const card = (page: Page, name: string) => page.locator('[data-testid=follow]', { has: page.getByRole('heading', { name, exact: true }) });

@@ -341,4 +341,21 @@ describe('claiming due follows', () => {
     expect(await follows.claimDue(minutes(2), 300, 8)).toEqual([]); // leased for 300 s
     expect((await follows.claimDue(minutes(7), 300, 20)).length).toBe(11);
   });
+
+  it('keeps a resume made while the claimed check ran: the follow is due at once, not an interval later', async () => {
+    const { id } = await follow();
+    await follows.update(id, { paused: true });
+    await follows.update(id, { paused: false, nextCheckAt: minutes(1) });
+    const [claimed] = (await follows.claimDue(minutes(1), 300, 1)) as [Follow];
+    // while the check looks, the admin pauses and resumes it: due now again
+    await follows.update(id, { paused: true });
+    await follows.update(id, { paused: false, nextCheckAt: minutes(1) });
+    await checkFollow(deps, claimed, policy, minutes(1));
+    expect((await follows.find(id))?.nextCheckAt).toEqual(minutes(1));
+    expect((await follows.find(id))?.signals.map((s) => s.nextCheckAt)).toEqual([minutes(1), minutes(1)]);
+    // a check nothing changed during moves the next one an interval (a minute) on, as before
+    const [again] = (await follows.claimDue(minutes(1), 300, 1)) as [Follow];
+    await checkFollow(deps, again, policy, minutes(1));
+    expect(await follows.nextDue()).toEqual(minutes(2));
+  });
 });

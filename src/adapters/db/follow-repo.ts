@@ -100,12 +100,18 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
       return rows.map(toFollow);
     },
 
-    async recordCheck(id, outcome) {
-      // one statement: the outcome and its event (migration 0016) commit together
+    async recordCheck(id, outcome, dueBefore) {
+      // one statement: the outcome and its event (migration 0016) commit together. A next check
+      // brought before the claim's while the check ran (a resume) is kept, for the follow and each signal.
       await pool.query(
-        `with checked as (
-           update follows set signals = $2::jsonb, last_checked_at = $3, failing_since = $4,
-                  queued_count = queued_count + $5, next_check_at = $6 where id = $1 returning follows)
+        `with now_due as (select next_check_at as due from follows where id = $1 for update),
+         checked as (
+           update follows set last_checked_at = $3, failing_since = $4, queued_count = queued_count + $5,
+                  next_check_at = case when now_due.due < $8 then least(now_due.due, $6) else $6 end,
+                  signals = case when now_due.due < $8 then coalesce((
+                    select jsonb_agg(case when (s->>'nextCheckAt')::timestamptz > now_due.due then jsonb_set(s, '{nextCheckAt}', to_jsonb(now_due.due)) else s end)
+                      from jsonb_array_elements($2::jsonb) s), '[]'::jsonb) else $2::jsonb end
+             from now_due where id = $1 returning follows)
          select enqueue_follow_event('follow.unhealthy', checked.follows) from checked where $7`,
         [
           id,
@@ -115,6 +121,7 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
           outcome.queued,
           earliestCheck(outcome.signals, outcome.checkedAt),
           outcome.becameUnhealthy,
+          dueBefore,
         ],
       );
     },

@@ -27,7 +27,7 @@ export async function checkFollow(deps: CheckDeps, follow: Follow, policy: Check
   const answered = signals.some((s) => s.lastError === null);
   const failingSince = answered ? null : (follow.failingSince ?? now);
   const outcome: CheckOutcome = { checkedAt: now, signals, failingSince, queued, becameUnhealthy: startsUnhealthySpell(follow, failingSince, now) };
-  await deps.follows.recordCheck(follow.id, outcome);
+  await deps.follows.recordCheck(follow.id, outcome, follow.nextCheckAt);
   return outcome;
 }
 

@@ -33,8 +33,10 @@ export interface FollowRepo {
   /**
    * Stores a check's outcome; nextCheckAt becomes the earliest of the signals' nextCheckAt. With
    * `becameUnhealthy`, a `follow.unhealthy` event goes to the webhook outbox in the same statement.
+   * `dueBefore` is the follow's nextCheckAt as the check found it (its claim's): one made earlier
+   * while the check ran (a resume: due now) is kept, else the resume would be lost until the next look.
    */
-  recordCheck(id: string, outcome: CheckOutcome): Promise<void>;
+  recordCheck(id: string, outcome: CheckOutcome, dueBefore: Date): Promise<void>;
   /** The earliest nextCheckAt of the unpaused follows; null when none. */
   nextDue(): Promise<Date | null>;
   /** This follow's sightings of these stream ids. */
