@@ -9,12 +9,13 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/adapters/db/embedded-postgres.js';
 import { createContext, type BenchContext } from './context.js';
 import { runConcurrent } from './concurrent.js';
+import { runFloor } from './floor.js';
 import { runIdle } from './idle.js';
 import { runLong } from './long.js';
 import { parseOptions, type Section } from './options.js';
 import { runSingle } from './single.js';
 
-const RUNS: Record<Section, (ctx: BenchContext) => Promise<void>> = { single: runSingle, long: runLong, concurrent: runConcurrent, idle: runIdle };
+const RUNS: Record<Section, (ctx: BenchContext) => Promise<void>> = { single: runSingle, long: runLong, concurrent: runConcurrent, idle: runIdle, floor: runFloor };
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));

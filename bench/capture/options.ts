@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export const SECTIONS = ['single', 'long', 'concurrent', 'idle'] as const;
+export const SECTIONS = ['single', 'long', 'concurrent', 'idle', 'floor'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Options {
