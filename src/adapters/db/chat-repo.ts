@@ -85,17 +85,21 @@ export function createChatRepo(pool: pg.Pool): ChatLog {
       return row.capture === 'capturing' ? 'capturing' : 'over';
     },
 
-    async release(livestreamId, workerId) {
-      await pool.query(`update chat_captures set worker_id = null where livestream_id = $1 and worker_id = $2`, [livestreamId, workerId]);
+    async release(livestreamId, workerId, why) {
+      await pool.query(`update chat_captures set worker_id = null, detail = coalesce($3, detail) where livestream_id = $1 and worker_id = $2`, [
+        livestreamId,
+        workerId,
+        why ?? null,
+      ]);
     },
 
     async finish(livestreamId, state, detail) {
-      await pool.query(`update chat_captures set state = $2, detail = $3, worker_id = null where livestream_id = $1`, [livestreamId, state, detail ?? null]);
+      await pool.query(`update chat_captures set state = $2, detail = coalesce($3, detail), worker_id = null where livestream_id = $1`, [livestreamId, state, detail ?? null]);
     },
 
     async state(livestreamId) {
-      const { rows } = await pool.query<{ state: ChatState; held: boolean }>(
-        `select state, worker_id is not null as held from chat_captures where livestream_id = $1`,
+      const { rows } = await pool.query<{ state: ChatState; held: boolean; detail: string | null }>(
+        `select state, worker_id is not null as held, detail from chat_captures where livestream_id = $1`,
         [livestreamId],
       );
       return rows[0] ?? null;

@@ -66,7 +66,7 @@ export async function captureChat(deps: ChatDeps, id: string, worker: ChatWorker
   try {
     end = await deps.chatSource.follow(record.sourceUrl, (message) => pending.push(message), stop.signal);
   } catch (error) {
-    await settle(deps, id, worker, () => flush());
+    await settle(deps, id, worker, () => flush(), (error as Error).message);
     throw error;
   } finally {
     clearInterval(timer);
@@ -83,10 +83,10 @@ export async function captureChat(deps: ChatDeps, id: string, worker: ChatWorker
 }
 
 /** Stores what arrived and gives the lease up, so the next attempt (any worker's) resumes at once. */
-async function settle(deps: ChatDeps, id: string, worker: ChatWorker, flush: () => Promise<void>): Promise<void> {
+async function settle(deps: ChatDeps, id: string, worker: ChatWorker, flush: () => Promise<void>, why?: string): Promise<void> {
   try {
     await flush();
   } finally {
-    await deps.chats.release(id, worker.workerId);
+    await deps.chats.release(id, worker.workerId, why);
   }
 }

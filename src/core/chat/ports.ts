@@ -31,12 +31,12 @@ export interface ChatLog {
    * another worker took the chat over.
    */
   append(livestreamId: string, workerId: string, messages: readonly ChatMessage[]): Promise<'capturing' | 'over' | 'lost'>;
-  /** Gives the lease up (a stopping worker, a failed attempt), so another worker may take the chat over at once. */
-  release(livestreamId: string, workerId: string): Promise<void>;
+  /** Gives the lease up (a stopping worker, a failed attempt: `why`), so another worker may take the chat over at once. */
+  release(livestreamId: string, workerId: string, why?: string): Promise<void>;
   /** Ends the chat capture (`ended`, `none`, `failed` with why) and gives its lease up. */
   finish(livestreamId: string, state: Exclude<ChatState, 'capturing'>, detail?: string): Promise<void>;
-  /** The chat capture's state, and whether a worker holds it; null when the stream has none (never started). */
-  state(livestreamId: string): Promise<{ state: ChatState; held: boolean } | null>;
+  /** The chat capture's state, whether a worker holds it, and why its last attempt failed; null when the stream has none (never started). */
+  state(livestreamId: string): Promise<{ state: ChatState; held: boolean; detail: string | null } | null>;
   /**
    * The wall-clock time of the archive's 0 s: when the first captured segment's media was live,
    * estimated from how promptly the first segments were fetched; the capture's start before any.

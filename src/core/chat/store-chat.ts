@@ -15,7 +15,7 @@ export interface StoreChatDeps {
  * Stores the stream's captured chat beside its archive (objectKeys.chat: one JSON message a
  * line, oldest first, gzip), once the chat capture has stored its last batch — it stops within
  * moments of the video capture, so it is waited for up to `waitMs`; messages stored after that
- * are served by the chat API but not in the file. False when the stream has no chat.
+ * are not kept. False when the stream has no chat.
  */
 export async function storeChat(deps: StoreChatDeps, record: Pick<Livestream, 'id' | 'title'>, waitMs: number): Promise<boolean> {
   const deadline = Date.now() + waitMs;
@@ -25,6 +25,9 @@ export async function storeChat(deps: StoreChatDeps, record: Pick<Livestream, 'i
     chat = await deps.chats.state(record.id);
   }
   if (chat === null || chat.state === 'none') return false;
+  // the video is over, so is its chat: one still held past the wait stops at its next store, and
+  // one whose attempts kept failing (its job retrying) failed
+  if (chat.state === 'capturing') await deps.chats.finish(record.id, chat.held || chat.detail === null ? 'ended' : 'failed');
   const start = (await deps.chats.archiveStart(record.id)) ?? new Date(0);
   const chats = deps.chats;
   async function* lines(): AsyncIterable<string> {

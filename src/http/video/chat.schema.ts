@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 
 /** Messages one chat request returns at most, and by default. */
 export const CHAT_MAX_LIMIT = 1000;
@@ -82,3 +82,7 @@ export const ChatActivitySchema = Type.Object({
   state: ChatStateSchema,
   perMinute: Type.Array(Type.Integer(), { description: 'messages in each minute of the archive, minute 0 first' }),
 });
+
+export type ChatPageJson = Static<typeof ChatPageSchema>;
+export type ChatMessageJson = Static<typeof ChatMessageSchema>;
+export type ChatActivityJson = Static<typeof ChatActivitySchema>;
