@@ -45,7 +45,9 @@ describe("reading yt-dlp's live_chat.json", () => {
   it('skips a line cut short by a crash and actions that are not messages', () => {
     const line = linesOf(2)[0] as string;
     expect(readLiveChatLine(line.slice(0, line.length / 2))).toEqual([]);
-    expect(readLiveChatLine(JSON.stringify({ replayChatItemAction: { actions: [{ markChatItemAsDeletedAction: { targetItemId: 'x' } }] }, isLive: true }))).toEqual([]);
+    expect(
+      readLiveChatLine(JSON.stringify({ replayChatItemAction: { actions: [{ markChatItemAsDeletedAction: { targetItemId: 'x' } }] }, isLive: true })),
+    ).toEqual([]);
   });
 
   it('reads amounts in the forms YouTube shows', () => {

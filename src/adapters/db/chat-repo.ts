@@ -94,7 +94,11 @@ export function createChatRepo(pool: pg.Pool): ChatLog {
     },
 
     async finish(livestreamId, state, detail) {
-      await pool.query(`update chat_captures set state = $2, detail = coalesce($3, detail), worker_id = null where livestream_id = $1`, [livestreamId, state, detail ?? null]);
+      await pool.query(`update chat_captures set state = $2, detail = coalesce($3, detail), worker_id = null where livestream_id = $1`, [
+        livestreamId,
+        state,
+        detail ?? null,
+      ]);
     },
 
     async state(livestreamId) {
