@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
@@ -214,6 +214,7 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
         await expect.poll(() => last.textContent()).toContain(shownUpTo.text.split(' 🎤')[0]);
       }
       await expect.poll(() => page.getByTestId('chat-activity').count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
     } finally {
       await browser.close();
     }
