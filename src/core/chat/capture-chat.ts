@@ -33,53 +33,64 @@ export async function captureChat(deps: ChatDeps, id: string, worker: ChatWorker
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   worker.signal.addEventListener('abort', onAbort);
+  const batches = storeInBatches(deps.chats, id, worker, () => stop.abort());
+  let end: Awaited<ReturnType<ChatSource['follow']>>;
+  try {
+    end = await deps.chatSource.follow(record.sourceUrl, batches.push, stop.signal);
+  } catch (error) {
+    await settle(deps, id, worker, batches.flush, (error as Error).message);
+    throw error;
+  } finally {
+    batches.close();
+    worker.signal.removeEventListener('abort', onAbort);
+  }
+  if (worker.signal.aborted) {
+    await settle(deps, id, worker, batches.flush);
+    // failed, so pg-boss hands the job to another worker (the lease is free for it)
+    throw new Error(`worker ${worker.workerId} stopped; the chat continues on the next worker`);
+  }
+  await batches.flush();
+  if (batches.held() === 'lost') return;
+  await deps.chats.finish(id, end === 'none' && batches.held() === 'capturing' ? 'none' : 'ended');
+}
+
+/**
+ * Stores the messages pushed every `flushMs`, one store at a time and in order (a batch that
+ * fails to store waits for the next); a quiet chat still renews its lease a few times per lease,
+ * which also tells when the video capture ended. `onOver` is called once the chat should stop.
+ */
+function storeInBatches(chats: ChatLog, id: string, worker: ChatWorker, onOver: () => void) {
   let pending: ChatMessage[] = [];
-  // read after awaits that change it: an object, so TypeScript does not narrow it away
-  const lease: { held: 'capturing' | 'over' | 'lost' } = { held: 'capturing' };
+  let held: 'capturing' | 'over' | 'lost' = 'capturing';
   let lastStored = Date.now();
   let flushing: Promise<void> = Promise.resolve();
-  // one store at a time, in order; a batch that fails to store waits for the next
-  const flush = () => {
-    flushing = flushing.then(async () => {
-      if (lease.held === 'lost') return;
+  const flush = (): Promise<void> => {
+    const done = flushing.then(async () => {
+      if (held === 'lost') return;
       const batch = pending;
       pending = [];
       try {
-        lease.held = await deps.chats.append(id, worker.workerId, batch);
+        held = await chats.append(id, worker.workerId, batch);
         lastStored = Date.now();
       } catch (error) {
         pending = batch.concat(pending);
         throw error;
       }
-      if (lease.held !== 'capturing') stop.abort();
+      if (held !== 'capturing') onOver();
     });
-    const done = flushing;
-    flushing = flushing.catch(() => undefined);
+    flushing = done.catch(() => undefined);
     return done;
   };
-  // a quiet chat still renews its lease (and sees the video capture end) a few times per lease
   const renewMs = (worker.staleAfterSeconds * 1000) / 3;
   const timer = setInterval(() => {
     if (pending.length > 0 || Date.now() - lastStored >= renewMs) flush().catch(() => undefined);
   }, worker.flushMs);
-  let end: Awaited<ReturnType<ChatSource['follow']>>;
-  try {
-    end = await deps.chatSource.follow(record.sourceUrl, (message) => pending.push(message), stop.signal);
-  } catch (error) {
-    await settle(deps, id, worker, () => flush(), (error as Error).message);
-    throw error;
-  } finally {
-    clearInterval(timer);
-    worker.signal.removeEventListener('abort', onAbort);
-  }
-  if (worker.signal.aborted) {
-    await settle(deps, id, worker, () => flush());
-    // failed, so pg-boss hands the job to another worker (the lease is free for it)
-    throw new Error(`worker ${worker.workerId} stopped; the chat continues on the next worker`);
-  }
-  await flush();
-  if (lease.held === 'lost') return;
-  await deps.chats.finish(id, end === 'none' && lease.held === 'capturing' ? 'none' : 'ended');
+  return {
+    push: (message: ChatMessage) => void pending.push(message),
+    flush,
+    held: () => held,
+    close: () => clearInterval(timer),
+  };
 }
 
 /** Stores what arrived and gives the lease up, so the next attempt (any worker's) resumes at once. */
