@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'invalid_setup_token'
   | 'setup_done'
   | 'download_type_not_found'
+  | 'chat_not_found'
   | 'range_not_satisfiable'
   | 'livestream_state_conflict'
   | 'invalid_webhook'

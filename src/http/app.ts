@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
+import type { ChatLog } from '../core/chat/ports.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
@@ -38,6 +39,7 @@ import { userRoutes } from './user/user.routes.js';
 import { tokenRoutes } from './tokens/tokens.routes.js';
 import { submitRoutes } from './submit/submit.routes.js';
 import { videoAdminRoutes } from './video/video-admin.routes.js';
+import { chatRoutes } from './video/chat.routes.js';
 import { webRoutes } from './web/web.routes.js';
 import type { SearchEngine } from '../core/search/search.js';
 import { searchEngineRoutes } from './search/search-engine.routes.js';
@@ -52,6 +54,7 @@ export interface AppDeps {
   /** Webhooks (admin); unset: /api/webhooks is not served. */
   webhooks?: WebhookRouteDeps;
   captures: CaptureRepo;
+  chats: ChatLog;
   store: ArchiveStore;
   source: StreamSource;
   isDatabaseReachable: () => Promise<boolean>;
@@ -135,6 +138,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     livestreams: deps.livestreams,
     channels: deps.channels,
     captures: deps.captures,
+    chats: deps.chats,
     store: deps.store,
     source: deps.source,
     cache: new ReadCache(options.readCacheEntries, deps.changeFeed),
@@ -173,6 +177,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
     await api.register(queueRoutes(context));
     await api.register(statsRoutes(context));
     await api.register(videoRoutes(context));
+    await api.register(chatRoutes(context));
     await api.register(logzRoutes(context));
     await api.register(downloadRoutes(context));
     await api.register(sourceRoutes(context, accounts.sources));

@@ -1,5 +1,6 @@
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
+import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
@@ -10,6 +11,7 @@ export interface RouteContext {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   captures: CaptureRepo;
+  chats: ChatLog;
   store: ArchiveStore;
   /** The sources submissions are judged by (YouTube, HLS). */
   source: StreamSource;

@@ -2,7 +2,8 @@ import type PgBoss from 'pg-boss';
 import { PermanentError } from '../core/errors.js';
 
 /** Every job Kura runs; a handler map missing one fails to compile. */
-export type JobName = 'watch-stream' | 'capture-stream' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle' | 'verify-archives' | 'deliver-webhooks';
+export type JobName =
+  'watch-stream' | 'capture-stream' | 'capture-chat' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle' | 'verify-archives' | 'deliver-webhooks';
 export interface JobPayload {
   livestreamId: string;
 }
@@ -10,6 +11,7 @@ export interface JobPayload {
 export interface JobPayloads {
   'watch-stream': JobPayload;
   'capture-stream': JobPayload;
+  'capture-chat': JobPayload;
   'finalize-archive': JobPayload;
   'index-records': Record<string, never>;
   'sweep-lifecycle': Record<string, never>;
@@ -52,6 +54,8 @@ export const JOB_POLICIES: Record<JobName, PgBoss.Queue> = {
   // retrying does not count, so a look can always queue the next (see PgBossJobs.watch)
   'watch-stream': { name: 'watch-stream', policy: 'short', retryLimit: 20, retryDelay: 15, retryBackoff: true, expireInSeconds: 300 },
   'capture-stream': { name: 'capture-stream', retryLimit: 500, retryDelay: 5, expireInSeconds: 23 * 3600 },
+  // a chat's attempt ends with the stream; a failed one resumes (its messages are stored), and giving up fails only the chat
+  'capture-chat': { name: 'capture-chat', retryLimit: 30, retryDelay: 10, retryBackoff: true, expireInSeconds: 23 * 3600 },
   'finalize-archive': { name: 'finalize-archive', retryLimit: 20, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600 },
   // the durable path of search sync: retried while the engine is down; changes wait in the outbox
   'index-records': { name: 'index-records', retryLimit: 1000, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },

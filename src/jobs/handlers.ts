@@ -1,4 +1,5 @@
 import { captureStream, type CaptureDeps } from '../core/capture/capture-stream.js';
+import { captureChat, type ChatDeps } from '../core/chat/capture-chat.js';
 import { AppError } from '../core/errors.js';
 import { failLivestream } from '../core/livestream/fail-livestream.js';
 import { finalizeArchive, type FinalizeDeps } from '../core/capture/finalize-archive.js';
@@ -6,7 +7,10 @@ import { sweepLifecycle, type Repair, type SweepDeps, type SweepPolicy } from '.
 import { watchStream, type WatchPolicy } from '../core/livestream/watch-stream.js';
 import type { FinalFailure, JobFailureHooks, JobHandlers } from './catalogue.js';
 
-export type WorkerDeps = CaptureDeps & FinalizeDeps & SweepDeps;
+export type WorkerDeps = CaptureDeps & FinalizeDeps & SweepDeps & ChatDeps;
+
+/** How often a chat's arrived messages are stored: a crashed worker loses at most this much of it. */
+const CHAT_FLUSH_MS = 1000;
 
 export interface WorkerSettings {
   workerId: string;
@@ -26,6 +30,7 @@ export interface WorkerSettings {
 /** The job handlers, their final-failure hooks, and an abort for the captures running in this process. */
 export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { handlers: JobHandlers; hooks: JobFailureHooks; abortCaptures(): Promise<void> } {
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const chats = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const handlers: JobHandlers = {
     'watch-stream': async ({ livestreamId }) => {
       await watchStream(deps, livestreamId, settings.watch, new Date());
@@ -45,6 +50,18 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
         await done;
       } finally {
         running.delete(livestreamId);
+      }
+    },
+    'capture-chat': async ({ livestreamId }) => {
+      if (chats.has(livestreamId)) return;
+      const controller = new AbortController();
+      const worker = { workerId: settings.workerId, staleAfterSeconds: settings.staleAfterSeconds, signal: controller.signal, flushMs: CHAT_FLUSH_MS };
+      const done = captureChat(deps, livestreamId, worker);
+      chats.set(livestreamId, { controller, done: done.catch(() => undefined) });
+      try {
+        await done;
+      } finally {
+        chats.delete(livestreamId);
       }
     },
     'finalize-archive': async ({ livestreamId }) => {
@@ -68,6 +85,9 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
     handlers,
     hooks: failureHooks(deps, settings.workerId),
     async abortCaptures() {
+      // chats store what arrived and give their leases up (the next worker resumes them with the capture)
+      const chatsStopping = [...chats.values()];
+      for (const chat of chatsStopping) chat.controller.abort(new Error('worker shutting down'));
       const stopping = [...running];
       for (const [, capture] of stopping) capture.controller.abort(new Error('worker shutting down'));
       // each capture first hands its local chunks to the store (bounded by the recorder's handover time)
@@ -76,6 +96,7 @@ export function createHandlers(deps: WorkerDeps, settings: WorkerSettings): { ha
         await deps.captures.release(livestreamId, settings.workerId);
         await deps.captures.appendLog(livestreamId, [`[kura] worker ${settings.workerId} stopped; the capture continues on the next worker`]);
       }
+      await Promise.all(chatsStopping.map((chat) => chat.done));
     },
   };
 }
@@ -93,6 +114,8 @@ function failureHooks(deps: WorkerDeps, workerId: string): JobFailureHooks {
       if (failure.error instanceof AppError && failure.error.code === 'capture_not_running') return;
       await fail(livestreamId, failure, 'The recording failed');
     },
+    // the chat alone gives up: the video capture and the record go on
+    'capture-chat': ({ livestreamId }, failure) => deps.chats.finish(livestreamId, 'failed', `gave up after ${failure.attempts} attempts: ${failure.message}`),
     'finalize-archive': ({ livestreamId }, failure) => fail(livestreamId, failure, 'The recording could not be made into a video'),
     // no record to fail: the changes wait in the search outbox, and the next change drains them
     'index-records': async () => undefined,

@@ -150,6 +150,10 @@ export class PgBossJobs implements Scheduler, PendingJobs {
     await this.boss.send('capture-stream', { livestreamId }, { singletonKey: livestreamId, singletonSeconds: 10 });
   }
 
+  async chat(livestreamId: string): Promise<void> {
+    await this.boss.send('capture-chat', { livestreamId }, { singletonKey: livestreamId, singletonSeconds: 10 });
+  }
+
   async finalize(livestreamId: string): Promise<void> {
     await this.boss.send('finalize-archive', { livestreamId }, { singletonKey: livestreamId, singletonSeconds: 10 });
   }
@@ -195,7 +199,8 @@ export class PgBossJobs implements Scheduler, PendingJobs {
 
 /** Jobs of a queue one worker process runs at once. */
 function concurrency(name: JobName, maxCaptures: number): number {
-  if (name === 'capture-stream') return maxCaptures;
+  // a chat runs beside each capture (a yt-dlp process, mostly waiting)
+  if (name === 'capture-stream' || name === 'capture-chat') return maxCaptures;
   return name === 'watch-stream' ? 2 : 1;
 }
 

@@ -45,7 +45,9 @@ export function startWatchdog(deps: { captures: CaptureLease & EncoderLog; sched
         again = false;
         const { stale, nextStaleInMs } = await deps.captures.leases(options.staleAfterSeconds);
         for (const { livestreamId, state } of stale) {
-          if (state === 'capturing') {
+          if (state === 'chat') {
+            await deps.scheduler.chat(livestreamId); // its worker died; the video capture goes on
+          } else if (state === 'capturing') {
             await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
             await deps.scheduler.capture(livestreamId);
           } else {

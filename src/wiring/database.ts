@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import { createCaptureRepo } from '../adapters/db/capture-repo.js';
+import { createChatRepo } from '../adapters/db/chat-repo.js';
 import { listenForChanges, listenForChannels, type ChannelFeeds, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { startEmbeddedPostgres } from '../adapters/db/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
@@ -11,6 +12,7 @@ import { migrate } from '../adapters/db/migrator.js';
 import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
 import type { Config } from '../config.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
+import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
@@ -25,6 +27,7 @@ export interface Database {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   captures: CaptureRepo;
+  chats: ChatLog;
   follows: FollowRepo;
   close(): Promise<void>;
 }
@@ -73,6 +76,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     livestreams: createLivestreamRepo(pool),
     channels: createChannelRepo(pool),
     captures: createCaptureRepo(pool),
+    chats: createChatRepo(pool),
     follows: createFollowRepo(pool),
     async close() {
       closing = true;

@@ -38,6 +38,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config) },
       webhooks: createWebhookDeps(config, database.pool),
       captures: database.captures,
+      chats: database.chats,
       store,
       source: sources.source,
       isDatabaseReachable: () => isReachable(database.pool),

@@ -7,6 +7,7 @@ import { createExpiredPurger } from '../adapters/db/expired-purger.js';
 import { createHostPacer } from '../adapters/follows/host-pacer.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
+import { createYouTubeChatSource } from '../adapters/sources/youtube-chat-source.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
@@ -60,6 +61,8 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     store,
     spool,
     fetchImage: sources.fetchImage,
+    chats: database.chats,
+    chatSource: createYouTubeChatSource({ ytdlpPath: config.ytdlpPath, dir: path.join(config.dataDir, 'spool', 'chats') }),
   };
 }
 

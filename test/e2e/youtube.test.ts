@@ -39,7 +39,7 @@ afterEach(async () => {
 
 const env = (extra: Record<string, string> = {}) => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: STAND_IN, YTDLP_STAND_IN_STATE: stateFile, ...extra });
 /** What YouTube answers from now on; replaced whole (by a rename), so the stand-in never reads half of it. */
-async function youtubeSays(state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string }): Promise<void> {
+async function youtubeSays(state: { liveStatus: string; releaseTimestamp?: number; hlsUrl?: string; thumbnailUrl?: string; chat?: object }): Promise<void> {
   await writeFile(`${stateFile}.new`, JSON.stringify(state));
   await rename(`${stateFile}.new`, stateFile);
 }
@@ -89,6 +89,12 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     // the thumbnail YouTube showed is archived with the stream, not a frame grab
     const thumbnail = await fetch(`${api}/api/download/${VIDEO_ID}/thumbnail`);
     expect(Buffer.from(await thumbnail.arrayBuffer()).equals(poster)).toBe(true);
+    // a stream whose chat is off (yt-dlp offers no live_chat) simply has none
+    const chat = await fetch(`${api}/api/video/${VIDEO_ID}/chat`).then((r) => r.json());
+    expect(chat).toMatchObject({ state: 'none', messages: [] });
+    const noChat = await fetch(`${api}/api/download/${VIDEO_ID}/chat`);
+    expect(noChat.status).toBe(404);
+    expect((await noChat.json()).code).toBe('chat_not_found');
 
     await youtubeSays({ liveStatus: 'was_live', releaseTimestamp: now });
     const again = await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`);
@@ -96,24 +102,27 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     expect(again.stderr).toMatch(/already|ended/);
   });
 
-  it('asks yt-dlp for a new playlist URL when the signed one stops answering, and misses nothing', async () => {
+  it('asks yt-dlp for a new playlist URL when the signed one stops answering, and misses nothing (while its chat fails)', async () => {
     fixture = await startHlsFixture({ seconds: 20 });
     const now = Math.floor(Date.now() / 1000);
     kura = spawnKura(['serve'], env(), cwd);
     const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
     const encoded = fixture.start();
     await fixture.onAir();
-    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=first` });
+    // yt-dlp cannot read this stream's chat: the video is recorded all the same
+    const chat = { error: 'Unable to download live chat: HTTP Error 403: Forbidden' };
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=first`, chat });
     expect((await archive(`https://www.youtube.com/watch?v=${VIDEO_ID}`)).code).toBe(0);
     await fixture.seen(SEGMENT_REQUEST, 5);
     // the first URL is revoked, as YouTube's expire: yt-dlp now hands out another one
-    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=second` });
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: now, hlsUrl: `${fixture.url}?token=second`, chat });
     fixture.fail = (_path, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
     await encoded;
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${VIDEO_ID}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
+    expect((await fetch(`${api}/api/video/${VIDEO_ID}/chat`).then((r) => r.json())).state).toBe('failed');
     const log = await fetch(`${api}/api/download/${VIDEO_ID}/log`).then((r) => r.text());
     expect(log).toMatch(/playlist URL refreshed \(it answered 403\): .*token=second/);
     expect((await probe(path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`))).frames).toBe(600);

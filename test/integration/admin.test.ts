@@ -3,6 +3,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivestreamInput, LivestreamStatus } from '../../src/core/livestream/livestream.js';
+import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
@@ -62,6 +63,20 @@ const act = (method: 'DELETE' | 'POST', url: string, cookie: string | undefined,
   kura.app.inject({ method, url, headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}) }, ...(payload ? { payload } : {}) });
 
 describe('takedown', () => {
+  it('removes the live chat with the archive: its file and its messages', async () => {
+    await makeRecord('takedown5', 'finished');
+    const chats = createChatRepo(kura.db.pool);
+    expect(await chats.claim('takedown5', 'worker-1', 30)).toBe(true);
+    const message = { id: 'm1', sentAt: new Date(), author: { name: 'A', channelId: 'UCa', badges: [] }, text: 'hi', emojis: [], paid: null };
+    await chats.append('takedown5', 'worker-1', [message]);
+    await chats.finish('takedown5', 'ended');
+    await writeFile(path.join(kura.archiveDir, objectKeys.chat('takedown5')), 'gzip bytes');
+    expect(await chats.count('takedown5')).toBe(1);
+    expect((await act('DELETE', '/api/video/takedown5', admin, { reason: 'copyright claim' })).statusCode).toBe(204);
+    expect(await readdir(path.join(kura.archiveDir, 'archives')).catch(() => [])).not.toContain('takedown5');
+    expect(await chats.count('takedown5')).toBe(0);
+  });
+
   it('removes the stored files and the record, and keeps who, why and what in the audit table', async () => {
     await makeRecord('takedown1', 'finished');
     expect(await readdir(path.join(kura.archiveDir, 'archives', 'takedown1'))).toHaveLength(3);

@@ -1,3 +1,4 @@
+import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
@@ -120,6 +121,8 @@ function workerDeps(media: MediaTools): WorkerDeps {
     store,
     spool: createSpool(path.join(dir, 'spool')),
     fetchImage: unused,
+    chats: createChatRepo(db.pool),
+    chatSource: { follow: unused },
   };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import os from 'node:os';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
+import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createPool, isReachable } from '../../src/adapters/db/pool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
@@ -156,6 +157,7 @@ describe('readiness without a database', () => {
         livestreams: kura.db.livestreams,
         channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
+        chats: createChatRepo(kura.db.pool),
         store: createFsStore(os.tmpdir()),
         source: testSources(),
         isDatabaseReachable: () => isReachable(unreachable),

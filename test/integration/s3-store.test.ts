@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Store, S3_PART_BYTES } from '../../src/adapters/storage/s3-store.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
@@ -57,6 +58,17 @@ describe('the S3 archive store', () => {
     expect(ranged.status).toBe(206);
     expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
     expect(new URL(url as string).searchParams.get('X-Amz-Expires')).toBe(String(s3.config.presignSeconds));
+  });
+
+  it('serves a gzip-stored object (the chat) with its Content-Encoding, so a client gets the text', async () => {
+    const text = '{"id":"m1","text":"hi 🎤"}\n';
+    const file = path.join(dir, 'chat.ndjson.gz');
+    await writeFile(file, gzipSync(text));
+    const chatMeta = { contentType: 'application/x-ndjson; charset=utf-8', contentDisposition: 'inline; filename="x.chat.ndjson"', contentEncoding: 'gzip' };
+    await store.put('archives/chat/chat.chat.ndjson.gz', file, chatMeta);
+    const served = await fetch((await store.directUrl('archives/chat/chat.chat.ndjson.gz', chatMeta)) as string);
+    expect(served.headers.get('content-encoding')).toBe('gzip');
+    expect(await served.text()).toBe(text); // fetch undoes the encoding, as a browser does
   });
 
   it('points at S3_PUBLIC_URL instead when the operator has one', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createArchiveCheckRepo } from '../../src/adapters/db/archive-check-repo.js';
+import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
@@ -103,6 +104,7 @@ export async function startTestApp(
       follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config) },
       webhooks: createWebhookDeps(config, db.pool),
       captures: createCaptureRepo(db.pool),
+      chats: createChatRepo(db.pool),
       store: wiring.store ?? createFsStore(archiveDir),
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),

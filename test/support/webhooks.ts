@@ -68,6 +68,7 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   const handlers: JobHandlers = {
     'watch-stream': noop,
     'capture-stream': noop,
+    'capture-chat': noop,
     'finalize-archive': noop,
     'index-records': noop,
     'sweep-lifecycle': noop,
@@ -77,6 +78,7 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   const hooks: JobFailureHooks = {
     'watch-stream': noop,
     'capture-stream': noop,
+    'capture-chat': noop,
     'finalize-archive': noop,
     'index-records': noop,
     'sweep-lifecycle': noop,

@@ -1,4 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import path from 'node:path';
 import type { LocalChunk, Spool } from '../../core/capture/ports.js';
 
@@ -28,6 +32,13 @@ export function createSpool(root: string): Spool {
       // a new file, never the old one rewritten: the fs store may have linked that into the archive
       await rm(file, { force: true });
       await writeFile(file, content);
+      return file;
+    },
+    async writeGzip(id, name, content) {
+      const file = path.join(root, id, name);
+      await mkdir(path.dirname(file), { recursive: true });
+      await rm(file, { force: true });
+      await pipeline(Readable.from(content), createGzip(), createWriteStream(file));
       return file;
     },
     async remove(id) {

@@ -211,10 +211,16 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
 
     async leases(staleAfterSeconds) {
       // a failed record's capture is left as it is (its parts wait for an admin's retry)
-      const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended'; stale_in_ms: number | null }>(
+      // and the chats of captures going on whose worker holds them but stopped renewing (a released
+      // chat is a failed attempt, retried by its job)
+      const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended' | 'chat'; stale_in_ms: number | null }>(
         `select c.livestream_id, c.state, extract(epoch from c.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000 as stale_in_ms
          from captures c join livestreams l on l.id = c.livestream_id
-         where c.state in ('capturing', 'ended') and l.status = 'live'`,
+         where c.state in ('capturing', 'ended') and l.status = 'live'
+         union all
+         select h.livestream_id, 'chat', extract(epoch from h.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000
+         from chat_captures h join captures c on c.livestream_id = h.livestream_id
+         where h.state = 'capturing' and h.worker_id is not null and c.state = 'capturing'`,
         [staleAfterSeconds],
       );
       const fresh = rows.flatMap((r) => (r.stale_in_ms !== null && r.stale_in_ms > 0 ? [r.stale_in_ms] : []));

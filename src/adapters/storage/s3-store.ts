@@ -70,7 +70,14 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
       .pipe(body);
     const upload = new Upload({
       client,
-      params: { Bucket, Key: key, Body: body, ContentType: meta.contentType, ContentDisposition: meta.contentDisposition },
+      params: {
+        Bucket,
+        Key: key,
+        Body: body,
+        ContentType: meta.contentType,
+        ContentDisposition: meta.contentDisposition,
+        ContentEncoding: meta.contentEncoding,
+      },
       partSize: S3_PART_BYTES,
       queueSize: 2,
       leavePartsOnError: true, // aborted below, with retries, so an outage leaves no billed parts
@@ -113,7 +120,13 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
     localPath: () => null,
     async directUrl(key, meta) {
       if (config.publicUrl !== undefined) return `${config.publicUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
-      const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentType: meta.contentType, ResponseContentDisposition: meta.contentDisposition });
+      const command = new GetObjectCommand({
+        Bucket,
+        Key: key,
+        ResponseContentType: meta.contentType,
+        ResponseContentDisposition: meta.contentDisposition,
+        ResponseContentEncoding: meta.contentEncoding,
+      });
       return getSignedUrl(client, command, { expiresIn: config.presignSeconds });
     },
     async stat(key) {

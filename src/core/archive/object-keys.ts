@@ -5,6 +5,8 @@ export const objectKeys = {
   video: (id: string) => `archives/${id}/${id}.mp4`,
   log: (id: string) => `archives/${id}/${id}.log`,
   thumbnail: (id: string) => `archives/${id}/${id}.jpg`,
+  /** The live chat, one JSON message a line, stored gzip-compressed (served with `Content-Encoding: gzip`). */
+  chat: (id: string) => `archives/${id}/${id}.chat.ndjson.gz`,
   /**
    * A stretch of a capture's part, stored while the stream is recorded and deleted once the
    * archive is: `nonce` makes each upload's key its own (see capture_chunks).
@@ -16,27 +18,31 @@ export const objectKeys = {
 /** Capture chunks are working data: never served to viewers. */
 export const CHUNK_META: ObjectMeta = { contentType: 'application/octet-stream', contentDisposition: 'attachment' };
 
-export type DownloadType = 'video' | 'log' | 'thumbnail';
+export type DownloadType = 'video' | 'log' | 'thumbnail' | 'chat';
 
 export const CONTENT_TYPES: Record<DownloadType, string> = {
   video: 'video/mp4',
   log: 'text/plain; charset=utf-8',
   thumbnail: 'image/jpeg',
+  chat: 'application/x-ndjson; charset=utf-8',
 };
 
 /** How an archive's object is served: its type, and `attachment` with a readable file name for the video. */
 export interface ObjectMeta {
   contentType: string;
   contentDisposition: string;
+  /** How the stored bytes are encoded (`gzip`: the chat), which a client undoes. */
+  contentEncoding?: string;
 }
 
 export function objectMeta(record: Pick<Livestream, 'id' | 'title'>, type: DownloadType): ObjectMeta {
-  const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg' }[type];
+  const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg', chat: 'chat.ndjson' }[type];
   const readable = `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
   const ascii = readable.replace(/[^\x20-\x7e]/g, '_');
   const disposition = type === 'video' ? 'attachment' : 'inline';
   return {
     contentType: CONTENT_TYPES[type],
     contentDisposition: `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(readable)}`,
+    ...(type === 'chat' ? { contentEncoding: 'gzip' } : {}),
   };
 }

@@ -41,6 +41,8 @@ export async function captureStream(
     await deps.captures.setPlaylist(id, playlistUrl);
   }
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
+  // its chat is a job of its own (any worker's), asked again whenever the capture resumes; it never holds the video up
+  if (record.platform === 'youtube') await deps.scheduler.chat(id);
   const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist: livePlaylist }, worker.signal);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);

@@ -6,6 +6,8 @@ import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import type { CaptureLease, CaptureStates, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
+import type { ChatLog } from '../chat/ports.js';
+import { storeChat } from '../chat/store-chat.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;
@@ -15,6 +17,7 @@ export interface FinalizeDeps {
   spool: Spool;
   /** Fetches the source's own thumbnail image (through the SSRF-safe fetcher). */
   fetchImage: (url: string) => Promise<Buffer>;
+  chats: ChatLog;
 }
 
 /**
@@ -41,19 +44,19 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { w
   }
   const stopLease = keepLease(deps.captures, id, lease.workerId, (lease.staleAfterSeconds * 1000) / 3);
   try {
-    await finalizeClaimed(deps, id, capture, record);
+    await finalizeClaimed(deps, id, capture, record, lease.staleAfterSeconds * 1000);
   } finally {
     stopLease();
   }
 }
 
-async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture, record: Livestream): Promise<void> {
+async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture, record: Livestream, chatWaitMs: number): Promise<void> {
   if (record.status !== 'finished') {
     const parts = await deps.captures.parts(id);
     if (parts.length === 0) {
       await deps.livestreams.transition(id, { type: 'gave_up', reason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
     } else {
-      await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)));
+      await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)), chatWaitMs);
     }
   }
   // the chunks go only once record and capture say so (a finalize retried after this point skips
@@ -72,7 +75,7 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
 /** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */
 type PartSource = ByteSource & { seconds: number; firstChunkBytes: number };
 
-async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: PartSource[]): Promise<void> {
+async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: PartSource[], chatWaitMs: number): Promise<void> {
   const { id } = record;
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
@@ -85,6 +88,7 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
   const hasThumbnail = await storeThumbnail(deps, record, frame.source, thumbnail, frame.atSeconds);
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
+  if (await storeChat(deps, record, chatWaitMs)) await deps.captures.appendLog(id, [`[kura] stored the live chat (${await deps.chats.count(id)} messages)`]);
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
   const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));

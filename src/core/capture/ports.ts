@@ -17,11 +17,11 @@ export interface CaptureLease {
   /** Gives the lease up (graceful shutdown), so another worker may take over at once. */
   release(livestreamId: string, workerId: string): Promise<void>;
   /**
-   * Captures of live records, being recorded or waiting to be finalized: those whose worker
-   * stopped renewing its lease for `staleAfterSeconds`, and the milliseconds until the next of the
+   * Captures of live records, being recorded or waiting to be finalized, and the chats of those
+   * being recorded (`chat`): those whose worker stopped renewing its lease for `staleAfterSeconds`, and the milliseconds until the next of the
    * others would be (null when there is none).
    */
-  leases(staleAfterSeconds: number): Promise<{ stale: Array<{ livestreamId: string; state: 'capturing' | 'ended' }>; nextStaleInMs: number | null }>;
+  leases(staleAfterSeconds: number): Promise<{ stale: Array<{ livestreamId: string; state: 'capturing' | 'ended' | 'chat' }>; nextStaleInMs: number | null }>;
 }
 
 /** The capture's own state: its playlist, a stop asked for, its end, and its finalize. */
@@ -93,6 +93,8 @@ export interface Spool {
   workPath(livestreamId: string, name: string): string;
   /** Writes a working file of the capture; returns its path. */
   writeFile(livestreamId: string, name: string, content: Buffer | string): Promise<string>;
+  /** Writes a working file of the capture gzip-compressed, from text as it comes; returns its path. */
+  writeGzip(livestreamId: string, name: string, content: AsyncIterable<string>): Promise<string>;
   remove(livestreamId: string): Promise<void>;
 }
 

@@ -67,6 +67,8 @@ export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 
 export interface Scheduler {
   watch(livestreamId: string, at?: Date): Promise<void>;
   capture(livestreamId: string): Promise<void>;
+  /** Asks for the live chat of a stream being captured (YouTube). */
+  chat(livestreamId: string): Promise<void>;
   finalize(livestreamId: string): Promise<void>;
 }
 

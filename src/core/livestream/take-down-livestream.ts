@@ -8,9 +8,9 @@ import type { ChunkLog } from '../capture/ports.js';
 import type { LivestreamRepo } from './ports.js';
 
 /**
- * An admin removes a record: its stored files (video, log, thumbnail, and the chunks of a capture
+ * An admin removes a record: its stored files (video, log, thumbnail, chat, and the chunks of a capture
  * that never became an archive), then the record with its
- * submitters, keeping who did it, why, and what the record was in the audit table. A record being
+ * submitters and chat messages, keeping who did it, why, and what the record was in the audit table. A record being
  * recorded is refused until it is finished (an admin cancels it first). Throws `admin_only`, `livestream_not_found`, `capture_in_progress`.
  */
 export async function takeDownLivestream(
@@ -26,7 +26,7 @@ export async function takeDownLivestream(
       `${record.id} is being recorded: cancel it first (POST /api/video/${record.id}/cancel), then take it down once it is finished.`,
     );
   }
-  const keys = new Set([objectKeys.video(record.id), objectKeys.log(record.id), objectKeys.thumbnail(record.id)]);
+  const keys = new Set([objectKeys.video(record.id), objectKeys.log(record.id), objectKeys.thumbnail(record.id), objectKeys.chat(record.id)]);
   for (const key of [record.archive?.videoKey, record.archive?.logKey, record.archive?.thumbnailKey]) if (key) keys.add(key);
   for (const chunk of await deps.captures.chunks(record.id)) keys.add(chunk.key);
   // files first: a failure leaves the record (and its audit trail) to retry the takedown with

@@ -4,7 +4,8 @@ import Type, { type Static } from 'typebox';
 import { getLivestream } from '../../core/livestream/get-livestream.js';
 import { AppError } from '../../core/errors.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
-import { objectMeta, type DownloadType } from '../../core/archive/object-keys.js';
+import { objectKeys, objectMeta, type DownloadType } from '../../core/archive/object-keys.js';
+import { requireStoredChat } from '../../core/chat/read-chat.js';
 import type { RouteContext } from '../context.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { problemResponses } from '../responses.schema.js';
@@ -13,7 +14,7 @@ import { parseRange } from '../../core/archive/byte-range.js';
 const DownloadParamsSchema = Type.Object({
   ...LivestreamIdParamsSchema.properties,
   // any text: an unknown type is a resource that does not exist (404), not a malformed request (400)
-  type: Type.String({ description: 'video, log (alias ffmpeg) or thumbnail; any other type answers 404 download_type_not_found' }),
+  type: Type.String({ description: 'video, log (alias ffmpeg), thumbnail or chat; any other type answers 404 download_type_not_found' }),
 });
 type DownloadParams = Static<typeof DownloadParamsSchema>;
 
@@ -23,6 +24,7 @@ const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([
   ['log', 'log'],
   ['ffmpeg', 'log'],
   ['thumbnail', 'thumbnail'],
+  ['chat', 'chat'],
 ]);
 
 /** Set on a video download whose archive was found corrupt (its size or sha256 differs from the record's). */
@@ -43,7 +45,8 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsyncTypebox
         exposeHeadRoute: false,
         schema: {
           operationId: 'downloadArchive',
-          summary: 'Download the video, encoder log or thumbnail of an archive (Range supported; HEAD answers the same headers)',
+          summary:
+            'Download the video, encoder log, thumbnail or live chat (newline-delimited JSON, gzip-encoded) of an archive (Range supported; HEAD answers the same headers)',
           params: DownloadParamsSchema,
           response: problemResponses,
         },
@@ -76,6 +79,7 @@ async function download(context: RouteContext, request: FastifyRequest<{ Params:
     await countIfDownload(context, request, record.id);
     return reply.redirect(record.archive.externalUrl, 307);
   }
+  if (type === 'chat' && record.status === 'finished') await requireStoredChat(context, record.id);
   const key = keyOf(record, type);
   if (key === null) {
     throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
@@ -97,7 +101,7 @@ async function download(context: RouteContext, request: FastifyRequest<{ Params:
 function typeOfPath(name: string): DownloadType {
   const type = TYPE_OF_PATH.get(name);
   if (type === undefined)
-    throw new AppError('not_found', 'download_type_not_found', `There is no download type "${name}"; use video, log (or ffmpeg) or thumbnail.`);
+    throw new AppError('not_found', 'download_type_not_found', `There is no download type "${name}"; use video, log (or ffmpeg), thumbnail or chat.`);
   return type;
 }
 
@@ -117,6 +121,8 @@ function flagIntegrity(record: Livestream, reply: FastifyReply): void {
 function keyOf(record: Livestream, type: DownloadType): string | null {
   if (type === 'video') return record.archive?.videoKey ?? null;
   if (type === 'log') return record.archive?.logKey ?? null;
+  // stored at finalize beside the video, when the stream had a chat (checked before)
+  if (type === 'chat') return record.status === 'finished' && record.archive?.videoKey ? objectKeys.chat(record.id) : null;
   return record.archive?.thumbnailKey ?? null;
 }
 
@@ -135,6 +141,7 @@ async function sendObject(
   }
   const meta = objectMeta(record, type);
   reply.type(meta.contentType).header('content-disposition', meta.contentDisposition);
+  if (meta.contentEncoding !== undefined) reply.header('content-encoding', meta.contentEncoding);
   if (type === 'video' && (range === undefined || range.start === 0)) await countIfDownload(context, request, record.id);
   if (range !== undefined) {
     reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);

@@ -11,7 +11,15 @@
 // `/@handle`, optionally `/streams`) lists its streams tab; `--playlist-items 0` lists none; a video
 // on a channel's streams tab is that channel's (its id and name in the video's info). With
 // `calls`, each run's arguments are appended there (one JSON array a line), so tests count runs.
+//
+// The live chat: `--skip-download --write-subs --sub-langs live_chat -o DIR/NAME.%(ext)s -- URL`
+// appends to DIR/NAME.live_chat.json, while the video's state says `is_live`, one line per chat
+// action as yt-dlp's youtube_live_chat downloader writes them (see test/support/live-chat.mjs),
+// a batch per fetch, and exits 0 when the stream is no longer live (the chat's end). `chat` in
+// the state: {"everyMs": 500} makes message n at n × everyMs ms since the epoch; without it the
+// stream has no chat (yt-dlp then writes nothing and exits 0); {"error": "…"} fails as yt-dlp does.
 import { appendFileSync, readFileSync } from 'node:fs';
+import { chatActions } from '../live-chat.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,9 +31,11 @@ const fail = (line) => {
   process.stderr.write(`${line}\n`);
   process.exit(1);
 };
-if (!args.includes('-J')) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
-const state = JSON.parse(readFileSync(process.env.YTDLP_STAND_IN_STATE ?? '', 'utf8'));
+const readState = () => JSON.parse(readFileSync(process.env.YTDLP_STAND_IN_STATE ?? '', 'utf8'));
+const state = readState();
 if (state.calls) appendFileSync(state.calls, `${JSON.stringify(args)}\n`);
+if (args.includes('--write-subs')) await followChat();
+if (!args.includes('-J')) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
 
 const channelUrl = /^https:\/\/www\.youtube\.com\/(?:channel\/(UC[\w-]{22})|(@[\w.-]+))(\/streams)?\/?$/.exec(url);
 if (channelUrl) {
@@ -129,4 +139,35 @@ function channelPlaylist(channelId, handle, streamsTab) {
     extractor: 'youtube:tab',
     extractor_key: 'YoutubeTab',
   };
+}
+
+/** What `yt-dlp --write-subs --sub-langs live_chat` does for a live video: the chat, fetched as it comes. */
+async function followChat() {
+  const videoId = /[?&]v=([\w-]{11})/.exec(url)?.[1];
+  const video = state.videos?.[videoId] ?? state;
+  const chat = video.chat ?? state.chat;
+  if (chat?.error) fail(`ERROR: [youtube] ${url}: ${chat.error}`);
+  if (video.liveStatus !== 'is_live' || chat === undefined) process.exit(0); // "There are no subtitles for the requested languages"
+  const template = args[args.indexOf('-o') + 1];
+  const file = template.replace('%(ext)s', 'live_chat.json');
+  const parent = process.ppid;
+  const started = Date.now();
+  // the first fetch holds the last moments of chat, as YouTube's first page does
+  let next = Math.floor((Date.now() - (chat.backlogMs ?? 3000)) / chat.everyMs) + 1;
+  for (;;) {
+    const now = Math.floor(Date.now() / chat.everyMs);
+    const lines = [];
+    for (; next <= now; next++) {
+      // as parse_actions_live wraps each action: the offset counts from yt-dlp's own start
+      for (const action of chatActions(next, chat)) {
+        lines.push(JSON.stringify({ replayChatItemAction: { actions: [action] }, videoOffsetTimeMsec: String(next * chat.everyMs - started), isLive: true }));
+      }
+    }
+    if (lines.length > 0) appendFileSync(file, `${lines.join('\n')}\n`);
+    const current = readState();
+    const live = (current.videos?.[videoId] ?? current).liveStatus === 'is_live';
+    // yt-dlp would run on when its parent dies; the stand-in does not outlive the test's server
+    if (!live || process.ppid !== parent) process.exit(0);
+    await new Promise((resolve) => setTimeout(resolve, chat.fetchMs ?? 400));
+  }
 }

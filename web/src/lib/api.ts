@@ -7,11 +7,15 @@ import type { FollowDetailJson, FollowJson, SightingJson } from '../../../src/ht
 import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
 import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
+import type { ChatActivityJson, ChatMessageJson, ChatPageJson } from '../../../src/http/video/chat.schema.js';
 import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
 import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webhooks.schema.js';
 
 export type { Channel, GrowthPoint, LivestreamDetails, LivestreamRecord, Stats };
 export type Caller = PresentedCaller;
+export type ChatPage = ChatPageJson;
+export type ChatMessage = ChatMessageJson;
+export type ChatActivity = ChatActivityJson;
 export type Follow = FollowJson;
 export type FollowDetail = FollowDetailJson;
 export type Sighting = SightingJson;

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { watch } from 'node:fs';
+import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
+import type { ChatMessage } from '../../core/chat/chat.js';
+import type { ChatEnd, ChatSource } from '../../core/chat/ports.js';
+import { readLiveChatLine } from './youtube-live-chat.js';
+import { parseYouTubeUrl } from './youtube-url.js';
+
+/**
+ * A YouTube stream's live chat through yt-dlp's `live_chat` subtitle: yt-dlp fetches the chat
+ * as a viewer's page does and appends each fetched batch to `<dir>/chat.live_chat.json` (one
+ * action a line, flushed per batch) until the stream ends; Kura reads the file as it grows
+ * (inotify), hands each message on, and stops yt-dlp when asked. `dir` holds one folder per
+ * chat being followed on this machine.
+ */
+export function createYouTubeChatSource(options: { ytdlpPath: string; dir: string }): ChatSource {
+  return {
+    async follow(sourceUrl, onMessage, signal) {
+      const parsed = parseYouTubeUrl(sourceUrl);
+      if (parsed.kind !== 'video') return 'none';
+      const dir = await freshFolder(options.dir, parsed.videoId);
+      try {
+        return await runYtDlp(options.ytdlpPath, parsed.canonicalUrl, dir, onMessage, signal);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A new folder for this video's chat; those of earlier runs (a worker that died) are removed. */
+async function freshFolder(root: string, videoId: string): Promise<string> {
+  await mkdir(root, { recursive: true });
+  for (const name of await readdir(root)) if (name.startsWith(`${videoId}.`)) await rm(path.join(root, name), { recursive: true, force: true });
+  const dir = path.join(root, `${videoId}.${randomBytes(4).toString('hex')}`);
+  await mkdir(dir);
+  return dir;
+}
+
+function runYtDlp(program: string, url: string, dir: string, onMessage: (m: ChatMessage) => void, signal: AbortSignal): Promise<ChatEnd> {
+  const file = path.join(dir, 'chat.live_chat.json');
+  // --no-part: the lines land in the file we read, not in a .part renamed at the end
+  const args = [
+    '--skip-download',
+    '--write-subs',
+    '--sub-langs',
+    'live_chat',
+    '--no-part',
+    '--no-warnings',
+    '--no-playlist',
+    '-o',
+    path.join(dir, 'chat.%(ext)s'),
+    '--',
+    url,
+  ];
+  const tail = tailLines(file, (line) => {
+    for (const message of readLiveChatLine(line)) onMessage(message);
+  });
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)));
+    const watcher = watch(dir, () => void tail.read());
+    const stop = () => child.kill('SIGTERM');
+    signal.addEventListener('abort', stop, { once: true });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      stderr += error.code === 'ENOENT' ? `ERROR: yt-dlp is not installed here (YTDLP_PATH=${program})` : `ERROR: ${error.message}`;
+    });
+    child.on('close', (code) => {
+      signal.removeEventListener('abort', stop);
+      watcher.close();
+      void tail.close().then((seen) => {
+        if (signal.aborted || code === 0) return resolve(seen || signal.aborted ? 'ended' : 'none');
+        const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
+        reject(new Error(`yt-dlp could not follow the chat: ${line.replace(/^ERROR:\s*/, '') || `it exited with ${code}`}`));
+      }, reject);
+    });
+  });
+}
+
+/** Reads the lines appended to `file` (which may not exist yet) each time `read` is called; `close` reads the rest and says whether the file ever existed. */
+function tailLines(file: string, onLine: (line: string) => void): { read(): Promise<void>; close(): Promise<boolean> } {
+  let handle: FileHandle | null = null;
+  let position = 0;
+  let partial = '';
+  // a batch may end inside a character: the decoder keeps its first bytes for the next read
+  const decoder = new StringDecoder('utf8');
+  let reading: Promise<void> = Promise.resolve();
+  const buffer = Buffer.alloc(256 * 1024);
+  const readAvailable = async () => {
+    handle ??= await open(file, 'r').catch(() => null);
+    if (handle === null) return;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      const lines = (partial + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') onLine(line);
+    }
+  };
+  const read = () => (reading = reading.then(readAvailable));
+  return {
+    read,
+    async close() {
+      await read();
+      if (partial.trim() !== '') onLine(partial);
+      const existed = handle !== null;
+      await handle?.close();
+      return existed;
+    },
+  };
+}

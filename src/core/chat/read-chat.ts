@@ -1,0 +1,51 @@
+import { AppError } from '../errors.js';
+import { getLivestream } from '../livestream/get-livestream.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import { toChatLine, type ChatLine, type ChatState } from './chat.js';
+import type { ChatLog } from './ports.js';
+
+export interface ChatReadDeps {
+  livestreams: LivestreamRepo;
+  chats: ChatLog;
+}
+
+/** A page of the chat on the archive's timeline. */
+export interface ChatPage {
+  /** `none`: the stream has no chat (not YouTube, chat disabled, or recorded before chats were). */
+  state: ChatState;
+  archiveStart: Date | null;
+  messages: ChatLine[];
+  /** When the window held more than the page: the offset to ask from next (messages at it may repeat; their ids tell). */
+  next: number | null;
+}
+
+/**
+ * The chat messages from `from` (inclusive) to `to` (exclusive) seconds of the archive, oldest
+ * first, at most `limit`; live while the stream is recorded. Throws `livestream_not_found`,
+ * `invalid_parameter` (an empty or reversed window).
+ */
+export async function getChatWindow(deps: ChatReadDeps, id: string, range: { from: number; to: number; limit: number }): Promise<ChatPage> {
+  if (!(range.from < range.to))
+    throw new AppError('invalid', 'invalid_parameter', `The window's "from" (${range.from}) must come before its "to" (${range.to}).`);
+  await getLivestream(deps, id);
+  const chat = await deps.chats.state(id);
+  const window = chat === null ? null : await deps.chats.window(id, range);
+  if (chat === null || window === null) return { state: 'none', archiveStart: null, messages: [], next: null };
+  const messages = window.messages.map((m) => toChatLine(m, window.archiveStart));
+  return { state: chat.state, archiveStart: window.archiveStart, messages, next: window.truncated ? (messages.at(-1)?.offset ?? null) : null };
+}
+
+/** How many chat messages each minute of the archive holds (minute 0 first). Throws `livestream_not_found`. */
+export async function getChatActivity(deps: ChatReadDeps, id: string): Promise<{ state: ChatState; perMinute: number[] }> {
+  await getLivestream(deps, id);
+  const chat = await deps.chats.state(id);
+  if (chat === null) return { state: 'none', perMinute: [] };
+  return { state: chat.state, perMinute: await deps.chats.perMinute(id) };
+}
+
+/** Whether the finished record's chat is stored for download (see storeChat). Throws `chat_not_found`. */
+export async function requireStoredChat(deps: Pick<ChatReadDeps, 'chats'>, id: string): Promise<void> {
+  const chat = await deps.chats.state(id);
+  if (chat === null || chat.state === 'none')
+    throw new AppError('not_found', 'chat_not_found', `${id} has no live chat: only YouTube streams with their chat on have one.`);
+}

@@ -1,0 +1,222 @@
+import { readdir, readFile, chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { YTDLP_STAND_IN } from '../support/app.js';
+import { launchBrowser, seriousViolations } from '../support/browser.js';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
+import { e2eEnv } from '../support/serve-env.js';
+
+// A YouTube stream's live chat, end to end: the yt-dlp STAND-IN (test/support/bin) writes
+// live_chat.json in yt-dlp's format while the stream is live (message n at n × 250 ms); Kura is
+// killed (SIGKILL) mid-stream and started again; the chat is then served by time window, as the
+// archive's gzip-encoded chat file, and beside the player in the browser.
+const VIDEO_ID = 'chatE2eTest';
+const EVERY_MS = 250;
+let db: TestDatabase;
+let cwd: string;
+let fixture: HlsFixture;
+let kura: KuraProcess | null = null;
+let api = '';
+
+interface Line {
+  id: string;
+  offset: number;
+  time: string;
+  author: { name: string; channelId: string; badges: string[] };
+  text: string;
+  paid?: { amount: number; currency: string };
+}
+const numberOf = (line: { text: string }) => Number(/^message (\d+)/.exec(line.text)?.[1]);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-chat-'));
+  await chmod(cwd, 0o755);
+});
+afterAll(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  await fixture?.close();
+  await db.drop();
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const stateFile = () => path.join(cwd, 'yt-dlp-state.json');
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile() });
+async function youtubeSays(state: object): Promise<void> {
+  await writeFile(`${stateFile()}.new`, JSON.stringify(state));
+  await rename(`${stateFile()}.new`, stateFile());
+}
+async function serve(): Promise<void> {
+  kura = spawnKura(['serve'], env(), cwd);
+  api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+}
+/** The messages yt-dlp had written for Kura when it was killed. */
+async function writtenByYtDlp(): Promise<Array<{ n: number; sentAt: number }>> {
+  const root = path.join(cwd, 'data', 'spool', 'chats');
+  const [folder] = (await readdir(root)).filter((name) => name.startsWith(`${VIDEO_ID}.`));
+  const text = await readFile(path.join(root, folder as string, 'chat.live_chat.json'), 'utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.includes('addChatItemAction'))
+    .map((l) => {
+      const item = JSON.parse(l).replayChatItemAction.actions[0].addChatItemAction.item;
+      const renderer = item.liveChatTextMessageRenderer ?? item.liveChatPaidMessageRenderer;
+      return { n: Number(/message (\d+)/.exec(renderer.message.runs[0].text)?.[1]), sentAt: Number(renderer.timestampUsec) / 1000 };
+    });
+}
+function gzipDownload(url: string): Promise<{ status: number; encoding: string | undefined; type: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            encoding: response.headers['content-encoding'],
+            type: response.headers['content-type'],
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
+  let lines: Line[] = [];
+  let encodingStartedAt = 0;
+  let killedAt = 0;
+  let whileLive: { state: string; messages: Line[] } = { state: '', messages: [] };
+  let written: Array<{ n: number; sentAt: number }> = [];
+  let download: Awaited<ReturnType<typeof gzipDownload>>;
+
+  // one recording for the file: the stream is captured, the server killed mid-stream and started
+  // again, the record finished; each test then checks one thing a viewer relies on
+  beforeAll(async () => {
+    fixture = await startHlsFixture({ seconds: 24 });
+    await serve();
+    encodingStartedAt = Date.now();
+    const encoded = fixture.start();
+    await fixture.onAir();
+    await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000), hlsUrl: fixture.url, chat: { everyMs: EVERY_MS } });
+    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
+
+    // mid-stream: the chat so far is in PostgreSQL; then the server dies without a word
+    await fixture.seen(SEGMENT_REQUEST, 8);
+    whileLive = await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=-60&to=60`).then((r) => r.json());
+    killedAt = Date.now();
+    kura?.child.kill('SIGKILL');
+    await kura?.exited;
+    written = await writtenByYtDlp();
+    await serve();
+    await encoded;
+    await youtubeSays({ liveStatus: 'was_live', releaseTimestamp: Math.floor(Date.now() / 1000) });
+    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    download = await gzipDownload(`${api}/api/download/${VIDEO_ID}/chat`);
+    lines =
+      download.status === 200
+        ? gunzipSync(download.body)
+            .toString('utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Line)
+        : [];
+  }, 240_000);
+
+  it('is stored as it arrives, survives a SIGKILL of the worker without duplicates, and is archived as gzip NDJSON', async () => {
+    expect(download.status).toBe(200);
+    expect(download.encoding).toBe('gzip');
+    expect(download.type).toMatch(/^application\/x-ndjson/);
+    expect(written.length).toBeGreaterThan(10);
+    // served while the stream was recorded
+    expect(whileLive.state).toBe('capturing');
+    expect(whileLive.messages.length).toBeGreaterThan(5);
+    const stored = await db.pool.query<{ n: number }>('select count(*)::int as n from chat_messages where livestream_id = $1', [VIDEO_ID]);
+    expect(lines).toHaveLength(stored.rows[0]?.n ?? -1);
+    expect(new Set(lines.map((l) => l.id)).size).toBe(lines.length); // the resumed chat fetched its last moments again: kept once
+
+    // what Kura had received before the kill is kept, but for its last seconds (stored once a second)
+    const kept = new Set(lines.map(numberOf));
+    const lost = written.filter((m) => !kept.has(m.n));
+    expect(
+      lost.every((m) => m.sentAt > killedAt - 2500),
+      `lost: ${JSON.stringify(lost)}`,
+    ).toBe(true);
+    // and after the restart, nothing is missing up to the chat's end
+    const resumed = lines.map(numberOf).filter((n) => n > Math.max(...written.map((m) => m.n)));
+    expect(resumed.length).toBeGreaterThan(10);
+    for (let n = Math.min(...resumed); n <= Math.max(...resumed); n++) expect(kept.has(n), `message ${n}`).toBe(true);
+
+    // each message as YouTube described it: badges, emoji as text, Super Chats with their amount
+    const byNumber = new Map(lines.map((l) => [numberOf(l), l]));
+    const member = [...byNumber.entries()].find(([n]) => n % 5 === 0 && n % 7 !== 0 && n % 11 !== 0)?.[1];
+    expect(member).toMatchObject({ author: { badges: ['member'] }, emojis: [{ shortcut: ':_wave:' }] });
+    expect(member?.text).toMatch(/^message \d+ 🎤 :_wave:$/);
+    const superChat = [...byNumber.entries()].find(([n]) => n % 13 === 0 && n % 26 !== 0)?.[1];
+    expect(superChat?.paid).toEqual({ amount: 1000, currency: 'JPY', text: '¥1,000' });
+    const owner = [...byNumber.entries()].find(([n]) => n % 11 === 0)?.[1];
+    expect(owner?.author).toEqual({ name: 'Fixture Channel', channelId: 'UCfixture0000000000000001', badges: ['owner'] });
+    // offsets count from the archive's first segment, which began when the encoder did
+    const first = lines[0] as Line;
+    const archiveStart = Date.parse(first.time) - first.offset * 1000;
+    expect(Math.abs(archiveStart - encodingStartedAt)).toBeLessThan(3000);
+  });
+
+  it('serves a time window of the archive (bounded pages, bad windows refused) and the activity per minute', async () => {
+    // five seconds of the chat's last stretch (the restart left a hole in the middle)
+    const to = Math.floor((lines.at(-1) as Line).offset) - 1;
+    const window = await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=${to - 5}&to=${to}`).then((r) => r.json());
+    const expected = lines.filter((l) => l.offset >= to - 5 && l.offset < to);
+    expect(window.state).toBe('ended');
+    expect(window.messages.map((m: Line) => m.id)).toEqual(expected.map((l) => l.id));
+    expect(expected.length).toBeGreaterThan(10);
+    const page = await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=${to - 5}&to=${to}&limit=3`).then((r) => r.json());
+    expect(page.messages).toHaveLength(3);
+    expect(page.next).toBe(page.messages[2].offset);
+
+    for (const query of ['from=10&to=5', 'from=abc', 'limit=100000', 'from=1e3', 'to=Infinity']) {
+      const refused = await fetch(`${api}/api/video/${VIDEO_ID}/chat?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect((await refused.json()).code).toBe('invalid_parameter');
+    }
+    expect((await fetch(`${api}/api/video/nope/chat`)).status).toBe(404);
+
+    const activity = await fetch(`${api}/api/video/${VIDEO_ID}/chat/activity`).then((r) => r.json());
+    expect(activity.perMinute.reduce((a: number, b: number) => a + b, 0)).toBe(lines.filter((l) => l.offset >= 0).length);
+  });
+
+  it('shows the chat beside the player in step with it', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${api}/archive/${VIDEO_ID}`);
+      const player = page.getByTestId('player');
+      await player.evaluate(
+        (video: HTMLVideoElement) => new Promise((resolve) => (video.readyState >= 1 ? resolve(null) : video.addEventListener('loadedmetadata', resolve))),
+      );
+      for (const at of [12, 6]) {
+        await player.evaluate((video: HTMLVideoElement, seconds) => {
+          video.currentTime = seconds;
+        }, at);
+        const last = page.locator('[data-testid="chat-panel"] li[data-offset]').last();
+        const shownUpTo = lines.filter((l) => l.offset <= at).at(-1) as Line;
+        await expect.poll(() => last.getAttribute('data-offset')).toBe(String(shownUpTo.offset));
+        await expect.poll(() => last.textContent()).toContain(shownUpTo.text.split(' 🎤')[0]);
+      }
+      await expect.poll(() => page.getByTestId('chat-activity').count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});

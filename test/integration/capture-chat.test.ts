@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
+import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
+import { captureChat } from '../../src/core/chat/capture-chat.js';
+import type { ChatMessage } from '../../src/core/chat/chat.js';
+import type { ChatSource } from '../../src/core/chat/ports.js';
+import type { CaptureRepo } from '../../src/core/capture/ports.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+// The chat job against real PostgreSQL, with a DOUBLE of the chat source (yt-dlp's end to end
+// run is test/e2e/youtube-chat.test.ts): when it stops, and what a failure touches.
+let db: TestDatabase;
+let captures: CaptureRepo;
+const chats = () => createChatRepo(db.pool);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  captures = createCaptureRepo(db.pool);
+});
+afterAll(() => db.drop());
+
+async function liveYouTubeRecord(id: string): Promise<void> {
+  await db.livestreams.upsertMany([
+    {
+      id,
+      platform: 'youtube',
+      sourceUrl: `https://www.youtube.com/watch?v=${id}`,
+      status: 'live',
+      failureReason: null,
+      title: id,
+      channelName: 'Channel',
+      channelId: 'UCfixture0000000000000001',
+      thumbnailUrl: null,
+      scheduledStart: new Date(),
+      startedAt: new Date(),
+      endedAt: null,
+      archive: null,
+      submitters: ['local/a'],
+      requestedQuality: null,
+    },
+  ]);
+  await captures.claim(id, 'video-worker', 30);
+}
+
+const message = (n: number): ChatMessage => ({
+  id: `m${n}`,
+  sentAt: new Date(Date.now() + n),
+  author: { name: `Viewer ${n}`, channelId: 'UCv', badges: [] },
+  text: `message ${n}`,
+  emojis: [],
+  paid: null,
+});
+/** A chat that sends `count` messages, then waits until told to stop. */
+const chattering = (count: number, sent: () => void): ChatSource => ({
+  follow: (_url, onMessage, signal) =>
+    new Promise((resolve) => {
+      for (let n = 0; n < count; n++) onMessage(message(n));
+      sent();
+      signal.addEventListener('abort', () => resolve('ended'));
+    }),
+});
+const worker = (signal = new AbortController().signal) => ({ workerId: 'chat-worker', staleAfterSeconds: 3, signal, flushMs: 50 });
+
+describe('the capture-chat job', () => {
+  it('stores the chat as it arrives and stops when the video capture ends', async () => {
+    await liveYouTubeRecord('chatjob0001');
+    let sent!: () => void;
+    const allSent = new Promise<void>((resolve) => (sent = resolve));
+    const job = captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: chattering(5, sent) }, 'chatjob0001', worker());
+    await allSent;
+    await captures.end('chatjob0001', 'endlist');
+    await job;
+    expect(await chats().count('chatjob0001')).toBe(5);
+    expect(await chats().state('chatjob0001')).toEqual({ state: 'ended', held: false, detail: null });
+  });
+
+  it('keeps what arrived when the chat fails, gives its lease up for the retry, and leaves the record alone', async () => {
+    await liveYouTubeRecord('chatjob0002');
+    const failing: ChatSource = {
+      follow: async (_url, onMessage) => {
+        onMessage(message(1));
+        onMessage(message(2));
+        throw new Error('yt-dlp could not follow the chat: HTTP Error 403');
+      },
+    };
+    await expect(captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: failing }, 'chatjob0002', worker())).rejects.toThrow(/HTTP Error 403/);
+    expect(await chats().count('chatjob0002')).toBe(2);
+    expect(await chats().state('chatjob0002')).toEqual({ state: 'capturing', held: false, detail: 'yt-dlp could not follow the chat: HTTP Error 403' });
+    expect((await db.livestreams.findById('chatjob0002'))?.status).toBe('live');
+    expect((await captures.get('chatjob0002'))?.state).toBe('capturing');
+
+    // the retry resumes: the messages it fetches again are stored once
+    let sent!: () => void;
+    const allSent = new Promise<void>((resolve) => (sent = resolve));
+    const retry = captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: chattering(4, sent) }, 'chatjob0002', worker());
+    await allSent;
+    await captures.end('chatjob0002', 'endlist');
+    await retry;
+    expect(await chats().count('chatjob0002')).toBe(4); // m0..m3, m1 and m2 once
+  });
+
+  it('marks a stream whose chat is off as having none, and leaves a held chat to its worker', async () => {
+    await liveYouTubeRecord('chatjob0003');
+    const off: ChatSource = { follow: async () => 'none' };
+    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: off }, 'chatjob0003', worker());
+    expect((await chats().state('chatjob0003'))?.state).toBe('none');
+
+    await liveYouTubeRecord('chatjob0004');
+    expect(await chats().claim('chatjob0004', 'another-worker', 30)).toBe(true);
+    const unused: ChatSource = { follow: () => Promise.reject(new Error('not followed twice')) };
+    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: unused }, 'chatjob0004', worker());
+    expect(await chats().state('chatjob0004')).toEqual({ state: 'capturing', held: true, detail: null });
+  });
+});
