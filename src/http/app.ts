@@ -4,7 +4,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { ArchiveStore } from '../core/archive/ports.js';
-import type { CaptureRepo } from '../core/capture/ports.js';
+import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
@@ -25,6 +25,7 @@ import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
 import { videoRoutes } from './video/video.routes.js';
+import { liveRoutes } from './video/live.routes.js';
 import { downloadRoutes, INTEGRITY_HEADER } from './download/download.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
 import { sourceRoutes } from './sources/sources.routes.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   /** Webhooks (admin); unset: /api/webhooks is not served. */
   webhooks?: WebhookRouteDeps;
   captures: CaptureRepo;
+  /** What captures recorded so far, as this process can read it: the store's chunks, and the spool when it is on this machine. */
+  recordedBytes: RecordedBytes;
   store: ArchiveStore;
   source: StreamSource;
   isDatabaseReachable: () => Promise<boolean>;
@@ -135,6 +138,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     livestreams: deps.livestreams,
     channels: deps.channels,
     captures: deps.captures,
+    recordedBytes: deps.recordedBytes,
     store: deps.store,
     source: deps.source,
     cache: new ReadCache(options.readCacheEntries, deps.changeFeed),
@@ -173,6 +177,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
     await api.register(queueRoutes(context));
     await api.register(statsRoutes(context));
     await api.register(videoRoutes(context));
+    await api.register(liveRoutes(context));
     await api.register(logzRoutes(context));
     await api.register(downloadRoutes(context));
     await api.register(sourceRoutes(context, accounts.sources));

@@ -1,5 +1,5 @@
 import type { ArchiveStore } from '../core/archive/ports.js';
-import type { CaptureRepo } from '../core/capture/ports.js';
+import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
@@ -10,6 +10,8 @@ export interface RouteContext {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   captures: CaptureRepo;
+  /** What captures recorded so far, as this process can read it (live playback). */
+  recordedBytes: RecordedBytes;
   store: ArchiveStore;
   /** The sources submissions are judged by (YouTube, HLS). */
   source: StreamSource;

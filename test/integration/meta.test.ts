@@ -156,6 +156,7 @@ describe('readiness without a database', () => {
         livestreams: kura.db.livestreams,
         channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
+        recordedBytes: { readable: async () => new Map(), read: async () => null },
         store: createFsStore(os.tmpdir()),
         source: testSources(),
         isDatabaseReachable: () => isReachable(unreachable),
