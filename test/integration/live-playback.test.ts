@@ -16,7 +16,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
-// spool and the fs store (chunks of 64 KiB, so there are many), and the app serves what it recorded.
+// spool and the fs store (a chunk every 2 s of media, so there are many), and the app serves what it recorded.
 let kura: TestApp;
 let spoolDir: string;
 let captures: CaptureRepo;
@@ -61,7 +61,8 @@ async function recordFixture(id: string): Promise<void> {
       maxBytes: 1e12,
       minFreeBytes: 0,
       heartbeatSeconds: 5,
-      chunkBytes: 64 * 1024,
+      chunkBytes: 64 * 1024 * 1024,
+      chunkSeconds: 2, // a chunk every two segments: many chunks, as on S3 with a worker of its own
       handoverMs: 1000,
     },
   });
@@ -84,6 +85,8 @@ describe('the live playlist of a record being recorded', () => {
   it('plays an MPEG-TS capture of two parts from its first segment, from the store’s chunks and the spool, then ends it', async () => {
     await writeDiscontinuityStream(path.join(fixture.dir, 'live')); // 5 s, then 5 s at another size after a discontinuity
     await recordFixture('ts-live');
+    // cut every 2 s of media, and where a part ends
+    expect((await captures.chunks('ts-live')).map((c) => c.part)).toEqual([1, 1, 1, 2, 2, 2]);
     await unstoreLastChunk('ts-live');
 
     const live = await playlistOf('ts-live');
