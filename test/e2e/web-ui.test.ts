@@ -109,7 +109,12 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const scripts: string[] = [];
-  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
+  const playlists: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.resourceType() === 'script') scripts.push(url.pathname);
+    if (url.pathname.endsWith('/live.m3u8')) playlists.push(url.search);
+  });
   await page.goto(`/archive/${VIDEO_ID}`);
   const video = page.locator('[data-testid=player][data-mode=live]');
   await video.evaluate((v: HTMLVideoElement) => {
@@ -123,6 +128,9 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
   await expect.poll(time, { timeout: 10_000 }).toBeGreaterThan(first + 1); // it plays as it is recorded
   await page.locator('[data-testid=live-badge]').waitFor({ timeout: 10_000 });
   expect(scripts.some((script) => /hls\.light-.*\.js$/.test(script))).toBe(true);
+  // after the first load, the player asks only for what changed (a delta update), and plays on
+  expect(playlists[0]).toBe('');
+  expect(playlists).toContain('?_HLS_skip=YES');
 
   await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 0)); // rewind to the start, as a late viewer does
   await page.locator('[data-testid=go-live]').waitFor();

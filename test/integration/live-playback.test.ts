@@ -11,6 +11,7 @@ import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { getLivePlaylist } from '../../src/core/capture/get-live-playlist.js';
 import { PartFormats } from '../../src/core/capture/part-formats.js';
+import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
@@ -114,14 +115,14 @@ describe('the live playlist of a record being recorded', () => {
     await recordFixture('no-spool');
     await unstoreLastChunk('no-spool');
     const elsewhere = createRecordedBytes({ captures, store: createFsStore(kura.archiveDir), spool: createSpool(await mkdtemp(path.join(os.tmpdir(), 'kura-other-'))) });
-    const deps = { livestreams: kura.db.livestreams, captures, bytes: elsewhere, formats: new PartFormats(elsewhere) };
+    const deps = { livestreams: kura.db.livestreams, captures, bytes: elsewhere, formats: new PartFormats(elsewhere), segments: new RecordedSegments(captures) };
     const [part2, stored] = [(await captures.parts('no-spool'))[1]!, (await captures.chunks('no-spool')).filter((c) => c.part === 2).at(-1)!];
     expect(stored.endOffset).toBeLessThan(part2.bytes); // the spool holds the end of part 2
 
     const seen = await getLivePlaylist(deps, 'no-spool');
     if (seen.kind !== 'playlist') throw new Error('expected a playlist');
     const listed = uris(seen.text);
-    const segments = (await captures.segments('no-spool')).filter((s) => s.endOffset <= stored.endOffset || s.part === 1);
+    const segments = (await captures.segmentsFrom('no-spool', 0)).filter((s) => s.endOffset <= stored.endOffset || s.part === 1);
     expect(listed).toEqual(segments.map((s) => `live/${s.part}/${s.sequence}.ts`));
     expect(listed.length).toBeLessThan(10);
     // nothing past what it can read, even once the capture ended: no ENDLIST until all of it is in the store

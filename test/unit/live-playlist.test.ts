@@ -9,17 +9,19 @@ const ts = new Map<number, PartFormat>([
   [1, { kind: 'mpegts' }],
   [2, { kind: 'mpegts' }],
 ]);
+const uris = (text: string) => text.split('\n').filter((line) => line.startsWith('live/'));
 /** The playlist's lines after its header. */
-const body = (text: string) => text.split('\n').slice(5, -1);
+const body = (text: string) => text.split('\n').slice(6, -1);
 
 describe('the live playlist', () => {
   it('lists every segment from the first as an EVENT playlist numbered as the source numbered them, without ENDLIST while recording', () => {
     const text = buildLivePlaylist({ segments: [segment(40), segment(41, 1, 1.5)], gaps: [], formats: ts, ended: false });
-    expect(text.split('\n').slice(0, 5)).toEqual([
+    expect(text.split('\n').slice(0, 6)).toEqual([
       '#EXTM3U',
       '#EXT-X-VERSION:3',
       '#EXT-X-PLAYLIST-TYPE:EVENT',
       '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0',
       '#EXT-X-MEDIA-SEQUENCE:40',
     ]);
     expect(body(text)).toEqual(['#EXTINF:2.000000,', 'live/1/40.ts', '#EXTINF:1.500000,', 'live/1/41.ts']);
@@ -71,6 +73,32 @@ describe('the live playlist', () => {
       'live/2/2.m4s',
       '#EXT-X-ENDLIST',
     ]);
+  });
+
+  it('answers a delta update with the segments older than six target durations skipped, and the timeline and init section they leave', () => {
+    const formats = new Map<number, PartFormat>([
+      [1, { kind: 'mpegts' }],
+      [2, { kind: 'fmp4', initBytes: 700 }],
+    ]);
+    // 20 s of part 1, then 20 s of part 2: 2 s segments, so the boundary (12 s from the end) falls inside part 2
+    const segments = [...Array.from({ length: 10 }, (_, i) => segment(i)), ...Array.from({ length: 10 }, (_, i) => segment(10 + i, 2))];
+    const full = buildLivePlaylist({ segments, gaps: [], formats, ended: false });
+    const delta = buildLivePlaylist({ segments, gaps: [], formats, ended: false, delta: true });
+    expect(delta.split('\n').slice(0, 9)).toEqual([
+      '#EXTM3U',
+      '#EXT-X-VERSION:9',
+      '#EXT-X-PLAYLIST-TYPE:EVENT',
+      '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0',
+      '#EXT-X-MEDIA-SEQUENCE:0',
+      '#EXT-X-DISCONTINUITY-SEQUENCE:1',
+      '#EXT-X-SKIP:SKIPPED-SEGMENTS=14',
+      '#EXT-X-MAP:URI="live/2/init.mp4"',
+    ]);
+    expect(uris(delta)).toEqual(uris(full).slice(14));
+    // nothing to skip yet: the whole playlist
+    const short = buildLivePlaylist({ segments: segments.slice(0, 5), gaps: [], formats, ended: false, delta: true });
+    expect(short).toBe(buildLivePlaylist({ segments: segments.slice(0, 5), gaps: [], formats, ended: false }));
   });
 
   it('keeps the target duration at the longest segment, rounded up', () => {

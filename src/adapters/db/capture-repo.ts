@@ -179,10 +179,10 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       return rows.map((r) => ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason }) satisfies Gap);
     },
 
-    async segments(livestreamId) {
+    async segmentsFrom(livestreamId, sequence) {
       const { rows } = await pool.query(
-        'select sequence, part, end_offset, duration_seconds from capture_segments where livestream_id = $1 order by sequence',
-        [livestreamId],
+        'select sequence, part, end_offset, duration_seconds from capture_segments where livestream_id = $1 and sequence >= $2 order by sequence',
+        [livestreamId, sequence],
       );
       return rows.map(toSegment);
     },

@@ -5,6 +5,7 @@ import type { LivestreamRepo } from '../livestream/ports.js';
 import type { StoredSegment } from './capture.js';
 import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
 import type { PartFormats } from './part-formats.js';
+import type { RecordedSegments } from './recorded-segments.js';
 import type { CaptureStates, PartLog, RecordedBytes, SegmentLog } from './ports.js';
 
 export interface LiveDeps {
@@ -12,6 +13,7 @@ export interface LiveDeps {
   captures: CaptureStates & PartLog & Pick<SegmentLog, 'firstSegmentPast'>;
   bytes: RecordedBytes;
   formats: PartFormats;
+  segments: RecordedSegments;
 }
 
 /** The playlist of a record being recorded, or word that its archive replaced it. */
@@ -19,23 +21,24 @@ export type LivePlaylist = { kind: 'playlist'; text: string; ended: boolean } | 
 
 /**
  * The live HLS playlist of a record (see buildLivePlaylist): every segment recorded so far that
- * this process can serve, from the first; `archived` once the record is finished (its segments
+ * this process can serve, from the first (only the last ones for `delta`); `archived` once the record is finished (its segments
  * make way for the archive). Throws `livestream_not_found`, `capture_not_started` (nothing
  * recorded, or nothing readable here yet) and `archive_not_ready` (a failed record).
  */
-export async function getLivePlaylist(deps: LiveDeps, id: string): Promise<LivePlaylist> {
+export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean } = {}): Promise<LivePlaylist> {
   const record = await getLivestream(deps, id);
+  if (record.status !== 'live') deps.segments.forget(id);
   if (record.status === 'finished') return { kind: 'archived' };
   if (record.status === 'failed') throw new AppError('conflict', 'archive_not_ready', `${id} was not recorded: ${record.failureReason ?? 'its capture failed'}.`);
   const capture = await deps.captures.get(id);
   if (capture === null) throw notStarted(record);
-  const [segments, gaps, readable] = await Promise.all([deps.captures.segments(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
+  const [segments, gaps, readable] = await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
   const listed = await servable(deps, id, segments, readable);
   if (listed.segments.length === 0) throw notStarted(record);
   const ended = capture.state !== 'capturing' && listed.segments.length === segments.length;
   // a gap is listed only before the first segment left out, so the playlist only ever grows at its end
   const until = segments[listed.segments.length]?.sequence ?? Number.POSITIVE_INFINITY;
-  const text = buildLivePlaylist({ segments: listed.segments, gaps: gaps.filter((g) => g.firstSequence < until), formats: listed.formats, ended });
+  const text = buildLivePlaylist({ ...listed, gaps: gaps.filter((g) => g.firstSequence < until), ended, delta: options.delta });
   return { kind: 'playlist', text, ended };
 }
 

@@ -42,8 +42,8 @@ export interface CaptureStates {
 export interface PartLog {
   parts(livestreamId: string): Promise<CapturePart[]>;
   gaps(livestreamId: string): Promise<Gap[]>;
-  /** Every recorded segment, in sequence order. */
-  segments(livestreamId: string): Promise<StoredSegment[]>;
+  /** The recorded segments from `sequence` on, in sequence order. */
+  segmentsFrom(livestreamId: string, sequence: number): Promise<StoredSegment[]>;
   /** One recorded segment with the part offset its bytes start at; null when it is not recorded. */
   segment(livestreamId: string, sequence: number): Promise<SegmentSpan | null>;
 }

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { getLivePlaylist, type LiveDeps } from '../../core/capture/get-live-playlist.js';
 import { PartFormats } from '../../core/capture/part-formats.js';
+import { RecordedSegments } from '../../core/capture/recorded-segments.js';
 import { readLiveMedia, type LiveMedia } from '../../core/capture/read-live-media.js';
 import type { RouteContext } from '../context.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
@@ -15,6 +16,10 @@ const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'vi
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const MEDIA_FILE = /^(?:init\.mp4|([0-9]{1,15})\.(?:ts|m4s))$/;
 
+const LivePlaylistQuerySchema = Type.Object({
+  _HLS_skip: Type.Optional(Type.Union([Type.Literal('YES'), Type.Literal('v2')], { description: 'a Playlist Delta Update (RFC 8216bis §6.2.5.1): the segments older than CAN-SKIP-UNTIL are left out' })),
+});
+
 const LiveMediaParamsSchema = Type.Object({
   ...LivestreamIdParamsSchema.properties,
   part: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'the part of the capture (1 and up)' }),
@@ -23,7 +28,8 @@ const LiveMediaParamsSchema = Type.Object({
 
 /** `GET /api/video/{id}/live.m3u8` and its segments: watching a record while it is recorded. */
 export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
-  const deps: LiveDeps = { livestreams: context.livestreams, captures: context.captures, bytes: context.recordedBytes, formats: new PartFormats(context.recordedBytes) };
+  const { livestreams, captures, recordedBytes: bytes } = context;
+  const deps: LiveDeps = { livestreams, captures, bytes, formats: new PartFormats(bytes), segments: new RecordedSegments(captures) };
   return async (app) => {
     app.get(
       '/video/:id/live.m3u8',
@@ -35,6 +41,7 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           description:
             'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started before anything can be played, 409 archive_not_ready for a failed record.',
           params: LivestreamIdParamsSchema,
+          querystring: LivePlaylistQuerySchema,
           response: {
             200: { description: 'The playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
             307: { description: 'The record is finished: its archive (GET /api/download/{id}/video)', content: {} },
@@ -44,7 +51,7 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { id } = request.params;
-        const playlist = await getLivePlaylist(deps, id);
+        const playlist = await getLivePlaylist(deps, id, { delta: request.query._HLS_skip !== undefined });
         if (playlist.kind === 'archived') return reply.redirect(`/api/download/${encodeURIComponent(id)}/video`, 307);
         return reply.header('cache-control', 'no-cache').type(PLAYLIST_TYPE).send(playlist.text);
       },
