@@ -44,7 +44,7 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           querystring: LivePlaylistQuerySchema,
           response: {
             200: { description: 'The playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
-            307: { description: 'The record is finished: its archive (GET /api/download/{id}/video)', content: {} },
+            307: Type.Null({ description: 'The record is finished: its archive (Location: /api/download/{id}/video)' }),
             ...problemResponses,
           },
         },
