@@ -8,6 +8,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
+import type { StoredChunk } from '../../src/core/capture/capture.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { getLivePlaylist } from '../../src/core/capture/get-live-playlist.js';
 import { PartFormats } from '../../src/core/capture/part-formats.js';
@@ -70,13 +71,20 @@ async function recordFixture(id: string): Promise<void> {
   expect(await recorder.record({ capture: capture!, playlistUrl: fixture.url, workerId: 'worker-1' }, new AbortController().signal)).toBe('endlist');
 }
 
-/** Puts the last stored chunk of the capture back into the spool, as a chunk sealed but not yet uploaded. */
-async function unstoreLastChunk(id: string): Promise<void> {
+/** Puts the last stored chunk of the capture back into the spool, as a chunk sealed but not yet uploaded; resolves with it. */
+async function unstoreLastChunk(id: string): Promise<StoredChunk & { local: string }> {
   const last = (await captures.chunks(id)).at(-1)!;
   await kura.db.pool.query('delete from capture_chunks where livestream_id = $1 and object_key = $2', [id, last.key]);
   const local = createSpool(spoolDir).chunkPath(id, last.part, last.startOffset);
   await mkdir(path.dirname(local), { recursive: true });
   await rename(path.join(kura.archiveDir, last.key), local);
+  return { ...last, local };
+}
+
+async function collect(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const part of body) parts.push(part);
+  return Buffer.concat(parts);
 }
 
 const playlistOf = (id: string) => kura.app.inject({ url: `/api/video/${id}/live.m3u8` });
@@ -131,6 +139,35 @@ describe('the live playlist of a record being recorded', () => {
     const unreadable = `/api/video/no-spool/live/2/9.ts`;
     expect((await kura.app.inject({ url: unreadable })).statusCode).toBe(200); // this app shares the spool
     await expect(readLiveMedia(deps, { id: 'no-spool', part: 2, sequence: 9 })).rejects.toMatchObject({ code: 'live_segment_not_found' });
+  });
+
+  it('reads a chunk that moved from the spool to the store while a player was reading it, under the same part and offset', async () => {
+    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
+    await recordFixture('moving');
+    const chunk = await unstoreLastChunk('moving');
+    const bytes = createRecordedBytes({ captures, store: createFsStore(kura.archiveDir), spool: createSpool(spoolDir) });
+    const range = { start: chunk.startOffset, end: chunk.endOffset - 1 };
+    const expected = await collect((await bytes.read('moving', chunk.part, range))!);
+    const body = (await bytes.read('moving', chunk.part, range))!; // found in the spool…
+    await rename(chunk.local, path.join(kura.archiveDir, chunk.key)); // …then uploaded, noted, and gone from the spool, as the worker does
+    await kura.db.pool.query('insert into capture_chunks (livestream_id, part, start_offset, end_offset, object_key) values ($1, $2, $3, $4, $5)', [
+      'moving',
+      chunk.part,
+      chunk.startOffset,
+      chunk.endOffset,
+      chunk.key,
+    ]);
+    expect(expected.length).toBe(chunk.endOffset - chunk.startOffset);
+    expect((await collect(body)).equals(expected)).toBe(true);
+  });
+
+  it('follows a resumed capture that forgot segments whose bytes were lost, rather than listing them from memory', async () => {
+    await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
+    await recordFixture('rewound');
+    expect(uris((await playlistOf('rewound')).body)).toHaveLength(10); // read whole, and kept by the app
+    await captures.rewind('rewound', 7, 2); // a worker resuming elsewhere found sequences 7 on neither stored nor on its disk
+    expect(uris((await playlistOf('rewound')).body)).toEqual([...[0, 1, 2, 3, 4].map((s) => `live/1/${s}.ts`), 'live/2/5.ts', 'live/2/6.ts']);
+    expect((await kura.app.inject({ url: '/api/video/rewound/live/2/8.ts' })).statusCode).toBe(404);
   });
 
   it('plays an fMP4 capture behind its initialization section, read from the part’s first bytes', async () => {
