@@ -65,7 +65,17 @@ function ffprobe(args: string[]): Promise<{ packets?: Array<{ pts_time: string }
 
 /** The video packets' times in the first `seconds` of `input`. */
 async function firstVideoPackets(input: string, seconds: number): Promise<number[]> {
-  const json = await ffprobe(['-live_start_index', '0', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-read_intervals', `%+${seconds}`, input]);
+  const json = await ffprobe([
+    '-live_start_index',
+    '0',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'packet=pts_time',
+    '-read_intervals',
+    `%+${seconds}`,
+    input,
+  ]);
   return (json.packets ?? []).map((p) => Number(p.pts_time));
 }
 

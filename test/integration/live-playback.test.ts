@@ -122,8 +122,18 @@ describe('the live playlist of a record being recorded', () => {
     await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
     await recordFixture('no-spool');
     await unstoreLastChunk('no-spool');
-    const elsewhere = createRecordedBytes({ captures, store: createFsStore(kura.archiveDir), spool: createSpool(await mkdtemp(path.join(os.tmpdir(), 'kura-other-'))) });
-    const deps = { livestreams: kura.db.livestreams, captures, bytes: elsewhere, formats: new PartFormats(elsewhere), segments: new RecordedSegments(captures) };
+    const elsewhere = createRecordedBytes({
+      captures,
+      store: createFsStore(kura.archiveDir),
+      spool: createSpool(await mkdtemp(path.join(os.tmpdir(), 'kura-other-'))),
+    });
+    const deps = {
+      livestreams: kura.db.livestreams,
+      captures,
+      bytes: elsewhere,
+      formats: new PartFormats(elsewhere),
+      segments: new RecordedSegments(captures),
+    };
     const [part2, stored] = [(await captures.parts('no-spool'))[1]!, (await captures.chunks('no-spool')).filter((c) => c.part === 2).at(-1)!];
     expect(stored.endOffset).toBeLessThan(part2.bytes); // the spool holds the end of part 2
 

@@ -35,7 +35,15 @@ describe('the live playlist', () => {
 
   it('starts each part after the first with a discontinuity', () => {
     const text = buildLivePlaylist({ segments: [segment(0), segment(1, 2), segment(2, 2)], gaps: [], formats: ts, ended: false });
-    expect(body(text)).toEqual(['#EXTINF:2.000000,', 'live/1/0.ts', '#EXT-X-DISCONTINUITY', '#EXTINF:2.000000,', 'live/2/1.ts', '#EXTINF:2.000000,', 'live/2/2.ts']);
+    expect(body(text)).toEqual([
+      '#EXTINF:2.000000,',
+      'live/1/0.ts',
+      '#EXT-X-DISCONTINUITY',
+      '#EXTINF:2.000000,',
+      'live/2/1.ts',
+      '#EXTINF:2.000000,',
+      'live/2/2.ts',
+    ]);
   });
 
   it('lists lost sequences as GAP segments sharing the gap’s time, so the timeline and the numbering keep their length', () => {

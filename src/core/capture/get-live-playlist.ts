@@ -29,7 +29,8 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   const record = await getLivestream(deps, id);
   if (record.status !== 'live') deps.segments.forget(id);
   if (record.status === 'finished') return { kind: 'archived' };
-  if (record.status === 'failed') throw new AppError('conflict', 'archive_not_ready', `${id} was not recorded: ${record.failureReason ?? 'its capture failed'}.`);
+  if (record.status === 'failed')
+    throw new AppError('conflict', 'archive_not_ready', `${id} was not recorded: ${record.failureReason ?? 'its capture failed'}.`);
   const capture = await deps.captures.get(id);
   if (capture === null) throw notStarted(record);
   const [segments, gaps, readable] = await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);

@@ -86,7 +86,7 @@ function listEntries(input: LivePlaylistInput): Entry[] {
   let part: number | null = null;
   let mapPart: number | null = null;
   const jumpsTo = (sequence: number) => entries.length > 0 && sequence !== (entries.at(-1) as Entry).sequence + 1;
-  for (let s = 0, g = 0; s < segments.length || g < gaps.length; ) {
+  for (let s = 0, g = 0; s < segments.length || g < gaps.length;) {
     const segment = segments[s];
     const gap = gaps[g];
     if (segment !== undefined && (gap === undefined || segment.sequence < gap.firstSequence)) {
@@ -104,7 +104,15 @@ function listEntries(input: LivePlaylistInput): Entry[] {
     const gapPart = part ?? segments[0]?.part ?? 1;
     const discontinuity = jumpsTo(lost.firstSequence);
     for (let sequence = lost.firstSequence; sequence <= lost.lastSequence; sequence++) {
-      entries.push({ sequence, part: gapPart, seconds: share, gap: true, discontinuity: discontinuity && sequence === lost.firstSequence, mapPart, newMap: false });
+      entries.push({
+        sequence,
+        part: gapPart,
+        seconds: share,
+        gap: true,
+        discontinuity: discontinuity && sequence === lost.firstSequence,
+        mapPart,
+        newMap: false,
+      });
     }
     g++;
   }

@@ -17,13 +17,20 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const MEDIA_FILE = /^(?:init\.mp4|([0-9]{1,15})\.(?:ts|m4s))$/;
 
 const LivePlaylistQuerySchema = Type.Object({
-  _HLS_skip: Type.Optional(Type.Union([Type.Literal('YES'), Type.Literal('v2')], { description: 'a Playlist Delta Update (RFC 8216bis §6.2.5.1): the segments older than CAN-SKIP-UNTIL are left out' })),
+  _HLS_skip: Type.Optional(
+    Type.Union([Type.Literal('YES'), Type.Literal('v2')], {
+      description: 'a Playlist Delta Update (RFC 8216bis §6.2.5.1): the segments older than CAN-SKIP-UNTIL are left out',
+    }),
+  ),
 });
 
 const LiveMediaParamsSchema = Type.Object({
   ...LivestreamIdParamsSchema.properties,
   part: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'the part of the capture (1 and up)' }),
-  file: Type.String({ pattern: MEDIA_FILE.source, description: '`{sequence}.ts` or `{sequence}.m4s` (a media segment), or `init.mp4` (an fMP4 part’s initialization section)' }),
+  file: Type.String({
+    pattern: MEDIA_FILE.source,
+    description: '`{sequence}.ts` or `{sequence}.m4s` (a media segment), or `init.mp4` (an fMP4 part’s initialization section)',
+  }),
 });
 
 /** `GET /api/video/{id}/live.m3u8` and its segments: watching a record while it is recorded. */
