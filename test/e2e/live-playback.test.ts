@@ -87,7 +87,7 @@ async function playlistServed(api: string, id: string): Promise<string> {
 }
 
 describe('the live playlist, with the api and the worker in processes of their own', () => {
-  it('on fs (one data directory): ffprobe reads it from the first segment mid-capture, then it leads to the archive', async () => {
+  it('on fs (one data directory): ffprobe reads it from the first segment mid-capture; it is gone once the archive is stored', async () => {
     const api = await startSplit(() => path.join(cwd, 'data'));
     const id = await archive();
     const encoded = fixture.start();
@@ -105,10 +105,10 @@ describe('the live playlist, with the api and the worker in processes of their o
     await encoded;
     const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    const after = await fetch(live, { redirect: 'manual' });
-    expect(after.status).toBe(307);
-    expect(after.headers.get('location')).toBe(`/api/download/${id}/video`);
-    expect((await probe(live)).frames).toBe(360); // an HLS client holding the URL gets the archive
+    const after = await fetch(live);
+    expect(after.status).toBe(410);
+    expect(await after.json()).toMatchObject({ code: 'live_ended', detail: expect.stringContaining(`/api/download/${id}/video`) });
+    expect((await probe(`${api}/api/download/${id}/video`)).frames).toBe(360);
   }, 90_000);
 
   describe('on S3', () => {
@@ -138,7 +138,7 @@ describe('the live playlist, with the api and the worker in processes of their o
       upload.release();
       const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
       expect(done.status, done.failure_reason ?? '').toBe('finished');
-      expect((await fetch(live, { redirect: 'manual' })).status).toBe(307);
+      expect((await fetch(live)).status).toBe(410);
       const segment = /^live\/\d+\/\d+\.ts$/m.exec(capturing)?.[0] as string;
       expect((await fetch(`${api}/api/video/${id}/${segment}`)).status).toBe(410); // the archive replaced the segments
     }, 90_000);

@@ -110,10 +110,12 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
   page.on('pageerror', (error) => errors.push(error.message));
   const scripts: string[] = [];
   const playlists: string[] = [];
+  const archiveFetches: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (request.resourceType() === 'script') scripts.push(url.pathname);
     if (url.pathname.endsWith('/live.m3u8')) playlists.push(url.search);
+    if (url.pathname === `/api/download/${VIDEO_ID}/video` && request.resourceType() !== 'media') archiveFetches.push(request.resourceType());
   });
   await page.goto(`/archive/${VIDEO_ID}`);
   const video = page.locator('[data-testid=player][data-mode=live]');
@@ -145,6 +147,7 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
       }),
   );
   await screenshot(page, 'archive-live-desktop');
+  expect(await seriousViolations(page)).toEqual([]);
   return {
     async switchedToArchive() {
       const archived = page.locator('[data-testid=player][data-mode=archive]');
@@ -153,6 +156,7 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
       const after = await archived.evaluate((v: HTMLVideoElement) => ({ src: v.src, time: v.currentTime, paused: v.paused, marker: v.dataset.marker }));
       expect(after).toMatchObject({ src: `${api}/api/download/${VIDEO_ID}/video`, paused: true, marker: 'the element of the live playback' });
       expect(after.time).toBeCloseTo(4, 0);
+      expect(archiveFetches).toEqual([]); // the player never loads the archive as a playlist
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -137,15 +137,13 @@ describe('the live playlist of a record being recorded', () => {
     const [part2, stored] = [(await captures.parts('no-spool'))[1]!, (await captures.chunks('no-spool')).filter((c) => c.part === 2).at(-1)!];
     expect(stored.endOffset).toBeLessThan(part2.bytes); // the spool holds the end of part 2
 
-    const seen = await getLivePlaylist(deps, 'no-spool');
-    if (seen.kind !== 'playlist') throw new Error('expected a playlist');
-    const listed = uris(seen.text);
+    const listed = uris((await getLivePlaylist(deps, 'no-spool')).text);
     const segments = (await captures.segmentsFrom('no-spool', 0)).filter((s) => s.endOffset <= stored.endOffset || s.part === 1);
     expect(listed).toEqual(segments.map((s) => `live/${s.part}/${s.sequence}.ts`));
     expect(listed.length).toBeLessThan(10);
     // nothing past what it can read, even once the capture ended: no ENDLIST until all of it is in the store
     await captures.end('no-spool', 'endlist');
-    expect(await getLivePlaylist(deps, 'no-spool')).toMatchObject({ kind: 'playlist', ended: false });
+    expect(await getLivePlaylist(deps, 'no-spool')).toMatchObject({ ended: false });
     const unreadable = `/api/video/no-spool/live/2/9.ts`;
     expect((await kura.app.inject({ url: unreadable })).statusCode).toBe(200); // this app shares the spool
     await expect(readLiveMedia(deps, { id: 'no-spool', part: 2, sequence: 9 })).rejects.toMatchObject({ code: 'live_segment_not_found' });
@@ -223,9 +221,8 @@ describe('live playback refuses what it cannot serve', () => {
     expect((await playlistOf('refusing')).body).toContain('#EXT-X-GAP\n#EXTINF:1.000000,\nlive/2/10.ts');
 
     await kura.db.pool.query(`update livestreams set status = 'finished' where id = 'refusing'`);
-    const archived = await playlistOf('refusing');
-    expect(archived.statusCode).toBe(307);
-    expect(archived.headers.location).toBe('/api/download/refusing/video');
+    // not a redirect to the archive: an HLS player would load the whole MP4 as its playlist
+    expect(await problem('/api/video/refusing/live.m3u8')).toEqual({ status: 410, code: 'live_ended' });
     expect(await problem('/api/video/refusing/live/1/0.ts')).toEqual({ status: 410, code: 'live_ended' });
     await kura.db.pool.query(`update livestreams set status = 'failed', failure_reason = 'the stream was private' where id = 'refusing'`);
     expect(await problem('/api/video/refusing/live.m3u8')).toEqual({ status: 409, code: 'archive_not_ready' });

@@ -16,19 +16,25 @@ export interface LiveDeps {
   segments: RecordedSegments;
 }
 
-/** The playlist of a record being recorded, or word that its archive replaced it. */
-export type LivePlaylist = { kind: 'playlist'; text: string; ended: boolean } | { kind: 'archived' };
+/** The playlist of a record being recorded; `ended` once it has `#EXT-X-ENDLIST`. */
+export interface LivePlaylist {
+  text: string;
+  ended: boolean;
+}
 
 /**
  * The live HLS playlist of a record (see buildLivePlaylist): every segment recorded so far that
- * this process can serve, from the first (only the last ones for `delta`); `archived` once the record is finished (its segments
- * make way for the archive). Throws `livestream_not_found`, `capture_not_started` (nothing
- * recorded, or nothing readable here yet) and `archive_not_ready` (a failed record).
+ * this process can serve, from the first (only the last ones for `delta`). Throws
+ * `livestream_not_found`, `capture_not_started` (nothing recorded, or nothing readable here yet),
+ * `archive_not_ready` (a failed record) and `live_ended` (a finished record: its segments made way
+ * for the archive).
  */
 export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean } = {}): Promise<LivePlaylist> {
   const record = await getLivestream(deps, id);
   if (record.status !== 'live') deps.segments.forget(id);
-  if (record.status === 'finished') return { kind: 'archived' };
+  if (record.status === 'finished') {
+    throw new AppError('gone', 'live_ended', `${id} is no longer being recorded: its archive is /api/download/${id}/video.`);
+  }
   if (record.status === 'failed')
     throw new AppError('conflict', 'archive_not_ready', `${id} was not recorded: ${record.failureReason ?? 'its capture failed'}.`);
   const capture = await deps.captures.get(id);
@@ -40,7 +46,7 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   // a gap is listed only before the first segment left out, so the playlist only ever grows at its end
   const until = segments[listed.segments.length]?.sequence ?? Number.POSITIVE_INFINITY;
   const text = buildLivePlaylist({ ...listed, gaps: gaps.filter((g) => g.firstSequence < until), ended, delta: options.delta });
-  return { kind: 'playlist', text, ended };
+  return { text, ended };
 }
 
 /** The segments from the first up to the first one whose bytes (or part's format) this process cannot read yet. */

@@ -44,22 +44,19 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getLivePlaylist',
           summary:
-            'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 307 to the archive once it is finished',
+            'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it',
           description:
-            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started before anything can be played, 409 archive_not_ready for a failed record.',
+            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video).',
           params: LivestreamIdParamsSchema,
           querystring: LivePlaylistQuerySchema,
           response: {
             200: { description: 'The playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
-            307: Type.Null({ description: 'The record is finished: its archive (Location: /api/download/{id}/video)' }),
             ...problemResponses,
           },
         },
       },
       async (request, reply) => {
-        const { id } = request.params;
-        const playlist = await getLivePlaylist(deps, id, { delta: request.query._HLS_skip !== undefined });
-        if (playlist.kind === 'archived') return reply.redirect(`/api/download/${encodeURIComponent(id)}/video`, 307);
+        const playlist = await getLivePlaylist(deps, request.params.id, { delta: request.query._HLS_skip !== undefined });
         return reply.header('cache-control', 'no-cache').type(PLAYLIST_TYPE).send(playlist.text);
       },
     );
