@@ -111,6 +111,8 @@ describe('the live playlist of a record being recorded', () => {
     expect(first.headers['content-type']).toBe('video/mp2t');
     expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(first.rawPayload[0]).toBe(0x47);
+    const head = await kura.app.inject({ method: 'HEAD', url: `/api/video/ts-live/live/1/0.ts` });
+    expect([head.statusCode, head.headers['content-length'], head.body]).toEqual([200, String(first.rawPayload.length), '']);
 
     await captures.end('ts-live', 'endlist');
     expect((await playlistOf('ts-live')).body.endsWith('#EXT-X-ENDLIST\n')).toBe(true);
