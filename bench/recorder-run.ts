@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       minFreeBytes: 1024 * 1024 * 1024,
       heartbeatSeconds: 5,
       chunkBytes: 64 * 1024 * 1024,
+      chunkSeconds: 0,
       handoverMs: 8000,
     },
   });

@@ -84,6 +84,12 @@ export interface CaptureConfig {
   jobPollSeconds: number;
   /** A capture's local chunk is uploaded once it holds this many bytes (KURA_SPOOL_CHUNK_MB). */
   chunkBytes: number;
+  /**
+   * …or this many seconds of media, if not 0 (KURA_SPOOL_CHUNK_SECONDS): the live edge an api
+   * without the worker's disk can play. Default 30 for a worker of its own (KURA_ROLE=worker)
+   * storing to S3, else 0.
+   */
+  chunkSeconds: number;
 }
 
 export { ConfigError };
@@ -206,6 +212,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       staleAfterSeconds: decimal('KURA_CAPTURE_STALE_SECONDS', 30, 3, 3600),
       jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 60, 0.5, 3600),
       chunkBytes: integer('KURA_SPOOL_CHUNK_MB', 64, 1, 1024) * 1024 * 1024,
+      chunkSeconds: decimal('KURA_SPOOL_CHUNK_SECONDS', read('KURA_ROLE') === 'worker' && read('KURA_STORAGE') === 's3' ? 30 : 0, 0, 86_400),
     },
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',

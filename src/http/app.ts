@@ -4,8 +4,8 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { ArchiveStore } from '../core/archive/ports.js';
-import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
+import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
@@ -26,6 +26,7 @@ import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
 import { videoRoutes } from './video/video.routes.js';
+import { liveRoutes } from './video/live.routes.js';
 import { downloadRoutes, INTEGRITY_HEADER } from './download/download.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
 import { sourceRoutes } from './sources/sources.routes.js';
@@ -55,6 +56,8 @@ export interface AppDeps {
   webhooks?: WebhookRouteDeps;
   captures: CaptureRepo;
   chats: ChatLog;
+  /** What captures recorded so far, as this process can read it: the store's chunks, and the spool when it is on this machine. */
+  recordedBytes: RecordedBytes;
   store: ArchiveStore;
   source: StreamSource;
   isDatabaseReachable: () => Promise<boolean>;
@@ -139,6 +142,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     channels: deps.channels,
     captures: deps.captures,
     chats: deps.chats,
+    recordedBytes: deps.recordedBytes,
     store: deps.store,
     source: deps.source,
     cache: new ReadCache(options.readCacheEntries, deps.changeFeed),
@@ -178,6 +182,7 @@ function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices
     await api.register(statsRoutes(context));
     await api.register(videoRoutes(context));
     await api.register(chatRoutes(context));
+    await api.register(liveRoutes(context));
     await api.register(logzRoutes(context));
     await api.register(downloadRoutes(context));
     await api.register(sourceRoutes(context, accounts.sources));

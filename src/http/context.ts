@@ -1,6 +1,6 @@
 import type { ArchiveStore } from '../core/archive/ports.js';
-import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
+import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import type { StreamSource } from '../core/sources/ports.js';
@@ -12,6 +12,8 @@ export interface RouteContext {
   channels: ChannelRepo;
   captures: CaptureRepo;
   chats: ChatLog;
+  /** What captures recorded so far, as this process can read it (live playback). */
+  recordedBytes: RecordedBytes;
   store: ArchiveStore;
   /** The sources submissions are judged by (YouTube, HLS). */
   source: StreamSource;

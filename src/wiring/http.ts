@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ClosableChangeFeed } from '../adapters/db/change-listener.js';
+import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
+import { createSpool } from '../adapters/capture/spool.js';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
@@ -39,6 +41,8 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       webhooks: createWebhookDeps(config, database.pool),
       captures: database.captures,
       chats: database.chats,
+      // the spool of this data directory: the worker's own under `kura serve` (a live edge without waiting for a chunk to fill)
+      recordedBytes: createRecordedBytes({ captures: database.captures, store, spool: createSpool(path.join(config.dataDir, 'spool')) }),
       store,
       source: sources.source,
       isDatabaseReachable: () => isReachable(database.pool),

@@ -99,6 +99,70 @@ afterAll(async () => {
 
 const textOf = (page: Page, selector: string) => page.locator(selector).first().innerText();
 
+/**
+ * Opens the archive page of the stream being recorded in a page of its own: it plays the live
+ * playlist at the live edge, rewinds to the start, and is left paused at 4 s. `switchedToArchive`
+ * then checks that, once the record is finished, the same <video> plays the archive from there.
+ */
+async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<void> }> {
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const scripts: string[] = [];
+  const playlists: string[] = [];
+  const archiveFetches: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.resourceType() === 'script') scripts.push(url.pathname);
+    if (url.pathname.endsWith('/live.m3u8')) playlists.push(url.search);
+    if (url.pathname === `/api/download/${VIDEO_ID}/video` && request.resourceType() !== 'media') archiveFetches.push(request.resourceType());
+  });
+  await page.goto(`/archive/${VIDEO_ID}`);
+  const video = page.locator('[data-testid=player][data-mode=live]');
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.dataset.marker = 'the element of the live playback';
+    v.muted = true;
+    return v.play().catch(() => undefined);
+  });
+  const time = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
+  await expect.poll(time, { timeout: 30_000 }).toBeGreaterThan(0);
+  const first = await time();
+  await expect.poll(time, { timeout: 10_000 }).toBeGreaterThan(first + 1); // it plays as it is recorded
+  await page.locator('[data-testid=live-badge]').waitFor({ timeout: 10_000 });
+  expect(scripts.some((script) => /hls\.light-.*\.js$/.test(script))).toBe(true);
+  // after the first load, the player asks only for what changed (a delta update), and plays on
+  expect(playlists[0]).toBe('');
+  expect(playlists).toContain('?_HLS_skip=YES');
+
+  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 0)); // rewind to the start, as a late viewer does
+  await page.locator('[data-testid=go-live]').waitFor();
+  await expect.poll(time, { timeout: 10_000 }).toBeGreaterThan(1);
+  expect(await time()).toBeLessThan(first);
+  await video.evaluate(
+    (v: HTMLVideoElement) =>
+      new Promise<void>((resolve) => {
+        v.pause();
+        v.addEventListener('seeked', () => resolve(), { once: true });
+        v.currentTime = 4;
+      }),
+  );
+  await screenshot(page, 'archive-live-desktop');
+  expect(await seriousViolations(page)).toEqual([]);
+  return {
+    async switchedToArchive() {
+      const archived = page.locator('[data-testid=player][data-mode=archive]');
+      await archived.waitFor({ timeout: 20_000 });
+      await expect.poll(() => archived.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      const after = await archived.evaluate((v: HTMLVideoElement) => ({ src: v.src, time: v.currentTime, paused: v.paused, marker: v.dataset.marker }));
+      expect(after).toMatchObject({ src: `${api}/api/download/${VIDEO_ID}/video`, paused: true, marker: 'the element of the live playback' });
+      expect(after.time).toBeCloseTo(4, 0);
+      expect(archiveFetches).toEqual([]); // the player never loads the archive as a playlist
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  };
+}
+
 describe('the web UI', () => {
   it('logs in, submits a stream, counts it down in the queue, follows it live with a growing encoder log, then plays it from the history', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
@@ -135,9 +199,11 @@ describe('the web UI', () => {
     const early = (await log.innerText()).length;
     await expect.poll(async () => (await log.innerText()).length, { timeout: 20_000 }).toBeGreaterThan(early);
     await screenshot(page, 'queue-live-desktop');
+    const watching = await watchWhileRecording();
     await encoded;
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
+    await watching.switchedToArchive();
 
     await page.getByRole('link', { name: 'History', exact: true }).click();
     await page.getByRole('link', { name: TITLE }).click();

@@ -78,6 +78,7 @@ async function record(): Promise<{ reason: string; stored: Buffer }> {
       minFreeBytes: 0,
       heartbeatSeconds: 5,
       chunkBytes: 5 * 1024 * 1024,
+      chunkSeconds: 0,
       handoverMs: 1000,
     },
   });

@@ -158,6 +158,7 @@ describe('readiness without a database', () => {
         channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
         chats: createChatRepo(kura.db.pool),
+        recordedBytes: { readable: async () => new Map(), read: async () => null },
         store: createFsStore(os.tmpdir()),
         source: testSources(),
         isDatabaseReachable: () => isReachable(unreachable),

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { createArchiveCheckRepo } from '../../src/adapters/db/archive-check-repo.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
+import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
+import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { isReachable } from '../../src/adapters/db/pool.js';
@@ -77,6 +79,8 @@ export async function startTestApp(
     search?: (db: TestDatabase, feed: ChangeFeed) => Search;
     /** Where the app keeps archives (default: an fs store in `archiveDir`). */
     store?: ArchiveStore;
+    /** The spool live playback reads beside the store (default: an empty folder of its own). */
+    spoolDir?: string;
     /** The connection string the change feed listens on (default: the database's own). */
     feedUrl?: (db: TestDatabase) => string;
   } = {},
@@ -91,6 +95,9 @@ export async function startTestApp(
   const jobs = await startJobsWithoutWorkers(db.url);
   const accounts = createAccountDeps(config, db.pool, jobs, createSources(config, accountOptions.fetcher));
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
+  const store = wiring.store ?? createFsStore(archiveDir);
+  const captures = createCaptureRepo(db.pool);
+  const spool = createSpool(wiring.spoolDir ?? (await mkdtemp(path.join(os.tmpdir(), 'kura-spool-'))));
   const feed: ClosableChangeFeed = await listenForChanges(wiring.feedUrl?.(db) ?? db.url, () => undefined);
   const waiters: Array<() => void> = [];
   feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
@@ -103,9 +110,10 @@ export async function startTestApp(
       channels: createChannelRepo(db.pool),
       follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config) },
       webhooks: createWebhookDeps(config, db.pool),
-      captures: createCaptureRepo(db.pool),
       chats: createChatRepo(db.pool),
-      store: wiring.store ?? createFsStore(archiveDir),
+      captures,
+      recordedBytes: createRecordedBytes({ captures, store, spool }),
+      store,
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),
       changeFeed: feed,

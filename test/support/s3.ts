@@ -22,6 +22,11 @@ export interface TestS3 {
    * and lasts until `end()`, which says how many requests were refused.
    */
   outageFrom(trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean): Outage;
+  /**
+   * Holds every request `trigger` accepts (without answering it) until `release()`: a store that
+   * stalls one kind of request while it answers the others.
+   */
+  holdWhile(trigger: (method: string, path: string) => boolean): { began: Promise<void>; release(): void };
   /** Multipart uploads started and neither completed nor aborted. */
   openUploads(): Promise<string[]>;
   /** Keys of the objects in the bucket under `prefix`. */
@@ -66,6 +71,20 @@ export async function startS3(): Promise<TestS3> {
         },
       };
     },
+    holdWhile: (trigger) => {
+      let begin = () => undefined as void;
+      const began = new Promise<void>((resolve) => (begin = resolve));
+      let release = () => undefined as void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      hold = { trigger, begin, released };
+      return {
+        began,
+        release: () => {
+          hold = null;
+          release();
+        },
+      };
+    },
     openUploads: () => readdir(uploadsDir).catch(() => []),
     keys: async (prefix) => {
       const client = createS3Client(s3.config);
@@ -80,7 +99,12 @@ export async function startS3(): Promise<TestS3> {
   };
   let outage: { trigger: (method: string, path: string, query: Record<string, string | undefined>) => boolean; begin: () => void; refused: number } | null =
     null;
+  let hold: { trigger: (method: string, path: string) => boolean; begin: () => void; released: Promise<void> } | null = null;
   server.middleware.unshift(async (ctx, next) => {
+    if (hold !== null && hold.trigger(ctx.method, ctx.path)) {
+      hold.begin();
+      await hold.released;
+    }
     const query = Object.fromEntries(new URL(ctx.url, 'http://s3.test').searchParams);
     if (outage !== null && !s3.unavailable && outage.refused === 0 && outage.trigger(ctx.method, ctx.path, query)) {
       s3.unavailable = true;

@@ -38,6 +38,7 @@ describe('configuration', () => {
         staleAfterSeconds: 30,
         jobPollSeconds: 60,
         chunkBytes: 64 * 1024 * 1024,
+        chunkSeconds: 0,
       },
       accounts: {
         oauth: {},
@@ -223,6 +224,15 @@ describe('configuration', () => {
     await writeFile(path.join(dir, '.env'), 'PORT=7000\nKURA_ROLE=api\n# comment\nLOG_LEVEL=warn\n');
     const config = loadConfig({ LOG_LEVEL: 'error' }, dir);
     expect(config).toMatchObject({ port: 7000, role: 'api', logLevel: 'error', dataDir: path.join(dir, 'data') });
+  });
+
+  it('bounds chunks by time only for a worker of its own on S3, whose api cannot read its disk for the live edge', () => {
+    const seconds = (env: Record<string, string>) => parseConfig({ S3_BUCKET: 'archive', ...env }).capture.chunkSeconds;
+    expect(seconds({ KURA_STORAGE: 's3', KURA_ROLE: 'worker' })).toBe(30);
+    expect(seconds({ KURA_STORAGE: 's3' })).toBe(0); // kura serve: its api reads the spool
+    expect(seconds({ KURA_ROLE: 'worker' })).toBe(0); // fs: the api shares the data directory
+    expect(seconds({ KURA_STORAGE: 's3', KURA_ROLE: 'worker', KURA_SPOOL_CHUNK_SECONDS: '6' })).toBe(6);
+    expect(seconds({ KURA_STORAGE: 's3', KURA_ROLE: 'worker', KURA_SPOOL_CHUNK_SECONDS: '0' })).toBe(0);
   });
 
   it('reads the S3 storage slice, with the SDK defaults where it is silent', () => {

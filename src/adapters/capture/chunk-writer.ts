@@ -9,8 +9,9 @@ const HOLD_BYTES = 1024 * 1024;
 /**
  * Writes a capture's parts as a run of local chunk files: a segment's bytes are written to the
  * current chunk as they arrive, past the end of the part, and become part of it (fsynced) on
- * `commit`; once the chunk holds `chunkBytes` or more at a segment boundary it is sealed and
- * handed to `onSealed` (the uploader), and the part goes on in a new chunk. So local disk holds
+ * `commit`; once the chunk holds `limit.bytes` or more (or `limit.seconds` of media, if not 0) at
+ * a segment boundary it is sealed and handed to `onSealed` (the uploader), and the part goes on
+ * in a new chunk. So local disk holds
  * the chunk being written plus those waiting for upload, whatever the stream's length, and
  * memory at most `HOLD_BYTES` per capture, whatever the segment's size.
  */
@@ -19,6 +20,8 @@ export class ChunkWriter {
   /** Bytes of the current part so far (committed). */
   offset = 0;
   private chunkStart = 0;
+  /** Seconds of media in the current chunk. */
+  private chunkSeconds = 0;
   private file: FileHandle | null = null;
   /** The segment being written: its bytes on disk past `offset`, and those held to be written with the next ones. */
   private written = 0;
@@ -28,7 +31,7 @@ export class ChunkWriter {
   constructor(
     private readonly spool: Spool,
     private readonly livestreamId: string,
-    private readonly chunkBytes: number,
+    private readonly limit: { bytes: number; seconds: number },
     private readonly onSealed: (chunk: SealedChunk) => void,
   ) {}
 
@@ -37,6 +40,7 @@ export class ChunkWriter {
     this.part = part;
     this.offset = offset;
     this.chunkStart = appendTo?.startOffset ?? offset;
+    this.chunkSeconds = 0;
     const file = appendTo?.path ?? this.spool.chunkPath(this.livestreamId, part, offset);
     await mkdir(path.dirname(file), { recursive: true });
     this.file = await open(file, appendTo === null ? 'w' : 'r+');
@@ -81,9 +85,11 @@ export class ChunkWriter {
     await this.append(bytes);
   }
 
-  /** Seals the current chunk when it is full; call only at a recorded segment boundary. */
-  async sealIfFull(): Promise<void> {
-    if (this.offset - this.chunkStart >= this.chunkBytes) await this.seal();
+  /** Counts the segment just recorded (`seconds` long) and seals the current chunk when it is full; call only at a recorded segment boundary. */
+  async sealIfFull(seconds: number): Promise<void> {
+    this.chunkSeconds += seconds;
+    const { bytes, seconds: longest } = this.limit;
+    if (this.offset - this.chunkStart >= bytes || (longest > 0 && this.chunkSeconds >= longest)) await this.seal();
   }
 
   /** Ends the current part (sealing its last chunk) and starts the next one. */

@@ -64,7 +64,9 @@ class RecordingSession {
       log: (line) => this.log(line),
       onLeaseLost: () => (this.leaseLost = true),
     });
-    this.writer = new ChunkWriter(deps.spool, id, deps.limits.chunkBytes, (chunk) => this.uploader.enqueue(chunk));
+    this.writer = new ChunkWriter(deps.spool, id, { bytes: deps.limits.chunkBytes, seconds: deps.limits.chunkSeconds }, (chunk) =>
+      this.uploader.enqueue(chunk),
+    );
     this.pollWait = AbortSignal.any([signal, this.wake.signal]);
     this.segments = new SegmentFetcher({
       fetcher: deps.fetcher,
@@ -229,7 +231,7 @@ class RecordingSession {
     const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${length} bytes, ${kbps.toFixed(0)} kbit/s`;
     await this.persist(() => this.deps.captures.recordSegment(this.id, stored, [line]));
     this.nextSequence = segment.sequence + 1;
-    await this.writer.sealIfFull();
+    await this.writer.sealIfFull(segment.durationSeconds);
   }
 
   /**

@@ -15,8 +15,10 @@ export interface RecorderLimits {
   /** Stop cleanly (keeping what was captured) when the spool's disk has less free space. */
   minFreeBytes: number;
   heartbeatSeconds: number;
-  /** A local chunk is sealed and uploaded once it holds this many bytes. */
+  /** A local chunk is sealed and uploaded once it holds this many bytes… */
   chunkBytes: number;
+  /** …or this many seconds of media (0: no bound), so an api that cannot read the spool sees the live edge that late at most. */
+  chunkSeconds: number;
   /** On shutdown, how long the chunks on local disk get to reach the store before the lease is given up. */
   handoverMs: number;
 }

@@ -179,6 +179,26 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       return rows.map((r) => ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason }) satisfies Gap);
     },
 
+    async segmentsFrom(livestreamId, sequence) {
+      const { rows } = await pool.query(
+        'select sequence, part, end_offset, duration_seconds from capture_segments where livestream_id = $1 and sequence >= $2 order by sequence',
+        [livestreamId, sequence],
+      );
+      return rows.map(toSegment);
+    },
+
+    async segment(livestreamId, sequence) {
+      const { rows } = await pool.query(
+        `select s.sequence, s.part, s.end_offset, s.duration_seconds,
+           coalesce((select p.end_offset from capture_segments p
+                     where p.livestream_id = s.livestream_id and p.part = s.part and p.sequence < s.sequence
+                     order by p.sequence desc limit 1), 0) as start_offset
+         from capture_segments s where s.livestream_id = $1 and s.sequence = $2`,
+        [livestreamId, sequence],
+      );
+      return rows[0] ? { ...toSegment(rows[0]), startOffset: Number(rows[0].start_offset) } : null;
+    },
+
     async appendLog(livestreamId, lines) {
       if (lines.length === 0) return;
       await pool.query('insert into capture_log_lines (livestream_id, line) select $1, unnest($2::text[])', [livestreamId, stamped(lines)]);

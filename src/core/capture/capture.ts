@@ -23,6 +23,11 @@ export interface StoredSegment {
   durationSeconds: number;
 }
 
+/** A recorded segment and where its bytes are: part offsets `startOffset` to `endOffset` (exclusive). */
+export interface SegmentSpan extends StoredSegment {
+  startOffset: number;
+}
+
 /** Media sequences that were lost: gone from the source before they could be fetched. */
 export interface Gap {
   firstSequence: number;

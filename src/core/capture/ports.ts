@@ -1,5 +1,5 @@
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
-import type { Capture, CapturePart, EndReason, Gap, StoredChunk, StoredSegment } from './capture.js';
+import type { Capture, CapturePart, EndReason, Gap, SegmentSpan, StoredChunk, StoredSegment } from './capture.js';
 
 /**
  * Capture progress in the database, as the ports its users need: a use case or adapter names
@@ -38,10 +38,14 @@ export interface CaptureStates {
   latestRunning(): Promise<string | null>;
 }
 
-/** What a capture recorded, as readers see it: its parts and the holes in them. */
+/** What a capture recorded, as readers see it: its parts, their segments and the holes in them. */
 export interface PartLog {
   parts(livestreamId: string): Promise<CapturePart[]>;
   gaps(livestreamId: string): Promise<Gap[]>;
+  /** The recorded segments from `sequence` on, in sequence order. */
+  segmentsFrom(livestreamId: string, sequence: number): Promise<StoredSegment[]>;
+  /** One recorded segment with the part offset its bytes start at; null when it is not recorded. */
+  segment(livestreamId: string, sequence: number): Promise<SegmentSpan | null>;
 }
 
 /** The recorder's progress, segment by segment, and where it resumes. */
@@ -96,6 +100,18 @@ export interface Spool {
   /** Writes a working file of the capture gzip-compressed, from text as it comes; returns its path. */
   writeGzip(livestreamId: string, name: string, content: AsyncIterable<string>): Promise<string>;
   remove(livestreamId: string): Promise<void>;
+}
+
+/**
+ * The bytes a capture recorded so far, as this process can read them: the chunks in the archive
+ * store, then the chunk files of the worker's spool when it is on this machine (`kura serve`).
+ * No copy is made: players read what the capture keeps anyway.
+ */
+export interface RecordedBytes {
+  /** How many bytes of each part, from byte 0, this process can read now (a part it cannot read at all is absent). */
+  readable(livestreamId: string): Promise<ReadonlyMap<number, number>>;
+  /** Bytes `start` to `end` (inclusive) of `part`; null when this process cannot read all of them. */
+  read(livestreamId: string, part: number, range: { start: number; end: number }): Promise<AsyncIterable<Uint8Array> | null>;
 }
 
 /** ffmpeg and ffprobe: remux only, never re-encode. */

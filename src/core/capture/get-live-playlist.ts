@@ -1,0 +1,74 @@
+import { AppError } from '../errors.js';
+import { getLivestream } from '../livestream/get-livestream.js';
+import type { Livestream } from '../livestream/livestream.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import type { StoredSegment } from './capture.js';
+import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
+import type { PartFormats } from './part-formats.js';
+import type { RecordedSegments } from './recorded-segments.js';
+import type { CaptureStates, PartLog, RecordedBytes, SegmentLog } from './ports.js';
+
+export interface LiveDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureStates & PartLog & Pick<SegmentLog, 'firstSegmentPast'>;
+  bytes: RecordedBytes;
+  formats: PartFormats;
+  segments: RecordedSegments;
+}
+
+/** The playlist of a record being recorded; `ended` once it has `#EXT-X-ENDLIST`. */
+export interface LivePlaylist {
+  text: string;
+  ended: boolean;
+}
+
+/**
+ * The live HLS playlist of a record (see buildLivePlaylist): every segment recorded so far that
+ * this process can serve, from the first (only the last ones for `delta`). Throws
+ * `livestream_not_found`, `capture_not_started` (nothing recorded, or nothing readable here yet),
+ * `archive_not_ready` (a failed record) and `live_ended` (a finished record: its segments made way
+ * for the archive).
+ */
+export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean } = {}): Promise<LivePlaylist> {
+  const record = await getLivestream(deps, id);
+  if (record.status !== 'live') deps.segments.forget(id);
+  if (record.status === 'finished') {
+    throw new AppError('gone', 'live_ended', `${id} is no longer being recorded: its archive is /api/download/${id}/video.`);
+  }
+  if (record.status === 'failed')
+    throw new AppError('conflict', 'archive_not_ready', `${id} was not recorded: ${record.failureReason ?? 'its capture failed'}.`);
+  const capture = await deps.captures.get(id);
+  if (capture === null) throw notStarted(record);
+  const [segments, gaps, readable] = await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
+  const listed = await servable(deps, id, segments, readable);
+  if (listed.segments.length === 0) throw notStarted(record);
+  const ended = capture.state !== 'capturing' && listed.segments.length === segments.length;
+  // a gap is listed only before the first segment left out, so the playlist only ever grows at its end
+  const until = segments[listed.segments.length]?.sequence ?? Number.POSITIVE_INFINITY;
+  const text = buildLivePlaylist({ ...listed, gaps: gaps.filter((g) => g.firstSequence < until), ended, delta: options.delta });
+  return { text, ended };
+}
+
+/** The segments from the first up to the first one whose bytes (or part's format) this process cannot read yet. */
+async function servable(deps: LiveDeps, id: string, segments: readonly StoredSegment[], readable: ReadonlyMap<number, number>) {
+  const formats = new Map<number, PartFormat>();
+  let count = 0;
+  for (const segment of segments) {
+    if (segment.endOffset > (readable.get(segment.part) ?? 0)) break;
+    if (!formats.has(segment.part)) {
+      const format = await deps.formats.of(id, segment.part, segment.endOffset); // the part's first segment
+      if (format === null) break;
+      formats.set(segment.part, format);
+    }
+    count++;
+  }
+  return { segments: segments.slice(0, count), formats };
+}
+
+function notStarted(record: Livestream): AppError {
+  return new AppError(
+    'conflict',
+    'capture_not_started',
+    `Nothing of ${record.id} can be played yet (status: ${record.status}): its first segments are not recorded here yet. Ask again in a few seconds.`,
+  );
+}

@@ -1,0 +1,91 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
+import { getLivePlaylist, type LiveDeps } from '../../core/capture/get-live-playlist.js';
+import { PartFormats } from '../../core/capture/part-formats.js';
+import { RecordedSegments } from '../../core/capture/recorded-segments.js';
+import { readLiveMedia, type LiveMedia } from '../../core/capture/read-live-media.js';
+import type { RouteContext } from '../context.js';
+import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
+import { problemResponses } from '../responses.schema.js';
+
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'video/mp4' };
+/** A segment's bytes never change once recorded (a lost one is never served): players and proxies may keep them. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const MEDIA_FILE = /^(?:init\.mp4|([0-9]{1,15})\.(?:ts|m4s))$/;
+
+const LivePlaylistQuerySchema = Type.Object({
+  _HLS_skip: Type.Optional(
+    Type.Union([Type.Literal('YES'), Type.Literal('v2')], {
+      description: 'a Playlist Delta Update (RFC 8216bis §6.2.5.1): the segments older than CAN-SKIP-UNTIL are left out',
+    }),
+  ),
+});
+
+const LiveMediaParamsSchema = Type.Object({
+  ...LivestreamIdParamsSchema.properties,
+  part: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'the part of the capture (1 and up)' }),
+  file: Type.String({
+    pattern: MEDIA_FILE.source,
+    description: '`{sequence}.ts` or `{sequence}.m4s` (a media segment), or `init.mp4` (an fMP4 part’s initialization section)',
+  }),
+});
+
+/** `GET /api/video/{id}/live.m3u8` and its segments: watching a record while it is recorded. */
+export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+  const { livestreams, captures, recordedBytes: bytes } = context;
+  const deps: LiveDeps = { livestreams, captures, bytes, formats: new PartFormats(bytes), segments: new RecordedSegments(captures) };
+  return async (app) => {
+    app.get(
+      '/video/:id/live.m3u8',
+      {
+        schema: {
+          operationId: 'getLivePlaylist',
+          summary:
+            'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it',
+          description:
+            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video).',
+          params: LivestreamIdParamsSchema,
+          querystring: LivePlaylistQuerySchema,
+          response: {
+            200: { description: 'The playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const playlist = await getLivePlaylist(deps, request.params.id, { delta: request.query._HLS_skip !== undefined });
+        return reply.header('cache-control', 'no-cache').type(PLAYLIST_TYPE).send(playlist.text);
+      },
+    );
+
+    app.get(
+      '/video/:id/live/:part/:file',
+      {
+        schema: {
+          operationId: 'getLiveSegment',
+          summary: 'A media segment or initialization section of a record being recorded, as the live playlist names it (immutable)',
+          description:
+            '404 live_segment_not_found for a segment not recorded in that part (or lost), 410 live_ended once the record is finished or failed (play the archive).',
+          params: LiveMediaParamsSchema,
+          // the bytes are streamed as the source sent them (video/mp2t, video/iso.segment or video/mp4), as downloads are
+          response: problemResponses,
+        },
+      },
+      async (request, reply) => {
+        const { id, part, file } = request.params;
+        const sequence = MEDIA_FILE.exec(file)?.[1];
+        const media = await readLiveMedia(deps, { id, part, sequence: sequence === undefined ? null : Number(sequence) });
+        return sendMedia(reply, media);
+      },
+    );
+  };
+}
+
+function sendMedia(reply: FastifyReply, media: LiveMedia): FastifyReply {
+  const type = media.kind === 'init' ? MEDIA_TYPES.init : MEDIA_TYPES[media.format.kind];
+  reply.header('cache-control', IMMUTABLE).header('content-length', media.bytes).type(type);
+  return reply.send(Readable.from(media.body, { objectMode: false }));
+}
