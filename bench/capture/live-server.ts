@@ -13,6 +13,8 @@ export interface LiveStream {
   url(viewer: string): string;
   /** Starts the clock (again, for another run): segment i is published when it would have been finished live. */
   start(): void;
+  /** Takes the stream off the air (its playlist 404 again), until start(). */
+  offAir(): void;
   /** Resolves once the last segment is published (the playlist says #EXT-X-ENDLIST from then). */
   ended(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +56,10 @@ export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window:
       clearTimeout(endTimer); // started again: a new broadcast of the same stream
       startedAt = Date.now();
       endTimer = setTimeout(markEnded, publishedAt.at(-1) ?? 0);
+    },
+    offAir: () => {
+      clearTimeout(endTimer);
+      startedAt = null;
     },
     ended: () => ended,
     close: async () => {

@@ -15,7 +15,13 @@ import { runLong } from './long.js';
 import { parseOptions, type Section } from './options.js';
 import { runSingle } from './single.js';
 
-const RUNS: Record<Section, (ctx: BenchContext) => Promise<void>> = { single: runSingle, long: runLong, concurrent: runConcurrent, idle: runIdle, floor: runFloor };
+const RUNS: Record<Section, (ctx: BenchContext) => Promise<void>> = {
+  single: runSingle,
+  long: runLong,
+  concurrent: runConcurrent,
+  idle: runIdle,
+  floor: runFloor,
+};
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));

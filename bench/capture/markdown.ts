@@ -23,7 +23,8 @@ export const TARGET_HEADER = ['target', 'measured', 'target', ''];
 
 /** A floor row: the least any build could measure, against the target; above it, no build meets it. */
 export function floorRow(what: string, floor: number, limit: number, unit: string): Array<string> {
-  const leaves = Number.isFinite(floor) && floor <= limit ? `possible: ${fixed(limit - floor)}${unit} left for everything else` : '**impossible by its own terms**';
+  const leaves =
+    Number.isFinite(floor) && floor <= limit ? `possible: ${fixed(limit - floor)}${unit} left for everything else` : '**impossible by its own terms**';
   return [what, `${fixed(floor)}${unit}`, `≤ ${limit}${unit}`, leaves];
 }
 
