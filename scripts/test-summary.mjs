@@ -1,4 +1,5 @@
 // Prints "N passed, N failed" from vitest's JSON report; exits 1 on failures or a missing report.
+// Usage: node scripts/test-summary.mjs REPORT [VITEST_EXIT_STATUS]
 import { existsSync, readFileSync } from 'node:fs';
 
 const file = process.argv[2];
@@ -10,6 +11,11 @@ const report = JSON.parse(readFileSync(file, 'utf8'));
 const passed = report.numPassedTests ?? 0;
 // a file that failed to load has no tests to count: count it as one failure
 const brokenFiles = (report.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
-const failed = (report.numFailedTests ?? 0) + brokenFiles;
+// vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection or
+// exception): the report does not count it, so it counts here as one failure
+const vitestStatus = Number(process.argv[3] ?? 0);
+const escaped = vitestStatus !== 0 && (report.numFailedTests ?? 0) + brokenFiles === 0 ? 1 : 0;
+if (escaped) console.log(`vitest exited with ${vitestStatus}: an error escaped the tests (see "Unhandled Errors" above)`);
+const failed = (report.numFailedTests ?? 0) + brokenFiles + escaped;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

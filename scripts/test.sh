@@ -13,6 +13,6 @@ mkdir -p test-artifacts
 rm -f test-artifacts/vitest.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@"
 vitest_status=$?
-node scripts/test-summary.mjs test-artifacts/vitest.json
+node scripts/test-summary.mjs test-artifacts/vitest.json "$vitest_status"
 summary_status=$?
 if [ "$vitest_status" -ne 0 ] || [ "$summary_status" -ne 0 ]; then exit 1; fi

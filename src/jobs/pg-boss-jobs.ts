@@ -38,10 +38,17 @@ export class PgBossJobs implements Scheduler, PendingJobs {
   private stopClock: () => void = () => undefined;
   private backstop: NodeJS.Timeout | undefined;
 
+  /** Set once `stop` began: the pool's connections are closing, and their errors are expected. */
+  private stopping = false;
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly onError: (error: Error) => void,
-  ) {}
+  ) {
+    // pg-pool's end() resolves before its connections have closed: a connection the server ends then
+    // (a test database dropped, the embedded PostgreSQL stopped) reports an error nobody can act on
+    boss.on('error', (error: Error) => this.stopping || onError(error));
+  }
 
   static async start(options: JobsOptions): Promise<PgBossJobs> {
     // pg-boss's own clock (cron) polls a queue of its own every 5 s: Kura keeps the time itself (job-clock.ts)
@@ -52,7 +59,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
       application_name: 'kura-jobs',
       schedule: false,
     } as PgBoss.ConstructorOptions);
-    boss.on('error', options.onError);
+    const jobs = new PgBossJobs(boss, options.onError);
     await boss.start();
     for (const name of JOB_NAMES) {
       const policy = { ...JOB_POLICIES[name], ...options.policies?.[name] };
@@ -61,7 +68,6 @@ export class PgBossJobs implements Scheduler, PendingJobs {
     }
     // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
     await notifyOnJobs(boss);
-    const jobs = new PgBossJobs(boss, options.onError);
     if (options.schedules ?? false) {
       // the schedules pg-boss's clock kept up to 0.6: no process runs that clock any more
       await boss.getDb().executeSql('delete from pgboss.schedule where name = any($1::text[])', [JOB_NAMES]);
@@ -189,6 +195,7 @@ export class PgBossJobs implements Scheduler, PendingJobs {
 
   /** Stops taking jobs; running handlers are given `timeoutMs` to finish, and those still running then are failed (retried later). */
   async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
     this.stopClock();
     this.pause();
     const deadline = Date.now() + timeoutMs;

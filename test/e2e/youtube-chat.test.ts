@@ -5,6 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
+import type { Page } from 'playwright-core';
 import { launchBrowser, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -71,6 +72,45 @@ async function writtenByYtDlp(): Promise<Array<{ n: number; sentAt: number }>> {
       return { n: Number(/message (\d+)/.exec(renderer.message.runs[0].text)?.[1]), sentAt: Number(renderer.timestampUsec) / 1000 };
     });
 }
+/** The yt-dlp processes following a chat for this test's server (their pids). */
+async function chatFollowersRunning(): Promise<string[]> {
+  const running: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (command.includes('live_chat') && command.includes(cwd)) running.push(pid);
+  }
+  return running;
+}
+/** Which of `pids` still run once the kernel had time to end them (a process's death is no event a test can await). */
+async function chatFollowersLeft(pids: string[]): Promise<string[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const left = (await chatFollowersRunning()).filter((pid) => pids.includes(pid));
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+/** The archive page while the stream is recorded: the live player, and the chat shown up to its position as it advances. */
+async function watchLive(page: Page) {
+  await page.goto(`${api}/archive/${VIDEO_ID}`);
+  const player = page.locator('[data-testid=player][data-mode=live]');
+  await player.evaluate((video: HTMLVideoElement) => {
+    video.muted = true; // a page may play by itself only muted
+    return video.play().catch(() => undefined);
+  });
+  await page.locator('[data-testid=live-badge]').waitFor({ timeout: 20_000 });
+  const lastShown = async () =>
+    Number(await page.locator('[data-testid="chat-panel"] li[data-offset]').last().getAttribute('data-offset', { timeout: 10_000 }));
+  const first = await lastShown();
+  await page.waitForFunction(
+    (before) => Number(document.querySelector('[data-testid="chat-panel"] li[data-offset]:last-of-type')?.getAttribute('data-offset')) > before + 1,
+    first,
+    { timeout: 15_000 },
+  );
+  const shown = await lastShown();
+  const playhead = await player.evaluate((video: HTMLVideoElement) => video.currentTime);
+  return { first, shown, playhead, violations: await seriousViolations(page) };
+}
 function gzipDownload(url: string): Promise<{ status: number; encoding: string | undefined; type: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
@@ -95,6 +135,9 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
   let encodingStartedAt = 0;
   let killedAt = 0;
   let whileLive: { state: string; messages: Line[] } = { state: '', messages: [] };
+  let watchedLive: Awaited<ReturnType<typeof watchLive>>;
+  let followersBeforeKill: string[] = [];
+  let followersAfterKill: string[] = [];
   let written: Array<{ n: number; sentAt: number }> = [];
   let download: Awaited<ReturnType<typeof gzipDownload>>;
 
@@ -109,13 +152,21 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
     await youtubeSays({ liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000), hlsUrl: fixture.url, chat: { everyMs: EVERY_MS } });
     expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
 
-    // mid-stream: the chat so far is in PostgreSQL; then the server dies without a word
-    await fixture.seen(SEGMENT_REQUEST, 8);
-    whileLive = await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=-60&to=60`).then((r) => r.json());
+    // mid-stream: the chat so far is in PostgreSQL and beside the live player; then the server dies without a word
+    const browser = await launchBrowser();
+    try {
+      await fixture.seen(SEGMENT_REQUEST, 6);
+      whileLive = await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=-60&to=60`).then((r) => r.json());
+      watchedLive = await watchLive(await browser.newPage());
+    } finally {
+      await browser.close();
+    }
+    followersBeforeKill = await chatFollowersRunning();
     killedAt = Date.now();
     kura?.child.kill('SIGKILL');
     await kura?.exited;
     written = await writtenByYtDlp();
+    followersAfterKill = await chatFollowersLeft(followersBeforeKill);
     await serve();
     await encoded;
     await youtubeSays({ liveStatus: 'was_live', releaseTimestamp: Math.floor(Date.now() / 1000) });
@@ -169,6 +220,19 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
     const first = lines[0] as Line;
     const archiveStart = Date.parse(first.time) - first.offset * 1000;
     expect(Math.abs(archiveStart - encodingStartedAt)).toBeLessThan(3000);
+  });
+
+  it('leaves no yt-dlp following the chat when its worker is killed', () => {
+    expect(followersBeforeKill).toHaveLength(1);
+    expect(followersAfterKill).toEqual([]);
+  });
+
+  it('shows the chat beside the live player while the stream is recorded, growing with playback', () => {
+    expect(watchedLive.shown).toBeGreaterThan(watchedLive.first + 1);
+    // in step with the player: nothing after its position (a message is shown once the playhead passed it)
+    expect(watchedLive.shown).toBeLessThanOrEqual(watchedLive.playhead);
+    expect(watchedLive.playhead).toBeGreaterThan(0);
+    expect(watchedLive.violations).toEqual([]);
   });
 
   it('serves a time window of the archive (bounded pages, bad windows refused) and the activity per minute', async () => {

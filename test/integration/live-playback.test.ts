@@ -207,6 +207,7 @@ describe('live playback refuses what it cannot serve', () => {
     };
     await insertRecord('upcoming-one', 'upcoming');
     expect(await problem('/api/video/upcoming-one/live.m3u8')).toEqual({ status: 409, code: 'capture_not_started' });
+    expect((await kura.app.inject({ url: '/api/video/upcoming-one/live.m3u8' })).headers['retry-after']).toBe('5'); // a player waits, then asks again
     expect(await problem('/api/video/upcoming-one/live/1/0.ts')).toEqual({ status: 404, code: 'live_segment_not_found' });
     expect(await problem('/api/video/nobody-here/live.m3u8')).toEqual({ status: 404, code: 'livestream_not_found' });
     expect(await problem('/api/video/nobody-here/live/1/0.ts')).toEqual({ status: 404, code: 'livestream_not_found' });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { watch } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -60,16 +60,18 @@ function runYtDlp(program: string, url: string, dir: string, onMessage: (m: Chat
     for (const message of readLiveChatLine(line)) onMessage(message);
   });
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnBoundToThisProcess(program, args);
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)));
     const watcher = watch(dir, () => void tail.read());
     const stop = () => child.kill('SIGTERM');
     signal.addEventListener('abort', stop, { once: true });
+    const notInstalled = `ERROR: yt-dlp is not installed here (YTDLP_PATH=${program})`;
     child.on('error', (error: NodeJS.ErrnoException) => {
-      stderr += error.code === 'ENOENT' ? `ERROR: yt-dlp is not installed here (YTDLP_PATH=${program})` : `ERROR: ${error.message}`;
+      stderr += error.code === 'ENOENT' ? notInstalled : `ERROR: ${error.message}`;
     });
     child.on('close', (code) => {
+      if (code === 127 && stderr.startsWith('setpriv: failed to execute')) stderr = notInstalled;
       signal.removeEventListener('abort', stop);
       watcher.close();
       void tail.close().then((seen) => {
@@ -80,6 +82,18 @@ function runYtDlp(program: string, url: string, dir: string, onMessage: (m: Chat
     });
   });
 }
+
+/**
+ * yt-dlp follows a chat until the stream ends, hours perhaps: were this process killed
+ * (SIGKILL, OOM), it would run on and fetch a chat nobody reads. Started through util-linux's
+ * `setpriv --pdeathsig KILL` (where it is), it dies with us; setpriv execs yt-dlp in its place.
+ */
+function spawnBoundToThisProcess(program: string, args: string[]) {
+  const stdio: ['ignore', 'ignore', 'pipe'] = ['ignore', 'ignore', 'pipe'];
+  return canBindToParent() ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', program, ...args], { stdio }) : spawn(program, args, { stdio });
+}
+let bindable: boolean | undefined;
+const canBindToParent = () => (bindable ??= spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0);
 
 /** Reads the lines appended to `file` (which may not exist yet) each time `read` is called; `close` reads the rest and says whether the file ever existed. */
 function tailLines(file: string, onLine: (line: string) => void): { read(): Promise<void>; close(): Promise<boolean> } {

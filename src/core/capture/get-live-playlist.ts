@@ -65,10 +65,14 @@ async function servable(deps: LiveDeps, id: string, segments: readonly StoredSeg
   return { segments: segments.slice(0, count), formats };
 }
 
+/** How long a player is asked to wait before it asks again for a capture that has not begun. */
+const CAPTURE_START_RETRY_SECONDS = 5;
+
 function notStarted(record: Livestream): AppError {
   return new AppError(
     'conflict',
     'capture_not_started',
     `Nothing of ${record.id} can be played yet (status: ${record.status}): its first segments are not recorded here yet. Ask again in a few seconds.`,
+    CAPTURE_START_RETRY_SECONDS,
   );
 }

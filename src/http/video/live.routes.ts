@@ -46,7 +46,7 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           summary:
             'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it',
           description:
-            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video).',
+            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video).',
           params: LivestreamIdParamsSchema,
           querystring: LivePlaylistQuerySchema,
           response: {

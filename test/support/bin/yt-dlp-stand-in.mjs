@@ -150,7 +150,6 @@ async function followChat() {
   if (video.liveStatus !== 'is_live' || chat === undefined) process.exit(0); // "There are no subtitles for the requested languages"
   const template = args[args.indexOf('-o') + 1];
   const file = template.replace('%(ext)s', 'live_chat.json');
-  const parent = process.ppid;
   const started = Date.now();
   // the first fetch holds the last moments of chat, as YouTube's first page does
   let next = Math.floor((Date.now() - (chat.backlogMs ?? 3000)) / chat.everyMs) + 1;
@@ -166,8 +165,8 @@ async function followChat() {
     if (lines.length > 0) appendFileSync(file, `${lines.join('\n')}\n`);
     const current = readState();
     const live = (current.videos?.[videoId] ?? current).liveStatus === 'is_live';
-    // yt-dlp would run on when its parent dies; the stand-in does not outlive the test's server
-    if (!live || process.ppid !== parent) process.exit(0);
+    // as yt-dlp, it runs on when its parent dies: Kura must not leave it behind
+    if (!live) process.exit(0);
     await new Promise((resolve) => setTimeout(resolve, chat.fetchMs ?? 400));
   }
 }
