@@ -28,25 +28,35 @@ async function lone(ctx: BenchContext): Promise<string[]> {
   const { encoded, bytes } = await ctx.stream(ctx.options.seconds);
   const live = await serveLive(encoded, bytes, ctx.options.window);
   const part = path.join(ctx.root, 'floor-part.ts');
+  const durablePart = path.join(ctx.root, 'floor-durable-part.ts');
+  const database = await ctx.database('floor');
   try {
     live.start();
     await onAir(live.url('bare'));
-    const [bare, recorder] = await Promise.all([
+    const [bare, recorder, durableRecorder] = await Promise.all([
       recordLive(live.url('bare'), path.join(ctx.root, 'floor-bare.mp4'), ctx.root),
       timed([process.execPath, FLOOR_RECORDER, live.url('floor'), part], ctx.root),
+      timed([process.execPath, FLOOR_RECORDER, live.url('floor-durable'), durablePart, database], ctx.root),
     ]);
-    const { loopCpuSeconds, segments } = JSON.parse(await readFile(`${part}.json`, 'utf8')) as { loopCpuSeconds: number; segments: number };
+    const loopOf = async (file: string) => JSON.parse(await readFile(`${file}.json`, 'utf8')) as { loopCpuSeconds: number; segments: number };
+    const { loopCpuSeconds, segments } = await loopOf(part);
+    const durable = await loopOf(durablePart);
     const archive = path.join(ctx.root, 'floor-archive.mp4');
     const remux = await concatFaststart([part], archive, ctx.root);
     const extras = await archiveExtras(part, ctx.options.seconds, archive, ctx.root);
     const recordingAndRemux = loopCpuSeconds + remux.cpuSeconds;
     const all = recordingAndRemux + extras.thumbnail.cpuSeconds + extras.sha256.cpuSeconds;
+    const allDurable = all - loopCpuSeconds + durable.loopCpuSeconds;
     return [
       table(
         ['step', 'CPU s'],
         [
           [`bare ffmpeg -live_start_index 0 -i URL -c copy (${segments}/${encoded.segments.length} segments to the floor recorder)`, fixed(bare.cpuSeconds)],
           ['floor recorder: fetch, writev, fdatasync (loop; its process with node start-up)', `${fixed(loopCpuSeconds)} (${fixed(recorder.cpuSeconds)})`],
+          [
+            `the same, resumable: and a PostgreSQL row per segment once it is on disk (${durable.segments} segments)`,
+            `${fixed(durable.loopCpuSeconds)} (${fixed(durableRecorder.cpuSeconds)})`,
+          ],
           ['remux of its part, +faststart', fixed(remux.cpuSeconds)],
           ["Kura's thumbnail command", fixed(extras.thumbnail.cpuSeconds)],
           ['sha256 of the archive (openssl)', fixed(extras.sha256.cpuSeconds)],
@@ -56,6 +66,7 @@ async function lone(ctx: BenchContext): Promise<string[]> {
       table(FLOOR_HEADER, [
         floorRow('floor of (recording + remux) / bare ffmpeg', recordingAndRemux / bare.cpuSeconds, 1.5, '×'),
         floorRow('floor of queued → archive stored / bare ffmpeg', all / bare.cpuSeconds, 2.5, '×'),
+        floorRow('the same, resumable after a SIGKILL (a row per segment)', allDurable / bare.cpuSeconds, 2.5, '×'),
       ]),
     ];
   } finally {
