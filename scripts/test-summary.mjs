@@ -14,8 +14,9 @@ const brokenFiles = (report.testResults ?? []).filter((r) => r.status === 'faile
 // vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection or
 // exception): the report does not count it, so it counts here as one failure
 const vitestStatus = Number(process.argv[3] ?? 0);
-const escaped = vitestStatus !== 0 && (report.numFailedTests ?? 0) + brokenFiles === 0 ? 1 : 0;
+const counted = (report.numFailedTests ?? 0) + brokenFiles;
+const escaped = vitestStatus !== 0 && counted === 0;
 if (escaped) console.log(`vitest exited with ${vitestStatus}: an error escaped the tests (see "Unhandled Errors" above)`);
-const failed = (report.numFailedTests ?? 0) + brokenFiles + escaped;
+const failed = counted + (escaped ? 1 : 0);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { YTDLP_STAND_IN } from '../support/app.js';
 import type { Page } from 'playwright-core';
+import { YTDLP_STAND_IN } from '../support/app.js';
 import { launchBrowser, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -19,6 +19,8 @@ import { e2eEnv } from '../support/serve-env.js';
 // archive's gzip-encoded chat file, and beside the player in the browser.
 const VIDEO_ID = 'chatE2eTest';
 const EVERY_MS = 250;
+/** A message shown in the chat panel beside the player, its offset in `data-offset`. */
+const SHOWN_MESSAGE = '[data-testid="chat-panel"] li[data-offset]';
 let db: TestDatabase;
 let cwd: string;
 let fixture: HlsFixture;
@@ -99,12 +101,11 @@ async function watchLive(page: Page) {
     return video.play().catch(() => undefined);
   });
   await page.locator('[data-testid=live-badge]').waitFor({ timeout: 20_000 });
-  const lastShown = async () =>
-    Number(await page.locator('[data-testid="chat-panel"] li[data-offset]').last().getAttribute('data-offset', { timeout: 10_000 }));
+  const lastShown = async () => Number(await page.locator(SHOWN_MESSAGE).last().getAttribute('data-offset', { timeout: 10_000 }));
   const first = await lastShown();
   await page.waitForFunction(
-    (before) => Number(document.querySelector('[data-testid="chat-panel"] li[data-offset]:last-of-type')?.getAttribute('data-offset')) > before + 1,
-    first,
+    ({ selector, before }) => Number(document.querySelector(`${selector}:last-of-type`)?.getAttribute('data-offset')) > before + 1,
+    { selector: SHOWN_MESSAGE, before: first },
     { timeout: 15_000 },
   );
   const shown = await lastShown();
@@ -272,7 +273,7 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
         await player.evaluate((video: HTMLVideoElement, seconds) => {
           video.currentTime = seconds;
         }, at);
-        const last = page.locator('[data-testid="chat-panel"] li[data-offset]').last();
+        const last = page.locator(SHOWN_MESSAGE).last();
         const shownUpTo = lines.filter((l) => l.offset <= at).at(-1) as Line;
         await expect.poll(() => last.getAttribute('data-offset')).toBe(String(shownUpTo.offset));
         await expect.poll(() => last.textContent()).toContain(shownUpTo.text.split(' 🎤')[0]);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +40,7 @@ async function freshFolder(root: string, videoId: string): Promise<string> {
   return dir;
 }
 
-function runYtDlp(program: string, url: string, dir: string, onMessage: (m: ChatMessage) => void, signal: AbortSignal): Promise<ChatEnd> {
+async function runYtDlp(program: string, url: string, dir: string, onMessage: (m: ChatMessage) => void, signal: AbortSignal): Promise<ChatEnd> {
   const file = path.join(dir, 'chat.live_chat.json');
   // --no-part: the lines land in the file we read, not in a .part renamed at the end
   const args = [
@@ -59,8 +59,9 @@ function runYtDlp(program: string, url: string, dir: string, onMessage: (m: Chat
   const tail = tailLines(file, (line) => {
     for (const message of readLiveChatLine(line)) onMessage(message);
   });
+  const bound = await canBindToParent();
   return new Promise((resolve, reject) => {
-    const child = spawnBoundToThisProcess(program, args);
+    const child = bound ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', program, ...args], { stdio: STDIO }) : spawn(program, args, { stdio: STDIO });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)));
     const watcher = watch(dir, () => void tail.read());
@@ -83,17 +84,21 @@ function runYtDlp(program: string, url: string, dir: string, onMessage: (m: Chat
   });
 }
 
+const STDIO: ['ignore', 'ignore', 'pipe'] = ['ignore', 'ignore', 'pipe'];
+
 /**
  * yt-dlp follows a chat until the stream ends, hours perhaps: were this process killed
  * (SIGKILL, OOM), it would run on and fetch a chat nobody reads. Started through util-linux's
- * `setpriv --pdeathsig KILL` (where it is), it dies with us; setpriv execs yt-dlp in its place.
+ * `setpriv --pdeathsig KILL`, it dies with us (setpriv execs yt-dlp in its place). Whether this
+ * machine's setpriv can is asked once, without blocking the event loop.
  */
-function spawnBoundToThisProcess(program: string, args: string[]) {
-  const stdio: ['ignore', 'ignore', 'pipe'] = ['ignore', 'ignore', 'pipe'];
-  return canBindToParent() ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', program, ...args], { stdio }) : spawn(program, args, { stdio });
-}
-let bindable: boolean | undefined;
-const canBindToParent = () => (bindable ??= spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0);
+let bindable: Promise<boolean> | undefined;
+const canBindToParent = () =>
+  (bindable ??= new Promise((resolve) => {
+    const probe = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' });
+    probe.on('error', () => resolve(false));
+    probe.on('close', (code) => resolve(code === 0));
+  }));
 
 /** Reads the lines appended to `file` (which may not exist yet) each time `read` is called; `close` reads the rest and says whether the file ever existed. */
 function tailLines(file: string, onLine: (line: string) => void): { read(): Promise<void>; close(): Promise<boolean> } {
