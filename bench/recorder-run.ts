@@ -16,6 +16,7 @@ import { createPool } from '../src/adapters/db/pool.js';
 import { createFetcher } from '../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../src/adapters/storage/fs-store.js';
 import { readPackageInfo } from '../src/package-info.js';
+import { tuneV8 } from '../src/v8-tuning.js';
 import { cpuSplit, minus, peakRssMb } from './proc-usage.js';
 
 export interface RunInput {
@@ -62,6 +63,7 @@ async function systemSeconds(): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  tuneV8(); // as the kura CLI does
   const input = JSON.parse(process.argv[2] as string) as RunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
   await migrate(pool, readPackageInfo().migrationsDir);

@@ -2,9 +2,11 @@
 // jobs, no finalize), for 1 and for N concurrent captures in one process, against bare
 // `ffmpeg -live_start_index 0 -i URL -c copy` recording the same stream.
 // Usage: npm run build && node dist/bench/recorder.js [--seconds 60] [--concurrent 1,20,100] [--rounds 1]
-//        [--trees DIR,DIR] [--profile DIR] [--cache DIR]
+//        [--trees DIR,DIR] [--node-args 'FLAGS;FLAGS'] [--profile DIR] [--cache DIR]
 // --trees: Kura checkouts, each built (dist/bench/recorder-run.js), measured in turn in every
 // round (A B A B), so a build before a change and one after it are compared in the same run.
+// --node-args: sets of node/V8 flags separated by `;` (an empty set: none), each tried with every
+// tree in every round the same way, e.g. `--node-args ';--max-semi-space-size=16'`.
 // The stream (1280x720, 30 fps, ~3 Mbit/s, 1 s MPEG-TS segments) is bench/capture's, encoded once
 // ahead of time (cached) and served from memory by the clock under one URL per capture; the
 // recorder runs on a real PostgreSQL (embedded, its CPU not counted) with the fs store.
@@ -28,15 +30,16 @@ const SECONDS = Number(args.get('--seconds') ?? 60);
 const CONCURRENT = (args.get('--concurrent') ?? '1,20').split(',').map(Number);
 const ROUNDS = Number(args.get('--rounds') ?? 1);
 const TREES = (args.get('--trees') ?? readPackageInfo().root).split(',').map((t) => path.resolve(t));
+const NODE_ARGS = (args.get('--node-args') ?? '').split(';').map((set) => set.split(' ').filter((flag) => flag !== ''));
 const PROFILE_DIR = args.get('--profile');
 const CACHE_DIR = path.resolve(args.get('--cache') ?? defaultCacheDir());
 /** Segments in the live playlist's sliding window. */
 const WINDOW = 10;
 
-/** One measured run of `tree`'s recorder on `urls`, in a child process of its own. */
-async function runTree(tree: string, input: RunInput, server: LiveStream): Promise<RunResult> {
+/** One measured run of `tree`'s recorder on `urls`, in a child process of its own started with `nodeArgs`. */
+async function runTree(tree: string, nodeArgs: string[], input: RunInput, server: LiveStream): Promise<RunResult> {
   const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
-  const child = spawn(process.execPath, [...profiling, path.join(tree, 'dist', 'bench', 'recorder-run.js'), JSON.stringify(input)], {
+  const child = spawn(process.execPath, [...nodeArgs, ...profiling, path.join(tree, 'dist', 'bench', 'recorder-run.js'), JSON.stringify(input)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });
@@ -47,6 +50,7 @@ async function runTree(tree: string, input: RunInput, server: LiveStream): Promi
       server.start();
       child.stdin.write('go\n');
     } else if (line.startsWith('{')) result = JSON.parse(line) as RunResult;
+    else console.error(line); // what node itself prints (--trace-gc and the like)
   }
   const code = await exited;
   if (result === null) throw new Error(`${tree}: the recorder run exited ${code} without a result`);
@@ -94,22 +98,25 @@ async function main(): Promise<void> {
       bare.push(await runBareFfmpeg(server, root));
       console.log(`round ${round}: bare ffmpeg ${bare.at(-1)?.toFixed(2)} CPU s`);
       for (const n of CONCURRENT) {
-        for (const tree of TREES) {
-          const name = `kura_bench_${round}_${n}_${TREES.indexOf(tree)}`;
-          await admin.query(`create database ${name}`);
-          const dataDir = await mkdtemp(path.join(root, 'data-'));
-          const input: RunInput = {
-            databaseUrl: database.connectionString.replace(/\/[^/]+$/, `/${name}`),
-            dataDir,
-            urls: Array.from({ length: n }, (_, i) => server.url(String(i))),
-            expected,
-          };
-          const result = await runTree(tree, input, server);
-          console.log(`round ${round}, ${n} captures, ${tree}: ${JSON.stringify(result)}`);
-          const key = `${n}\t${tree}`;
-          results.set(key, [...(results.get(key) ?? []), result]);
-          await admin.query(`drop database ${name} with (force)`);
-          await rm(dataDir, { recursive: true, force: true });
+        for (const [t, tree] of TREES.entries()) {
+          for (const [a, nodeArgs] of NODE_ARGS.entries()) {
+            const name = `kura_bench_${round}_${n}_${t}_${a}`;
+            await admin.query(`create database ${name}`);
+            const dataDir = await mkdtemp(path.join(root, 'data-'));
+            const input: RunInput = {
+              databaseUrl: database.connectionString.replace(/\/[^/]+$/, `/${name}`),
+              dataDir,
+              urls: Array.from({ length: n }, (_, i) => server.url(String(i))),
+              expected,
+            };
+            const build = [path.basename(tree), ...nodeArgs].join(' ');
+            const result = await runTree(tree, nodeArgs, input, server);
+            console.log(`round ${round}, ${n} captures, ${build}: ${JSON.stringify(result)}`);
+            const key = `${n}\t${build}`;
+            results.set(key, [...(results.get(key) ?? []), result]);
+            await admin.query(`drop database ${name} with (force)`);
+            await rm(dataDir, { recursive: true, force: true });
+          }
         }
       }
     }
@@ -129,7 +136,7 @@ function report(results: Map<string, RunResult[]>, bare: number, segmentCount: n
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [key, runs] of results) {
-    const [n, tree] = key.split('\t') as [string, string];
+    const [n, build] = key.split('\t') as [string, string];
     const count = Number(n);
     const cpu = median(runs.map((r) => r.cpu.main + r.cpu.threads));
     const main = median(runs.map((r) => r.cpu.main));
@@ -138,11 +145,11 @@ function report(results: Map<string, RunResult[]>, bare: number, segmentCount: n
     const stored = median(runs.map((r) => r.storeCpu));
     const perCapture = cpu / count;
     // what one more capture costs, beside the process's fixed share (code warming up): against 1 capture of the same build
-    const single = results.get(`1\t${tree}`);
+    const single = results.get(`1\t${build}`);
     const marginal =
       single === undefined || count === 1 ? '' : ` (+${((cpu - median(single.map((r) => r.cpu.main + r.cpu.threads))) / (count - 1)).toFixed(3)} each past 1)`;
     console.log(
-      `| ${n} | ${path.basename(tree)} | ${cpu.toFixed(2)} (${main.toFixed(2)} + ${threads.toFixed(2)}; ${system.toFixed(2)}) | ${stored.toFixed(2)} | ${perCapture.toFixed(3)}${marginal} | ${((perCapture / segmentCount) * 1000).toFixed(2)} | ${(perCapture / bare).toFixed(2)}× | ${median(runs.map((r) => r.lagP99Ms)).toFixed(1)} / ${median(runs.map((r) => r.lagMaxMs)).toFixed(0)} | ${median(runs.map((r) => r.peakRssMb)).toFixed(0)} | ${Math.min(...runs.map((r) => r.segments))}/${segmentCount * count} | ${Math.max(...runs.map((r) => r.gaps))} | ${Math.max(...runs.map((r) => r.corrupt))} |`,
+      `| ${n} | ${build} | ${cpu.toFixed(2)} (${main.toFixed(2)} + ${threads.toFixed(2)}; ${system.toFixed(2)}) | ${stored.toFixed(2)} | ${perCapture.toFixed(3)}${marginal} | ${((perCapture / segmentCount) * 1000).toFixed(2)} | ${(perCapture / bare).toFixed(2)}× | ${median(runs.map((r) => r.lagP99Ms)).toFixed(1)} / ${median(runs.map((r) => r.lagMaxMs)).toFixed(0)} | ${median(runs.map((r) => r.peakRssMb)).toFixed(0)} | ${Math.min(...runs.map((r) => r.segments))}/${segmentCount * count} | ${Math.max(...runs.map((r) => r.gaps))} | ${Math.max(...runs.map((r) => r.corrupt))} |`,
     );
   }
 }

@@ -19,6 +19,7 @@ import { createSources } from './wiring/sources.js';
 import { createStore, createVerifyDeps, verifyPolicy } from './wiring/storage.js';
 import type { Finding } from './core/archive/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/archive/verify-archives.js';
+import { tuneV8 } from './v8-tuning.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -243,6 +244,7 @@ async function runImport(config: Config, file: string): Promise<number> {
   });
 }
 
+tuneV8();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
