@@ -32,14 +32,16 @@ const ROUNDS = Number(args.get('--rounds') ?? 1);
 const TREES = (args.get('--trees') ?? readPackageInfo().root).split(',').map((t) => path.resolve(t));
 const NODE_ARGS = (args.get('--node-args') ?? '').split(';').map((set) => set.split(' ').filter((flag) => flag !== ''));
 const PROFILE_DIR = args.get('--profile');
+const PROFILING = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
+/** What is measured in every round: each tree under each set of node flags, named by both. */
+const BUILDS = TREES.flatMap((tree) => NODE_ARGS.map((nodeArgs) => ({ tree, nodeArgs, label: [path.basename(tree), ...nodeArgs].join(' ') })));
 const CACHE_DIR = path.resolve(args.get('--cache') ?? defaultCacheDir());
 /** Segments in the live playlist's sliding window. */
 const WINDOW = 10;
 
-/** One measured run of `tree`'s recorder on `urls`, in a child process of its own started with `nodeArgs`. */
-async function runTree(tree: string, nodeArgs: string[], input: RunInput, server: LiveStream): Promise<RunResult> {
-  const profiling = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`];
-  const child = spawn(process.execPath, [...nodeArgs, ...profiling, path.join(tree, 'dist', 'bench', 'recorder-run.js'), JSON.stringify(input)], {
+/** One measured run of `build`'s recorder on `urls`, in a child process of its own. */
+async function runBuild({ tree, nodeArgs }: (typeof BUILDS)[number], input: RunInput, server: LiveStream): Promise<RunResult> {
+  const child = spawn(process.execPath, [...nodeArgs, ...PROFILING, path.join(tree, 'dist', 'bench', 'recorder-run.js'), JSON.stringify(input)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });
@@ -98,25 +100,22 @@ async function main(): Promise<void> {
       bare.push(await runBareFfmpeg(server, root));
       console.log(`round ${round}: bare ffmpeg ${bare.at(-1)?.toFixed(2)} CPU s`);
       for (const n of CONCURRENT) {
-        for (const [t, tree] of TREES.entries()) {
-          for (const [a, nodeArgs] of NODE_ARGS.entries()) {
-            const name = `kura_bench_${round}_${n}_${t}_${a}`;
-            await admin.query(`create database ${name}`);
-            const dataDir = await mkdtemp(path.join(root, 'data-'));
-            const input: RunInput = {
-              databaseUrl: database.connectionString.replace(/\/[^/]+$/, `/${name}`),
-              dataDir,
-              urls: Array.from({ length: n }, (_, i) => server.url(String(i))),
-              expected,
-            };
-            const build = [path.basename(tree), ...nodeArgs].join(' ');
-            const result = await runTree(tree, nodeArgs, input, server);
-            console.log(`round ${round}, ${n} captures, ${build}: ${JSON.stringify(result)}`);
-            const key = `${n}\t${build}`;
-            results.set(key, [...(results.get(key) ?? []), result]);
-            await admin.query(`drop database ${name} with (force)`);
-            await rm(dataDir, { recursive: true, force: true });
-          }
+        for (const [b, build] of BUILDS.entries()) {
+          const name = `kura_bench_${round}_${n}_${b}`;
+          await admin.query(`create database ${name}`);
+          const dataDir = await mkdtemp(path.join(root, 'data-'));
+          const input: RunInput = {
+            databaseUrl: database.connectionString.replace(/\/[^/]+$/, `/${name}`),
+            dataDir,
+            urls: Array.from({ length: n }, (_, i) => server.url(String(i))),
+            expected,
+          };
+          const result = await runBuild(build, input, server);
+          console.log(`round ${round}, ${n} captures, ${build.label}: ${JSON.stringify(result)}`);
+          const key = `${n}\t${build.label}`;
+          results.set(key, [...(results.get(key) ?? []), result]);
+          await admin.query(`drop database ${name} with (force)`);
+          await rm(dataDir, { recursive: true, force: true });
         }
       }
     }
