@@ -38,6 +38,35 @@ export function recordLive(url: string, output: string, cwd: string): Promise<Us
   return timed(['ffmpeg', ...QUIET, '-live_start_index', '0', '-i', url, '-c', 'copy', output], cwd);
 }
 
+/** Repeats of one measurement: their median, and their range to show how far one run strays. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  runs: number;
+}
+
+export function spread(values: number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values), runs: values.length };
+}
+
+/**
+ * `runs` bare recordings of the live stream at once, one viewer URL each (`name-0`, `name-1`, …),
+ * into `name-i.mp4` under `cwd`. One run's CPU strays (0.18–0.24 s for the same minute, measured
+ * 2026-11-26), so a ratio against one run moves with it; each costs ~0.2 CPU s a minute, so
+ * running them together disturbs nothing measured beside them.
+ */
+export async function recordLiveRuns(
+  url: (viewer: string) => string,
+  name: string,
+  runs: number,
+  cwd: string,
+): Promise<{ cpu: Spread; peakRssMb: number; file: string }> {
+  const files = Array.from({ length: runs }, (_, i) => path.join(cwd, `${name}-${i}.mp4`));
+  const usages = await Promise.all(files.map((file, i) => recordLive(url(`${name}-${i}`), file, cwd)));
+  return { cpu: spread(usages.map((u) => u.cpuSeconds)), peakRssMb: median(usages.map((u) => u.peakRssMb)), file: files[0] as string };
+}
+
 /** `ffmpeg -f concat -safe 0 -i list -c copy -movflags +faststart out.mp4` of local part files. */
 export async function concatFaststart(parts: string[], output: string, cwd: string): Promise<Usage> {
   const list = `${output}.list.txt`;

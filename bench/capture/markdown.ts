@@ -1,4 +1,5 @@
 // Markdown for bench/RESULTS.md: tables, and each target's verdict beside its measured value.
+import type { Spread } from './bare-ffmpeg.js';
 import { total, type Cost } from './phases.js';
 
 export function table(header: string[], rows: Array<Array<string | number>>): string {
@@ -8,6 +9,9 @@ export function table(header: string[], rows: Array<Array<string | number>>): st
 
 /** `n` to `digits` places; a sampling artefact just under zero reads 0, not -0.00. */
 export const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? (Math.abs(n) < 0.5 * 10 ** -digits ? 0 : n).toFixed(digits) : '—');
+
+/** A median with the range of its runs: `0.19 (0.18–0.20)`; a single run is just its value. */
+export const fixedSpread = (s: Spread) => (s.runs === 1 ? fixed(s.median) : `${fixed(s.median)} (${fixed(s.min)}–${fixed(s.max)})`);
 
 /** The cost's cells: total, node main thread, other threads, children. */
 export const costCells = (c: Cost) => [fixed(total(c)), fixed(c.main), fixed(c.threads), fixed(c.children)];

@@ -24,7 +24,7 @@ export interface Options {
   /** Idle section: seconds after start-up before sampling, and seconds sampled. */
   idleSettle: number;
   idleSeconds: number;
-  /** Repeats of each bare ffmpeg command whose median is taken (section long). */
+  /** Repeats of each baseline whose median is taken: bare live recordings (at once, beside Kura's), floor steps, bare remuxes. */
   bareRuns: number;
 }
 
@@ -37,7 +37,7 @@ const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
   --window 15           segments in the live playlist's sliding window
   --idle-settle 60      seconds between start-up and the idle sample
   --idle-seconds 60     seconds sampled idle
-  --bare-runs 3         repeats of the bare concat + faststart remux (median)
+  --bare-runs 5         repeats of each baseline, whose median counts (live ones run at once)
   --profile DIR         write V8 CPU profiles of the kura processes under DIR
   --cache DIR           encoded streams (default $XDG_CACHE_HOME/kura-bench/capture)`;
 
@@ -71,7 +71,7 @@ export function parseOptions(argv: string[]): Options {
     window: number('window', 15),
     idleSettle: number('idle-settle', 60),
     idleSeconds: number('idle-seconds', 60),
-    bareRuns: Math.max(1, number('bare-runs', 3)),
+    bareRuns: Math.max(1, number('bare-runs', 5)),
   };
   const known = new Set([
     'seconds',

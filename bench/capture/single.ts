@@ -2,11 +2,11 @@
 // `ffmpeg -live_start_index 0 -i URL -c copy` recording the same live stream at the same time.
 import path from 'node:path';
 import { probe } from '../../test/support/hls-fixture.js';
-import { recordLive, type Usage } from './bare-ffmpeg.js';
+import { recordLiveRuns, type Spread } from './bare-ffmpeg.js';
 import { captureEnv, mbps, onAir, sleep, type BenchContext } from './context.js';
 import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, startKura, waitStored } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
-import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
+import { COST_HEADER, costCells, fixed, fixedSpread, section, table, TARGET_HEADER, targetRow } from './markdown.js';
 import { byCategory, childrenByKind, costBetween, steps, sum, total, type Cost, type Step } from './phases.js';
 import { sampleProcess, type Timeline } from './process-sampler.js';
 
@@ -69,7 +69,7 @@ export async function runSingle(ctx: BenchContext): Promise<void> {
   }
 }
 
-/** One capture of the stream from its start, with bare ffmpeg recording it at the same time. */
+/** One capture of the stream from its start, with bare ffmpeg recording it at the same time (`bareRuns` of them, for a steady median). */
 async function measureCapture(ctx: BenchContext, run: { live: LiveStream; env: Record<string, string>; databaseUrl: string; pid: number }, name: string) {
   const { encoded } = await ctx.stream(ctx.options.seconds);
   run.live.offAir(); // a stream not on air yet, as each capture's watch first sees it
@@ -77,24 +77,23 @@ async function measureCapture(ctx: BenchContext, run: { live: LiveStream; env: R
   const queuedAt = Date.now();
   const [id] = (await queueArchives([run.live.url(`kura-${name}`)], run.env, ctx.root)) as [string];
   run.live.start();
-  await onAir(run.live.url(`bare-${name}`));
-  const bareFile = path.join(ctx.root, `single-bare-${name}.mp4`);
-  const bareRun = recordLive(run.live.url(`bare-${name}`), bareFile, ctx.root);
+  await onAir(run.live.url(`bare-${name}-0`));
+  const bareRuns = recordLiveRuns(run.live.url, `single-bare-${name}`, ctx.options.bareRuns, ctx.root);
   const stored = await waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000);
-  const bare = await bareRun;
+  const bare = await bareRuns;
   const cost = await captureCost(await sampler.stop(), run.databaseUrl, id, queuedAt, stored.at);
   const ours = await probe(await archiveFile(run.env, run.databaseUrl, id, ctx.root));
-  const theirs = await probe(bareFile);
+  const theirs = await probe(bare.file);
   return { cost, bare, frames: { source: encoded.frames, ours, theirs } };
 }
 
-function printSingle(title: string, c: CaptureCost, bare: Usage, frames: { source: number; ours: Frames; theirs: Frames }): void {
+function printSingle(title: string, c: CaptureCost, bare: { cpu: Spread; peakRssMb: number }, frames: { source: number; ours: Frames; theirs: Frames }): void {
   const rows = [
     ['queued → capturing (watch until on air, claim)', fixed(c.wall.queuedToCapturing, 1), ...costCells(c.beforeCapture)],
     ['recording (capture started → ended)', fixed(c.wall.recording, 1), ...costCells(c.recording)],
     ...c.finalize.map((s) => [`finalize: ${s.label}`, fixed(s.seconds, 2), ...costCells(s.cost)]),
     ['**Kura, queued → archive stored**', fixed(c.wall.total, 1), ...costCells(c.total).map((v, i) => (i === 0 ? `**${v}**` : v))],
-    ['bare ffmpeg -live_start_index 0 -i URL -c copy', '', fixed(bare.cpuSeconds), '', '', ''],
+    [`bare ffmpeg -live_start_index 0 -i URL -c copy (median of ${bare.cpu.runs} at once, range)`, '', fixedSpread(bare.cpu), '', '', ''],
   ];
   const categories = [...byCategory(c.finalize)].map(([name, cost]) => [`finalize: ${name}`, ...costCells(cost)]);
   categories.push(['finalize, all', ...costCells(sum(c.finalize.map((s) => s.cost)))]);
@@ -117,8 +116,8 @@ function printSingle(title: string, c: CaptureCost, bare: Usage, frames: { sourc
     ),
     '',
     table(TARGET_HEADER, [
-      targetRow('Kura total / bare ffmpeg', total(c.total) / bare.cpuSeconds, 2.5, '×'),
-      targetRow('(recording + remux) / bare ffmpeg', recordingAndRemux / bare.cpuSeconds, 1.5, '×'),
+      targetRow('Kura total / bare ffmpeg', total(c.total) / bare.cpu.median, 2.5, '×'),
+      targetRow('(recording + remux) / bare ffmpeg', recordingAndRemux / bare.cpu.median, 1.5, '×'),
     ]),
     '',
     remux === null
