@@ -20,7 +20,7 @@ export interface BenchContext {
   singleCaptureCpu: number | null;
 }
 
-export const HD: Omit<StreamSpec, 'seconds'> = { size: '1280x720', fps: 30, bitrate: '3000k' };
+export const HD: Omit<StreamSpec, 'seconds'> = { size: '1280x720', fps: 30, bitrate: '3000k', segmentSeconds: 1 };
 
 export function createContext(options: Options, root: string, postgresUrl: string): BenchContext {
   const streams = new Map<number, Promise<{ encoded: EncodedStream; bytes: Buffer[] }>>();
@@ -44,7 +44,10 @@ export function createContext(options: Options, root: string, postgresUrl: strin
       if (!streams.has(seconds)) {
         streams.set(
           seconds,
-          encodedStream(options.cacheDir, { ...HD, seconds }).then(async (encoded) => ({ encoded, bytes: await loadSegments(encoded) })),
+          encodedStream(options.cacheDir, { ...HD, seconds, segmentSeconds: options.segmentSeconds }).then(async (encoded) => ({
+            encoded,
+            bytes: await loadSegments(encoded),
+          })),
         );
       }
       return streams.get(seconds) as Promise<{ encoded: EncodedStream; bytes: Buffer[] }>;

@@ -11,6 +11,8 @@ export interface StreamSpec {
   size: string;
   fps: number;
   bitrate: string;
+  /** Target length of each segment, in seconds. */
+  segmentSeconds: number;
 }
 
 export interface EncodedStream {

@@ -19,6 +19,8 @@ export interface Options {
   profileDir: string | null;
   /** Where encoded streams are kept between runs. */
   cacheDir: string;
+  /** Target length of the streams' segments, in seconds. */
+  segmentSeconds: number;
   /** Segments a live playlist lists (a sliding window, as a live CDN's). */
   window: number;
   /** Idle section: seconds after start-up before sampling, and seconds sampled. */
@@ -34,6 +36,7 @@ const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
   --concurrent 100      captures at once in one kura serve (fs); a list runs each: 100,60,40; 0 skips
   --s3-concurrent 0     captures at once on S3 in one process and in two processes; 0 skips
   --only LIST           sections to run: ${SECTIONS.join(',')}
+  --segment-seconds 1   target length of the streams' segments (a keyframe every second whatever it is)
   --window 15           segments in the live playlist's sliding window
   --idle-settle 60      seconds between start-up and the idle sample
   --idle-seconds 60     seconds sampled idle
@@ -68,6 +71,7 @@ export function parseOptions(argv: string[]): Options {
     sections: sections as Section[],
     profileDir: given.has('profile') ? path.resolve(given.get('profile') as string) : null,
     cacheDir: path.resolve(given.get('cache') ?? defaultCacheDir()),
+    segmentSeconds: Math.max(1, number('segment-seconds', 1)),
     window: number('window', 15),
     idleSettle: number('idle-settle', 60),
     idleSeconds: number('idle-seconds', 60),
@@ -81,6 +85,7 @@ export function parseOptions(argv: string[]): Options {
     'only',
     'profile',
     'cache',
+    'segment-seconds',
     'window',
     'idle-settle',
     'idle-seconds',

@@ -53,7 +53,7 @@ export async function runSingle(ctx: BenchContext): Promise<void> {
   const databaseUrl = await ctx.database('single');
   const env = captureEnv(databaseUrl, path.join(ctx.root, 'single'), { KURA_MAX_CAPTURES: '1' });
   const kura = await startKura(env, ctx.root, await ctx.profileDir('single'));
-  const heading = `${ctx.options.seconds} s of 1280x720 30 fps at ${fixed(mbps(encoded))} Mbit/s (${encoded.frames} frames, ${encoded.segments.length} segments, window ${ctx.options.window})`;
+  const heading = `${ctx.options.seconds} s of 1280x720 30 fps at ${fixed(mbps(encoded))} Mbit/s (${encoded.frames} frames, ${encoded.segments.length} segments of ${ctx.options.segmentSeconds} s, window ${ctx.options.window})`;
   try {
     await sleep(10); // the tail of start-up (module loading, JIT, GC) is not the capture's
     // the server's first capture pays for compiling the recording path; a server that has

@@ -42,6 +42,8 @@ export interface FixtureOptions {
   endlist?: boolean;
   /** Put before the segment file names (`b2-seg00000.ts`), so broadcasts on one playlist keep apart. */
   segmentPrefix?: string;
+  /** Target length of each segment, in seconds (default 1); a keyframe starts every second whatever it is. */
+  segmentSeconds?: number;
   /** false: encode as fast as the machine can, not in real time (a stream prepared ahead, as bench/capture does). Default true. */
   realtime?: boolean;
 }
@@ -160,9 +162,19 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
   return { child, done };
 }
 
-/** The fixture encoder's ffmpeg arguments: a test picture and tone as HLS in 1 s segments (a keyframe each), into `dir`. */
+/** The fixture encoder's ffmpeg arguments: a test picture and tone as HLS in 1 s segments (`segmentSeconds`), a keyframe every second, into `dir`. */
 export function encoderArgs(dir: string, options: FixtureOptions): string[] {
-  const { seconds, listSize = 0, size = '320x180', fps = 30, bitrate = '400k', segmentType = 'mpegts', constantBitrate = false, segmentPrefix = '' } = options;
+  const {
+    seconds,
+    listSize = 0,
+    size = '320x180',
+    fps = 30,
+    bitrate = '400k',
+    segmentType = 'mpegts',
+    constantBitrate = false,
+    segmentPrefix = '',
+    segmentSeconds = 1,
+  } = options;
   const flags = [...(listSize > 0 ? ['temp_file', 'delete_segments'] : ['temp_file']), ...(options.endlist === false ? ['omit_endlist'] : [])];
   const cbr = constantBitrate ? ['-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr'] : [];
   const segments = segmentType === 'fmp4' ? ['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4'] : [];
@@ -204,7 +216,7 @@ export function encoderArgs(dir: string, options: FixtureOptions): string[] {
     '-f',
     'hls',
     '-hls_time',
-    '1',
+    String(segmentSeconds),
     '-hls_list_size',
     String(listSize),
     '-hls_flags',
