@@ -1,9 +1,10 @@
 // Section "floor": what any Kura must spend, whatever its code, against the targets' bare ffmpeg.
 // A lone capture: the least a node recorder does (floor-recorder.ts: fetch, append, fdatasync) on
-// the same live stream as bare ffmpeg at the same time (`--bare-runs` of each at once), then the steps the archive needs that bare
-// `-c copy` skips — the +faststart remux of the part, Kura's thumbnail command, and the sha256 of
-// the archive by OpenSSL (the fastest there is here; Kura's node hash reads the same bytes). The
-// 10-minute finalize: bare concat + faststart against it plus thumbnail and sha256.
+// the same live stream as bare ffmpeg at the same time (`--bare-runs` of each at once), then the
+// steps the archive needs that bare `-c copy` skips — the +faststart remux of the part, Kura's
+// thumbnail command, and the sha256 of the archive by OpenSSL (the fastest there is here; Kura's
+// node hash reads the same bytes). The 10-minute finalize: bare concat + faststart against it plus
+// thumbnail and sha256. Every figure is a median, its range shown.
 // A floor above a target means the target cannot be met by its own terms on this machine.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -66,12 +67,7 @@ async function lone(ctx: BenchContext): Promise<string[]> {
     await onAir(live.url('floor-bare-0'));
     const [bare, floor, durable] = await Promise.all([
       recordLiveRuns(live.url, 'floor-bare', runs, ctx.root),
-      floorLoops(
-        live,
-        'floor',
-        ctx.root,
-        databases.map(() => null),
-      ),
+      floorLoops(live, 'floor', ctx.root, new Array<string | null>(runs).fill(null)),
       floorLoops(live, 'floor-durable', ctx.root, databases),
     ]);
     const archive = path.join(ctx.root, 'floor-archive.mp4');
