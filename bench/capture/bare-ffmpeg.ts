@@ -50,6 +50,13 @@ export function spread(values: number[]): Spread {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), runs: values.length };
 }
 
+/** `measure` run `runs` times one after another: the spread of its CPU, and the highest peak RSS. */
+export async function repeated(runs: number, measure: () => Promise<Usage>): Promise<{ cpu: Spread; peakRssMb: number }> {
+  const usages: Usage[] = [];
+  for (let i = 0; i < runs; i++) usages.push(await measure());
+  return { cpu: spread(usages.map((u) => u.cpuSeconds)), peakRssMb: Math.max(...usages.map((u) => u.peakRssMb)) };
+}
+
 /**
  * `runs` bare recordings of the live stream at once, one viewer URL each (`name-0`, `name-1`, …),
  * into `name-i.mp4` under `cwd`. One run's CPU strays (0.18–0.24 s for the same minute, measured

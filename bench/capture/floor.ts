@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ffmpegArgs } from '../../src/adapters/media/ffmpeg-args.js';
-import { concatFaststart, recordLiveRuns, spread, timed, type Spread, type Usage } from './bare-ffmpeg.js';
+import { concatFaststart, recordLiveRuns, repeated, spread, timed, type Spread } from './bare-ffmpeg.js';
 import { onAir, type BenchContext } from './context.js';
 import type { EncodedStream } from './encoded-stream.js';
 import { serveLive, type LiveStream } from './live-server.js';
@@ -24,14 +24,7 @@ async function archiveExtras(video: string, seconds: number, archive: string, cw
     timed(['ffmpeg', ...ffmpegArgs.thumbnail(video, path.join(cwd, 'thumbnail.jpg'), Math.min(10, seconds / 2), 'file')], cwd),
   );
   const sha256 = await repeated(runs, () => timed(['openssl', 'dgst', '-sha256', archive], cwd));
-  return { thumbnail, sha256 };
-}
-
-/** `measure` run `runs` times one after another: the spread of its CPU. */
-async function repeated(runs: number, measure: () => Promise<Usage>): Promise<Spread> {
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) cpu.push((await measure()).cpuSeconds);
-  return spread(cpu);
+  return { thumbnail: thumbnail.cpu, sha256: sha256.cpu };
 }
 
 /** `runs` floor recorders at once (one viewer URL and part file each; with databases, resumable): their loops' CPU, their processes', segments. */
@@ -71,7 +64,7 @@ async function lone(ctx: BenchContext): Promise<string[]> {
       floorLoops(live, 'floor-durable', ctx.root, databases),
     ]);
     const archive = path.join(ctx.root, 'floor-archive.mp4');
-    const remux = await repeated(runs, () => concatFaststart([floor.part], archive, ctx.root));
+    const { cpu: remux } = await repeated(runs, () => concatFaststart([floor.part], archive, ctx.root));
     const extras = await archiveExtras(floor.part, ctx.options.seconds, archive, ctx.root, runs);
     const recordingAndRemux = floor.loop.median + remux.median;
     const archiveSteps = remux.median + extras.thumbnail.median + extras.sha256.median;
@@ -110,7 +103,7 @@ async function lone(ctx: BenchContext): Promise<string[]> {
 
 async function finalize(ctx: BenchContext, encoded: EncodedStream): Promise<string[]> {
   const archive = path.join(ctx.root, 'floor-long.mp4');
-  const bare = await repeated(ctx.options.bareRuns, () => concatFaststart([encoded.partFile], archive, ctx.root));
+  const { cpu: bare } = await repeated(ctx.options.bareRuns, () => concatFaststart([encoded.partFile], archive, ctx.root));
   const extras = await archiveExtras(encoded.partFile, ctx.options.longSeconds, archive, ctx.root, ctx.options.bareRuns);
   const floor = bare.median + extras.thumbnail.median + extras.sha256.median;
   return [

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { probe } from '../../test/support/hls-fixture.js';
 import { startS3 } from '../../test/support/s3.js';
-import { concatFaststart, median, recordLive, sha256, type Usage } from './bare-ffmpeg.js';
+import { concatFaststart, recordLive, repeated, sha256, type Usage } from './bare-ffmpeg.js';
 import { captureEnv, mbps, onAir, sleep, type BenchContext } from './context.js';
 import { sampleDiskPeak } from './disk-peak.js';
 import type { EncodedStream } from './encoded-stream.js';
@@ -99,11 +99,10 @@ export async function runLong(ctx: BenchContext): Promise<void> {
 /** The bare remux of the part, `bareRuns` times: the median CPU, and the output's sha256. */
 async function bareRemux(ctx: BenchContext, encoded: EncodedStream): Promise<{ cpu: number; peakRssMb: number; sha256: string; frames: number }> {
   const output = path.join(ctx.root, 'long-bare-remux.mp4');
-  const runs: Usage[] = [];
-  for (let i = 0; i < ctx.options.bareRuns; i++) runs.push(await concatFaststart([encoded.partFile], output, ctx.root));
+  const { cpu, peakRssMb } = await repeated(ctx.options.bareRuns, () => concatFaststart([encoded.partFile], output, ctx.root));
   return {
-    cpu: median(runs.map((r) => r.cpuSeconds)),
-    peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+    cpu: cpu.median,
+    peakRssMb,
     sha256: await sha256(output),
     frames: (await probe(output)).frames,
   };
