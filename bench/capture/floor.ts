@@ -91,6 +91,8 @@ async function lone(ctx: BenchContext): Promise<string[]> {
       ),
       '',
       table(FLOOR_HEADER, [
+        // a Kura that let ffmpeg record and ran no node at all: the bound on any design
+        floorRow('ffmpeg alone (bare recording, remux, thumbnail, sha256) / bare ffmpeg', ratio(bare.cpu.median + archiveSteps), 2.5, '×'),
         floorRow('floor of (recording + remux) / bare ffmpeg', ratio(recordingAndRemux), 1.5, '×'),
         floorRow('floor of queued → archive stored / bare ffmpeg', ratio(floor.loop.median + archiveSteps), 2.5, '×'),
         floorRow('the same, resumable after a SIGKILL (a row per segment)', ratio(durable.loop.median + archiveSteps), 2.5, '×'),
