@@ -16,10 +16,10 @@ import v8 from 'node:v8';
  * The old generation may grow to three times what survived the last full collection before the
  * next one. V8 picks the factor itself (1.1–4×), and with many captures it picks about 1.5× of a
  * ~40 MB heap: less room than its young generation, so V8 starts marking again as soon as one
- * collection ends (`--trace-gc`: 200 mark-compacts in 100 captures of a minute, four a second).
+ * collection ends (`--trace-gc`: a mark-compact every 150–400 ms through 100 captures of a minute).
  * Measured with bench/capture's 100 concurrent 60 s captures in one `kura serve`:
- * - default: 53.6–55.7 CPU s, of which V8's helper threads 15.0–18.6 s; RSS 229–237 MB;
- * - 3×: 42.5 CPU s, helper threads 5.7 s; RSS 294 MB (2×: 44.6 s and 266 MB).
+ * - default: 51.4–55.7 CPU s, of which V8's helper threads 15.0–18.6 s; RSS 229–237 MB;
+ * - 3×: 39.8–42.5 CPU s, helper threads 5.6–7.7 s; RSS 289–294 MB (2×: 44.6 s and 266 MB).
  * A lone capture hardly collects its old generation, so this changes nothing there.
  */
 export function tuneV8(): void {

@@ -26,6 +26,8 @@ export interface Options {
   /** Idle section: seconds after start-up before sampling, and seconds sampled. */
   idleSettle: number;
   idleSeconds: number;
+  /** Captures at once the server records between its first capture and the warm one (0: the warm one is its second). */
+  warmUp: number;
   /** Repeats of each baseline whose median is taken: bare live recordings (at once, beside Kura's), floor steps, bare remuxes. */
   bareRuns: number;
 }
@@ -40,6 +42,7 @@ const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
   --window 15           segments in the live playlist's sliding window
   --idle-settle 60      seconds between start-up and the idle sample
   --idle-seconds 60     seconds sampled idle
+  --warm-up 0           captures at once the single section's server records before its warm capture
   --bare-runs 5         repeats of each baseline, whose median counts (live ones run at once)
   --profile DIR         write V8 CPU profiles of the kura processes under DIR
   --cache DIR           encoded streams (default $XDG_CACHE_HOME/kura-bench/capture)`;
@@ -75,6 +78,7 @@ export function parseOptions(argv: string[]): Options {
     window: number('window', 15),
     idleSettle: number('idle-settle', 60),
     idleSeconds: number('idle-seconds', 60),
+    warmUp: number('warm-up', 0),
     bareRuns: Math.max(1, number('bare-runs', 5)),
   };
   const known = new Set([
@@ -89,6 +93,7 @@ export function parseOptions(argv: string[]): Options {
     'window',
     'idle-settle',
     'idle-seconds',
+    'warm-up',
     'bare-runs',
   ]);
   for (const name of given.keys()) if (!known.has(name)) exit(`bench/capture: unknown option --${name}\n${USAGE}`, 2);

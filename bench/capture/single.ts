@@ -51,7 +51,7 @@ export async function runSingle(ctx: BenchContext): Promise<void> {
   const { encoded, bytes } = await ctx.stream(ctx.options.seconds);
   const live = await serveLive(encoded, bytes, ctx.options.window);
   const databaseUrl = await ctx.database('single');
-  const env = captureEnv(databaseUrl, path.join(ctx.root, 'single'), { KURA_MAX_CAPTURES: '1' });
+  const env = captureEnv(databaseUrl, path.join(ctx.root, 'single'), { KURA_MAX_CAPTURES: String(Math.max(1, ctx.options.warmUp)) });
   const kura = await startKura(env, ctx.root, await ctx.profileDir('single'));
   const heading = `${ctx.options.seconds} s of 1280x720 30 fps at ${fixed(mbps(encoded))} Mbit/s (${encoded.frames} frames, ${encoded.segments.length} segments of ${ctx.options.segmentSeconds} s, window ${ctx.options.window})`;
   try {
@@ -61,12 +61,27 @@ export async function runSingle(ctx: BenchContext): Promise<void> {
     const cold = await measureCapture(ctx, { live, env, databaseUrl, pid: kura.pid }, 'cold');
     ctx.singleCaptureCpu = total(cold.cost.total);
     printSingle(`1. One capture, the server's first: ${heading}`, cold.cost, cold.bare, cold.frames);
+    const warmUp = ctx.options.warmUp;
+    if (warmUp > 0) await recordAtOnce(live, env, databaseUrl, ctx, warmUp);
     const warm = await measureCapture(ctx, { live, env, databaseUrl, pid: kura.pid }, 'warm');
-    printSingle(`1w. One capture, the server's second (warm): ${heading}`, warm.cost, warm.bare, warm.frames);
+    const which = warmUp === 0 ? "the server's second" : `once the server has recorded ${1 + warmUp}`;
+    printSingle(`1w. One capture, ${which} (warm): ${heading}`, warm.cost, warm.bare, warm.frames);
   } finally {
     await kura.stop();
     await live.close();
   }
+}
+
+/** `count` captures of the stream at once, to their archives: a server that has recorded a while. */
+async function recordAtOnce(live: LiveStream, env: Record<string, string>, databaseUrl: string, ctx: BenchContext, count: number): Promise<void> {
+  live.offAir();
+  const ids = await queueArchives(
+    Array.from({ length: count }, (_, i) => live.url(`warm-up-${i}`)),
+    env,
+    ctx.root,
+  );
+  live.start();
+  await Promise.all(ids.map((id) => waitStored(databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
 }
 
 /** One capture of the stream from its start, with bare ffmpeg recording it at the same time (`bareRuns` of them, for a steady median). */
