@@ -58,12 +58,13 @@ export async function runSingle(ctx: BenchContext): Promise<void> {
     await sleep(10); // the tail of start-up (module loading, JIT, GC) is not the capture's
     // the server's first capture pays for compiling the recording path; a server that has
     // recorded before (the steady state of an archive) does not: both are measured
-    const cold = await measureCapture(ctx, { live, env, databaseUrl, pid: kura.pid }, 'cold');
+    const run = { live, env, databaseUrl, pid: kura.pid };
+    const cold = await measureCapture(ctx, run, 'cold');
     ctx.singleCaptureCpu = total(cold.cost.total);
     printSingle(`1. One capture, the server's first: ${heading}`, cold.cost, cold.bare, cold.frames);
     const warmUp = ctx.options.warmUp;
-    if (warmUp > 0) await recordAtOnce(live, env, databaseUrl, ctx, warmUp);
-    const warm = await measureCapture(ctx, { live, env, databaseUrl, pid: kura.pid }, 'warm');
+    if (warmUp > 0) await recordAtOnce(ctx, run, warmUp);
+    const warm = await measureCapture(ctx, run, 'warm');
     const which = warmUp === 0 ? "the server's second" : `once the server has recorded ${1 + warmUp}`;
     printSingle(`1w. One capture, ${which} (warm): ${heading}`, warm.cost, warm.bare, warm.frames);
   } finally {
@@ -72,20 +73,23 @@ export async function runSingle(ctx: BenchContext): Promise<void> {
   }
 }
 
+/** The section's live stream and the `kura serve` that records it. */
+type SingleRun = { live: LiveStream; env: Record<string, string>; databaseUrl: string; pid: number };
+
 /** `count` captures of the stream at once, to their archives: a server that has recorded a while. */
-async function recordAtOnce(live: LiveStream, env: Record<string, string>, databaseUrl: string, ctx: BenchContext, count: number): Promise<void> {
-  live.offAir();
+async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): Promise<void> {
+  run.live.offAir();
   const ids = await queueArchives(
-    Array.from({ length: count }, (_, i) => live.url(`warm-up-${i}`)),
-    env,
+    Array.from({ length: count }, (_, i) => run.live.url(`warm-up-${i}`)),
+    run.env,
     ctx.root,
   );
-  live.start();
-  await Promise.all(ids.map((id) => waitStored(databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
+  run.live.start();
+  await Promise.all(ids.map((id) => waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
 }
 
 /** One capture of the stream from its start, with bare ffmpeg recording it at the same time (`bareRuns` of them, for a steady median). */
-async function measureCapture(ctx: BenchContext, run: { live: LiveStream; env: Record<string, string>; databaseUrl: string; pid: number }, name: string) {
+async function measureCapture(ctx: BenchContext, run: SingleRun, name: string) {
   const { encoded } = await ctx.stream(ctx.options.seconds);
   run.live.offAir(); // a stream not on air yet, as each capture's watch first sees it
   const sampler = sampleProcess(run.pid, 10);
