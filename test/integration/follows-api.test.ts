@@ -93,6 +93,7 @@ describe('follows API', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ url: 'https://example.org/not-a-stream' }, /neither a YouTube channel nor an HLS playlist/],
       [{ url: '@karaoke', titleInclude: '(unclosed' }, /titleInclude is not a valid regular expression/],
+      [{ url: '@karaoke', titleExclude: '(?!karaoke)' }, /titleExclude is not a valid regular expression: .*lookaround and backreferences are not supported/],
       [{ url: '@nobody' }, /could not find the YouTube channel @nobody: .*does not exist/],
       [{ url: 'holodex:org/Hololive' }, /HOLODEX_API_KEY/],
       [{ url: 'https://www.youtube.com/watch?v=abcdefghijk' }, /not a YouTube channel/],

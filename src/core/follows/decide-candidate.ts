@@ -4,7 +4,7 @@ import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { followSubmitter, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
-import { titleRefusal } from './follow-rules.js';
+import { titleRules } from './follow-rules.js';
 import type { FollowRepo, HostPacer } from './ports.js';
 
 /** The host every yt-dlp inspection of a YouTube video counts against. */
@@ -66,7 +66,7 @@ function ruleDecision(
   now: Date,
   known: Pick<StreamCandidate, 'title' | 'membersOnly' | 'scheduledStart'>,
 ): Decision | null {
-  const refusal = known.title === null ? null : titleRefusal(follow.rules, known.title);
+  const refusal = known.title === null ? null : titleRules(follow.rules)(known.title);
   if (refusal !== null) return final('skipped', refusal);
   if (known.membersOnly === true && follow.rules.membersOnly === 'skip') return final('skipped', 'members-only (the follow skips them)');
   const start = known.scheduledStart;

@@ -8,8 +8,10 @@ const rule = (description: string) => Type.String({ minLength: 1, maxLength: MAX
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const RulesSchema = Type.Object({
-  titleInclude: Type.Union([Type.String(), Type.Null()], { description: 'a regular expression (case-insensitive) a queued title must match; null: any' }),
-  titleExclude: Type.Union([Type.String(), Type.Null()], { description: 'a regular expression (case-insensitive) no queued title may match' }),
+  titleInclude: Type.Union([Type.String(), Type.Null()], {
+    description: 'a regular expression (RE2 syntax, case-insensitive) a queued title must match; null: any',
+  }),
+  titleExclude: Type.Union([Type.String(), Type.Null()], { description: 'a regular expression (RE2 syntax, case-insensitive) no queued title may match' }),
   membersOnly: Type.Enum(MEMBERS_ONLY_RULES),
   quality: Type.Union([Type.String(), Type.Null()], { description: 'quality asked of every queued stream; null: the best' }),
 });
@@ -81,8 +83,8 @@ export const CreateFollowSchema = Type.Object(
     }),
     channel: Type.Optional(name("the channel's name (HLS endpoints: also the default record title)")),
     title: Type.Optional(name("HLS endpoints: each broadcast's record title, before its start time")),
-    titleInclude: Type.Optional(rule('a regular expression (case-insensitive) a title must match')),
-    titleExclude: Type.Optional(rule('a regular expression (case-insensitive) no title may match')),
+    titleInclude: Type.Optional(rule('a regular expression (RE2 syntax: no lookaround or backreferences; case-insensitive) a title must match')),
+    titleExclude: Type.Optional(rule('a regular expression (RE2 syntax: no lookaround or backreferences; case-insensitive) no title may match')),
     membersOnly: Type.Optional(Type.Enum(MEMBERS_ONLY_RULES)),
     quality: Type.Optional(quality),
   },
