@@ -20,6 +20,7 @@ import { createStore, createVerifyDeps, verifyPolicy } from './wiring/storage.js
 import type { Finding } from './core/archive/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/archive/verify-archives.js';
 import { tuneV8 } from './v8-tuning.js';
+import { shown } from './cli/terminal-text.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -52,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (!['serve', 'migrate', 'import', 'archive', 'user', 'token', 'search', 'verify', 'follow', 'webhook'].includes(command)) {
-    console.error(`kura: unknown command "${command}"\n\n${USAGE}`);
+    console.error(`${shown`kura: unknown command "${command}"`}\n\n${USAGE}`);
     return 2;
   }
   if (command === 'import' && args.length !== 1) {
@@ -129,7 +130,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
         now: new Date(),
       },
     );
-    console.log(`kura: ${record.id} is ${record.status}; submitters: ${record.submitters.join(', ')}`);
+    console.log(shown`kura: ${record.id} is ${record.status}; submitters: ${record.submitters.join(', ')}`);
     return 0;
   } finally {
     await jobs.stop(1000);
@@ -146,7 +147,7 @@ async function runUserAdd(config: Config, args: string[]): Promise<number> {
   const password = (await readStdin()).replace(/\r?\n$/, '');
   return withDatabase(config, async (database) => {
     const user = await addLocalUser(createAccountStores(database.pool), { name: positionals[1] as string, password, role: values.admin ? 'admin' : 'user' });
-    console.log(`kura: local account ${user.name} saved (${user.role}); it submits as local/${user.providerUserId}`);
+    console.log(shown`kura: local account ${user.name} saved (${user.role}); it submits as local/${user.providerUserId}`);
     return 0;
   });
 }
@@ -189,14 +190,14 @@ async function runVerify(config: Config, args: string[]): Promise<number> {
   }
   return withDatabase(config, async (database) => {
     const deps = createVerifyDeps(database, createStore(config, database));
-    const print = (finding: Finding) => console.log(`${finding.result.padEnd(7)} ${finding.id}  ${finding.detail}`);
+    const print = (finding: Finding) => console.log(shown`${finding.result.padEnd(7)} ${finding.id}  ${finding.detail}`);
     const id = positionals[0];
     let summary: VerifySummary | 'external';
     if (values.all === true) summary = await verifyAllArchives(deps, print);
     else if (id !== undefined) summary = await verifyOneArchive(deps, id, print);
     else summary = await verifyDueArchives(deps, verifyPolicy(config), print);
     if (summary === 'external') {
-      console.log(`kura: ${id} is archived outside this instance (an imported URL): nothing stored here to verify`);
+      console.log(shown`kura: ${id} is archived outside this instance (an imported URL): nothing stored here to verify`);
       return 0;
     }
     const { checked, hashed, bytesRead, ok, missing, corrupt, errors } = summary;
@@ -233,13 +234,15 @@ async function runImport(config: Config, file: string): Promise<number> {
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    console.error(`kura: cannot import ${file}: ${(error as Error).message}`);
+    console.error(shown`kura: cannot import ${file}: ${(error as Error).message}`);
     return 1;
   }
   return withDatabase(config, async (database) => {
     const started = Date.now();
     const result = await importLivestreams(database, parsed, { now: new Date(), neverLiveSeconds: config.capture.neverLiveSeconds });
-    console.log(`kura: imported ${result.inserted} new and ${result.updated} updated records from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      shown`kura: imported ${result.inserted} new and ${result.updated} updated records from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     return 0;
   });
 }
@@ -249,19 +252,19 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof ConfigError && error.problems.length === 1) {
-      console.error(`kura: cannot start: ${error.problems[0]}`);
+      console.error(shown`kura: cannot start: ${error.problems[0]}`);
       process.exit(2);
     }
     if (error instanceof ConfigError) {
-      console.error(`kura: cannot start, the configuration has problems:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`);
+      console.error(`kura: cannot start, the configuration has problems:\n${error.problems.map((p) => shown`  - ${p}`).join('\n')}`);
       process.exit(2);
     }
     if (error instanceof AppError) {
-      console.error(`kura: ${error.detail}`);
+      console.error(shown`kura: ${error.detail}`);
       process.exit(1);
     }
-    console.error(`kura: ${(error as Error).message ?? error}`);
-    if ((error as Error).cause) console.error(`  cause: ${String((error as Error).cause)}`);
+    console.error(shown`kura: ${(error as Error).message ?? error}`);
+    if ((error as Error).cause) console.error(shown`  cause: ${String((error as Error).cause)}`);
     process.exit(1);
   },
 );

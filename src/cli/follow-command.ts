@@ -9,6 +9,7 @@ import { removeFollow } from '../core/follows/remove-follow.js';
 import { updateFollow } from '../core/follows/update-follow.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
+import { escapeControls, row, shown } from './terminal-text.js';
 
 export const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
              [--members-only skip|include] [--quality Q]
@@ -44,12 +45,12 @@ export async function runFollow(config: Config, args: string[], log: Logger): Pr
     if (action === 'list') return await list(database);
     if (action === 'remove') {
       await removeFollow(database, target);
-      console.log(`kura: ${target} is no longer followed (its records stay)`);
+      console.log(shown`kura: ${target} is no longer followed (its records stay)`);
       return 0;
     }
     if (action === 'pause' || action === 'resume') {
       await updateFollow(database, { id: target, change: { paused: action === 'pause' }, now: new Date() });
-      console.log(`kura: ${target} is ${action === 'pause' ? 'paused' : 'followed again'}`);
+      console.log(shown`kura: ${target} is ${action === 'pause' ? 'paused' : 'followed again'}`);
       return 0;
     }
     const follow = await addFollow(
@@ -70,7 +71,7 @@ export async function runFollow(config: Config, args: string[], log: Logger): Pr
         now: new Date(),
       },
     );
-    console.log(follow.id);
+    console.log(escapeControls(follow.id));
     return 0;
   } finally {
     await database.close();
@@ -80,13 +81,13 @@ export async function runFollow(config: Config, args: string[], log: Logger): Pr
 async function list(database: Database): Promise<number> {
   const now = new Date();
   for (const follow of await listFollows(database)) {
-    console.log([follow.id, follow.kind, healthOf(follow, now), String(follow.queuedCount), follow.channelName, follow.url].join('\t'));
+    console.log(row([follow.id, follow.kind, healthOf(follow, now), String(follow.queuedCount), follow.channelName, follow.url]));
   }
   return 0;
 }
 
 function usage(problem: string): number {
-  console.error(`kura: ${problem}\n\nUsage:\n${FOLLOW_USAGE}`);
+  console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${FOLLOW_USAGE}`);
   return 2;
 }
 

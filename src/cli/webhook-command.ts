@@ -7,6 +7,7 @@ import { listWebhooks } from '../core/notifications/list-webhooks.js';
 import { removeWebhook } from '../core/notifications/remove-webhook.js';
 import { openDatabase } from '../wiring/database.js';
 import { createWebhookDeps } from '../wiring/notifications.js';
+import { escapeControls, row, shown } from './terminal-text.js';
 
 export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
                  send signed events (Standard Webhooks) to URL: every event, or only these types
@@ -28,11 +29,11 @@ export async function runWebhook(config: Config, args: string[], log: Logger): P
     const target = positionals[0] as string;
     if (action === 'remove') {
       await removeWebhook(deps, target);
-      console.log(`kura: webhook ${target} removed`);
+      console.log(shown`kura: webhook ${target} removed`);
     } else if (action === 'list') {
       for (const webhook of await listWebhooks(deps)) {
         const state = webhook.disabledAt ? `disabled (${webhook.disabledReason})` : webhook.failingSince ? 'failing' : 'ok';
-        console.log([webhook.id, state, webhook.events?.join(',') ?? 'all', webhook.channelId ?? 'all', webhook.url].join('\t'));
+        console.log(row([webhook.id, state, webhook.events?.join(',') ?? 'all', webhook.channelId ?? 'all', webhook.url]));
       }
     } else {
       const events = values.events
@@ -45,7 +46,7 @@ export async function runWebhook(config: Config, args: string[], log: Logger): P
         channelId: values.channel ?? null,
         createdBy: `cli/${userInfo().username}`,
       });
-      console.log(`id: ${webhook.id}\nsecret: ${secret}\n(the secret is shown this once: keep it where the receiver verifies signatures)`);
+      console.log(`id: ${escapeControls(webhook.id)}\nsecret: ${secret}\n(the secret is shown this once: keep it where the receiver verifies signatures)`);
     }
     return 0;
   } finally {
@@ -54,6 +55,6 @@ export async function runWebhook(config: Config, args: string[], log: Logger): P
 }
 
 function usage(problem: string): number {
-  console.error(`kura: ${problem}\n\nUsage:\n${WEBHOOK_USAGE}`);
+  console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${WEBHOOK_USAGE}`);
   return 2;
 }

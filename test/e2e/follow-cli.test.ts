@@ -43,6 +43,20 @@ describe('kura follow', () => {
     expect(unknown.stderr).toContain(`No follow has the id "${id}"`);
   });
 
+  it('prints names and ids with their control characters escaped: nothing a channel name holds acts on the terminal', async () => {
+    // ESC (a title-setting OSC sequence), BEL, CR and RIGHT-TO-LEFT OVERRIDE, from an admin here; from YouTube through yt-dlp alike
+    const name = 'Evil\u001b]0;owned\u0007\rName\u202e';
+    const added = await runKura(['follow', 'add', 'https://live.example.org/evil/index.m3u8', '--channel', name], env(), cwd);
+    expect(added.code, added.stderr).toBe(0);
+    const listed = await runKura(['follow', 'list'], env(), cwd);
+    expect(listed.stdout.trim().split('\t').slice(4)).toEqual(['Evil\\u001b]0;owned\\u0007\\rName\\u202e', 'https://live.example.org/evil/index.m3u8']);
+    const unknown = await runKura(['follow', 'pause', 'x\u001b[2J\u0007'], env(), cwd);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No follow has the id "x\\u001b[2J\\u0007"');
+    // eslint-disable-next-line no-control-regex -- the control characters are what must be absent
+    for (const output of [listed.stdout, unknown.stderr]) expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+  });
+
   it('refuses a bad rule (exit 1, with the reason) and bad usage (exit 2)', async () => {
     const bad = await runKura(['follow', 'add', 'https://live.example.org/a.m3u8', '--title-include', '(open'], env(), cwd);
     expect(bad.code).toBe(1);
