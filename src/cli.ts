@@ -20,7 +20,7 @@ import { createStore, createVerifyDeps, verifyPolicy } from './wiring/storage.js
 import type { Finding } from './core/archive/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/archive/verify-archives.js';
 import { tuneV8 } from './v8-tuning.js';
-import { shown } from './cli/terminal-text.js';
+import { escapeLines, shown } from './cli/terminal-text.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -260,7 +260,7 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     if (error instanceof AppError) {
-      console.error(shown`kura: ${error.detail}`);
+      console.error(`kura: ${escapeLines(error.detail)}`);
       process.exit(1);
     }
     console.error(shown`kura: ${(error as Error).message ?? error}`);

@@ -22,3 +22,8 @@ export function shown(strings: TemplateStringsArray, ...values: unknown[]): stri
 export function row(cells: readonly string[]): string {
   return cells.map(escapeControls).join('\t');
 }
+
+/** A text of several lines (an error's detail), each line escaped. */
+export function escapeLines(text: string): string {
+  return text.split('\n').map(escapeControls).join('\n');
+}

@@ -50,11 +50,14 @@ describe('kura command', () => {
     expect((await runKura(['import', file], env(), cwd)).stdout).toMatch(/imported 0 new and 500 updated records/);
 
     const bad = buildRecords(3, { offset: 1000 }) as Array<Record<string, unknown>>;
+    bad[1]!.title = 'Karaoke\u0000night';
     bad[2]!.finished = 'yes';
     await writeFile(file, JSON.stringify(bad));
     const refused = await runKura(['import', file], env(), cwd);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('record 2: finished');
+    expect(refused.stderr).toContain(
+      'Nothing was imported:\nrecord 1: title holds a character the database cannot store (U+0000 at position 7)\nrecord 2: finished',
+    );
     const { rows } = await db.pool.query('select count(*)::int as n from livestreams');
     expect(rows[0].n).toBe(500);
   });

@@ -60,6 +60,15 @@ describe('importing records in the /api/history shape', () => {
     [[buildRecord({ submitters: ['nobody'] })], 'record 0: submitters.0'],
     [[buildRecord({ status: 'finished', finished: false })], 'contradicts'],
     [[buildRecord({ id: 'dup' }, 1), buildRecord({ id: 'dup' }, 2)], 'record 1: id "dup" already appears at record 0'],
+    [
+      [buildRecord({}, 1), buildRecord({ title: 'Karaoke\u0000night' }, 2)],
+      'record 1: title holds a character the database cannot store (U+0000 at position 7)',
+    ],
+    [[buildRecord({ channelName: 'half \ud83c pair' })], 'record 0: channelName holds a character the database cannot store (U+D83C at position 5)'],
+    [
+      [buildRecord({ submitters: ['discord/1', 'discord/2\u0000'] })],
+      'record 0: submitters.1 holds a character the database cannot store (U+0000 at position 9)',
+    ],
   ])('refuses %j with a reason', async (file, reason) => {
     expect(await importError(file)).toContain(reason);
     expect(await count()).toBe(0);

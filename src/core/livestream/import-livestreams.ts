@@ -101,7 +101,7 @@ export function parseImportFile(file: unknown): LivestreamInput[] {
 }
 
 function problemsOf(raw: unknown): string[] {
-  if (validator.Check(raw)) return consistencyProblems(raw);
+  if (validator.Check(raw)) return [...unstorableProblems(raw), ...consistencyProblems(raw)];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return ['must be a JSON object'];
   const byField = new Map<string, string>();
   for (const error of validator.Errors(raw)) {
@@ -116,6 +116,26 @@ function problemsOf(raw: unknown): string[] {
 
 function describe(keyword: string, message: string): string {
   return keyword === 'required' ? 'is required' : message;
+}
+
+/**
+ * A NUL (PostgreSQL's text cannot hold one: the whole import would fail with the driver's words)
+ * or half of a surrogate pair (UTF-8 has no such character: it would be stored altered).
+ */
+// eslint-disable-next-line no-control-regex -- the NUL is what is looked for
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Every string field (each submitter too) holding a character the database cannot store as given, named with its position. */
+function unstorableProblems(record: ImportRecord): string[] {
+  const strings = Object.entries(record).flatMap(([field, value]): Array<[string, unknown]> =>
+    Array.isArray(value) ? value.map((item, i) => [`${field}.${i}`, item]) : [[field, value]],
+  );
+  return strings.flatMap(([field, value]) => {
+    const found = typeof value === 'string' ? UNSTORABLE.exec(value) : null;
+    if (found === null) return [];
+    const code = found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return [`${field} holds a character the database cannot store (U+${code} at position ${found.index})`];
+  });
 }
 
 function consistencyProblems(record: ImportRecord): string[] {
