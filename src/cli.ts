@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
 import { importLivestreams } from './core/livestream/import-livestreams.js';
@@ -21,6 +20,7 @@ import type { Finding } from './core/archive/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/archive/verify-archives.js';
 import { tuneV8 } from './v8-tuning.js';
 import { escapeLines, shown } from './cli/terminal-text.js';
+import { parseCommandArgs } from './cli/command-args.js';
 
 const USAGE = `Usage: kura <command>
 
@@ -106,11 +106,7 @@ async function runMigrate(config: Config): Promise<number> {
 }
 
 async function runArchive(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { title: { type: 'string' }, channel: { type: 'string' }, quality: { type: 'string' } },
-  });
+  const { values, positionals } = parseCommandArgs(args, { title: { type: 'string' }, channel: { type: 'string' }, quality: { type: 'string' } });
   if (positionals.length !== 1) {
     console.error('kura: archive takes exactly one URL');
     return 2;
@@ -139,7 +135,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
 }
 
 async function runUserAdd(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { admin: { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs(args, { admin: { type: 'boolean' } });
   if (positionals[0] !== 'add' || positionals.length !== 2) {
     console.error('kura: usage: kura user add NAME [--admin] (password on stdin)');
     return 2;
@@ -183,7 +179,7 @@ async function runSearchReindex(config: Config, args: string[]): Promise<number>
 }
 
 async function runVerify(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { all: { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs(args, { all: { type: 'boolean' } });
   if (positionals.length > 1 || (values.all === true && positionals.length > 0)) {
     console.error('kura: usage: kura verify [ID|--all]');
     return 2;

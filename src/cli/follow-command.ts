@@ -1,5 +1,4 @@
 import { userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { addFollow } from '../core/follows/add-follow.js';
@@ -10,6 +9,7 @@ import { updateFollow } from '../core/follows/update-follow.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
 import { escapeControls, row, shown } from './terminal-text.js';
+import { parseCommandArgs } from './command-args.js';
 
 export const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
              [--members-only skip|include] [--quality Q]
@@ -22,17 +22,13 @@ export const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--ti
 /** `kura follow add|list|remove|pause|resume`. Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
 export async function runFollow(config: Config, args: string[], log: Logger): Promise<number> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      channel: { type: 'string' },
-      title: { type: 'string' },
-      'title-include': { type: 'string' },
-      'title-exclude': { type: 'string' },
-      'members-only': { type: 'string' },
-      quality: { type: 'string' },
-    },
+  const { values, positionals } = parseCommandArgs(rest, {
+    channel: { type: 'string' },
+    title: { type: 'string' },
+    'title-include': { type: 'string' },
+    'title-exclude': { type: 'string' },
+    'members-only': { type: 'string' },
+    quality: { type: 'string' },
   });
   const membersOnly = values['members-only'];
   if (membersOnly !== undefined && !(MEMBERS_ONLY_RULES as readonly string[]).includes(membersOnly)) return usage('--members-only is skip or include');

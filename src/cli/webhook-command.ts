@@ -1,5 +1,4 @@
 import { userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { addWebhook } from '../core/notifications/add-webhook.js';
@@ -8,6 +7,7 @@ import { removeWebhook } from '../core/notifications/remove-webhook.js';
 import { openDatabase } from '../wiring/database.js';
 import { createWebhookDeps } from '../wiring/notifications.js';
 import { escapeControls, row, shown } from './terminal-text.js';
+import { parseCommandArgs } from './command-args.js';
 
 export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
                  send signed events (Standard Webhooks) to URL: every event, or only these types
@@ -20,7 +20,7 @@ export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
 /** `kura webhook add|list|remove`. Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
 export async function runWebhook(config: Config, args: string[], log: Logger): Promise<number> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { events: { type: 'string' }, channel: { type: 'string' } } });
+  const { values, positionals } = parseCommandArgs(rest, { events: { type: 'string' }, channel: { type: 'string' } });
   if (action !== 'add' && action !== 'list' && action !== 'remove') return usage('webhook takes add, list or remove');
   if (action !== 'list' && positionals.length !== 1) return usage(`webhook ${action} takes exactly one ${action === 'add' ? 'URL' : 'ID'}`);
   const database = await openDatabase(config, log, { role: 'command' });

@@ -43,6 +43,24 @@ describe('kura follow', () => {
     expect(unknown.stderr).toContain(`No follow has the id "${id}"`);
   });
 
+  it('pauses, resumes and removes a follow whose id begins with "-", as an argument like any other', async () => {
+    const added = await runKura(['follow', 'add', 'https://live.example.org/dash/index.m3u8'], env(), cwd);
+    expect(added.code, added.stderr).toBe(0);
+    // minted before ids were kept from beginning with "-" (1 in 64 did)
+    const id = '-Jdash0id012';
+    await db.pool.query('update follows set id = $1 where id = $2', [id, added.stdout.trim()]);
+    const paused = await runKura(['follow', 'pause', id], env(), cwd);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout.trim()).toBe(`kura: ${id} is paused`);
+    expect((await db.pool.query('select paused from follows where id = $1', [id])).rows).toEqual([{ paused: true }]);
+    const resumed = await runKura(['follow', 'resume', '--', id], env(), cwd);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await db.pool.query('select paused from follows where id = $1', [id])).rows).toEqual([{ paused: false }]);
+    const removed = await runKura(['follow', 'remove', id], env(), cwd);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((await db.pool.query('select count(*)::int as n from follows')).rows).toEqual([{ n: 0 }]);
+  });
+
   it('prints names and ids with their control characters escaped: nothing a channel name holds acts on the terminal', async () => {
     // ESC (a title-setting OSC sequence), BEL, CR and RIGHT-TO-LEFT OVERRIDE, from an admin here; from YouTube through yt-dlp alike
     const name = 'Evil\u001b]0;owned\u0007\rName\u202e';

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
+import { mintId } from '../ids.js';
 import { SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import { channelSlug, isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
@@ -34,7 +34,7 @@ export async function addFollow(
   });
   const source = await identify(deps, parseFollowTarget(follow.url), follow.channel);
   return deps.follows.add({
-    id: randomBytes(9).toString('base64url'),
+    id: mintId(),
     ...source,
     title: follow.title ?? null,
     rules,

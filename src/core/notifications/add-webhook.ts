@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
+import { mintId } from '../ids.js';
 import type { WebhookRepo } from './ports.js';
 import { EVENT_TYPES, PERSONAL_WEBHOOK_LIMIT, type EventType, type Webhook } from './webhook.js';
 
@@ -41,7 +42,7 @@ export async function addWebhook(
   }
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const webhook = await deps.webhooks.add({
-    id: randomBytes(9).toString('base64url'),
+    id: mintId(),
     url: url.href,
     events,
     channelId: request.channelId || null,
