@@ -51,29 +51,6 @@ export interface LoginAttemptRepo {
   take(idHash: Buffer): Promise<LoginAttempt | null>;
 }
 
-export interface RateLimit {
-  limit: number;
-  windowSeconds: number;
-}
-
-/** A rate-limit window as a counter answers it: `hits` counted in the current window (after `hit`, with that one). */
-export interface RateLimitState {
-  allowed: boolean;
-  retryAfterSeconds: number;
-  hits: number;
-}
-
-/** Counters shared by every api process (PostgreSQL), per bucket and key. */
-export interface RateLimiter {
-  /** Counts one hit; `allowed` is false once the window holds more than `limit`. */
-  hit(bucket: string, key: string, rule: RateLimit): Promise<RateLimitState>;
-  /** Whether one more hit would still be allowed, without counting. */
-  peek(bucket: string, key: string, rule: RateLimit): Promise<RateLimitState>;
-  /** Gives one hit of the current window back (an attempt counted before it turned out fine). */
-  refund(bucket: string, key: string): Promise<void>;
-  reset(bucket: string, key: string): Promise<void>;
-}
-
 /** Where use cases report what an operator should see (the server log); pino's logger fits. */
 export interface WarnLog {
   warn(fields: Record<string, unknown>, message: string): void;
