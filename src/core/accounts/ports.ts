@@ -28,7 +28,11 @@ export interface ApiTokenInfo {
 }
 
 export interface ApiTokenRepo {
-  create(userId: string, name: string, tokenHash: Buffer): Promise<ApiTokenInfo>;
+  /**
+   * Stores a token while the user has fewer than `perUser` (counted and inserted under a lock on
+   * the user, so creations in parallel cannot pass it); null when not.
+   */
+  create(userId: string, name: string, tokenHash: Buffer, perUser: number): Promise<ApiTokenInfo | null>;
   list(userId: string): Promise<ApiTokenInfo[]>;
   /** False when the user has no such token. */
   delete(userId: string, id: string): Promise<boolean>;
