@@ -1,4 +1,4 @@
-import type { RateLimit } from './core/accounts/ports.js';
+import type { RateLimit } from './core/rate-limit.js';
 import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from './core/livestream/livestream.js';
 
 // The accounts slice of the configuration, parsed by src/config.ts from the environment it read.

@@ -43,7 +43,8 @@ export type ErrorCode =
   | 'livestream_state_conflict'
   | 'invalid_webhook'
   | 'webhook_not_found'
-  | 'webhook_limit_reached';
+  | 'webhook_limit_reached'
+  | 'token_limit_reached';
 
 /** The only error core throws: a code for machines, a detail for people. */
 export class AppError extends Error {

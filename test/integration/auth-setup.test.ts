@@ -58,6 +58,15 @@ describe('first-run setup', () => {
     expect(await setupRequired()).toBe(true);
   });
 
+  it('counts the right token before checking it, then gives the count back: only wrong tokens stay counted', async () => {
+    await start();
+    const token = await offer();
+    for (let i = 0; i < 2; i++) expect((await setup({ token: `guess-${i}`, username: 'eve', password: 'correct horse' })).statusCode).toBe(403);
+    expect((await setup({ token, username: 'boss', password: 'correct horse' })).statusCode).toBe(200);
+    const { rows } = await kura.db.pool.query(`select key, hits from rate_limit_windows where bucket = 'setup-ip'`);
+    expect(rows).toEqual([{ key: '203.0.113.7', hits: 2 }]);
+  });
+
   it('makes one admin when two setups race with two tokens', async () => {
     await start();
     const [a, b] = [await offer(), await offer()];

@@ -108,8 +108,8 @@ export async function startTestApp(
     {
       livestreams: db.livestreams,
       channels: createChannelRepo(db.pool),
-      follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config) },
-      webhooks: createWebhookDeps(config, db.pool),
+      follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config), rateLimiter: accounts.rateLimiter },
+      webhooks: { ...createWebhookDeps(config, db.pool), rateLimiter: accounts.rateLimiter },
       chats: createChatRepo(db.pool),
       captures,
       recordedBytes: createRecordedBytes({ captures, store, spool }),

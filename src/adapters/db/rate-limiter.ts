@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { RateLimiter, RateLimitState } from '../../core/accounts/ports.js';
+import type { RateLimiter, RateLimitState } from '../../core/rate-limit.js';
 
 /** Fixed windows in PostgreSQL, so every api process counts against the same limit. */
 export function createRateLimiter(pool: pg.Pool): RateLimiter {

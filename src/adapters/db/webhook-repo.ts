@@ -51,12 +51,20 @@ function fromSnapshot(snapshot: Record<string, unknown>): OutboxEvent['record'] 
 /** Webhooks, the event outbox and deliveries in PostgreSQL (migration 0015). */
 export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
   return {
-    async add(webhook) {
-      const { rows } = await pool.query<WebhookRow>(
-        `insert into webhooks (id, url, events, channel_id, secret, created_by, owner) values ($1, $2, $3, $4, $5, $6, $7) returning ${WEBHOOK_COLUMNS}`,
-        [webhook.id, webhook.url, webhook.events, webhook.channelId, webhook.secret, webhook.createdBy, webhook.owner],
-      );
-      return toWebhook(rows[0] as WebhookRow);
+    add(webhook, perOwner) {
+      return inTransaction(pool, async (client) => {
+        if (webhook.owner !== null) {
+          // one add of an owner at a time (until commit), so the count below cannot be stale
+          await client.query(`select pg_advisory_xact_lock(hashtextextended('kura_webhooks_of:' || $1, 0))`, [webhook.owner]);
+          const { rows } = await client.query<{ n: number }>('select count(*)::int as n from webhooks where owner = $1', [webhook.owner]);
+          if ((rows[0]?.n ?? 0) >= perOwner) return null;
+        }
+        const { rows } = await client.query<WebhookRow>(
+          `insert into webhooks (id, url, events, channel_id, secret, created_by, owner) values ($1, $2, $3, $4, $5, $6, $7) returning ${WEBHOOK_COLUMNS}`,
+          [webhook.id, webhook.url, webhook.events, webhook.channelId, webhook.secret, webhook.createdBy, webhook.owner],
+        );
+        return toWebhook(rows[0] as WebhookRow);
+      });
     },
 
     async list(owner) {

@@ -1,5 +1,6 @@
 import type { User } from './account.js';
-import type { PasswordHasher, RateLimit, RateLimiter, SessionRepo, UserRepo, WarnLog } from './ports.js';
+import type { PasswordHasher, SessionRepo, UserRepo, WarnLog } from './ports.js';
+import type { RateLimit, RateLimiter } from '../rate-limit.js';
 import { AppError } from '../errors.js';
 import { startSession } from './start-session.js';
 

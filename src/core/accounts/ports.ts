@@ -28,7 +28,11 @@ export interface ApiTokenInfo {
 }
 
 export interface ApiTokenRepo {
-  create(userId: string, name: string, tokenHash: Buffer): Promise<ApiTokenInfo>;
+  /**
+   * Stores a token while the user has fewer than `perUser` (counted and inserted under a lock on
+   * the user, so creations in parallel cannot pass it); null when not.
+   */
+  create(userId: string, name: string, tokenHash: Buffer, perUser: number): Promise<ApiTokenInfo | null>;
   list(userId: string): Promise<ApiTokenInfo[]>;
   /** False when the user has no such token. */
   delete(userId: string, id: string): Promise<boolean>;
@@ -49,29 +53,6 @@ export interface LoginAttemptRepo {
   save(idHash: Buffer, attempt: LoginAttempt, ttlSeconds: number): Promise<void>;
   /** Removes and returns an unexpired attempt: a callback can use it once. */
   take(idHash: Buffer): Promise<LoginAttempt | null>;
-}
-
-export interface RateLimit {
-  limit: number;
-  windowSeconds: number;
-}
-
-/** A rate-limit window as a counter answers it: `hits` counted in the current window (after `hit`, with that one). */
-export interface RateLimitState {
-  allowed: boolean;
-  retryAfterSeconds: number;
-  hits: number;
-}
-
-/** Counters shared by every api process (PostgreSQL), per bucket and key. */
-export interface RateLimiter {
-  /** Counts one hit; `allowed` is false once the window holds more than `limit`. */
-  hit(bucket: string, key: string, rule: RateLimit): Promise<RateLimitState>;
-  /** Whether one more hit would still be allowed, without counting. */
-  peek(bucket: string, key: string, rule: RateLimit): Promise<RateLimitState>;
-  /** Gives one hit of the current window back (an attempt counted before it turned out fine). */
-  refund(bucket: string, key: string): Promise<void>;
-  reset(bucket: string, key: string): Promise<void>;
 }
 
 /** Where use cases report what an operator should see (the server log); pino's logger fits. */

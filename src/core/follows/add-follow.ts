@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { mintId } from '../ids.js';
-import { SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
+import { countAttempt, type RateLimiter } from '../rate-limit.js';
+import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import { channelSlug, isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
@@ -19,13 +20,16 @@ const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', de
  * Creates a follow: parses the URL into its kind (`invalid_follow` with the reason for anything
  * else, or for a rule that is not a valid regular expression), resolves a YouTube handle once to
  * its channel id (`invalid_follow` when it cannot be), and stores it with every signal due now.
- * Throws `already_followed` for a source already followed.
+ * With a `rateLimiter` (an API caller; the operator's CLI has none), every attempt counts against
+ * FOLLOW_CREATION_RATE per `createdBy` first. Throws `already_followed` for a source already
+ * followed, `too_many_requests`.
  */
 export async function addFollow(
-  deps: { follows: FollowRepo; resolver: ChannelResolver; policy: FollowPolicy },
+  deps: { follows: FollowRepo; resolver: ChannelResolver; policy: FollowPolicy; rateLimiter?: RateLimiter },
   request: { follow: FollowRequest; createdBy: string; now: Date },
 ): Promise<Follow> {
   const { follow, createdBy, now } = request;
+  if (deps.rateLimiter) await countAttempt({ rateLimiter: deps.rateLimiter }, 'follow-create', createdBy, FOLLOW_CREATION_RATE, 'new follows');
   const rules = checkRules({
     titleInclude: follow.titleInclude ?? null,
     titleExclude: follow.titleExclude ?? null,

@@ -1,3 +1,5 @@
+import type { RateLimit } from '../rate-limit.js';
+
 /**
  * A follow: a source Kura watches for new streams by itself (a YouTube channel, a Holodex
  * organisation or topic, an HLS endpoint that is live only sometimes), with the rules that pick
@@ -79,6 +81,9 @@ export interface Follow {
 
 /** A follow whose signals all fail this long is unhealthy: flagged in the API, UI and /metrics. */
 export const UNHEALTHY_AFTER_SECONDS = 3600;
+
+/** How many follows one admin may add through the API (every attempt counts: each may ask YouTube). */
+export const FOLLOW_CREATION_RATE: RateLimit = { limit: 30, windowSeconds: 60 };
 
 export type FollowHealth = 'ok' | 'failing' | 'unhealthy' | 'paused';
 

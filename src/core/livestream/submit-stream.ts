@@ -1,5 +1,5 @@
 import { submitterOf, type Caller } from '../accounts/account.js';
-import type { RateLimit, RateLimiter } from '../accounts/ports.js';
+import type { RateLimit, RateLimiter } from '../rate-limit.js';
 import { archiveStream } from './archive-stream.js';
 import { AppError } from '../errors.js';
 import type { Livestream } from './livestream.js';

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { mintId } from '../ids.js';
 import type { WebhookRepo } from './ports.js';
-import { EVENT_TYPES, PERSONAL_WEBHOOK_LIMIT, type EventType, type Webhook } from './webhook.js';
+import { EVENT_TYPES, PERSONAL_WEBHOOK_LIMIT, WEBHOOK_CREATION_RATE, type EventType, type Webhook } from './webhook.js';
+import { countAttempt, type RateLimiter } from '../rate-limit.js';
 
 /** What an admin gives to add a webhook. */
 export interface WebhookRequest {
@@ -17,13 +18,31 @@ const invalid = (detail: string) => new AppError('invalid', 'invalid_webhook', d
  * Adds a webhook and makes its signing secret (`whsec_` + 24 random bytes, base64), returned here
  * only. `refuseUrl` says why a URL may not be a target (a private address without
  * KURA_ALLOW_PRIVATE_SOURCES), or null. With an `owner`, a personal webhook: sent only the events
- * of that user's records, PERSONAL_WEBHOOK_LIMIT of them a user. Throws `invalid_webhook`,
- * `webhook_limit_reached`.
+ * of that user's records, PERSONAL_WEBHOOK_LIMIT of them a user (the repo refuses more, even in
+ * parallel). With a `rateLimiter` (an API caller; the operator's CLI has none), every attempt
+ * counts against WEBHOOK_CREATION_RATE per `createdBy` first. Throws `invalid_webhook`,
+ * `webhook_limit_reached`, `too_many_requests`.
  */
 export async function addWebhook(
-  deps: { webhooks: WebhookRepo; refuseUrl: (url: string) => string | null },
+  deps: { webhooks: WebhookRepo; refuseUrl: (url: string) => string | null; rateLimiter?: RateLimiter },
   request: WebhookRequest & { createdBy: string; owner?: string },
 ): Promise<{ webhook: Webhook; secret: string }> {
+  if (deps.rateLimiter) await countAttempt({ rateLimiter: deps.rateLimiter }, 'webhook-create', request.createdBy, WEBHOOK_CREATION_RATE, 'new webhooks');
+  const { url, events } = checkWebhook(deps, request);
+  const owner = request.owner ?? null;
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const webhook = await deps.webhooks.add(
+    { id: mintId(), url, events, channelId: request.channelId || null, secret, createdBy: request.createdBy, owner },
+    PERSONAL_WEBHOOK_LIMIT,
+  );
+  if (webhook === null) {
+    throw new AppError('conflict', 'webhook_limit_reached', `You have ${PERSONAL_WEBHOOK_LIMIT} webhooks already; remove one first.`);
+  }
+  return { webhook, secret };
+}
+
+/** The request's URL and event types as stored; throws `invalid_webhook`. */
+function checkWebhook(deps: { refuseUrl: (url: string) => string | null }, request: WebhookRequest): { url: string; events: EventType[] | null } {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -36,19 +55,5 @@ export async function addWebhook(
   const unknown = (request.events ?? []).filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length > 0) throw invalid(`Unknown event types: ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
   const events = request.events && request.events.length > 0 ? [...new Set(request.events as EventType[])] : null;
-  const owner = request.owner ?? null;
-  if (owner !== null && (await deps.webhooks.list(owner)).length >= PERSONAL_WEBHOOK_LIMIT) {
-    throw new AppError('conflict', 'webhook_limit_reached', `You have ${PERSONAL_WEBHOOK_LIMIT} webhooks already; remove one first.`);
-  }
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const webhook = await deps.webhooks.add({
-    id: mintId(),
-    url: url.href,
-    events,
-    channelId: request.channelId || null,
-    secret,
-    createdBy: request.createdBy,
-    owner,
-  });
-  return { webhook, secret };
+  return { url: url.href, events };
 }

@@ -20,7 +20,11 @@ export interface AttemptOutcome {
 }
 
 export interface WebhookRepo {
-  add(webhook: NewWebhook): Promise<Webhook>;
+  /**
+   * Adds a webhook. One with an owner is added only while the owner has fewer than `perOwner`
+   * (counted and inserted under a lock on the owner, so adds in parallel cannot pass it): null when not.
+   */
+  add(webhook: NewWebhook, perOwner: number): Promise<Webhook | null>;
   /** Every webhook, or only those `owner` owns. */
   list(owner?: string): Promise<Webhook[]>;
   get(id: string): Promise<Webhook | null>;

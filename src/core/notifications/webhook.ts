@@ -1,5 +1,6 @@
 import type { Follow } from '../follows/follow.js';
 import type { Livestream } from '../livestream/livestream.js';
+import type { RateLimit } from '../rate-limit.js';
 
 /** Every event a webhook may ask for. `webhook.test` is sent only on request, to one webhook. */
 export const EVENT_TYPES = [
@@ -33,6 +34,12 @@ export interface Webhook {
 
 /** How many personal webhooks one user may have. */
 export const PERSONAL_WEBHOOK_LIMIT = 5;
+
+/** How many webhooks one caller may add (every attempt counts): enough to set up, not to churn. */
+export const WEBHOOK_CREATION_RATE: RateLimit = { limit: 30, windowSeconds: 60 };
+
+/** How many test events one webhook may be sent: each is retried for a day, to a URL its owner chose. */
+export const TEST_EVENT_RATE: RateLimit = { limit: 10, windowSeconds: 60 };
 
 /** What a delivery needs of its webhook: where, and the key it signs with. */
 export interface WebhookTarget {

@@ -5,13 +5,12 @@ import type {
   LoginAttemptRepo,
   LoginProvider,
   PasswordHasher,
-  RateLimit,
-  RateLimiter,
   SessionRepo,
   SetupRepo,
   UserRepo,
 } from '../../core/accounts/ports.js';
 import type { Scheduler } from '../../core/livestream/ports.js';
+import type { RateLimit, RateLimiter } from '../../core/rate-limit.js';
 import type { StreamSource } from '../../core/sources/ports.js';
 
 /** Ports and settings of accounts, submission and admin actions, as the composition root wires them. */

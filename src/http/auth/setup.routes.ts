@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { setUpFirstAdmin } from '../../core/accounts/set-up-first-admin.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountSlices } from './accounts-context.js';
 import { CallerSchema } from '../user/user.schema.js';
@@ -19,7 +19,13 @@ export function setupRoutes(accounts: AccountSlices['setup'], publicUrl: string)
           operationId: 'setUpFirstAdmin',
           summary: 'Creates the first admin (a local account) with the setup token from the server log, and opens its session; 409 once an admin exists',
           body: SetupSchema,
-          response: { 200: CallerSchema, ...problemResponses },
+          response: {
+            200: CallerSchema,
+            403: problemResponse('`invalid_setup_token` (counted against the login limit), `cross_origin_refused`'),
+            409: problemResponse('`setup_done`: the instance has an admin'),
+            ...rateLimitedResponse,
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

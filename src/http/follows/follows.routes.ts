@@ -5,10 +5,12 @@ import { getFollow } from '../../core/follows/get-follow.js';
 import { listFollows } from '../../core/follows/list-follows.js';
 import type { ChannelResolver, FollowRepo } from '../../core/follows/ports.js';
 import { removeFollow } from '../../core/follows/remove-follow.js';
+import { describeRate, type RateLimiter } from '../../core/rate-limit.js';
+import { FOLLOW_CREATION_RATE } from '../../core/follows/follow.js';
 import { updateFollow } from '../../core/follows/update-follow.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
-import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { presentFollow, presentFollowDetail } from './follow.presenter.js';
 import { CreateFollowSchema, FollowDetailSchema, FollowListSchema, FollowParamsSchema, FollowSchema, UpdateFollowSchema } from './follows.schema.js';
 
@@ -17,6 +19,8 @@ export interface FollowDeps {
   follows: FollowRepo;
   resolver: ChannelResolver;
   policy: FollowPolicy;
+  /** Counts each admin's new follows. */
+  rateLimiter: RateLimiter;
 }
 
 /** `GET /api/follows[/{id}]` (public), `POST`, `PATCH`, `DELETE` (admin): the channels Kura follows by itself. */
@@ -57,9 +61,9 @@ export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsync
         onRequest: guard.requireAdmin,
         schema: {
           operationId: 'createFollow',
-          summary: 'Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201)',
+          summary: `Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201); ${describeRate(FOLLOW_CREATION_RATE)} an admin`,
           body: CreateFollowSchema,
-          response: { 201: FollowSchema, ...problemResponses },
+          response: { 201: FollowSchema, 409: problemResponse('`already_followed`'), ...rateLimitedResponse, ...problemResponses },
         },
       },
       async (request, reply) => {

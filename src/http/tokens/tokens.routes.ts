@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { createApiToken } from '../../core/accounts/create-api-token.js';
+import { API_TOKEN_LIMIT, createApiToken } from '../../core/accounts/create-api-token.js';
 import { AppError } from '../../core/errors.js';
 import type { ApiTokenInfo } from '../../core/accounts/ports.js';
 import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
-import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { NoContentSchema, problemResponse, problemResponses } from '../responses.schema.js';
 
 const TokenSchema = Type.Object(
   {
@@ -47,9 +47,13 @@ export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): Fa
         onRequest: guard.requireCaller,
         schema: {
           operationId: 'createToken',
-          summary: 'Creates an API token; its secret is in this answer only',
+          summary: `Creates an API token; its secret is in this answer only (at most ${API_TOKEN_LIMIT} a user)`,
           body: Type.Optional(CreateBodySchema),
-          response: { 201: NewTokenSchema, ...problemResponses },
+          response: {
+            201: NewTokenSchema,
+            409: problemResponse(`\`token_limit_reached\`: the caller has ${API_TOKEN_LIMIT} tokens; revoke one first`),
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

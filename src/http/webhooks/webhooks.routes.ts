@@ -7,12 +7,13 @@ import { listDeliveries } from '../../core/notifications/list-deliveries.js';
 import { listWebhooks } from '../../core/notifications/list-webhooks.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
 import type { Webhook } from '../../core/notifications/webhook.js';
+import { describeRate, type RateLimiter } from '../../core/rate-limit.js';
 import { removeWebhook } from '../../core/notifications/remove-webhook.js';
 import { sendTestEvent } from '../../core/notifications/send-test-event.js';
-import { PERSONAL_WEBHOOK_LIMIT } from '../../core/notifications/webhook.js';
+import { PERSONAL_WEBHOOK_LIMIT, TEST_EVENT_RATE, WEBHOOK_CREATION_RATE } from '../../core/notifications/webhook.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
-import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 import {
   CreatedWebhookSchema,
@@ -29,6 +30,8 @@ export interface WebhookRouteDeps {
   webhooks: WebhookRepo;
   refuseUrl: (url: string) => string | null;
   isDiscord: (url: string) => boolean;
+  /** Counts creations per caller and test events per webhook. */
+  rateLimiter: RateLimiter;
 }
 
 /** One set of the webhook routes: where, who may call them, and whose webhooks they reach. */
@@ -41,6 +44,8 @@ interface RouteSet {
   name: string;
   /** Summaries start with it. */
   who: string;
+  /** Personal webhooks: PERSONAL_WEBHOOK_LIMIT a user. */
+  personal: boolean;
 }
 
 /**
@@ -50,7 +55,9 @@ interface RouteSet {
  */
 export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
-    await app.register(routeSet(deps, { path: '/webhooks', onRequest: guard.requireAdmin, ownerOf: () => undefined, name: 'Webhook', who: 'Admin:' }));
+    await app.register(
+      routeSet(deps, { path: '/webhooks', onRequest: guard.requireAdmin, ownerOf: () => undefined, name: 'Webhook', who: 'Admin:', personal: false }),
+    );
     await app.register(
       routeSet(deps, {
         path: '/user/webhooks',
@@ -58,6 +65,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
         ownerOf: (request) => submitterOf(callerOf(request).user),
         name: 'PersonalWebhook',
         who: `Your webhooks (events of your submissions and follows, at most ${PERSONAL_WEBHOOK_LIMIT}):`,
+        personal: true,
       }),
     );
   };
@@ -66,6 +74,8 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
 function routeSet(deps: WebhookRouteDeps, set: RouteSet): FastifyPluginAsyncTypebox {
   const { path, onRequest, ownerOf, name, who } = set;
   const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
+  // only personal webhooks are counted
+  const limitResponse = set.personal ? { 409: problemResponse(`\`webhook_limit_reached\`: the caller has ${PERSONAL_WEBHOOK_LIMIT} webhooks`) } : {};
   return async (app) => {
     app.get(
       path,
@@ -85,9 +95,9 @@ function routeSet(deps: WebhookRouteDeps, set: RouteSet): FastifyPluginAsyncType
         onRequest,
         schema: {
           operationId: `create${name}`,
-          summary: `${who} adds one; the answer holds its signing secret, shown this once (201)`,
+          summary: `${who} adds one; the answer holds its signing secret, shown this once (201); ${describeRate(WEBHOOK_CREATION_RATE)} a caller`,
           body: CreateWebhookSchema,
-          response: { 201: CreatedWebhookSchema, ...problemResponses },
+          response: { 201: CreatedWebhookSchema, ...limitResponse, ...rateLimitedResponse, ...problemResponses },
         },
       },
       async (request, reply) => {
@@ -145,9 +155,9 @@ function routeSet(deps: WebhookRouteDeps, set: RouteSet): FastifyPluginAsyncType
         onRequest,
         schema: {
           operationId: `test${name}`,
-          summary: `${who} sends one a webhook.test event (202)`,
+          summary: `${who} sends one a webhook.test event (202); ${describeRate(TEST_EVENT_RATE)} a webhook`,
           params: WebhookParamsSchema,
-          response: { 202: TestEventSchema, ...problemResponses },
+          response: { 202: TestEventSchema, ...rateLimitedResponse, ...problemResponses },
         },
       },
       async (request, reply) => reply.code(202).send({ eventId: await sendTestEvent(deps, request.params.id, new Date(), ownerOf(request)) }),
