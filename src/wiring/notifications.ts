@@ -39,13 +39,15 @@ export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, p
 
 /**
  * What each webhook is sent for an event: the Standard Webhooks envelope with `data` the record as
- * /api/history shows it (a follow as /api/follows does). The seam for Discord: a Discord webhook URL gets a Discord message here.
+ * /api/history shows it (a follow as /api/follows does): to the admin for an instance webhook, to
+ * the public (URLs redacted) for a personal one. The seam for Discord: a Discord webhook URL gets a Discord message here.
  */
 export function bodyFor(publicUrl: string): BodyFor {
-  const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl);
   return (webhook, event) => {
+    const audience = webhook.owner === null ? 'admin' : 'public';
+    const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl, audience);
     // a follow as /api/follows showed it at the check that made it unhealthy
-    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt);
+    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt, audience);
     const standard = standardBody(event, present, follow) as DiscordEvent;
     if (!isDiscordWebhookUrl(webhook.url)) return standard;
     // the embed of a failed stream says why, which /api/history's record does not carry

@@ -99,7 +99,7 @@ describe('follow.unhealthy', () => {
     expect(receiver.refusedSignatures).toEqual([]);
     expect(receiver.received[0]?.type).toBe('follow.unhealthy');
     const stored = (await follows.find('flaky'))!;
-    expect(receiver.received[0]?.data).toEqual(JSON.parse(JSON.stringify(presentFollow(stored, minutes(61)))));
+    expect(receiver.received[0]?.data).toEqual(JSON.parse(JSON.stringify(presentFollow(stored, minutes(61), 'admin'))));
     expect(receiver.received[0]?.data).toMatchObject({ id: 'flaky', channelId: 'wanted', health: 'unhealthy', failingSince: T0.toISOString() });
 
     // still failing: the same spell, no second event
