@@ -80,7 +80,7 @@ const unhealthyEvents = async () =>
 describe('follow.unhealthy', () => {
   it('reaches a webhook once per unhealthy spell, signed, with data the follow as /api/follows shows it; only for its channel', async () => {
     const { secret } = await addWebhook(
-      { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null },
+      { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null, checkAddresses: async () => null },
       { url: receiver.url, events: ['follow.unhealthy'], channelId: 'wanted', createdBy: 'local/root' },
     );
     receiver.useSecret(secret);

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 async function subscribe(options: { events?: string[]; channelId?: string } = {}) {
   const { webhook, secret } = await addWebhook(
-    { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null },
+    { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null, checkAddresses: async () => null },
     { url: receiver.url, ...options, createdBy: 'local/root' },
   );
   receiver.useSecret(secret);

@@ -1,7 +1,9 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import dns from 'node:dns/promises';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
+import type { AddressRefusal } from '../../core/sources/ports.js';
 import { NOT_PUBLIC_ADDRESS, redactUrl } from '../../core/sources/public-url.js';
 import { addressRefusal, hostRefusal } from './address-policy.js';
 
@@ -156,4 +158,31 @@ function publicOnlyLookup(refuse: (address: string) => string | null, resolve: N
 
 function systemResolve(hostname: string, options: LookupOptions): Promise<LookupAddress[]> {
   return dns.lookup(hostname, { ...options, all: true });
+}
+
+/**
+ * The check of a URL's DNS answer when a follow or webhook is created: refused when any address
+ * its host name resolves to is not public (as every connection is refused then). A name that does
+ * not resolve now passes: DNS may be down for a while, and every connection is judged again.
+ * An IP literal is left to `hostRefusal`; with `allowPrivate`, nothing is refused.
+ */
+export function createAddressCheck(options: OutboundOptions): (url: string) => Promise<AddressRefusal | null> {
+  const refuse = options.addressRefusal ?? addressRefusal;
+  const resolve = options.resolve ?? systemResolve;
+  return async (raw) => {
+    if (options.allowPrivate) return null;
+    const host = new URL(raw).hostname;
+    if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return null;
+    const addresses = await resolve(host, { all: true }).catch(() => []);
+    for (const { address } of addresses) {
+      const reason = refuse(address);
+      if (reason !== null) {
+        return {
+          publicReason: `${host} resolves to a non-public address (${NOT_PUBLIC_ADDRESS})`,
+          detail: `${host} resolves to a non-public address: ${reason}`,
+        };
+      }
+    }
+    return null;
+  };
 }

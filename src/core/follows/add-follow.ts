@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
+import type { CheckAddresses } from '../sources/ports.js';
 import { SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import { channelSlug, isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
@@ -11,13 +12,16 @@ export interface FollowPolicy {
   holodex: boolean;
   /** Why an HLS endpoint's URL is refused (a private address without KURA_ALLOW_PRIVATE_SOURCES), or null. */
   refuseUrl(url: string): string | null;
+  /** Why an HLS endpoint's host name is refused for where it resolves now (checked again at every connection), or null. */
+  checkAddresses: CheckAddresses;
 }
 
 const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', detail);
 
 /**
  * Creates a follow: parses the URL into its kind (`invalid_follow` with the reason for anything
- * else, or for a rule that is not a valid regular expression), resolves a YouTube handle once to
+ * else, for an HLS endpoint whose name resolves to a non-public address (the admin is told which),
+ * or for a rule that is not a valid regular expression), resolves a YouTube handle once to
  * its channel id (`invalid_follow` when it cannot be), and stores it with every signal due now.
  * Throws `already_followed` for a source already followed.
  */
@@ -67,6 +71,8 @@ async function identify(deps: { resolver: ChannelResolver; policy: FollowPolicy 
     case 'hls_endpoint': {
       const refusal = deps.policy.refuseUrl(target.url);
       if (refusal !== null) throw invalid(`Kura will not follow ${target.url}: ${refusal}`);
+      const pointsAt = await deps.policy.checkAddresses(target.url);
+      if (pointsAt !== null) throw invalid(`Kura will not follow ${target.url}: ${pointsAt.detail}`);
       const channelName = name ?? target.host;
       return { kind: target.kind, url: target.url, channelId: channelSlug(channelName), channelName };
     }

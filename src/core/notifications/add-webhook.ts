@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
+import type { CheckAddresses } from '../sources/ports.js';
 import type { WebhookRepo } from './ports.js';
 import { EVENT_TYPES, PERSONAL_WEBHOOK_LIMIT, type EventType, type Webhook } from './webhook.js';
 
@@ -15,12 +16,13 @@ const invalid = (detail: string) => new AppError('invalid', 'invalid_webhook', d
 /**
  * Adds a webhook and makes its signing secret (`whsec_` + 24 random bytes, base64), returned here
  * only. `refuseUrl` says why a URL may not be a target (a private address without
- * KURA_ALLOW_PRIVATE_SOURCES), or null. With an `owner`, a personal webhook: sent only the events
+ * KURA_ALLOW_PRIVATE_SOURCES), or null; `checkAddresses` why its host name's DNS answer may not (the
+ * addresses named to the admin only: a personal webhook's owner is told the host is not public). With an `owner`, a personal webhook: sent only the events
  * of that user's records, PERSONAL_WEBHOOK_LIMIT of them a user. Throws `invalid_webhook`,
  * `webhook_limit_reached`.
  */
 export async function addWebhook(
-  deps: { webhooks: WebhookRepo; refuseUrl: (url: string) => string | null },
+  deps: { webhooks: WebhookRepo; refuseUrl: (url: string) => string | null; checkAddresses: CheckAddresses },
   request: WebhookRequest & { createdBy: string; owner?: string },
 ): Promise<{ webhook: Webhook; secret: string }> {
   let url: URL;
@@ -32,6 +34,8 @@ export async function addWebhook(
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`A webhook URL is http or https, not ${url.protocol}`);
   const refusal = deps.refuseUrl(url.href);
   if (refusal !== null) throw invalid(refusal);
+  const pointsAt = await deps.checkAddresses(url.href);
+  if (pointsAt !== null) throw invalid(request.owner === undefined ? pointsAt.detail : pointsAt.publicReason);
   const unknown = (request.events ?? []).filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length > 0) throw invalid(`Unknown event types: ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
   const events = request.events && request.events.length > 0 ? [...new Set(request.events as EventType[])] : null;

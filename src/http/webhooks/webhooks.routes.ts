@@ -10,6 +10,7 @@ import type { Webhook } from '../../core/notifications/webhook.js';
 import { removeWebhook } from '../../core/notifications/remove-webhook.js';
 import { sendTestEvent } from '../../core/notifications/send-test-event.js';
 import { PERSONAL_WEBHOOK_LIMIT } from '../../core/notifications/webhook.js';
+import type { CheckAddresses } from '../../core/sources/ports.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
@@ -28,6 +29,7 @@ import {
 export interface WebhookRouteDeps {
   webhooks: WebhookRepo;
   refuseUrl: (url: string) => string | null;
+  checkAddresses: CheckAddresses;
   isDiscord: (url: string) => boolean;
 }
 
