@@ -176,11 +176,11 @@ const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']>
 function apiRoutes(context: RouteContext, deps: AppDeps, accounts: AccountSlices, guard: Guard): FastifyPluginAsync {
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl: context.publicUrl }));
-    await api.register(historyRoutes(context));
+    await api.register(historyRoutes(context, guard));
     await api.register(channelRoutes(context));
-    await api.register(queueRoutes(context));
+    await api.register(queueRoutes(context, guard));
     await api.register(statsRoutes(context));
-    await api.register(videoRoutes(context));
+    await api.register(videoRoutes(context, guard));
     await api.register(chatRoutes(context));
     await api.register(liveRoutes(context));
     await api.register(logzRoutes(context));

@@ -1,4 +1,5 @@
 import { hostRefusal } from '../adapters/outbound/address-policy.js';
+import { createAddressCheck, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import { createHlsEndpointSignal } from '../adapters/follows/hls-endpoint-signal.js';
 import { createHolodexSignal } from '../adapters/follows/holodex-signal.js';
 import { createYouTubeChannelResolver } from '../adapters/follows/youtube-channel-resolver.js';
@@ -28,10 +29,14 @@ export function createChannelResolver(config: Pick<Config, 'ytdlpPath'>): Channe
   return createYouTubeChannelResolver({ ytdlpPath: config.ytdlpPath });
 }
 
-/** What this instance lets a follow name: Holodex with an API key; HLS endpoints on private addresses only with KURA_ALLOW_PRIVATE_SOURCES. */
-export function followPolicy(config: Pick<Config, 'allowPrivateSources' | 'follow'>): FollowPolicy {
+/**
+ * What this instance lets a follow name: Holodex with an API key; HLS endpoints on private
+ * addresses (named, or resolved to by `resolve`, the system resolver by default) only with KURA_ALLOW_PRIVATE_SOURCES.
+ */
+export function followPolicy(config: Pick<Config, 'allowPrivateSources' | 'follow'>, resolve?: OutboundOptions['resolve']): FollowPolicy {
   return {
     holodex: config.follow.holodexApiKey !== undefined,
     refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
+    checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources, ...(resolve ? { resolve } : {}) }),
   };
 }

@@ -6,9 +6,10 @@ import { discordMessage, type DiscordEvent } from '../adapters/notifications/dis
 import { isDiscordWebhookUrl } from '../adapters/notifications/discord-url.js';
 import { createWebhookSender, standardBody, type BodyFor } from '../adapters/notifications/webhook-sender.js';
 import { hostRefusal } from '../adapters/outbound/address-policy.js';
-import { createOutboundClient } from '../adapters/outbound/outbound-client.js';
+import { createAddressCheck, createOutboundClient, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import type { Config } from '../config.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
+import type { CheckAddresses } from '../core/sources/ports.js';
 import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
 import { pruneWebhookHistory } from '../core/notifications/prune-webhook-history.js';
 import type { DeliveryPolicy } from '../core/notifications/webhook.js';
@@ -25,27 +26,33 @@ export interface WebhookDeps {
   webhooks: WebhookRepo;
   /** Why a URL may not be a webhook target (checked again at each delivery), or null. */
   refuseUrl: (url: string) => string | null;
+  /** Why a URL's host name may not be a webhook target for where it resolves now (checked again at each delivery), or null. */
+  checkAddresses: CheckAddresses;
   /** Whether a URL is sent Discord messages rather than Standard Webhooks events. */
   isDiscord: (url: string) => boolean;
 }
 
-export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool): WebhookDeps {
+/** The webhook routes' and commands' parts; `resolve` is the DNS the creation-time check asks (default: the system resolver). */
+export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool, resolve?: OutboundOptions['resolve']): WebhookDeps {
   return {
     webhooks: createWebhookRepo(pool),
     refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
+    checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources, ...(resolve ? { resolve } : {}) }),
     isDiscord: isDiscordWebhookUrl,
   };
 }
 
 /**
  * What each webhook is sent for an event: the Standard Webhooks envelope with `data` the record as
- * /api/history shows it (a follow as /api/follows does). The seam for Discord: a Discord webhook URL gets a Discord message here.
+ * /api/history shows it (a follow as /api/follows does): to the admin for an instance webhook, to
+ * the public (URLs redacted) for a personal one. The seam for Discord: a Discord webhook URL gets a Discord message here.
  */
 export function bodyFor(publicUrl: string): BodyFor {
-  const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl);
   return (webhook, event) => {
+    const audience = webhook.owner === null ? 'admin' : 'public';
+    const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl, audience);
     // a follow as /api/follows showed it at the check that made it unhealthy
-    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt);
+    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt, audience);
     const standard = standardBody(event, present, follow) as DiscordEvent;
     if (!isDiscordWebhookUrl(webhook.url)) return standard;
     // the embed of a failed stream says why, which /api/history's record does not carry

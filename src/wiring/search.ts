@@ -49,7 +49,8 @@ export function createSearch(config: { search: SearchConfig; publicUrl: string }
 }
 
 function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo, publicUrl: string): SearchSyncDeps {
-  return { outbox: createSearchOutbox(pool), livestreams, index, document: (livestream) => presentRecord(livestream, publicUrl) };
+  // a search document is public: every search answers it as it is, so its source URL is redacted for everyone
+  return { outbox: createSearchOutbox(pool), livestreams, index, document: (livestream) => presentRecord(livestream, publicUrl, 'public') };
 }
 
 /** Worker side: prepares the index, then follows record changes into it. Null when search is off. */

@@ -138,7 +138,7 @@ afterEach(async () => {
 async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
   const resolver = createYouTubeChannelResolver({ ytdlpPath: YTDLP_STAND_IN });
   return addFollow(
-    { follows, resolver, policy: { holodex: false, refuseUrl: () => null } },
+    { follows, resolver, policy: { holodex: false, refuseUrl: () => null, checkAddresses: async () => null } },
     { follow: { url: CHANNEL, ...request }, createdBy: 'local/root', now: T0 },
   );
 }

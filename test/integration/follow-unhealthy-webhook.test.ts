@@ -80,7 +80,7 @@ const unhealthyEvents = async () =>
 describe('follow.unhealthy', () => {
   it('reaches a webhook once per unhealthy spell, signed, with data the follow as /api/follows shows it; only for its channel', async () => {
     const { secret } = await addWebhook(
-      { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null },
+      { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null, checkAddresses: async () => null },
       { url: receiver.url, events: ['follow.unhealthy'], channelId: 'wanted', createdBy: 'local/root' },
     );
     receiver.useSecret(secret);
@@ -99,7 +99,7 @@ describe('follow.unhealthy', () => {
     expect(receiver.refusedSignatures).toEqual([]);
     expect(receiver.received[0]?.type).toBe('follow.unhealthy');
     const stored = (await follows.find('flaky'))!;
-    expect(receiver.received[0]?.data).toEqual(JSON.parse(JSON.stringify(presentFollow(stored, minutes(61)))));
+    expect(receiver.received[0]?.data).toEqual(JSON.parse(JSON.stringify(presentFollow(stored, minutes(61), 'admin'))));
     expect(receiver.received[0]?.data).toMatchObject({ id: 'flaky', channelId: 'wanted', health: 'unhealthy', failingSince: T0.toISOString() });
 
     // still failing: the same spell, no second event

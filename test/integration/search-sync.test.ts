@@ -49,8 +49,10 @@ const search = (q: string, filter?: string) => client.index('kura').search(q, { 
 describe('the index follows the records', () => {
   let id = '';
   it('a submitted stream, then a second submitter, then its end, then its takedown', async () => {
+    // a search document is public: its source URL without user name and password, query values masked
+    const secretUrl = `${hlsBase.replace('http://', 'http://user:pa55word@')}/live/karaoke/index.m3u8?token=t0ken`;
     const submit = (cookie: string) =>
-      kura.app.inject({ method: 'POST', url: '/api/submit', headers: { ...SAME_ORIGIN, cookie }, payload: { videoUrl: `${hlsBase}/live/karaoke/index.m3u8` } });
+      kura.app.inject({ method: 'POST', url: '/api/submit', headers: { ...SAME_ORIGIN, cookie }, payload: { videoUrl: secretUrl } });
     // the drainer's event may come before the answer: listen first (the id is made by the submit)
     const first = follower.nextSync();
     const submitted = await submit(alice);
@@ -59,7 +61,16 @@ describe('the index follows the records', () => {
     expect(await first).toEqual([id]);
     // the api's index applies the change when its own notification arrives: a moment after the drain
     const hitOf = async (q: string) => (await search(q)).hits.find((h) => h.id === id);
-    await expect.poll(() => hitOf('')).toMatchObject({ id, status: 'upcoming', finished: false, submitters: ['local/alice'], platform: 'hls' });
+    await expect
+      .poll(() => hitOf(''))
+      .toMatchObject({
+        id,
+        status: 'upcoming',
+        finished: false,
+        submitters: ['local/alice'],
+        platform: 'hls',
+        sourceUrl: `${hlsBase}/live/karaoke/index.m3u8?token=***`,
+      });
 
     const second = follower.synced([id]);
     expect((await submit(bob)).statusCode).toBeLessThan(300);

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 async function subscribe(options: { events?: string[]; channelId?: string } = {}) {
   const { webhook, secret } = await addWebhook(
-    { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null },
+    { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null, checkAddresses: async () => null },
     { url: receiver.url, ...options, createdBy: 'local/root' },
   );
   receiver.useSecret(secret);
@@ -51,7 +51,7 @@ describe('webhook delivery', () => {
     expect(receiver.received.map((r) => r.type)).toEqual(['livestream.queued', 'livestream.live', 'livestream.finished']);
     expect(receiver.received[0]?.data).toMatchObject({ id: 'rec1', status: 'upcoming', submitters: ['local/alice'] });
     const finished = receiver.received[2]?.data;
-    expect(finished).toEqual(JSON.parse(JSON.stringify(presentRecord((await db.livestreams.findById('rec1'))!, PUBLIC_URL))));
+    expect(finished).toEqual(JSON.parse(JSON.stringify(presentRecord((await db.livestreams.findById('rec1'))!, PUBLIC_URL, 'admin'))));
     expect(finished).toMatchObject({ downloadUrl: `${PUBLIC_URL}/api/download/rec1/video`, fileSizeBytes: 12345, length: 61 });
   });
 

@@ -12,6 +12,7 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { isReachable } from '../../src/adapters/db/pool.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
+import type { OutboundOptions } from '../../src/adapters/outbound/outbound-client.js';
 import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
@@ -83,6 +84,8 @@ export async function startTestApp(
     spoolDir?: string;
     /** The connection string the change feed listens on (default: the database's own). */
     feedUrl?: (db: TestDatabase) => string;
+    /** The DNS the creation-time check of follows and webhooks asks (default: the system resolver). */
+    resolve?: OutboundOptions['resolve'];
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -108,8 +111,13 @@ export async function startTestApp(
     {
       livestreams: db.livestreams,
       channels: createChannelRepo(db.pool),
-      follows: { follows: createFollowRepo(db.pool), resolver: createChannelResolver(config), policy: followPolicy(config), rateLimiter: accounts.rateLimiter },
-      webhooks: { ...createWebhookDeps(config, db.pool), rateLimiter: accounts.rateLimiter },
+      follows: {
+        follows: createFollowRepo(db.pool),
+        resolver: createChannelResolver(config),
+        policy: followPolicy(config, wiring.resolve),
+        rateLimiter: accounts.rateLimiter,
+      },
+      webhooks: { ...createWebhookDeps(config, db.pool, wiring.resolve), rateLimiter: accounts.rateLimiter },
       chats: createChatRepo(db.pool),
       captures,
       recordedBytes: createRecordedBytes({ captures, store, spool }),

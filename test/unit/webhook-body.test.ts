@@ -16,7 +16,7 @@ const record: Livestream = {
   updatedAt: new Date('2026-11-23T12:00:00Z'),
 };
 const event: OutboxEvent = { id: '42', type: 'livestream.failed', occurredAt: new Date('2026-11-23T12:00:00Z'), record, data: null };
-const target = (url: string) => ({ id: 'w1', url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+const target = (url: string, owner: string | null = null) => ({ id: 'w1', url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', owner });
 
 describe('what a webhook is sent for an event', () => {
   it('is the Standard Webhooks envelope, data the record as /api/history shows it', () => {
@@ -24,6 +24,14 @@ describe('what a webhook is sent for an event', () => {
     expect(body.type).toBe('livestream.failed');
     expect(body.timestamp).toBe('2026-11-23T12:00:00.000Z');
     expect(body.data).toMatchObject({ id: 'rec-failed-1', title: 'Karaoke night', status: 'failed' });
+  });
+
+  it("carries the record's source URL whole to an instance webhook, redacted to a personal one", () => {
+    const secret: OutboxEvent = { ...event, record: { ...record, sourceUrl: 'https://user:pa55word@cdn.example/live.m3u8?token=t0ken' } };
+    const sourceOf = (owner: string | null) =>
+      (bodyFor(PUBLIC_URL)(target('https://hooks.example/kura', owner), secret) as { data: { sourceUrl: string } }).data.sourceUrl;
+    expect(sourceOf(null)).toBe('https://user:pa55word@cdn.example/live.m3u8?token=t0ken');
+    expect(sourceOf('local/alice')).toBe('https://cdn.example/live.m3u8?token=***');
   });
 
   it('is a Discord message with one embed for a Discord webhook URL, saying why the stream failed', () => {

@@ -30,6 +30,8 @@ interface StoredSignal {
   lastCheckedAt: string | null;
   lastOkAt: string | null;
   lastError: string | null;
+  /** Absent in rows written before it was kept. */
+  lastErrorPublic?: string | null;
   lastErrorAt: string | null;
   nextCheckAt: string;
 }
@@ -57,6 +59,7 @@ export function toFollow(row: FollowRow): Follow {
       lastCheckedAt: date(s.lastCheckedAt),
       lastOkAt: date(s.lastOkAt),
       lastError: s.lastError,
+      ...(s.lastErrorPublic === undefined ? {} : { lastErrorPublic: s.lastErrorPublic }),
       lastErrorAt: date(s.lastErrorAt),
       nextCheckAt: new Date(s.nextCheckAt),
     })),

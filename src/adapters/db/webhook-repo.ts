@@ -133,7 +133,7 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
            from due where d.id = due.id
            returning d.id, d.webhook_id, d.event_id, d.attempts, d.first_attempt_at
          )
-         select c.id::text, c.attempts, c.first_attempt_at, w.id as webhook_id, w.url, w.secret,
+         select c.id::text, c.attempts, c.first_attempt_at, w.id as webhook_id, w.url, w.secret, w.owner,
                 e.id::text as event_id, e.type, e.occurred_at, e.snapshot, e.data, e.follow_id
          from claimed c join webhooks w on w.id = c.webhook_id join events e on e.id = c.event_id
          order by e.id`,
@@ -143,7 +143,7 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
         id: row.id,
         attempts: row.attempts,
         firstAttemptAt: row.first_attempt_at,
-        webhook: { id: row.webhook_id, url: row.url, secret: row.secret },
+        webhook: { id: row.webhook_id, url: row.url, secret: row.secret, owner: row.owner },
         event: {
           id: row.event_id,
           type: row.type,

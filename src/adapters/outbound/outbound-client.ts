@@ -1,7 +1,10 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import dns from 'node:dns/promises';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
+import type { AddressRefusal } from '../../core/sources/ports.js';
+import { NOT_PUBLIC_ADDRESS, redactUrl } from '../../core/sources/public-url.js';
 import { addressRefusal, hostRefusal } from './address-policy.js';
 
 /** Per-request limit (connect, headers, body) for everything Kura sends out. */
@@ -13,6 +16,8 @@ export class FetchError extends Error {
     message: string,
     /** HTTP status, 0 for a network fault or time-out, -1 when Kura refused to fetch. */
     readonly status: number,
+    /** What the public may read instead (a refused address's words without the address); unset: the message with its URLs redacted. */
+    readonly publicMessage?: string,
   ) {
     super(message);
     this.name = 'FetchError';
@@ -75,7 +80,8 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError(`${url.href}: only http(s) is fetched`, -1);
     if (options.allowPrivate) return;
     const reason = hostRefusal(url.hostname, refuse);
-    if (reason !== null) throw new FetchError(`${url.href}: refused, only public addresses are fetched: ${reason}`, -1);
+    if (reason !== null)
+      throw new FetchError(`${url.href}: refused, only public addresses are fetched: ${reason}`, -1, `${redactUrl(url.href)}: ${NOT_PUBLIC_ADDRESS}`);
   };
 
   const send = async (raw: string, { method = 'GET', headers, body, maxRedirects = MAX_REDIRECTS }: OutboundRequest = {}): Promise<OutboundResponse> => {
@@ -137,7 +143,8 @@ function publicOnlyLookup(refuse: (address: string) => string | null, resolve: N
       (addresses) => {
         for (const { address } of addresses) {
           const reason = refuse(address);
-          if (reason !== null) return callback(new FetchError(`${hostname} resolves to a non-public address: ${reason}`, -1), []);
+          if (reason !== null)
+            return callback(new FetchError(`${hostname} resolves to a non-public address: ${reason}`, -1, `${hostname}: ${NOT_PUBLIC_ADDRESS}`), []);
         }
         const first = addresses[0];
         if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
@@ -151,4 +158,31 @@ function publicOnlyLookup(refuse: (address: string) => string | null, resolve: N
 
 function systemResolve(hostname: string, options: LookupOptions): Promise<LookupAddress[]> {
   return dns.lookup(hostname, { ...options, all: true });
+}
+
+/**
+ * The check of a URL's DNS answer when a follow or webhook is created: refused when any address
+ * its host name resolves to is not public (as every connection is refused then). A name that does
+ * not resolve now passes: DNS may be down for a while, and every connection is judged again.
+ * An IP literal is left to `hostRefusal`; with `allowPrivate`, nothing is refused.
+ */
+export function createAddressCheck(options: OutboundOptions): (url: string) => Promise<AddressRefusal | null> {
+  const refuse = options.addressRefusal ?? addressRefusal;
+  const resolve = options.resolve ?? systemResolve;
+  return async (raw) => {
+    if (options.allowPrivate) return null;
+    const host = new URL(raw).hostname;
+    if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return null;
+    const addresses = await resolve(host, { all: true }).catch(() => []);
+    for (const { address } of addresses) {
+      const reason = refuse(address);
+      if (reason !== null) {
+        return {
+          publicReason: `${host} resolves to a non-public address (${NOT_PUBLIC_ADDRESS})`,
+          detail: `${host} resolves to a non-public address: ${reason}`,
+        };
+      }
+    }
+    return null;
+  };
 }

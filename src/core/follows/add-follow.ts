@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { mintId } from '../ids.js';
 import { countAttempt, type RateLimiter } from '../rate-limit.js';
+import type { CheckAddresses } from '../sources/ports.js';
 import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import { channelSlug, isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
@@ -12,13 +13,16 @@ export interface FollowPolicy {
   holodex: boolean;
   /** Why an HLS endpoint's URL is refused (a private address without KURA_ALLOW_PRIVATE_SOURCES), or null. */
   refuseUrl(url: string): string | null;
+  /** Why an HLS endpoint's host name is refused for where it resolves now (checked again at every connection), or null. */
+  checkAddresses: CheckAddresses;
 }
 
 const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', detail);
 
 /**
  * Creates a follow: parses the URL into its kind (`invalid_follow` with the reason for anything
- * else, or for a rule that is not a valid regular expression), resolves a YouTube handle once to
+ * else, for an HLS endpoint whose name resolves to a non-public address (the admin is told which),
+ * or for a rule that is not a valid regular expression), resolves a YouTube handle once to
  * its channel id (`invalid_follow` when it cannot be), and stores it with every signal due now.
  * With a `rateLimiter` (an API caller; the operator's CLI has none), every attempt counts against
  * FOLLOW_CREATION_RATE per `createdBy` first. Throws `already_followed` for a source already
@@ -71,6 +75,8 @@ async function identify(deps: { resolver: ChannelResolver; policy: FollowPolicy 
     case 'hls_endpoint': {
       const refusal = deps.policy.refuseUrl(target.url);
       if (refusal !== null) throw invalid(`Kura will not follow ${target.url}: ${refusal}`);
+      const pointsAt = await deps.policy.checkAddresses(target.url);
+      if (pointsAt !== null) throw invalid(`Kura will not follow ${target.url}: ${pointsAt.detail}`);
       const channelName = name ?? target.host;
       return { kind: target.kind, url: target.url, channelId: channelSlug(channelName), channelName };
     }

@@ -1,6 +1,7 @@
 import { healthOf, SIGNALS_OF, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
 import { decideBroadcast, decideVideo, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
+import { publicErrorWords } from '../sources/public-url.js';
 
 export interface CheckDeps extends DecideDeps {
   follows: FollowRepo;
@@ -64,10 +65,11 @@ async function lookOnce(signal: FollowSignal, follow: Follow, health: SignalHeal
   try {
     await deps.pacer.wait(signal.host(follow));
     const candidates = await signal.look(follow);
-    return { health: { ...health, lastOkAt: now, lastError: null, lastErrorAt: null }, candidates };
+    return { health: { ...health, lastOkAt: now, lastError: null, lastErrorPublic: null, lastErrorAt: null }, candidates };
   } catch (error) {
-    const words = error instanceof Error ? error.message : String(error);
-    return { health: { ...health, lastError: words || 'the signal failed without a reason', lastErrorAt: now }, candidates: [] };
+    const words = (error instanceof Error ? error.message : String(error)) || 'the signal failed without a reason';
+    const publicWords = publicErrorWords(error) || 'the signal failed without a reason';
+    return { health: { ...health, lastError: words, lastErrorPublic: publicWords, lastErrorAt: now }, candidates: [] };
   }
 }
 

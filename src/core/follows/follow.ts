@@ -44,8 +44,13 @@ export interface SignalHealth {
   lastCheckedAt: Date | null;
   /** When the signal last answered (a feed parsed, a tab listed, a playlist answered even 404). */
   lastOkAt: Date | null;
-  /** The last failure's words; null once it answered again. */
+  /** The last failure's words, whole (the admin's); null once it answered again. */
   lastError: string | null;
+  /**
+   * The same failure as the public may read it: URLs redacted, a refused address not named
+   * (`publicErrorWords`). Absent in health kept before it was: then derived from `lastError`.
+   */
+  lastErrorPublic?: string | null;
   lastErrorAt: Date | null;
   nextCheckAt: Date;
 }

@@ -46,6 +46,8 @@ export interface WebhookTarget {
   id: string;
   url: string;
   secret: string;
+  /** A personal webhook's user (sent records and follows as the public sees them); null: the instance's (as the admin does). */
+  owner: string | null;
 }
 
 /** An event of the outbox; `id` is its `webhook-id` on every try. */

@@ -58,3 +58,13 @@ export interface StreamSource {
   /** The qualities the stream offers now, best first; rejects (AppError) when the URL is not a stream. */
   qualities(url: string): Promise<Quality[]>;
 }
+
+/** Why Kura refuses a URL for where its host name points: in words for anyone, and in full (the addresses) for the admin. */
+export interface AddressRefusal {
+  /** Names the host, never an address it resolves to. */
+  publicReason: string;
+  detail: string;
+}
+
+/** Resolves a URL's host name now and says why Kura refuses where it points, or null (also for a name that does not resolve). */
+export type CheckAddresses = (url: string) => Promise<AddressRefusal | null>;

@@ -19,7 +19,7 @@ export function channelPageUrl(publicUrl: string, channelId: string): string {
  * `/api/history` gives it (enclosure, video/mp4, its size), the channel as author.
  */
 export function archiveEntry(livestream: Livestream, publicUrl: string): AtomEntry {
-  const record = presentRecord(livestream, publicUrl);
+  const record = presentRecord(livestream, publicUrl, 'public');
   const facts = [record.channelName || record.channelId, `streamed ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)}`];
   if (record.length !== undefined) facts.push(duration(record.length));
   if (record.fileSizeBytes !== undefined) facts.push(decimalSize(record.fileSizeBytes));
@@ -37,7 +37,7 @@ export function archiveEntry(livestream: Livestream, publicUrl: string): AtomEnt
  * archive entry is another item), the scheduled start, and whether it is live.
  */
 export function queueEntry(livestream: Livestream, publicUrl: string): AtomEntry {
-  const record = presentRecord(livestream, publicUrl);
+  const record = presentRecord(livestream, publicUrl, 'public');
   const when =
     livestream.status === 'live'
       ? `live since ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)}`

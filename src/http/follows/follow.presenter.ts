@@ -1,14 +1,19 @@
-import { healthOf, type Follow, type Sighting } from '../../core/follows/follow.js';
+import { healthOf, type Follow, type Sighting, type SignalHealth } from '../../core/follows/follow.js';
+import { redactUrlsIn, urlFor, type Audience } from '../../core/sources/public-url.js';
 import type { FollowDetailJson, FollowJson, SightingJson } from './follows.schema.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
-/** A follow as the API shows it, with its health at `now`. */
-export function presentFollow(follow: Follow, now: Date): FollowJson {
+/**
+ * A follow as the API shows it, with its health at `now`: to the admin whole; to anyone else
+ * with its URL redacted (no user name or password, query values masked) and its signals' errors
+ * in the public's words (no URL secrets, no address a name resolves to).
+ */
+export function presentFollow(follow: Follow, now: Date, audience: Audience): FollowJson {
   return {
     id: follow.id,
     kind: follow.kind,
-    url: follow.url,
+    url: urlFor(audience, follow.url),
     channelId: follow.channelId,
     channelName: follow.channelName,
     title: follow.title,
@@ -25,11 +30,16 @@ export function presentFollow(follow: Follow, now: Date): FollowJson {
       signal: s.signal,
       lastCheckedAt: iso(s.lastCheckedAt),
       lastOkAt: iso(s.lastOkAt),
-      lastError: s.lastError,
+      lastError: errorFor(audience, s),
       lastErrorAt: iso(s.lastErrorAt),
       nextCheckAt: s.nextCheckAt.toISOString(),
     })),
   };
+}
+
+function errorFor(audience: Audience, signal: SignalHealth): string | null {
+  if (audience === 'admin' || signal.lastError === null) return signal.lastError;
+  return signal.lastErrorPublic ?? redactUrlsIn(signal.lastError);
 }
 
 function presentSighting(sighting: Sighting): SightingJson {
@@ -44,6 +54,6 @@ function presentSighting(sighting: Sighting): SightingJson {
 }
 
 /** A follow with its latest decisions (GET /api/follows/{id}). */
-export function presentFollowDetail(follow: Follow, recent: Sighting[], now: Date): FollowDetailJson {
-  return { ...presentFollow(follow, now), recent: recent.map(presentSighting) };
+export function presentFollowDetail(follow: Follow, recent: Sighting[], now: Date, audience: Audience): FollowDetailJson {
+  return { ...presentFollow(follow, now, audience), recent: recent.map(presentSighting) };
 }

@@ -8,6 +8,7 @@ import { removeFollow } from '../../core/follows/remove-follow.js';
 import { describeRate, type RateLimiter } from '../../core/rate-limit.js';
 import { FOLLOW_CREATION_RATE } from '../../core/follows/follow.js';
 import { updateFollow } from '../../core/follows/update-follow.js';
+import { audienceOf } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
@@ -23,7 +24,10 @@ export interface FollowDeps {
   rateLimiter: RateLimiter;
 }
 
-/** `GET /api/follows[/{id}]` (public), `POST`, `PATCH`, `DELETE` (admin): the channels Kura follows by itself. */
+/**
+ * `GET /api/follows[/{id}]` (public: URLs and errors redacted but for the admin), `POST`, `PATCH`,
+ * `DELETE` (admin): the channels Kura follows by itself.
+ */
 export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -35,9 +39,10 @@ export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsync
           response: { 200: FollowListSchema, ...problemResponses },
         },
       },
-      async () => {
+      async (request, reply) => {
         const now = new Date();
-        return (await listFollows(deps)).map((follow) => presentFollow(follow, now));
+        const audience = await audienceOf(guard, request, reply);
+        return (await listFollows(deps)).map((follow) => presentFollow(follow, now, audience));
       },
     );
     app.get(
@@ -50,9 +55,10 @@ export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsync
           response: { 200: FollowDetailSchema, ...problemResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        const audience = await audienceOf(guard, request, reply);
         const { follow, recent } = await getFollow(deps, request.params.id);
-        return presentFollowDetail(follow, recent, new Date());
+        return presentFollowDetail(follow, recent, new Date(), audience);
       },
     );
     app.post(
@@ -69,7 +75,7 @@ export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsync
       async (request, reply) => {
         const now = new Date();
         const follow = await addFollow(deps, { follow: request.body, createdBy: submitterOf(callerOf(request).user), now });
-        return reply.code(201).send(presentFollow(follow, now));
+        return reply.code(201).send(presentFollow(follow, now, 'admin'));
       },
     );
     app.patch(
@@ -86,7 +92,7 @@ export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsync
       },
       async (request) => {
         const now = new Date();
-        return presentFollow(await updateFollow(deps, { id: request.params.id, change: request.body, now }), now);
+        return presentFollow(await updateFollow(deps, { id: request.params.id, change: request.body, now }), now, 'admin');
       },
     );
     app.delete(

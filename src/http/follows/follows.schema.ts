@@ -20,7 +20,10 @@ const SignalSchema = Type.Object({
   signal: Type.Enum(SIGNAL_NAMES),
   lastCheckedAt: time('when it was last looked at'),
   lastOkAt: time('when it last answered'),
-  lastError: Type.Union([Type.String(), Type.Null()], { description: "its last failure's words; null once it answered again" }),
+  lastError: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "its last failure's words (for all but an admin: URLs redacted, a refused address only 'refused: not a public address'); null once it answered again",
+  }),
   lastErrorAt: time('when it last failed'),
   nextCheckAt: Type.String({ format: 'date-time' }),
 });
@@ -28,7 +31,10 @@ const SignalSchema = Type.Object({
 const followProperties = {
   id: Type.String(),
   kind: Type.Enum(FOLLOW_KINDS),
-  url: Type.String({ description: 'the source in its kept form (a handle resolved to /channel/UC…)' }),
+  url: Type.String({
+    description:
+      'the source in its kept form (a handle resolved to /channel/UC…); whole for an admin, else without user name and password and with query values masked (***)',
+  }),
   channelId: Type.Union([Type.String(), Type.Null()]),
   channelName: Type.String(),
   title: Type.Union([Type.String(), Type.Null()], { description: "HLS endpoints: each broadcast's record title before its start time" }),

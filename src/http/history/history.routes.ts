@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listHistory } from '../../core/livestream/list-history.js';
+import { audienceOf } from '../auth/audience.js';
+import type { Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { sendCached } from '../read-cache.js';
 import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS, toHistoryRequest } from './history.schema.js';
 
-/** `GET /api/history`: the archive, page by page, with pagination headers. */
-export function historyRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+/** `GET /api/history`: the archive, page by page, with pagination headers (source URLs whole for the admin, redacted for anyone else). */
+export function historyRoutes(context: RouteContext, guard: Pick<Guard, 'optional'>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/history',
@@ -21,10 +23,12 @@ export function historyRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
       },
       async (request, reply) => {
         const query = toHistoryRequest(request.query);
-        return sendCached(reply, context.cache, `history:${query.page}:${query.limit}:${query.sort}:${query.unfinished}:${query.channelId ?? ''}`, async () => {
+        const audience = await audienceOf(guard, request, reply);
+        const key = `history:${audience}:${query.page}:${query.limit}:${query.sort}:${query.unfinished}:${query.channelId ?? ''}`;
+        return sendCached(reply, context.cache, key, async () => {
           const page = await listHistory(context, query);
           return {
-            body: reply.serialize(page.records.map((r) => presentRecord(r, context.publicUrl))) as string,
+            body: reply.serialize(page.records.map((r) => presentRecord(r, context.publicUrl, audience))) as string,
             headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
           };
         });

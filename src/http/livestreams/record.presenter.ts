@@ -1,12 +1,15 @@
 import type { LivestreamDetails as CoreDetails } from '../../core/livestream/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
+import { redactUrlsIn, urlFor, type Audience } from '../../core/sources/public-url.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
 /**
  * The one way a record is shown: as history, queue and video answer it, and as the search index
- * holds it (its search document). URLs are absolute, built from the public base URL.
+ * holds it (its search document). URLs are absolute, built from the public base URL. `sourceUrl`
+ * is whole for the admin, redacted for anyone else (`redactUrl`: no user name or password, query
+ * values masked but YouTube's `v`, `list`, `t`, `index`).
  */
-export function presentRecord(livestream: Livestream, publicUrl: string): LivestreamRecord {
+export function presentRecord(livestream: Livestream, publicUrl: string, audience: Audience): LivestreamRecord {
   const { archive } = livestream;
   const record: LivestreamRecord = {
     id: livestream.id,
@@ -19,7 +22,7 @@ export function presentRecord(livestream: Livestream, publicUrl: string): Livest
     thumbnail: thumbnailUrl(livestream, publicUrl),
     status: livestream.status,
     platform: livestream.platform,
-    sourceUrl: livestream.sourceUrl,
+    sourceUrl: urlFor(audience, livestream.sourceUrl),
     startedAt: livestream.startedAt?.toISOString() ?? null,
     endedAt: livestream.endedAt?.toISOString() ?? null,
   };
@@ -33,12 +36,13 @@ export function presentRecord(livestream: Livestream, publicUrl: string): Livest
   return record;
 }
 
-/** A record with its capture facts, for `/api/video/{id}`. */
-export function presentDetails(livestream: Livestream, publicUrl: string, capture: CoreDetails['capture']): LivestreamDetails {
-  const record = presentRecord(livestream, publicUrl);
+/** A record with its capture facts, for `/api/video/{id}`; a failure's reason with its URLs redacted but for the admin. */
+export function presentDetails(livestream: Livestream, publicUrl: string, capture: CoreDetails['capture'], audience: Audience): LivestreamDetails {
+  const record = presentRecord(livestream, publicUrl, audience);
+  const reason = livestream.failureReason;
   return {
     ...record,
-    failureReason: livestream.failureReason,
+    failureReason: audience === 'admin' || reason === null ? reason : redactUrlsIn(reason),
     downloads: livestream.downloadCount,
     sha256: livestream.archive?.sha256 ?? null,
     ...(record.integrity === undefined ? {} : { verifiedAt: livestream.integrity?.verifiedAt.toISOString() ?? null }),

@@ -31,7 +31,10 @@ export const LivestreamRecordSchema = Type.Object(
     ),
     status: Type.Enum(LIVESTREAM_STATUSES),
     platform: Type.Enum(PLATFORMS),
-    sourceUrl: Type.String(),
+    sourceUrl: Type.String({
+      description:
+        'where it is recorded from; whole for an admin, else without user name and password and with query values and fragment masked (***), YouTube v, list, t and index kept',
+    }),
     startedAt: Type.Union([Timestamp, Type.Null()]),
     endedAt: Type.Union([Timestamp, Type.Null()]),
   },
@@ -58,7 +61,7 @@ const CaptureDetailsSchema = Type.Object({
 export const LivestreamDetailsSchema = Type.Object(
   {
     ...LivestreamRecordSchema.properties,
-    failureReason: Type.Union([Type.String(), Type.Null()], { description: 'why a failed record failed' }),
+    failureReason: Type.Union([Type.String(), Type.Null()], { description: 'why a failed record failed (URLs in it redacted but for an admin)' }),
     downloads: Type.Integer({ description: 'GETs of the video download' }),
     sha256: Type.Union([Type.String(), Type.Null()], { description: 'checksum of the stored video' }),
     verifiedAt: Type.Optional(

@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listQueue } from '../../core/livestream/list-queue.js';
+import { audienceOf } from '../auth/audience.js';
+import type { Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { sendCached } from '../read-cache.js';
 import { problemResponses } from '../responses.schema.js';
 import { QueueQuerySchema, QueueResponseSchema } from './queue.schema.js';
 
-/** `GET /api/queue`: upcoming and live records, soonest first; of one channel with channelId. */
-export function queueRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+/** `GET /api/queue`: upcoming and live records, soonest first; of one channel with channelId (source URLs whole for the admin only). */
+export function queueRoutes(context: RouteContext, guard: Pick<Guard, 'optional'>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/queue',
@@ -21,9 +23,10 @@ export function queueRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const channelId = request.query.channelId ?? null;
-        return sendCached(reply, context.cache, `queue:${channelId ?? ''}`, async () => {
+        const audience = await audienceOf(guard, request, reply);
+        return sendCached(reply, context.cache, `queue:${audience}:${channelId ?? ''}`, async () => {
           const records = await listQueue(context, channelId);
-          return { body: reply.serialize(records.map((r) => presentRecord(r, context.publicUrl))) as string, headers: {} };
+          return { body: reply.serialize(records.map((r) => presentRecord(r, context.publicUrl, audience))) as string, headers: {} };
         });
       },
     );

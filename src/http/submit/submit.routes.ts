@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { submitStream } from '../../core/livestream/submit-stream.js';
 import type { AccountSlices } from '../auth/accounts-context.js';
+import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
@@ -47,7 +48,8 @@ export function submitRoutes(context: RouteContext, accounts: AccountSlices['sub
             now: new Date(),
           },
         );
-        return presentRecord(record, context.publicUrl);
+        // the record may hold others' submissions: its source URL whole for the admin only
+        return presentRecord(record, context.publicUrl, audienceOfCaller(caller));
       },
     );
   };

@@ -58,7 +58,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices[
       async (request, reply) => {
         const caller = callerOf(request);
         const { record, stopping } = await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
-        return reply.code(stopping ? 202 : 200).send(presentRecord(record, context.publicUrl));
+        return reply.code(stopping ? 202 : 200).send(presentRecord(record, context.publicUrl, 'admin'));
       },
     );
     app.post(
@@ -77,7 +77,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices[
       async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';
-        return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), context.publicUrl);
+        return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), context.publicUrl, 'admin');
       },
     );
   };

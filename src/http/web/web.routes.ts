@@ -58,7 +58,7 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
       const pageUrl = `${context.publicUrl}/archive/${encodeURIComponent(id)}`;
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl), pageUrl)),
+        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl, 'public'), pageUrl)),
       );
     });
     app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {

@@ -11,6 +11,7 @@ import { describeRate, type RateLimiter } from '../../core/rate-limit.js';
 import { removeWebhook } from '../../core/notifications/remove-webhook.js';
 import { sendTestEvent } from '../../core/notifications/send-test-event.js';
 import { PERSONAL_WEBHOOK_LIMIT, TEST_EVENT_RATE, WEBHOOK_CREATION_RATE } from '../../core/notifications/webhook.js';
+import type { CheckAddresses } from '../../core/sources/ports.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
@@ -29,6 +30,7 @@ import {
 export interface WebhookRouteDeps {
   webhooks: WebhookRepo;
   refuseUrl: (url: string) => string | null;
+  checkAddresses: CheckAddresses;
   isDiscord: (url: string) => boolean;
   /** Counts creations per caller and test events per webhook. */
   rateLimiter: RateLimiter;
