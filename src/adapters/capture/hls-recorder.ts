@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture/capture.js';
 import type { StreamRecorder } from '../../core/capture/ports.js';
 import { keepLease } from '../../core/capture/lease.js';
+import { redactUrlsIn } from '../../core/sources/public-url.js';
 import { resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
 import { ChunkUploader } from './chunk-uploader.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -77,8 +78,9 @@ class RecordingSession {
     });
   }
 
+  /** The encoder log is public (`/api/logz`, the log download): the URLs in it are written redacted (a signed or tokened playlist's query). */
   private log(line: string): Promise<void> {
-    return this.persist(() => this.deps.captures.appendLog(this.id, [`[kura] ${line}`]));
+    return this.persist(() => this.deps.captures.appendLog(this.id, [`[kura] ${redactUrlsIn(line)}`]));
   }
 
   /** Progress waits for PostgreSQL while it is away (see untilDatabaseAnswers), then the capture goes on. */
