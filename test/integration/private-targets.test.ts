@@ -8,6 +8,11 @@ import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { checkFollow } from '../../src/core/follows/check-follow.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import type { FollowSignal } from '../../src/core/follows/ports.js';
+import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
+import { createWebhookSender } from '../../src/adapters/notifications/webhook-sender.js';
+import { createOutboundClient } from '../../src/adapters/outbound/outbound-client.js';
+import { deliverWebhooks } from '../../src/core/notifications/deliver-webhooks.js';
+import { bodyFor } from '../../src/wiring/notifications.js';
 import { startTestApp, testSources, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 
@@ -106,5 +111,21 @@ describe('a webhook whose host name resolves to a non-public address', () => {
   it('is accepted when the name resolves to a public address', async () => {
     dns.set('hooks.example', '93.184.215.14');
     expect((await post('/api/user/webhooks', viewer, { url: 'https://hooks.example/kura' })).statusCode).toBe(201);
+  });
+
+  it("that moved to a non-public address since, fails its deliveries; its owner reads only 'refused: not a public address'", async () => {
+    dns.set('hooks.example', '93.184.215.14');
+    const created = await post('/api/user/webhooks', viewer, { url: 'https://hooks.example/kura' });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    dns.set('hooks.example', '10.1.2.3'); // the name moved to the internal network since
+    expect((await post(`/api/user/webhooks/${id}/test`, viewer, {})).statusCode).toBe(202);
+    const outbound = createOutboundClient({ allowPrivate: false, resolve });
+    await deliverWebhooks({ webhooks: createWebhookRepo(kura.db.pool), sender: createWebhookSender({ outbound, bodyFor: bodyFor('http://kura.test') }) });
+    const deliveries = await kura.app.inject({ url: `/api/user/webhooks/${id}/deliveries`, headers: { cookie: viewer } });
+    expect(deliveries.json()).toEqual([
+      expect.objectContaining({ eventType: 'webhook.test', attempts: 1, lastError: 'hooks.example: refused: not a public address' }),
+    ]);
+    expect(deliveries.body).not.toContain('10.1.2.3');
   });
 });

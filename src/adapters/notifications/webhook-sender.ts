@@ -1,6 +1,7 @@
 import { Webhook as Signer } from 'standardwebhooks';
 import type { WebhookSender } from '../../core/notifications/ports.js';
 import type { OutboxEvent, WebhookTarget } from '../../core/notifications/webhook.js';
+import { publicErrorWords } from '../../core/sources/public-url.js';
 import type { OutboundClient } from '../outbound/outbound-client.js';
 
 /** The JSON body one webhook gets for one event (the Standard Webhooks envelope, or a Discord message). */
@@ -37,7 +38,8 @@ export function createWebhookSender(deps: { outbound: Pick<OutboundClient, 'send
         const ok = response.statusCode >= 200 && response.statusCode < 300;
         return { statusCode: response.statusCode, durationMs: elapsed(), error: ok ? null : `HTTP ${response.statusCode}` };
       } catch (error) {
-        return { statusCode: null, durationMs: elapsed(), error: (error as Error).message };
+        // a personal webhook's deliveries are read by its owner, not only the admin: the error's public words (no internal address)
+        return { statusCode: null, durationMs: elapsed(), error: webhook.owner === null ? (error as Error).message : publicErrorWords(error) };
       }
     },
   };
