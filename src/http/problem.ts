@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { CHANNEL_ID_MAX_LENGTH } from '../core/channels/channel.js';
 import { AppError, type ErrorKind } from '../core/errors.js';
+import { PROBLEM_MEDIA_TYPE, problemResponses } from './responses.schema.js';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
@@ -21,7 +22,7 @@ const CHECKED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as con
 /** Writes a problem document; every error Kura answers goes through here. */
 export function sendProblem(reply: FastifyReply, status: number, code: string, detail: string): FastifyReply {
   const body = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code };
-  return reply.code(status).type('application/problem+json; charset=utf-8').send(JSON.stringify(body));
+  return reply.code(status).type(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body));
 }
 
 /** Answers 204 without a body (the routes document it with NoContentSchema). */
@@ -33,6 +34,7 @@ export function sendNoContent(reply: FastifyReply): FastifyReply {
  * Answers every error as problem JSON: AppErrors by kind, request validation as 400 naming the
  * parameter and its rule, unknown routes 404, known routes with the wrong method 405.
  * Anything unexpected is logged with its stack and answered `internal_error` without internals.
+ * Every route documents its errors as problem JSON unless it declares its own.
  */
 export function installProblemHandling(app: FastifyInstance): void {
   const knownRoutes = FindMyWay();
@@ -41,6 +43,7 @@ export function installProblemHandling(app: FastifyInstance): void {
     for (const method of methods) {
       if (method !== 'OPTIONS' && !knownRoutes.hasRoute(method, route.url)) knownRoutes.on(method, route.url, () => undefined);
     }
+    documentProblems(route);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -67,6 +70,17 @@ export function installProblemHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, 500, 'internal_error', 'Kura failed to answer this request; the error is in its log.');
   });
+}
+
+/**
+ * Adds the problem answers to a documented route that declares no `4xx` of its own: any route can
+ * refuse a request before its handler runs (a body too large, of a type it does not take) or fail.
+ * The schema is replaced, not changed: routes share their response objects.
+ */
+function documentProblems(route: { schema?: { hide?: boolean; response?: unknown } }): void {
+  const response = (route.schema?.response ?? {}) as Record<string, unknown>;
+  if (route.schema?.hide === true || '4xx' in response) return;
+  route.schema = { ...route.schema, response: { ...problemResponses, ...response } };
 }
 
 /** The longest path parameter routed (a channel id, CHANNEL_ID_MAX_LENGTH); longer ones are refused with 414. */

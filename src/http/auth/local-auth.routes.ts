@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { hashSecret, roleOf, safeNextPath } from '../../core/accounts/account.js';
 import { logInLocally } from '../../core/accounts/log-in-locally.js';
 import { sendNoContent } from '../problem.js';
-import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { NoContentSchema, problemResponses, redirectResponse } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountSlices } from './accounts-context.js';
 import { CallerSchema } from '../user/user.schema.js';
@@ -23,7 +23,11 @@ export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Gua
           operationId: 'logInLocal',
           summary: 'Logs a local account in (JSON or an HTML form); opens a session',
           body: LocalLoginSchema,
-          response: { 200: CallerSchema, ...problemResponses },
+          response: {
+            200: CallerSchema,
+            303: redirectResponse('A form login: to the page `next` names (within this instance)'),
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {
