@@ -1,6 +1,5 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { ArchiveStore } from '../core/archive/ports.js';
@@ -22,6 +21,7 @@ import { metaRoutes } from './meta/meta.routes.js';
 import { installMetrics } from './metrics.js';
 import { frameworkProblem, installProblemHandling, MAX_PATH_PARAMETER_LENGTH, sendProblem } from './problem.js';
 import { installInputChecks } from './input-checks.js';
+import { answerClientError } from './client-error.js';
 import { queueRoutes } from './queue/queue.routes.js';
 import { ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
@@ -111,11 +111,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     trustProxy: options.trustProxy !== undefined && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
     frameworkErrors: answerFrameworkError,
+    // refusals of Node's HTTP parser (a header too large, a NUL in a header) as problem JSON too
+    clientErrorHandler: answerClientError,
   });
   installProblemHandling(app);
   installInputChecks(app);
+  // a body is JSON unless a route says otherwise (the login form): Fastify's own text/plain parser
+  // would hand a JSON route a string and have it refused as "not an object" instead of 415
+  app.removeContentTypeParser('text/plain');
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('caller', null);
   if (options.corsOrigins.length > 0) {
     await app.register(cors, {

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { CHANNEL_ID_MAX_LENGTH } from '../core/channels/channel.js';
 import { AppError, type ErrorKind } from '../core/errors.js';
+import { PROBLEM_MEDIA_TYPE, problemResponses } from './responses.schema.js';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
@@ -16,12 +17,31 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
+/**
+ * The codes of refusals made before any use case runs (by Fastify, or by Node's HTTP parser in
+ * client-error.ts), beside core's ErrorCode: together the closed set clients can rely on.
+ */
+export type FrameworkCode =
+  | 'malformed_url'
+  | 'path_parameter_too_long'
+  | 'invalid_body'
+  | 'malformed_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_content_length'
+  | 'invalid_header'
+  | 'malformed_request'
+  | 'headers_too_large'
+  | 'url_too_long'
+  | 'request_timeout'
+  | 'internal_error';
+
 const CHECKED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Writes a problem document; every error Kura answers goes through here. */
 export function sendProblem(reply: FastifyReply, status: number, code: string, detail: string): FastifyReply {
   const body = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code };
-  return reply.code(status).type('application/problem+json; charset=utf-8').send(JSON.stringify(body));
+  return reply.code(status).type(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body));
 }
 
 /** Answers 204 without a body (the routes document it with NoContentSchema). */
@@ -33,19 +53,30 @@ export function sendNoContent(reply: FastifyReply): FastifyReply {
  * Answers every error as problem JSON: AppErrors by kind, request validation as 400 naming the
  * parameter and its rule, unknown routes 404, known routes with the wrong method 405.
  * Anything unexpected is logged with its stack and answered `internal_error` without internals.
+ * `OPTIONS` that is not a CORS preflight answers 204 with `Allow`; every route documents its
+ * errors as problem JSON unless it declares its own.
  */
 export function installProblemHandling(app: FastifyInstance): void {
   const knownRoutes = FindMyWay();
+  const allowedOn = (path: string) => CHECKED_METHODS.filter((method) => knownRoutes.find(method, path) !== null);
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
     for (const method of methods) {
       if (method !== 'OPTIONS' && !knownRoutes.hasRoute(method, route.url)) knownRoutes.on(method, route.url, () => undefined);
     }
+    documentProblems(route);
+  });
+  // before @fastify/cors's hook, which would answer a non-preflight OPTIONS 400 text/plain
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || isPreflight(request)) return done();
+    answerOptions(reply, pathOf(request), allowedOn(pathOf(request)));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const allowed = CHECKED_METHODS.filter((method) => knownRoutes.find(method, path) !== null);
+    const path = pathOf(request);
+    const allowed = allowedOn(path);
+    // a preflight with CORS off (KURA_CORS_ORIGINS empty): what the path allows, and no CORS header
+    if (request.method === 'OPTIONS') return answerOptions(reply, path, allowed);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return sendProblem(reply, 405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`);
@@ -69,6 +100,35 @@ export function installProblemHandling(app: FastifyInstance): void {
   });
 }
 
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? '/';
+}
+
+/** A CORS preflight: what a browser sends before a cross-origin request (@fastify/cors answers it). */
+function isPreflight(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+}
+
+/** `OPTIONS` on a route: 204 and the methods it allows; 404 on a path that is no route. */
+function answerOptions(reply: FastifyReply, path: string, allowed: readonly string[]): FastifyReply {
+  if (allowed.length === 0) return sendProblem(reply, 404, 'route_not_found', `There is no route at ${path}.`);
+  return reply
+    .code(204)
+    .header('allow', [...allowed, 'OPTIONS'].join(', '))
+    .send();
+}
+
+/**
+ * Adds the problem answers to a documented route that declares no `4xx` of its own: any route can
+ * refuse a request before its handler runs (a body too large, of a type it does not take) or fail.
+ * The schema is replaced, not changed: routes share their response objects.
+ */
+function documentProblems(route: { schema?: { hide?: boolean; response?: unknown } }): void {
+  const response = (route.schema?.response ?? {}) as Record<string, unknown>;
+  if (route.schema?.hide === true || '4xx' in response) return;
+  route.schema = { ...route.schema, response: { ...problemResponses, ...response } };
+}
+
 /** The longest path parameter routed (a channel id, CHANNEL_ID_MAX_LENGTH); longer ones are refused with 414. */
 export const MAX_PATH_PARAMETER_LENGTH = CHANNEL_ID_MAX_LENGTH;
 
@@ -76,7 +136,7 @@ export const MAX_PATH_PARAMETER_LENGTH = CHANNEL_ID_MAX_LENGTH;
  * Fastify's own refusals of a request (before any route code runs), each with a stable code and
  * a sentence a person understands instead of Fastify's wording.
  */
-const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: string; detail: (request: FastifyRequest) => string }>> = {
+const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: FrameworkCode; detail: (request: FastifyRequest) => string }>> = {
   FST_ERR_BAD_URL: { code: 'malformed_url', detail: () => 'The path is not valid percent-encoded UTF-8.' },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'path_parameter_too_long', detail: () => `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.` },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
@@ -84,10 +144,7 @@ const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: string; detail: (reque
     detail: () => 'The request body is empty although its Content-Type is application/json; send a JSON object, or no Content-Type.',
   },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed_json', detail: () => 'The request body is not valid JSON.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    code: 'unsupported_media_type',
-    detail: (request) => `Kura does not read a body of type "${String(request.headers['content-type'] ?? '')}"; send application/json.`,
-  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', detail: unsupportedMediaTypeDetail },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', detail: () => 'The request body is larger than Kura accepts (1 MiB; 64 KiB for a form).' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_content_length', detail: () => 'The Content-Length header does not match the body sent.' },
 };
@@ -96,6 +153,16 @@ const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: string; detail: (reque
 export function frameworkProblem(error: { code?: string }, request: FastifyRequest): { code: string; detail: string } | null {
   const known = error.code === undefined ? undefined : FRAMEWORK_PROBLEMS[error.code];
   return known === undefined ? null : { code: known.code, detail: known.detail(request) };
+}
+
+/** What the route takes (its schema's `consumes`, else JSON when it reads a body), and what it was sent. */
+function unsupportedMediaTypeDetail(request: FastifyRequest): string {
+  const sent = request.headers['content-type'] === undefined ? 'a body without a Content-Type' : `"${request.headers['content-type']}"`;
+  const schema = request.routeOptions.schema as { body?: unknown; consumes?: readonly string[] } | undefined;
+  const takes = schema?.consumes ?? (schema?.body === undefined ? [] : ['application/json']);
+  const route = `${request.method} ${pathOf(request)}`;
+  if (takes.length === 0) return `${route} reads no request body; send none, not ${sent}.`;
+  return `${route} takes a body of type ${takes.join(' or ')}, not ${sent}.`;
 }
 
 function codeOfContext(context: string | undefined): string {

@@ -1,5 +1,8 @@
 import Type, { type Static } from 'typebox';
 
+/** The media type of every error Kura answers (RFC 9457); sendProblem writes it. */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
 /** RFC 9457 problem details; `code` is stable and snake_case. */
 export const ProblemSchema = Type.Object(
   {
@@ -12,21 +15,40 @@ export const ProblemSchema = Type.Object(
   { description: 'application/problem+json (RFC 9457)' },
 );
 
-/** Documents the error answers of a route; errors are written as strings, never through this schema. */
-export const problemResponses = { '4xx': ProblemSchema, '5xx': ProblemSchema };
+/** One error answer of a route, documented as `application/problem+json` (the type sendProblem sends). */
+export function problemResponse(description: string) {
+  return { description, content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema } } };
+}
+
+/**
+ * Documents the error answers of a route; errors are written as strings, never through this schema.
+ * Every route gets these unless it declares its own `4xx` (see installProblemHandling): any request
+ * can be refused before its handler runs (a body too large or of a type it does not take).
+ */
+export const problemResponses = {
+  '4xx': problemResponse('A refusal of the request, with a stable `code`'),
+  '5xx': problemResponse('A failure of Kura or of what it depends on, with a stable `code`'),
+};
 
 export type Problem = Static<typeof ProblemSchema>;
 
 /** The answer of a route that answers 204 with no body. */
 export const NoContentSchema = Type.Null({ description: 'No content' });
 
-/** One error answer a route documents on its own (beside `problemResponses`): what it means, with its codes. */
-export const problemResponse = (description: string) => Type.Object(ProblemSchema.properties, { description });
+/** A redirect: no body, `Location` says where. */
+export function redirectResponse(description: string) {
+  return Type.Null({ description });
+}
+
+/** A body that is not JSON (a file, a playlist, a feed), of one of these media types. */
+export function bytesResponse(description: string, mediaTypes: readonly string[]) {
+  return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: Type.String() }])) };
+}
 
 /** A route's 429: a rate limit refused the request (`too_many_requests`); Retry-After says when to try again. */
 export const rateLimitedResponse = {
-  429: Type.Object(ProblemSchema.properties, {
-    description: '`too_many_requests`: a rate limit refused the request; try again after Retry-After',
+  429: {
+    ...problemResponse('`too_many_requests`: a rate limit refused the request; try again after Retry-After'),
     headers: { 'retry-after': Type.Integer({ minimum: 1, description: 'Seconds until the limit lets a request through again' }) },
-  }),
+  },
 };

@@ -37,7 +37,9 @@ describe('API overview, OpenAPI and changelog', () => {
     );
     expect(spec.components.schemas.Channel.properties.latestArchive).toBeDefined();
     expect(history.parameters.every((p: { required?: boolean }) => p.required !== true)).toBe(true);
-    expect(history.responses['4XX'].content['application/json'].schema.properties.code).toBeDefined();
+    // errors as the server sends them: problem JSON, never plain application/json
+    expect(Object.keys(history.responses['4XX'].content)).toEqual(['application/problem+json']);
+    expect(history.responses['4XX'].content['application/problem+json'].schema.properties.code).toBeDefined();
     expect(spec.components.schemas.LivestreamRecord.properties.fileSizeBytes.type).toBe('integer');
   });
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { beginLogin } from '../../core/accounts/begin-login.js';
 import { completeLogin } from '../../core/accounts/complete-login.js';
 import { isSetupPending } from '../../core/accounts/offer-setup-token.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponses, redirectResponse } from '../responses.schema.js';
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
 import type { AccountSlices } from './accounts-context.js';
 import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
@@ -34,7 +34,7 @@ export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): 
           summary: 'Starts a login: redirects (302) to the provider',
           params: ProviderParamsSchema,
           querystring: LoginQuerySchema,
-          response: problemResponses,
+          response: { 302: redirectResponse('To the provider'), ...problemResponses },
         },
       },
       async (request, reply) => {
@@ -51,7 +51,7 @@ export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): 
           operationId: 'finishLogin',
           summary: 'Where the provider sends the browser back; opens a session and redirects (302) to `next`',
           params: ProviderParamsSchema,
-          response: problemResponses,
+          response: { 302: redirectResponse('Logged in: to the page `next` named'), ...problemResponses },
         },
       },
       async (request, reply) => {

@@ -1,9 +1,10 @@
+import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { hashSecret, roleOf, safeNextPath } from '../../core/accounts/account.js';
 import { logInLocally } from '../../core/accounts/log-in-locally.js';
 import { sendNoContent } from '../problem.js';
-import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { NoContentSchema, problemResponses, redirectResponse } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import type { AccountSlices } from './accounts-context.js';
 import { CallerSchema } from '../user/user.schema.js';
@@ -16,14 +17,21 @@ export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Gua
   // a login or logout forced by another site is refused too (login CSRF)
   const refuseCrossOrigin = (request: FastifyRequest) => refuseCrossSiteLogin(request, guard.publicOrigin);
   return async (app) => {
+    // the HTML form of a login page without JavaScript; no other route reads a form
+    await app.register(formbody, { bodyLimit: 64 * 1024 });
     app.post(
       '/auth/local',
       {
         schema: {
           operationId: 'logInLocal',
           summary: 'Logs a local account in (JSON or an HTML form); opens a session',
+          consumes: ['application/json', 'application/x-www-form-urlencoded'],
           body: LocalLoginSchema,
-          response: { 200: CallerSchema, ...problemResponses },
+          response: {
+            200: CallerSchema,
+            303: redirectResponse('A form login: to the page `next` names (within this instance)'),
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

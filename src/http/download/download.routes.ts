@@ -4,11 +4,11 @@ import Type, { type Static } from 'typebox';
 import { getLivestream } from '../../core/livestream/get-livestream.js';
 import { AppError } from '../../core/errors.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
-import { objectKeys, objectMeta, type DownloadType } from '../../core/archive/object-keys.js';
+import { CONTENT_TYPES, objectKeys, objectMeta, type DownloadType } from '../../core/archive/object-keys.js';
 import { requireStoredChat } from '../../core/chat/read-chat.js';
 import type { RouteContext } from '../context.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../responses.schema.js';
+import { bytesResponse, problemResponses, redirectResponse } from '../responses.schema.js';
 import { parseRange } from '../../core/archive/byte-range.js';
 
 const DownloadParamsSchema = Type.Object({
@@ -30,6 +30,9 @@ const TYPE_OF_PATH: ReadonlyMap<string, DownloadType> = new Map([
 /** Set on a video download whose archive was found corrupt (its size or sha256 differs from the record's). */
 export const INTEGRITY_HEADER = 'x-kura-integrity';
 
+/** What a download is served as (CONTENT_TYPES without their parameters). */
+const DOWNLOAD_MEDIA_TYPES = Object.values(CONTENT_TYPES).map((type) => type.split(';')[0] ?? type);
+
 /** User agents of crawlers and link previews: their fetches are not downloads. */
 const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/[\d.]+ \(monitor/i;
 
@@ -48,7 +51,12 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsyncTypebox
           summary:
             'Download the video, encoder log, thumbnail or live chat (newline-delimited JSON, gzip-encoded) of an archive (Range supported; HEAD answers the same headers)',
           params: DownloadParamsSchema,
-          response: problemResponses,
+          response: {
+            200: bytesResponse('The file', DOWNLOAD_MEDIA_TYPES),
+            206: bytesResponse('The part of the file the Range asked for', DOWNLOAD_MEDIA_TYPES),
+            307: redirectResponse('To where the file is served: object storage, or the URL an imported record names'),
+            ...problemResponses,
+          },
         },
         handler: (request, reply) => download(context, request, reply),
       });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { sendProblem } from '../problem.js';
-import { ProblemSchema } from '../responses.schema.js';
+import { problemResponse } from '../responses.schema.js';
 
 const tags = ['operations'];
 
@@ -27,7 +27,7 @@ export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): Fasti
           operationId: 'getReadiness',
           tags,
           summary: 'Readiness: the process and its PostgreSQL answer (200); 503 database_unavailable when PostgreSQL does not',
-          response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ProblemSchema },
+          response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: problemResponse('PostgreSQL does not answer: database_unavailable') },
         },
       },
       async (_request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { bytesResponse } from '../responses.schema.js';
 import { changelogRss, type ChangelogRelease } from './changelog.js';
 
 export interface MetaContext {
@@ -24,6 +25,8 @@ const ChangelogSchema = Type.Array(
     changes: Type.Array(Type.Object({ kind: Type.String(), text: Type.String() })),
   }),
 );
+
+const OpenApiDocumentSchema = Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1' });
 
 /** `/api`, `/api/openapi.json`, `/api/changelog` and `/api/changelog.rss`. */
 export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
@@ -51,14 +54,20 @@ export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
 
   return async (app) => {
     app.get('/', { schema: { operationId: 'getApiOverview', summary: 'API overview', response: { 200: OverviewSchema } } }, async () => overview);
-    app.get('/openapi.json', { schema: { operationId: 'getOpenApiDocument', summary: 'This API as OpenAPI 3.1' } }, async () => app.swagger());
+    app.get(
+      '/openapi.json',
+      { schema: { operationId: 'getOpenApiDocument', summary: 'This API as OpenAPI 3.1', response: { 200: OpenApiDocumentSchema } } },
+      async () => app.swagger(),
+    );
     app.get(
       '/changelog',
       { schema: { operationId: 'getChangelog', summary: 'API changelog', response: { 200: ChangelogSchema } } },
       async () => context.changelog,
     );
-    app.get('/changelog.rss', { schema: { operationId: 'getChangelogRss', summary: 'API changelog as RSS 2.0' } }, async (_request, reply) =>
-      reply.type('application/rss+xml; charset=utf-8').send(rss),
+    app.get(
+      '/changelog.rss',
+      { schema: { operationId: 'getChangelogRss', summary: 'API changelog as RSS 2.0', response: { 200: bytesResponse('RSS 2.0', ['application/rss+xml']) } } },
+      async (_request, reply) => reply.type('application/rss+xml; charset=utf-8').send(rss),
     );
   };
 }

@@ -2,7 +2,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INDEX, type SearchEngine } from '../../core/search/search.js';
 import { asMeiliError, INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
-import { MeiliErrorSchema, MultiSearchBodySchema, SearchBodySchema, SearchQueryStringSchema, SearchResultSchema } from './search-engine.schema.js';
+import {
+  HealthSchema,
+  IndexSchema,
+  MeiliErrorResponses as errors,
+  MultiSearchBodySchema,
+  MultiSearchResultSchema,
+  SearchBodySchema,
+  SearchQueryStringSchema,
+  SearchResultSchema,
+  VersionSchema,
+} from './search-engine.schema.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
 
@@ -14,7 +24,6 @@ export interface SearchEngineContext {
   version: { pkgVersion: string; commitSha: string };
 }
 
-const errors = { '4xx': MeiliErrorSchema, '5xx': MeiliErrorSchema };
 const tags = ['search engine'];
 /** Methods the catch-all refuses on every other path (writes and admin routes). */
 const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -32,16 +41,24 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       await authorise(request, await context.engine.searchKey());
     });
 
-    app.get('/health', { schema: { tags, operationId: 'getSearchEngineHealth', summary: 'Engine health (no key needed)' } }, async () => ({
-      status: 'available',
-    }));
-    app.get('/version', { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: errors } }, async () => ({
-      ...context.version,
-      commitDate: 'unknown',
-    }));
+    app.get(
+      '/health',
+      { schema: { tags, operationId: 'getSearchEngineHealth', summary: 'Engine health (no key needed)', response: { 200: HealthSchema, ...errors } } },
+      async () => ({
+        status: 'available',
+      }),
+    );
+    app.get(
+      '/version',
+      { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: { 200: VersionSchema, ...errors } } },
+      async () => ({
+        ...context.version,
+        commitDate: 'unknown',
+      }),
+    );
     app.get<{ Params: { uid: string } }>(
       '/indexes/:uid',
-      { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: errors } },
+      { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: { 200: IndexSchema, ...errors } } },
       async (request) => {
         knownIndex(request.params.uid);
         return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
@@ -72,7 +89,15 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
     );
     app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
       '/multi-search',
-      { schema: { tags, operationId: 'multiSearch', summary: 'Several searches at once', body: MultiSearchBodySchema, response: errors } },
+      {
+        schema: {
+          tags,
+          operationId: 'multiSearch',
+          summary: 'Several searches at once',
+          body: MultiSearchBodySchema,
+          response: { 200: MultiSearchResultSchema, ...errors },
+        },
+      },
       async (request, reply) => {
         if (request.body.federation !== undefined && request.body.federation !== null) {
           throw invalidRequest('invalid_multi_search_federation', 'Federated multi-search is not supported by this engine.');

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { PROBLEM_MEDIA_TYPE, ProblemSchema } from '../responses.schema.js';
 
 const Strings = Type.Array(Type.String());
 
@@ -77,3 +78,30 @@ export const SearchAccessSchema = Type.Object(
   },
   { $id: 'SearchAccess' },
 );
+
+/** Its errors: Meilisearch's format; a request Node's HTTP parser refuses (no route known yet) is problem JSON. */
+export const MeiliErrorResponses = {
+  '4xx': {
+    description: "A refusal in Meilisearch's format; one of Node's HTTP parser (a header too large, a NUL in a header) is problem JSON",
+    content: { 'application/json': { schema: MeiliErrorSchema }, [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema } },
+  },
+  '5xx': { description: "A failure, in Meilisearch's format", content: { 'application/json': { schema: MeiliErrorSchema } } },
+};
+
+export const HealthSchema = Type.Object({ status: Type.Literal('available') });
+
+export const VersionSchema = Type.Object({ pkgVersion: Type.String(), commitSha: Type.String(), commitDate: Type.String() });
+
+export const IndexSchema = Type.Object({
+  uid: Type.String(),
+  primaryKey: Type.String(),
+  createdAt: Type.Null({ description: 'not kept by the built-in engine' }),
+  updatedAt: Type.Null({ description: 'not kept by the built-in engine' }),
+  numberOfDocuments: Type.Integer(),
+});
+
+export const MultiSearchResultSchema = Type.Object({
+  results: Type.Array(
+    Type.Object({ indexUid: Type.String() }, { additionalProperties: true, description: 'the index searched, and its search result (SearchEngineResult)' }),
+  ),
+});

@@ -8,7 +8,7 @@ import { RecordedSegments } from '../../core/capture/recorded-segments.js';
 import { readLiveMedia, type LiveMedia } from '../../core/capture/read-live-media.js';
 import type { RouteContext } from '../context.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../responses.schema.js';
+import { bytesResponse, problemResponses } from '../responses.schema.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'video/mp4' };
@@ -70,8 +70,8 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           description:
             '404 live_segment_not_found for a segment not recorded in that part (or lost), 410 live_ended once the record is finished or failed (play the archive).',
           params: LiveMediaParamsSchema,
-          // the bytes are streamed as the source sent them (video/mp2t, video/iso.segment or video/mp4), as downloads are
-          response: problemResponses,
+          // the bytes are streamed as the source sent them, as downloads are
+          response: { 200: bytesResponse('The segment or initialization section', Object.values(MEDIA_TYPES)), ...problemResponses },
         },
       },
       async (request, reply) => {
