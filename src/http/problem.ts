@@ -157,7 +157,9 @@ export function frameworkProblem(error: { code?: string }, request: FastifyReque
 
 /** What the route takes (its schema's `consumes`, else JSON when it reads a body), and what it was sent. */
 function unsupportedMediaTypeDetail(request: FastifyRequest): string {
-  const sent = request.headers['content-type'] === undefined ? 'a body without a Content-Type' : `"${request.headers['content-type']}"`;
+  const type = request.headers['content-type'];
+  // a media type is short; a header of kilobytes is echoed cut, not whole
+  const sent = type === undefined ? 'a body without a Content-Type' : `"${type.length > 100 ? `${type.slice(0, 100)}…` : type}"`;
   const schema = request.routeOptions.schema as { body?: unknown; consumes?: readonly string[] } | undefined;
   const takes = schema?.consumes ?? (schema?.body === undefined ? [] : ['application/json']);
   const route = `${request.method} ${pathOf(request)}`;
