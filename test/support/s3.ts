@@ -1,8 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import S3rver, { type FilesystemStore } from 's3rver';
 import { createS3Client } from '../../src/adapters/storage/s3-store.js';
 import type { S3Config } from '../../src/config.js';
 
@@ -44,6 +48,7 @@ const BUCKET = 'kura';
 export async function startS3(): Promise<TestS3> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'kura-s3-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: BUCKET }] });
+  writeObjectsBeforeAnswering(server.store);
   const uploadsDir = path.join(directory, BUCKET, '._S3rver_uploads');
   const s3: TestS3 = {
     config: {
@@ -136,4 +141,32 @@ export async function startS3(): Promise<TestS3> {
     S3_FORCE_PATH_STYLE: 'true',
   };
   return s3;
+}
+
+/**
+ * s3rver 3.7.1 answers a PUT once its md5 transform has seen the bytes, before its file stream has
+ * written them: a HEAD soon after can read the object shorter than it is (its size is the file's),
+ * which on a loaded machine made an archive check find a fine archive "corrupt" (1 object in 300
+ * read short right after the PUT with both cores busy). S3 itself is read-after-write consistent:
+ * here the object is on disk before the PUT is answered, as s3rver meant.
+ */
+function writeObjectsBeforeAnswering(store: FilesystemStore): void {
+  store.putObject = async (object) => {
+    const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(path.dirname(objectPath), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    const measure = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        md5.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
+    await pipeline(content, measure, createWriteStream(objectPath));
+    const digest = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
+  };
 }
