@@ -226,7 +226,8 @@ describe('following a YouTube channel (feed fixture + yt-dlp stand-in)', () => {
     expect(failed!.failureReason).toMatch(
       /^members-only: Kura has no access to this stream \(yt-dlp said: .*members-only content.*\); give yt-dlp a member's cookies/,
     );
-    expect((await verdicts(api, id)).kMembers001).toEqual(['failed', failed!.failureReason]);
+    // the sighting is written just after the record it decided: wait for it as for the record
+    await expect.poll(async () => (await verdicts(api, id)).kMembers001, CHECKS_TIMEOUT).toEqual(['failed', failed!.failureReason]);
   });
 
   it('queues a stream the feed does not list but the streams tab does', async () => {
@@ -239,7 +240,7 @@ describe('following a YouTube channel (feed fixture + yt-dlp stand-in)', () => {
     const id = await followAdd(CHANNEL);
     const api = await serve();
     await expect.poll(() => record('kTabOnly001'), CHECKS_TIMEOUT).toMatchObject({ status: 'upcoming', submitters: [`follow/${id}`] });
-    expect((await verdicts(api, id)).kTabOnly001).toEqual(['queued', 'queued as if submitted']);
+    await expect.poll(async () => (await verdicts(api, id)).kTabOnly001, CHECKS_TIMEOUT).toEqual(['queued', 'queued as if submitted']);
   });
 
   it('--title-exclude skips a matching title and queues the rest', async () => {
@@ -264,7 +265,8 @@ describe('following a YouTube channel (feed fixture + yt-dlp stand-in)', () => {
       kUpload0002: ['skipped', 'the title does not match /karaoke|カラオケ/i'],
     });
     expect(await record('kLiveNow001')).toBeNull();
-    expect((await getFollow(api, id)).queued).toBe(1);
+    // the count is written when the check ends, just after its last decision
+    await expect.poll(async () => (await getFollow(api, id)).queued, CHECKS_TIMEOUT).toBe(1);
   });
 
   it('never queues a stream twice over many checks, and queues one beyond the horizon once it is moved into it', async () => {
