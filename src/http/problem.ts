@@ -69,7 +69,8 @@ export function installProblemHandling(app: FastifyInstance): void {
   // before @fastify/cors's hook, which would answer a non-preflight OPTIONS 400 text/plain
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'OPTIONS' || isPreflight(request)) return done();
-    answerOptions(reply, pathOf(request), allowedOn(pathOf(request)));
+    const path = pathOf(request);
+    answerOptions(reply, path, allowedOn(path));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,5 +1,4 @@
-import { hostRefusal } from '../adapters/outbound/address-policy.js';
-import { createAddressCheck, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
+import type { OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import { createHlsEndpointSignal } from '../adapters/follows/hls-endpoint-signal.js';
 import { createHolodexSignal } from '../adapters/follows/holodex-signal.js';
 import { createYouTubeChannelResolver } from '../adapters/follows/youtube-channel-resolver.js';
@@ -9,7 +8,7 @@ import type { Config } from '../config.js';
 import type { FollowPolicy } from '../core/follows/add-follow.js';
 import type { SignalName } from '../core/follows/follow.js';
 import type { ChannelResolver, FollowSignal } from '../core/follows/ports.js';
-import type { Sources } from './sources.js';
+import { targetChecks, type Sources } from './sources.js';
 
 /** The signals a worker's follows are checked with, each going out through this process's SSRF-safe fetcher or yt-dlp. */
 export function createFollowSignals(config: Config, sources: Sources): Record<SignalName, FollowSignal> {
@@ -34,9 +33,5 @@ export function createChannelResolver(config: Pick<Config, 'ytdlpPath'>): Channe
  * addresses (named, or resolved to by `resolve`, the system resolver by default) only with KURA_ALLOW_PRIVATE_SOURCES.
  */
 export function followPolicy(config: Pick<Config, 'allowPrivateSources' | 'follow'>, resolve?: OutboundOptions['resolve']): FollowPolicy {
-  return {
-    holodex: config.follow.holodexApiKey !== undefined,
-    refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
-    checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources, ...(resolve ? { resolve } : {}) }),
-  };
+  return { holodex: config.follow.holodexApiKey !== undefined, ...targetChecks(config, resolve) };
 }

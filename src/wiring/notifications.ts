@@ -5,12 +5,11 @@ import { createWebhookRepo } from '../adapters/db/webhook-repo.js';
 import { discordMessage, type DiscordEvent } from '../adapters/notifications/discord-message.js';
 import { isDiscordWebhookUrl } from '../adapters/notifications/discord-url.js';
 import { createWebhookSender, standardBody, type BodyFor } from '../adapters/notifications/webhook-sender.js';
-import { hostRefusal } from '../adapters/outbound/address-policy.js';
-import { createAddressCheck, createOutboundClient, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
+import { createOutboundClient, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import type { Config } from '../config.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
-import type { CheckAddresses } from '../core/sources/ports.js';
 import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
+import { targetChecks, type TargetChecks } from './sources.js';
 import { pruneWebhookHistory } from '../core/notifications/prune-webhook-history.js';
 import type { DeliveryPolicy } from '../core/notifications/webhook.js';
 import { presentFollow } from '../http/follows/follow.presenter.js';
@@ -21,13 +20,9 @@ import { startPurgingExpired } from '../jobs/purge-expired.js';
 /** The channel migration 0015's outbox trigger notifies on each new event. */
 const EVENTS_CHANNEL = 'kura_webhook_events';
 
-/** What the webhook routes and commands work on. */
-export interface WebhookDeps {
+/** What the webhook routes and commands work on: a target URL is judged as a followed endpoint's is (and again at each delivery). */
+export interface WebhookDeps extends TargetChecks {
   webhooks: WebhookRepo;
-  /** Why a URL may not be a webhook target (checked again at each delivery), or null. */
-  refuseUrl: (url: string) => string | null;
-  /** Why a URL's host name may not be a webhook target for where it resolves now (checked again at each delivery), or null. */
-  checkAddresses: CheckAddresses;
   /** Whether a URL is sent Discord messages rather than Standard Webhooks events. */
   isDiscord: (url: string) => boolean;
 }
@@ -36,8 +31,7 @@ export interface WebhookDeps {
 export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool, resolve?: OutboundOptions['resolve']): WebhookDeps {
   return {
     webhooks: createWebhookRepo(pool),
-    refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
-    checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources, ...(resolve ? { resolve } : {}) }),
+    ...targetChecks(config, resolve),
     isDiscord: isDiscordWebhookUrl,
   };
 }

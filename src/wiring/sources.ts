@@ -1,9 +1,11 @@
+import { hostRefusal } from '../adapters/outbound/address-policy.js';
+import { createAddressCheck, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import { createFetcher, type Fetcher } from '../adapters/sources/http-fetch.js';
 import { createHlsSource } from '../adapters/sources/hls-source.js';
 import { routeSources } from '../adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../adapters/sources/youtube-source.js';
 import type { Config } from '../config.js';
-import type { StreamSource } from '../core/sources/ports.js';
+import type { CheckAddresses, StreamSource } from '../core/sources/ports.js';
 
 /** A source's thumbnail image larger than this is not kept (YouTube's largest are ~200 KB). */
 const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
@@ -27,5 +29,21 @@ export function createSources(
     fetcher,
     source: routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]),
     fetchImage: (url) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),
+  };
+}
+
+/** How a URL someone makes Kura connect to again and again (a followed endpoint, a webhook) is judged when it is given. */
+export interface TargetChecks {
+  /** Why the URL's host may not be a target as written (a private address or name), or null. */
+  refuseUrl(url: string): string | null;
+  /** Why its host name may not be a target for where it resolves now, or null. */
+  checkAddresses: CheckAddresses;
+}
+
+/** The outbound address policy at creation (every connection is judged again); `resolve` is the DNS asked (default: the system's). */
+export function targetChecks(config: Pick<Config, 'allowPrivateSources'>, resolve?: OutboundOptions['resolve']): TargetChecks {
+  return {
+    refuseUrl: (url) => (config.allowPrivateSources ? null : hostRefusal(new URL(url).hostname)),
+    checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources, ...(resolve ? { resolve } : {}) }),
   };
 }

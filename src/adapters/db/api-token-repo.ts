@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ApiTokenInfo, ApiTokenRepo } from '../../core/accounts/ports.js';
-import { inTransaction } from './pool.js';
+import { insertBelowCap } from './pool.js';
 import { toUser, USER_COLUMNS } from './user-repo.js';
 
 interface TokenRow {
@@ -19,11 +19,13 @@ function toInfo(row: TokenRow): ApiTokenInfo {
 export function createApiTokenRepo(pool: pg.Pool): ApiTokenRepo {
   return {
     create(userId, name, tokenHash, perUser) {
-      return inTransaction(pool, async (client) => {
-        // one creation of a user's at a time (until commit), so the count below cannot be stale
-        await client.query(`select pg_advisory_xact_lock(hashtextextended('kura_api_tokens_of:' || $1, 0))`, [userId]);
-        const { rows: counted } = await client.query<{ n: number }>('select count(*)::int as n from api_tokens where user_id = $1', [userId]);
-        if ((counted[0]?.n ?? 0) >= perUser) return null;
+      const cap = {
+        lock: `kura_api_tokens_of:${userId}`,
+        count: 'select count(*)::int as n from api_tokens where user_id = $1',
+        params: [userId],
+        limit: perUser,
+      };
+      return insertBelowCap(pool, cap, async (client) => {
         const { rows } = await client.query<TokenRow>(`insert into api_tokens (user_id, name, token_hash) values ($1, $2, $3) returning ${TOKEN_COLUMNS}`, [
           userId,
           name,

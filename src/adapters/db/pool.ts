@@ -91,3 +91,21 @@ export async function assertSupportedServer(pool: pg.Pool): Promise<void> {
     throw new Error(`Kura needs PostgreSQL 15 or newer; DATABASE_URL points at PostgreSQL ${found?.version ?? 'of unknown version'}`);
   }
 }
+
+/**
+ * Runs `insert` in a transaction only while `count` of the owner's rows is below `cap`: the count
+ * and the insert hold a transaction-scoped advisory lock on `lock` (one name per kind of row and
+ * owner), so inserts sent in parallel cannot pass the cap. Null when the owner has `cap` already.
+ */
+export function insertBelowCap<T>(
+  pool: pg.Pool,
+  cap: { lock: string; count: string; params: unknown[]; limit: number },
+  insert: (client: pg.PoolClient) => Promise<T>,
+): Promise<T | null> {
+  return inTransaction(pool, async (client) => {
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [cap.lock]);
+    const { rows } = await client.query<{ n: number }>(cap.count, cap.params);
+    if ((rows[0]?.n ?? 0) >= cap.limit) return null;
+    return insert(client);
+  });
+}

@@ -3,7 +3,7 @@ import type { AttemptOutcome, WebhookRepo } from '../../core/notifications/ports
 import type { ClaimedDelivery, Delivery, EventType, OutboxEvent, Webhook } from '../../core/notifications/webhook.js';
 import { followFromSnapshot } from './follow-row.js';
 import { toLivestream, type LivestreamRow } from './livestream-row.js';
-import { inTransaction } from './pool.js';
+import { inTransaction, insertBelowCap } from './pool.js';
 
 /** `d` is the earliest undelivered delivery of its webhook and record: later ones wait their turn. */
 const HEAD_OF_ITS_RECORD = `not exists (
@@ -52,19 +52,22 @@ function fromSnapshot(snapshot: Record<string, unknown>): OutboxEvent['record'] 
 export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
   return {
     add(webhook, perOwner) {
-      return inTransaction(pool, async (client) => {
-        if (webhook.owner !== null) {
-          // one add of an owner at a time (until commit), so the count below cannot be stale
-          await client.query(`select pg_advisory_xact_lock(hashtextextended('kura_webhooks_of:' || $1, 0))`, [webhook.owner]);
-          const { rows } = await client.query<{ n: number }>('select count(*)::int as n from webhooks where owner = $1', [webhook.owner]);
-          if ((rows[0]?.n ?? 0) >= perOwner) return null;
-        }
+      const insert = async (client: Pick<pg.ClientBase, 'query'>) => {
         const { rows } = await client.query<WebhookRow>(
           `insert into webhooks (id, url, events, channel_id, secret, created_by, owner) values ($1, $2, $3, $4, $5, $6, $7) returning ${WEBHOOK_COLUMNS}`,
           [webhook.id, webhook.url, webhook.events, webhook.channelId, webhook.secret, webhook.createdBy, webhook.owner],
         );
         return toWebhook(rows[0] as WebhookRow);
-      });
+      };
+      // the instance's webhooks have no cap; a user's have `perOwner`
+      if (webhook.owner === null) return insert(pool);
+      const cap = {
+        lock: `kura_webhooks_of:${webhook.owner}`,
+        count: 'select count(*)::int as n from webhooks where owner = $1',
+        params: [webhook.owner],
+        limit: perOwner,
+      };
+      return insertBelowCap(pool, cap, insert);
     },
 
     async list(owner) {

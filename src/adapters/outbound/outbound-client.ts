@@ -141,11 +141,8 @@ function publicOnlyLookup(refuse: (address: string) => string | null, resolve: N
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname, options).then(
       (addresses) => {
-        for (const { address } of addresses) {
-          const reason = refuse(address);
-          if (reason !== null)
-            return callback(new FetchError(`${hostname} resolves to a non-public address: ${reason}`, -1, `${hostname}: ${NOT_PUBLIC_ADDRESS}`), []);
-        }
+        const refused = pointsNonPublic(hostname, addresses, refuse);
+        if (refused !== null) return callback(new FetchError(refused, -1, `${hostname}: ${NOT_PUBLIC_ADDRESS}`), []);
         const first = addresses[0];
         if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
         if (options.all) return callback(null, addresses);
@@ -173,16 +170,16 @@ export function createAddressCheck(options: OutboundOptions): (url: string) => P
     if (options.allowPrivate) return null;
     const host = new URL(raw).hostname;
     if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return null;
-    const addresses = await resolve(host, { all: true }).catch(() => []);
-    for (const { address } of addresses) {
-      const reason = refuse(address);
-      if (reason !== null) {
-        return {
-          publicReason: `${host} resolves to a non-public address (${NOT_PUBLIC_ADDRESS})`,
-          detail: `${host} resolves to a non-public address: ${reason}`,
-        };
-      }
-    }
-    return null;
+    const detail = pointsNonPublic(host, await resolve(host, { all: true }).catch(() => []), refuse);
+    return detail === null ? null : { publicReason: `${host} resolves to a non-public address (${NOT_PUBLIC_ADDRESS})`, detail };
   };
+}
+
+/** Why a name is refused for the first of its addresses that is not public (naming it: the admin's words), or null. */
+function pointsNonPublic(hostname: string, addresses: readonly LookupAddress[], refuse: (address: string) => string | null): string | null {
+  for (const { address } of addresses) {
+    const reason = refuse(address);
+    if (reason !== null) return `${hostname} resolves to a non-public address: ${reason}`;
+  }
+  return null;
 }

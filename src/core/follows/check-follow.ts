@@ -2,6 +2,7 @@ import { healthOf, SIGNALS_OF, type Follow, type Sighting, type SignalHealth, ty
 import { decideBroadcast, decideVideo, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
 import { publicErrorWords } from '../sources/public-url.js';
+import { titleRules } from './follow-rules.js';
 
 export interface CheckDeps extends DecideDeps {
   follows: FollowRepo;
@@ -112,11 +113,13 @@ async function decideAll(deps: CheckDeps, follow: Follow, candidates: StreamCand
     if (await decideBroadcast(deps, follow, broadcast, now).catch(() => false)) queued += 1;
   }
   const videos = await unsettled(deps, follow, candidates, policy, now);
+  // the follow's title rules, compiled once for every title of this check
+  const decide = { ...policy, titles: titleRules(follow.rules) };
   const sightings: Sighting[] = [];
   for (const { candidate, known } of videos) {
     const decision = known
       ? { verdict: 'known' as const, reason: 'Kura has a record of it already', recheckAt: null }
-      : await decideVideo(deps, follow, candidate, policy, now);
+      : await decideVideo(deps, follow, candidate, decide, now);
     if (decision.verdict === 'queued') queued += 1;
     sightings.push({ followId: follow.id, streamId: candidate.id as string, title: candidate.title, seenAt: now, ...decision });
     // kept as each is decided, so a check cut short never queues one twice

@@ -4,7 +4,7 @@ import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { followSubmitter, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
-import { titleRules } from './follow-rules.js';
+import type { TitleRefusal } from './follow-rules.js';
 import type { FollowRepo, HostPacer } from './ports.js';
 
 /** The host every yt-dlp inspection of a YouTube video counts against. */
@@ -35,7 +35,13 @@ const FOR_GOOD = /not a livestream|already ended|not a youtube/i;
  * the rules on what the signal said, then (paced) the source's look and the rules on what it said,
  * then queues it as if submitted by `follow/{id}`.
  */
-export async function decideVideo(deps: DecideDeps, follow: Follow, candidate: StreamCandidate, policy: DecidePolicy, now: Date): Promise<Decision> {
+export async function decideVideo(
+  deps: DecideDeps,
+  follow: Follow,
+  candidate: StreamCandidate,
+  policy: DecidePolicy & { titles: TitleRefusal },
+  now: Date,
+): Promise<Decision> {
   const early = ruleDecision(follow, policy, now, candidate);
   if (early !== null) return early;
   await deps.pacer.wait(YOUTUBE_HOST);
@@ -62,11 +68,11 @@ const quality = (follow: Follow) => (follow.rules.quality === null ? {} : { qual
 /** The rules on what is known of a stream: its title, whether it is members-only, when it starts. Null: no rule stops it. */
 function ruleDecision(
   follow: Follow,
-  policy: DecidePolicy,
+  policy: DecidePolicy & { titles: TitleRefusal },
   now: Date,
   known: Pick<StreamCandidate, 'title' | 'membersOnly' | 'scheduledStart'>,
 ): Decision | null {
-  const refusal = known.title === null ? null : titleRules(follow.rules)(known.title);
+  const refusal = known.title === null ? null : policy.titles(known.title);
   if (refusal !== null) return final('skipped', refusal);
   if (known.membersOnly === true && follow.rules.membersOnly === 'skip') return final('skipped', 'members-only (the follow skips them)');
   const start = known.scheduledStart;
