@@ -1,9 +1,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearch } from '../../src/wiring/search.js';
-import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
+import { startProbedApp } from '../support/probed-app.js';
 import { addUser, createToken, logIn, SAME_ORIGIN } from '../support/accounts.js';
-import { buildRecord } from '../support/factories.js';
 
 // Every operation of the OpenAPI document (so a new route is covered the day it is added), each
 // with hostile values in each of its parameters and bodies: the answer is always a 4xx with a
@@ -25,11 +24,7 @@ let adminToken: string;
 let searchKey: string;
 
 beforeAll(async () => {
-  kura = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
-  await kura.load([
-    buildRecord({ id: 'known-1' }),
-    buildRecord({ id: 'imported-upcoming', finished: false, downloadUrl: 'https://archive.example.org/imported-upcoming.mp4' }),
-  ]);
+  kura = await startProbedApp();
   await addUser(kura, 'root', { admin: true });
   adminToken = (await createToken(kura, await logIn(kura, 'root'))).token;
   searchKey = (await kura.app.inject({ url: '/api/search' })).json().apiKey;

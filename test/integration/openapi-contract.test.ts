@@ -1,12 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearch } from '../../src/wiring/search.js';
-import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
+import { startProbedApp } from '../support/probed-app.js';
 import { addUser, createToken, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { storeArchive } from '../support/archives.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { buildRecord } from '../support/factories.js';
 import { createAnswerChecker, rawExchange, type Answer, type OpenApiDocument, type OpenApiOperation } from '../support/openapi-check.js';
 
 // The contract: every answer of every operation of /api/openapi.json, to fine and to hostile
@@ -30,11 +29,7 @@ const tokens: Record<Caller, string | null> = { anonymous: null, user: null, adm
 let searchKey: string;
 
 beforeAll(async () => {
-  kura = await startTestApp({}, {}, { search: (db, feed) => createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed) });
-  await kura.load([
-    buildRecord({ id: 'known-1' }),
-    buildRecord({ id: 'imported-upcoming', finished: false, downloadUrl: 'https://archive.example.org/imported-upcoming.mp4' }),
-  ]);
+  kura = await startProbedApp();
   // a finished record with its video stored here: downloads answer bytes (200, 206), not only refusals
   await storeArchive(createFsStore(kura.archiveDir), kura.db.livestreams, 'stored-1');
   await addUser(kura, 'root', { admin: true });
