@@ -23,7 +23,7 @@ import { frameworkProblem, installProblemHandling, MAX_PATH_PARAMETER_LENGTH, se
 import { installInputChecks } from './input-checks.js';
 import { answerClientError } from './client-error.js';
 import { queueRoutes } from './queue/queue.routes.js';
-import { ReadCache } from './read-cache.js';
+import { forgetReadsAfterWrites, ReadCache } from './read-cache.js';
 import { statsRoutes } from './stats/stats.routes.js';
 import { videoRoutes } from './video/video.routes.js';
 import { liveRoutes } from './video/live.routes.js';
@@ -153,6 +153,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     publicUrl: options.publicUrl,
     usdPerGbPerMonth: options.usdPerGbPerMonth,
   };
+  forgetReadsAfterWrites(app, context.cache);
   const accounts = sliceAccounts(deps.accounts);
   const guard = createGuard(accounts.guard, options.publicUrl);
   await app.register(healthRoutes(deps.isDatabaseReachable));

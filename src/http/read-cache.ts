@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isSafeMethod } from './auth/guard.js';
 import type { ChangeFeed } from '../core/livestream/ports.js';
 
 /** A response body already serialized, with the headers that belong to it. */
@@ -9,7 +10,9 @@ export interface CachedResponse {
 
 /**
  * Serialized read responses, shared by all requests of one api process and emptied whenever
- * any process commits a change to records. Bypassed while the change feed is down, so a
+ * any process commits a change to records (its notification), and by this process's own writes
+ * before they answer (`forget`): a caller who changed something reads the change at once, though
+ * the notification arrives a few milliseconds later. Bypassed while the change feed is down, so a
  * stale answer is never served.
  */
 export class ReadCache {
@@ -20,10 +23,13 @@ export class ReadCache {
     private readonly maxEntries: number,
     private readonly feed: ChangeFeed | null,
   ) {
-    feed?.onChange(() => {
-      this.generation += 1;
-      this.entries.clear();
-    });
+    feed?.onChange(() => this.forget());
+  }
+
+  /** Empties the cache; a response being computed meanwhile is not kept. */
+  forget(): void {
+    this.generation += 1;
+    this.entries.clear();
   }
 
   private get usable(): boolean {
@@ -53,4 +59,23 @@ export class ReadCache {
 export async function sendCached(reply: FastifyReply, cache: ReadCache, key: string, compute: () => Promise<CachedResponse>): Promise<FastifyReply> {
   const cached = await cache.through(key, compute);
   return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that only reads (a search): it leaves the read cache as it is. */
+    readsOnly?: boolean;
+  }
+}
+
+/**
+ * Each request that may have changed something (an unsafe method that succeeded, on a route not
+ * marked `readsOnly`) empties `cache` before its answer leaves: the caller's next read sees the
+ * change, without waiting for the notification that empties the other api processes' caches.
+ * A refused request changed nothing, and leaves the cache be.
+ */
+export function forgetReadsAfterWrites(app: FastifyInstance, cache: ReadCache): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (!isSafeMethod(request.method) && reply.statusCode < 400 && request.routeOptions.config?.readsOnly !== true) cache.forget();
+  });
 }

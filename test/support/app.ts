@@ -84,6 +84,8 @@ export async function startTestApp(
     spoolDir?: string;
     /** The connection string the change feed listens on (default: the database's own). */
     feedUrl?: (db: TestDatabase) => string;
+    /** The feed the app's read cache follows, made from the real one (default: the real one). */
+    appFeed?: (feed: ClosableChangeFeed) => ChangeFeed;
     /** The DNS the creation-time check of follows and webhooks asks (default: the system resolver). */
     resolve?: OutboundOptions['resolve'];
   } = {},
@@ -124,7 +126,7 @@ export async function startTestApp(
       store,
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),
-      changeFeed: feed,
+      changeFeed: wiring.appFeed?.(feed) ?? feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
       accounts,
       archiveChecks: createArchiveCheckRepo(db.pool),

@@ -7,6 +7,9 @@ import { SESSION_COOKIE, setSessionCookie } from './cookies.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A method that changes nothing (RFC 9110 §9.2.1). */
+export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
+
 /**
  * Whether a browser request comes from the instance's own pages: its `Origin` is the public
  * origin, or (without Origin) `Sec-Fetch-Site` says same-origin. A request with neither is not
@@ -44,7 +47,7 @@ export function createGuard(accounts: AccountSlices['guard'], publicUrl: string)
       admins: accounts.settings.admins,
     });
     if (found === null) return null;
-    if (found.caller.via === 'session' && !SAFE_METHODS.has(request.method) && !isSameOrigin(request, publicOrigin)) {
+    if (found.caller.via === 'session' && !isSafeMethod(request.method) && !isSameOrigin(request, publicOrigin)) {
       throw new AppError(
         'forbidden',
         'cross_origin_refused',

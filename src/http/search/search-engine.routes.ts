@@ -84,12 +84,13 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
     );
     app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
       '/indexes/:uid/search',
-      { schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
+      { config: { readsOnly: true }, schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
       async (request, reply) => sendSearch(reply, request.params.uid, request.body ?? {}, false),
     );
     app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
       '/multi-search',
       {
+        config: { readsOnly: true },
         schema: {
           tags,
           operationId: 'multiSearch',
