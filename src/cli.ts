@@ -4,7 +4,7 @@ import { userInfo } from 'node:os';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
 import { importLivestreams } from './core/livestream/import-livestreams.js';
-import { archiveStream } from './core/livestream/archive-stream.js';
+import { archiveStream } from './core/workflow/archive-stream.js';
 import { addLocalUser } from './core/accounts/add-local-user.js';
 import { createTokenForUser } from './core/accounts/create-token-for-user.js';
 import { LOCAL_PROVIDER } from './core/accounts/account.js';

@@ -21,6 +21,35 @@ export const ALLOWED = {
   web: { values: ['web'], types: ['core', 'http', 'config', 'shared'] },
 };
 
+/**
+ * Core's domains, from the bottom up, and the domains each may import besides its own. `kernel` is
+ * the files at core's root (errors, ids, rate limits, the shared vocabulary); every domain may use
+ * it, and it uses none. Anything not listed is a back-edge and refused; a new folder under core
+ * must be placed here before it may import, or be imported by, another domain.
+ */
+export const CORE_DOMAINS = {
+  kernel: [],
+  sources: ['kernel'],
+  accounts: ['kernel'],
+  livestream: ['kernel'],
+  archive: ['kernel', 'livestream'],
+  channels: ['kernel', 'livestream'],
+  search: ['kernel', 'livestream'],
+  capture: ['kernel', 'livestream', 'archive', 'sources'],
+  chat: ['kernel', 'livestream', 'archive', 'capture'],
+  workflow: ['kernel', 'livestream', 'archive', 'capture', 'sources', 'accounts'],
+  follows: ['kernel', 'livestream', 'sources', 'capture', 'workflow'],
+  notifications: ['kernel', 'livestream', 'sources', 'accounts', 'follows'],
+};
+
+/** The core domain of a file under src/core (`kernel` for core's own root files); null outside core. */
+export function domainOf(relativePath) {
+  const p = relativePath.split(path.sep).join('/');
+  if (!p.startsWith('src/core/')) return null;
+  const parts = p.slice('src/core/'.length).split('/');
+  return parts.length === 1 ? 'kernel' : parts[0];
+}
+
 /** The layer a file belongs to, from its path relative to the repository root. */
 export function layerOf(relativePath) {
   const p = relativePath.split(path.sep).join('/');
@@ -48,12 +77,29 @@ function check(context, node, source) {
     context.report({ node: source, messageId: 'outside', data: { from, spec: source.value } });
     return;
   }
+  if (from === 'core' && target === 'core') {
+    checkDomains(context, source);
+    return;
+  }
   if (target === from || rules.values.includes(target)) return;
   if (rules.types.includes(target)) {
     if (!isTypeOnly(node)) context.report({ node: source, messageId: 'typeOnly', data: { from, to: target, spec: source.value } });
     return;
   }
   context.report({ node: source, messageId: 'forbidden', data: { from, to: target, spec: source.value } });
+}
+
+/** Inside core: a domain imports only itself and the domains CORE_DOMAINS gives it. */
+function checkDomains(context, source) {
+  const from = domainOf(path.relative(ROOT, context.filename));
+  const to = domainOf(path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)));
+  if (from === null || to === null || from === to) return;
+  const allowed = CORE_DOMAINS[from];
+  if (allowed === undefined) {
+    context.report({ node: source, messageId: 'unplacedDomain', data: { domain: from } });
+    return;
+  }
+  if (!allowed.includes(to)) context.report({ node: source, messageId: 'domainBackEdge', data: { from, to, spec: source.value } });
 }
 
 export const layersRule = {
@@ -65,6 +111,9 @@ export const layersRule = {
       forbidden: '{{from}} must not import {{to}} ("{{spec}}"): see docs/ARCHITECTURE.md',
       typeOnly: '{{from}} may import {{to}} only with `import type` ("{{spec}}"): see docs/ARCHITECTURE.md',
       outside: '{{from}} must not import "{{spec}}", which is outside the layers: see docs/ARCHITECTURE.md',
+      domainBackEdge: 'core/{{from}} must not import core/{{to}} ("{{spec}}"): see the domain table in docs/ARCHITECTURE.md',
+      unplacedDomain:
+        'core/{{domain}} is not in the domain table (CORE_DOMAINS in scripts/lint/architecture-rule.js): place it before it imports another domain',
     },
   },
   create(context) {

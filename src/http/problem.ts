@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { CHANNEL_ID_MAX_LENGTH } from '../core/channels/channel.js';
+import { CHANNEL_ID_MAX_LENGTH } from '../core/vocabulary.js';
 import { AppError, type ErrorKind } from '../core/errors.js';
 import { PROBLEM_MEDIA_TYPE, problemResponses } from './responses.schema.js';
 

@@ -1,10 +1,10 @@
 import { captureStream, type CaptureDeps } from '../core/capture/capture-stream.js';
 import { captureChat, type ChatDeps } from '../core/chat/capture-chat.js';
 import { AppError } from '../core/errors.js';
-import { failLivestream } from '../core/livestream/fail-livestream.js';
+import { failLivestream } from '../core/workflow/fail-livestream.js';
 import { finalizeArchive, type FinalizeDeps } from '../core/capture/finalize-archive.js';
-import { sweepLifecycle, type Repair, type SweepDeps, type SweepPolicy } from '../core/livestream/sweep-lifecycle.js';
-import { watchStream, type WatchPolicy } from '../core/livestream/watch-stream.js';
+import { sweepLifecycle, type Repair, type SweepDeps, type SweepPolicy } from '../core/workflow/sweep-lifecycle.js';
+import { watchStream, type WatchPolicy } from '../core/workflow/watch-stream.js';
 import type { FinalFailure, JobFailureHooks, JobHandlers } from './catalogue.js';
 
 export type WorkerDeps = CaptureDeps & FinalizeDeps & SweepDeps & ChatDeps;

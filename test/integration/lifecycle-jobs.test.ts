@@ -1,3 +1,4 @@
+import { chatArchive } from '../../src/core/chat/store-chat.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,7 @@ import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { CaptureRepo, MediaTools } from '../../src/core/capture/ports.js';
-import { reviveLivestream } from '../../src/core/livestream/revive-livestream.js';
+import { reviveLivestream } from '../../src/core/workflow/revive-livestream.js';
 import { createHandlers, type WorkerDeps } from '../../src/jobs/handlers.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -109,6 +110,8 @@ function noise(packets: number): Buffer {
 
 function workerDeps(media: MediaTools): WorkerDeps {
   const unused = () => Promise.reject(new Error('not used by finalize'));
+  const spool = createSpool(path.join(dir, 'spool'));
+  const chats = createChatRepo(db.pool);
   return {
     livestreams: db.livestreams,
     captures,
@@ -119,9 +122,10 @@ function workerDeps(media: MediaTools): WorkerDeps {
     recorder: { record: unused },
     media,
     store,
-    spool: createSpool(path.join(dir, 'spool')),
+    spool,
     fetchImage: unused,
-    chats: createChatRepo(db.pool),
+    chats,
+    chatArchive: chatArchive({ chats, store, spool }),
     chatSource: { follow: unused },
   };
 }

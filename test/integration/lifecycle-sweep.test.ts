@@ -4,7 +4,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createSweepRepo } from '../../src/adapters/db/sweep-repo.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
-import { sweepLifecycle, type SweepDeps } from '../../src/core/livestream/sweep-lifecycle.js';
+import { sweepLifecycle, type SweepDeps } from '../../src/core/workflow/sweep-lifecycle.js';
 import { installMetrics } from '../../src/http/metrics.js';
 import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

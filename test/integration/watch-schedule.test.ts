@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
-import { watchStream, type WatchPolicy } from '../../src/core/livestream/watch-stream.js';
+import { watchStream, type WatchPolicy } from '../../src/core/workflow/watch-stream.js';
 import type { SourceStatus, StreamSource } from '../../src/core/sources/ports.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

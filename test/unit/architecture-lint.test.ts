@@ -70,6 +70,30 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
       '<script lang="ts">\n  import { statsSchema } from \'../../../src/http/stats/stats.routes.js\';\n  console.log(statsSchema);\n</script>\n',
       'kura/layers: web may import http only with `import type`',
     ],
+    [
+      'a core domain importing one above it (livestream → capture)',
+      'src/core/livestream/list-queue.ts',
+      "import type { PartLog } from '../capture/ports.js';\nexport type { PartLog };\n",
+      'kura/layers: core/livestream must not import core/capture',
+    ],
+    [
+      'the kernel importing a domain',
+      'src/core/errors.ts',
+      "import type { Livestream } from './livestream/livestream.js';\nexport type { Livestream };\n",
+      'kura/layers: core/kernel must not import core/livestream',
+    ],
+    [
+      'capture importing chat (finalize reaches the chat through its ChatArchive port)',
+      'src/core/capture/finalize-archive.ts',
+      "import { storeChat } from '../chat/store-chat.js';\nexport { storeChat };\n",
+      'kura/layers: core/capture must not import core/chat',
+    ],
+    [
+      'a new core folder not placed in the domain table',
+      'src/core/retention/keep-last.ts',
+      "import type { Livestream } from '../livestream/livestream.js';\nexport type { Livestream };\n",
+      'kura/layers: core/retention is not in the domain table',
+    ],
   ])('refuses %s', async (_name, filePath, code, expected) => {
     const found = await problems(filePath, code);
     expect(
@@ -80,6 +104,11 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
 
   it.each([
     ['core importing core from a domain folder', 'src/core/capture/start-capture.ts', "import { AppError } from '../errors.js';\nexport { AppError };\n"],
+    [
+      'a core domain importing one below it (workflow → capture)',
+      'src/core/workflow/cancel-livestream.ts',
+      "import type { PartLog } from '../capture/ports.js';\nexport type { PartLog };\n",
+    ],
     [
       'an adapter importing core and a config slice as a type',
       'src/adapters/storage/s3-store.ts',

@@ -10,7 +10,7 @@ import {
   type LifecycleEvent,
   type LifecycleEventType,
 } from '../../src/core/livestream/lifecycle.js';
-import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/livestream/livestream.js';
+import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/vocabulary.js';
 import { finalFailure } from '../../src/jobs/catalogue.js';
 
 const archive = { fileSizeBytes: 10, lengthSeconds: 1, videoKey: 'v', logKey: 'l', thumbnailKey: null, sha256: 'a'.repeat(64) };

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { ArchiveCheckRepo, Integrity, IntegrityCounts, StoredArchive } from '../../core/archive/integrity.js';
+import type { ArchiveCheckRepo, IntegrityCounts, StoredArchive } from '../../core/archive/integrity.js';
+import type { Integrity } from '../../core/vocabulary.js';
 import { inTransaction } from './pool.js';
 
 interface ArchiveRow {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { LivestreamChange, LivestreamInput, LivestreamStatus } from '../../core/livestream/livestream.js';
+import type { LivestreamChange, LivestreamInput } from '../../core/livestream/livestream.js';
+import type { LivestreamStatus } from '../../core/vocabulary.js';
 import { AppError } from '../../core/errors.js';
 import { applyEvent } from '../../core/livestream/lifecycle.js';
 import type { GrowthMonth, LivestreamRepo, LivestreamTotals } from '../../core/livestream/ports.js';
@@ -61,6 +62,15 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
         totalLengthSeconds: row.total_length ?? 0,
         uniqueChannels: row.unique_channels ?? 0,
       } satisfies LivestreamTotals;
+    },
+
+    async channelTotal(channelId, includeUnfinished) {
+      const { rows } = await pool.query<{ total: string }>({
+        name: 'livestream-channel-total',
+        text: `select case when $2 then all_count else finished_count end as total from channel_totals where channel_id = $1`,
+        values: [channelId, includeUnfinished],
+      });
+      return Number(rows[0]?.total ?? 0);
     },
 
     async growth() {

@@ -1,5 +1,6 @@
-import type { Integrity } from '../../core/archive/integrity.js';
-import type { Livestream, LivestreamStatus, Platform } from '../../core/livestream/livestream.js';
+import type { Integrity } from '../../core/vocabulary.js';
+import type { Livestream } from '../../core/livestream/livestream.js';
+import type { LivestreamStatus, Platform } from '../../core/vocabulary.js';
 
 /** The columns every record read selects, from `livestreams l`. */
 export const RECORD_COLUMNS = `

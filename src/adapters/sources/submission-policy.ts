@@ -1,4 +1,4 @@
-import type { Platform } from '../../core/livestream/livestream.js';
+import type { Platform } from '../../core/vocabulary.js';
 import type { Inspection, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
 

@@ -1,15 +1,4 @@
-/**
- * What the last verification of a stored archive found: `ok`, `missing` (no object in the store)
- * or `corrupt` (its size, or its sha256, is not what the record says).
- */
-export type Integrity = 'ok' | 'missing' | 'corrupt';
-export const INTEGRITY_STATES = ['ok', 'missing', 'corrupt'] as const satisfies readonly Integrity[];
-
-/** A record's integrity flag and when it was last verified. */
-export interface IntegrityFlag {
-  state: Integrity;
-  verifiedAt: Date;
-}
+import type { Integrity } from '../vocabulary.js';
 
 /** An archive Kura stores (its video object), as a verification sees it. */
 export interface StoredArchive {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ArchiveCheckRepo, Integrity, StoredArchive } from './integrity.js';
+import type { ArchiveCheckRepo, StoredArchive } from './integrity.js';
+import type { Integrity } from '../vocabulary.js';
 import type { ArchiveStore } from './ports.js';
 
 export interface VerifyDeps {

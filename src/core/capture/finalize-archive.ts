@@ -4,10 +4,8 @@ import { keepLease } from './lease.js';
 import type { Livestream } from '../livestream/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
-import type { CaptureLease, CaptureStates, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
+import type { CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
-import type { ChatLog } from '../chat/ports.js';
-import { storeChat } from '../chat/store-chat.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;
@@ -17,7 +15,7 @@ export interface FinalizeDeps {
   spool: Spool;
   /** Fetches the source's own thumbnail image (through the SSRF-safe fetcher). */
   fetchImage: (url: string) => Promise<Buffer>;
-  chats: ChatLog;
+  chatArchive: ChatArchive;
 }
 
 /**
@@ -88,7 +86,8 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
   const hasThumbnail = await storeThumbnail(deps, record, frame.source, thumbnail, frame.atSeconds);
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
-  if (await storeChat(deps, record, chatWaitMs)) await deps.captures.appendLog(id, [`[kura] stored the live chat (${await deps.chats.count(id)} messages)`]);
+  const chatMessages = await deps.chatArchive.store(record, chatWaitMs);
+  if (chatMessages !== null) await deps.captures.appendLog(id, [`[kura] stored the live chat (${chatMessages} messages)`]);
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
   const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));

@@ -89,6 +89,12 @@ export interface LocalChunk {
   path: string;
 }
 
+/** Stores what a record captured beside its video, once the capture ended: the live chat (core/chat implements it). */
+export interface ChatArchive {
+  /** Stores the record's chat beside its archive, waiting up to `waitMs` for its capture to end; the messages stored, or null when the stream has no chat. */
+  store(record: { id: string; title: string }, waitMs: number): Promise<number | null>;
+}
+
 /** Local working space of captures: chunks not yet uploaded, and finalize's work files. */
 export interface Spool {
   chunkPath(livestreamId: string, part: number, startOffset: number): string;

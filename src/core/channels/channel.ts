@@ -1,6 +1,3 @@
-/** Longest channel id a record may carry (an import refuses longer ones; so does every channel filter). */
-export const CHANNEL_ID_MAX_LENGTH = 200;
-
 /** The archive most recently scheduled of a channel. */
 export interface LatestArchive {
   id: string;

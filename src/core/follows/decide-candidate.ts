@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { archiveStream } from '../livestream/archive-stream.js';
+import { archiveStream } from '../workflow/archive-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';

@@ -1,16 +1,9 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { CHANNEL_ID_MAX_LENGTH } from '../channels/channel.js';
+import { CHANNEL_ID_MAX_LENGTH } from '../vocabulary.js';
 import { AppError } from '../errors.js';
-import {
-  LIVESTREAM_ID_PATTERN,
-  LIVESTREAM_STATUSES,
-  PLATFORMS,
-  SUBMITTER_PATTERN,
-  youtubeWatchUrl,
-  type LivestreamInput,
-  type LivestreamStatus,
-} from './livestream.js';
+import { youtubeWatchUrl, type LivestreamInput } from './livestream.js';
+import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS, SUBMITTER_PATTERN, type LivestreamStatus } from '../vocabulary.js';
 import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
 import type { LivestreamRepo } from './ports.js';
 

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
-import type { LivestreamChange, LivestreamStatus } from './livestream.js';
+import type { LivestreamChange } from './livestream.js';
+import type { LivestreamStatus } from '../vocabulary.js';
 
 /** What can happen to a record; each event carries what the record keeps of it. */
 export type LifecycleEvent =

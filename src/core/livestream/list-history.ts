@@ -1,4 +1,3 @@
-import type { ChannelRepo } from '../channels/ports.js';
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo, SortOrder } from './ports.js';
 
@@ -29,7 +28,7 @@ export interface HistoryPage {
  * One page of the archive (or of one channel's), newest or oldest first, with the total for
  * pagination; both totals are maintained aggregates. An unknown channel has an empty history.
  */
-export async function listHistory(deps: { livestreams: LivestreamRepo; channels: ChannelRepo }, request: HistoryRequest): Promise<HistoryPage> {
+export async function listHistory(deps: { livestreams: LivestreamRepo }, request: HistoryRequest): Promise<HistoryPage> {
   const limit = Math.min(request.limit, HISTORY_MAX_LIMIT);
   const offset = request.page * limit;
   const total = await historyTotal(deps, request);
@@ -38,12 +37,10 @@ export async function listHistory(deps: { livestreams: LivestreamRepo; channels:
   return { records, total, hasMore: offset + limit < total };
 }
 
-async function historyTotal(deps: { livestreams: LivestreamRepo; channels: ChannelRepo }, request: HistoryRequest): Promise<number> {
+async function historyTotal(deps: { livestreams: LivestreamRepo }, request: HistoryRequest): Promise<number> {
   if (request.channelId === null) {
     const totals = await deps.livestreams.totals();
     return request.unfinished ? totals.all : totals.finished;
   }
-  const channel = await deps.channels.find(request.channelId);
-  if (channel === null) return 0;
-  return request.unfinished ? channel.archives + channel.upcoming + channel.failed : channel.archives;
+  return deps.livestreams.channelTotal(request.channelId, request.unfinished);
 }

@@ -1,16 +1,4 @@
-import type { IntegrityFlag } from '../archive/integrity.js';
-
-/** States a viewer sees. `failed` keeps its reason; nothing is deleted for failing. */
-export type LivestreamStatus = 'upcoming' | 'live' | 'finished' | 'failed';
-export const LIVESTREAM_STATUSES = ['upcoming', 'live', 'finished', 'failed'] as const satisfies readonly LivestreamStatus[];
-
-export type Platform = 'youtube' | 'hls';
-export const PLATFORMS = ['youtube', 'hls'] as const satisfies readonly Platform[];
-
-/** Record ids: a YouTube video id, or an id Kura generated; safe in URLs and object keys. */
-export const LIVESTREAM_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-/** A submitter as the API shows it: `provider/userId`. */
-export const SUBMITTER_PATTERN = '^[a-z0-9_-]{1,32}/[^\\s/]{1,128}$';
+import type { IntegrityFlag, LivestreamStatus, Platform } from '../vocabulary.js';
 
 /** The stored archive of a record, as measured from the stored file. */
 export interface ArchiveFacts {

@@ -44,6 +44,8 @@ export interface LivestreamRepo {
   /** An upcoming or live record of this source URL, to join instead of duplicating. */
   findActiveBySource(sourceUrl: string): Promise<Livestream | null>;
   totals(): Promise<LivestreamTotals>;
+  /** How many records one channel's history holds (finished ones, or every one with `includeUnfinished`), from the per-channel aggregates; 0 for a channel never seen. */
+  channelTotal(channelId: string, includeUnfinished: boolean): Promise<number>;
   /** Finished records per calendar month (UTC) of their scheduled start, oldest month first. */
   growth(): Promise<GrowthMonth[]>;
   /** Inserts or updates records and appends new submitters, all in one transaction. */

@@ -1,4 +1,4 @@
-import type { Platform } from '../livestream/livestream.js';
+import type { Platform } from '../vocabulary.js';
 
 /** What a source says about a stream's identity and schedule (YouTube knows them; HLS does not). */
 export interface StreamDetails {

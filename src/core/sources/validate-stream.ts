@@ -1,4 +1,4 @@
-import type { Platform } from '../livestream/livestream.js';
+import type { Platform } from '../vocabulary.js';
 import type { StreamSource } from './ports.js';
 
 export interface Validation {

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { CHANNEL_ID_MAX_LENGTH } from '../../core/channels/channel.js';
+import { CHANNEL_ID_MAX_LENGTH } from '../../core/vocabulary.js';
 
 /** A channel id as records carry it: 1 to CHANNEL_ID_MAX_LENGTH characters (a NUL is refused for every input). */
 export function channelIdSchema(what: string) {

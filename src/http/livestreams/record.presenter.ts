@@ -1,4 +1,4 @@
-import type { LivestreamDetails as CoreDetails } from '../../core/livestream/get-livestream-details.js';
+import type { LivestreamDetails as CoreDetails } from '../../core/workflow/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
 import { redactUrlsIn, urlFor, type Audience } from '../../core/sources/public-url.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { INTEGRITY_STATES } from '../../core/archive/integrity.js';
-import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS } from '../../core/livestream/livestream.js';
+import { INTEGRITY_STATES } from '../../core/vocabulary.js';
+import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS } from '../../core/vocabulary.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC (Z)' });
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
-import { LIVESTREAM_ID_PATTERN } from '../../core/livestream/livestream.js';
+import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { PLATFORMS } from '../../core/livestream/livestream.js';
+import { PLATFORMS } from '../../core/vocabulary.js';
 import type { Quality } from '../../core/sources/ports.js';
 import { validateStream, type Validation } from '../../core/sources/validate-stream.js';
 import type { FastifyRequest } from 'fastify';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { submitStream } from '../../core/livestream/submit-stream.js';
+import { submitStream } from '../../core/workflow/submit-stream.js';
 import type { AccountSlices } from '../auth/accounts-context.js';
 import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';

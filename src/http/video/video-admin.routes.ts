@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { cancelLivestream } from '../../core/livestream/cancel-livestream.js';
-import { retryLivestream } from '../../core/livestream/retry-livestream.js';
-import { takeDownLivestream } from '../../core/livestream/take-down-livestream.js';
+import { cancelLivestream } from '../../core/workflow/cancel-livestream.js';
+import { retryLivestream } from '../../core/workflow/retry-livestream.js';
+import { takeDownLivestream } from '../../core/workflow/take-down-livestream.js';
 import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';

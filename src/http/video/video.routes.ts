@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getLivestreamDetails } from '../../core/livestream/get-livestream-details.js';
+import { getLivestreamDetails } from '../../core/workflow/get-livestream-details.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import type { RouteContext } from '../context.js';

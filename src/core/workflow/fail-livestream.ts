@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
-import { canMove } from './lifecycle.js';
+import { canMove } from '../livestream/lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo } from './ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
 
 /**
  * Kura gives up on a record: it becomes `failed` with `reason` (words for people), an open

@@ -1,11 +1,11 @@
 import { requireAdmin, submitterOf, type Caller } from '../accounts/account.js';
 import type { AdminActionRepo } from '../accounts/ports.js';
 import { AppError } from '../errors.js';
-import { getLivestream } from './get-livestream.js';
-import type { Livestream } from './livestream.js';
-import { canMove } from './lifecycle.js';
+import { getLivestream } from '../livestream/get-livestream.js';
+import type { Livestream } from '../livestream/livestream.js';
+import { canMove } from '../livestream/lifecycle.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Livestream } from './livestream.js';
+import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 

@@ -1,7 +1,7 @@
 import { PermanentError } from '../errors.js';
-import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
-import type { Livestream } from './livestream.js';
-import type { DetailsChange, LivestreamRepo, Scheduler } from './ports.js';
+import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
+import type { Livestream } from '../livestream/livestream.js';
+import type { DetailsChange, LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { StreamDetails, StreamSource } from '../sources/ports.js';
 
 export interface WatchPolicy {

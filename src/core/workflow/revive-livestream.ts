@@ -1,5 +1,5 @@
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 
 /**
  * Gives a failed record another go, through the lifecycle. When its capture holds parts (kept

@@ -1,8 +1,8 @@
 import type { Capture, CapturePart, Gap } from '../capture/capture.js';
-import { getLivestream } from './get-livestream.js';
-import type { Livestream } from './livestream.js';
+import { getLivestream } from '../livestream/get-livestream.js';
+import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo } from './ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
 
 export interface LivestreamDetails {
   record: Livestream;

@@ -1,11 +1,11 @@
 import { requireAdmin, submitterOf, type Caller } from '../accounts/account.js';
 import type { AdminActionRepo } from '../accounts/ports.js';
 import { AppError } from '../errors.js';
-import { getLivestream } from './get-livestream.js';
+import { getLivestream } from '../livestream/get-livestream.js';
 import { objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import type { ChunkLog } from '../capture/ports.js';
-import type { LivestreamRepo } from './ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
 
 /**
  * An admin removes a record: its stored files (video, log, thumbnail, chat, and the chunks of a capture

@@ -1,7 +1,7 @@
 import { failLivestream } from './fail-livestream.js';
-import { neverLiveReason } from './lifecycle.js';
+import { neverLiveReason } from '../livestream/lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo } from './ports.js';
+import type { LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo } from '../livestream/ports.js';
 
 export interface SweepPolicy {
   /** The never-live deadline, as the watch applies it (WatchPolicy.neverLiveSeconds). */

@@ -2,9 +2,9 @@ import { submitterOf, type Caller } from '../accounts/account.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';
 import { archiveStream } from './archive-stream.js';
 import { AppError } from '../errors.js';
-import type { Livestream } from './livestream.js';
+import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from './ports.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { StreamSource } from '../sources/ports.js';
 
 /**

@@ -1,0 +1,33 @@
+/**
+ * Words every core domain shares (the kernel, with errors.ts, ids.ts and rate-limit.ts): a record's
+ * platform and status, the shapes of ids, and an archive's integrity. It imports nothing, so any
+ * domain may import it without reaching into another domain.
+ */
+
+/** States a viewer sees. `failed` keeps its reason; nothing is deleted for failing. */
+export type LivestreamStatus = 'upcoming' | 'live' | 'finished' | 'failed';
+export const LIVESTREAM_STATUSES = ['upcoming', 'live', 'finished', 'failed'] as const satisfies readonly LivestreamStatus[];
+
+export type Platform = 'youtube' | 'hls';
+export const PLATFORMS = ['youtube', 'hls'] as const satisfies readonly Platform[];
+
+/** Record ids: a YouTube video id, or an id Kura generated; safe in URLs and object keys. */
+export const LIVESTREAM_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+/** A submitter as the API shows it: `provider/userId`. */
+export const SUBMITTER_PATTERN = '^[a-z0-9_-]{1,32}/[^\\s/]{1,128}$';
+
+/** Longest channel id a record may carry (an import refuses longer ones; so does every channel filter). */
+export const CHANNEL_ID_MAX_LENGTH = 200;
+
+/**
+ * What the last verification of a stored archive found: `ok`, `missing` (no object in the store)
+ * or `corrupt` (its size, or its sha256, is not what the record says).
+ */
+export type Integrity = 'ok' | 'missing' | 'corrupt';
+export const INTEGRITY_STATES = ['ok', 'missing', 'corrupt'] as const satisfies readonly Integrity[];
+
+/** A record's integrity flag and when it was last verified. */
+export interface IntegrityFlag {
+  state: Integrity;
+  verifiedAt: Date;
+}
