@@ -35,6 +35,8 @@ export interface Config {
   readonly ffprobePath: string;
   /** yt-dlp, which Kura asks about YouTube videos (details, live state, HLS playlists). */
   readonly ytdlpPath: string;
+  /** KURA_YTDLP_COOKIES: a Netscape cookies.txt handed to every yt-dlp run (members-only streams); null: none. */
+  readonly ytdlpCookies: string | null;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
@@ -218,6 +220,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
     ytdlpPath: read('YTDLP_PATH') ?? 'yt-dlp',
+    ytdlpCookies: read('KURA_YTDLP_COOKIES') ? path.resolve(cwd, read('KURA_YTDLP_COOKIES') as string) : null,
     storage: storage(),
     verify: {
       everyDays: integer('KURA_VERIFY_EVERY_DAYS', 30, 1, 3650),

@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { FollowPolicy } from '../core/follows/add-follow.js';
 import type { SignalName } from '../core/follows/follow.js';
 import type { ChannelResolver, FollowSignal } from '../core/follows/ports.js';
-import { targetChecks, type Sources } from './sources.js';
+import { targetChecks, ytdlpOf, type Sources } from './sources.js';
 
 /** The signals a worker's follows are checked with, each going out through this process's SSRF-safe fetcher or yt-dlp. */
 export function createFollowSignals(config: Config, sources: Sources): Record<SignalName, FollowSignal> {
@@ -16,7 +16,7 @@ export function createFollowSignals(config: Config, sources: Sources): Record<Si
   const { follow } = config;
   return {
     feed: createYouTubeFeedSignal({ fetcher, feedUrl: follow.youtubeFeedUrl }),
-    tabs: createYouTubeTabsSignal({ ytdlpPath: config.ytdlpPath }),
+    tabs: createYouTubeTabsSignal({ ytdlp: ytdlpOf(config) }),
     // without HOLODEX_API_KEY no Holodex follow can be created (followPolicy), so this never asks
     holodex: createHolodexSignal({ fetcher, baseUrl: follow.holodexUrl, apiKey: follow.holodexApiKey ?? '' }),
     playlist: createHlsEndpointSignal({ fetcher }),
@@ -24,8 +24,8 @@ export function createFollowSignals(config: Config, sources: Sources): Record<Si
 }
 
 /** How `kura follow add` and `POST /api/follows` resolve a YouTube channel id or handle (once, at creation). */
-export function createChannelResolver(config: Pick<Config, 'ytdlpPath'>): ChannelResolver {
-  return createYouTubeChannelResolver({ ytdlpPath: config.ytdlpPath });
+export function createChannelResolver(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies'>): ChannelResolver {
+  return createYouTubeChannelResolver({ ytdlp: ytdlpOf(config) });
 }
 
 /**

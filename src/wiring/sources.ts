@@ -4,6 +4,7 @@ import { createFetcher, type Fetcher } from '../adapters/sources/http-fetch.js';
 import { createHlsSource } from '../adapters/sources/hls-source.js';
 import { routeSources } from '../adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../adapters/sources/youtube-source.js';
+import { ytdlpProgram, type YtDlpProgram } from '../adapters/ytdlp/ytdlp-program.js';
 import type { Config } from '../config.js';
 import type { CheckAddresses, StreamSource } from '../core/sources/ports.js';
 
@@ -22,14 +23,19 @@ export interface Sources {
 
 /** Builds the fetcher (`fetcher` replaces it, for tests) and the sources on it. */
 export function createSources(
-  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath'>,
+  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath' | 'ytdlpCookies'>,
   fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources }),
 ): Sources {
   return {
     fetcher,
-    source: routeSources([createYouTubeSource(createYtDlp(config.ytdlpPath)), createHlsSource(fetcher)]),
+    source: routeSources([createYouTubeSource(createYtDlp(ytdlpOf(config))), createHlsSource(fetcher)]),
     fetchImage: (url) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),
   };
+}
+
+/** The yt-dlp every YouTube look runs (YTDLP_PATH, with KURA_YTDLP_COOKIES). */
+export function ytdlpOf(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies'>): YtDlpProgram {
+  return ytdlpProgram(config.ytdlpPath, config.ytdlpCookies);
 }
 
 /** How a URL someone makes Kura connect to again and again (a followed endpoint, a webhook) is judged when it is given. */

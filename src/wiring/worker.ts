@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
 import { chatArchive } from '../core/chat/store-chat.js';
+import { ytdlpOf } from './sources.js';
 import { JOB_NOTIFY_CHANNEL, type PgBossJobs } from '../jobs/pg-boss-jobs.js';
 import { FOLLOW_NOTIFY_CHANNEL, startFollowPoller } from '../jobs/follow-poller.js';
 import { startPurgingExpired } from '../jobs/purge-expired.js';
@@ -64,7 +65,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     fetchImage: sources.fetchImage,
     chats: database.chats,
     chatArchive: chatArchive({ chats: database.chats, store, spool }),
-    chatSource: createYouTubeChatSource({ ytdlpPath: config.ytdlpPath, dir: path.join(config.dataDir, 'spool', 'chats') }),
+    chatSource: createYouTubeChatSource({ ytdlp: ytdlpOf(config), dir: path.join(config.dataDir, 'spool', 'chats') }),
   };
 }
 

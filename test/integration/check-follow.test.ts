@@ -12,7 +12,7 @@ import { healthOf, type Follow, type FollowRequest, type SignalName, type Stream
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
-import { YTDLP_STAND_IN } from '../support/app.js';
+import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
 
@@ -123,7 +123,7 @@ beforeEach(async () => {
     livestreams: db.livestreams,
     captures: createCaptureRepo(db.pool),
     scheduler: jobs,
-    source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN)),
+    source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM)),
     pacer: createHostPacer({ requestsPerMinute: 600_000 }),
     signals: { feed: feed.port, tabs: tabs.port, holodex: unused, playlist: unused },
   };
@@ -136,7 +136,7 @@ afterEach(async () => {
 });
 
 async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
-  const resolver = createYouTubeChannelResolver({ ytdlpPath: YTDLP_STAND_IN });
+  const resolver = createYouTubeChannelResolver({ ytdlp: YTDLP_STAND_IN_PROGRAM });
   return addFollow(
     { follows, resolver, policy: { holodex: false, refuseUrl: () => null, checkAddresses: async () => null } },
     { follow: { url: CHANNEL, ...request }, createdBy: 'local/root', now: T0 },

@@ -9,7 +9,7 @@ import type { Follow } from '../../src/core/follows/follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
 import { presentFollow } from '../../src/http/follows/follow.presenter.js';
-import { YTDLP_STAND_IN } from '../support/app.js';
+import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startReceiver, startWorker } from '../support/webhooks.js';
 
@@ -51,7 +51,7 @@ function deps(): CheckDeps {
     livestreams: db.livestreams,
     captures: createCaptureRepo(db.pool),
     scheduler: worker.jobs,
-    source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN)),
+    source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM)),
     pacer: createHostPacer({ requestsPerMinute: 600_000 }),
     signals: { feed: playlistPort, tabs: playlistPort, holodex: playlistPort, playlist: playlistPort },
   };

@@ -13,7 +13,7 @@ import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/you
 import { followOf as aFollow } from '../support/follows.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import { readPackageInfo } from '../../src/package-info.js';
-import { YTDLP_STAND_IN } from '../support/app.js';
+import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
 
 // The signals a YouTube channel or Holodex follow is watched through, against local stand-ins:
 // a node:http server serving the feed fixture (test/fixtures/youtube/feed.xml, YouTube's Atom
@@ -171,7 +171,7 @@ describe('the YouTube feed signal', () => {
 
 describe('the YouTube tabs signal (yt-dlp stand-in)', () => {
   it('lists the upcoming and live streams of the streams tab, with their start and members-only', async () => {
-    const signal = createYouTubeTabsSignal({ ytdlpPath: YTDLP_STAND_IN });
+    const signal = createYouTubeTabsSignal({ ytdlp: YTDLP_STAND_IN_PROGRAM });
     expect([signal.name, signal.host(followOf({}))]).toEqual(['tabs', 'www.youtube.com']);
     const candidates = await signal.look(followOf({}));
     expect(candidates).toEqual([
@@ -184,12 +184,12 @@ describe('the YouTube tabs signal (yt-dlp stand-in)', () => {
 
   it("fails with yt-dlp's reason when the channel is gone", async () => {
     const gone = followOf({ channelId: 'UCnoSuchChannel000000001' });
-    await expect(createYouTubeTabsSignal({ ytdlpPath: YTDLP_STAND_IN }).look(gone)).rejects.toThrow('This channel does not exist.');
+    await expect(createYouTubeTabsSignal({ ytdlp: YTDLP_STAND_IN_PROGRAM }).look(gone)).rejects.toThrow('This channel does not exist.');
   });
 });
 
 describe('resolving a YouTube channel (yt-dlp stand-in)', () => {
-  const resolver = createYouTubeChannelResolver({ ytdlpPath: YTDLP_STAND_IN });
+  const resolver = createYouTubeChannelResolver({ ytdlp: YTDLP_STAND_IN_PROGRAM });
 
   it('resolves a handle to the channel id and name in one yt-dlp run that lists no video', async () => {
     const before = (await ytDlpRuns()).length;
@@ -207,7 +207,7 @@ describe('resolving a YouTube channel (yt-dlp stand-in)', () => {
 });
 
 describe('inspecting a members-only stream (yt-dlp stand-in)', () => {
-  const source = createYouTubeSource(createYtDlp(YTDLP_STAND_IN));
+  const source = createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM));
 
   it('is rejected as members-only when Kura has no access, with yt-dlp’s words', async () => {
     expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toEqual({

@@ -16,6 +16,7 @@ import type { OutboundOptions } from '../../src/adapters/outbound/outbound-clien
 import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
 import type { ChangeFeed } from '../../src/core/livestream/ports.js';
 import type { StreamSource } from '../../src/core/sources/ports.js';
@@ -59,10 +60,12 @@ export interface TestApp {
 export const TEST_PUBLIC_URL = 'http://kura.test';
 /** The yt-dlp STAND-IN the test apps ask about YouTube URLs (see test/support/bin/yt-dlp-stand-in.mjs). */
 export const YTDLP_STAND_IN = path.join(readPackageInfo().root, 'test', 'support', 'bin', 'yt-dlp-stand-in.mjs');
+/** The stand-in as Kura runs it: with this node as its JavaScript runtime, and no cookies. */
+export const YTDLP_STAND_IN_PROGRAM = ytdlpProgram(YTDLP_STAND_IN);
 
 /** Kura's sources as the tests run them: HLS on loopback allowed, YouTube through the yt-dlp stand-in. */
 export function testSources(): StreamSource {
-  return routeSources([createYouTubeSource(createYtDlp(YTDLP_STAND_IN)), createHlsSource(createFetcher({ allowPrivate: true }))]);
+  return routeSources([createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM)), createHlsSource(createFetcher({ allowPrivate: true }))]);
 }
 
 export interface TestAccountOptions {

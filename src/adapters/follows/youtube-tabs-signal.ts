@@ -1,11 +1,12 @@
 import type { StreamCandidate } from '../../core/follows/follow.js';
 import type { FollowSignal } from '../../core/follows/ports.js';
-import { runYtDlp } from '../sources/youtube-source.js';
+import { runYtDlp } from '../ytdlp/run-ytdlp.js';
+import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 import { channelIdOf, VIDEO_ID, youTubeCandidate } from './youtube-candidate.js';
 
 export interface YouTubeTabsOptions {
-  /** YTDLP_PATH. */
-  ytdlpPath: string;
+  /** The yt-dlp to run (YTDLP_PATH, with the cookies). */
+  ytdlp: YtDlpProgram;
 }
 
 /** The part of `yt-dlp -J --flat-playlist` output of a channel tab Kura reads. */
@@ -28,13 +29,13 @@ const TAB_ENTRIES = '1:30';
  * says what the feed does not (live or upcoming, the scheduled start, members-only). Throws an
  * Error with yt-dlp's reason.
  */
-export function createYouTubeTabsSignal({ ytdlpPath }: YouTubeTabsOptions): FollowSignal {
+export function createYouTubeTabsSignal({ ytdlp }: YouTubeTabsOptions): FollowSignal {
   return {
     name: 'tabs',
     host: () => 'www.youtube.com',
     async look(follow) {
       const url = `https://www.youtube.com/channel/${channelIdOf(follow)}/streams`;
-      const json = await runYtDlp(ytdlpPath, ['-J', '--flat-playlist', '--playlist-items', TAB_ENTRIES, '--no-warnings', '--', url]);
+      const json = await runYtDlp(ytdlp, ['-J', '--flat-playlist', '--playlist-items', TAB_ENTRIES, '--no-warnings', '--', url]);
       return readStreamsTab(json);
     },
   };

@@ -8,6 +8,8 @@ import type { ChatMessage } from '../../core/chat/chat.js';
 import type { ChatEnd, ChatSource } from '../../core/chat/ports.js';
 import { readLiveChatLine } from './youtube-live-chat.js';
 import { parseYouTubeUrl } from './youtube-url.js';
+import { ytdlpErrorWords, ytdlpStartError } from '../ytdlp/run-ytdlp.js';
+import { withYtDlpArguments, type YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 
 /**
  * A YouTube stream's live chat through yt-dlp's `live_chat` subtitle: yt-dlp fetches the chat
@@ -16,14 +18,16 @@ import { parseYouTubeUrl } from './youtube-url.js';
  * (inotify), hands each message on, and stops yt-dlp when asked. `dir` holds one folder per
  * chat being followed on this machine.
  */
-export function createYouTubeChatSource(options: { ytdlpPath: string; dir: string }): ChatSource {
+export function createYouTubeChatSource(options: { ytdlp: YtDlpProgram; dir: string }): ChatSource {
   return {
     async follow(sourceUrl, onMessage, signal) {
       const parsed = parseYouTubeUrl(sourceUrl);
       if (parsed.kind !== 'video') return 'none';
       const dir = await freshFolder(options.dir, parsed.videoId);
       try {
-        return await runYtDlp(options.ytdlpPath, parsed.canonicalUrl, dir, onMessage, signal);
+        return await withYtDlpArguments(options.ytdlp, chatArguments(parsed.canonicalUrl, dir), (argv) =>
+          followWithYtDlp(options.ytdlp, argv, dir, onMessage, signal),
+        );
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -40,10 +44,10 @@ async function freshFolder(root: string, videoId: string): Promise<string> {
   return dir;
 }
 
-async function runYtDlp(program: string, url: string, dir: string, onMessage: (m: ChatMessage) => void, signal: AbortSignal): Promise<ChatEnd> {
-  const file = path.join(dir, 'chat.live_chat.json');
+/** yt-dlp's arguments to follow a stream's live chat into `dir`. */
+function chatArguments(url: string, dir: string): string[] {
   // --no-part: the lines land in the file we read, not in a .part renamed at the end
-  const args = [
+  return [
     '--skip-download',
     '--write-subs',
     '--sub-langs',
@@ -56,6 +60,11 @@ async function runYtDlp(program: string, url: string, dir: string, onMessage: (m
     '--',
     url,
   ];
+}
+
+async function followWithYtDlp(ytdlp: YtDlpProgram, args: string[], dir: string, onMessage: (m: ChatMessage) => void, signal: AbortSignal): Promise<ChatEnd> {
+  const program = ytdlp.path;
+  const file = path.join(dir, 'chat.live_chat.json');
   const tail = tailLines(file, (line) => {
     for (const message of readLiveChatLine(line)) onMessage(message);
   });
@@ -67,9 +76,9 @@ async function runYtDlp(program: string, url: string, dir: string, onMessage: (m
     const watcher = watch(dir, () => void tail.read());
     const stop = () => child.kill('SIGTERM');
     signal.addEventListener('abort', stop, { once: true });
-    const notInstalled = `ERROR: yt-dlp is not installed here (YTDLP_PATH=${program})`;
+    const notInstalled = `ERROR: ${ytdlpStartError(ytdlp, Object.assign(new Error('not found'), { code: 'ENOENT' }))}`;
     child.on('error', (error: NodeJS.ErrnoException) => {
-      stderr += error.code === 'ENOENT' ? notInstalled : `ERROR: ${error.message}`;
+      stderr += `ERROR: ${ytdlpStartError(ytdlp, error)}`;
     });
     child.on('close', (code) => {
       if (code === 127 && stderr.startsWith('setpriv: failed to execute')) stderr = notInstalled;
@@ -77,8 +86,7 @@ async function runYtDlp(program: string, url: string, dir: string, onMessage: (m
       watcher.close();
       void tail.close().then((seen) => {
         if (signal.aborted || code === 0) return resolve(seen || signal.aborted ? 'ended' : 'none');
-        const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
-        reject(new Error(`yt-dlp could not follow the chat: ${line.replace(/^ERROR:\s*/, '') || `it exited with ${code}`}`));
+        reject(new Error(`yt-dlp could not follow the chat: ${ytdlpErrorWords(stderr) || `it exited with ${code}`}`));
       }, reject);
     });
   });

@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { SourceStatus, StreamDetails, StreamSource } from '../../core/sources/ports.js';
 import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
 import { parseYouTubeUrl } from './youtube-url.js';
-
-/** How long one yt-dlp run may take, and how much JSON it may print. */
-export const YTDLP_TIMEOUT_MS = 60_000;
-const MAX_YTDLP_OUTPUT = 16 * 1024 * 1024;
+import { runYtDlp } from '../ytdlp/run-ytdlp.js';
+import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 
 /** The part of `yt-dlp -J` output Kura reads. */
 interface YtDlpInfo {
@@ -41,48 +38,9 @@ export interface YouTubeVideo {
 /** Runs yt-dlp for one URL; resolves with its parsed JSON, rejects with its error line. */
 export type YtDlp = (url: string) => Promise<unknown>;
 
-export function createYtDlp(program: string): YtDlp {
+export function createYtDlp(program: YtDlpProgram): YtDlp {
   // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details
   return (url) => runYtDlp(program, ['-J', '--no-warnings', '--no-playlist', '--ignore-no-formats-error', '--', url]);
-}
-
-/**
- * Runs yt-dlp with these arguments (one that prints JSON: `-J`), within YTDLP_TIMEOUT_MS and
- * 16 MB of output; resolves with the parsed JSON, rejects with yt-dlp's error line in words.
- */
-export function runYtDlp(program: string, args: readonly string[]): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: YTDLP_TIMEOUT_MS });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.length > MAX_YTDLP_OUTPUT) child.kill('SIGKILL');
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(
-          error.code === 'ENOENT'
-            ? `yt-dlp is not installed here (YTDLP_PATH=${program}); the operator has to install it`
-            : `yt-dlp could not be run (${program}): ${error.message}`,
-        ),
-      ),
-    );
-    child.on('close', (code, signal) => {
-      if (code !== 0) {
-        const line = stderr.split('\n').find((l) => l.startsWith('ERROR:')) ?? stderr.trim().split('\n').at(-1) ?? '';
-        return reject(
-          new Error(signal ? `yt-dlp stopped (${signal})` : line.replace(/^ERROR:\s*(\[[\w:]+\]\s*[\w@.-]+:\s*)?/, '') || `yt-dlp exited with ${code}`),
-        );
-      }
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error('yt-dlp printed no JSON'));
-      }
-    });
-  });
 }
 
 /** Reads yt-dlp's JSON for a YouTube video. */

@@ -12,13 +12,19 @@
 // on a channel's streams tab is that channel's (its id and name in the video's info). With
 // `calls`, each run's arguments are appended there (one JSON array a line), so tests count runs.
 //
+// The current contract (yt-dlp 2025.11.12 and later): YouTube needs an external JavaScript runtime.
+// Without `--js-runtimes node:PATH` naming a node that exists, the stand-in warns as yt-dlp does
+// and lists no formats (its simulation of the formats a runtime-less yt-dlp cannot unlock).
+// `--cookies FILE`: a members-only video is answered when the file holds the line the state's
+// `memberCookie` names (a member's cookie), or when `membersOnlyAccess` is true.
+//
 // The live chat: `--skip-download --write-subs --sub-langs live_chat -o DIR/NAME.%(ext)s -- URL`
 // appends to DIR/NAME.live_chat.json, while the video's state says `is_live`, one line per chat
 // action as yt-dlp's youtube_live_chat downloader writes them (see test/support/live-chat.mjs),
 // a batch per fetch, and exits 0 when the stream is no longer live (the chat's end). `chat` in
 // the state: {"everyMs": 500} makes message n at n × everyMs ms since the epoch; without it the
 // stream has no chat (yt-dlp then writes nothing and exits 0); {"error": "…"} fails as yt-dlp does.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { chatActions } from '../live-chat.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +40,18 @@ const fail = (line) => {
 const readState = () => JSON.parse(readFileSync(process.env.YTDLP_STAND_IN_STATE ?? '', 'utf8'));
 const state = readState();
 if (state.calls) appendFileSync(state.calls, `${JSON.stringify(args)}\n`);
+const optionValue = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const runtime = optionValue('--js-runtimes');
+const hasRuntime = runtime?.startsWith('node:') === true && existsSync(runtime.slice('node:'.length));
+if (!hasRuntime && !args.includes('--no-warnings')) {
+  process.stderr.write('WARNING: [youtube] No supported JavaScript runtime could be found. Some formats may be missing.\n');
+}
+const cookieLines = optionValue('--cookies')
+  ? readFileSync(optionValue('--cookies'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+  : [];
+const isMember = state.membersOnlyAccess === true || (state.memberCookie !== undefined && cookieLines.includes(state.memberCookie));
 if (args.includes('--write-subs')) await followChat();
 if (!args.includes('-J')) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
 
@@ -50,7 +68,7 @@ process.stdout.write(`${JSON.stringify(videoInfo(id, state.videos?.[id] ?? state
 /** What `yt-dlp -J` prints for one video in the given state. */
 function videoInfo(id, video) {
   if (video.error) fail(`ERROR: [youtube] ${id}: ${video.error}`);
-  if (video.membersOnly && !state.membersOnlyAccess) fail(`ERROR: [youtube] ${id}: ${MEMBERS_ONLY}`);
+  if (video.membersOnly && !isMember) fail(`ERROR: [youtube] ${id}: ${MEMBERS_ONLY}`);
   const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
   const info = JSON.parse(readFileSync(path.join(fixtures, 'live.json'), 'utf8'));
   info.id = id;
@@ -69,7 +87,7 @@ function videoInfo(id, video) {
   info.release_timestamp = video.releaseTimestamp ?? info.release_timestamp;
   if (video.thumbnailUrl) info.thumbnails = [{ url: video.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
   info.formats =
-    video.liveStatus === 'is_live'
+    video.liveStatus === 'is_live' && hasRuntime
       ? [
           {
             format_id: '91',

@@ -1,0 +1,83 @@
+import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
+import { YTDLP_STAND_IN } from '../support/app.js';
+
+// What every yt-dlp run is handed, as the yt-dlp STAND-IN (test/support/bin) receives it: the
+// running node as its JavaScript runtime, and a private copy of the member's cookies.
+
+const MEMBER_COOKIE = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember-session';
+let dir: string;
+let calls: string;
+const previousState = process.env.YTDLP_STAND_IN_STATE;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'kura-ytdlp-args-'));
+  calls = path.join(dir, 'calls.log');
+  const state = {
+    videos: { kMembers001: { liveStatus: 'is_upcoming', releaseTimestamp: 1_900_000_000, membersOnly: true } },
+    memberCookie: MEMBER_COOKIE,
+    calls,
+  };
+  process.env.YTDLP_STAND_IN_STATE = path.join(dir, 'state.json');
+  await writeFile(process.env.YTDLP_STAND_IN_STATE, JSON.stringify(state));
+});
+afterAll(() => {
+  process.env.YTDLP_STAND_IN_STATE = previousState;
+});
+
+const runs = async (): Promise<string[][]> =>
+  (await readFile(calls, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+const MEMBERS_ONLY_URL = 'https://www.youtube.com/watch?v=kMembers001';
+
+describe('every yt-dlp run', () => {
+  it('names the running node as its JavaScript runtime, before the arguments of the look', async () => {
+    const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN)));
+    await source.inspect(MEMBERS_ONLY_URL);
+    const [args] = (await runs()).slice(-1);
+    expect(args).toEqual([
+      '--js-runtimes',
+      `node:${process.execPath}`,
+      '-J',
+      '--no-warnings',
+      '--no-playlist',
+      '--ignore-no-formats-error',
+      '--',
+      MEMBERS_ONLY_URL,
+    ]);
+  });
+
+  it('hands over a private copy of the cookies file, which opens a members-only stream and is gone after the run', async () => {
+    const cookies = path.join(dir, 'cookies.txt');
+    await writeFile(cookies, `# Netscape HTTP Cookie File\n${MEMBER_COOKIE}\n`);
+    await chmod(cookies, 0o644);
+    const withoutCookies = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN)));
+    expect(await withoutCookies.inspect(MEMBERS_ONLY_URL)).toMatchObject({ kind: 'rejected', membersOnly: true });
+
+    const tempBefore = (await readdir(os.tmpdir())).filter((name) => name.startsWith('kura-cookies-'));
+    const member = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, cookies)));
+    expect(await member.inspect(MEMBERS_ONLY_URL)).toMatchObject({ kind: 'accepted', id: 'kMembers001', details: { membersOnly: true } });
+    const [args] = (await runs()).slice(-1);
+    const copy = args?.[args.indexOf('--cookies') + 1] ?? '';
+    expect(args?.slice(0, 3)).toEqual(['--js-runtimes', `node:${process.execPath}`, '--cookies']);
+    expect(copy).not.toBe(cookies);
+    expect(path.basename(path.dirname(copy))).toMatch(/^kura-cookies-/);
+    // the copy is removed with its folder; the operator's file is left as it was
+    expect((await readdir(os.tmpdir())).filter((name) => name.startsWith('kura-cookies-'))).toEqual(tempBefore);
+    expect(await readFile(cookies, 'utf8')).toBe(`# Netscape HTTP Cookie File\n${MEMBER_COOKIE}\n`);
+  });
+
+  it('fails with words naming the setting, not the cookies, when the cookies file cannot be read', async () => {
+    const missing = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, path.join(dir, 'no-such-cookies.txt'))));
+    expect(await missing.inspect(MEMBERS_ONLY_URL)).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringContaining('the cookies file (KURA_YTDLP_COOKIES) cannot be read: ENOENT'),
+    });
+  });
+});
