@@ -55,7 +55,7 @@ export interface SearchRequest {
   offset: number;
   limit: number;
   filter: SearchFilter | null;
-  /** Empty: best match first (see DECISIONS.md). */
+  /** Empty: best match first (see docs/decisions/0050-builtin-engine-as-meilisearch.md). */
   sort: Array<{ field: SortField; order: 'asc' | 'desc' }>;
 }
 

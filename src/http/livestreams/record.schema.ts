@@ -9,7 +9,7 @@ export const LivestreamIdParamsSchema = Type.Object({
   id: Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: '1–64 letters, digits, "_" or "-"' }),
 });
 
-/** The livestream record of DESIGN.md, as history, queue and search return it. */
+/** A record as history, queue and search return it (the shape of the original interface, docs/api.md). */
 export const LivestreamRecordSchema = Type.Object(
   {
     id: Type.String(),
