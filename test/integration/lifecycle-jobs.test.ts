@@ -195,6 +195,24 @@ describe('a finalize that fails for good', () => {
   });
 });
 
+describe('a finished archive', () => {
+  it('is recorded with its capture finalized in the same commit: no reader sees a finished record whose capture merely ended', async () => {
+    const id = await capturedRecord(await realMedia());
+    expect((await captures.get(id))?.state).toBe('ended');
+    const archive = {
+      fileSizeBytes: 1,
+      lengthSeconds: 2,
+      videoKey: objectKeys.video(id),
+      logKey: objectKeys.log(id),
+      thumbnailKey: null,
+      sha256: 'a'.repeat(64),
+    };
+    await db.livestreams.transition(id, { type: 'archived', endedAt: new Date(), archive });
+    const seen = await db.pool.query(`select l.status, c.state from livestreams l join captures c on c.livestream_id = l.id where l.id = $1`, [id]);
+    expect(seen.rows).toEqual([{ status: 'finished', state: 'finalized' }]);
+  });
+});
+
 describe('importing upcoming records', () => {
   it('fails those past the never-live deadline, with the reason, and leaves the others upcoming', async () => {
     const old = buildRecord({ id: 'catalogue2019', finished: false, scheduledStart: '2019-05-01T18:00:00Z' });

@@ -117,6 +117,7 @@ describe('kura search reindex', () => {
     const loaded = follower.synced(records.map((r) => r.id));
     await kura.load(records);
     await loaded;
+    await kura.caughtUp(); // the app's index has heard of the documents the drain wrote
     const queries = [['karaoke'], ['karoke night'], ['', 'finished = false'], ['channel 7', 'finished = true']] as const;
     const answer = async () => Promise.all(queries.map(async ([q, filter]) => (await client.index('kura').search(q, { filter, limit: 1000 })).hits));
     const before = await answer();

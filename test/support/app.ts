@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -46,6 +47,11 @@ export interface TestApp {
   load(records: HistoryRecordJson[]): Promise<void>;
   /** Resolves at the next change notification the app receives. */
   nextChange(): Promise<void>;
+  /**
+   * Resolves once the app has heard of every change committed before the call: it sends a
+   * notification of its own, which PostgreSQL delivers after those of earlier commits.
+   */
+  caughtUp(): Promise<void>;
   /** Accounts as the app was wired with them (the production wiring on the test database). */
   accounts: AccountDeps;
   /** The real pg-boss the app queues jobs on, with no workers: read what it queued with `queuedJobs`. */
@@ -107,9 +113,24 @@ export async function startTestApp(
   const captures = createCaptureRepo(db.pool);
   const spool = createSpool(wiring.spoolDir ?? (await mkdtemp(path.join(os.tmpdir(), 'kura-spool-'))));
   const feed: ClosableChangeFeed = await listenForChanges(wiring.feedUrl?.(db) ?? db.url, () => undefined);
-  const waiters: Array<() => void> = [];
-  feed.onChange(() => waiters.splice(0).forEach((wake) => wake()));
-  const nextChange = () => new Promise<void>((resolve) => waiters.push(resolve));
+  const listeners = new Set<(payload?: string) => void>();
+  feed.onChange((payload) => [...listeners].forEach((listener) => listener(payload)));
+  const heard = (wanted: (payload?: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      const listener = (payload?: string) => {
+        if (!wanted(payload)) return;
+        listeners.delete(listener);
+        resolve();
+      };
+      listeners.add(listener);
+    });
+  const nextChange = () => heard(() => true);
+  const caughtUp = async () => {
+    const barrier = `caught-up-${randomBytes(6).toString('hex')}`;
+    const arrived = heard((payload) => payload === barrier);
+    await db.pool.query(`select pg_notify('kura_livestreams_changed', $1)`, [barrier]);
+    await arrived;
+  };
   const search = wiring.search?.(db, feed);
   const info = readPackageInfo();
   const app = await buildApp(
@@ -150,6 +171,7 @@ export async function startTestApp(
     app,
     db,
     nextChange,
+    caughtUp,
     accounts,
     jobs,
     archiveDir,

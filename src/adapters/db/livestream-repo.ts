@@ -94,6 +94,11 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
         const { rows } = await client.query<{ status: LivestreamStatus }>('select status from livestreams where id = $1 for update', [id]);
         if (rows[0] === undefined) throw new AppError('not_found', 'livestream_not_found', `No livestream has the id "${id}".`);
         await updateRecord(client, id, applyEvent(rows[0].status, event));
+        // finalize's archive and its capture's end are one fact: a reader never sees a finished
+        // record whose capture is not finalized (the chunks are deleted only after this commit)
+        if (event.type === 'archived') {
+          await client.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1 and state = 'ended'`, [id]);
+        }
         const { rows: records } = await client.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = $1`, [id]);
         return toLivestream(records[0] as LivestreamRow);
       });
