@@ -74,17 +74,22 @@ export interface S3Config {
 /** Capture engine limits; each is a KURA_* variable documented in .env.example. */
 export interface CaptureConfig {
   maxCaptures: number;
+  /** A capture ends when its playlist answers but lists no new segment for this long. */
   idleSeconds: number;
+  /** A capture ends when its playlist does not answer at all for this long. */
   unreachableSeconds: number;
+  /** A capture ends when its playlist keeps answering 404/410 for this long: the source went offline. */
   offlineSeconds: number;
+  /** A capture stops recording past this much media (seconds) or these many bytes. */
   maxSeconds: number;
   maxBytes: number;
+  /** A capture stops cleanly (keeping what it recorded) when the spool's disk has less free space. */
   minFreeBytes: number;
   neverLiveSeconds: number;
   watchPollSeconds: number;
   staleAfterSeconds: number;
   jobPollSeconds: number;
-  /** A capture's local chunk is uploaded once it holds this many bytes (KURA_SPOOL_CHUNK_MB). */
+  /** A capture's local chunk is sealed and uploaded once it holds this many bytes (KURA_SPOOL_CHUNK_MB). */
   chunkBytes: number;
   /**
    * …or this many seconds of media, if not 0 (KURA_SPOOL_CHUNK_SECONDS): the live edge an api

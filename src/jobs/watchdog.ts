@@ -1,3 +1,4 @@
+import { MOVED_ON_BY } from '../core/capture/capture-lifecycle.js';
 import type { CaptureLease, EncoderLog } from '../core/capture/ports.js';
 import type { ChangeFeed, Scheduler } from '../core/livestream/ports.js';
 
@@ -47,7 +48,7 @@ export function startWatchdog(deps: { captures: CaptureLease & EncoderLog; sched
         for (const { livestreamId, state } of stale) {
           if (state === 'chat') {
             await deps.scheduler.chat(livestreamId); // its worker died; the video capture goes on
-          } else if (state === 'capturing') {
+          } else if (MOVED_ON_BY[state] === 'capture') {
             await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
             await deps.scheduler.capture(livestreamId);
           } else {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Gap, StoredSegment } from '../../src/core/capture/capture.js';
+import type { Gap, RecordedSegment } from '../../src/core/capture/capture.js';
 import { buildLivePlaylist, type PartFormat } from '../../src/core/capture/live-playlist.js';
 import { readPartFormat } from '../../src/core/capture/part-format.js';
 
-const segment = (sequence: number, part = 1, durationSeconds = 2): StoredSegment => ({ sequence, part, endOffset: (sequence + 1) * 1000, durationSeconds });
+const segment = (sequence: number, part = 1, durationSeconds = 2): RecordedSegment => ({ sequence, part, endOffset: (sequence + 1) * 1000, durationSeconds });
 const gap = (firstSequence: number, lastSequence: number, seconds: number): Gap => ({ firstSequence, lastSequence, seconds, reason: 'left the window' });
 const ts = new Map<number, PartFormat>([
   [1, { kind: 'mpegts' }],

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { CHUNK_META, objectKeys } from '../../core/archive/object-keys.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
-import type { ChunkLog, LocalChunk } from '../../core/capture/ports.js';
+import type { ChunkLog, SizedLocalChunk } from '../../core/capture/ports.js';
 import { sleep } from './sleep.js';
 
-/** A local chunk file complete up to `endOffset` (exclusive, in part offsets). */
-export type SealedChunk = LocalChunk & { endOffset: number };
+/** A sealed local chunk: its file complete up to `endOffset` (exclusive, in part offsets), ready to upload. */
+export type SealedChunk = SizedLocalChunk;
 
 export interface ChunkUploaderDeps {
   store: ArchiveStore;

@@ -2,16 +2,17 @@ import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Spool } from '../../core/capture/ports.js';
 import type { SealedChunk } from './chunk-uploader.js';
+import type { RecorderLimits } from './recorder-deps.js';
 
 /** A segment's bytes are held up to this much before they are written: most segments take one write. */
 const HOLD_BYTES = 1024 * 1024;
 
 /**
- * Writes a capture's parts as a run of local chunk files: a segment's bytes are written to the
+ * Writes a capture's parts as a run of local chunks: a segment's bytes are written to the
  * current chunk as they arrive, past the end of the part, and become part of it (fsynced) on
- * `commit`; once the chunk holds `limit.bytes` or more (or `limit.seconds` of media, if not 0) at
- * a segment boundary it is sealed and handed to `onSealed` (the uploader), and the part goes on
- * in a new chunk. So local disk holds
+ * `commit`; once the chunk holds `limit.chunkBytes` or more (or `limit.chunkSeconds` of media, if
+ * not 0) at a segment boundary it is sealed and handed to `onSealed` (the uploader), and the part
+ * goes on in a new chunk. So local disk holds
  * the chunk being written plus those waiting for upload, whatever the stream's length, and
  * memory at most `HOLD_BYTES` per capture, whatever the segment's size.
  */
@@ -31,7 +32,7 @@ export class ChunkWriter {
   constructor(
     private readonly spool: Spool,
     private readonly livestreamId: string,
-    private readonly limit: { bytes: number; seconds: number },
+    private readonly limit: Pick<RecorderLimits, 'chunkBytes' | 'chunkSeconds'>,
     private readonly onSealed: (chunk: SealedChunk) => void,
   ) {}
 
@@ -88,7 +89,7 @@ export class ChunkWriter {
   /** Counts the segment just recorded (`seconds` long) and seals the current chunk when it is full; call only at a recorded segment boundary. */
   async sealIfFull(seconds: number): Promise<void> {
     this.chunkSeconds += seconds;
-    const { bytes, seconds: longest } = this.limit;
+    const { chunkBytes: bytes, chunkSeconds: longest } = this.limit;
     if (this.offset - this.chunkStart >= bytes || (longest > 0 && this.chunkSeconds >= longest)) await this.seal();
   }
 
@@ -127,7 +128,7 @@ export class ChunkWriter {
     const [buffers, length] = [this.held, this.heldBytes];
     this.held = [];
     this.heldBytes = 0;
-    // one system call for the segment's pieces as they arrived: no copy into one buffer
+    // one system call for the segment's buffers as they arrived: no copy into one buffer
     const { bytesWritten } = await this.openFile().writev(buffers, this.offset + this.written - this.chunkStart);
     this.written += bytesWritten;
     if (bytesWritten !== length) throw new Error(`part ${this.part}: wrote ${bytesWritten} of ${length} bytes (disk full?)`);

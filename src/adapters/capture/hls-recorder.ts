@@ -65,9 +65,7 @@ class RecordingSession {
       log: (line) => this.log(line),
       onLeaseLost: () => (this.leaseLost = true),
     });
-    this.writer = new ChunkWriter(deps.spool, id, { bytes: deps.limits.chunkBytes, seconds: deps.limits.chunkSeconds }, (chunk) =>
-      this.uploader.enqueue(chunk),
-    );
+    this.writer = new ChunkWriter(deps.spool, id, deps.limits, (chunk) => this.uploader.enqueue(chunk));
     this.pollWait = AbortSignal.any([signal, this.wake.signal]);
     this.segments = new SegmentFetcher({
       fetcher: deps.fetcher,

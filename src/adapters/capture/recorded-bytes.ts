@@ -1,9 +1,8 @@
 import { open, stat } from 'node:fs/promises';
 import type { ArchiveStore } from '../../core/archive/ports.js';
-import type { ChunkLog, RecordedBytes, Spool } from '../../core/capture/ports.js';
-
-/** A stretch of a part this process can read: a stored chunk, or a chunk file of the spool on this disk. */
-type Piece = { part: number; startOffset: number; endOffset: number } & ({ key: string } | { path: string });
+import type { StoredChunk } from '../../core/capture/capture.js';
+import { readableEnds, readPlan, runOf, type ChunkRead } from '../../core/capture/coverage.js';
+import type { ChunkLog, RecordedBytes, SizedLocalChunk, Spool } from '../../core/capture/ports.js';
 
 interface Deps {
   captures: ChunkLog;
@@ -12,66 +11,55 @@ interface Deps {
 }
 
 /**
- * What a capture recorded, read where it already is: the chunks in the archive store (which cover
- * each part from byte 0), then the spool's chunk files that follow them on this machine — the
- * worker's own when this process shares its data directory (`kura serve`), none on an api of its
- * own. A chunk file may move to the store while it is read about: the spool is listed before the
- * store's chunks (a chunk leaves the spool only after PostgreSQL notes it stored), and a file gone
- * by the time it is opened is read from the store, under the same part and offset. Nothing is
- * opened before the bytes are read, so a request that never reads them holds nothing.
+ * What a capture recorded, read where it already is: each part's run (coverage.ts) of stored
+ * chunks, then the local chunks that follow them on this machine — the worker's own when this
+ * process shares its data directory (`kura serve`), none on an api of its own. A local chunk may
+ * move to the store while it is read about: the spool is listed before the stored chunks (a local
+ * chunk is deleted only after PostgreSQL notes it stored), and a file gone by the time it is
+ * opened is read from the store, under the same part and offset. Nothing is opened before the
+ * bytes are read, so a request that never reads them holds nothing.
  */
 export function createRecordedBytes(deps: Deps): RecordedBytes {
   return {
     async readable(id) {
-      const extent = new Map<number, number>();
-      for (const piece of await pieces(deps, id)) extent.set(piece.part, piece.endOffset);
-      return extent;
+      const { stored, local } = await listChunks(deps, id);
+      return readableEnds(stored, local);
     },
     async read(id, part, range) {
-      const holding = (await pieces(deps, id)).filter((p) => p.part === part && p.endOffset > range.start && p.startOffset <= range.end);
-      if (holding[0] === undefined || holding[0].startOffset > range.start || (holding.at(-1)?.endOffset ?? 0) <= range.end) return null;
-      return readPieces(deps, id, holding, range);
+      const { stored, local } = await listChunks(deps, id);
+      const plan = readPlan(runOf(part, stored, local).chunks, range);
+      return plan === null ? null : readChunks(deps, id, plan);
     },
   };
 }
 
-/** Each part's readable run from byte 0: its stored chunks, then the spool files that follow them. */
-async function pieces(deps: Deps, id: string): Promise<Piece[]> {
-  const local = await deps.spool.localChunks(id);
-  const sized = await Promise.all(
-    local.map(async (file) => {
-      const size = (await stat(file.path).catch(() => null))?.size ?? 0;
-      return { part: file.part, startOffset: file.startOffset, endOffset: file.startOffset + size, path: file.path };
-    }),
+/** The capture's local chunks on this disk, sized (a file gone meanwhile is empty), listed before its stored chunks. */
+async function listChunks(deps: Deps, id: string): Promise<{ stored: StoredChunk[]; local: SizedLocalChunk[] }> {
+  const listed = await deps.spool.localChunks(id);
+  const local = await Promise.all(
+    listed.map(async (chunk): Promise<SizedLocalChunk> => ({
+      ...chunk,
+      endOffset: chunk.startOffset + ((await stat(chunk.path).catch(() => null))?.size ?? 0),
+    })),
   );
-  const stored = await deps.captures.chunks(id);
-  const runs: Piece[] = [];
-  for (const part of new Set([...stored, ...sized].map((p) => p.part))) {
-    let covered = 0;
-    for (const piece of [...stored.filter((c) => c.part === part), ...sized.filter((l) => l.part === part)]) {
-      if (piece.startOffset !== covered || piece.endOffset <= covered) continue;
-      runs.push(piece);
-      covered = piece.endOffset;
-    }
-  }
-  return runs;
+  return { stored: await deps.captures.chunks(id), local };
 }
 
-async function* readPieces(deps: Deps, id: string, holding: readonly Piece[], range: { start: number; end: number }): AsyncIterable<Uint8Array> {
-  for (const piece of holding) {
-    const start = Math.max(range.start, piece.startOffset) - piece.startOffset;
-    const end = Math.min(range.end, piece.endOffset - 1) - piece.startOffset;
-    const file = 'path' in piece ? await open(piece.path, 'r').catch(() => null) : null;
+/** Carries out a read plan: a local chunk from its file, or from the store once it moved there; a stored chunk from the store. */
+async function* readChunks(deps: Deps, id: string, plan: ReadonlyArray<ChunkRead<StoredChunk | SizedLocalChunk>>): AsyncIterable<Uint8Array> {
+  for (const { chunk, offset, length } of plan) {
+    const range = { start: offset, end: offset + length - 1 };
+    const file = 'path' in chunk ? await open(chunk.path, 'r').catch(() => null) : null;
     if (file !== null) {
       try {
-        yield* file.createReadStream({ start, end, autoClose: false }) as AsyncIterable<Uint8Array>;
+        yield* file.createReadStream({ ...range, autoClose: false }) as AsyncIterable<Uint8Array>;
       } finally {
         await file.close();
       }
       continue;
     }
-    const key = 'key' in piece ? piece.key : (await deps.captures.chunks(id)).find((c) => c.part === piece.part && c.startOffset === piece.startOffset)?.key;
-    if (key === undefined) throw new Error(`part ${piece.part} of ${id} from byte ${piece.startOffset} left the spool but is not stored`);
-    yield* (await deps.store.read(key, { start, end })) as AsyncIterable<Uint8Array>;
+    const key = 'key' in chunk ? chunk.key : (await deps.captures.chunks(id)).find((c) => c.part === chunk.part && c.startOffset === chunk.startOffset)?.key;
+    if (key === undefined) throw new Error(`part ${chunk.part} of ${id} from byte ${chunk.startOffset} left the spool but is not stored`);
+    yield* (await deps.store.read(key, range)) as AsyncIterable<Uint8Array>;
   }
 }

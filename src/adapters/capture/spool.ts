@@ -9,8 +9,8 @@ import type { LocalChunk, Spool } from '../../core/capture/ports.js';
 const CHUNK_FILE = /^part-(\d{4,})-at-(\d{14,})$/;
 
 /**
- * Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. A chunk
- * file holds a stretch of a part as the source sent it (MPEG-TS, or fragmented MP4 after its
+ * Capture working files under `root` (`$KURA_DATA_DIR/spool`), one folder per livestream. A local
+ * chunk's file holds bytes of a part as the source sent them (MPEG-TS, or fragmented MP4 after its
  * initialization section), named by its part and the part offset it starts at; it has no
  * extension, as ffmpeg recognises either by content.
  */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Capture, CapturePart, Gap, StoredChunk, StoredSegment } from '../../core/capture/capture.js';
+import type { Capture, CapturePart, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import { groupCommit } from './group-commit.js';
 import { createSegmentRows } from './segment-rows.js';
@@ -25,7 +25,8 @@ interface CaptureRow {
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
   // the hot path of 100 captures: one statement carries the segments of many (see createSegmentRows)
   const recordSegments = createSegmentRows(pool);
-  // leases beat together (keepLease aligns them to the clock): one statement for the process's captures
+  // leases beat together (keepLease aligns them to the clock): one statement for the process's captures;
+  // the state clause is `lease_renewed` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
   const heartbeats = groupCommit<{ livestreamId: string; workerId: string }, 'held' | 'lost' | 'stop'>(async (leases) => {
     const { rows } = await pool.query<{ livestream_id: string; worker_id: string; stop: boolean }>(
       `update captures c set heartbeat_at = now() from unnest($1::text[], $2::text[]) as l(id, worker)
@@ -42,6 +43,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
 
   return {
     async claim(livestreamId, workerId, staleAfterSeconds) {
+      // a new capture starts `capturing`; an existing one is taken only as CAPTURE_TRANSITIONS allows `claimed`
       const { rows } = await pool.query<CaptureRow>(
         `insert into captures as c (livestream_id, worker_id, heartbeat_at) values ($1, $2, now())
          on conflict (livestream_id) do update set worker_id = excluded.worker_id, heartbeat_at = now()
@@ -54,6 +56,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async claimFinalize(livestreamId, workerId, staleAfterSeconds) {
+      // the state clause is `finalize_claimed` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
       const { rows } = await pool.query<CaptureRow>(
         `update captures set worker_id = $2, heartbeat_at = now()
          where livestream_id = $1 and state = 'ended'
@@ -73,6 +76,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async requestStop(livestreamId, reason) {
+      // the state clause is `stop_requested` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
       const { rowCount } = await pool.query(`update captures set stop_requested = $2 where livestream_id = $1 and state = 'capturing'`, [livestreamId, reason]);
       return rowCount === 1;
     },
@@ -128,6 +132,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async recordChunk(livestreamId, workerId, chunk) {
+      // the state clause is `chunk_stored` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
       const { rowCount } = await pool.query(
         `insert into capture_chunks (livestream_id, part, start_offset, end_offset, object_key)
          select $1, $3, $4, $5, $6 from captures where livestream_id = $1 and worker_id = $2 and state = 'capturing'
@@ -146,6 +151,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async end(livestreamId, reason) {
+      // the state clause is `ended` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): ending an ended capture changes nothing
       await pool.query(
         `update captures set state = 'ended', end_reason = $2, ended_at = now(), worker_id = null
          where livestream_id = $1 and state = 'capturing'`,
@@ -154,6 +160,8 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async markFinalized(livestreamId) {
+      // `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): no state clause, as its caller holds
+      // the finalize claim (`finalize_claimed`), which only an ended capture gives
       await pool.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1`, [livestreamId]);
     },
 
@@ -214,6 +222,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async latestRunning() {
+      // recording: the state isRecording (core/capture/capture-lifecycle.ts) names
       const { rows } = await pool.query<{ livestream_id: string }>(
         `select livestream_id from captures where state = 'capturing' order by started_at desc limit 1`,
       );
@@ -230,6 +239,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async leases(staleAfterSeconds) {
+      // the states that hold a lease (`lease_renewed` of CAPTURE_TRANSITIONS, core/capture/capture-lifecycle.ts);
       // a failed record's capture is left as it is (its parts wait for an admin's retry)
       // and the chats of captures going on whose worker holds them but stopped renewing (a released
       // chat is a failed attempt, retried by its job)
@@ -273,6 +283,6 @@ function toCapture(row: CaptureRow): Capture {
   };
 }
 
-function toSegment(row: { sequence: string | number; part: number; end_offset: string | number; duration_seconds: number }): StoredSegment {
+function toSegment(row: { sequence: string | number; part: number; end_offset: string | number; duration_seconds: number }): RecordedSegment {
   return { sequence: Number(row.sequence), part: row.part, endOffset: Number(row.end_offset), durationSeconds: row.duration_seconds };
 }

@@ -95,7 +95,8 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
         if (rows[0] === undefined) throw new AppError('not_found', 'livestream_not_found', `No livestream has the id "${id}".`);
         await updateRecord(client, id, applyEvent(rows[0].status, event));
         // finalize's archive and its capture's end are one fact: a reader never sees a finished
-        // record whose capture is not finalized (the chunks are deleted only after this commit)
+        // record whose capture is not finalized (the chunks are deleted only after this commit);
+        // the state clause is `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
         if (event.type === 'archived') {
           await client.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1 and state = 'ended'`, [id]);
         }

@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import type { StoredSegment } from '../../core/capture/capture.js';
+import type { RecordedSegment } from '../../core/capture/capture.js';
 import { groupCommit } from './group-commit.js';
 
 /** A stored segment of one capture and its log lines (stamped). */
 interface SegmentRow {
   livestreamId: string;
-  segment: StoredSegment;
+  segment: RecordedSegment;
   lines: readonly string[];
 }
 
@@ -14,7 +14,7 @@ interface SegmentRow {
  * is written as `recordSegment` says: the segment, its log lines and the capture's
  * `next_sequence` commit together, and its caller hears back once they are committed.
  */
-export function createSegmentRows(pool: pg.Pool): (livestreamId: string, segment: StoredSegment, lines: readonly string[]) => Promise<void> {
+export function createSegmentRows(pool: pg.Pool): (livestreamId: string, segment: RecordedSegment, lines: readonly string[]) => Promise<void> {
   const record = groupCommit<SegmentRow, void>(async (rows) => {
     await insert(pool, rows);
     return rows.map(() => undefined);

@@ -34,7 +34,7 @@ const unpaced: InputPacing = { requested: () => undefined, beforeWrite: async ()
  * Serves parts (read from the archive store on demand) to ffmpeg over loopback HTTP, with Range
  * support: ffmpeg then treats each part as a seekable file — it reads the end of an MPEG-TS part
  * to learn its duration, which is how the concat demuxer places the next part on the timeline,
- * exactly as with local files. `pacing` can hold each piece back (backpressure from the output
+ * exactly as with local files. `pacing` can hold each read back (backpressure from the output
  * side). The path carries a random token: nothing else on the machine can guess it.
  */
 export async function serveParts(parts: readonly ByteSource[], pacing: InputPacing = unpaced): Promise<PartServer> {
@@ -102,12 +102,12 @@ async function send(part: ByteSource, range: ByteRange, response: http.ServerRes
   let sent = 0;
   for (let start = range.start, step = FIRST_READ_BYTES; start <= range.end; start += step, step = Math.min(2 * step, LAST_READ_BYTES)) {
     // leaving the loop early (ffmpeg hung up to read elsewhere) closes the source's read
-    for await (const chunk of part.read({ start, end: Math.min(range.end, start + step - 1) })) {
+    for await (const bytes of part.read({ start, end: Math.min(range.end, start + step - 1) })) {
       if (response.destroyed) return;
-      await beforeWrite(chunk.length);
+      await beforeWrite(bytes.length);
       if (response.destroyed) return; // closed while held back: its 'close' has passed, no 'drain' will come
-      sent += chunk.length;
-      if (!response.write(chunk)) await drained(response);
+      sent += bytes.length;
+      if (!response.write(bytes)) await drained(response);
     }
   }
   if (response.destroyed) return;

@@ -8,7 +8,7 @@ export const objectKeys = {
   /** The live chat, one JSON message a line, stored gzip-compressed (served with `Content-Encoding: gzip`). */
   chat: (id: string) => `archives/${id}/${id}.chat.ndjson.gz`,
   /**
-   * A stretch of a capture's part, stored while the stream is recorded and deleted once the
+   * A stored chunk: bytes of a capture's part, stored while the stream is recorded and deleted once the
    * archive is: `nonce` makes each upload's key its own (see capture_chunks).
    */
   captureChunk: (id: string, part: number, startOffset: number, nonce: string) =>

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { nextCaptureState } from './capture-lifecycle.js';
 import type { CaptureLease, CaptureStates, EncoderLog, StreamRecorder } from './ports.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { StreamSource } from '../sources/ports.js';
@@ -25,7 +26,8 @@ export async function captureStream(
   const capture = await deps.captures.claim(id, worker.workerId, worker.staleAfterSeconds);
   if (capture === null) {
     const current = await deps.captures.get(id);
-    if (current !== null && current.state !== 'capturing') return deps.scheduler.finalize(id);
+    // refused because the recording is over (not because another worker holds it): finalize it
+    if (current !== null && nextCaptureState(current.state, 'claimed') === null) return deps.scheduler.finalize(id);
     throw new AppError('conflict', 'capture_not_running', `Another worker is recording ${id}.`);
   }
   await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);

@@ -1,8 +1,11 @@
+import type { CaptureState } from './capture-lifecycle.js';
+
 /** A capture's progress as stored, so any worker can resume it. */
 export interface Capture {
   livestreamId: string;
   playlistUrl: string | null;
-  state: 'capturing' | 'ended' | 'finalized';
+  /** See the capture lifecycle (capture-lifecycle.ts). */
+  state: CaptureState;
   endReason: string | null;
   /** An admin's reason to stop the capture in progress; null unless one asked. */
   stopRequested: string | null;
@@ -15,16 +18,17 @@ export interface Capture {
   endedAt: Date | null;
 }
 
-export interface StoredSegment {
+/** A source segment the capture recorded: its bytes end its part at `endOffset` when it is recorded. */
+export interface RecordedSegment {
   sequence: number;
   part: number;
-  /** Bytes of the part file up to and including this segment. */
+  /** Bytes of the part up to and including this segment. */
   endOffset: number;
   durationSeconds: number;
 }
 
 /** A recorded segment and where its bytes are: part offsets `startOffset` to `endOffset` (exclusive). */
-export interface SegmentSpan extends StoredSegment {
+export interface SegmentSpan extends RecordedSegment {
   startOffset: number;
 }
 
@@ -36,14 +40,19 @@ export interface Gap {
   reason: string;
 }
 
-/** A stretch of a part stored in the archive store: bytes [startOffset, endOffset) of the part. */
-export interface StoredChunk {
+/** Where a chunk is in its part: bytes [startOffset, endOffset) of part `part` (see the glossary in coverage.ts). */
+export interface ChunkSpan {
   part: number;
   startOffset: number;
   endOffset: number;
+}
+
+/** A chunk in the archive store, noted in capture_chunks: `key` is its object. */
+export interface StoredChunk extends ChunkSpan {
   key: string;
 }
 
+/** A part as its recorded segments make it: `bytes` long (the last segment's end), `seconds` of media. */
 export interface CapturePart {
   part: number;
   bytes: number;

@@ -1,8 +1,11 @@
 import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
 import { PermanentError } from '../errors.js';
+import { isFinalized } from './capture-lifecycle.js';
+import { readPlan, storedPart } from './coverage.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from '../livestream/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
+import type { ByteRange } from '../archive/byte-range.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import type { CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
@@ -37,7 +40,8 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { w
   }
   if (capture === null || record === null) {
     // finalized already (a retry after its chunks could not all be deleted), or another worker is at it
-    if ((await deps.captures.get(id))?.state === 'finalized') await deleteChunks(deps, id);
+    const state = (await deps.captures.get(id))?.state;
+    if (state !== undefined && isFinalized(state)) await deleteChunks(deps, id);
     return;
   }
   const stopLease = keepLease(deps.captures, id, lease.workerId, (lease.staleAfterSeconds * 1000) / 3);
@@ -69,10 +73,10 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
   for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
 }
 
-/** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
 /** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */
 type PartSource = ByteSource & { seconds: number; firstChunkBytes: number };
 
+/** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
 async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: PartSource[], chatWaitMs: number): Promise<void> {
   const { id } = record;
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
@@ -127,35 +131,21 @@ async function remuxOrExplain<T>(deps: Pick<FinalizeDeps, 'media'>, parts: reado
   }
 }
 
-/**
- * Each part as one run of bytes read from its stored chunks, which cover it from byte 0 (the
- * capture ends only once every chunk is stored), and as those chunks' local files when the store
- * keeps them on this machine and they hold the part exactly. Throws when the chunks do not cover
- * the part: never a short archive.
- */
+/** Each part as one run of bytes read from its stored chunks, and as their local files when the store keeps them here (see storedPart). */
 function partSources(deps: Pick<FinalizeDeps, 'store'>, parts: readonly CapturePart[], chunks: readonly StoredChunk[]): PartSource[] {
-  return parts.map(({ part, bytes, seconds }) => {
-    const run: StoredChunk[] = [];
-    let covered = 0;
-    for (const chunk of chunks) {
-      if (chunk.part !== part || chunk.startOffset !== covered || covered >= bytes) continue;
-      run.push(chunk);
-      covered = chunk.endOffset;
-    }
-    if (covered < bytes) throw new Error(`part ${part} is stored up to byte ${covered} of ${bytes}: its chunks are missing`);
-    const files = run.map((chunk) => deps.store.localPath(chunk.key));
-    const local = covered === bytes && files.every((file) => file !== null);
-    const firstChunkBytes = (run[0]?.endOffset ?? 0) - (run[0]?.startOffset ?? 0);
-    return { bytes, seconds, firstChunkBytes, read: (range) => readAcross(deps.store, run, range), ...(local ? { files: files as string[] } : {}) };
+  return parts.map((part) => {
+    const { chunks: run, firstChunkBytes, files } = storedPart(part, chunks, (key) => deps.store.localPath(key));
+    const { bytes, seconds } = part;
+    return { bytes, seconds, firstChunkBytes, read: (range) => readChunks(deps.store, part.part, run, range), ...(files === null ? {} : { files }) };
   });
 }
 
-/** The bytes of `range` (inclusive) across the chunks holding them. */
-async function* readAcross(store: ArchiveStore, chunks: readonly StoredChunk[], range: { start: number; end: number }): AsyncIterable<Uint8Array> {
-  for (const chunk of chunks.filter((c) => c.endOffset > range.start && c.startOffset <= range.end)) {
-    const start = Math.max(range.start, chunk.startOffset) - chunk.startOffset;
-    const end = Math.min(range.end, chunk.endOffset - 1) - chunk.startOffset;
-    yield* (await store.read(chunk.key, { start, end })) as AsyncIterable<Uint8Array>;
+/** The bytes of `range` (inclusive) of a part, read from the stored chunks of its run (see readPlan). */
+async function* readChunks(store: ArchiveStore, part: number, run: readonly StoredChunk[], range: ByteRange): AsyncIterable<Uint8Array> {
+  const plan = readPlan(run, range);
+  if (plan === null) throw new Error(`part ${part} is stored up to byte ${run.at(-1)?.endOffset ?? 0}: bytes ${range.start} to ${range.end} cannot be read`);
+  for (const { chunk, offset, length } of plan) {
+    yield* (await store.read(chunk.key, { start: offset, end: offset + length - 1 })) as AsyncIterable<Uint8Array>;
   }
 }
 

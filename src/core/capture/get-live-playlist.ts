@@ -2,7 +2,8 @@ import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
-import type { StoredSegment } from './capture.js';
+import type { RecordedSegment } from './capture.js';
+import { isRecording } from './capture-lifecycle.js';
 import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
 import type { PartFormats } from './part-formats.js';
 import type { RecordedSegments } from './recorded-segments.js';
@@ -42,7 +43,7 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   const [segments, gaps, readable] = await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
   const listed = await servable(deps, id, segments, readable);
   if (listed.segments.length === 0) throw notStarted(record);
-  const ended = capture.state !== 'capturing' && listed.segments.length === segments.length;
+  const ended = !isRecording(capture.state) && listed.segments.length === segments.length;
   // a gap is listed only before the first segment left out, so the playlist only ever grows at its end
   const until = segments[listed.segments.length]?.sequence ?? Number.POSITIVE_INFINITY;
   const text = buildLivePlaylist({ ...listed, gaps: gaps.filter((g) => g.firstSequence < until), ended, delta: options.delta });
@@ -50,7 +51,7 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
 }
 
 /** The segments from the first up to the first one whose bytes (or part's format) this process cannot read yet. */
-async function servable(deps: LiveDeps, id: string, segments: readonly StoredSegment[], readable: ReadonlyMap<number, number>) {
+async function servable(deps: LiveDeps, id: string, segments: readonly RecordedSegment[], readable: ReadonlyMap<number, number>) {
   const formats = new Map<number, PartFormat>();
   let count = 0;
   for (const segment of segments) {

@@ -1,11 +1,11 @@
-import type { Gap, StoredSegment } from './capture.js';
+import type { Gap, RecordedSegment } from './capture.js';
 
 /** How a part holds its media: MPEG-TS (or another format needing nothing in front), or fragmented MP4 behind its initialization section. */
 export type PartFormat = { kind: 'mpegts' } | { kind: 'fmp4'; initBytes: number };
 
 export interface LivePlaylistInput {
   /** The segments to list, in sequence order: those this process can serve, from the first recorded. */
-  segments: readonly StoredSegment[];
+  segments: readonly RecordedSegment[];
   /** Lost sequences among them (none past the last listed segment unless the capture has ended). */
   gaps: readonly Gap[];
   formats: ReadonlyMap<number, PartFormat>;

@@ -1,5 +1,6 @@
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
-import type { Capture, CapturePart, EndReason, Gap, SegmentSpan, StoredChunk, StoredSegment } from './capture.js';
+import type { CaptureState } from './capture-lifecycle.js';
+import type { Capture, CapturePart, ChunkSpan, EndReason, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
 
 /**
  * Capture progress in the database, as the ports its users need: a use case or adapter names
@@ -21,7 +22,9 @@ export interface CaptureLease {
    * being recorded (`chat`): those whose worker stopped renewing its lease for `staleAfterSeconds`, and the milliseconds until the next of the
    * others would be (null when there is none).
    */
-  leases(staleAfterSeconds: number): Promise<{ stale: Array<{ livestreamId: string; state: 'capturing' | 'ended' | 'chat' }>; nextStaleInMs: number | null }>;
+  leases(
+    staleAfterSeconds: number,
+  ): Promise<{ stale: Array<{ livestreamId: string; state: Exclude<CaptureState, 'finalized'> | 'chat' }>; nextStaleInMs: number | null }>;
 }
 
 /** The capture's own state: its playlist, a stop asked for, its end, and its finalize. */
@@ -43,7 +46,7 @@ export interface PartLog {
   parts(livestreamId: string): Promise<CapturePart[]>;
   gaps(livestreamId: string): Promise<Gap[]>;
   /** The recorded segments from `sequence` on, in sequence order. */
-  segmentsFrom(livestreamId: string, sequence: number): Promise<StoredSegment[]>;
+  segmentsFrom(livestreamId: string, sequence: number): Promise<RecordedSegment[]>;
   /** One recorded segment with the part offset its bytes start at; null when it is not recorded. */
   segment(livestreamId: string, sequence: number): Promise<SegmentSpan | null>;
 }
@@ -52,7 +55,7 @@ export interface PartLog {
 export interface SegmentLog {
   startPart(livestreamId: string, part: number): Promise<void>;
   /** Records a stored segment, advances `nextSequence` and appends `log`, in one statement. */
-  recordSegment(livestreamId: string, segment: StoredSegment, log: readonly string[]): Promise<void>;
+  recordSegment(livestreamId: string, segment: RecordedSegment, log: readonly string[]): Promise<void>;
   /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
   recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
   /**
@@ -60,9 +63,9 @@ export interface SegmentLog {
    * again while the source still lists them; the capture continues in `part`.
    */
   rewind(livestreamId: string, sequence: number, part: number): Promise<void>;
-  lastSegmentOfPart(livestreamId: string, part: number): Promise<StoredSegment | null>;
+  lastSegmentOfPart(livestreamId: string, part: number): Promise<RecordedSegment | null>;
   /** The first segment of `part` whose bytes reach past `offset`. */
-  firstSegmentPast(livestreamId: string, part: number, offset: number): Promise<StoredSegment | null>;
+  firstSegmentPast(livestreamId: string, part: number, offset: number): Promise<RecordedSegment | null>;
 }
 
 /** The chunks of a capture's parts stored in the archive store. */
@@ -82,7 +85,7 @@ export interface EncoderLog {
 /** Every capture port: what the repository implements and the composition root hands out. */
 export interface CaptureRepo extends CaptureLease, CaptureStates, PartLog, SegmentLog, ChunkLog, EncoderLog {}
 
-/** A local file holding bytes of a part from `startOffset` on, not yet in the archive store. */
+/** A local chunk as the spool lists it: its file, holding bytes of a part from `startOffset` on, not yet in the archive store. */
 export interface LocalChunk {
   part: number;
   startOffset: number;
@@ -95,10 +98,13 @@ export interface ChatArchive {
   store(record: { id: string; title: string }, waitMs: number): Promise<number | null>;
 }
 
-/** Local working space of captures: chunks not yet uploaded, and finalize's work files. */
+/** A local chunk with the end its file reaches now (its size from `startOffset`): complete once sealed, growing while written. */
+export type SizedLocalChunk = LocalChunk & ChunkSpan;
+
+/** Local working space of captures: local chunks not yet uploaded, and finalize's work files. */
 export interface Spool {
   chunkPath(livestreamId: string, part: number, startOffset: number): string;
-  /** The chunk files of a capture on this disk, by part and offset. */
+  /** The local chunks of a capture on this disk, by part and offset. */
   localChunks(livestreamId: string): Promise<LocalChunk[]>;
   workPath(livestreamId: string, name: string): string;
   /** Writes a working file of the capture; returns its path. */
@@ -109,8 +115,8 @@ export interface Spool {
 }
 
 /**
- * The bytes a capture recorded so far, as this process can read them: the chunks in the archive
- * store, then the chunk files of the worker's spool when it is on this machine (`kura serve`).
+ * The bytes a capture recorded so far, as this process can read them: the stored chunks, then
+ * the local chunks of the worker's spool when it is on this machine (`kura serve`).
  * No copy is made: players read what the capture keeps anyway.
  */
 export interface RecordedBytes {
@@ -139,7 +145,7 @@ export interface MediaTools {
   thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
 }
 
-/** Records a live media playlist into part files until it ends, persisting progress as it goes. */
+/** Records a live media playlist into parts until it ends, persisting progress as it goes. */
 export interface StreamRecorder {
   /** Continues `capture` (as claimed, with its stored progress) until the stream ends; says why it ended. */
   record(

@@ -1,4 +1,4 @@
-import type { StoredSegment } from './capture.js';
+import type { RecordedSegment } from './capture.js';
 import type { PartLog } from './ports.js';
 
 /** How many captures' segment lists a process keeps (about 1 MB for a 10-hour capture of 2 s segments). */
@@ -13,12 +13,12 @@ const REMEMBERED = 50;
  * lost segment move), and the list is read again whole.
  */
 export class RecordedSegments {
-  private readonly known = new Map<string, StoredSegment[]>();
+  private readonly known = new Map<string, RecordedSegment[]>();
 
   constructor(private readonly captures: Pick<PartLog, 'segmentsFrom'>) {}
 
   /** Every recorded segment of the capture, in sequence order (a copy the caller may keep). */
-  async of(livestreamId: string): Promise<StoredSegment[]> {
+  async of(livestreamId: string): Promise<RecordedSegment[]> {
     const list = this.known.get(livestreamId);
     const last = list?.at(-1);
     if (list !== undefined && last !== undefined) {
@@ -41,6 +41,6 @@ export class RecordedSegments {
   }
 }
 
-function sameSegment(a: StoredSegment, b: StoredSegment): boolean {
+function sameSegment(a: RecordedSegment, b: RecordedSegment): boolean {
   return a.sequence === b.sequence && a.part === b.part && a.endOffset === b.endOffset && a.durationSeconds === b.durationSeconds;
 }

@@ -1,3 +1,4 @@
+import { isFinalized } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 
@@ -14,7 +15,7 @@ export async function reviveLivestream(
   by: string,
 ): Promise<'finalize' | 'watch'> {
   const capture = await deps.captures.get(id);
-  const hasParts = capture !== null && capture.state !== 'finalized' && (await deps.captures.parts(id)).length > 0;
+  const hasParts = capture !== null && !isFinalized(capture.state) && (await deps.captures.parts(id)).length > 0;
   if (hasParts) {
     await deps.livestreams.transition(id, { type: 'retried_finalize' });
     await deps.captures.end(id, 'failed'); // one left recording when its record failed is finalized as it is

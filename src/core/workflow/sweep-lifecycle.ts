@@ -1,7 +1,8 @@
 import { failLivestream } from './fail-livestream.js';
 import { neverLiveReason } from '../livestream/lifecycle.js';
+import { MOVED_ON_BY } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo } from '../livestream/ports.js';
+import type { LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo, Unattended } from '../livestream/ports.js';
 
 export interface SweepPolicy {
   /** The never-live deadline, as the watch applies it (WatchPolicy.neverLiveSeconds). */
@@ -48,8 +49,10 @@ export async function sweepLifecycle(deps: SweepDeps, policy: SweepPolicy, now: 
   }
 
   const stale = await deps.sweep.liveWithoutLease(policy.leaseSeconds, policy.batch);
-  const ended = stale.filter((r) => r.capture === 'ended').map((r) => r.id);
-  const recording = stale.filter((r) => r.capture === null || r.capture === 'capturing').map((r) => r.id);
+  // a live record with no capture yet is recorded, one with a capture gets the job its state needs
+  const jobOf = (r: Unattended) => (r.capture === null ? 'capture' : MOVED_ON_BY[r.capture]);
+  const ended = stale.filter((r) => jobOf(r) === 'finalize').map((r) => r.id);
+  const recording = stale.filter((r) => jobOf(r) === 'capture').map((r) => r.id);
   const finalizing = await deps.jobs.pending('finalize', ended);
   for (const id of ended.filter((id) => !finalizing.has(id))) {
     await deps.scheduler.finalize(id);

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { CAPTURE_STATES } from '../../core/capture/capture-lifecycle.js';
 import { INTEGRITY_STATES } from '../../core/vocabulary.js';
 import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS } from '../../core/vocabulary.js';
 
@@ -43,7 +44,7 @@ export const LivestreamRecordSchema = Type.Object(
 export type LivestreamRecord = Static<typeof LivestreamRecordSchema>;
 
 const CaptureDetailsSchema = Type.Object({
-  state: Type.Enum(['capturing', 'ended', 'finalized']),
+  state: Type.Enum(CAPTURE_STATES),
   endReason: Type.Union([Type.String(), Type.Null()], {
     description:
       'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption or cancelled (an admin stopped it)',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
+import { isRecording } from '../../core/capture/capture-lifecycle.js';
 import { AppError } from '../../core/errors.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import type { RouteContext } from '../context.js';
@@ -26,7 +27,7 @@ export function logzRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const id = await pickCapture(context, request.query);
         const capture = id === null ? null : await context.captures.get(id);
-        if (id === null || capture === null || capture.state !== 'capturing') {
+        if (id === null || capture === null || !isRecording(capture.state)) {
           throw new AppError('not_found', 'capture_not_running', id === null ? 'No capture is running.' : `No capture of ${id} is running.`);
         }
         reply.header('cache-control', 'no-store');
