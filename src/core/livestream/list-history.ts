@@ -32,8 +32,8 @@ export async function listHistory(deps: { livestreams: LivestreamRepo }, request
   const limit = Math.min(request.limit, HISTORY_MAX_LIMIT);
   const offset = request.page * limit;
   const total = await historyTotal(deps, request);
-  const query = { offset, limit, sort: request.sort, includeUnfinished: request.unfinished, channelId: request.channelId };
-  const records = offset >= total ? [] : await deps.livestreams.listHistory(query, total);
+  const slice = { offset, limit, sort: request.sort, includeUnfinished: request.unfinished, channelId: request.channelId };
+  const records = offset >= total ? [] : await deps.livestreams.listHistory(slice, total);
   return { records, total, hasMore: offset + limit < total };
 }
 

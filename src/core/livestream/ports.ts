@@ -3,7 +3,8 @@ import type { Livestream, LivestreamChange, LivestreamInput } from './livestream
 
 export type SortOrder = 'asc' | 'desc';
 
-export interface HistoryQuery {
+/** The rows of one history page as the repository reads them: an offset into the ordered records (not a page number), and a filter. */
+export interface HistorySlice {
   offset: number;
   limit: number;
   sort: SortOrder;
@@ -35,7 +36,7 @@ export interface LivestreamTotals {
 
 export interface LivestreamRepo {
   /** Reads one page ordered by scheduled start, ties broken by id. */
-  listHistory(query: HistoryQuery, total: number): Promise<Livestream[]>;
+  listHistory(slice: HistorySlice, total: number): Promise<Livestream[]>;
   /** Upcoming and live records (of one channel when `channelId` is given), soonest first. */
   listQueue(limit: number, channelId?: string | null): Promise<Livestream[]>;
   findById(id: string): Promise<Livestream | null>;

@@ -41,10 +41,11 @@ export const HistoryQuerySchema = Type.Object({
   ),
   channelId: Type.Optional(channelIdSchema("only this channel's records")),
 });
-export type HistoryQuery = Static<typeof HistoryQuerySchema>;
+/** The query string of `GET /api/history` as validated, before HISTORY_DEFAULTS fill it in (see toHistoryRequest). */
+export type HistoryQueryString = Static<typeof HistoryQuerySchema>;
 
 /** The query as the use case takes it, HISTORY_DEFAULTS filling what it leaves out. */
-export function toHistoryRequest(query: HistoryQuery): HistoryRequest {
+export function toHistoryRequest(query: HistoryQueryString): HistoryRequest {
   return {
     page: query.page ?? page,
     limit: query.limit ?? limit,
