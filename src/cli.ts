@@ -18,7 +18,7 @@ import { createSources } from './wiring/sources.js';
 import { createStore, createVerifyDeps, verifyPolicy } from './wiring/storage.js';
 import type { Finding } from './core/archive/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from './core/archive/verify-archives.js';
-import { tuneV8 } from './v8-tuning.js';
+import { tuneV8 } from './cli/v8-tuning.js';
 import { escapeLines, shown } from './cli/terminal-text.js';
 import { parseCommandArgs } from './cli/command-args.js';
 

@@ -17,8 +17,8 @@ import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import { PgBossJobs } from '../jobs/pg-boss-jobs.js';
-import { throttled } from '../log-throttle.js';
-import { readPackageInfo } from '../package-info.js';
+import { throttled } from './log-throttle.js';
+import { readPackageInfo } from './package-info.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {

@@ -12,7 +12,7 @@ import type { ArchiveStore } from '../core/archive/ports.js';
 import type { AccountDeps } from '../http/auth/accounts-context.js';
 import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
-import { readPackageInfo } from '../package-info.js';
+import { readPackageInfo } from './package-info.js';
 import type { Database } from './database.js';
 import { createChannelResolver, followPolicy } from './follow-signals.js';
 import { createWebhookDeps } from './notifications.js';

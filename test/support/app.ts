@@ -32,7 +32,7 @@ import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
 import { createWebhookDeps } from '../../src/wiring/notifications.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
-import { readPackageInfo } from '../../src/package-info.js';
+import { readPackageInfo } from '../../src/wiring/package-info.js';
 import type { Search } from '../../src/wiring/search.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HistoryRecordJson } from './factories.js';
