@@ -9,7 +9,7 @@ import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
-import type { AccountDeps } from '../http/auth/accounts-context.js';
+import type { AccountDeps } from '../http/auth/account-deps.js';
 import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
 import { readPackageInfo } from './package-info.js';

@@ -22,7 +22,7 @@ import type { StreamSource } from '../../src/core/sources/ports.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
 import { parseConfig } from '../../src/config.js';
-import type { AccountDeps } from '../../src/http/auth/accounts-context.js';
+import type { AccountDeps } from '../../src/http/auth/account-deps.js';
 import { createAccountDeps } from '../../src/wiring/accounts.js';
 import { createSources } from '../../src/wiring/sources.js';
 import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';

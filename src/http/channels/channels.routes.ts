@@ -1,15 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getChannel } from '../../core/channels/get-channel.js';
 import { listChannels } from '../../core/channels/list-channels.js';
-import type { RouteContext } from '../context.js';
 import { PAGINATION_HEADERS } from '../history/history.schema.js';
 import { sendCached } from '../read-cache.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentChannel } from './channel.presenter.js';
 import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { ChannelRepo } from '../../core/channels/ports.js';
+import type { ReadCache } from '../read-cache.js';
+
+/** What the channel routes use. */
+export interface ChannelRouteDeps {
+  livestreams: LivestreamRepo;
+  channels: ChannelRepo;
+  cache: ReadCache;
+}
 
 /** `GET /api/channels` (paginated like the history) and `GET /api/channels/{channelId}`, from maintained aggregates. */
-export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/channels',
@@ -23,8 +32,8 @@ export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
       },
       async (request, reply) => {
         const query = toChannelsRequest(request.query);
-        return sendCached(reply, context.cache, `channels:${query.page}:${query.limit}`, async () => {
-          const page = await listChannels(context, query);
+        return sendCached(reply, deps.cache, `channels:${query.page}:${query.limit}`, async () => {
+          const page = await listChannels(deps, query);
           return {
             body: reply.serialize(page.channels.map(presentChannel)) as string,
             headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
@@ -44,8 +53,8 @@ export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) =>
-        sendCached(reply, context.cache, `channel:${request.params.channelId}`, async () => ({
-          body: reply.serialize(presentChannel(await getChannel(context, request.params.channelId))) as string,
+        sendCached(reply, deps.cache, `channel:${request.params.channelId}`, async () => ({
+          body: reply.serialize(presentChannel(await getChannel(deps, request.params.channelId))) as string,
           headers: {},
         })),
     );

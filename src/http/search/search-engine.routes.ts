@@ -16,7 +16,8 @@ import {
 import { sendCached, type ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
 
-export interface SearchEngineContext {
+/** What the built-in engine's routes use. */
+export interface SearchEngineRouteDeps {
   engine: SearchEngine;
   /** The api process's read cache: answers are kept until the next change to records or documents. */
   cache: ReadCache;
@@ -33,12 +34,12 @@ const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * Every route but `/health` wants the search key; every write or admin route answers 403.
  * Errors are in Meilisearch's format, so its clients read them.
  */
-export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginAsync {
+export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAsync {
   return async (app) => {
     installMeiliErrors(app);
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.url?.endsWith('/health')) return;
-      await authorise(request, await context.engine.searchKey());
+      await authorise(request, await deps.engine.searchKey());
     });
 
     app.get(
@@ -52,7 +53,7 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       '/version',
       { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: { 200: VersionSchema, ...errors } } },
       async () => ({
-        ...context.version,
+        ...deps.version,
         commitDate: 'unknown',
       }),
     );
@@ -61,7 +62,7 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: { 200: IndexSchema, ...errors } } },
       async (request) => {
         knownIndex(request.params.uid);
-        return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
+        return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await deps.engine.count() };
       },
     );
 
@@ -69,12 +70,12 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       const startedAt = performance.now();
       knownIndex(uid);
       const parsed = parseSearch(input, fromQueryString);
-      const hits = await context.engine.search(parsed.request);
+      const hits = await deps.engine.search(parsed.request);
       return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
     };
     const sendSearch = (reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
       const key = `search:${fromQueryString ? 'get' : 'post'}:${uid}:${JSON.stringify(input)}`;
-      return sendCached(reply, context.cache, key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
+      return sendCached(reply, deps.cache, key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
     };
     const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
     app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(

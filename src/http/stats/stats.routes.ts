@@ -1,16 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getGrowth } from '../../core/livestream/get-growth.js';
 import { getStats } from '../../core/livestream/get-stats.js';
-import type { RouteContext } from '../context.js';
 import { sendCached } from '../read-cache.js';
 import { GrowthSchema, StatsSchema } from './stats.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { ReadCache } from '../read-cache.js';
+
+/** What the statistics routes use: the records' aggregates, and the storage price the bill is estimated with. */
+export interface StatsRouteDeps {
+  livestreams: LivestreamRepo;
+  cache: ReadCache;
+  usdPerGbPerMonth: number;
+}
 
 /** `GET /api/stats` (instance totals from maintained aggregates) and `GET /api/stats/growth`. */
-export function statsRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function statsRoutes(deps: StatsRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/stats', { schema: { operationId: 'getStats', summary: 'Instance statistics', response: { 200: StatsSchema } } }, async (_request, reply) =>
-      sendCached(reply, context.cache, 'stats', async () => {
-        const stats = await getStats(context, context);
+      sendCached(reply, deps.cache, 'stats', async () => {
+        const stats = await getStats(deps, deps);
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       }),
     );
@@ -24,7 +32,7 @@ export function statsRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
         },
       },
       async (_request, reply) =>
-        sendCached(reply, context.cache, 'stats-growth', async () => ({ body: reply.serialize(await getGrowth(context)) as string, headers: {} })),
+        sendCached(reply, deps.cache, 'stats-growth', async () => ({ body: reply.serialize(await getGrowth(deps)) as string, headers: {} })),
     );
   };
 }
