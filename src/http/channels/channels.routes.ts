@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getChannel } from '../../core/channels/get-channel.js';
 import { listChannels } from '../../core/channels/list-channels.js';
 import { PAGINATION_HEADERS } from '../history/history.schema.js';
-import { sendCached } from '../read-cache.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentChannel } from './channel.presenter.js';
 import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';
-import type { ReadCache } from '../read-cache.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** What the channel routes use. */
 export interface ChannelRouteDeps {
@@ -30,16 +29,14 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
           response: { 200: ChannelListSchema, ...problemResponses },
         },
       },
-      async (request, reply) => {
-        const query = toChannelsRequest(request.query);
-        return sendCached(reply, deps.cache, `channels:${query.page}:${query.limit}`, async () => {
-          const page = await listChannels(deps, query);
+      async (request, reply) =>
+        sendCached(request, reply, deps.cache, async () => {
+          const page = await listChannels(deps, toChannelsRequest(request.query));
           return {
             body: reply.serialize(page.channels.map(presentChannel)) as string,
             headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
           };
-        });
-      },
+        }),
     );
 
     app.get(
@@ -53,7 +50,7 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCached(reply, deps.cache, `channel:${request.params.channelId}`, async () => ({
+        sendCached(request, reply, deps.cache, async () => ({
           body: reply.serialize(presentChannel(await getChannel(deps, request.params.channelId))) as string,
           headers: {},
         })),

@@ -4,6 +4,7 @@ import { listHistory } from '../../core/livestream/list-history.js';
 import { listQueue } from '../../core/livestream/list-queue.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
 import type { CachedResponse, ReadCache } from '../read-cache.js';
+import { readCacheKey } from '../read-cache-key.js';
 import { problemResponses } from '../responses.schema.js';
 import { atomXml, type AtomEntry } from './atom.js';
 import { entityTag, FeedVersions, isNotModified } from './conditional.js';
@@ -66,9 +67,8 @@ export function feedRoutes(deps: FeedRouteDeps): FastifyPluginAsyncTypebox {
           },
         },
         async (request, reply) => {
-          const channelId = request.query.channelId ?? null;
-          const key = `feed:${kind.name}:${channelId ?? ''}`;
-          const cached = await deps.cache.through(key, () => computeFeed(deps, kind, channelId, versions, key));
+          const key = readCacheKey(request);
+          const cached = await deps.cache.through(key, () => computeFeed(deps, kind, request.query.channelId ?? null, versions, key));
           return sendFeed(request, reply, cached);
         },
       );

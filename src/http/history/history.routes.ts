@@ -4,10 +4,9 @@ import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { sendCached } from '../read-cache.js';
 import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS, toHistoryRequest } from './history.schema.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
-import type { ReadCache } from '../read-cache.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** What the history route uses. */
 export interface HistoryRouteDeps {
@@ -32,16 +31,20 @@ export function historyRoutes(deps: HistoryRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const query = toHistoryRequest(request.query);
         const audience = await audienceOf(guard, request, reply);
-        const key = `history:${audience}:${query.page}:${query.limit}:${query.sort}:${query.unfinished}:${query.channelId ?? ''}`;
-        return sendCached(reply, deps.cache, key, async () => {
-          const page = await listHistory(deps, query);
-          return {
-            body: reply.serialize(page.records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string,
-            headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
-          };
-        });
+        return sendCached(
+          request,
+          reply,
+          deps.cache,
+          async () => {
+            const page = await listHistory(deps, toHistoryRequest(request.query));
+            return {
+              body: reply.serialize(page.records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string,
+              headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
+            };
+          },
+          { audience },
+        );
       },
     );
   };

@@ -3,11 +3,10 @@ import { listQueue } from '../../core/livestream/list-queue.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { sendCached } from '../read-cache.js';
 import { problemResponses } from '../responses.schema.js';
 import { QueueQuerySchema, QueueResponseSchema } from './queue.schema.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
-import type { ReadCache } from '../read-cache.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** What the queue route uses. */
 export interface QueueRouteDeps {
@@ -32,12 +31,17 @@ export function queueRoutes(deps: QueueRouteDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const channelId = request.query.channelId ?? null;
         const audience = await audienceOf(guard, request, reply);
-        return sendCached(reply, deps.cache, `queue:${audience}:${channelId ?? ''}`, async () => {
-          const records = await listQueue(deps, channelId);
-          return { body: reply.serialize(records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string, headers: {} };
-        });
+        return sendCached(
+          request,
+          reply,
+          deps.cache,
+          async () => {
+            const records = await listQueue(deps, request.query.channelId ?? null);
+            return { body: reply.serialize(records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string, headers: {} };
+          },
+          { audience },
+        );
       },
     );
   };

@@ -73,20 +73,18 @@ export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAs
       const hits = await deps.engine.search(parsed.request);
       return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
     };
-    const sendSearch = (reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
-      const key = `search:${fromQueryString ? 'get' : 'post'}:${uid}:${JSON.stringify(input)}`;
-      return sendCached(reply, deps.cache, key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
-    };
+    const sendSearch = (request: FastifyRequest, reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) =>
+      sendCached(request, reply, deps.cache, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
     const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
     app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
       '/indexes/:uid/search',
       { schema: { ...searchSchema, operationId: 'searchByQueryString', summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
-      async (request, reply) => sendSearch(reply, request.params.uid, request.query, true),
+      async (request, reply) => sendSearch(request, reply, request.params.uid, request.query, true),
     );
     app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
       '/indexes/:uid/search',
       { config: { readsOnly: true }, schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
-      async (request, reply) => sendSearch(reply, request.params.uid, request.body ?? {}, false),
+      async (request, reply) => sendSearch(request, reply, request.params.uid, request.body ?? {}, false),
     );
     app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
       '/multi-search',
