@@ -13,6 +13,7 @@ import { forgetReadsAfterWrites, ReadCache } from './read-cache.js';
 import { registerRoutes, SEARCH_ENGINE_PATH } from './routes.js';
 import { MeiliError, sendMeiliError } from './search/meili-error.js';
 
+/** What buildApp takes, declared in app-deps.ts: re-exported for those who build the app. */
 export type { AppDeps, AppOptions } from './app-deps.js';
 
 /** Request limits: nothing waits forever, nothing arrives unbounded (a path parameter holds the longest channel id). */

@@ -1,6 +1,7 @@
 import type { LifecycleEvent } from './lifecycle.js';
 import type { Livestream, LivestreamChange, LivestreamInput } from './livestream.js';
 
+/** Oldest first (`asc`) or newest first (`desc`), by scheduled start. */
 export type SortOrder = 'asc' | 'desc';
 
 /** The rows of one history page as the repository reads them: an offset into the ordered records (not a page number), and a filter. */
@@ -23,6 +24,7 @@ export interface GrowthMonth {
   lengthSeconds: number;
 }
 
+/** Counts and sums over every record, maintained with them. */
 export interface LivestreamTotals {
   /** Every record. */
   all: number;
@@ -34,6 +36,7 @@ export interface LivestreamTotals {
   uniqueChannels: number;
 }
 
+/** The livestream records in the database. */
 export interface LivestreamRepo {
   /** Reads one page ordered by scheduled start, ties broken by id. */
   listHistory(slice: HistorySlice, total: number): Promise<Livestream[]>;

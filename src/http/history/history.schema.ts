@@ -24,6 +24,7 @@ export const PageQueryProperties = {
   ),
 };
 
+/** The query string of `GET /api/history`: a page of the archive, its order, whether unfinished records count, one channel. */
 export const HistoryQuerySchema = Type.Object({
   ...PageQueryProperties,
   sort: Type.Optional(
@@ -55,8 +56,10 @@ export function toHistoryRequest(query: HistoryQueryString): HistoryRequest {
   };
 }
 
+/** A history page: the records, as presented. */
 export const HistoryResponseSchema = Type.Array(LivestreamRecordSchema);
 
+/** The headers a paginated list answers with: how many there are in all, and whether a later page has more. */
 export const PAGINATION_HEADERS = {
   total: 'x-kura-pagination-total',
   hasMore: 'x-kura-pagination-has-more',
