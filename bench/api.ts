@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { parseConfig } from '../src/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { createLogger, startKura, type RunningKura } from '../src/main.js';
-import { readPackageInfo } from '../src/package-info.js';
+import { readPackageInfo } from '../src/wiring/package-info.js';
 import { buildRecords } from '../test/support/factories.js';
 
 const run = promisify(execFile);

@@ -15,8 +15,8 @@ import { migrate } from '../src/adapters/db/migrator.js';
 import { createPool } from '../src/adapters/db/pool.js';
 import { createFetcher } from '../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../src/adapters/storage/fs-store.js';
-import { readPackageInfo } from '../src/package-info.js';
-import { tuneV8 } from '../src/v8-tuning.js';
+import { readPackageInfo } from '../src/wiring/package-info.js';
+import { tuneV8 } from '../src/cli/v8-tuning.js';
 import { cpuSplit, minus, peakRssMb } from './proc-usage.js';
 
 export interface RunInput {

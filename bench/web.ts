@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseConfig } from '../src/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { createLogger, startKura } from '../src/main.js';
-import { readPackageInfo } from '../src/package-info.js';
+import { readPackageInfo } from '../src/wiring/package-info.js';
 import { launchBrowser } from '../test/support/browser.js';
 import { buildRecords } from '../test/support/factories.js';
 

@@ -37,7 +37,7 @@ export const CORE_DOMAINS = {
   search: ['kernel', 'livestream'],
   capture: ['kernel', 'livestream', 'archive', 'sources'],
   chat: ['kernel', 'livestream', 'archive', 'capture'],
-  workflow: ['kernel', 'livestream', 'archive', 'capture', 'sources', 'accounts'],
+  workflow: ['kernel', 'livestream', 'archive', 'capture', 'chat', 'sources', 'accounts'],
   follows: ['kernel', 'livestream', 'sources', 'capture', 'workflow'],
   notifications: ['kernel', 'livestream', 'sources', 'accounts', 'follows'],
 };

@@ -6,12 +6,14 @@ import { healthOf, MEMBERS_ONLY_RULES, type MembersOnlyRule } from '../core/foll
 import { listFollows } from '../core/follows/list-follows.js';
 import { removeFollow } from '../core/follows/remove-follow.js';
 import { updateFollow } from '../core/follows/update-follow.js';
+import { createLogger } from '../main.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
 import { escapeControls, row, shown } from './terminal-text.js';
 import { parseCommandArgs } from './command-args.js';
+import type { Command } from './command.js';
 
-export const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
+const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
              [--members-only skip|include] [--quality Q]
                  follow a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME,
                  holodex:topic/NAME or an HLS endpoint (.m3u8): its streams are queued by themselves;
@@ -19,8 +21,14 @@ export const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--ti
   follow list    one line per follow: id, kind, health, streams queued, channel, url
   follow remove|pause|resume ID`;
 
-/** `kura follow add|list|remove|pause|resume`. Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
-export async function runFollow(config: Config, args: string[], log: Logger): Promise<number> {
+/** `kura follow add|list|remove|pause|resume`: the channels Kura follows. */
+export const followCommand: Command = {
+  usage: FOLLOW_USAGE,
+  run: (config, args) => runFollow(config, args, createLogger(config)),
+};
+
+/** Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
+async function runFollow(config: Config, args: string[], log: Logger): Promise<number> {
   const [action, ...rest] = args;
   const { values, positionals } = parseCommandArgs(rest, {
     channel: { type: 'string' },

@@ -4,12 +4,14 @@ import type { Config } from '../config.js';
 import { addWebhook } from '../core/notifications/add-webhook.js';
 import { listWebhooks } from '../core/notifications/list-webhooks.js';
 import { removeWebhook } from '../core/notifications/remove-webhook.js';
+import { createLogger } from '../main.js';
 import { openDatabase } from '../wiring/database.js';
 import { createWebhookDeps } from '../wiring/notifications.js';
 import { escapeControls, row, shown } from './terminal-text.js';
 import { parseCommandArgs } from './command-args.js';
+import type { Command } from './command.js';
 
-export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
+const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
                  send signed events (Standard Webhooks) to URL: every event, or only these types
                  (livestream.queued,live,finished,failed,removed, follow.unhealthy), of every
                  channel or only one;
@@ -17,8 +19,14 @@ export const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
   webhook list   one line per webhook: id, state, events, channel, url
   webhook remove ID`;
 
-/** `kura webhook add|list|remove`. Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
-export async function runWebhook(config: Config, args: string[], log: Logger): Promise<number> {
+/** `kura webhook add|list|remove`: the instance's webhooks (admin). */
+export const webhookCommand: Command = {
+  usage: WEBHOOK_USAGE,
+  run: (config, args) => runWebhook(config, args, createLogger(config)),
+};
+
+/** Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
+async function runWebhook(config: Config, args: string[], log: Logger): Promise<number> {
   const [action, ...rest] = args;
   const { values, positionals } = parseCommandArgs(rest, { events: { type: 'string' }, channel: { type: 'string' } });
   if (action !== 'add' && action !== 'list' && action !== 'remove') return usage('webhook takes add, list or remove');

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSafeMethod } from './auth/guard.js';
 import type { ChangeFeed } from '../core/livestream/ports.js';
+import { readCacheKey, type CacheVary } from './read-cache-key.js';
 
 /** A response body already serialized, with the headers that belong to it. */
 export interface CachedResponse {
@@ -53,11 +54,18 @@ export class ReadCache {
 }
 
 /**
- * Answers a cached JSON read: the stored body and its headers, computed (and kept) on a miss.
- * `compute` serializes with the route's response schema, so a hit and a miss answer the same bytes.
+ * Answers a cached JSON read: the stored body and its headers, computed (and kept) on a miss. The
+ * key is derived from the parsed request (readCacheKey) and `vary`: what else `compute` reads of
+ * the caller. `compute` serializes with the route's response schema, so a hit and a miss answer the same bytes.
  */
-export async function sendCached(reply: FastifyReply, cache: ReadCache, key: string, compute: () => Promise<CachedResponse>): Promise<FastifyReply> {
-  const cached = await cache.through(key, compute);
+export async function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: ReadCache,
+  compute: () => Promise<CachedResponse>,
+  vary: CacheVary = {},
+): Promise<FastifyReply> {
+  const cached = await cache.through(readCacheKey(request, vary), compute);
   return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
 }
 

@@ -15,7 +15,7 @@ import type { Config } from '../config.js';
 import type { LoginProvider, SetupRepo } from '../core/accounts/ports.js';
 import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
 import type { Scheduler } from '../core/livestream/ports.js';
-import type { AccountDeps } from '../http/auth/accounts-context.js';
+import type { AccountDeps } from '../http/auth/account-deps.js';
 import type { Sources } from './sources.js';
 
 /** The account repositories and the password hasher on one database: the api's and the CLI's alike. */

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { createCaptureRepo } from '../adapters/db/capture-repo.js';
 import { createChatRepo } from '../adapters/db/chat-repo.js';
 import { listenForChanges, listenForChannels, type ChannelFeeds, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
-import { startEmbeddedPostgres } from '../adapters/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../adapters/postgres/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createFollowRepo } from '../adapters/db/follow-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
@@ -17,8 +17,8 @@ import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
 import { PgBossJobs } from '../jobs/pg-boss-jobs.js';
-import { throttled } from '../log-throttle.js';
-import { readPackageInfo } from '../package-info.js';
+import { throttled } from './log-throttle.js';
+import { readPackageInfo } from './package-info.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {

@@ -5,7 +5,7 @@ import { createLivestreamRepo } from '../../src/adapters/db/livestream-repo.js';
 import { migrate } from '../../src/adapters/db/migrator.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import type { LivestreamRepo } from '../../src/core/livestream/ports.js';
-import { readPackageInfo } from '../../src/package-info.js';
+import { readPackageInfo } from '../../src/wiring/package-info.js';
 
 export interface TestDatabase {
   url: string;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
-import { readPackageInfo } from '../../src/package-info.js';
+import { readPackageInfo } from '../../src/wiring/package-info.js';
 
 // yt-dlp outputs kept as fixtures (test/fixtures/yt-dlp/README.md says how they were made).
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', `${name}.json`), 'utf8'));

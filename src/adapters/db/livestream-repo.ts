@@ -14,8 +14,8 @@ const UPSERT_BATCH = 5_000;
 /** Livestream records in PostgreSQL. */
 export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
   return {
-    async listHistory(query, total) {
-      const { name, sql, params, reversed } = historySql(query, total);
+    async listHistory(slice, total) {
+      const { name, sql, params, reversed } = historySql(slice, total);
       // named: prepared once per connection, so a page read skips planning
       const { rows } = await pool.query<LivestreamRow>({ name, text: sql, values: params });
       const records = rows.map(toLivestream);

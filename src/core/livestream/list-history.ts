@@ -1,10 +1,12 @@
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo, SortOrder } from './ports.js';
 
+/** The most records one page holds. */
 export const HISTORY_MAX_LIMIT = 100;
 /** Deepest page served; far beyond any real archive, it bounds the offset arithmetic. */
 export const HISTORY_MAX_PAGE = 10_000_000;
 
+/** A history page as the API asks for it: a page number and size, an order, a filter. */
 export interface HistoryRequest {
   page: number;
   /** Values above HISTORY_MAX_LIMIT are clamped, not refused. */
@@ -18,6 +20,7 @@ export interface HistoryRequest {
 /** What a history request asks when it leaves something out: the API's defaults, in one place. */
 export const HISTORY_DEFAULTS = { page: 0, limit: 25, sort: 'desc', unfinished: false, channelId: null } as const satisfies HistoryRequest;
 
+/** One page of the history, with what pagination needs. */
 export interface HistoryPage {
   records: Livestream[];
   total: number;
@@ -32,8 +35,8 @@ export async function listHistory(deps: { livestreams: LivestreamRepo }, request
   const limit = Math.min(request.limit, HISTORY_MAX_LIMIT);
   const offset = request.page * limit;
   const total = await historyTotal(deps, request);
-  const query = { offset, limit, sort: request.sort, includeUnfinished: request.unfinished, channelId: request.channelId };
-  const records = offset >= total ? [] : await deps.livestreams.listHistory(query, total);
+  const slice = { offset, limit, sort: request.sort, includeUnfinished: request.unfinished, channelId: request.channelId };
+  const records = offset >= total ? [] : await deps.livestreams.listHistory(slice, total);
   return { records, total, hasMore: offset + limit < total };
 }
 

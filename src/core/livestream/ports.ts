@@ -1,9 +1,11 @@
 import type { LifecycleEvent } from './lifecycle.js';
 import type { Livestream, LivestreamChange, LivestreamInput } from './livestream.js';
 
+/** Oldest first (`asc`) or newest first (`desc`), by scheduled start. */
 export type SortOrder = 'asc' | 'desc';
 
-export interface HistoryQuery {
+/** The rows of one history page as the repository reads them: an offset into the ordered records (not a page number), and a filter. */
+export interface HistorySlice {
   offset: number;
   limit: number;
   sort: SortOrder;
@@ -22,6 +24,7 @@ export interface GrowthMonth {
   lengthSeconds: number;
 }
 
+/** Counts and sums over every record, maintained with them. */
 export interface LivestreamTotals {
   /** Every record. */
   all: number;
@@ -33,9 +36,10 @@ export interface LivestreamTotals {
   uniqueChannels: number;
 }
 
+/** The livestream records in the database. */
 export interface LivestreamRepo {
   /** Reads one page ordered by scheduled start, ties broken by id. */
-  listHistory(query: HistoryQuery, total: number): Promise<Livestream[]>;
+  listHistory(slice: HistorySlice, total: number): Promise<Livestream[]>;
   /** Upcoming and live records (of one channel when `channelId` is given), soonest first. */
   listQueue(limit: number, channelId?: string | null): Promise<Livestream[]>;
   findById(id: string): Promise<Livestream | null>;

@@ -4,11 +4,18 @@ import { completeLogin } from '../../core/accounts/complete-login.js';
 import { isSetupPending } from '../../core/accounts/offer-setup-token.js';
 import { problemResponses, redirectResponse } from '../responses.schema.js';
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
-import type { AccountSlices } from './accounts-context.js';
 import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
+import type { AccountDeps, AccountSettings } from './account-deps.js';
+
+/** What the external-login routes use. */
+export interface AuthRouteDeps extends Pick<AccountDeps, 'providers' | 'loginAttempts' | 'users' | 'sessions' | 'setup'> {
+  settings: Pick<AccountSettings, 'admins'>;
+  publicUrl: string;
+}
 
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
-export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): FastifyPluginAsyncTypebox {
+export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
+  const { publicUrl } = deps;
   return async (app) => {
     app.get(
       '/auth/providers',
@@ -20,9 +27,9 @@ export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): 
         },
       },
       async () => ({
-        providers: [...accounts.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
+        providers: [...deps.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
         local: true,
-        setupRequired: await isSetupPending(accounts, accounts.settings.admins),
+        setupRequired: await isSetupPending(deps, deps.settings.admins),
       }),
     );
 
@@ -38,7 +45,7 @@ export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): 
         },
       },
       async (request, reply) => {
-        const { attemptId, redirectTo } = await beginLogin(accounts, { provider: request.params.provider, next: request.query.next });
+        const { attemptId, redirectTo } = await beginLogin(deps, { provider: request.params.provider, next: request.query.next });
         setLoginCookie(reply, publicUrl, attemptId);
         return reply.redirect(redirectTo.href, 302);
       },
@@ -57,7 +64,7 @@ export function authRoutes(accounts: AccountSlices['auth'], publicUrl: string): 
       async (request, reply) => {
         clearLoginCookie(reply, publicUrl);
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        const { sessionToken, nextPath } = await completeLogin(accounts, {
+        const { sessionToken, nextPath } = await completeLogin(deps, {
           provider: request.params.provider,
           attemptId: request.cookies[LOGIN_COOKIE],
           callbackUrl: new URL(`${publicUrl}/auth/${request.params.provider}/callback${query}`),

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin as refuseUnlessAdmin, type Caller } from '../../core/accounts/account.js';
 import { authenticate } from '../../core/accounts/authenticate.js';
 import { AppError } from '../../core/errors.js';
-import type { AccountSlices } from './accounts-context.js';
+import type { AccountDeps, AccountSettings } from './account-deps.js';
 import { SESSION_COOKIE, setSessionCookie } from './cookies.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -30,21 +30,29 @@ export function refuseCrossSiteLogin(request: FastifyRequest, publicOrigin: stri
   }
 }
 
+/** The token of an `Authorization: Bearer` header, if the request carries one. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   return match?.[1];
 }
 
+/** What the guard reads callers from: sessions, API tokens, who is admin, and the instance's own origin. */
+export interface GuardDeps extends Pick<AccountDeps, 'sessions' | 'apiTokens'> {
+  settings: Pick<AccountSettings, 'admins'>;
+  publicUrl: string;
+}
+
 /** Resolves callers from a bearer token or the session cookie; refuses cookie-borne cross-origin state changes. */
-export function createGuard(accounts: AccountSlices['guard'], publicUrl: string) {
+export function createGuard(deps: GuardDeps) {
+  const { publicUrl } = deps;
   const publicOrigin = new URL(publicUrl).origin;
 
   /** The caller, or null when the request carries no valid credentials. */
   const optional = async (request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> => {
-    const found = await authenticate(accounts, {
+    const found = await authenticate(deps, {
       bearerToken: bearerToken(request),
       sessionToken: request.cookies[SESSION_COOKIE],
-      admins: accounts.settings.admins,
+      admins: deps.settings.admins,
     });
     if (found === null) return null;
     if (found.caller.via === 'session' && !isSafeMethod(request.method) && !isSameOrigin(request, publicOrigin)) {
@@ -82,6 +90,7 @@ export function createGuard(accounts: AccountSlices['guard'], publicUrl: string)
   return { optional, requireCaller, requireAdmin, publicOrigin };
 }
 
+/** The hooks and lookups a route uses to know its caller (see createGuard). */
 export type Guard = ReturnType<typeof createGuard>;
 
 /** The caller `requireCaller` resolved for this request. */

@@ -6,16 +6,24 @@ import { logInLocally } from '../../core/accounts/log-in-locally.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses, redirectResponse } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
-import type { AccountSlices } from './accounts-context.js';
 import { CallerSchema } from '../user/user.schema.js';
 import { LocalLoginSchema } from './auth.schema.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
-import { refuseCrossSiteLogin, type Guard } from './guard.js';
+import { refuseCrossSiteLogin } from './guard.js';
+import type { AccountDeps, AccountSettings } from './account-deps.js';
+
+/** What local login and logout use. */
+export interface LocalAuthRouteDeps extends Pick<AccountDeps, 'users' | 'sessions' | 'passwords' | 'rateLimiter'> {
+  settings: Pick<AccountSettings, 'admins' | 'loginLimit'>;
+  publicUrl: string;
+}
 
 /** `POST /auth/local` (local accounts) and `POST /auth/logout`. */
-export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Guard, publicUrl: string): FastifyPluginAsyncTypebox {
+export function localAuthRoutes(deps: LocalAuthRouteDeps): FastifyPluginAsyncTypebox {
+  const { publicUrl } = deps;
+  const publicOrigin = new URL(publicUrl).origin;
   // a login or logout forced by another site is refused too (login CSRF)
-  const refuseCrossOrigin = (request: FastifyRequest) => refuseCrossSiteLogin(request, guard.publicOrigin);
+  const refuseCrossOrigin = (request: FastifyRequest) => refuseCrossSiteLogin(request, publicOrigin);
   return async (app) => {
     // the HTML form of a login page without JavaScript; no other route reads a form
     await app.register(formbody, { bodyLimit: 64 * 1024 });
@@ -38,12 +46,12 @@ export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Gua
         refuseCrossOrigin(request);
         const { username, password, next } = request.body;
         const { sessionToken, user } = await logInLocally(
-          { ...accounts, log: request.log },
-          { username, password, clientIp: request.ip, rule: accounts.settings.loginLimit },
+          { ...deps, log: request.log },
+          { username, password, clientIp: request.ip, rule: deps.settings.loginLimit },
         );
         setSessionCookie(reply, publicUrl, sessionToken);
         if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return reply.redirect(`${publicUrl}${safeNextPath(next)}`, 303);
-        return presentCaller({ user, role: roleOf(user, accounts.settings.admins), via: 'session' });
+        return presentCaller({ user, role: roleOf(user, deps.settings.admins), via: 'session' });
       },
     );
 
@@ -53,7 +61,7 @@ export function localAuthRoutes(accounts: AccountSlices['localAuth'], guard: Gua
       async (request, reply) => {
         refuseCrossOrigin(request);
         const token = request.cookies[SESSION_COOKIE];
-        if (token !== undefined) await accounts.sessions.delete(hashSecret(token));
+        if (token !== undefined) await deps.sessions.delete(hashSecret(token));
         clearSessionCookie(reply, publicUrl);
         return sendNoContent(reply);
       },

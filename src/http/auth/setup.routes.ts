@@ -2,14 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { setUpFirstAdmin } from '../../core/accounts/set-up-first-admin.js';
 import { problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
-import type { AccountSlices } from './accounts-context.js';
 import { CallerSchema } from '../user/user.schema.js';
 import { SetupSchema } from './auth.schema.js';
 import { setSessionCookie } from './cookies.js';
 import { refuseCrossSiteLogin } from './guard.js';
+import type { AccountDeps, AccountSettings } from './account-deps.js';
+
+/** What the first admin's setup uses. */
+export interface SetupRouteDeps extends Pick<AccountDeps, 'setup' | 'passwords' | 'sessions' | 'rateLimiter'> {
+  settings: Pick<AccountSettings, 'admins' | 'loginLimit'>;
+  publicUrl: string;
+}
 
 /** `POST /auth/setup`: the first admin of a fresh instance, made with the setup token from the server log. */
-export function setupRoutes(accounts: AccountSlices['setup'], publicUrl: string): FastifyPluginAsyncTypebox {
+export function setupRoutes(deps: SetupRouteDeps): FastifyPluginAsyncTypebox {
+  const { publicUrl } = deps;
   const publicOrigin = new URL(publicUrl).origin;
   return async (app) => {
     app.post(
@@ -31,13 +38,13 @@ export function setupRoutes(accounts: AccountSlices['setup'], publicUrl: string)
       async (request, reply) => {
         refuseCrossSiteLogin(request, publicOrigin);
         const { token, username, password } = request.body;
-        const { sessionToken, user } = await setUpFirstAdmin(accounts, {
+        const { sessionToken, user } = await setUpFirstAdmin(deps, {
           token,
           username,
           password,
           clientIp: request.ip,
-          rule: accounts.settings.loginLimit,
-          admins: accounts.settings.admins,
+          rule: deps.settings.loginLimit,
+          admins: deps.settings.admins,
         });
         setSessionCookie(reply, publicUrl, sessionToken);
         return presentCaller({ user, role: 'admin', via: 'session' });

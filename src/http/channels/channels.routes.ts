@@ -1,15 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getChannel } from '../../core/channels/get-channel.js';
 import { listChannels } from '../../core/channels/list-channels.js';
-import type { RouteContext } from '../context.js';
 import { PAGINATION_HEADERS } from '../history/history.schema.js';
-import { sendCached } from '../read-cache.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentChannel } from './channel.presenter.js';
 import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { ChannelRepo } from '../../core/channels/ports.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
+
+/** What the channel routes use. */
+export interface ChannelRouteDeps {
+  livestreams: LivestreamRepo;
+  channels: ChannelRepo;
+  cache: ReadCache;
+}
 
 /** `GET /api/channels` (paginated like the history) and `GET /api/channels/{channelId}`, from maintained aggregates. */
-export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/channels',
@@ -21,16 +29,14 @@ export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
           response: { 200: ChannelListSchema, ...problemResponses },
         },
       },
-      async (request, reply) => {
-        const query = toChannelsRequest(request.query);
-        return sendCached(reply, context.cache, `channels:${query.page}:${query.limit}`, async () => {
-          const page = await listChannels(context, query);
+      async (request, reply) =>
+        sendCached(request, reply, deps.cache, async () => {
+          const page = await listChannels(deps, toChannelsRequest(request.query));
           return {
             body: reply.serialize(page.channels.map(presentChannel)) as string,
             headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
           };
-        });
-      },
+        }),
     );
 
     app.get(
@@ -44,8 +50,8 @@ export function channelRoutes(context: RouteContext): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) =>
-        sendCached(reply, context.cache, `channel:${request.params.channelId}`, async () => ({
-          body: reply.serialize(presentChannel(await getChannel(context, request.params.channelId))) as string,
+        sendCached(request, reply, deps.cache, async () => ({
+          body: reply.serialize(presentChannel(await getChannel(deps, request.params.channelId))) as string,
           headers: {},
         })),
     );

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { getLivestream } from '../../core/livestream/get-livestream.js';
+import { CONTENT_TYPES, type DownloadType } from '../../core/archive/object-keys.js';
+import type { ArchiveStore } from '../../core/archive/ports.js';
 import { AppError } from '../../core/errors.js';
-import type { Livestream } from '../../core/livestream/livestream.js';
-import { CONTENT_TYPES, objectKeys, objectMeta, type DownloadType } from '../../core/archive/object-keys.js';
-import { requireStoredChat } from '../../core/chat/read-chat.js';
-import type { RouteContext } from '../context.js';
+import { getLivestream } from '../../core/livestream/get-livestream.js';
+import { openDownload, type DownloadDeps, type Fetcher } from '../../core/workflow/open-download.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses, redirectResponse } from '../responses.schema.js';
-import { parseRange } from '../../core/archive/byte-range.js';
+
+/** What the download routes use: what openDownload reads, and the store to read the bytes it names from. */
+export interface DownloadRouteDeps extends DownloadDeps {
+  store: Pick<ArchiveStore, 'directUrl' | 'stat' | 'read'>;
+}
 
 const DownloadParamsSchema = Type.Object({
   ...LivestreamIdParamsSchema.properties,
@@ -33,11 +36,11 @@ export const INTEGRITY_HEADER = 'x-kura-integrity';
 /** What a download is served as (CONTENT_TYPES without their parameters). */
 const DOWNLOAD_MEDIA_TYPES = Object.values(CONTENT_TYPES).map((type) => type.split(';')[0] ?? type);
 
-/** User agents of crawlers and link previews: their fetches are not downloads. */
-const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/[\d.]+ \(monitor/i;
+/** Sec-Fetch-Dest of a media element fetching to play (the web UI's player): it fetches the same file many times. */
+const PLAYER_FETCH = new Set(['video', 'audio']);
 
 /** `GET|HEAD /api/download/{id}/{type}` and `GET /api/video/{id}/downloads`. */
-export function downloadRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function downloadRoutes(deps: DownloadRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     // HEAD declared explicitly: Fastify's automatic HEAD would read the whole file to discard it
     // (as every HEAD, it is left out of the OpenAPI document; its GET says what it answers)
@@ -58,7 +61,7 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsyncTypebox
             ...problemResponses,
           },
         },
-        handler: (request, reply) => download(context, request, reply),
+        handler: (request, reply) => download(deps, request, reply),
       });
     }
 
@@ -72,37 +75,30 @@ export function downloadRoutes(context: RouteContext): FastifyPluginAsyncTypebox
           response: { 200: Type.Object({ downloads: Type.Integer() }), ...problemResponses },
         },
       },
-      async (request) => ({ downloads: (await getLivestream(context, request.params.id)).downloadCount }),
+      async (request) => ({ downloads: (await getLivestream(deps, request.params.id)).downloadCount }),
     );
   };
 }
 
-/** Serves (fs) or redirects to (s3, imported archives) one download of a record. */
-async function download(context: RouteContext, request: FastifyRequest<{ Params: DownloadParams }>, reply: FastifyReply) {
+/** Serves (fs) or redirects to (s3, imported archives) one download of a record, as openDownload decides. */
+async function download(deps: DownloadRouteDeps, request: FastifyRequest<{ Params: DownloadParams }>, reply: FastifyReply) {
   const type = typeOfPath(request.params.type);
-  const record = await getLivestream(context, request.params.id);
-  if (type === 'video' && record.archive?.videoKey == null && record.archive?.externalUrl) {
-    // an imported record that is not finished names a URL, not an archive: nothing to hand out yet
-    if (record.status !== 'finished') throw new AppError('conflict', 'archive_not_ready', `${record.id} is not archived yet (status: ${record.status}).`);
-    await countIfDownload(context, request, record.id);
-    return reply.redirect(record.archive.externalUrl, 307);
+  const range = request.headers.range;
+  const answer = await openDownload(deps, { id: request.params.id, type, range, fetcher: fetcherOf(request) });
+  if (answer.corrupt) reply.header(INTEGRITY_HEADER, 'corrupt');
+  if (answer.serve === 'redirect') return reply.redirect(answer.url, 307);
+  reply.header('accept-ranges', 'bytes');
+  if (answer.serve === 'range-not-satisfiable') {
+    reply.header('content-range', `bytes */${answer.size}`);
+    throw new AppError('range_not_satisfiable', 'range_not_satisfiable', `Range "${range}" cannot be served from ${answer.size} bytes.`);
   }
-  if (type === 'chat' && record.status === 'finished') await requireStoredChat(context, record.id);
-  const key = keyOf(record, type);
-  if (key === null) {
-    throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
-  }
-  if (type === 'video') flagIntegrity(record, reply);
-  const direct = await context.store.directUrl(key, objectMeta(record, type));
-  if (direct !== null) {
-    // object storage serves the bytes (and Range) itself; counted as when Kura serves them
-    const fromStart = request.headers.range === undefined || /^bytes=0-/.test(request.headers.range);
-    if (type === 'video' && fromStart) await countIfDownload(context, request, record.id);
-    return reply.redirect(direct, 307);
-  }
-  const object = await context.store.stat(key);
-  if (object === null) throw new AppError('conflict', 'archive_not_ready', `The ${type} of ${record.id} is not in storage.`);
-  return sendObject(context, request, reply, { record, type, key, size: object.bytes });
+  const { key, meta, size, range: bytes } = answer;
+  reply.type(meta.contentType).header('content-disposition', meta.contentDisposition);
+  if (meta.contentEncoding !== undefined) reply.header('content-encoding', meta.contentEncoding);
+  if (bytes !== undefined) reply.code(206).header('content-range', `bytes ${bytes.start}-${bytes.end}/${size}`);
+  reply.header('content-length', bytes === undefined ? size : bytes.end - bytes.start + 1);
+  if (request.method === 'HEAD') return reply.send();
+  return reply.send(await deps.store.read(key, bytes));
 }
 
 /** Throws `download_type_not_found` (404) for a type that is not one of the path's names. */
@@ -113,58 +109,11 @@ function typeOfPath(name: string): DownloadType {
   return type;
 }
 
-/** A video found missing is refused (410); one found corrupt is served, saying so in a header. */
-function flagIntegrity(record: Livestream, reply: FastifyReply): void {
-  const flag = record.integrity;
-  if (flag?.state === 'missing') {
-    throw new AppError(
-      'gone',
-      'archive_missing',
-      `The video of ${record.id} was not in storage when it was verified (${flag.verifiedAt.toISOString()}). An operator can restore it and run "kura verify ${record.id}".`,
-    );
-  }
-  if (flag?.state === 'corrupt') reply.header(INTEGRITY_HEADER, 'corrupt');
-}
-
-function keyOf(record: Livestream, type: DownloadType): string | null {
-  if (type === 'video') return record.archive?.videoKey ?? null;
-  if (type === 'log') return record.archive?.logKey ?? null;
-  // stored at finalize beside the video, when the stream had a chat (checked before)
-  if (type === 'chat') return record.status === 'finished' && record.archive?.videoKey ? objectKeys.chat(record.id) : null;
-  return record.archive?.thumbnailKey ?? null;
-}
-
-async function sendObject(
-  context: RouteContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  object: { record: Livestream; type: DownloadType; key: string; size: number },
-) {
-  const { record, type, key, size } = object;
-  const range = parseRange(request.headers.range, size);
-  reply.header('accept-ranges', 'bytes');
-  if (range === 'unsatisfiable') {
-    reply.header('content-range', `bytes */${size}`);
-    throw new AppError('range_not_satisfiable', 'range_not_satisfiable', `Range "${request.headers.range}" cannot be served from ${size} bytes.`);
-  }
-  const meta = objectMeta(record, type);
-  reply.type(meta.contentType).header('content-disposition', meta.contentDisposition);
-  if (meta.contentEncoding !== undefined) reply.header('content-encoding', meta.contentEncoding);
-  if (type === 'video' && (range === undefined || range.start === 0)) await countIfDownload(context, request, record.id);
-  if (range !== undefined) {
-    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-  }
-  const length = range === undefined ? size : range.end - range.start + 1;
-  reply.header('content-length', length);
-  if (request.method === 'HEAD') return reply.send();
-  return reply.send(await context.store.read(key, range));
-}
-
-const PLAYER_FETCH = new Set(['video', 'audio']);
-
-async function countIfDownload(context: RouteContext, request: FastifyRequest, id: string): Promise<void> {
-  if (request.method !== 'GET' || CRAWLER.test(request.headers['user-agent'] ?? '')) return;
-  // a <video> element playing the archive (the web UI's player) fetches it many times: not a download
-  if (PLAYER_FETCH.has(String(request.headers['sec-fetch-dest'] ?? ''))) return;
-  await context.livestreams.countDownload(id);
+/** Who fetches, from the method and headers: what openDownload counts a download by. */
+function fetcherOf(request: FastifyRequest): Fetcher {
+  return {
+    receivesBytes: request.method === 'GET',
+    userAgent: request.headers['user-agent'] ?? '',
+    playing: PLAYER_FETCH.has(String(request.headers['sec-fetch-dest'] ?? '')),
+  };
 }

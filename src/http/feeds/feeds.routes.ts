@@ -3,13 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { listHistory } from '../../core/livestream/list-history.js';
 import { listQueue } from '../../core/livestream/list-queue.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
-import type { RouteContext } from '../context.js';
-import type { CachedResponse } from '../read-cache.js';
+import type { CachedResponse, ReadCache } from '../read-cache.js';
+import { readCacheKey } from '../read-cache-key.js';
 import { problemResponses } from '../responses.schema.js';
 import { atomXml, type AtomEntry } from './atom.js';
 import { entityTag, FeedVersions, isNotModified } from './conditional.js';
 import { archiveEntry, channelPageUrl, queueEntry } from './feed-entry.presenter.js';
 import { FeedQuerySchema, FeedResponses } from './feeds.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { ChannelRepo } from '../../core/channels/ports.js';
 
 /** Entries in one feed: readers poll far more often than 50 streams are archived. */
 export const FEED_ENTRIES = 50;
@@ -20,29 +22,37 @@ const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 interface FeedKind {
   name: 'archives' | 'queue';
   title: string;
-  list(context: RouteContext, channelId: string | null): Promise<Livestream[]>;
+  list(deps: FeedRouteDeps, channelId: string | null): Promise<Livestream[]>;
   entry(livestream: Livestream, publicUrl: string): AtomEntry;
 }
 
 const ARCHIVES: FeedKind = {
   name: 'archives',
   title: 'archives',
-  list: async (context, channelId) => (await listHistory(context, { page: 0, limit: FEED_ENTRIES, sort: 'desc', unfinished: false, channelId })).records,
+  list: async (deps, channelId) => (await listHistory(deps, { page: 0, limit: FEED_ENTRIES, sort: 'desc', unfinished: false, channelId })).records,
   entry: archiveEntry,
 };
 const QUEUE: FeedKind = {
   name: 'queue',
   title: 'upcoming and live streams',
-  list: async (context, channelId) => (await listQueue(context, channelId)).slice(0, FEED_ENTRIES),
+  list: async (deps, channelId) => (await listQueue(deps, channelId)).slice(0, FEED_ENTRIES),
   entry: queueEntry,
 };
+
+/** What the feeds use. */
+export interface FeedRouteDeps {
+  livestreams: LivestreamRepo;
+  channels: ChannelRepo;
+  cache: ReadCache;
+  publicUrl: string;
+}
 
 /**
  * `GET /feeds/archives.atom` (the newest finished archives) and `GET /feeds/queue.atom` (upcoming
  * and live streams, soonest first), each of one channel with `channelId`; served from the read
  * cache, answered 304 to a reader whose copy is current.
  */
-export function feedRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function feedRoutes(deps: FeedRouteDeps): FastifyPluginAsyncTypebox {
   const versions = new FeedVersions(REMEMBERED_FEEDS);
   return async (app) => {
     for (const kind of [ARCHIVES, QUEUE]) {
@@ -57,9 +67,8 @@ export function feedRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           },
         },
         async (request, reply) => {
-          const channelId = request.query.channelId ?? null;
-          const key = `feed:${kind.name}:${channelId ?? ''}`;
-          const cached = await context.cache.through(key, () => computeFeed(context, kind, channelId, versions, key));
+          const key = readCacheKey(request);
+          const cached = await deps.cache.through(key, () => computeFeed(deps, kind, request.query.channelId ?? null, versions, key));
           return sendFeed(request, reply, cached);
         },
       );
@@ -67,12 +76,12 @@ export function feedRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
   };
 }
 
-async function computeFeed(context: RouteContext, kind: FeedKind, channelId: string | null, versions: FeedVersions, key: string): Promise<CachedResponse> {
-  const { publicUrl } = context;
-  const livestreams = await kind.list(context, channelId);
+async function computeFeed(deps: FeedRouteDeps, kind: FeedKind, channelId: string | null, versions: FeedVersions, key: string): Promise<CachedResponse> {
+  const { publicUrl } = deps;
+  const livestreams = await kind.list(deps, channelId);
   const query = channelId === null ? '' : `?channelId=${encodeURIComponent(channelId)}`;
   const self = `${publicUrl}/feeds/${kind.name}.atom${query}`;
-  const channel = channelId === null ? null : await context.channels.find(channelId);
+  const channel = channelId === null ? null : await deps.channels.find(channelId);
   const subject = channelId === null ? 'Kura' : `${channel?.channelName || channelId} on Kura`;
   const body = atomXml({
     id: self,

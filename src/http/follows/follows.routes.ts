@@ -15,7 +15,7 @@ import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse
 import { presentFollow, presentFollowDetail } from './follow.presenter.js';
 import { CreateFollowSchema, FollowDetailSchema, FollowListSchema, FollowParamsSchema, FollowSchema, UpdateFollowSchema } from './follows.schema.js';
 
-/** What the follow routes work on. */
+/** What the follow routes work on, as the composition root wires it. */
 export interface FollowDeps {
   follows: FollowRepo;
   resolver: ChannelResolver;
@@ -24,11 +24,17 @@ export interface FollowDeps {
   rateLimiter: RateLimiter;
 }
 
+/** What the follow routes use: FollowDeps, and the guard that tells the admin and callers apart. */
+export interface FollowRouteDeps extends FollowDeps {
+  guard: Pick<Guard, 'optional' | 'requireAdmin'>;
+}
+
 /**
  * `GET /api/follows[/{id}]` (public: URLs and errors redacted but for the admin), `POST`, `PATCH`,
  * `DELETE` (admin): the channels Kura follows by itself.
  */
-export function followRoutes(deps: FollowDeps, guard: Guard): FastifyPluginAsyncTypebox {
+export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.get(
       '/follows',

@@ -5,8 +5,14 @@ import { problemResponse } from '../responses.schema.js';
 
 const tags = ['operations'];
 
+/** What the health routes use: whether PostgreSQL answers. */
+export interface HealthRouteDeps {
+  isDatabaseReachable: () => Promise<boolean>;
+}
+
 /** `/healthz` (the process answers) and `/readyz` (and its database does). */
-export function healthRoutes(isDatabaseReachable: () => Promise<boolean>): FastifyPluginAsyncTypebox {
+export function healthRoutes(deps: HealthRouteDeps): FastifyPluginAsyncTypebox {
+  const { isDatabaseReachable } = deps;
   return async (app) => {
     app.get(
       '/healthz',

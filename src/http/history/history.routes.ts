@@ -2,14 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listHistory } from '../../core/livestream/list-history.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
-import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { sendCached } from '../read-cache.js';
 import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS, toHistoryRequest } from './history.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
+
+/** What the history route uses. */
+export interface HistoryRouteDeps {
+  livestreams: LivestreamRepo;
+  cache: ReadCache;
+  publicUrl: string;
+  guard: Pick<Guard, 'optional'>;
+}
 
 /** `GET /api/history`: the archive, page by page, with pagination headers (source URLs whole for the admin, redacted for anyone else). */
-export function historyRoutes(context: RouteContext, guard: Pick<Guard, 'optional'>): FastifyPluginAsyncTypebox {
+export function historyRoutes(deps: HistoryRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.get(
       '/history',
@@ -22,16 +31,20 @@ export function historyRoutes(context: RouteContext, guard: Pick<Guard, 'optiona
         },
       },
       async (request, reply) => {
-        const query = toHistoryRequest(request.query);
         const audience = await audienceOf(guard, request, reply);
-        const key = `history:${audience}:${query.page}:${query.limit}:${query.sort}:${query.unfinished}:${query.channelId ?? ''}`;
-        return sendCached(reply, context.cache, key, async () => {
-          const page = await listHistory(context, query);
-          return {
-            body: reply.serialize(page.records.map((r) => presentRecord(r, context.publicUrl, audience))) as string,
-            headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
-          };
-        });
+        return sendCached(
+          request,
+          reply,
+          deps.cache,
+          async () => {
+            const page = await listHistory(deps, toHistoryRequest(request.query));
+            return {
+              body: reply.serialize(page.records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string,
+              headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
+            };
+          },
+          { audience },
+        );
       },
     );
   };

@@ -24,6 +24,7 @@ export const PageQueryProperties = {
   ),
 };
 
+/** The query string of `GET /api/history`: a page of the archive, its order, whether unfinished records count, one channel. */
 export const HistoryQuerySchema = Type.Object({
   ...PageQueryProperties,
   sort: Type.Optional(
@@ -41,10 +42,11 @@ export const HistoryQuerySchema = Type.Object({
   ),
   channelId: Type.Optional(channelIdSchema("only this channel's records")),
 });
-export type HistoryQuery = Static<typeof HistoryQuerySchema>;
+/** The query string of `GET /api/history` as validated, before HISTORY_DEFAULTS fill it in (see toHistoryRequest). */
+export type HistoryQueryString = Static<typeof HistoryQuerySchema>;
 
 /** The query as the use case takes it, HISTORY_DEFAULTS filling what it leaves out. */
-export function toHistoryRequest(query: HistoryQuery): HistoryRequest {
+export function toHistoryRequest(query: HistoryQueryString): HistoryRequest {
   return {
     page: query.page ?? page,
     limit: query.limit ?? limit,
@@ -54,8 +56,10 @@ export function toHistoryRequest(query: HistoryQuery): HistoryRequest {
   };
 }
 
+/** A history page: the records, as presented. */
 export const HistoryResponseSchema = Type.Array(LivestreamRecordSchema);
 
+/** The headers a paginated list answers with: how many there are in all, and whether a later page has more. */
 export const PAGINATION_HEADERS = {
   total: 'x-kura-pagination-total',
   hasMore: 'x-kura-pagination-has-more',

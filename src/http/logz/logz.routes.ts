@@ -3,16 +3,23 @@ import Type, { type Static } from 'typebox';
 import { isRecording } from '../../core/capture/capture-lifecycle.js';
 import { AppError } from '../../core/errors.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
-import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { CaptureRepo } from '../../core/capture/ports.js';
 
 const LogzQuerySchema = Type.Object({
   id: Type.Optional(Type.String({ pattern: LIVESTREAM_ID_PATTERN, description: 'the livestream id' })),
   url: Type.Optional(Type.String({ maxLength: 2048, description: 'the source URL the livestream was submitted with' })),
 });
 
+/** What the capture log route uses. */
+export interface LogzRouteDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+}
+
 /** `GET /api/logz`: the encoder log of a capture in progress, from PostgreSQL (any api process). */
-export function logzRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function logzRoutes(deps: LogzRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/logz',
@@ -25,20 +32,20 @@ export function logzRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const id = await pickCapture(context, request.query);
-        const capture = id === null ? null : await context.captures.get(id);
+        const id = await pickCapture(deps, request.query);
+        const capture = id === null ? null : await deps.captures.get(id);
         if (id === null || capture === null || !isRecording(capture.state)) {
           throw new AppError('not_found', 'capture_not_running', id === null ? 'No capture is running.' : `No capture of ${id} is running.`);
         }
         reply.header('cache-control', 'no-store');
-        return reply.type('text/plain; charset=utf-8').send(await context.captures.readLog(id));
+        return reply.type('text/plain; charset=utf-8').send(await deps.captures.readLog(id));
       },
     );
   };
 }
 
-async function pickCapture(context: RouteContext, query: Static<typeof LogzQuerySchema>): Promise<string | null> {
+async function pickCapture(deps: LogzRouteDeps, query: Static<typeof LogzQuerySchema>): Promise<string | null> {
   if (query.id !== undefined) return query.id;
-  if (query.url !== undefined) return (await context.livestreams.findActiveBySource(query.url))?.id ?? null;
-  return context.captures.latestRunning();
+  if (query.url !== undefined) return (await deps.livestreams.findActiveBySource(query.url))?.id ?? null;
+  return deps.captures.latestRunning();
 }

@@ -3,7 +3,8 @@ import Type from 'typebox';
 import { bytesResponse } from '../responses.schema.js';
 import { changelogRss, type ChangelogRelease } from './changelog.js';
 
-export interface MetaContext {
+/** What the meta routes answer from: the package, its public URL and its changelog. */
+export interface MetaRouteDeps {
   name: string;
   version: string;
   commit: string;
@@ -29,12 +30,12 @@ const ChangelogSchema = Type.Array(
 const OpenApiDocumentSchema = Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1' });
 
 /** `/api`, `/api/openapi.json`, `/api/changelog` and `/api/changelog.rss`. */
-export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
-  const api = `${context.publicUrl}/api`;
+export function metaRoutes(deps: MetaRouteDeps): FastifyPluginAsyncTypebox {
+  const api = `${deps.publicUrl}/api`;
   const overview = {
-    name: context.name,
-    version: context.version,
-    commit: context.commit,
+    name: deps.name,
+    version: deps.version,
+    commit: deps.commit,
     links: {
       history: `${api}/history`,
       queue: `${api}/queue`,
@@ -45,12 +46,12 @@ export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
       openapi: `${api}/openapi.json`,
       changelog: `${api}/changelog`,
       changelogRss: `${api}/changelog.rss`,
-      health: `${context.publicUrl}/healthz`,
-      ready: `${context.publicUrl}/readyz`,
-      metrics: `${context.publicUrl}/metrics`,
+      health: `${deps.publicUrl}/healthz`,
+      ready: `${deps.publicUrl}/readyz`,
+      metrics: `${deps.publicUrl}/metrics`,
     },
   };
-  const rss = changelogRss(context.changelog, context.publicUrl);
+  const rss = changelogRss(deps.changelog, deps.publicUrl);
 
   return async (app) => {
     app.get('/', { schema: { operationId: 'getApiOverview', summary: 'API overview', response: { 200: OverviewSchema } } }, async () => overview);
@@ -62,7 +63,7 @@ export function metaRoutes(context: MetaContext): FastifyPluginAsyncTypebox {
     app.get(
       '/changelog',
       { schema: { operationId: 'getChangelog', summary: 'API changelog', response: { 200: ChangelogSchema } } },
-      async () => context.changelog,
+      async () => deps.changelog,
     );
     app.get(
       '/changelog.rss',

@@ -2,14 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listQueue } from '../../core/livestream/list-queue.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
-import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { sendCached } from '../read-cache.js';
 import { problemResponses } from '../responses.schema.js';
 import { QueueQuerySchema, QueueResponseSchema } from './queue.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
+
+/** What the queue route uses. */
+export interface QueueRouteDeps {
+  livestreams: LivestreamRepo;
+  cache: ReadCache;
+  publicUrl: string;
+  guard: Pick<Guard, 'optional'>;
+}
 
 /** `GET /api/queue`: upcoming and live records, soonest first; of one channel with channelId (source URLs whole for the admin only). */
-export function queueRoutes(context: RouteContext, guard: Pick<Guard, 'optional'>): FastifyPluginAsyncTypebox {
+export function queueRoutes(deps: QueueRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.get(
       '/queue',
@@ -22,12 +31,17 @@ export function queueRoutes(context: RouteContext, guard: Pick<Guard, 'optional'
         },
       },
       async (request, reply) => {
-        const channelId = request.query.channelId ?? null;
         const audience = await audienceOf(guard, request, reply);
-        return sendCached(reply, context.cache, `queue:${audience}:${channelId ?? ''}`, async () => {
-          const records = await listQueue(context, channelId);
-          return { body: reply.serialize(records.map((r) => presentRecord(r, context.publicUrl, audience))) as string, headers: {} };
-        });
+        return sendCached(
+          request,
+          reply,
+          deps.cache,
+          async () => {
+            const records = await listQueue(deps, request.query.channelId ?? null);
+            return { body: reply.serialize(records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string, headers: {} };
+          },
+          { audience },
+        );
       },
     );
   };

@@ -16,7 +16,8 @@ import {
 import { sendCached, type ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
 
-export interface SearchEngineContext {
+/** What the built-in engine's routes use. */
+export interface SearchEngineRouteDeps {
   engine: SearchEngine;
   /** The api process's read cache: answers are kept until the next change to records or documents. */
   cache: ReadCache;
@@ -33,12 +34,12 @@ const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * Every route but `/health` wants the search key; every write or admin route answers 403.
  * Errors are in Meilisearch's format, so its clients read them.
  */
-export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginAsync {
+export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAsync {
   return async (app) => {
     installMeiliErrors(app);
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.url?.endsWith('/health')) return;
-      await authorise(request, await context.engine.searchKey());
+      await authorise(request, await deps.engine.searchKey());
     });
 
     app.get(
@@ -52,7 +53,7 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       '/version',
       { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: { 200: VersionSchema, ...errors } } },
       async () => ({
-        ...context.version,
+        ...deps.version,
         commitDate: 'unknown',
       }),
     );
@@ -61,7 +62,7 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: { 200: IndexSchema, ...errors } } },
       async (request) => {
         knownIndex(request.params.uid);
-        return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await context.engine.count() };
+        return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await deps.engine.count() };
       },
     );
 
@@ -69,23 +70,21 @@ export function searchEngineRoutes(context: SearchEngineContext): FastifyPluginA
       const startedAt = performance.now();
       knownIndex(uid);
       const parsed = parseSearch(input, fromQueryString);
-      const hits = await context.engine.search(parsed.request);
+      const hits = await deps.engine.search(parsed.request);
       return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
     };
-    const sendSearch = (reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
-      const key = `search:${fromQueryString ? 'get' : 'post'}:${uid}:${JSON.stringify(input)}`;
-      return sendCached(reply, context.cache, key, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
-    };
+    const sendSearch = (request: FastifyRequest, reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) =>
+      sendCached(request, reply, deps.cache, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
     const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
     app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
       '/indexes/:uid/search',
       { schema: { ...searchSchema, operationId: 'searchByQueryString', summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
-      async (request, reply) => sendSearch(reply, request.params.uid, request.query, true),
+      async (request, reply) => sendSearch(request, reply, request.params.uid, request.query, true),
     );
     app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
       '/indexes/:uid/search',
       { config: { readsOnly: true }, schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
-      async (request, reply) => sendSearch(reply, request.params.uid, request.body ?? {}, false),
+      async (request, reply) => sendSearch(request, reply, request.params.uid, request.body ?? {}, false),
     );
     app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
       '/multi-search',

@@ -7,8 +7,14 @@ import { SearchAccessSchema } from './search-engine.schema.js';
 /** How clients reach search: null when search is off (KURA_SEARCH=off). */
 export type SearchAccessProvider = (() => Promise<SearchAccess>) | null;
 
+/** What the search access route uses. */
+export interface SearchRouteDeps {
+  access: SearchAccessProvider;
+}
+
 /** `GET /api/search`: the engine URL, a search-only key and the index, for clients to query directly. */
-export function searchRoutes(access: SearchAccessProvider): FastifyPluginAsyncTypebox {
+export function searchRoutes(deps: SearchRouteDeps): FastifyPluginAsyncTypebox {
+  const { access } = deps;
   return async (app) => {
     app.get(
       '/search',

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { PLATFORMS } from '../../core/vocabulary.js';
-import type { Quality } from '../../core/sources/ports.js';
+import type { Quality, StreamSource } from '../../core/sources/ports.js';
 import { validateStream, type Validation } from '../../core/sources/validate-stream.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { AccountSlices } from '../auth/accounts-context.js';
-import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { LookupCache } from './lookup-cache.js';
+import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
 
 /** How long an answer about a URL is reused, and how many are kept. */
 const LOOKUP_TTL_MS = 60_000;
@@ -39,12 +38,19 @@ const QualitySchema = Type.Object(
   { $id: 'Quality' },
 );
 
+/** What the lookup routes use: the sources as users may submit to them, and the lookup limit. */
+export interface SourceRouteDeps extends Pick<AccountDeps, 'submissionSource' | 'rateLimiter'> {
+  /** The sources themselves, for the qualities a stream offers. */
+  source: StreamSource;
+  settings: Pick<AccountSettings, 'lookupLimit'>;
+}
+
 /** `GET /api/validate` and `GET /api/qualities`: what Kura would record from a URL. */
-export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sources']): FastifyPluginAsyncTypebox {
+export function sourceRoutes(deps: SourceRouteDeps): FastifyPluginAsyncTypebox {
   // each lookup may run yt-dlp or fetch a playlist: counted per client address, in PostgreSQL
   const limitLookups = async (request: FastifyRequest) => {
-    const { limit, windowSeconds } = accounts.settings.lookupLimit;
-    const hit = await accounts.rateLimiter.hit('lookup', request.ip, accounts.settings.lookupLimit);
+    const { limit, windowSeconds } = deps.settings.lookupLimit;
+    const hit = await deps.rateLimiter.hit('lookup', request.ip, deps.settings.lookupLimit);
     if (!hit.allowed) {
       throw new AppError(
         'rate_limited',
@@ -68,7 +74,7 @@ export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sou
           response: { 200: ValidationSchema, ...problemResponses },
         },
       },
-      (request) => validations.get(request.query.url, () => validateStream({ source: accounts.submissionSource }, request.query.url)),
+      (request) => validations.get(request.query.url, () => validateStream({ source: deps.submissionSource }, request.query.url)),
     );
     app.get(
       '/qualities',
@@ -81,7 +87,7 @@ export function sourceRoutes(context: RouteContext, accounts: AccountSlices['sou
           response: { 200: Type.Array(QualitySchema), ...problemResponses },
         },
       },
-      (request) => qualities.get(request.query.url, () => context.source.qualities(request.query.url)),
+      (request) => qualities.get(request.query.url, () => deps.source.qualities(request.query.url)),
     );
   };
 }

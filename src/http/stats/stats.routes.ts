@@ -1,16 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getGrowth } from '../../core/livestream/get-growth.js';
 import { getStats } from '../../core/livestream/get-stats.js';
-import type { RouteContext } from '../context.js';
-import { sendCached } from '../read-cache.js';
 import { GrowthSchema, StatsSchema } from './stats.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import { sendCached, type ReadCache } from '../read-cache.js';
+
+/** What the statistics routes use: the records' aggregates, and the storage price the bill is estimated with. */
+export interface StatsRouteDeps {
+  livestreams: LivestreamRepo;
+  cache: ReadCache;
+  usdPerGbPerMonth: number;
+}
 
 /** `GET /api/stats` (instance totals from maintained aggregates) and `GET /api/stats/growth`. */
-export function statsRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function statsRoutes(deps: StatsRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/stats', { schema: { operationId: 'getStats', summary: 'Instance statistics', response: { 200: StatsSchema } } }, async (_request, reply) =>
-      sendCached(reply, context.cache, 'stats', async () => {
-        const stats = await getStats(context, context);
+    app.get('/stats', { schema: { operationId: 'getStats', summary: 'Instance statistics', response: { 200: StatsSchema } } }, async (request, reply) =>
+      sendCached(request, reply, deps.cache, async () => {
+        const stats = await getStats(deps, deps);
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       }),
     );
@@ -23,8 +30,7 @@ export function statsRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           response: { 200: GrowthSchema },
         },
       },
-      async (_request, reply) =>
-        sendCached(reply, context.cache, 'stats-growth', async () => ({ body: reply.serialize(await getGrowth(context)) as string, headers: {} })),
+      async (request, reply) => sendCached(request, reply, deps.cache, async () => ({ body: reply.serialize(await getGrowth(deps)) as string, headers: {} })),
     );
   };
 }

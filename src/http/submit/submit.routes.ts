@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { submitStream } from '../../core/workflow/submit-stream.js';
-import type { AccountSlices } from '../auth/accounts-context.js';
 import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
-import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 import { problemResponses } from '../responses.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { CaptureRepo } from '../../core/capture/ports.js';
+import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
 
 const SubmitBodySchema = Type.Object({
   videoUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube livestream URL or an HLS playlist (.m3u8) URL' }),
@@ -16,8 +17,18 @@ const SubmitBodySchema = Type.Object({
   ),
 });
 
+/** What submission uses. */
+export interface SubmitRouteDeps extends Pick<AccountDeps, 'scheduler' | 'submissionSource' | 'rateLimiter'> {
+  livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+  settings: Pick<AccountSettings, 'submitLimit'>;
+  publicUrl: string;
+  guard: Pick<Guard, 'requireCaller'>;
+}
+
 /** `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. */
-export function submitRoutes(context: RouteContext, accounts: AccountSlices['submit'], guard: Guard): FastifyPluginAsyncTypebox {
+export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.post(
       '/submit',
@@ -34,22 +45,22 @@ export function submitRoutes(context: RouteContext, accounts: AccountSlices['sub
         const caller = callerOf(request);
         const record = await submitStream(
           {
-            livestreams: context.livestreams,
-            captures: context.captures,
-            scheduler: accounts.scheduler,
-            source: accounts.submissionSource,
-            rateLimiter: accounts.rateLimiter,
+            livestreams: deps.livestreams,
+            captures: deps.captures,
+            scheduler: deps.scheduler,
+            source: deps.submissionSource,
+            rateLimiter: deps.rateLimiter,
           },
           {
             caller,
             url: request.body.videoUrl,
             quality: request.body.quality === 'best' ? undefined : request.body.quality,
-            rule: accounts.settings.submitLimit,
+            rule: deps.settings.submitLimit,
             now: new Date(),
           },
         );
         // the record may hold others' submissions: its source URL whole for the admin only
-        return presentRecord(record, context.publicUrl, audienceOfCaller(caller));
+        return presentRecord(record, deps.publicUrl, audienceOfCaller(caller));
       },
     );
   };

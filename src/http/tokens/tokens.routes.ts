@@ -3,10 +3,10 @@ import Type from 'typebox';
 import { API_TOKEN_LIMIT, createApiToken } from '../../core/accounts/create-api-token.js';
 import { AppError } from '../../core/errors.js';
 import type { ApiTokenInfo } from '../../core/accounts/ports.js';
-import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses } from '../responses.schema.js';
+import type { AccountDeps } from '../auth/account-deps.js';
 
 const TokenSchema = Type.Object(
   {
@@ -38,8 +38,14 @@ const present = (info: ApiTokenInfo) => ({
   lastUsedAt: info.lastUsedAt?.toISOString() ?? null,
 });
 
+/** What the API token routes use. */
+export interface TokenRouteDeps extends Pick<AccountDeps, 'apiTokens'> {
+  guard: Pick<Guard, 'requireCaller'>;
+}
+
 /** `POST|GET /api/tokens`, `DELETE /api/tokens/{id}`: the caller's API tokens for scripts. */
-export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): FastifyPluginAsyncTypebox {
+export function tokenRoutes(deps: TokenRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.post(
       '/tokens',
@@ -58,7 +64,7 @@ export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): Fa
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const created = await createApiToken(accounts, { userId: caller.user.id, name: request.body?.name ?? 'api' });
+        const created = await createApiToken(deps, { userId: caller.user.id, name: request.body?.name ?? 'api' });
         return reply.code(201).send({ id: created.id, name: created.name, createdAt: created.createdAt.toISOString(), token: created.token });
       },
     );
@@ -74,7 +80,7 @@ export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): Fa
       },
       async (request) => {
         const caller = callerOf(request);
-        return (await accounts.apiTokens.list(caller.user.id)).map(present);
+        return (await deps.apiTokens.list(caller.user.id)).map(present);
       },
     );
     app.delete(
@@ -90,7 +96,7 @@ export function tokenRoutes(accounts: AccountSlices['tokens'], guard: Guard): Fa
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        if (!(await accounts.apiTokens.delete(caller.user.id, request.params.id))) {
+        if (!(await deps.apiTokens.delete(caller.user.id, request.params.id))) {
           throw new AppError('not_found', 'token_not_found', `You have no API token ${request.params.id}.`);
         }
         return sendNoContent(reply);

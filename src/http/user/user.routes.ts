@@ -1,19 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { AppError } from '../../core/errors.js';
-import type { AccountSlices } from '../auth/accounts-context.js';
 import { CallerSchema, UserSchema } from './user.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentCaller, presentUser } from './user.presenter.js';
+import type { AccountDeps } from '../auth/account-deps.js';
 
 const UserParamsSchema = Type.Object({
   provider: Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'discord, google, twitch, github, oidc or local' }),
   id: Type.String({ pattern: '^[^\\s/]{1,128}$', description: 'The user id at that provider' }),
 });
 
+/** What the user routes use. */
+export interface UserRouteDeps extends Pick<AccountDeps, 'users'> {
+  guard: Pick<Guard, 'requireCaller'>;
+}
+
 /** `GET /api/user` (the caller) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
-export function userRoutes(accounts: AccountSlices['user'], guard: Guard): FastifyPluginAsyncTypebox {
+export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.get(
       '/user',
@@ -38,7 +44,7 @@ export function userRoutes(accounts: AccountSlices['user'], guard: Guard): Fasti
         },
       },
       async (request) => {
-        const user = await accounts.users.find(request.params.provider, request.params.id);
+        const user = await deps.users.find(request.params.provider, request.params.id);
         if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${request.params.provider}/${request.params.id}.`);
         return presentUser(user);
       },

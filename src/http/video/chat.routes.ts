@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getChatActivity, getChatWindow } from '../../core/chat/read-chat.js';
-import type { RouteContext } from '../context.js';
+import { getChatActivity, getChatWindow, type ChatReadDeps } from '../../core/chat/read-chat.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { problemResponses } from '../responses.schema.js';
 import { ChatActivitySchema, ChatPageSchema, ChatQuerySchema } from './chat.schema.js';
 
+/** What the chat routes use: the records and their captured chats. */
+export type ChatRouteDeps = ChatReadDeps;
+
 /** `GET /api/video/{id}/chat` (a time window of the live chat) and `GET /api/video/{id}/chat/activity` (messages per minute). */
-export function chatRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
+export function chatRoutes(deps: ChatRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/video/:id/chat',
@@ -21,7 +23,7 @@ export function chatRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { from = 0, to = Number.MAX_SAFE_INTEGER, limit = 500 } = request.query;
-        const page = await getChatWindow(context, request.params.id, { from, to, limit });
+        const page = await getChatWindow(deps, request.params.id, { from, to, limit });
         return { ...page, archiveStart: page.archiveStart?.toISOString() ?? null };
       },
     );
@@ -36,7 +38,7 @@ export function chatRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
           response: { 200: ChatActivitySchema, ...problemResponses },
         },
       },
-      async (request) => getChatActivity(context, request.params.id),
+      async (request) => getChatActivity(deps, request.params.id),
     );
   };
 }

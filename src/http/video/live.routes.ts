@@ -6,9 +6,10 @@ import { getLivePlaylist, type LiveDeps } from '../../core/capture/get-live-play
 import { PartFormats } from '../../core/capture/part-formats.js';
 import { RecordedSegments } from '../../core/capture/recorded-segments.js';
 import { readLiveMedia, type LiveMedia } from '../../core/capture/read-live-media.js';
-import type { RouteContext } from '../context.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses } from '../responses.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { CaptureRepo, RecordedBytes } from '../../core/capture/ports.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'video/mp4' };
@@ -33,10 +34,17 @@ const LiveMediaParamsSchema = Type.Object({
   }),
 });
 
+/** What live playback uses: the records, their captures, and the bytes recorded so far. */
+export interface LiveRouteDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+  recordedBytes: RecordedBytes;
+}
+
 /** `GET /api/video/{id}/live.m3u8` and its segments: watching a record while it is recorded. */
-export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
-  const { livestreams, captures, recordedBytes: bytes } = context;
-  const deps: LiveDeps = { livestreams, captures, bytes, formats: new PartFormats(bytes), segments: new RecordedSegments(captures) };
+export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
+  const { livestreams, captures, recordedBytes: bytes } = deps;
+  const live: LiveDeps = { livestreams, captures, bytes, formats: new PartFormats(bytes), segments: new RecordedSegments(captures) };
   return async (app) => {
     app.get(
       '/video/:id/live.m3u8',
@@ -56,7 +64,7 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const playlist = await getLivePlaylist(deps, request.params.id, { delta: request.query._HLS_skip !== undefined });
+        const playlist = await getLivePlaylist(live, request.params.id, { delta: request.query._HLS_skip !== undefined });
         return reply.header('cache-control', 'no-cache').type(PLAYLIST_TYPE).send(playlist.text);
       },
     );
@@ -77,7 +85,7 @@ export function liveRoutes(context: RouteContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { id, part, file } = request.params;
         const sequence = MEDIA_FILE.exec(file)?.[1];
-        const media = await readLiveMedia(deps, { id, part, sequence: sequence === undefined ? null : Number(sequence) });
+        const media = await readLiveMedia(live, { id, part, sequence: sequence === undefined ? null : Number(sequence) });
         return sendMedia(reply, media);
       },
     );

@@ -3,26 +3,31 @@ import Type from 'typebox';
 import { cancelLivestream } from '../../core/workflow/cancel-livestream.js';
 import { retryLivestream } from '../../core/workflow/retry-livestream.js';
 import { takeDownLivestream } from '../../core/workflow/take-down-livestream.js';
-import type { AccountSlices } from '../auth/accounts-context.js';
 import { callerOf, type Guard } from '../auth/guard.js';
-import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams/record.schema.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { CaptureRepo } from '../../core/capture/ports.js';
+import type { ArchiveStore } from '../../core/archive/ports.js';
+import type { AccountDeps } from '../auth/account-deps.js';
 
 const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
 
+/** What the admin actions on a record use. */
+export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'adminActions'> {
+  livestreams: LivestreamRepo;
+  captures: CaptureRepo;
+  store: ArchiveStore;
+  publicUrl: string;
+  guard: Pick<Guard, 'requireAdmin'>;
+}
+
 /** Admin actions on a record: take it down, cancel waiting for it, retry it. */
-export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices['videoAdmin'], guard: Guard): FastifyPluginAsyncTypebox {
-  const deps = {
-    livestreams: context.livestreams,
-    captures: context.captures,
-    store: context.store,
-    scheduler: accounts.scheduler,
-    adminActions: accounts.adminActions,
-  };
+export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.delete(
       '/video/:id',
@@ -58,7 +63,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices[
       async (request, reply) => {
         const caller = callerOf(request);
         const { record, stopping } = await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
-        return reply.code(stopping ? 202 : 200).send(presentRecord(record, context.publicUrl, 'admin'));
+        return reply.code(stopping ? 202 : 200).send(presentRecord(record, deps.publicUrl, 'admin'));
       },
     );
     app.post(
@@ -77,7 +82,7 @@ export function videoAdminRoutes(context: RouteContext, accounts: AccountSlices[
       async (request) => {
         const caller = callerOf(request);
         const reason = request.body?.reason ?? 'retried';
-        return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), context.publicUrl, 'admin');
+        return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), deps.publicUrl, 'admin');
       },
     );
   };

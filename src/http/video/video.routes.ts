@@ -2,13 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getLivestreamDetails } from '../../core/workflow/get-livestream-details.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
-import type { RouteContext } from '../context.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentDetails } from '../livestreams/record.presenter.js';
 import { LivestreamDetailsSchema, LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { CaptureStates, PartLog } from '../../core/capture/ports.js';
+
+/** What the record details route uses. */
+export interface VideoRouteDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureStates & PartLog;
+  publicUrl: string;
+  guard: Pick<Guard, 'optional'>;
+}
 
 /** `GET /api/video/{id}`: one record with its capture details (its source URL and failure reason whole for the admin only). */
-export function videoRoutes(context: RouteContext, guard: Pick<Guard, 'optional'>): FastifyPluginAsyncTypebox {
+export function videoRoutes(deps: VideoRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     app.get(
       '/video/:id',
@@ -22,8 +32,8 @@ export function videoRoutes(context: RouteContext, guard: Pick<Guard, 'optional'
       },
       async (request, reply) => {
         const audience = await audienceOf(guard, request, reply);
-        const { record, capture } = await getLivestreamDetails(context, request.params.id);
-        return presentDetails(record, context.publicUrl, capture, audience);
+        const { record, capture } = await getLivestreamDetails(deps, request.params.id);
+        return presentDetails(record, deps.publicUrl, capture, audience);
       },
     );
   };

@@ -8,9 +8,10 @@ import { isListed } from '../../core/channels/channel.js';
 import { CHANNEL_ID_MAX_LENGTH } from '../../core/vocabulary.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import { presentChannel } from '../channels/channel.presenter.js';
-import type { RouteContext } from '../context.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { archiveHead, channelHead, HEAD_PLACEHOLDER } from './open-graph.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { ChannelRepo } from '../../core/channels/ports.js';
 
 /** The pages of the UI; each answers the app's index.html, whose router shows the page. */
 export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/follows', '/follows/:id', '/stats', '/login', '/tokens', '/webhooks'] as const;
@@ -19,12 +20,22 @@ const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="des
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });
 const ChannelPageParamsSchema = Type.Object({ channelId: Type.String() });
 
+/** What the web UI's pages use: the built UI, and the records and channels their link previews describe. */
+export interface WebRouteDeps {
+  livestreams: LivestreamRepo;
+  channels: ChannelRepo;
+  publicUrl: string;
+  /** Where Vite built the UI (dist/web). */
+  dir: string;
+}
+
 /**
  * The web UI built by Vite into `dir`: hashed assets under /assets (cached for a year, served
  * pre-compressed), and index.html (never cached) for every client route; an archive page's
  * index.html carries its Open Graph tags. Registers nothing when the UI was not built.
  */
-export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyncTypebox {
+export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
+  const { dir } = deps;
   return async (app) => {
     const indexPath = path.join(dir, 'index.html');
     if (!existsSync(indexPath)) {
@@ -53,21 +64,21 @@ export function webRoutes(context: RouteContext, dir: string): FastifyPluginAsyn
     }
     app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
       const { id } = request.params;
-      const record = validId.test(id) ? await context.livestreams.findById(id) : null;
+      const record = validId.test(id) ? await deps.livestreams.findById(id) : null;
       // an unknown id still gets the app, which says so; the status tells crawlers
       if (record === null) return page(reply, defaultHtml, 404);
-      const pageUrl = `${context.publicUrl}/archive/${encodeURIComponent(id)}`;
+      const pageUrl = `${deps.publicUrl}/archive/${encodeURIComponent(id)}`;
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, context.publicUrl, 'public'), pageUrl)),
+        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, deps.publicUrl, 'public'), pageUrl)),
       );
     });
     app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {
       const { channelId } = request.params;
-      const channel = channelId.length <= CHANNEL_ID_MAX_LENGTH ? await context.channels.find(channelId) : null;
+      const channel = channelId.length <= CHANNEL_ID_MAX_LENGTH ? await deps.channels.find(channelId) : null;
       // like an unknown archive: the app says so, the status tells crawlers
       if (channel === null || !isListed(channel)) return page(reply, defaultHtml, 404);
-      const pageUrl = `${context.publicUrl}/channel/${encodeURIComponent(channelId)}`;
+      const pageUrl = `${deps.publicUrl}/channel/${encodeURIComponent(channelId)}`;
       return page(
         reply,
         template.replace(HEAD_PLACEHOLDER, () => channelHead(presentChannel(channel), pageUrl)),

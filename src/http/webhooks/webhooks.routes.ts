@@ -26,14 +26,19 @@ import {
   WebhookSchema,
 } from './webhooks.schema.js';
 
-/** What the webhook routes work on. */
-export interface WebhookRouteDeps {
+/** What the webhook routes work on, as the composition root wires it. */
+export interface WebhookDeps {
   webhooks: WebhookRepo;
   refuseUrl: (url: string) => string | null;
   checkAddresses: CheckAddresses;
   isDiscord: (url: string) => boolean;
   /** Counts creations per caller and test events per webhook. */
   rateLimiter: RateLimiter;
+}
+
+/** What the webhook routes use: WebhookDeps, and the guard that admits admins and callers. */
+export interface WebhookRouteDeps extends WebhookDeps {
+  guard: Pick<Guard, 'requireAdmin' | 'requireCaller'>;
 }
 
 /** One set of the webhook routes: where, who may call them, and whose webhooks they reach. */
@@ -55,7 +60,8 @@ interface RouteSet {
  * and the same under `/api/user/webhooks` for any logged-in user (their personal webhooks, sent
  * only their records' events; another's is not found). Callers are checked before the input.
  */
-export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPluginAsyncTypebox {
+export function webhookRoutes(deps: WebhookRouteDeps): FastifyPluginAsyncTypebox {
+  const { guard } = deps;
   return async (app) => {
     await app.register(
       routeSet(deps, { path: '/webhooks', onRequest: guard.requireAdmin, ownerOf: () => undefined, name: 'Webhook', who: 'Admin:', personal: false }),
@@ -73,7 +79,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, guard: Guard): FastifyPlug
   };
 }
 
-function routeSet(deps: WebhookRouteDeps, set: RouteSet): FastifyPluginAsyncTypebox {
+function routeSet(deps: WebhookDeps, set: RouteSet): FastifyPluginAsyncTypebox {
   const { path, onRequest, ownerOf, name, who } = set;
   const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
   // only personal webhooks are counted

@@ -13,7 +13,10 @@ import type { Scheduler } from '../../core/livestream/ports.js';
 import type { RateLimit, RateLimiter } from '../../core/rate-limit.js';
 import type { StreamSource } from '../../core/sources/ports.js';
 
-/** Ports and settings of accounts, submission and admin actions, as the composition root wires them. */
+/**
+ * Ports and settings of accounts, submission and admin actions, as the composition root wires them:
+ * buildApp hands each route plugin the fields it uses (its `…RouteDeps`).
+ */
 export interface AccountDeps {
   users: UserRepo;
   sessions: SessionRepo;
@@ -32,6 +35,7 @@ export interface AccountDeps {
   settings: AccountSettings;
 }
 
+/** The operator's account rules: who is admin, and how often submissions, lookups and logins may come. */
 export interface AccountSettings {
   /** `provider/userId` of admins (KURA_ADMINS). */
   admins: ReadonlySet<string>;
@@ -39,28 +43,6 @@ export interface AccountSettings {
   lookupLimit: RateLimit;
   loginLimit: RateLimit;
 }
-
-/**
- * What each route plugin takes of AccountDeps, and nothing more: the one place the whole object
- * is taken apart. A plugin's deps type is its entry here (`AccountSlices['auth']`).
- */
-export function sliceAccounts(accounts: AccountDeps) {
-  const { users, sessions, apiTokens, loginAttempts, rateLimiter, passwords, adminActions, setup, providers, scheduler, submissionSource, settings } = accounts;
-  const { admins, submitLimit, lookupLimit, loginLimit } = settings;
-  return {
-    guard: { sessions, apiTokens, settings: { admins } },
-    auth: { providers, loginAttempts, users, sessions, setup, settings: { admins } },
-    localAuth: { users, sessions, passwords, rateLimiter, settings: { admins, loginLimit } },
-    setup: { setup, passwords, sessions, rateLimiter, settings: { admins, loginLimit } },
-    sources: { submissionSource, rateLimiter, settings: { lookupLimit } },
-    user: { users },
-    tokens: { apiTokens },
-    submit: { scheduler, submissionSource, rateLimiter, settings: { submitLimit } },
-    videoAdmin: { scheduler, adminActions },
-  };
-}
-
-export type AccountSlices = ReturnType<typeof sliceAccounts>;
 
 declare module 'fastify' {
   interface FastifyRequest {

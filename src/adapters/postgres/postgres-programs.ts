@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PostgresAccount } from './postgres-account.js';
+import type { PostgresAccount } from './system-account.js';
 
 /** A PostgreSQL installation: `bin/initdb`, `bin/postgres`, and the `lib` and `share` beside them. */
 export interface PostgresPrograms {
@@ -20,8 +20,10 @@ export async function bundledPrograms(): Promise<PostgresPrograms> {
   return { root, version };
 }
 
+/** The `postgres` program of an installation. */
 export const postgresBinary = (programs: PostgresPrograms): string => path.join(programs.root, 'bin', 'postgres');
 
+/** A cluster and how to run PostgreSQL on it: which installation, as which account, where its output goes. */
 export interface ClusterOptions {
   programs: PostgresPrograms;
   dir: string;
@@ -57,6 +59,7 @@ export async function initCluster(options: ClusterOptions & { user: string; pass
   }
 }
 
+/** A postmaster this process started (its child). */
 export interface RunningPostgres {
   /** The postmaster's pid. */
   pid: number;

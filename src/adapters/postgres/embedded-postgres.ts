@@ -4,23 +4,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { DEFAULT_SYSTEM_DIR, placePostgres } from './postgres-place.js';
-import { initCluster, startPostgres, type ClusterOptions } from './postgres-process.js';
-import {
-  isAlive,
-  isOwnerAlive,
-  readLines,
-  readOwner,
-  releaseOwner,
-  sameOwner,
-  thisProcess,
-  toPid,
-  waitForExit,
-  writeOwner,
-  type ClusterOwner,
-  type OwnerRole,
-} from './postgres-owner.js';
-import { keepPostgres, type Postmaster } from './postgres-keeper.js';
+import { DEFAULT_SYSTEM_DIR, placePostgres } from './cluster-place.js';
+import { initCluster, startPostgres, type ClusterOptions } from './postgres-programs.js';
+import { isOwnerAlive, readOwner, releaseOwner, sameOwner, thisProcess, writeOwner, type ClusterOwner, type OwnerRole } from './cluster-owner.js';
+import { keepPostgres, type Postmaster } from './postmaster-keeper.js';
+import { isAlive, readLines, toPid, waitForExit } from './process-state.js';
 
 const DATABASE = 'kura';
 const USER = 'kura';
@@ -28,11 +16,13 @@ const SHUTDOWN_WAIT_MS = 30_000;
 // loopback TCP only: no unix socket left in /tmp, nothing reachable from the network
 const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 
+/** The running embedded PostgreSQL as a caller uses it: where to connect, and how to let go of it. */
 export interface EmbeddedDatabase {
   connectionString: string;
   stop(): Promise<void>;
 }
 
+/** Where the embedded PostgreSQL lives, who this process is to it, and whom to tell what. */
 export interface EmbeddedOptions {
   /** The cluster's name, `$KURA_DATA_DIR/postgres`: the cluster itself, or a symlink to it (see placePostgres). */
   dir: string;

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { isAlive } from './postgres-owner.js';
+import { isRunning } from './process-state.js';
 
 /** A running postmaster: its pid, its port, and a fast shutdown. */
 export interface Postmaster {
@@ -10,6 +9,7 @@ export interface Postmaster {
   stop(): Promise<void>;
 }
 
+/** What keepPostgres watches, how it starts PostgreSQL again, and whom it tells. */
 export interface KeeperOptions {
   first: Postmaster;
   /** Starts PostgreSQL again on the same port (the connection strings handed out stay valid). */
@@ -74,15 +74,4 @@ export function keepPostgres(options: KeeperOptions): { stop(): Postmaster } {
       return current;
     },
   };
-}
-
-/** Alive and not a zombie (our own child waits as one until Node reaps it). */
-async function isRunning(pid: number): Promise<boolean> {
-  if (!isAlive(pid)) return false;
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
 }

@@ -1,4 +1,5 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { isAlive, processStat, readLines, toPid } from './process-state.js';
 
 /**
  * Who started the embedded PostgreSQL: `$KURA_DATA_DIR/postgres.owner.pid` holds the owner's pid,
@@ -13,8 +14,10 @@ export interface ClusterOwner {
   role: OwnerRole;
 }
 
+/** Whether the owner keeps the cluster for others (`serve`) or only for itself (`command`). */
 export type OwnerRole = 'serve' | 'command';
 
+/** The owner file of the cluster named `dir`. */
 export function ownerFile(dir: string): string {
   return `${dir}.owner.pid`;
 }
@@ -24,10 +27,12 @@ export async function thisProcess(role: OwnerRole): Promise<ClusterOwner> {
   return { pid: process.pid, startTime: (await processStat(process.pid))?.startTime ?? null, role };
 }
 
+/** Names `owner` in the owner file. */
 export async function writeOwner(dir: string, owner: ClusterOwner): Promise<void> {
   await writeFile(ownerFile(dir), `${owner.pid}\n${owner.startTime ?? ''}\n${owner.role}\n`);
 }
 
+/** Who the owner file names; null when there is none (or it names no pid). */
 export async function readOwner(dir: string): Promise<ClusterOwner | null> {
   const [pid, startTime, role] = await readLines(ownerFile(dir));
   const parsed = toPid(pid);
@@ -42,6 +47,7 @@ export async function releaseOwner(dir: string, owner: ClusterOwner): Promise<bo
   return true;
 }
 
+/** Whether `a` is the very process `b` (same pid and start time). */
 export function sameOwner(a: ClusterOwner | null, b: ClusterOwner): boolean {
   return a !== null && a.pid === b.pid && a.startTime === b.startTime;
 }
@@ -56,47 +62,4 @@ export async function isOwnerAlive(owner: ClusterOwner): Promise<boolean> {
   if (stat === null) return process.platform !== 'linux';
   if (stat.state === 'Z' || stat.state === 'X') return false;
   return owner.startTime === null || owner.startTime === stat.startTime;
-}
-
-/** State and start time from `/proc/<pid>/stat`; null without /proc or when the process is gone. */
-async function processStat(pid: number): Promise<{ state: string; startTime: string } | null> {
-  try {
-    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) may hold spaces and parentheses: count from the last ')'
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', startTime: fields[19] ?? '' };
-  } catch {
-    return null;
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A process that is not our child gives no exit event: check its pid until it is gone. */
-export async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid) && (await processStat(pid))?.state !== 'Z') {
-    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${pid}) did not stop within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-export async function readLines(file: string): Promise<string[]> {
-  try {
-    return (await readFile(file, 'utf8')).split('\n');
-  } catch {
-    return [];
-  }
-}
-
-export function toPid(text: string | undefined): number | null {
-  const pid = Number.parseInt(text ?? '', 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }

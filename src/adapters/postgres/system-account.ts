@@ -10,6 +10,7 @@ export interface PostgresAccount {
   gid: number;
 }
 
+/** The name of that account. */
 export const POSTGRES_ACCOUNT = 'postgres';
 
 /**

@@ -4,8 +4,8 @@ import { access, chmod, cp, lstat, mkdir, readdir, readlink, realpath, rename, r
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../config-error.js';
-import { canEnter, ensurePostgresAccount, runsAs, type PostgresAccount } from './postgres-account.js';
-import { bundledPrograms, postgresBinary, type PostgresPrograms } from './postgres-process.js';
+import { canEnter, ensurePostgresAccount, runsAs, type PostgresAccount } from './system-account.js';
+import { bundledPrograms, postgresBinary, type PostgresPrograms } from './postgres-programs.js';
 
 /** As root, where Kura keeps what the postgres user must reach when the data directory or the installation is out of its reach. */
 export const DEFAULT_SYSTEM_DIR = '/var/lib/kura';

@@ -1,0 +1,45 @@
+import { userInfo } from 'node:os';
+import type { Config } from '../config.js';
+import { archiveStream } from '../core/workflow/archive-stream.js';
+import { createLogger } from '../main.js';
+import { openDatabase, startScheduler } from '../wiring/database.js';
+import { createSources } from '../wiring/sources.js';
+import { parseCommandArgs } from './command-args.js';
+import type { Command } from './command.js';
+import { shown } from './terminal-text.js';
+
+/** `kura archive URL`: queues a stream for archiving as the operator (`cli/<user>`), as a submission through the API would. */
+export const archiveCommand: Command = {
+  usage: `  archive URL [--title T] [--channel C] [--quality Q]
+                 queue a YouTube livestream or an HLS stream (.m3u8) for archiving, as the operator`,
+  run: runArchive,
+};
+
+async function runArchive(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { title: { type: 'string' }, channel: { type: 'string' }, quality: { type: 'string' } });
+  if (positionals.length !== 1) {
+    console.error('kura: archive takes exactly one URL');
+    return 2;
+  }
+  const log = createLogger(config);
+  const database = await openDatabase(config, log);
+  const jobs = await startScheduler(database, log);
+  try {
+    const record = await archiveStream(
+      { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config).source },
+      {
+        url: positionals[0] as string,
+        submitter: `cli/${userInfo().username}`,
+        title: values.title,
+        channelName: values.channel,
+        quality: values.quality,
+        now: new Date(),
+      },
+    );
+    console.log(shown`kura: ${record.id} is ${record.status}; submitters: ${record.submitters.join(', ')}`);
+    return 0;
+  } finally {
+    await jobs.stop(1000);
+    await database.close();
+  }
+}

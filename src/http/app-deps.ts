@@ -1,0 +1,55 @@
+import type { ArchiveStore } from '../core/archive/ports.js';
+import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
+import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
+import type { ChannelRepo } from '../core/channels/ports.js';
+import type { ChatLog } from '../core/chat/ports.js';
+import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
+import type { SearchEngine } from '../core/search/search.js';
+import type { StreamSource } from '../core/sources/ports.js';
+import type { AccountDeps } from './auth/account-deps.js';
+import type { FollowDeps } from './follows/follows.routes.js';
+import type { ChangelogRelease } from './meta/changelog.js';
+import type { SearchAccessProvider } from './search/search.routes.js';
+import type { WebhookDeps } from './webhooks/webhooks.routes.js';
+
+/** Everything the HTTP app serves from, as the composition root hands it over: registerRoutes gives each route plugin its part. */
+export interface AppDeps {
+  livestreams: LivestreamRepo;
+  channels: ChannelRepo;
+  /** Followed channels: the repository, the YouTube handle resolver and what a follow may name; unset: /api/follows is not served. */
+  follows?: FollowDeps;
+  /** Webhooks (admin); unset: /api/webhooks is not served. */
+  webhooks?: WebhookDeps;
+  captures: CaptureRepo;
+  chats: ChatLog;
+  /** What captures recorded so far, as this process can read it: the store's chunks, and the spool when it is on this machine. */
+  recordedBytes: RecordedBytes;
+  store: ArchiveStore;
+  source: StreamSource;
+  isDatabaseReachable: () => Promise<boolean>;
+  /** Null disables the read cache (nothing would tell it about changes). */
+  changeFeed: ChangeFeed | null;
+  about: { name: string; version: string; commit: string; changelog: ChangelogRelease[] };
+  accounts: AccountDeps;
+  /** Stored archives by integrity, for /metrics (`kura_archives`); unset leaves that gauge out. */
+  archiveChecks?: Pick<ArchiveCheckRepo, 'counts'>;
+  /** Unset: search is off. `engine` is the built-in engine, served at /api/search-engine. */
+  search?: { access: SearchAccessProvider; engine: SearchEngine | null };
+  /** Repairs of the lifecycle sweep by action, from every worker (kura_sweep_repairs_total). */
+  lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>;
+}
+
+/** How the HTTP app behaves: its public URL, CORS, proxies, limits, logging and the built web UI. */
+export interface AppOptions {
+  publicUrl: string;
+  corsOrigins: readonly string[];
+  /** Proxies whose X-Forwarded-For gives `request.ip` (KURA_TRUST_PROXY); empty or absent: the socket's peer. */
+  trustProxy?: readonly string[];
+  usdPerGbPerMonth: number;
+  readCacheEntries: number;
+  logLevel: string;
+  /** Where log lines go (default stdout); tests read them here. */
+  logStream?: { write(line: string): void };
+  /** The built web UI (dist/web) to serve at /; null or absent serves the API alone. */
+  webDir?: string | null;
+}

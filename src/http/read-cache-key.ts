@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+
+/** What a cached answer depends on besides the request itself (the caller's audience); plain values only. */
+export type CacheVary = Readonly<Record<string, string | number | boolean | null>>;
+
+/**
+ * The read cache's key of a request: its route, and a stable serialization of everything the
+ * route's answer may be computed from — the path parameters, query and body as Fastify parsed them
+ * (validated, coerced, defaults filled in) — and `vary`. Built from the parsed request itself, so a
+ * parameter a route adds is in the key without anyone writing it there. HEAD shares GET's answers.
+ */
+export function readCacheKey(request: Pick<FastifyRequest, 'method' | 'routeOptions' | 'params' | 'query' | 'body'>, vary: CacheVary = {}): string {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const parsed = { params: request.params ?? {}, query: request.query ?? {}, body: request.body, vary };
+  return `${method} ${request.routeOptions.url} ${stableJson(parsed)}`;
+}
+
+/** JSON with every object's keys in sorted order: the same value serializes the same whichever order its keys came in. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (isRecord(item) ? sortedKeys(item) : item)) ?? 'undefined';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function sortedKeys(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]),
+  );
+}

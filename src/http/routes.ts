@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from './app-deps.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { createGuard, type Guard } from './auth/guard.js';
+import { localAuthRoutes } from './auth/local-auth.routes.js';
+import { setupRoutes } from './auth/setup.routes.js';
+import { channelRoutes } from './channels/channels.routes.js';
+import { downloadRoutes } from './download/download.routes.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
+import { followRoutes } from './follows/follows.routes.js';
+import { healthRoutes } from './health/health.routes.js';
+import { historyRoutes } from './history/history.routes.js';
+import { logzRoutes } from './logz/logz.routes.js';
+import { metaRoutes } from './meta/meta.routes.js';
+import { queueRoutes } from './queue/queue.routes.js';
+import type { ReadCache } from './read-cache.js';
+import { searchEngineRoutes } from './search/search-engine.routes.js';
+import { searchRoutes } from './search/search.routes.js';
+import { sourceRoutes } from './sources/sources.routes.js';
+import { statsRoutes } from './stats/stats.routes.js';
+import { submitRoutes } from './submit/submit.routes.js';
+import { tokenRoutes } from './tokens/tokens.routes.js';
+import { userRoutes } from './user/user.routes.js';
+import { chatRoutes } from './video/chat.routes.js';
+import { liveRoutes } from './video/live.routes.js';
+import { videoAdminRoutes } from './video/video-admin.routes.js';
+import { videoRoutes } from './video/video.routes.js';
+import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import { webRoutes } from './web/web.routes.js';
+
+/** Where the built-in search engine is served; its errors are in Meilisearch's format. */
+export const SEARCH_ENGINE_PATH = '/api/search-engine';
+
+/** What buildApp made for this process that routes share, and the settings they read. */
+export interface RouteSettings {
+  /** The api process's read cache. */
+  cache: ReadCache;
+  publicUrl: string;
+  usdPerGbPerMonth: number;
+  /** The built web UI to serve at /; null or absent: the API alone. */
+  webDir?: string | null;
+}
+
+/**
+ * Registers every route plugin, each with a deps object of exactly what it uses (its
+ * `…RouteDeps`, declared beside it): the one place AppDeps is taken apart.
+ */
+export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settings: RouteSettings): Promise<void> {
+  const { publicUrl } = settings;
+  const { users, sessions, apiTokens, loginAttempts, rateLimiter, passwords, setup, providers, settings: rules } = deps.accounts;
+  const guard = createGuard({ sessions, apiTokens, settings: { admins: rules.admins }, publicUrl });
+  const loginRules = { admins: rules.admins, loginLimit: rules.loginLimit };
+  await app.register(healthRoutes({ isDatabaseReachable: deps.isDatabaseReachable }));
+  await app.register(authRoutes({ providers, loginAttempts, users, sessions, setup, settings: { admins: rules.admins }, publicUrl }));
+  await app.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl }));
+  await app.register(setupRoutes({ setup, passwords, sessions, rateLimiter, settings: loginRules, publicUrl }));
+  await app.register(apiRoutes(deps, settings, guard), { prefix: '/api' });
+  await app.register(feedRoutes({ livestreams: deps.livestreams, channels: deps.channels, cache: settings.cache, publicUrl }));
+  if (settings.webDir) await app.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, dir: settings.webDir }));
+}
+
+/** Every route under /api. */
+function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): FastifyPluginAsync {
+  const { livestreams, channels, captures, chats, recordedBytes, store, source } = deps;
+  const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, settings: rules } = deps.accounts;
+  const { cache, publicUrl } = settings;
+  return async (api) => {
+    await api.register(metaRoutes({ ...deps.about, publicUrl }));
+    await api.register(historyRoutes({ livestreams, cache, publicUrl, guard }));
+    await api.register(channelRoutes({ livestreams, channels, cache }));
+    await api.register(queueRoutes({ livestreams, cache, publicUrl, guard }));
+    await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth }));
+    await api.register(videoRoutes({ livestreams, captures, publicUrl, guard }));
+    await api.register(chatRoutes({ livestreams, chats }));
+    await api.register(liveRoutes({ livestreams, captures, recordedBytes }));
+    await api.register(logzRoutes({ livestreams, captures }));
+    await api.register(downloadRoutes({ livestreams, chats, store }));
+    await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit } }));
+    await api.register(userRoutes({ users, guard }));
+    await api.register(tokenRoutes({ apiTokens, guard }));
+    const submitLimit = rules.submitLimit;
+    await api.register(submitRoutes({ livestreams, captures, scheduler, submissionSource, rateLimiter, settings: { submitLimit }, publicUrl, guard }));
+    if (deps.follows) await api.register(followRoutes({ ...deps.follows, guard }));
+    if (deps.webhooks) await api.register(webhookRoutes({ ...deps.webhooks, guard }));
+    await api.register(videoAdminRoutes({ livestreams, captures, store, scheduler, adminActions, publicUrl, guard }));
+    await api.register(searchRoutes({ access: deps.search?.access ?? null }));
+    if (deps.search?.engine) {
+      const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
+      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache, version }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
+    }
+  };
+}

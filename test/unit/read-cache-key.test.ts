@@ -1,0 +1,67 @@
+import Fastify from 'fastify';
+import Type from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { readCacheKey, stableJson } from '../../src/http/read-cache-key.js';
+import { ReadCache, sendCached } from '../../src/http/read-cache.js';
+
+/** A request as Fastify hands it to a handler: parsed params, query and body on a route. */
+const parsed = (query: Record<string, unknown>, more: { method?: string; params?: Record<string, unknown> } = {}) => ({
+  method: more.method ?? 'GET',
+  routeOptions: { url: '/api/history' } as never,
+  params: more.params ?? {},
+  query,
+  body: undefined,
+});
+
+describe('the read cache key', () => {
+  it('changes when the parsed query gains a parameter, whatever the route does with it', () => {
+    const query = { page: 0, limit: 25, sort: 'desc' };
+    const before = readCacheKey(parsed(query));
+    expect(readCacheKey(parsed({ ...query, unfinished: 'true' }))).not.toBe(before);
+    expect(readCacheKey(parsed({ ...query, page: 1 }))).not.toBe(before);
+  });
+
+  it('is the same for the same parsed request, whichever order its parameters came in, and for HEAD as GET', () => {
+    const key = readCacheKey(parsed({ page: 0, limit: 25 }));
+    expect(readCacheKey(parsed({ limit: 25, page: 0 }))).toBe(key);
+    expect(readCacheKey(parsed({ page: 0, limit: 25 }, { method: 'HEAD' }))).toBe(key);
+  });
+
+  it('tells path parameters, routes, methods and what else the answer varies by apart', () => {
+    const key = readCacheKey(parsed({}, { params: { channelId: 'a' } }));
+    expect(readCacheKey(parsed({}, { params: { channelId: 'b' } }))).not.toBe(key);
+    expect(readCacheKey(parsed({}, { params: { channelId: 'a' }, method: 'POST' }))).not.toBe(key);
+    expect(readCacheKey({ ...parsed({}, { params: { channelId: 'a' } }), routeOptions: { url: '/api/queue' } as never })).not.toBe(key);
+    expect(readCacheKey(parsed({}, { params: { channelId: 'a' } }), { audience: 'admin' })).not.toBe(
+      readCacheKey(parsed({}, { params: { channelId: 'a' } }), { audience: 'public' }),
+    );
+  });
+
+  it('serializes nested objects with sorted keys, arrays in order', () => {
+    expect(stableJson({ b: [{ y: 1, x: 2 }], a: null })).toBe('{"a":null,"b":[{"x":2,"y":1}]}');
+  });
+});
+
+describe('sendCached', () => {
+  it('keeps one answer per parsed request: defaults filled in share it, a request differing in one parameter gets its own', async () => {
+    const app = Fastify({ ajv: { customOptions: { coerceTypes: 'array', useDefaults: true } } });
+    const cache = new ReadCache(100, { connected: true, onChange: () => undefined });
+    let computed = 0;
+    app.get(
+      '/pages',
+      { schema: { querystring: Type.Object({ page: Type.Integer({ default: 0 }), sort: Type.Optional(Type.String()) }) } },
+      async (request, reply) =>
+        sendCached(request, reply, cache, async () => ({ body: JSON.stringify({ n: (computed += 1), query: request.query }), headers: {} })),
+    );
+    const get = async (url: string) => (await app.inject({ method: 'GET', url })).json() as { n: number; query: Record<string, unknown> };
+    const first = await get('/pages?page=1');
+    expect(await get('/pages?page=1')).toEqual(first);
+    expect(await get('/pages?page=0')).toEqual(await get('/pages'));
+    const sorted = await get('/pages?page=1&sort=asc');
+    expect(sorted).toEqual({ n: 3, query: { page: 1, sort: 'asc' } });
+    expect(await get('/pages?page=1&sort=desc')).toEqual({ n: 4, query: { page: 1, sort: 'desc' } });
+    expect(await get('/pages?page=1')).toEqual(first);
+    expect(computed).toBe(4);
+    await app.close();
+  });
+});
