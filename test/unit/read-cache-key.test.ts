@@ -37,6 +37,13 @@ describe('the read cache key', () => {
     );
   });
 
+  it('leaves out a query parameter the route does not declare (a cache-buster), keeping every declared one', () => {
+    const route = { url: '/api/history', schema: { querystring: Type.Object({ page: Type.Integer(), sort: Type.Optional(Type.String()) }) } } as never;
+    const key = readCacheKey({ ...parsed({ page: 1 }), routeOptions: route });
+    expect(readCacheKey({ ...parsed({ page: 1, _: '1700000000' }), routeOptions: route })).toBe(key);
+    expect(readCacheKey({ ...parsed({ page: 1, sort: 'asc' }), routeOptions: route })).not.toBe(key);
+  });
+
   it('serializes nested objects with sorted keys, arrays in order', () => {
     expect(stableJson({ b: [{ y: 1, x: 2 }], a: null })).toBe('{"a":null,"b":[{"x":2,"y":1}]}');
   });
@@ -61,6 +68,7 @@ describe('sendCached', () => {
     expect(sorted).toEqual({ n: 3, query: { page: 1, sort: 'asc' } });
     expect(await get('/pages?page=1&sort=desc')).toEqual({ n: 4, query: { page: 1, sort: 'desc' } });
     expect(await get('/pages?page=1')).toEqual(first);
+    expect(await get('/pages?page=1&_=1700000000')).toEqual(first);
     expect(computed).toBe(4);
     await app.close();
   });
