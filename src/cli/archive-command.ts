@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Config } from '../config.js';
-import { archiveStream } from '../core/workflow/archive-stream.js';
+import { queueStream } from '../core/workflow/queue-stream.js';
 import { createLogger } from '../main.js';
 import { openDatabase, startScheduler } from '../wiring/database.js';
 import { createSources } from '../wiring/sources.js';
@@ -25,7 +25,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   const database = await openDatabase(config, log);
   const jobs = await startScheduler(database, log);
   try {
-    const record = await archiveStream(
+    const record = await queueStream(
       { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config).source },
       {
         url: positionals[0] as string,

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { archiveStream } from '../workflow/archive-stream.js';
+import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
@@ -55,7 +55,7 @@ export async function decideVideo(
   });
   if (fresh !== null) return fresh;
   try {
-    await archiveStream(deps, { url: candidate.url, submitter: followSubmitter(follow.id), now, inspection, ...quality(follow) });
+    await queueStream(deps, { url: candidate.url, submitter: followSubmitter(follow.id), now, inspection, ...quality(follow) });
     return final('queued', 'queued as if submitted');
   } catch (error) {
     if (error instanceof AppError && error.code === 'already_archived') return final('known', 'archived already');
@@ -158,7 +158,7 @@ export async function decideBroadcast(
   }
   const [earlier] = await deps.follows.sightings(follow.id, [PLAYLIST_SIGHTING]);
   if (candidate.position !== undefined && earlier?.title === candidate.position) return false;
-  await archiveStream(deps, {
+  await queueStream(deps, {
     url: candidate.url,
     submitter: followSubmitter(follow.id),
     title: `${follow.title ?? follow.channelName} ${utcMinute(now)} UTC`,

@@ -1,6 +1,6 @@
 import { submitterOf, type Caller } from '../accounts/account.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';
-import { archiveStream } from './archive-stream.js';
+import { queueStream } from './queue-stream.js';
 import { AppError } from '../errors.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
@@ -8,10 +8,10 @@ import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { StreamSource } from '../sources/ports.js';
 
 /**
- * A user's submission: counted against the per-user rate limit, then queued by `archiveStream`
+ * A user's submission: counted against the per-user rate limit, then queued by `queueStream`
  * with the caller as a submitter (joining an upcoming or live record, never twice). `source` is
  * the submission source, which applies the operator's rules (kinds, channels, private targets).
- * Throws `too_many_requests` and whatever `archiveStream` throws.
+ * Throws `too_many_requests` and whatever `queueStream` throws.
  */
 export async function submitStream(
   deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource; rateLimiter: RateLimiter },
@@ -27,5 +27,5 @@ export async function submitStream(
       limit.retryAfterSeconds,
     );
   }
-  return archiveStream(deps, { url: request.url, submitter, quality: request.quality, now: request.now });
+  return queueStream(deps, { url: request.url, submitter, quality: request.quality, now: request.now });
 }

@@ -6,7 +6,7 @@ import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { reviveLivestream } from './revive-livestream.js';
 
-export interface ArchiveRequest {
+export interface QueueRequest {
   url: string;
   submitter: string;
   title?: string;
@@ -25,9 +25,9 @@ export interface ArchiveRequest {
  * an HLS playlist gets a generated one. A YouTube video already archived is `already_archived`;
  * one whose record failed is given another go (reviveLivestream), keeping its submitters.
  */
-export async function archiveStream(
+export async function queueStream(
   deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource },
-  request: ArchiveRequest,
+  request: QueueRequest,
 ): Promise<Livestream> {
   const inspection = request.inspection ?? (await deps.source.inspect(request.url));
   if (inspection.kind === 'rejected') throw new AppError('invalid', 'invalid_source', inspection.reason);
