@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { listenForChanges } from '../adapters/db/change-listener.js';
 import { createWebhookRepo } from '../adapters/db/webhook-repo.js';
-import { discordMessage, type DiscordEvent } from '../adapters/notifications/discord-message.js';
 import { isDiscordWebhookUrl } from '../adapters/notifications/discord-url.js';
-import { createWebhookSender, standardBody, type BodyFor } from '../adapters/notifications/webhook-sender.js';
+import { webhookBodies } from '../adapters/notifications/webhook-body.js';
+import { createWebhookSender } from '../adapters/notifications/webhook-sender.js';
 import { createOutboundClient, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import type { Config } from '../config.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
@@ -12,8 +12,6 @@ import { deliverWebhooks } from '../core/notifications/deliver-webhooks.js';
 import { targetChecks, type TargetChecks } from './sources.js';
 import { pruneWebhookHistory } from '../core/notifications/prune-webhook-history.js';
 import type { DeliveryPolicy } from '../core/notifications/webhook.js';
-import { presentFollow } from '../http/follows/follow.presenter.js';
-import { presentRecord } from '../http/livestreams/record.presenter.js';
 import type { PgBossJobs } from '../jobs/pg-boss-jobs.js';
 import { startPurgingExpired } from '../jobs/purge-expired.js';
 
@@ -36,27 +34,9 @@ export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, p
   };
 }
 
-/**
- * What each webhook is sent for an event: the Standard Webhooks envelope with `data` the record as
- * /api/history shows it (a follow as /api/follows does): to the admin for an instance webhook, to
- * the public (URLs redacted) for a personal one. The seam for Discord: a Discord webhook URL gets a Discord message here.
- */
-export function bodyFor(publicUrl: string): BodyFor {
-  return (webhook, event) => {
-    const audience = webhook.owner === null ? 'admin' : 'public';
-    const present = (record: Parameters<typeof presentRecord>[0]) => presentRecord(record, publicUrl, audience);
-    // a follow as /api/follows showed it at the check that made it unhealthy
-    const follow = (f: NonNullable<typeof event.follow>) => presentFollow(f, f.lastCheckedAt ?? event.occurredAt, audience);
-    const standard = standardBody(event, present, follow) as DiscordEvent;
-    if (!isDiscordWebhookUrl(webhook.url)) return standard;
-    // the embed of a failed stream says why, which /api/history's record does not carry
-    const data = event.record === null ? standard.data : { ...standard.data, failureReason: event.record.failureReason };
-    return discordMessage({ ...standard, data }, { publicUrl });
-  };
-}
-
+/** Sends each event through the SSRF-guarded client, its body as webhook-body.ts makes it. */
 export function createSender(config: Pick<Config, 'allowPrivateSources' | 'publicUrl'>): WebhookSender {
-  return createWebhookSender({ outbound: createOutboundClient({ allowPrivate: config.allowPrivateSources }), bodyFor: bodyFor(config.publicUrl) });
+  return createWebhookSender({ outbound: createOutboundClient({ allowPrivate: config.allowPrivateSources }), bodyFor: webhookBodies(config.publicUrl) });
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SearchConfig } from '../config-search.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
 import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/search/search.js';
 import { reindexSearch, syncSearchIndex, type SearchSyncDeps } from '../core/search/sync-search-index.js';
-import { presentRecord } from '../http/livestreams/record.presenter.js';
+import { publicRecord } from '../core/workflow/public-record.js';
 import type { SearchAccessProvider } from '../http/search/search.routes.js';
 import { startSearchSync, type SearchSync } from '../jobs/search-sync.js';
 import { openChangeFeed, type Database } from './database.js';
@@ -50,7 +50,7 @@ export function createSearch(config: { search: SearchConfig; publicUrl: string }
 
 function syncDeps(index: SearchIndex, pool: pg.Pool, livestreams: LivestreamRepo, publicUrl: string): SearchSyncDeps {
   // a search document is public: every search answers it as it is, so its source URL is redacted for everyone
-  return { outbox: createSearchOutbox(pool), livestreams, index, document: (livestream) => presentRecord(livestream, publicUrl, 'public') };
+  return { outbox: createSearchOutbox(pool), livestreams, index, document: (livestream) => publicRecord(livestream, publicUrl, 'public') };
 }
 
 /** Worker side: prepares the index, then follows record changes into it. Null when search is off. */
