@@ -11,20 +11,28 @@ import { verifyArchivesJob } from './definitions/verify-archives.js';
 import { watchStreamJob } from './definitions/watch-stream.js';
 import type { FinalFailure, JobDefinition, JobSchedule } from './job-definition.js';
 import type { JobWork } from './job-work.js';
-import { backstop, defineLoop, type Loop } from './loop.js';
+import { backstop, defineLoop, type Loop, type WakeUp } from './loop.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
 import { startPruneWebhookHistoryLoop, startPurgeExpiredLoop } from './loops/purge-expired.js';
 import { startJobClockLoop, startJobRunnersLoop } from './loops/queue-loops.js';
 import { startSearchSyncLoop } from './loops/search-sync.js';
 import { startWatchdogLoop } from './loops/watchdog.js';
 import { startWebhookWakeUp } from './loops/webhook-wake-up.js';
-import { FOLLOW_NOTIFY_CHANNEL, JOB_NOTIFY_CHANNEL, LEASE_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from './notify-channels.js';
+import {
+  FOLLOW_NOTIFY_CHANNEL,
+  JOB_NOTIFY_CHANNEL,
+  LEASE_NOTIFY_CHANNEL,
+  RECORD_CHANGES_CHANNEL,
+  WEBHOOK_EVENTS_CHANNEL,
+  type NotifyChannel,
+} from './notify-channels.js';
 import type { LoopContext } from './worker-context.js';
 
 /*
  * Everything Kura runs in the background, in one place: every job (JOBS, each one record in
  * definitions/) and every loop a worker runs (LOOPS), each loop with what wakes it. A worker
- * starts exactly these (background.ts) and listens to exactly the channels they name.
+ * starts exactly these (background.ts) and listens to exactly the channels they name (on the
+ * connections LISTEN_CONNECTIONS says).
  */
 
 /** Every job Kura runs; a catalogue missing one fails to compile. */
@@ -80,12 +88,17 @@ export function pendingJob(kind: Parameters<PendingJobs['pending']>[0]): { name:
 export const LOOPS = {
   'search-sync': defineLoop({
     purpose: 'drains the search outbox into the engine as records change; a failed drain asks for index-records',
-    wakeUp: { channel: RECORD_CHANGES_CHANNEL, everySeconds: null },
+    // the busiest channel (every record change, and every search document a drain writes), on a
+    // connection of its own as before this catalogue (see the webhook wake-up)
+    wakeUp: { channel: RECORD_CHANGES_CHANNEL, everySeconds: null, ownConnection: true },
     start: startSearchSyncLoop,
   }),
   'webhook-wake-up': defineLoop({
     purpose: 'asks for a deliver-webhooks drain at each new webhook event, and once at start',
-    wakeUp: { channel: WEBHOOK_EVENTS_CHANNEL, everySeconds: null },
+    // on a connection of its own as before this catalogue: with it and the search sync on the worker's
+    // shared one, the api came to show, just after a finalize, a finished record whose capture was not
+    // finalized yet (test/e2e/database-outage.test.ts failed with them shared, and does not apart)
+    wakeUp: { channel: WEBHOOK_EVENTS_CHANNEL, everySeconds: null, ownConnection: true },
     start: startWebhookWakeUp,
   }),
   'prune-webhook-history': defineLoop({
@@ -125,3 +138,11 @@ export type LoopName = keyof typeof LOOPS;
 
 /** The channels a worker listens to: those its loops name. */
 export const LOOP_CHANNELS = [...new Set(Object.values(LOOPS).flatMap((loop) => (loop.wakeUp.channel === null ? [] : [loop.wakeUp.channel])))];
+
+/** The LISTEN connections a worker opens, each with its channels: one shared by the loops' channels, and one for each loop that asks for its own. */
+export const LISTEN_CONNECTIONS: ReadonlyArray<readonly NotifyChannel[]> = (() => {
+  const wakeUps: WakeUp[] = Object.values(LOOPS).map((loop) => loop.wakeUp);
+  const own = wakeUps.flatMap((w) => (w.channel !== null && w.ownConnection === true ? [w.channel] : []));
+  const shared = LOOP_CHANNELS.filter((channel) => !own.includes(channel));
+  return [shared, ...own.map((channel) => [channel])];
+})();

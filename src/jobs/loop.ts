@@ -19,6 +19,8 @@ export interface WakeUp {
   everySeconds: ((times: LoopTimes) => number) | null;
   /** The job clock's timers: the times the scheduled jobs are sent. */
   schedules?: readonly JobSchedule[];
+  /** Its channel is heard on a LISTEN connection of its own rather than the worker's shared one. */
+  ownConnection?: boolean;
 }
 
 /** What a started loop is woken by: its channel's feed and its timer, as its WakeUp declares them. */
@@ -58,6 +60,15 @@ export interface LoopDefinition<C, W extends WakeUp> {
 export function defineLoop<C, const W extends WakeUp>(loop: LoopDefinition<C, W>): LoopDefinition<C, W> {
   return loop;
 }
+
+/** One LISTEN connection: a feed for each of its channels. */
+export interface ChannelFeeds {
+  feed(channel: string): ChangeFeed;
+  close(): Promise<void>;
+}
+
+/** Opens one LISTEN connection for `channels` (the shared change-listener adapter, handed in by the composition root). */
+export type Listen = (channels: readonly string[]) => Promise<ChannelFeeds>;
 
 /** Starts `loop` with the wake-up it declares: its channel's feed from `feeds`, its timer from `times`. */
 export function startLoop<C>(loop: Loop<C>, context: C, feeds: { feed(channel: string): ChangeFeed }, times: LoopTimes): StopLoop | Promise<StopLoop> {

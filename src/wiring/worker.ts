@@ -12,7 +12,6 @@ import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { chatArchive } from '../core/chat/store-chat.js';
 import { startBackgroundWork } from '../jobs/background.js';
-import { LOOP_CHANNELS } from '../jobs/catalogue.js';
 import type { WorkerDeps } from '../jobs/job-work.js';
 import type { Jobs } from '../jobs/jobs.js';
 import { createSearchDrain } from '../jobs/loops/search-sync.js';
@@ -104,23 +103,12 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
 }
 
 /**
- * Starts this process's background work: every job and loop of the catalogue (src/jobs), on one
- * LISTEN connection for the channels they name. The returned function stops it and hands running
- * captures back.
+ * Starts this process's background work: every job and loop of the catalogue (src/jobs), on the
+ * LISTEN connections it asks for. The returned function stops it and hands running captures back.
  */
 export async function startWorker(config: Config, parts: WorkerParts, log: Logger): Promise<() => Promise<void>> {
   const context = createWorkerContext(config, parts, log);
-  const feeds = await openChannelFeeds(parts.database, log, LOOP_CHANNELS);
-  let stop: () => Promise<void>;
-  try {
-    stop = await startBackgroundWork(context, feeds);
-  } catch (error) {
-    await feeds.close();
-    throw error;
-  }
+  const stop = await startBackgroundWork(context, (channels) => openChannelFeeds(parts.database, log, channels));
   log.info({ workerId: context.settings.workerId, maxCaptures: context.timing.maxCaptures }, 'kura worker ready');
-  return async () => {
-    await stop();
-    await feeds.close();
-  };
+  return stop;
 }

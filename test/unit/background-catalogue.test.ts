@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeFeed } from '../../src/core/livestream/ports.js';
 import { startBackgroundWork } from '../../src/jobs/background.js';
-import { JOB_SCHEDULES, LOOP_CHANNELS, LOOPS } from '../../src/jobs/catalogue.js';
-import { JOB_NOTIFY_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { JOB_SCHEDULES, LISTEN_CONNECTIONS, LOOP_CHANNELS, LOOPS } from '../../src/jobs/catalogue.js';
+import { JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/notify-channels.js';
 import type { WorkerContext } from '../../src/jobs/worker-context.js';
 
 // src/jobs/catalogue.ts is the one list of what runs in the background: every loop there, each
@@ -42,14 +42,17 @@ function stubWorker() {
     webhooks: { deps: { webhooks: { prune: () => asked('prune', 0) } }, drains: jobs },
     search: () => asked('search drain', []),
   } as unknown as WorkerContext;
-  const feedsOf = {
-    feed(channel: string) {
-      const feed = feeds.get(channel) ?? fakeFeed();
-      feeds.set(channel, feed);
-      return feed;
-    },
+  const connections: string[][] = [];
+  /** Opens a fake LISTEN connection for `channels`, writing down which it was asked for and when it closes. */
+  const listen = async (channels: readonly string[]) => {
+    connections.push([...channels]);
+    for (const channel of channels) feeds.set(channel, fakeFeed());
+    return {
+      feed: (channel: string) => feeds.get(channel) as ChangeFeed,
+      close: async () => void calls.push(`closed ${channels.join(',')}`),
+    };
   };
-  return { calls, feeds, context, feedsOf };
+  return { calls, feeds, context, listen, connections };
 }
 
 describe('the catalogue of background work', () => {
@@ -89,9 +92,13 @@ describe('the catalogue of background work', () => {
 
 describe("a worker's background work", () => {
   it('starts every loop of the catalogue, each woken as it declares, and listens to exactly their channels', async () => {
-    const { calls, feeds, context, feedsOf } = stubWorker();
-    const stop = await startBackgroundWork(context, feedsOf);
+    const { calls, feeds, context, listen, connections } = stubWorker();
+    const stop = await startBackgroundWork(context, listen);
+    expect(connections).toEqual(LISTEN_CONNECTIONS);
     expect([...feeds.keys()].sort()).toEqual([...LOOP_CHANNELS].sort());
+    // the record changes and the webhook events each on a connection of their own; every other wake-up on one shared connection
+    const own = [RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL] as string[];
+    expect(connections).toEqual([LOOP_CHANNELS.filter((channel) => !own.includes(channel)), [RECORD_CHANGES_CHANNEL], [WEBHOOK_EVENTS_CHANNEL]]);
     // each loop looks once at start
     await vi.waitFor(() => {
       for (const call of ['search drain', 'deliverWebhooks', 'prune', 'purgeExpired', 'leases', 'claimDue', 'clock true', 'work 77s 2 on kura_jobs'])
@@ -103,8 +110,10 @@ describe("a worker's background work", () => {
 
     calls.length = 0;
     await stop();
-    // the job runners take no new job first, then the others stop
+    // the job runners take no new job first, then the others stop; the connections close last
     expect(calls.slice(0, 2)).toEqual(['pause', 'clock stopped']);
+    expect(calls.filter((call) => call.startsWith('closed'))).toEqual(LISTEN_CONNECTIONS.map((channels) => `closed ${channels.join(',')}`));
+    expect(calls.at(-1)).toMatch(/^closed /);
     calls.length = 0;
     feeds.get(WEBHOOK_EVENTS_CHANNEL)!.notify('');
     await new Promise((resolve) => setTimeout(resolve, 10));
