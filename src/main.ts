@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
-import type { PgBossJobs } from './jobs/pg-boss-jobs.js';
+import type { Jobs } from './jobs/jobs.js';
 import { announceSetup, createAccountDeps } from './wiring/accounts.js';
 import { openChangeFeed, openDatabase, startScheduler, type Database } from './wiring/database.js';
 import { buildHttp } from './wiring/http.js';
-import { createSearch, followSearch } from './wiring/search.js';
+import { createSearch } from './wiring/search.js';
 import { createSources } from './wiring/sources.js';
 import { createStore } from './wiring/storage.js';
 import { startWorker } from './wiring/worker.js';
@@ -25,7 +25,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 
 export interface RunningKura {
   database: Database;
-  jobs: PgBossJobs;
+  jobs: Jobs;
   app: FastifyInstance | null;
   /** Base URL the api listens on, when this process serves HTTP. */
   url: string | null;
@@ -45,17 +45,14 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const jobs = await startScheduler(database, log, { schedules: config.role !== 'api' });
+    const jobs = await startScheduler(database, log, { worker: config.role !== 'api' });
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await openChangeFeed(database, log);
     if (feed !== null) stops.push(() => feed.close());
     const search = createSearch(config, database.pool, feed, log);
     stops.push(() => search.close());
-    if (config.role !== 'api') {
-      const syncSearch = await followSearch(search, database, { publicUrl: config.publicUrl, requestJob: () => jobs.indexRecords(), log }, stops);
-      stops.push(await startWorker(config, { database, store, jobs, sources }, log, syncSearch));
-    }
+    if (config.role !== 'api') stops.push(await startWorker(config, { database, store, jobs, sources, search }, log));
     let app: FastifyInstance | null = null;
     let url: string | null = null;
     if (feed !== null) {

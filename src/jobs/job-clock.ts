@@ -1,4 +1,4 @@
-import type { JobSchedule } from './catalogue.js';
+import type { JobSchedule } from './job-definition.js';
 
 /**
  * Calls `send` for each schedule when its time comes, in every worker; `send` makes the workers'

@@ -1,29 +1,14 @@
+import type { FetchedJob, JobQueue } from '../core/job-queue.js';
 import { Alarm } from './alarm.js';
 
-/** A job as pg-boss hands it out with its metadata (`includeMetadata`). */
-export interface FetchedJob {
-  id: string;
-  data: unknown;
-  retryCount: number;
-  retryLimit: number;
-  /** pg-boss reads it as a numeric, which arrives as a string. */
-  expireInSeconds: number | string;
-}
-
-/** What a queue runner asks of pg-boss: its own fetch, complete and fail (leases, retries, retry delays and expiry stay pg-boss's). */
-export interface JobStore {
-  fetch(name: string, batchSize: number): Promise<FetchedJob[]>;
-  complete(name: string, id: string, output: object | undefined): Promise<void>;
-  fail(name: string, id: string, error: unknown): Promise<void>;
-  /** Milliseconds until the earliest waiting job of each queue is due (≤ 0: due now); a queue with none waiting is left out. */
-  due(names: readonly string[]): Promise<Map<string, number>>;
-}
+/** What a queue runner asks of the queue: its fetch, complete and fail (leases, retries, retry delays and expiry stay the queue's). */
+export type JobStore = Pick<JobQueue, 'fetch' | 'complete' | 'fail' | 'due'>;
 
 export interface QueueOptions {
   name: string;
   /** Jobs of this queue this process runs at once. */
   concurrency: number;
-  /** Runs one job: resolves with its output (the job is completed) or throws (the attempt failed: pg-boss retries it per its policy). */
+  /** Runs one job: resolves with its output (the job is completed) or throws (the attempt failed: the queue retries it per its policy). */
   run: (job: FetchedJob) => Promise<object | undefined>;
 }
 

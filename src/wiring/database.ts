@@ -16,9 +16,10 @@ import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { LivestreamRepo } from '../core/livestream/ports.js';
-import { PgBossJobs } from '../jobs/pg-boss-jobs.js';
+import type { Jobs } from '../jobs/jobs.js';
 import { throttled } from './log-throttle.js';
 import { readPackageInfo } from './package-info.js';
+import { startJobs } from './jobs.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -100,11 +101,11 @@ function feedLog(log: Logger): (message: string) => void {
   return throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m));
 }
 
-/** Starts the job queue for scheduling (CLI commands, api processes), with its clock for workers (`schedules`). */
-export function startScheduler(database: Database, log: Logger, options: { schedules?: boolean } = {}): Promise<PgBossJobs> {
-  return PgBossJobs.start({
-    ...options,
+/** Starts the job queue for scheduling (CLI commands, api processes, workers); `worker`: forget pg-boss's own schedules, as workers keep the time. */
+export function startScheduler(database: Database, log: Logger, options: { worker?: boolean } = {}): Promise<Jobs> {
+  return startJobs({
     connectionString: database.connectionString,
+    forgetCronSchedules: options.worker ?? false,
     onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
 }

@@ -10,29 +10,30 @@ import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import { createYouTubeChatSource } from '../adapters/sources/youtube-chat-source.js';
 import type { Config } from '../config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
-import { createHandlers, type WorkerDeps } from '../jobs/handlers.js';
 import { chatArchive } from '../core/chat/store-chat.js';
 import { ytdlpOf } from './sources.js';
-import { JOB_NOTIFY_CHANNEL, type PgBossJobs } from '../jobs/pg-boss-jobs.js';
-import { FOLLOW_NOTIFY_CHANNEL, startFollowPoller } from '../jobs/follow-poller.js';
-import { startPurgingExpired } from '../jobs/purge-expired.js';
-import { runVerifyArchives } from '../jobs/verify-archives.js';
-import { LEASE_NOTIFY_CHANNEL, startWatchdog } from '../jobs/watchdog.js';
+import { startBackgroundWork } from '../jobs/background.js';
+import type { WorkerDeps } from '../jobs/job-work.js';
+import type { Jobs } from '../jobs/jobs.js';
+import { createSearchDrain } from '../jobs/loops/search-sync.js';
+import type { WorkerContext } from '../jobs/worker-context.js';
 import { openChannelFeeds, type Database } from './database.js';
 import { createFollowSignals } from './follow-signals.js';
-import { startWebhookDelivery } from './notifications.js';
+import { createDeliverDeps } from './notifications.js';
+import { searchSyncDeps, type Search } from './search.js';
 import type { Sources } from './sources.js';
 import { createVerifyDeps, verifyPolicy } from './storage.js';
 
 /** Of the shutdown grace, how long a capture's chunks on local disk get to reach the store for the next worker. */
 const HANDOVER_MS = 8_000;
 
-/** What the worker's jobs run on: this process's database, store, job queue and sources. */
+/** What the worker's jobs run on: this process's database, store, job queue, sources and search. */
 export interface WorkerParts {
   database: Database;
   store: ArchiveStore;
-  jobs: PgBossJobs;
+  jobs: Jobs;
   sources: Sources;
+  search: Search;
 }
 
 function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): WorkerDeps {
@@ -69,63 +70,46 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
   };
 }
 
-/** Runs capture jobs, the watchdog and the purge of expired sessions; the returned function hands running captures back. */
-export async function startWorker(config: Config, parts: WorkerParts, log: Logger, syncSearch?: () => Promise<unknown>): Promise<() => Promise<void>> {
-  const workerId = `${hostname()}:${process.pid}`;
-  const { capture } = config;
+/** Everything the worker's jobs and loops run on, each part built once (see jobs/worker-context.ts). */
+function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): WorkerContext {
+  const { database, store, jobs, sources } = parts;
+  const { capture, follow } = config;
   const deps = createWorkerDeps(config, parts, log);
-  const { database, jobs } = parts;
-  const webhooks = await startWebhookDelivery(config, { pool: database.pool, connectionString: database.connectionString, jobs }, log);
-  const worker = createHandlers(deps, {
-    workerId,
-    staleAfterSeconds: capture.staleAfterSeconds,
-    watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
-    // a live record's lease twice as old as the watchdog allows: the watchdog had its turn
-    sweep: { neverLiveSeconds: capture.neverLiveSeconds, leaseSeconds: 2 * capture.staleAfterSeconds, batch: 5000 },
-    onSwept: (repairs) => log.warn({ repairs }, 'lifecycle sweep repaired records'),
-    ...(syncSearch ? { syncSearch } : {}),
-    verifyArchives: () => runVerifyArchives(createVerifyDeps(parts.database, parts.store), verifyPolicy(config), log),
-    deliverWebhooks: webhooks.drain,
-  });
-  // what wakes this worker, from any process: jobs sent, follows due sooner, leases taken or given up
-  const wake = await openChannelFeeds(database, log, [JOB_NOTIFY_CHANNEL, FOLLOW_NOTIFY_CHANNEL, LEASE_NOTIFY_CHANNEL]);
-  const backstopSeconds = capture.jobPollSeconds;
-  jobs.work(worker.handlers, worker.hooks, { maxCaptures: capture.maxCaptures, wake: wake.feed(JOB_NOTIFY_CHANNEL), backstopSeconds });
-  const stopWatchdog = startWatchdog(deps, {
-    staleAfterSeconds: capture.staleAfterSeconds,
-    everySeconds: Math.max(1, capture.staleAfterSeconds / 3),
-    wake: wake.feed(LEASE_NOTIFY_CHANNEL),
-    backstopSeconds,
-    onError: (error) => log.warn({ err: error }, 'capture watchdog failed'),
-  });
-  const stopPurging = startPurgingExpired(createExpiredPurger(parts.database.pool), {
-    everySeconds: 3600,
-    onError: (error) => log.warn({ err: error }, 'purging expired sessions failed'),
-  });
-  const { follow } = config;
-  const stopFollowing = startFollowPoller(
-    {
-      ...deps,
-      follows: parts.database.follows,
-      pacer: createHostPacer({ requestsPerMinute: follow.hostRequestsPerMinute }),
-      signals: createFollowSignals(config, parts.sources),
+  const search = searchSyncDeps(parts.search, database, config.publicUrl);
+  return {
+    deps,
+    settings: {
+      workerId: `${hostname()}:${process.pid}`,
+      staleAfterSeconds: capture.staleAfterSeconds,
+      watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
     },
-    {
+    timing: { maxCaptures: capture.maxCaptures, backstopSeconds: capture.jobPollSeconds },
+    log,
+    jobs,
+    follows: {
+      deps: {
+        ...deps,
+        follows: database.follows,
+        pacer: createHostPacer({ requestsPerMinute: follow.hostRequestsPerMinute }),
+        signals: createFollowSignals(config, sources),
+      },
       concurrency: follow.concurrency,
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
-      wake: wake.feed(FOLLOW_NOTIFY_CHANNEL),
-      backstopSeconds,
-      onError: (error, followId) => log.warn({ err: error, followId }, 'checking a follow failed'),
     },
-  );
-  log.info({ workerId, maxCaptures: capture.maxCaptures }, 'kura worker ready');
-  return async () => {
-    jobs.pause(); // no new job while captures hand over (the capture slots they free stay empty)
-    await stopFollowing();
-    await webhooks.stop();
-    stopPurging();
-    stopWatchdog();
-    await worker.abortCaptures();
-    await wake.close();
+    purger: createExpiredPurger(database.pool),
+    verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
+    webhooks: { deps: createDeliverDeps(config, database.pool), drains: jobs },
+    ...(search === null ? {} : { search: createSearchDrain(search) }),
   };
+}
+
+/**
+ * Starts this process's background work: every job and loop of the catalogue (src/jobs), on the
+ * LISTEN connections it asks for. The returned function stops it and hands running captures back.
+ */
+export async function startWorker(config: Config, parts: WorkerParts, log: Logger): Promise<() => Promise<void>> {
+  const context = createWorkerContext(config, parts, log);
+  const stop = await startBackgroundWork(context, (channels) => openChannelFeeds(parts.database, log, channels));
+  log.info({ workerId: context.settings.workerId, maxCaptures: context.timing.maxCaptures }, 'kura worker ready');
+  return stop;
 }

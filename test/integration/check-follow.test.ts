@@ -11,7 +11,7 @@ import { checkFollow, type CheckDeps, type CheckPolicy } from '../../src/core/fo
 import { healthOf, type Follow, type FollowRequest, type SignalName, type StreamCandidate } from '../../src/core/follows/follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
-import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
 import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
@@ -98,7 +98,7 @@ function youtubeStandIn(dir: string) {
 }
 
 let db: TestDatabase;
-let jobs: PgBossJobs;
+let jobs: Jobs;
 let follows: FollowRepo;
 let feed: ReturnType<typeof listingSignal>;
 let tabs: ReturnType<typeof listingSignal>;

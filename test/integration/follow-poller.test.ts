@@ -6,8 +6,9 @@ import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import { updateFollow } from '../../src/core/follows/update-follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
-import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
-import { FOLLOW_NOTIFY_CHANNEL, startFollowPoller } from '../../src/jobs/follow-poller.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
+import { startFollowPoller } from '../../src/jobs/loops/follow-poller.js';
+import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
@@ -16,7 +17,7 @@ import { startJobsWithoutWorkers } from '../support/jobs.js';
 // until a follow is due. What another process adds or resumes wakes it (migration 0018's
 // notifications); the backstop look is an hour away, so a check that comes soon came because of them.
 let db: TestDatabase;
-let jobs: PgBossJobs;
+let jobs: Jobs;
 let wake: ClosableChangeFeed;
 let stopPolling: (() => Promise<void>) | null;
 /** Another process's follows: the api's, or `kura follow add`'s. */

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../src/core/errors.js';
-import { JOB_NAMES, type FinalFailure, type JobFailureHooks, type JobHandlers, type JobName } from '../../src/jobs/catalogue.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { JOB_NAMES, type JobFailureHooks, type JobHandlers, type JobName } from '../../src/jobs/catalogue.js';
+import type { FinalFailure } from '../../src/jobs/job-definition.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
+import { startJobs, type JobsOptions } from '../../src/wiring/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queuedJobs, startJobsWithoutWorkers, workJobs } from '../support/jobs.js';
 
@@ -9,7 +11,7 @@ import { queuedJobs, startJobsWithoutWorkers, workJobs } from '../support/jobs.j
 // starts because it was sent, came due or found a free slot. The backstop look at the job table is
 // an hour away: a job that waited for it would time the test out.
 let db: TestDatabase;
-let sender: PgBossJobs;
+let sender: Jobs;
 let stopWorking: ((timeoutMs?: number) => Promise<void>) | null;
 
 beforeEach(async () => {
@@ -35,10 +37,10 @@ const noop = async () => undefined;
 /** A worker process running `handlers` (the others do nothing) with `hooks`, woken only by notifications. */
 async function startWorker(
   handlers: Partial<JobHandlers>,
-  options: { hooks?: Partial<JobFailureHooks>; maxCaptures?: number; policies?: Parameters<typeof PgBossJobs.start>[0]['policies'] } = {},
-): Promise<PgBossJobs> {
+  options: { hooks?: Partial<JobFailureHooks>; maxCaptures?: number; policies?: JobsOptions['policies'] } = {},
+): Promise<Jobs> {
   const all = (given: object) => Object.fromEntries(JOB_NAMES.map((name: JobName) => [name, (given as Record<string, unknown>)[name] ?? noop]));
-  const worker = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined, ...(options.policies ? { policies: options.policies } : {}) });
+  const worker = await startJobs({ connectionString: db.url, onError: () => undefined, ...(options.policies ? { policies: options.policies } : {}) });
   stopWorking = await workJobs(
     worker,
     db.url,

@@ -1,7 +1,8 @@
 import PgBoss from 'pg-boss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOB_NAMES, JOB_SCHEDULES, type JobName, type JobSchedule } from '../../src/jobs/catalogue.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { JOB_NAMES, JOB_SCHEDULES, type JobName } from '../../src/jobs/catalogue.js';
+import type { JobSchedule } from '../../src/jobs/job-definition.js';
+import { startJobs } from '../../src/wiring/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queuedJobs, startJobsWithoutWorkers } from '../support/jobs.js';
 
@@ -12,10 +13,10 @@ beforeEach(async () => {
 afterEach(() => db.drop());
 
 const start = (schedules?: boolean) =>
-  PgBossJobs.start({
+  startJobs({
     connectionString: db.url,
     onError: (error) => expect.fail(error.message),
-    ...(schedules === undefined ? {} : { schedules }),
+    ...(schedules === undefined ? {} : { forgetCronSchedules: schedules }),
   });
 const schedule = (name: JobName) => JOB_SCHEDULES.find((s) => s.name === name) as JobSchedule;
 

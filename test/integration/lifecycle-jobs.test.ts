@@ -16,8 +16,10 @@ import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { CaptureRepo, MediaTools } from '../../src/core/capture/ports.js';
 import { reviveLivestream } from '../../src/core/workflow/revive-livestream.js';
-import { createHandlers, type WorkerDeps } from '../../src/jobs/handlers.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { createHandlers } from '../../src/jobs/handlers.js';
+import type { WorkerDeps } from '../../src/jobs/job-work.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
+import { startJobs } from '../../src/wiring/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { workJobs } from '../support/jobs.js';
 import { buildRecord } from '../support/factories.js';
@@ -29,7 +31,7 @@ import { testSignal } from '../support/ffmpeg-args.js';
 // real pg-boss (its retries and metadata), real PostgreSQL, a real fs store and real ffmpeg.
 let db: TestDatabase;
 let dir: string;
-let jobs: PgBossJobs;
+let jobs: Jobs;
 let stopWorking: ((timeoutMs?: number) => Promise<void>) | undefined;
 let captures: CaptureRepo;
 let store: ArchiveStore;
@@ -134,7 +136,7 @@ const ffmpeg = (program = 'ffmpeg') => createFfmpegTools({ ffmpeg: program, ffpr
 
 /** A worker on real pg-boss whose finalize is retried once, a second later, instead of 20 times with backoff. */
 async function startWorker(media: MediaTools): Promise<WorkerDeps> {
-  jobs = await PgBossJobs.start({
+  jobs = await startJobs({
     connectionString: db.url,
     onError: () => undefined,
     policies: { 'finalize-archive': { retryLimit: 1, retryDelay: 1, retryBackoff: false } },
@@ -144,7 +146,6 @@ async function startWorker(media: MediaTools): Promise<WorkerDeps> {
     workerId: 'finalizer',
     staleAfterSeconds: 30,
     watch: { pollSeconds: 1, neverLiveSeconds: 3600 },
-    sweep: { neverLiveSeconds: 3600, leaseSeconds: 60, batch: 100 },
   });
   stopWorking = await workJobs(jobs, db.url, worker);
   return deps;
@@ -170,7 +171,7 @@ describe('a finalize that fails for good', () => {
 
     // the admin's retry: the kept parts are made into a video again (here by a worker whose ffmpeg works)
     await stopWorking?.();
-    jobs = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined });
+    jobs = await startJobs({ connectionString: db.url, onError: () => undefined });
     expect(await reviveLivestream({ ...deps, scheduler: jobs }, id, 'local/admin')).toBe('finalize');
     expect((await db.livestreams.findById(id))?.status).toBe('live');
     await finalizeArchive(workerDeps(ffmpeg()), id, { workerId: 'other', staleAfterSeconds: 30 });

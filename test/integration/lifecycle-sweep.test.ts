@@ -6,7 +6,8 @@ import { importLivestreams } from '../../src/core/livestream/import-livestreams.
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import { sweepLifecycle, type SweepDeps } from '../../src/core/workflow/sweep-lifecycle.js';
 import { installMetrics } from '../../src/http/metrics.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
+import { startJobs } from '../../src/wiring/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildRecord } from '../support/factories.js';
 
@@ -14,14 +15,14 @@ import { buildRecord } from '../support/factories.js';
 // state are repaired, said in their encoder log and counted for /metrics; a second sweep finds
 // nothing more to do.
 let db: TestDatabase;
-let jobs: PgBossJobs;
+let jobs: Jobs;
 let captures: CaptureRepo;
 let deps: SweepDeps;
 const POLICY = { neverLiveSeconds: 12 * 3600, leaseSeconds: 60, batch: 100 };
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  jobs = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined });
+  jobs = await startJobs({ connectionString: db.url, onError: () => undefined });
   captures = createCaptureRepo(db.pool);
   deps = { livestreams: db.livestreams, captures, scheduler: jobs, jobs, sweep: createSweepRepo(db.pool) };
 });

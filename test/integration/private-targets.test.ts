@@ -12,7 +12,7 @@ import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { createWebhookSender } from '../../src/adapters/notifications/webhook-sender.js';
 import { createOutboundClient } from '../../src/adapters/outbound/outbound-client.js';
 import { deliverWebhooks } from '../../src/core/notifications/deliver-webhooks.js';
-import { bodyFor } from '../../src/wiring/notifications.js';
+import { webhookBodies } from '../../src/adapters/notifications/webhook-body.js';
 import { startTestApp, testSources, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 
@@ -121,7 +121,7 @@ describe('a webhook whose host name resolves to a non-public address', () => {
     dns.set('hooks.example', '10.1.2.3'); // the name moved to the internal network since
     expect((await post(`/api/user/webhooks/${id}/test`, viewer, {})).statusCode).toBe(202);
     const outbound = createOutboundClient({ allowPrivate: false, resolve });
-    await deliverWebhooks({ webhooks: createWebhookRepo(kura.db.pool), sender: createWebhookSender({ outbound, bodyFor: bodyFor('http://kura.test') }) });
+    await deliverWebhooks({ webhooks: createWebhookRepo(kura.db.pool), sender: createWebhookSender({ outbound, bodyFor: webhookBodies('http://kura.test') }) });
     const deliveries = await kura.app.inject({ url: `/api/user/webhooks/${id}/deliveries`, headers: { cookie: viewer } });
     expect(deliveries.json()).toEqual([
       expect.objectContaining({ eventType: 'webhook.test', attempts: 1, lastError: 'hooks.example: refused: not a public address' }),

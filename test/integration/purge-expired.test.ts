@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createExpiredPurger } from '../../src/adapters/db/expired-purger.js';
-import { startPurgingExpired } from '../../src/jobs/purge-expired.js';
+import { startPurgingExpired } from '../../src/jobs/loops/purge-expired.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // Expired sessions, login attempts and rate-limit windows are removed from the real tables;

@@ -9,7 +9,7 @@ import type { Finding } from '../../src/core/archive/verify-archive.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifyArchivesDeps } from '../../src/core/archive/verify-archives.js';
-import { runVerifyArchives } from '../../src/jobs/verify-archives.js';
+import { runVerifyArchives } from '../../src/jobs/definitions/verify-archives.js';
 import { externalArchive, finishedRecord, flipOneByte, putObject, storeArchive } from '../support/archives.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startS3, type TestS3 } from '../support/s3.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
 import { watchStream, type WatchPolicy } from '../../src/core/workflow/watch-stream.js';
 import type { SourceStatus, StreamSource } from '../../src/core/sources/ports.js';
-import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queuedJobs, startJobsWithoutWorkers } from '../support/jobs.js';
 
@@ -10,7 +10,7 @@ import { queuedJobs, startJobsWithoutWorkers } from '../support/jobs.js';
 // wants, so "10 h before the start" takes no time. The records are real rows and the next look is
 // the real pg-boss job it queues (its `startAfter`); only the source's answer is scripted.
 let db: TestDatabase;
-let jobs: PgBossJobs;
+let jobs: Jobs;
 beforeAll(async () => {
   db = await createTestDatabase();
   jobs = await startJobsWithoutWorkers(db.url);

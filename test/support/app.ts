@@ -22,7 +22,7 @@ import { importLivestreams } from '../../src/core/livestream/import-livestreams.
 import type { ChangeFeed } from '../../src/core/livestream/ports.js';
 import type { StreamSource } from '../../src/core/sources/ports.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
-import type { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
 import { parseConfig } from '../../src/config.js';
 import type { AccountDeps } from '../../src/http/auth/account-deps.js';
 import { createAccountDeps } from '../../src/wiring/accounts.js';
@@ -55,7 +55,7 @@ export interface TestApp {
   /** Accounts as the app was wired with them (the production wiring on the test database). */
   accounts: AccountDeps;
   /** The real pg-boss the app queues jobs on, with no workers: read what it queued with `queuedJobs`. */
-  jobs: PgBossJobs;
+  jobs: Jobs;
   /** Where the app's fs store keeps archives. */
   archiveDir: string;
   /** The change feed the read cache follows. */

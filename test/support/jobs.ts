@@ -1,5 +1,7 @@
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
-import { JOB_NOTIFY_CHANNEL, PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import type { Jobs } from '../../src/jobs/jobs.js';
+import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { startJobs } from '../../src/wiring/jobs.js';
 import type { JobFailureHooks, JobHandlers, JobName } from '../../src/jobs/catalogue.js';
 
 /** A job as pg-boss keeps it in `pgboss.job`. */
@@ -15,8 +17,8 @@ export interface QueuedJob {
  * The real pg-boss on a test database, with no workers: what is sent stays in `pgboss.job`
  * for the test to read (see `queuedJobs`).
  */
-export function startJobsWithoutWorkers(connectionString: string): Promise<PgBossJobs> {
-  return PgBossJobs.start({
+export function startJobsWithoutWorkers(connectionString: string): Promise<Jobs> {
+  return startJobs({
     connectionString,
     onError: (error) => {
       throw error;
@@ -31,7 +33,7 @@ export function startJobsWithoutWorkers(connectionString: string): Promise<PgBos
  * get `timeoutMs`) that also ends the notifications.
  */
 export async function workJobs(
-  jobs: PgBossJobs,
+  jobs: Jobs,
   connectionString: string,
   work: { handlers: JobHandlers; hooks: JobFailureHooks },
   options: { maxCaptures?: number; backstopSeconds?: number } = {},

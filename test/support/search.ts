@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
-import { createSearch, startSearchWorker, type Search } from '../../src/wiring/search.js';
+import { createSearchDrain, startSearchSync } from '../../src/jobs/loops/search-sync.js';
+import { createSearch, searchSyncDeps, type Search } from '../../src/wiring/search.js';
 import type { SearchConfig } from '../../src/config-search.js';
 import { TEST_PUBLIC_URL } from './app.js';
 import type { TestDatabase } from './database.js';
@@ -51,19 +52,23 @@ export async function followSearch(
     drain: async () => [],
     kick: async () => undefined,
     async stop() {
-      worker?.sync.stop();
+      sync.stop();
       await feed.close();
     },
   };
-  const worker = await startSearchWorker(search, db, feed, {
-    publicUrl: TEST_PUBLIC_URL,
+  const deps = searchSyncDeps(search, db, TEST_PUBLIC_URL);
+  if (deps === null) throw new Error('search is off');
+  // the production drain and follower, as the worker's search-sync loop starts them
+  const drain = createSearchDrain(deps);
+  const log = pino({ level: 'silent' });
+  const sync = startSearchSync(feed, {
+    sync: drain,
     requestJob: async () => {
       follower.jobsRequested++;
     },
-    log: pino({ level: 'silent' }),
+    onError: (error) => log.warn({ err: error }, 'search index sync failed; an index-records job will retry'),
   });
-  if (worker === null) throw new Error('search is off');
-  worker.sync.onSynced((ids) => {
+  sync.onSynced((ids) => {
     next.splice(0).forEach((resolve) => resolve(ids));
     for (const waiter of [...waiters]) {
       for (const id of ids) waiter.pending.delete(id);
@@ -73,7 +78,7 @@ export async function followSearch(
       }
     }
   });
-  follower.drain = worker.drain;
-  follower.kick = () => worker.sync.kick();
+  follower.drain = drain;
+  follower.kick = () => sync.kick();
   return follower;
 }

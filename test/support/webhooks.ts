@@ -4,9 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
-import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
-import { startWebhookDelivery } from '../../src/wiring/notifications.js';
-import { PgBossJobs } from '../../src/jobs/pg-boss-jobs.js';
+import { listenForChannels } from '../../src/adapters/db/change-listener.js';
+import { LOOPS, type JobFailureHooks, type JobHandlers } from '../../src/jobs/catalogue.js';
+import { deliverWebhooksJob } from '../../src/jobs/definitions/deliver-webhooks.js';
+import { startLoop } from '../../src/jobs/loop.js';
+import { startJobs } from '../../src/wiring/jobs.js';
+import { createDeliverDeps } from '../../src/wiring/notifications.js';
 import type { TestDatabase } from './database.js';
 import { workJobs } from './jobs.js';
 
@@ -60,11 +63,24 @@ export async function startReceiver(answers: number[] = []) {
 
 const noop = async () => undefined;
 
-/** A worker of the real pg-boss that runs only the webhook deliveries, as `kura serve` wires them. */
+/**
+ * A worker of the real pg-boss that runs only the webhook deliveries, as `kura serve` wires them:
+ * the `deliver-webhooks` job of the catalogue, and its loops (the wake-up at each event, the
+ * pruning of history), on the production parts.
+ */
 export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowPrivateSources = true, publicUrl = PUBLIC_URL) {
-  const jobs = await PgBossJobs.start({ connectionString: db.url, onError: () => undefined });
+  const jobs = await startJobs({ connectionString: db.url, onError: () => undefined });
   const log = pino({ level: 'silent' });
-  const delivery = await startWebhookDelivery({ allowPrivateSources, publicUrl }, { pool: db.pool, connectionString: db.url, jobs }, log, QUICK);
+  const work = { webhooks: { deps: createDeliverDeps({ allowPrivateSources, publicUrl }, db.pool, QUICK), drains: jobs } };
+  const drain = () => deliverWebhooksJob.handle(work, {}, { id: 'test' });
+  const loops = [LOOPS['webhook-wake-up'], LOOPS['prune-webhook-history']];
+  const feeds = await listenForChannels(
+    db.url,
+    () => undefined,
+    loops.flatMap((loop) => (loop.wakeUp.channel === null ? [] : [loop.wakeUp.channel])),
+  );
+  const context = { ...work, jobs, log };
+  const stopLoops = await Promise.all(loops.map((loop) => startLoop(loop, context, feeds, { backstopSeconds: 3600 })));
   const handlers: JobHandlers = {
     'watch-stream': noop,
     'capture-stream': noop,
@@ -73,7 +89,7 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
     'index-records': noop,
     'sweep-lifecycle': noop,
     'verify-archives': noop,
-    'deliver-webhooks': delivery.drain,
+    'deliver-webhooks': drain,
   };
   const hooks: JobFailureHooks = {
     'watch-stream': noop,
@@ -88,9 +104,10 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   const stopJobs = await workJobs(jobs, db.url, { handlers, hooks });
   return {
     jobs,
-    drain: delivery.drain,
+    drain,
     async stop() {
-      await delivery.stop();
+      for (const stop of stopLoops) await stop();
+      await feeds.close();
       await stopJobs(2000);
     },
   };

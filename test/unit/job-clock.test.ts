@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JOB_SCHEDULES, type JobSchedule } from '../../src/jobs/catalogue.js';
+import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
+import type { JobSchedule } from '../../src/jobs/job-definition.js';
 import { startJobClock } from '../../src/jobs/job-clock.js';
 
 // Kura's clock for scheduled jobs, on a fake clock: when each job is sent. That the sends of every

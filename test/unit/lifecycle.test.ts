@@ -11,7 +11,7 @@ import {
   type LifecycleEventType,
 } from '../../src/core/livestream/lifecycle.js';
 import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/vocabulary.js';
-import { finalFailure } from '../../src/jobs/catalogue.js';
+import { finalFailure } from '../../src/jobs/job-definition.js';
 
 const archive = { fileSizeBytes: 10, lengthSeconds: 1, videoKey: 'v', logKey: 'l', thumbnailKey: null, sha256: 'a'.repeat(64) };
 const EVENTS: Record<LifecycleEventType, LifecycleEvent> = {

@@ -1,19 +1,37 @@
-import { MOVED_ON_BY } from '../core/capture/capture-lifecycle.js';
-import type { CaptureLease, EncoderLog } from '../core/capture/ports.js';
-import type { ChangeFeed, Scheduler } from '../core/livestream/ports.js';
-
-/** The channel migration 0018's trigger notifies when a capture's lease is taken or given up (not when it is renewed). */
-export const LEASE_NOTIFY_CHANNEL = 'kura_leases';
+import { MOVED_ON_BY } from '../../core/capture/capture-lifecycle.js';
+import type { CaptureLease, EncoderLog } from '../../core/capture/ports.js';
+import type { ChangeFeed, Scheduler } from '../../core/livestream/ports.js';
+import type { BackgroundLog, WorkerSettings } from '../job-work.js';
 
 export interface WatchdogOptions {
   staleAfterSeconds: number;
   /** While a stale capture waits for a worker, it is asked for again this often. */
   everySeconds: number;
-  /** LEASE_NOTIFY_CHANNEL's notifications, from any process: a capture started, ended or was handed over. */
+  /** LEASE_NOTIFY_CHANNEL's notifications (notify-channels.ts), from any process: a capture started, ended or was handed over. */
   wake: ChangeFeed;
   /** The longest it sleeps without looking, whatever the notifications said (KURA_JOB_POLL_SECONDS). */
   backstopSeconds: number;
   onError: (error: Error) => void;
+}
+
+type WatchdogDeps = { captures: CaptureLease & EncoderLog; scheduler: Scheduler };
+
+/**
+ * The capture-watchdog loop of the catalogue: woken by LEASE_NOTIFY_CHANNEL, its backstop its
+ * timer; while a stale capture waits for a worker, it asks again every third of the stale time.
+ */
+export function startWatchdogLoop(
+  context: { deps: WatchdogDeps; settings: Pick<WorkerSettings, 'staleAfterSeconds'>; log: BackgroundLog },
+  wake: { feed: ChangeFeed; everySeconds: number },
+): () => void {
+  const { staleAfterSeconds } = context.settings;
+  return startWatchdog(context.deps, {
+    staleAfterSeconds,
+    everySeconds: Math.max(1, staleAfterSeconds / 3),
+    wake: wake.feed,
+    backstopSeconds: wake.everySeconds,
+    onError: (error) => context.log.warn({ err: error }, 'capture watchdog failed'),
+  });
 }
 
 /**
@@ -22,7 +40,7 @@ export interface WatchdogOptions {
  * when the oldest lease would go stale, when a lease is taken or given up anywhere, and at the
  * backstop: with nothing recording it sleeps. Returns a stop function.
  */
-export function startWatchdog(deps: { captures: CaptureLease & EncoderLog; scheduler: Scheduler }, options: WatchdogOptions): () => void {
+export function startWatchdog(deps: WatchdogDeps, options: WatchdogOptions): () => void {
   let timer: NodeJS.Timeout | undefined;
   let looking = false;
   let again = false;

@@ -1,4 +1,37 @@
-import type { ChangeFeed } from '../core/livestream/ports.js';
+import type { ChangeFeed } from '../../core/livestream/ports.js';
+import { syncSearchIndex, type SearchSyncDeps } from '../../core/search/sync-search-index.js';
+import type { BackgroundLog, SearchDrain } from '../job-work.js';
+
+/**
+ * The drain of the search outbox that the search-sync loop and the `index-records` job share: the
+ * index is prepared (created, its settings applied) by the first drain, then each drain applies
+ * what the outbox holds.
+ */
+export function createSearchDrain(deps: SearchSyncDeps): SearchDrain {
+  let prepared = false;
+  return async () => {
+    if (!prepared) {
+      await deps.index.prepare();
+      prepared = true;
+    }
+    return syncSearchIndex(deps);
+  };
+}
+
+/** The search-sync loop of the catalogue: woken by RECORD_CHANGES_CHANNEL; nothing when search is off. */
+export function startSearchSyncLoop(
+  context: { search?: SearchDrain; jobs: { indexRecords(): Promise<void> }; log: BackgroundLog },
+  wake: { feed: ChangeFeed },
+): () => void {
+  const { search, jobs, log } = context;
+  if (search === undefined) return () => undefined;
+  const sync = startSearchSync(wake.feed, {
+    sync: search,
+    requestJob: () => jobs.indexRecords(),
+    onError: (error) => log.warn({ err: error }, 'search index sync failed; an index-records job will retry'),
+  });
+  return () => sync.stop();
+}
 
 export interface SearchSyncOptions {
   /** Drains the outbox into the engine (syncSearchIndex); resolves with the record ids applied. */

@@ -1,10 +1,31 @@
-import { checkFollow, type CheckDeps, type CheckPolicy } from '../core/follows/check-follow.js';
-import type { Follow } from '../core/follows/follow.js';
-import type { ChangeFeed } from '../core/livestream/ports.js';
-import { Alarm } from './alarm.js';
+import { checkFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
+import type { Follow } from '../../core/follows/follow.js';
+import type { ChangeFeed } from '../../core/livestream/ports.js';
+import { Alarm } from '../alarm.js';
+import type { BackgroundLog } from '../job-work.js';
 
-/** The channel migration 0018's triggers notify when a follow is due sooner than before (added, resumed, checked): its next check, epoch ms. */
-export const FOLLOW_NOTIFY_CHANNEL = 'kura_follows';
+/** What the follow poller of a worker checks with, and how many follows at once. */
+export interface FollowChecking {
+  deps: CheckDeps;
+  /** Follows checked at once by this worker (KURA_FOLLOW_CONCURRENCY). */
+  concurrency: number;
+  policy: CheckPolicy;
+}
+
+/** The follow-poller loop of the catalogue: woken by FOLLOW_NOTIFY_CHANNEL, its backstop its timer. */
+export function startFollowPollerLoop(
+  context: { follows: FollowChecking; log: BackgroundLog },
+  wake: { feed: ChangeFeed; everySeconds: number },
+): () => Promise<void> {
+  const { deps, concurrency, policy } = context.follows;
+  return startFollowPoller(deps, {
+    concurrency,
+    policy,
+    wake: wake.feed,
+    backstopSeconds: wake.everySeconds,
+    onError: (error, followId) => context.log.warn({ err: error, followId }, 'checking a follow failed'),
+  });
+}
 
 export interface PollerOptions {
   /** Follows checked at once by this worker (KURA_FOLLOW_CONCURRENCY). */
@@ -12,7 +33,7 @@ export interface PollerOptions {
   policy: CheckPolicy;
   /** How long a claimed follow is this worker's before another may take it (a crashed worker's claim runs out). Default 300 s. */
   leaseSeconds?: number;
-  /** FOLLOW_NOTIFY_CHANNEL's notifications, from any process. */
+  /** FOLLOW_NOTIFY_CHANNEL's notifications (notify-channels.ts), from any process. */
   wake: ChangeFeed;
   /** The longest the poller sleeps without looking, whatever the notifications said (KURA_JOB_POLL_SECONDS). */
   backstopSeconds: number;

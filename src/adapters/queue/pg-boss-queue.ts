@@ -1,0 +1,113 @@
+import PgBoss from 'pg-boss';
+import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from '../../core/job-queue.js';
+import { bringForward, dueIn, forgetCronSchedules, installJobNotify, keysInStates } from './pg-boss-tables.js';
+
+/** What the queue is started with: where, which queues, and the channel its trigger notifies. */
+export interface PgBossQueueOptions {
+  connectionString: string;
+  /** Every queue Kura runs, with its policy: created when missing, updated when it exists (a new release's limits apply). */
+  queues: readonly QueueSpec[];
+  /** The channel the trigger on pg-boss's job table notifies of each waiting job (`<queue> <ms until due>`). */
+  notifyChannel: string;
+  /** Forget the schedules pg-boss's own clock kept for these queues (workers: Kura keeps the time itself). */
+  forgetCronSchedules?: boolean;
+  onError: (error: Error) => void;
+}
+
+/** Sends that found the one waiting job taken between the refused send and its bringing forward: sent again this many times at most. */
+const SEND_ATTEMPTS = 3;
+
+/**
+ * pg-boss on Kura's database, as the JobQueue port: pg-boss keeps the jobs, their leases, retries,
+ * retry delays and expiry; Kura runs them (src/jobs). pg-boss's own clock (cron) and its workers
+ * stay off: they poll, and Kura wakes on notifications instead.
+ */
+export async function startPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    max: 4,
+    min: 1,
+    application_name: 'kura-jobs',
+    schedule: false,
+  } as PgBoss.ConstructorOptions);
+  const queue = new PgBossQueue(boss, options.queues, options.onError);
+  await boss.start();
+  for (const spec of options.queues) {
+    const policy = queuePolicy(spec);
+    await boss.createQueue(spec.name, policy); // does nothing when the queue exists
+    await boss.updateQueue(spec.name, policy);
+  }
+  // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
+  await installJobNotify(boss.getDb(), options.notifyChannel);
+  if (options.forgetCronSchedules ?? false) {
+    await forgetCronSchedules(
+      boss.getDb(),
+      options.queues.map((q) => q.name),
+    );
+  }
+  return queue;
+}
+
+/** A queue's spec in pg-boss's words: one waiting job per key is its 'short' policy. */
+function queuePolicy(spec: QueueSpec): PgBoss.Queue {
+  const { oneWaitingPerKey, ...policy } = spec;
+  return oneWaitingPerKey ? { ...policy, policy: 'short' } : policy;
+}
+
+class PgBossQueue implements JobQueue {
+  private readonly oneWaiting: Set<string>;
+  /** Set once `stop` began: the pool's connections are closing, and their errors are expected. */
+  private stopping = false;
+
+  constructor(
+    private readonly boss: PgBoss,
+    queues: readonly QueueSpec[],
+    onError: (error: Error) => void,
+  ) {
+    this.oneWaiting = new Set(queues.filter((q) => q.oneWaitingPerKey).map((q) => q.name));
+    // pg-pool's end() resolves before its connections have closed: a connection the server ends then
+    // (a test database dropped, the embedded PostgreSQL stopped) reports an error nobody can act on
+    boss.on('error', (error: Error) => this.stopping || onError(error));
+  }
+
+  async send(name: string, data: object, options: SendOptions): Promise<void> {
+    const sendOptions: PgBoss.SendOptions = {
+      singletonKey: options.key,
+      ...(options.at ? { startAfter: options.at } : {}),
+      ...(options.windowSeconds === undefined ? {} : { singletonSeconds: options.windowSeconds }),
+    };
+    const bringsForward = (options.bringForward ?? false) && this.oneWaiting.has(name);
+    // a worker may take the waiting job between the refused send and the update: then send again
+    for (let attempt = 0; attempt < SEND_ATTEMPTS; attempt++) {
+      if ((await this.boss.send(name, data, sendOptions)) !== null || !bringsForward) return;
+      if (await bringForward(this.boss.getDb(), name, options.key, options.at ?? null)) return;
+    }
+    throw new Error(`Could not queue ${name} (${options.key}): the waiting one kept being taken.`);
+  }
+
+  fetch(name: string, batchSize: number): Promise<FetchedJob[]> {
+    return this.boss.fetch<unknown>(name, { batchSize, includeMetadata: true });
+  }
+
+  complete(name: string, id: string, output?: object): Promise<void> {
+    return output === undefined ? this.boss.complete(name, id) : this.boss.complete(name, id, output);
+  }
+
+  fail(name: string, id: string, error: unknown): Promise<void> {
+    return this.boss.fail(name, id, error as object);
+  }
+
+  due(names: readonly string[]): Promise<Map<string, number>> {
+    return dueIn(this.boss.getDb(), names);
+  }
+
+  keysIn(name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return Promise.resolve(new Set());
+    return keysInStates(this.boss.getDb(), name, states, keys);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.boss.stop({ graceful: false, wait: true }); // nothing of pg-boss's own is running: Kura's runners waited
+  }
+}

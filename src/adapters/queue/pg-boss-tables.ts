@@ -1,0 +1,92 @@
+/*
+ * Everything Kura does to pg-boss's own tables, which are pg-boss's private business: the one
+ * file that reads or writes the `pgboss` schema with SQL of its own. What it relies on is written
+ * down below (PGBOSS_EXPECTED), and test/integration/pg-boss-schema.test.ts checks it against
+ * the schema the installed pg-boss creates: upgrading pg-boss means reading this file again.
+ */
+import type { JobState } from '../../core/job-queue.js';
+
+/** How pg-boss hands out SQL on its own pool (`boss.getDb()`). */
+export interface PgBossDb {
+  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** What this file was written against: pg-boss's release, its schema version, and each column it reads or writes with its type. */
+export const PGBOSS_EXPECTED = {
+  release: '10.4.2',
+  schemaVersion: 24,
+  columns: {
+    job: { name: 'text', state: 'pgboss.job_state', singleton_key: 'text', start_after: 'timestamp with time zone' },
+    schedule: { name: 'text' },
+  },
+  /** `state < 'active'` means waiting: the enum's order, as pg-boss declares it. */
+  states: ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] satisfies readonly JobState[],
+  /** The job table is partitioned by queue: a trigger on it is cloned onto every partition, present or created later. */
+  partitionedJobTable: true,
+} as const;
+
+/** What the notify trigger is called (the function and the trigger alike). */
+const TRIGGER = 'kura_job_notify';
+
+/** The keys among `keys` with a job of queue `name` in one of `states` (every Kura job is sent with its key as pg-boss's singleton key). */
+export async function keysInStates(db: PgBossDb, name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>> {
+  const { rows } = (await db.executeSql(
+    `select distinct singleton_key as key from pgboss.job
+     where name = $1 and state = any($2::pgboss.job_state[]) and singleton_key = any($3::text[])`,
+    [name, states, keys],
+  )) as { rows: Array<{ key: string }> };
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Brings the job of `key` waiting in queue `name` forward to `at` (now when null), never back; false when none waits. */
+export async function bringForward(db: PgBossDb, name: string, key: string, at: Date | null): Promise<boolean> {
+  const { rows } = await db.executeSql(
+    `update pgboss.job set start_after = least(start_after, coalesce($3::timestamptz, now()))
+     where name = $1 and singleton_key = $2 and state = 'created' returning id`,
+    [name, key, at],
+  );
+  return rows.length > 0;
+}
+
+/** Milliseconds until the earliest waiting job of each queue is due (≤ 0: due now); a queue with none waiting is left out. */
+export async function dueIn(db: PgBossDb, names: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = (await db.executeSql(
+    `select name, extract(epoch from min(start_after) - now())::float8 * 1000 as ms from pgboss.job
+     where name = any($1::text[]) and state < 'active' group by name`,
+    [names],
+  )) as { rows: Array<{ name: string; ms: number }> };
+  return new Map(rows.map((r) => [r.name, r.ms]));
+}
+
+/** Forgets the schedules pg-boss's own clock kept for `names` (Kura up to 0.6): no process runs that clock any more. */
+export async function forgetCronSchedules(db: PgBossDb, names: readonly string[]): Promise<void> {
+  await db.executeSql('delete from pgboss.schedule where name = any($1::text[])', [names]);
+}
+
+/**
+ * A trigger on pgboss.job notifies `channel` of every job that waits to run: sent by any process
+ * (api, CLI, a worker's clock), failed into a retry, or brought forward. The payload is the queue
+ * and how long until the job is due (`<queue> <ms>`; ≤ 0: now), so a worker can sleep until then.
+ * It lives with pg-boss's schema rather than in a migration, as that schema is pg-boss's to create
+ * (after Kura's migrations, on a new database); created once, under a lock, by the first start.
+ * Run it after the queues exist: creating it locks every partition, which a queue created at
+ * once would deadlock with.
+ */
+export async function installJobNotify(db: PgBossDb, channel: string): Promise<void> {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  const found = await db.executeSql(`select 1 from pg_trigger where tgrelid = 'pgboss.job'::regclass and tgname = '${TRIGGER}' and tgparentid = 0`, []);
+  if (found.rows.length > 0) return;
+  // one simple query: one transaction, so the lock is held to the end and an error leaves nothing behind
+  await db.executeSql(
+    `
+    select pg_advisory_xact_lock(hashtext('${TRIGGER}'));
+    create or replace function ${TRIGGER}() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('${channel}', NEW.name || ' ' || floor(extract(epoch from NEW.start_after - now()) * 1000)::bigint);
+      return null;
+    end $$;
+    create or replace trigger ${TRIGGER} after insert or update of start_after on pgboss.job
+      for each row when (NEW.state < 'active') execute function ${TRIGGER}();`,
+    [], // no parameters: the simple protocol, which runs several statements
+  );
+}

@@ -1,0 +1,30 @@
+import { deliverWebhooks } from '../../core/notifications/deliver-webhooks.js';
+import { defineJob } from '../job-definition.js';
+import type { JobWork } from '../job-work.js';
+import { NoPayload } from '../payloads.js';
+
+type Work = Pick<JobWork, 'webhooks'>;
+
+/**
+ * Sends the due webhook deliveries, then asks for the next drain when the next delivery is due.
+ * Woken by each new event (the webhook wake-up loop), by the deliveries' own retry times, and by
+ * the clock as a backstop. Does nothing where webhooks are not wired (a test's worker).
+ */
+export const deliverWebhooksJob = defineJob({
+  name: 'deliver-webhooks',
+  payload: NoPayload,
+  // a failed drain waits for the next ask or the clock: the deliveries keep their own tries, in webhook_deliveries
+  policy: { retryLimit: 0, expireInSeconds: 900 },
+  concurrency: () => 1,
+  // one waits at a time, brought forward when asked for sooner
+  dedup: { key: () => 'webhooks', oneWaiting: true },
+  // a backstop: deliveries are woken by their events at once and by their own retry times
+  schedule: { everySeconds: 60, atSecond: 30 },
+  async handle(work: Work) {
+    if (work.webhooks === undefined) return;
+    const next = await deliverWebhooks(work.webhooks.deps);
+    if (next !== null) await work.webhooks.drains.deliverWebhooks(next);
+  },
+  // each delivery keeps its own tries and next time; the next drain (the clock at the latest) sends them
+  onFailure: async () => undefined,
+});

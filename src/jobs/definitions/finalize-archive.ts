@@ -1,0 +1,22 @@
+import { finalizeArchive } from '../../core/capture/finalize-archive.js';
+import { defineJob } from '../job-definition.js';
+import type { JobWork } from '../job-work.js';
+import { RecordPayload } from '../payloads.js';
+import { failRecord } from './fail-record.js';
+
+type Work = Pick<JobWork, 'deps' | 'settings'>;
+
+/** Makes a capture's parts into the archived video (remux only), with its thumbnail, log and chat. */
+export const finalizeArchiveJob = defineJob({
+  name: 'finalize-archive',
+  payload: RecordPayload,
+  policy: { retryLimit: 20, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600 },
+  concurrency: () => 1,
+  dedup: { key: (payload) => payload.livestreamId, windowSeconds: 10 },
+  // a running finalize is judged by its lease, not its job
+  pending: { kind: 'finalize', states: ['created', 'retry'] },
+  async handle(work: Work, { livestreamId }) {
+    await finalizeArchive(work.deps, livestreamId, { workerId: work.settings.workerId, staleAfterSeconds: work.settings.staleAfterSeconds });
+  },
+  onFailure: (work: Work, { livestreamId }, failure) => failRecord(work, livestreamId, failure, 'The recording could not be made into a video'),
+});

@@ -1,0 +1,55 @@
+import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
+import type { CaptureDeps } from '../core/capture/capture-stream.js';
+import type { FinalizeDeps } from '../core/capture/finalize-archive.js';
+import type { ChatDeps } from '../core/chat/capture-chat.js';
+import type { DeliverDeps } from '../core/notifications/deliver-webhooks.js';
+import type { SweepDeps } from '../core/workflow/sweep-lifecycle.js';
+import type { WatchPolicy } from '../core/workflow/watch-stream.js';
+
+/** The ports the record jobs (watch, capture, chat, finalize, sweep) run on. */
+export type WorkerDeps = CaptureDeps & FinalizeDeps & SweepDeps & ChatDeps;
+
+/** Who this worker is and the capture settings its jobs share. */
+export interface WorkerSettings {
+  workerId: string;
+  /** A capture's lease older than this is stale: its worker is gone (KURA_STALE_AFTER_SECONDS). */
+  staleAfterSeconds: number;
+  watch: WatchPolicy;
+}
+
+/** The slice of a pino logger background work writes to. */
+export interface BackgroundLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Brings the search index up to date from its outbox; resolves with the record ids applied. */
+export type SearchDrain = () => Promise<string[]>;
+
+/** What asks for a drain of the webhook deliveries at `at` (now when absent): the job queue. */
+export interface WebhookDrains {
+  deliverWebhooks(at?: Date): Promise<void>;
+}
+
+/** The parts of the jobs beyond the records: a job whose part is unset (search off, a test) does nothing. */
+export interface JobParts {
+  log?: BackgroundLog;
+  search?: SearchDrain;
+  verify?: { deps: VerifyArchivesDeps; policy: VerifyPolicy };
+  webhooks?: { deps: DeliverDeps; drains: WebhookDrains };
+}
+
+/** A capture or chat running in this process, and how to stop it. */
+export interface RunningWork {
+  controller: AbortController;
+  /** Settles when it ended, however it ended. */
+  done: Promise<void>;
+}
+
+/** What a job's handler and failure hook run on in this process. */
+export interface JobWork extends JobParts {
+  deps: WorkerDeps;
+  settings: WorkerSettings;
+  /** The captures and chats this process runs, by record id: a duplicate request is not run twice, and a stop hands them over. */
+  running: { captures: Map<string, RunningWork>; chats: Map<string, RunningWork> };
+}

@@ -1,0 +1,28 @@
+import type { ExpiredPurger } from '../core/accounts/ports.js';
+import type { JobFailureHooks, JobHandlers } from './catalogue.js';
+import type { WorkerLimits } from './job-definition.js';
+import type { BackgroundLog, JobParts, WorkerDeps, WorkerSettings } from './job-work.js';
+import type { Jobs } from './jobs.js';
+import type { LoopTimes } from './loop.js';
+import type { FollowChecking } from './loops/follow-poller.js';
+
+/** The limits and timers of a worker's loops (KURA_MAX_CAPTURES, KURA_JOB_POLL_SECONDS). */
+export type WorkerTiming = WorkerLimits & LoopTimes;
+
+/** What one worker process's background work runs on: built once by the composition root (src/wiring/worker.ts). */
+export interface WorkerContext extends JobParts {
+  deps: WorkerDeps;
+  settings: WorkerSettings;
+  timing: WorkerTiming;
+  log: BackgroundLog;
+  /** The job queue: sends, runs the handlers, keeps the clock. */
+  jobs: Jobs;
+  follows: FollowChecking;
+  purger: ExpiredPurger;
+}
+
+/** A WorkerContext with the job handlers and hooks made from it: what the loops of the catalogue start on. */
+export interface LoopContext extends WorkerContext {
+  handlers: JobHandlers;
+  hooks: JobFailureHooks;
+}

@@ -1,0 +1,27 @@
+import { startPgBossQueue } from '../adapters/queue/pg-boss-queue.js';
+import type { QueuePolicy } from '../core/job-queue.js';
+import { queueSpecs, type JobName } from '../jobs/catalogue.js';
+import { Jobs } from '../jobs/jobs.js';
+import { JOB_NOTIFY_CHANNEL } from '../jobs/notify-channels.js';
+
+/** Where the job queue lives, who hears its errors, and (tests) its policies. */
+export interface JobsOptions {
+  connectionString: string;
+  onError: (error: Error) => void;
+  /** A worker's start: forget the schedules pg-boss's own clock kept (Kura up to 0.6); the catalogue's job-clock loop keeps the time now. */
+  forgetCronSchedules?: boolean;
+  /** Overrides of the jobs' policies (tests: fewer, quicker retries). */
+  policies?: Partial<Record<JobName, Partial<QueuePolicy>>>;
+}
+
+/** Kura's jobs on pg-boss: the queue adapter with every queue of the catalogue, and the Jobs on it. */
+export async function startJobs(options: JobsOptions): Promise<Jobs> {
+  const queue = await startPgBossQueue({
+    connectionString: options.connectionString,
+    queues: queueSpecs(options.policies),
+    notifyChannel: JOB_NOTIFY_CHANNEL,
+    forgetCronSchedules: options.forgetCronSchedules ?? false,
+    onError: options.onError,
+  });
+  return new Jobs(queue, options.onError);
+}
