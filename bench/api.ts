@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { createLogger, startKura, type RunningKura } from '../src/main.js';
 import { readPackageInfo } from '../src/wiring/package-info.js';

@@ -19,7 +19,7 @@ import { createSpool } from '../src/adapters/capture/spool.js';
 import { createFfmpegTools } from '../src/adapters/media/ffmpeg-tools.js';
 import { createFsStore } from '../src/adapters/storage/fs-store.js';
 import { createS3Store } from '../src/adapters/storage/s3-store.js';
-import type { S3Config } from '../src/config.js';
+import type { S3Config } from '../src/config/config.js';
 import { CHUNK_META, objectKeys } from '../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../src/core/archive/ports.js';
 import type { StoredChunk } from '../src/core/capture/capture.js';

@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { createLogger, startKura } from '../src/main.js';
 import { readPackageInfo } from '../src/wiring/package-info.js';

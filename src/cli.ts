@@ -2,7 +2,7 @@
 import { COMMANDS, USAGE } from './cli/commands.js';
 import { escapeLines, shown } from './cli/terminal-text.js';
 import { tuneV8 } from './cli/v8-tuning.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { AppError } from './core/errors.js';
 
 /*

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config } from './config/config.js';
 import type { Jobs } from './jobs/jobs.js';
 import { announceSetup, createAccountDeps } from './wiring/accounts.js';
 import { openChangeFeed, openDatabase, startScheduler, type Database } from './wiring/database.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { LOCAL_PROVIDER } from '../core/accounts/account.js';
 import { addLocalUser } from '../core/accounts/add-local-user.js';
 import { createTokenForUser } from '../core/accounts/create-token-for-user.js';

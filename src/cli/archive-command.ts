@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { queueStream } from '../core/workflow/queue-stream.js';
 import { createLogger } from '../main.js';
 import { openDatabase, startScheduler } from '../wiring/database.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /** One `kura` command: its lines of `kura help`, and what it does. Exit codes: 0 done, 1 failed, 2 bad usage. */
 export interface Command {

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { addFollow } from '../core/follows/add-follow.js';
 import { healthOf, MEMBERS_ONLY_RULES, type MembersOnlyRule } from '../core/follows/follow.js';
 import { listFollows } from '../core/follows/list-follows.js';

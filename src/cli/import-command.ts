@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { importLivestreams } from '../core/livestream/import-livestreams.js';
 import type { Command } from './command.js';
 import { shown } from './terminal-text.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { createSearch, reindex } from '../wiring/search.js';
 import type { Command } from './command.js';
 import { withDatabase } from './with-database.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Finding } from '../core/archive/verify-archive.js';
 import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySummary } from '../core/archive/verify-archives.js';
 import { createStore, createVerifyDeps, verifyPolicy } from '../wiring/storage.js';

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { addWebhook } from '../core/notifications/add-webhook.js';
 import { listWebhooks } from '../core/notifications/list-webhooks.js';
 import { removeWebhook } from '../core/notifications/remove-webhook.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { createLogger } from '../main.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 

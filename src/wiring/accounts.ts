@@ -11,7 +11,7 @@ import { createSessionRepo } from '../adapters/db/session-repo.js';
 import { createSetupRepo } from '../adapters/db/setup-repo.js';
 import { createUserRepo } from '../adapters/db/user-repo.js';
 import { createSubmissionSource } from '../adapters/sources/submission-policy.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { LoginProvider, SetupRepo } from '../core/accounts/ports.js';
 import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
 import type { Scheduler } from '../core/livestream/ports.js';

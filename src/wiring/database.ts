@@ -10,7 +10,7 @@ import { createFollowRepo } from '../adapters/db/follow-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
 import { migrate } from '../adapters/db/migrator.js';
 import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';

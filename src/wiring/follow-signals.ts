@@ -4,7 +4,7 @@ import { createHolodexSignal } from '../adapters/follows/holodex-signal.js';
 import { createYouTubeChannelResolver } from '../adapters/follows/youtube-channel-resolver.js';
 import { createYouTubeFeedSignal } from '../adapters/follows/youtube-feed-signal.js';
 import { createYouTubeTabsSignal } from '../adapters/follows/youtube-tabs-signal.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { FollowPolicy } from '../core/follows/add-follow.js';
 import type { SignalName } from '../core/follows/follow.js';
 import type { ChannelResolver, FollowSignal } from '../core/follows/ports.js';

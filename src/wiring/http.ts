@@ -7,7 +7,7 @@ import { createSpool } from '../adapters/capture/spool.js';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { AccountDeps } from '../http/auth/account-deps.js';
 import { buildApp } from '../http/app.js';

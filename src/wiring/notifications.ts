@@ -4,7 +4,7 @@ import { isDiscordWebhookUrl } from '../adapters/notifications/discord-url.js';
 import { webhookBodies } from '../adapters/notifications/webhook-body.js';
 import { createWebhookSender } from '../adapters/notifications/webhook-sender.js';
 import { createOutboundClient, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { DeliverDeps } from '../core/notifications/deliver-webhooks.js';
 import type { WebhookRepo, WebhookSender } from '../core/notifications/ports.js';
 import type { DeliveryPolicy } from '../core/notifications/webhook.js';

@@ -4,7 +4,7 @@ import { createSearchOutbox } from '../adapters/db/search-outbox.js';
 import { createBuiltinIndex } from '../adapters/search/builtin-index.js';
 import { createBuiltinSearch } from '../adapters/search/builtin-search.js';
 import { createMeilisearchIndex } from '../adapters/search/meilisearch-index.js';
-import type { SearchConfig } from '../config-search.js';
+import type { SearchConfig } from '../config/search.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
 import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/search/search.js';
 import { reindexSearch, type SearchSyncDeps } from '../core/search/sync-search-index.js';

@@ -5,7 +5,7 @@ import { createHlsSource } from '../adapters/sources/hls-source.js';
 import { routeSources } from '../adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../adapters/sources/youtube-source.js';
 import { ytdlpProgram, type YtDlpProgram } from '../adapters/ytdlp/ytdlp-program.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { CheckAddresses, StreamSource } from '../core/sources/ports.js';
 
 /** A source's thumbnail image larger than this is not kept (YouTube's largest are ~200 KB). */

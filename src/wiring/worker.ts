@@ -8,7 +8,7 @@ import { createHostPacer } from '../adapters/follows/host-pacer.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import { createYouTubeChatSource } from '../adapters/sources/youtube-chat-source.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { chatArchive } from '../core/chat/store-chat.js';
 import { ytdlpOf } from './sources.js';

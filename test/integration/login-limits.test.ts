@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { addUser, SAME_ORIGIN } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEILISEARCH_INDEX_SETTINGS } from '../../src/adapters/search/meilisearch-index.js';
-import type { SearchConfig } from '../../src/config-search.js';
+import type { SearchConfig } from '../../src/config/search.js';
 import { createSearch, reindex } from '../../src/wiring/search.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecords } from '../support/factories.js';

@@ -23,7 +23,7 @@ import type { ChangeFeed } from '../../src/core/livestream/ports.js';
 import type { StreamSource } from '../../src/core/sources/ports.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import type { AccountDeps } from '../../src/http/auth/account-deps.js';
 import { createAccountDeps } from '../../src/wiring/accounts.js';
 import { createSources } from '../../src/wiring/sources.js';

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import S3rver, { type FilesystemStore } from 's3rver';
 import { createS3Client } from '../../src/adapters/storage/s3-store.js';
-import type { S3Config } from '../../src/config.js';
+import type { S3Config } from '../../src/config/config.js';
 
 export interface Outage {
   began: Promise<void>;

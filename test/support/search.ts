@@ -2,7 +2,7 @@ import pino from 'pino';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import { createSearchDrain, startSearchSync } from '../../src/jobs/loops/search-sync.js';
 import { createSearch, searchSyncDeps, type Search } from '../../src/wiring/search.js';
-import type { SearchConfig } from '../../src/config-search.js';
+import type { SearchConfig } from '../../src/config/search.js';
 import { TEST_PUBLIC_URL } from './app.js';
 import type { TestDatabase } from './database.js';
 

@@ -19,7 +19,7 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
       'kura/layers: core must not import adapters',
     ],
     ['core importing http', 'src/core/get-stats.ts', "import { problem } from '../http/problem.js';\n", 'kura/layers: core must not import http'],
-    ['core importing the config', 'src/core/get-stats.ts', "import type { Config } from '../config.js';\n", 'kura/layers: core must not import config'],
+    ['core importing the config', 'src/core/get-stats.ts', "import type { Config } from '../config/config.js';\n", 'kura/layers: core must not import config'],
     ['core importing node:fs', 'src/core/get-stats.ts', "import { readFileSync } from 'node:fs';\n", "no-restricted-imports: 'node:fs' import is restricted"],
     [
       'core importing node:child_process',
@@ -55,7 +55,7 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     [
       'an adapter importing config values',
       'src/adapters/db/pool.ts',
-      "import { loadConfig } from '../../config.js';\nexport { loadConfig };\n",
+      "import { loadConfig } from '../../config/config.js';\nexport { loadConfig };\n",
       'kura/layers: adapters may import config only with `import type`',
     ],
     [
@@ -112,7 +112,7 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     [
       'an adapter importing core and a config slice as a type',
       'src/adapters/storage/s3-store.ts',
-      "import type { S3Config } from '../../config.js';\nimport { AppError } from '../../core/errors.js';\nexport type { S3Config };\nexport { AppError };\n",
+      "import type { S3Config } from '../../config/config.js';\nimport { AppError } from '../../core/errors.js';\nexport type { S3Config };\nexport { AppError };\n",
     ],
     [
       'main wiring every layer',

@@ -2,9 +2,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_USD_PER_GB_MONTH, loadConfig, parseConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_USD_PER_GB_MONTH, loadConfig, parseConfig } from '../../src/config/config.js';
 
 describe('configuration', () => {
+  it('reads KURA_YTDLP_COOKIES as a path from the working directory', () => {
+    expect(parseConfig({ KURA_YTDLP_COOKIES: 'secrets/cookies.txt' }, '/srv/kura').ytdlpCookies).toBe('/srv/kura/secrets/cookies.txt');
+    expect(parseConfig({ KURA_YTDLP_COOKIES: '/etc/kura/cookies.txt' }, '/srv/kura').ytdlpCookies).toBe('/etc/kura/cookies.txt');
+  });
+
   it('has documented defaults', () => {
     const config = parseConfig({}, '/srv/kura');
     expect(config).toEqual({
@@ -24,6 +29,7 @@ describe('configuration', () => {
       ffmpegPath: 'ffmpeg',
       ffprobePath: 'ffprobe',
       ytdlpPath: 'yt-dlp',
+      ytdlpCookies: null,
       storage: { kind: 'fs' },
       capture: {
         maxCaptures: 4,

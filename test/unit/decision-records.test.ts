@@ -26,7 +26,10 @@ describe('the decision records', () => {
     for (const record of records) {
       const superseded = /^superseded by (\d{4})$/.exec(record.status);
       if (superseded) {
-        expect(records.some((r) => r.number === superseded[1]), record.name).toBe(true);
+        expect(
+          records.some((r) => r.number === superseded[1]),
+          record.name,
+        ).toBe(true);
         expect(record.governs, record.name).toEqual([]);
       } else {
         expect(record.status, record.name).toBe('accepted');
@@ -48,9 +51,14 @@ describe('the decision records', () => {
     const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(isCitable);
     const mismatches: string[] = [];
     for (const file of files) {
-      const line = readFileSync(path.join(root, file), 'utf8').split('\n').find((l) => CITATION.test(l));
+      const line = readFileSync(path.join(root, file), 'utf8')
+        .split('\n')
+        .find((l) => CITATION.test(l));
       const cited = line ? [...line.matchAll(/docs\/decisions\/\d{4}-[\w-]+\.md/g)].map((m) => m[0]).sort() : [];
-      const governing = records.filter((record) => record.governs.includes(file)).map((record) => record.path).sort();
+      const governing = records
+        .filter((record) => record.governs.includes(file))
+        .map((record) => record.path)
+        .sort();
       if (cited.join() !== governing.join()) mismatches.push(`${file}: cites [${cited.join(', ')}], governed by [${governing.join(', ')}]`);
       for (const record of cited) if (!byPath.has(record)) mismatches.push(`${file}: cites ${record}, which does not exist`);
     }

@@ -1,4 +1,4 @@
-import type { CaptureConfig } from '../../config.js';
+import type { CaptureConfig } from '../../config/config.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import type { CaptureLease, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog, Spool } from '../../core/capture/ports.js';
 import type { Fetcher } from '../sources/http-fetch.js';

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ConfigError } from '../../config-error.js';
+import { ConfigError } from '../../config/error.js';
 
 const run = promisify(execFile);
 

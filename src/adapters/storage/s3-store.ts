@@ -3,7 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { S3Config } from '../../config.js';
+import type { S3Config } from '../../config/config.js';
 import type { ObjectMeta } from '../../core/archive/object-keys.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import { beginS3HeadLast } from './s3-head-last.js';

@@ -1,5 +1,5 @@
 // The follows slice of the configuration (issue 17), parsed by src/config.ts from the environment it read.
-import type { SignalName } from './core/follows/follow.js';
+import type { SignalName } from '../core/follows/follow.js';
 
 /** How the worker checks followed channels. */
 export interface FollowConfig {

@@ -1,5 +1,5 @@
-import type { RateLimit } from './core/rate-limit.js';
-import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from './core/vocabulary.js';
+import type { RateLimit } from '../core/rate-limit.js';
+import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from '../core/vocabulary.js';
 
 // The accounts slice of the configuration, parsed by src/config.ts from the environment it read.
 

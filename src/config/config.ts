@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { parseAccounts, type AccountsConfig } from './config-accounts.js';
-import { parseFollow, type FollowConfig } from './config-follow.js';
-import { parseTrustProxy } from './config-proxy.js';
-import { parseSearch, type SearchConfig } from './config-search.js';
-import { ConfigError } from './config-error.js';
+import { parseAccounts, type AccountsConfig } from './accounts.js';
+import { parseFollow, type FollowConfig } from './follow.js';
+import { parseTrustProxy } from './proxy.js';
+import { parseSearch, type SearchConfig } from './search.js';
+import { ConfigError } from './error.js';
 
 /** Which halves of Kura a process runs. */
 export type Role = 'all' | 'api' | 'worker';
