@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0068-lint-and-format.md
 // Lint for the whole repository; the import boundaries are the point (docs/ARCHITECTURE.md).
 import js from '@eslint/js';
 import svelteParser from 'svelte-eslint-parser';

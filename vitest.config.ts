@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0067-tests-that-cannot-lie.md
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0062-web-ui-svelte-vite.md
 // Writes .gz and .br beside each built web asset, so the api sends them compressed (@fastify/static preCompressed).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Decisions: docs/decisions/0025-process-roles-and-composition-root.md, docs/decisions/0033-v8-tuning.md
 import { COMMANDS, USAGE } from './cli/commands.js';
 import { escapeLines, shown } from './cli/terminal-text.js';
 import { tuneV8 } from './cli/v8-tuning.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config/config.js';

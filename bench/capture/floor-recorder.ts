@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0032-capture-targets-and-floors.md
 // The least a recorder written in node can do (bench/capture section "floor"): poll a live media
 // playlist every target duration from its first listed segment, fetch each new segment over one
 // keep-alive connection, append it to the part file (writev) and fdatasync it, until #EXT-X-ENDLIST.

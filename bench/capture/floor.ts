@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0032-capture-targets-and-floors.md
 // Section "floor": what any Kura must spend, whatever its code, against the targets' bare ffmpeg.
 // A lone capture: the least a node recorder does (floor-recorder.ts: fetch, append, fdatasync) on
 // the same live stream as bare ffmpeg at the same time (`--bare-runs` of each at once), then the

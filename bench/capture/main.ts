@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0032-capture-targets-and-floors.md
 // bench/capture: what Kura's recording costs against bare ffmpeg doing the same job, printed as
 // markdown tables for bench/RESULTS.md with each target of issue 19 beside its measured value.
 // What each number means: bench/capture/README.md.

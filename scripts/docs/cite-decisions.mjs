@@ -42,5 +42,6 @@ console.log(`${changed} file(s) changed`);
 function commentFor(file, words) {
   if (file.endsWith('.svelte')) return `<!-- ${words} -->`;
   if (file.endsWith('.sql')) return `-- ${words}`;
+  if (file.endsWith('.css')) return `/* ${words} */`;
   return `// ${words}`;
 }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A file's citation comment line, in any of the comment styles cite-decisions writes. */
-export const CITATION = /^(\/\/|--|<!--) Decisions: docs\/decisions\/\d{4}-/;
+export const CITATION = /^(\/\/|--|<!--|\/\*) Decisions: docs\/decisions\/\d{4}-/;
 
 /** Files that carry a citation: code, tests, scripts, styles; not migrations (checksummed once applied) nor Markdown. */
 export function isCitable(file) {

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0068-lint-and-format.md
 // ESLint rule "kura/layers": which part of the house may import which (docs/ARCHITECTURE.md).
 // Relative specifiers are resolved against the importing file, so the rule keeps holding when a
 // layer grows sub-folders (core/livestream/x.ts importing ../errors.js stays inside core).

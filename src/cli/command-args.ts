@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0069-cli-output-and-arguments.md
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

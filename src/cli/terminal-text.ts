@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0069-cli-output-and-arguments.md
 /**
  * Characters that would act on the operator's terminal instead of being shown: C0 and C1 controls
  * (ESC starts escape sequences, BEL rings, CR rewrites the line) and the bidirectional controls

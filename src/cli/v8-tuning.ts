@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0033-v8-tuning.md
 import v8 from 'node:v8';
 
 /**

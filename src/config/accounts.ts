@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0012-users-local-accounts-passwords.md
 import type { RateLimit } from '../core/rate-limit.js';
 import { PLATFORMS, SUBMITTER_PATTERN, type Platform } from '../core/vocabulary.js';
 

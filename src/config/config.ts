@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0003-cors-and-options.md, docs/decisions/0044-live-segments-where-they-are.md
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0068-lint-and-format.md
 /**
  * Thrown when the environment holds one or more invalid values; lists every problem. Its own
  * module so that adapters can refuse a bad environment without importing the whole config.

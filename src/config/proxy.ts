@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0016-client-address-and-trusted-proxies.md
 import { isIP } from 'node:net';
 
 // KURA_TRUST_PROXY, parsed by src/config.ts from the environment it read.

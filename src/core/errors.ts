@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0001-errors-are-problem-json.md
 /** How a failure should be answered; the HTTP layer maps each kind to one status. */
 export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'gone' | 'conflict' | 'range_not_satisfiable' | 'rate_limited' | 'unavailable';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0069-cli-output-and-arguments.md
 import { randomBytes } from 'node:crypto';
 
 /**

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0017-login-limits.md
 import { AppError } from './errors.js';
 
 // Rate limits are shared by every domain (logins, submissions, webhooks, follows), so their port

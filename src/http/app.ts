@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0016-client-address-and-trusted-proxies.md
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0001-errors-are-problem-json.md
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0031-logs-and-metrics.md
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 

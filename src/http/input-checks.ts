@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0002-one-check-of-raw-input.md
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** The parts of a request Fastify validates, named as in its validation errors. */

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0031-logs-and-metrics.md
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';

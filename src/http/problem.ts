@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0001-errors-are-problem-json.md, docs/decisions/0003-cors-and-options.md
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0007-read-cache.md
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSafeMethod } from './auth/guard.js';
 import type { ChangeFeed } from '../core/livestream/ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0061-atom-feeds.md
 const XML_ESCAPES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' };
 /** Characters XML 1.0 cannot carry at all (C0 controls but tab and line ends, U+FFFE, U+FFFF, lone surrogates). */
 // eslint-disable-next-line no-control-regex -- these control characters are what it must find

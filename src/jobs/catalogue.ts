@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0030-kura-clock.md
 import type { Static, TSchema } from 'typebox';
 import type { QueuePolicy, QueueSpec } from '../core/job-queue.js';
 import type { PendingJobs } from '../core/livestream/ports.js';

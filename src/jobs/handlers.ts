@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md
 import { JOB_NAMES, JOBS, type JobFailureHooks, type JobHandlers } from './catalogue.js';
 import type { FinalFailure, JobDefinition } from './job-definition.js';
 import type { JobParts, JobWork, WorkerDeps, WorkerSettings } from './job-work.js';

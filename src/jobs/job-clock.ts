@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0030-kura-clock.md
 import type { JobSchedule } from './job-definition.js';
 
 /**

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md
 import type { FetchedJob, JobQueue } from '../core/job-queue.js';
 import { Alarm } from './alarm.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0028-database-outages.md
 /**
  * Passes on the first call and then at most one every `everyMs`, saying how many were held back:
  * a database that stays away is logged at intervals, not at every poll.

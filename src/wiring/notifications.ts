@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0060-discord-webhooks.md
 import type pg from 'pg';
 import { createWebhookRepo } from '../adapters/db/webhook-repo.js';
 import { isDiscordWebhookUrl } from '../adapters/notifications/discord-url.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0051-meilisearch.md
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { createSearchOutbox } from '../adapters/db/search-outbox.js';

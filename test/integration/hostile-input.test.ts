@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0002-one-check-of-raw-input.md
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';

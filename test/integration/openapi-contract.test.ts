@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0005-openapi-and-changelog.md
 import type { AddressInfo } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0060-discord-webhooks.md
 import http from 'node:http';
 
 /**

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0067-tests-that-cannot-lie.md
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
 import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0051-meilisearch.md
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 

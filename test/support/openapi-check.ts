@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0005-openapi-and-changelog.md
 import net from 'node:net';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';

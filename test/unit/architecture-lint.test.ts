@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0068-lint-and-format.md
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0012-users-local-accounts-passwords.md
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { PasswordHasher } from '../../core/accounts/ports.js';
 

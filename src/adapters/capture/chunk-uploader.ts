@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0036-chunks-to-store-and-resume.md
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { CHUNK_META, objectKeys } from '../../core/archive/object-keys.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0035-segments-on-disk-first.md
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Spool } from '../../core/capture/ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0028-database-outages.md
 import { isConnectionLoss } from '../db/connection-loss.js';
 import { sleep } from './sleep.js';
 

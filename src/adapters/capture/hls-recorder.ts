@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0034-hls-sources.md
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture/capture.js';
 import type { StreamRecorder } from '../../core/capture/ports.js';

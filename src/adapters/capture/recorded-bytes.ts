@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0036-chunks-to-store-and-resume.md
 import { open, stat } from 'node:fs/promises';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import type { StoredChunk } from '../../core/capture/capture.js';

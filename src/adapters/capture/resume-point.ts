@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0036-chunks-to-store-and-resume.md
 import { rm, stat, truncate } from 'node:fs/promises';
 import type { Capture, RecordedSegment } from '../../core/capture/capture.js';
 import { keptRecording, resumePlan } from '../../core/capture/coverage.js';

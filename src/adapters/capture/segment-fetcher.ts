@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0034-hls-sources.md
 import { createDecipheriv, type Decipher } from 'node:crypto';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { loadPlaylist, type MediaSegment, type Resource, type SegmentKey } from '../sources/hls-playlist.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0034-hls-sources.md
 import { playlistExpiry } from '../sources/signed-url.js';
 
 /** Signed playlist URLs are replaced this long before they expire, and at most this often. */

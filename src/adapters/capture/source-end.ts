@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0037-how-a-capture-ends.md
 import type { EndReason } from '../../core/capture/capture.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { parsePlaylist, type MediaPlaylist } from '../sources/hls-playlist.js';

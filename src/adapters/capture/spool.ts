@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0035-segments-on-disk-first.md
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0024-admin-takedown-cancel-retry.md
 import type pg from 'pg';
 import type { AdminActionRepo } from '../../core/accounts/ports.js';
 import { inTransaction } from './pool.js';

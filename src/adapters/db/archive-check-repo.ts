@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0052-archive-integrity.md
 import type pg from 'pg';
 import type { ArchiveCheckRepo, IntegrityCounts, StoredArchive } from '../../core/archive/integrity.js';
 import type { Integrity } from '../../core/vocabulary.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0038-leases.md, docs/decisions/0041-downloads-and-encoder-log.md
 import type pg from 'pg';
 import type { Capture, CapturePart, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';

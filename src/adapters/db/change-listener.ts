@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0007-read-cache.md
 import pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 

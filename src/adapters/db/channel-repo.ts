@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0008-channels-listed-and-ordered.md, docs/decisions/0009-channel-totals-by-trigger.md
 import type pg from 'pg';
 import type { ChannelSummary } from '../../core/channels/channel.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0046-chat-capture-job.md
 import type pg from 'pg';
 import type { ChatBadge, ChatMessage, ChatState } from '../../core/chat/chat.js';
 import type { ChatLog } from '../../core/chat/ports.js';

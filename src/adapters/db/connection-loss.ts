@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0028-database-outages.md
 import { AppError } from '../../core/errors.js';
 
 /** Node's socket errors that mean the database is not there (refused, reset, unreachable). */

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0057-webhook-events-with-the-change.md
 import type pg from 'pg';
 import { AppError } from '../../core/errors.js';
 import type { FollowRepo } from '../../core/follows/ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0035-segments-on-disk-first.md
 import { isConnectionLoss } from './connection-loss.js';
 
 interface Waiting<T, R> {

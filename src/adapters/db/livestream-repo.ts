@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0011-import.md, docs/decisions/0021-lifecycle-table.md
 import type pg from 'pg';
 import type { LivestreamChange, LivestreamInput } from '../../core/livestream/livestream.js';
 import type { LivestreamStatus } from '../../core/vocabulary.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0013-logins-sessions-api-tokens.md
 import type pg from 'pg';
 import type { LoginAttempt, LoginAttemptRepo } from '../../core/accounts/ports.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md
 import pg from 'pg';
 import { translateConnectionLoss } from './connection-loss.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0015-limits-count-first.md
 import type pg from 'pg';
 import type { RateLimiter, RateLimitState } from '../../core/rate-limit.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0047-search-outbox.md
 import type pg from 'pg';
 import type { SearchOutbox } from '../../core/search/search.js';
 import { inTransaction } from './pool.js';

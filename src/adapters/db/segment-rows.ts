@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0035-segments-on-disk-first.md
 import type pg from 'pg';
 import type { RecordedSegment } from '../../core/capture/capture.js';
 import { groupCommit } from './group-commit.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0018-first-admin-setup-token.md
 import type pg from 'pg';
 import type { SetupRepo } from '../../core/accounts/ports.js';
 import { saveLocalUser } from './user-repo.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0023-lifecycle-sweep.md
 import type pg from 'pg';
 import type { SweepAction, SweepRepo, Unattended } from '../../core/livestream/ports.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0040-s3-storage.md
 import type pg from 'pg';
 import type { UploadJournal } from '../storage/s3-store.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0058-webhook-delivery.md
 import type pg from 'pg';
 import type { AttemptOutcome, WebhookRepo } from '../../core/notifications/ports.js';
 import type { ClaimedDelivery, Delivery, EventType, OutboxEvent, Webhook } from '../../core/notifications/webhook.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md
 import type { Follow, StreamCandidate } from '../../core/follows/follow.js';
 import type { FollowSignal } from '../../core/follows/ports.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0055-follows-policy-pacing-api.md
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HostPacer } from '../../core/follows/ports.js';
 

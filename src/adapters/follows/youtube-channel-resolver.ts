@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0053-follow-signals.md
 import type { ChannelResolver } from '../../core/follows/ports.js';
 import { runYtDlp } from '../ytdlp/run-ytdlp.js';
 import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0053-follow-signals.md
 import { XMLParser } from 'fast-xml-parser';
 import type { StreamCandidate } from '../../core/follows/follow.js';
 import type { FollowSignal } from '../../core/follows/ports.js';

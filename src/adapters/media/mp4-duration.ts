@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0039-finalize-writes-once.md
 import { open } from 'node:fs/promises';
 import { readAt, topLevelBoxes } from './mp4-faststart.js';
 

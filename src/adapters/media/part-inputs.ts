@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0039-finalize-writes-once.md
 import path from 'node:path';
 import type { ByteSource } from '../../core/archive/ports.js';
 import { serveParts, type PartServer } from './part-server.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0039-finalize-writes-once.md
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

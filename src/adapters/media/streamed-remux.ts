@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0039-finalize-writes-once.md
 import { rm } from 'node:fs/promises';
 import type { ByteSource, HeadLastWriter } from '../../core/archive/ports.js';
 import { headDuration } from './mp4-duration.js';

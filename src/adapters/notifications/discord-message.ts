@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0060-discord-webhooks.md
 // A Discord webhook ("Execute Webhook") accepts its own body, not a Standard Webhooks event: a
 // delivery to a Discord URL sends this message instead of the raw event (issue 18).
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0060-discord-webhooks.md
 // Which webhook URLs are Discord's: a delivery to one is sent a Discord message (discord-message.ts) instead of the raw event.
 
 const DISCORD_HOSTS = new Set(['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com', 'ptb.discordapp.com', 'canary.discordapp.com']);

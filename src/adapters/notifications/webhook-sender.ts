@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0058-webhook-delivery.md
 import { Webhook as Signer } from 'standardwebhooks';
 import type { WebhookSender } from '../../core/notifications/ports.js';
 import type { OutboxEvent, WebhookTarget } from '../../core/notifications/webhook.js';

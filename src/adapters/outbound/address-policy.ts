@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0042-outbound-client.md
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0042-outbound-client.md
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import dns from 'node:dns/promises';
 import type { IncomingHttpHeaders } from 'node:http';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md
 import { rm, writeFile } from 'node:fs/promises';
 import { isAlive, processStat, readLines, toPid } from './process-state.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0027-embedded-postgresql-as-root.md
 import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { access, chmod, cp, lstat, mkdir, readdir, readlink, realpath, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

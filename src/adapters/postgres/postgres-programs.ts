@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0027-embedded-postgresql-as-root.md
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';

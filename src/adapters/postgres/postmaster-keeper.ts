@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md
 import { isRunning } from './process-state.js';
 
 /** A running postmaster: its pid, its port, and a fast shutdown. */

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md
 /*
  * Everything Kura does to pg-boss's own tables, which are pg-boss's private business: the one
  * file that reads or writes the `pgboss` schema with SQL of its own. What it relies on is written

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import type { MatchedWord, SearchEngine } from '../../core/search/search.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0051-meilisearch.md
 import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
 
 export interface MeilisearchSettings {

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0049-hand-written-index-library-lru.md
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search/search.js';
 import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
 import { SmallestKeys, TopK } from './top-k.js';

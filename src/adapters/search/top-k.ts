@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0049-hand-written-index-library-lru.md
 /**
  * The first `k` of the items offered, in `compare` order, without sorting them all: a heap whose
  * root is the last of those kept, so most items are turned away by one comparison.

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0049-hand-written-index-library-lru.md
 /**
  * Trigrams as PostgreSQL's pg_trgm makes them: each run of letters and digits, lower-cased and
  * padded with two spaces before and one after, cut into every three consecutive characters.

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0049-hand-written-index-library-lru.md
 import { LRUCache } from 'lru-cache';
 import { similarity, trigrams } from './trigrams.js';
 

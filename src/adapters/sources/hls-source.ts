@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0034-hls-sources.md
 import { AppError } from '../../core/errors.js';
 import type { SourceStatus, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';

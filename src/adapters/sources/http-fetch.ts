@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0042-outbound-client.md
 import { asFetchError, createOutboundClient, FetchError, type OutboundOptions } from '../outbound/outbound-client.js';
 import type { Dispatcher } from 'undici';
 

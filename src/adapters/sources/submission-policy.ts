@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0019-submission.md
 import type { Platform } from '../../core/vocabulary.js';
 import type { Inspection, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0045-live-chat-through-yt-dlp.md
 import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0045-live-chat-through-yt-dlp.md
 import type { ChatBadge, ChatMessage } from '../../core/chat/chat.js';
 
 /**

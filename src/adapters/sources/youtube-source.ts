@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
 import type { SourceStatus, StreamDetails, StreamSource } from '../../core/sources/ports.js';
 import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
 /** What a submitted URL is to the YouTube source. */
 export type YouTubeUrl = { kind: 'video'; videoId: string; canonicalUrl: string } | { kind: 'rejected'; reason: string } | { kind: 'not_youtube' };
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0036-chunks-to-store-and-resume.md
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0040-s3-storage.md
 import { createHash } from 'node:crypto';
 import {
   CompleteMultipartUploadCommand,

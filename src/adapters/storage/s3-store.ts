@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0040-s3-storage.md
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
 import { spawn } from 'node:child_process';
 import { withYtDlpArguments, type YtDlpProgram } from './ytdlp-program.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
 import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0012-users-local-accounts-passwords.md
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0012-users-local-accounts-passwords.md
 import { LOCAL_NAME_PATTERN, type Role, type User } from './account.js';
 import type { PasswordHasher, UserRepo } from './ports.js';
 import { AppError } from '../errors.js';

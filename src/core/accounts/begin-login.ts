@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0013-logins-sessions-api-tokens.md
 import { hashSecret, randomSecret, safeNextPath } from './account.js';
 import type { LoginAttemptRepo, LoginProvider } from './ports.js';
 import { AppError } from '../errors.js';

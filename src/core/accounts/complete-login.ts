@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0013-logins-sessions-api-tokens.md
 import { hashSecret, sameSecret } from './account.js';
 import type { LoginAttemptRepo, LoginProvider, SessionRepo, UserRepo } from './ports.js';
 import { AppError } from '../errors.js';

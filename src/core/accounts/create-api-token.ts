@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0013-logins-sessions-api-tokens.md
 import { hashSecret, randomSecret } from './account.js';
 import type { ApiTokenInfo, ApiTokenRepo } from './ports.js';
 import { AppError } from '../errors.js';

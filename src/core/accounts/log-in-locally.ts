@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0012-users-local-accounts-passwords.md, docs/decisions/0017-login-limits.md
 import type { User } from './account.js';
 import type { PasswordHasher, SessionRepo, UserRepo, WarnLog } from './ports.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';

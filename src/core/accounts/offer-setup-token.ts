@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0018-first-admin-setup-token.md
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from './account.js';
 import type { SetupRepo } from './ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0018-first-admin-setup-token.md
 import { hashSecret, type User } from './account.js';
 import type { FirstAdminOutcome, PasswordHasher, SessionRepo, SetupRepo } from './ports.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0013-logins-sessions-api-tokens.md
 import { hashSecret, randomSecret, SESSION_TTL_SECONDS } from './account.js';
 import type { SessionRepo } from './ports.js';
 

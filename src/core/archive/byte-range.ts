@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0041-downloads-and-encoder-log.md
 /** An inclusive byte range. */
 export interface ByteRange {
   start: number;

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0052-archive-integrity.md
 import { createHash } from 'node:crypto';
 import type { ArchiveCheckRepo, StoredArchive } from './integrity.js';
 import type { Integrity } from '../vocabulary.js';

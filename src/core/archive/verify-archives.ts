@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0052-archive-integrity.md
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { ArchiveCheckRepo } from './integrity.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0037-how-a-capture-ends.md
 import { AppError } from '../errors.js';
 import { nextCaptureState } from './capture-lifecycle.js';
 import type { CaptureLease, CaptureStates, EncoderLog, StreamRecorder } from './ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0037-how-a-capture-ends.md
 import type { CaptureState } from './capture-lifecycle.js';
 
 /** A capture's progress as stored, so any worker can resume it. */

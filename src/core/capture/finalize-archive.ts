@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0038-leases.md, docs/decisions/0039-finalize-writes-once.md
 import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
 import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0043-live-playlist.md
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { Livestream } from '../livestream/livestream.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0038-leases.md
 import type { CaptureLease } from './ports.js';
 
 /**

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0043-live-playlist.md
 import type { Gap, RecordedSegment } from './capture.js';
 
 /** How a part holds its media: MPEG-TS (or another format needing nothing in front), or fragmented MP4 behind its initialization section. */

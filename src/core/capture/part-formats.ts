@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0043-live-playlist.md
 import type { PartFormat } from './live-playlist.js';
 import { readPartFormat } from './part-format.js';
 import type { RecordedBytes } from './ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
 import type { CaptureState } from './capture-lifecycle.js';
 import type { Capture, CapturePart, ChunkSpan, EndReason, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';

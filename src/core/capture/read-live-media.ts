@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0044-live-segments-where-they-are.md
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { LiveDeps } from './get-live-playlist.js';

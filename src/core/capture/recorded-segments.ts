@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0044-live-segments-where-they-are.md
 import type { RecordedSegment } from './capture.js';
 import type { PartLog } from './ports.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0008-channels-listed-and-ordered.md
 import { AppError } from '../errors.js';
 import { isListed, type ChannelSummary } from './channel.js';
 import type { ChannelRepo } from './ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0008-channels-listed-and-ordered.md
 import { HISTORY_MAX_LIMIT } from '../livestream/list-history.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
 import type { ChannelSummary } from './channel.js';

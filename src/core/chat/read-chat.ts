@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0046-chat-capture-job.md
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { LivestreamRepo } from '../livestream/ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0057-webhook-events-with-the-change.md
 import { healthOf, SIGNALS_OF, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
 import { decideBroadcast, decideVideo, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';

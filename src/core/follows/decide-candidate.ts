@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md
 import { AppError } from '../errors.js';
 import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0056-title-rules-re2.md
 import { RE2JS } from 're2js';
 import { AppError } from '../errors.js';
 import { MEMBERS_ONLY_RULES, type FollowRules } from './follow.js';

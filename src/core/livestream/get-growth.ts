@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0006-history-queue-and-stats.md
 import type { GrowthMonth, LivestreamRepo } from './ports.js';
 
 export interface GrowthPoint extends GrowthMonth {

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0011-import.md
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CHANNEL_ID_MAX_LENGTH } from '../vocabulary.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0021-lifecycle-table.md
 import { AppError } from '../errors.js';
 import type { LivestreamChange } from './livestream.js';
 import type { LivestreamStatus } from '../vocabulary.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0006-history-queue-and-stats.md
 import type { Livestream } from './livestream.js';
 import type { LivestreamRepo } from './ports.js';
 

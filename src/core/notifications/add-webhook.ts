@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0058-webhook-delivery.md, docs/decisions/0059-personal-webhooks.md
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { mintId } from '../ids.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0058-webhook-delivery.md
 import type { WebhookRepo, WebhookSender } from './ports.js';
 import { delivered, DELIVERY_POLICY, retryDelaySeconds, type ClaimedDelivery, type DeliveryPolicy } from './webhook.js';
 

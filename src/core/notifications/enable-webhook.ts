@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0058-webhook-delivery.md
 import type { WebhookRepo } from './ports.js';
 import { findWebhook, webhookNotFound } from './remove-webhook.js';
 import type { Webhook } from './webhook.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0059-personal-webhooks.md
 import type { WebhookRepo } from './ports.js';
 import type { Webhook } from './webhook.js';
 

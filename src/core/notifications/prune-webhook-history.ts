@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0057-webhook-events-with-the-change.md
 import type { WebhookRepo } from './ports.js';
 
 /** Delivered or given-up deliveries are kept this long (GET /api/webhooks/{id}/deliveries shows them). */

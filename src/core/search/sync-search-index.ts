@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0047-search-outbox.md
 import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
 import type { SearchDocument, SearchIndex, SearchOutbox } from './search.js';

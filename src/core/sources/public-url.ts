@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0010-one-record-presenter-per-audience.md
 /**
  * What anonymous readers may see of a URL someone gave Kura (a follow's, a record's source, a
  * webhook's), and of an error about one. The admin sees URLs and errors whole.

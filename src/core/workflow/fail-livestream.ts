@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md
 import { AppError } from '../errors.js';
 import { canMove } from '../livestream/lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';

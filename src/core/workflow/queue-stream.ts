@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0019-submission.md, docs/decisions/0034-hls-sources.md
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Livestream } from '../livestream/livestream.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0019-submission.md
 import { submitterOf, type Caller } from '../accounts/account.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';
 import { queueStream } from './queue-stream.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0023-lifecycle-sweep.md
 import { failLivestream } from './fail-livestream.js';
 import { neverLiveReason } from '../livestream/lifecycle.js';
 import { MOVED_ON_BY } from '../capture/capture-lifecycle.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0024-admin-takedown-cancel-retry.md
 import { requireAdmin, submitterOf, type Caller } from '../accounts/account.js';
 import type { AdminActionRepo } from '../accounts/ports.js';
 import { AppError } from '../errors.js';

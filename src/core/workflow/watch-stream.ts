@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0022-final-failure-keeps-what-was-captured.md
 import { PermanentError } from '../errors.js';
 import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
 import type { Livestream } from '../livestream/livestream.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { Caller } from '../../core/accounts/account.js';
 import type {
   AdminActionRepo,

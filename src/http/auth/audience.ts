@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0010-one-record-presenter-per-audience.md
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../core/accounts/account.js';
 import type { Audience } from '../../core/sources/public-url.js';

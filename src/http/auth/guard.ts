@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0014-same-origin-and-authorization-first.md
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin as refuseUnlessAdmin, type Caller } from '../../core/accounts/account.js';
 import { authenticate } from '../../core/accounts/authenticate.js';

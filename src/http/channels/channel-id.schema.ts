@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0008-channels-listed-and-ordered.md
 import Type from 'typebox';
 import { CHANNEL_ID_MAX_LENGTH } from '../../core/vocabulary.js';
 

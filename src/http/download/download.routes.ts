@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0011-import.md, docs/decisions/0041-downloads-and-encoder-log.md, docs/decisions/0052-archive-integrity.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';

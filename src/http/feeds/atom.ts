@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0061-atom-feeds.md
 import { escapeXml } from '../xml.js';
 
 /** One entry of an Atom feed (RFC 4287), the facts a presenter gives. */

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0061-atom-feeds.md
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 

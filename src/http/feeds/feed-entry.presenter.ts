@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0061-atom-feeds.md
 import type { Livestream } from '../../core/livestream/livestream.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { duration } from '../web/open-graph.js';

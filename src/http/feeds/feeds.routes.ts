@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0061-atom-feeds.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { listHistory } from '../../core/livestream/list-history.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0010-one-record-presenter-per-audience.md
 import type { Follow, Sighting } from '../../core/follows/follow.js';
 import { publicFollow } from '../../core/follows/public-follow.js';
 import type { Audience } from '../../core/sources/public-url.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md
 import type { LivestreamDetails as CoreDetails } from '../../core/workflow/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
 import { redactUrlsIn, type Audience } from '../../core/sources/public-url.js';

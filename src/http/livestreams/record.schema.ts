@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0004-route-schemas-define-the-api.md
 import Type, { type Static } from 'typebox';
 import { CAPTURE_STATES } from '../../core/capture/capture-lifecycle.js';
 import { INTEGRITY_STATES } from '../../core/vocabulary.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0041-downloads-and-encoder-log.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
 import { isRecording } from '../../core/capture/capture-lifecycle.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0005-openapi-and-changelog.md
 import { escapeXml } from '../xml.js';
 
 /** One release of the API, as CHANGELOG.md ("Keep a Changelog" format) describes it. */

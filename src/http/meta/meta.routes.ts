@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0005-openapi-and-changelog.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { bytesResponse } from '../responses.schema.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
 import type { FastifyReply } from 'fastify';
 
 /**

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INDEX, type SearchEngine } from '../../core/search/search.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
 import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 import { parseFilter } from './search-filter.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0051-meilisearch.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../core/errors.js';
 import type { SearchAccess } from '../../core/search/search.js';

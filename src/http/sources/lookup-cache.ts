@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0019-submission.md
 /**
  * Answers about source URLs (each may run yt-dlp or fetch a playlist) kept for `ttlMs`, at most
  * `maxEntries` of them: repeated lookups of one URL — a submit form asking as the user types —

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0004-route-schemas-define-the-api.md
 import Type, { type Static } from 'typebox';
 
 export const UserSchema = Type.Object(

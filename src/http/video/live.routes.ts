@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0043-live-playlist.md
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0062-web-ui-svelte-vite.md
 import type { Channel } from '../channels/channels.schema.js';
 import type { LivestreamRecord } from '../livestreams/record.schema.js';
 

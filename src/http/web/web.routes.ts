@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0062-web-ui-svelte-vite.md
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';

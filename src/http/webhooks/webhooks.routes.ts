@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0059-personal-webhooks.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { submitterOf } from '../../core/accounts/account.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
 import type { ChangeFeed } from '../../core/livestream/ports.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Decisions: docs/decisions/0053-follow-signals.md
 // A STAND-IN for yt-dlp, used by the tests because YouTube cannot be reached here. It answers
 // `yt-dlp -J ... -- URL` the way yt-dlp does for a YouTube livestream (the shape of
 // test/fixtures/yt-dlp/*.json), in the state the test writes to $YTDLP_STAND_IN_STATE:

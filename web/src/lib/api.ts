@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0004-route-schemas-define-the-api.md
 /**
  * The API's answers as the server's route schemas define them (types only: nothing of the
  * server is bundled), so the UI and the API cannot drift.

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0063-web-ui-conventions.md
 /** One ticking clock for every relative time and countdown on the page. */
 export const clock = $state({ now: Date.now() });
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0063-web-ui-conventions.md
 // Numbers for people: decimal sizes (as the storage bill counts GB = 10^9 bytes), durations, times.
 
 import type { Stats } from './api.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0062-web-ui-svelte-vite.md
 // A small client router: the History API, links intercepted on click, routes matched by pattern.
 
 export const route = $state({ path: location.pathname, query: new URLSearchParams(location.search) });

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0063-web-ui-conventions.md
 import type { LivestreamRecord } from './api.js';
 import { getJson } from './api.js';
 
