@@ -1,5 +1,5 @@
 import type { ChangeFeed } from '../core/livestream/ports.js';
-import { LISTEN_CONNECTIONS, LOOPS } from './catalogue.js';
+import { LISTEN_CONNECTIONS, LOOPS } from './loop-catalogue.js';
 import { createHandlers } from './handlers.js';
 import { startLoop, type ChannelFeeds, type Listen, type Loop, type StopLoop } from './loop.js';
 import type { LoopContext, WorkerContext } from './worker-context.js';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeFeed } from '../../src/core/livestream/ports.js';
 import { startBackgroundWork } from '../../src/jobs/background.js';
-import { JOB_SCHEDULES, LISTEN_CONNECTIONS, LOOP_CHANNELS, LOOPS } from '../../src/jobs/catalogue.js';
+import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
+import { LISTEN_CONNECTIONS, LOOP_CHANNELS, LOOPS } from '../../src/jobs/loop-catalogue.js';
 import { JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/notify-channels.js';
 import type { WorkerContext } from '../../src/jobs/worker-context.js';
 
