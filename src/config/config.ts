@@ -35,7 +35,8 @@ export interface Config {
   readonly ffmpegPath: string;
   readonly ffprobePath: string;
   /** yt-dlp, which Kura asks about YouTube videos (details, live state, HLS playlists). */
-  readonly ytdlpPath: string;
+  /** YTDLP_PATH; null: the yt-dlp Kura's installer put under KURA_SYSTEM_DIR, else `yt-dlp` from the PATH. */
+  readonly ytdlpPath: string | null;
   /** KURA_YTDLP_COOKIES: a Netscape cookies.txt handed to every yt-dlp run (members-only streams); null: none. */
   readonly ytdlpCookies: string | null;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
@@ -225,7 +226,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
-    ytdlpPath: read('YTDLP_PATH') ?? 'yt-dlp',
+    ytdlpPath: read('YTDLP_PATH') ?? null,
     ytdlpCookies: read('KURA_YTDLP_COOKIES') ? path.resolve(cwd, read('KURA_YTDLP_COOKIES') as string) : null,
     storage: storage(),
     verify: {

@@ -24,7 +24,7 @@ export function createFollowSignals(config: Config, sources: Sources): Record<Si
 }
 
 /** How `kura follow add` and `POST /api/follows` resolve a YouTube channel id or handle (once, at creation). */
-export function createChannelResolver(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies'>): ChannelResolver {
+export function createChannelResolver(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'>): ChannelResolver {
   return createYouTubeChannelResolver({ ytdlp: ytdlpOf(config) });
 }
 

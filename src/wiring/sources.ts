@@ -24,7 +24,7 @@ export interface Sources {
 
 /** Builds the fetcher (`fetcher` replaces it, for tests) and the sources on it. */
 export function createSources(
-  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath' | 'ytdlpCookies'>,
+  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'>,
   fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources }),
 ): Sources {
   return {
@@ -35,8 +35,8 @@ export function createSources(
 }
 
 /** The yt-dlp every YouTube look runs (YTDLP_PATH, with KURA_YTDLP_COOKIES). */
-export function ytdlpOf(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies'>): YtDlpProgram {
-  return ytdlpProgram(config.ytdlpPath, config.ytdlpCookies);
+export function ytdlpOf(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'>): YtDlpProgram {
+  return ytdlpProgram(config.ytdlpPath, { cookiesFile: config.ytdlpCookies, systemDir: config.systemDir });
 }
 
 /** How a URL someone makes Kura connect to again and again (a followed endpoint, a webhook) is judged when it is given. */

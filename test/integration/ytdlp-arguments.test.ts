@@ -1,9 +1,9 @@
-import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
-import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
+import { installedYtDlp, ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { YTDLP_STAND_IN } from '../support/app.js';
 
 // What every yt-dlp run is handed, as the yt-dlp STAND-IN (test/support/bin) receives it: the
@@ -36,6 +36,30 @@ const runs = async (): Promise<string[][]> =>
     .map((line) => JSON.parse(line));
 const MEMBERS_ONLY_URL = 'https://www.youtube.com/watch?v=kMembers001';
 
+describe('the yt-dlp Kura runs', () => {
+  it('is YTDLP_PATH when set, else the one the installer put under KURA_SYSTEM_DIR, else yt-dlp from the PATH', async () => {
+    const systemDir = await mkdtemp(path.join(os.tmpdir(), 'kura-system-'));
+    expect(ytdlpProgram(null, { systemDir }).path).toBe('yt-dlp');
+    await mkdir(path.dirname(installedYtDlp(systemDir)), { recursive: true });
+    await symlink(YTDLP_STAND_IN, installedYtDlp(systemDir));
+    expect(ytdlpProgram(null, { systemDir }).path).toBe(path.join(systemDir, 'yt-dlp', 'bin', 'yt-dlp'));
+    expect(ytdlpProgram('/opt/yt-dlp', { systemDir }).path).toBe('/opt/yt-dlp');
+  });
+
+  it('is given the Deno installed beside it first (yt-dlp takes node only from 22), then this node', async () => {
+    const bin = await mkdtemp(path.join(os.tmpdir(), 'kura-ytdlp-bin-'));
+    await symlink(YTDLP_STAND_IN, path.join(bin, 'yt-dlp'));
+    expect(ytdlpProgram(path.join(bin, 'yt-dlp')).jsRuntimes).toEqual([`node:${process.execPath}`]);
+    await writeFile(path.join(bin, 'deno'), '');
+    await chmod(path.join(bin, 'deno'), 0o755);
+    const program = ytdlpProgram(path.join(bin, 'yt-dlp'));
+    expect(program.jsRuntimes).toEqual([`deno:${path.join(bin, 'deno')}`, `node:${process.execPath}`]);
+    await createYouTubeSource(createYtDlp(program)).inspect(MEMBERS_ONLY_URL);
+    const [args] = (await runs()).slice(-1);
+    expect(args?.slice(0, 4)).toEqual(['--js-runtimes', `deno:${path.join(bin, 'deno')}`, '--js-runtimes', `node:${process.execPath}`]);
+  });
+});
+
 describe('every yt-dlp run', () => {
   it('names the running node as its JavaScript runtime, before the arguments of the look', async () => {
     const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN)));
@@ -61,7 +85,7 @@ describe('every yt-dlp run', () => {
     expect(await withoutCookies.inspect(MEMBERS_ONLY_URL)).toMatchObject({ kind: 'rejected', membersOnly: true });
 
     const tempBefore = (await readdir(os.tmpdir())).filter((name) => name.startsWith('kura-cookies-'));
-    const member = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, cookies)));
+    const member = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: cookies })));
     expect(await member.inspect(MEMBERS_ONLY_URL)).toMatchObject({ kind: 'accepted', id: 'kMembers001', details: { membersOnly: true } });
     const [args] = (await runs()).slice(-1);
     const copy = args?.[args.indexOf('--cookies') + 1] ?? '';
@@ -74,7 +98,7 @@ describe('every yt-dlp run', () => {
   });
 
   it('fails with words naming the setting, not the cookies, when the cookies file cannot be read', async () => {
-    const missing = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, path.join(dir, 'no-such-cookies.txt'))));
+    const missing = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: path.join(dir, 'no-such-cookies.txt') })));
     expect(await missing.inspect(MEMBERS_ONLY_URL)).toMatchObject({
       kind: 'rejected',
       reason: expect.stringContaining('the cookies file (KURA_YTDLP_COOKIES) cannot be read: ENOENT'),

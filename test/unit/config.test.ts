@@ -28,7 +28,7 @@ describe('configuration', () => {
       allowPrivateSources: false,
       ffmpegPath: 'ffmpeg',
       ffprobePath: 'ffprobe',
-      ytdlpPath: 'yt-dlp',
+      ytdlpPath: null,
       ytdlpCookies: null,
       storage: { kind: 'fs' },
       capture: {

@@ -15,7 +15,7 @@ export function ytdlpErrorWords(stderr: string): string {
 /** Why yt-dlp could not be started at all. */
 export function ytdlpStartError(program: YtDlpProgram, error: NodeJS.ErrnoException): string {
   return error.code === 'ENOENT'
-    ? `yt-dlp is not installed here (YTDLP_PATH=${program.path}); the operator has to install it`
+    ? `yt-dlp is not installed here (looked for ${program.path}): the operator installs it with scripts/install-system-deps.sh, or sets YTDLP_PATH to a current yt-dlp`
     : `yt-dlp could not be run (${program.path}): ${error.message}`;
 }
 

@@ -1,33 +1,51 @@
 // Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 /** The yt-dlp Kura runs, and what every run of it is handed. */
 export interface YtDlpProgram {
-  /** YTDLP_PATH. */
+  /** The program: YTDLP_PATH, else the one Kura's installer put under KURA_SYSTEM_DIR, else `yt-dlp` from the PATH. */
   path: string;
   /** KURA_YTDLP_COOKIES: a Netscape cookies.txt (a member's, for members-only streams); null: none. */
   cookiesFile: string | null;
-  /** The JavaScript runtime yt-dlp solves YouTube's challenges with: the node running Kura. */
-  nodePath: string;
+  /** The JavaScript runtimes yt-dlp may solve YouTube's challenges with, as `--js-runtimes` values, best first. */
+  jsRuntimes: string[];
 }
 
-/** The yt-dlp at `path`, with the cookies file if any, solving challenges with this process's node. */
-export function ytdlpProgram(pathOfProgram: string, cookiesFile: string | null = null): YtDlpProgram {
-  return { path: pathOfProgram, cookiesFile, nodePath: process.execPath };
+/** Where scripts/install-system-deps.sh puts yt-dlp: a virtual environment under KURA_SYSTEM_DIR. */
+export function installedYtDlp(systemDir: string): string {
+  return path.join(systemDir, 'yt-dlp', 'bin', 'yt-dlp');
 }
 
 /**
- * Runs `run` with yt-dlp's full argument list: `--js-runtimes node:<this node>` (since yt-dlp
+ * The yt-dlp to run: `configured` (YTDLP_PATH) when set, else the one the installer put under
+ * `systemDir` when it is there, else `yt-dlp` from the PATH. Its JavaScript runtimes: the Deno
+ * installed beside it (yt-dlp's `deno` extra), then the node running Kura — yt-dlp takes the
+ * first it supports (node only from version 22).
+ */
+export function ytdlpProgram(configured: string | null, options: { cookiesFile?: string | null; systemDir?: string } = {}): YtDlpProgram {
+  const installed = options.systemDir === undefined ? null : installedYtDlp(options.systemDir);
+  const program = configured ?? (installed !== null && existsSync(installed) ? installed : 'yt-dlp');
+  const deno = path.isAbsolute(program) ? path.join(path.dirname(program), 'deno') : null;
+  return {
+    path: program,
+    cookiesFile: options.cookiesFile ?? null,
+    jsRuntimes: [...(deno !== null && existsSync(deno) ? [`deno:${deno}`] : []), `node:${process.execPath}`],
+  };
+}
+
+/**
+ * Runs `run` with yt-dlp's full argument list: `--js-runtimes` for each runtime (since yt-dlp
  * 2025.11.12 YouTube needs an external JavaScript runtime, and only Deno is on by default), then
  * `--cookies` with a private copy of the cookies file when one is set, then `args`. yt-dlp writes
  * the cookies back when it exits, so each run gets its own copy (mode 0600, removed after): runs
  * at once never write over each other, and the operator's file is never changed.
  */
 export async function withYtDlpArguments<T>(program: YtDlpProgram, args: readonly string[], run: (argv: string[]) => Promise<T>): Promise<T> {
-  const base = ['--js-runtimes', `node:${program.nodePath}`];
+  const base = program.jsRuntimes.flatMap((runtime) => ['--js-runtimes', runtime]);
   if (program.cookiesFile === null) return run([...base, ...args]);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-cookies-'));
   try {

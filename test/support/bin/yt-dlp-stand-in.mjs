@@ -14,7 +14,8 @@
 // `calls`, each run's arguments are appended there (one JSON array a line), so tests count runs.
 //
 // The current contract (yt-dlp 2025.11.12 and later): YouTube needs an external JavaScript runtime.
-// Without `--js-runtimes node:PATH` naming a node that exists, the stand-in warns as yt-dlp does
+// Without a `--js-runtimes node:PATH` or `deno:PATH` naming a program that exists (the option
+// repeats), the stand-in warns as yt-dlp does
 // and lists no formats (its simulation of the formats a runtime-less yt-dlp cannot unlock).
 // `--cookies FILE`: a members-only video is answered when the file holds the line the state's
 // `memberCookie` names (a member's cookie), or when `membersOnlyAccess` is true.
@@ -42,8 +43,8 @@ const readState = () => JSON.parse(readFileSync(process.env.YTDLP_STAND_IN_STATE
 const state = readState();
 if (state.calls) appendFileSync(state.calls, `${JSON.stringify(args)}\n`);
 const optionValue = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const runtime = optionValue('--js-runtimes');
-const hasRuntime = runtime?.startsWith('node:') === true && existsSync(runtime.slice('node:'.length));
+const runtimes = args.flatMap((arg, i) => (args[i - 1] === '--js-runtimes' ? [arg] : []));
+const hasRuntime = runtimes.some((runtime) => /^(node|deno):/.test(runtime) && existsSync(runtime.slice(runtime.indexOf(':') + 1)));
 if (!hasRuntime && !args.includes('--no-warnings')) {
   process.stderr.write('WARNING: [youtube] No supported JavaScript runtime could be found. Some formats may be missing.\n');
 }
