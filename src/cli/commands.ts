@@ -1,6 +1,7 @@
 import { archiveCommand } from './archive-command.js';
 import { tokenCommand, userCommand } from './account-commands.js';
 import type { Command } from './command.js';
+import { doctorCommand } from './doctor-command.js';
 import { followCommand } from './follow-command.js';
 import { importCommand } from './import-command.js';
 import { migrateCommand } from './migrate-command.js';
@@ -21,6 +22,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['webhook', webhookCommand],
   ['search', searchCommand],
   ['verify', verifyCommand],
+  ['doctor', doctorCommand],
 ]);
 
 /** What `kura help` prints (and an unknown command, after its complaint). */

@@ -34,6 +34,11 @@ import { fileURLToPath } from 'node:url';
 const MEMBERS_ONLY = 'Join this channel to get access to members-only content like this video, and other exclusive perks.';
 
 const args = process.argv.slice(2);
+// `--version`: a release of three days ago (a current one), or $YTDLP_STAND_IN_VERSION
+if (args.includes('--version')) {
+  process.stdout.write(`${process.env.YTDLP_STAND_IN_VERSION ?? new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '.')}\n`);
+  process.exit(0);
+}
 const url = args.at(-1) ?? '';
 const fail = (line) => {
   process.stderr.write(`${line}\n`);
