@@ -7,8 +7,8 @@ import { announceSetup, createAccountDeps } from './wiring/accounts.js';
 import { openChangeFeed, openDatabase, startScheduler, type Database } from './wiring/database.js';
 import { buildHttp } from './wiring/http.js';
 import { createSearch } from './wiring/search.js';
-import { logToolChecks } from './wiring/system-checks.js';
-import { createSources } from './wiring/sources.js';
+import { logToolChecks } from './adapters/system/system-checks.js';
+import { createSources, ytdlpOf } from './wiring/sources.js';
 import { createStore } from './wiring/storage.js';
 import { startWorker } from './wiring/worker.js';
 
@@ -44,7 +44,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
   const sources = createSources(config);
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
   // which ffmpeg and yt-dlp this process runs, or what is missing and the fix (not waited for)
-  logToolChecks(config, log).catch((error: Error) => log.warn(`the tools could not be checked: ${error.message}`));
+  logToolChecks(config, ytdlpOf(config), log).catch((error: Error) => log.warn(`the tools could not be checked: ${error.message}`));
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };

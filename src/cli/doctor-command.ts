@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { createStore } from '../wiring/storage.js';
 import type { Command } from './command.js';
-import { cookiesCheck, dataDirCheck, publicUrlCheck, toolChecks, type SystemCheck } from '../wiring/system-checks.js';
+import { cookiesCheck, dataDirCheck, publicUrlCheck, toolChecks, type SystemCheck } from '../adapters/system/system-checks.js';
+import { ytdlpOf } from '../wiring/sources.js';
 import { shown } from './terminal-text.js';
 import { withDatabase } from './with-database.js';
 
@@ -17,7 +18,7 @@ export const doctorCommand: Command = {
 };
 
 async function runDoctor(config: Config): Promise<number> {
-  const checks: SystemCheck[] = [...(await toolChecks(config)), await cookiesCheck(config), await dataDirCheck(config)];
+  const checks: SystemCheck[] = [...(await toolChecks(config, ytdlpOf(config))), await cookiesCheck(config), await dataDirCheck(config)];
   checks.push(...(await databaseAndStoreChecks(config)), publicUrlCheck(config));
   for (const check of checks) {
     console.log(shown`${check.ok ? '✔' : '✘'} ${check.name}: ${check.detail}`);

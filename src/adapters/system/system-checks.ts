@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freeBytes } from '../adapters/capture/spool.js';
-import { programVersion } from '../adapters/system/program-version.js';
-import type { YtDlpProgram } from '../adapters/ytdlp/ytdlp-program.js';
-import type { Config } from '../config/config.js';
-import { ytdlpOf } from './sources.js';
+import { freeBytes } from '../capture/spool.js';
+import { programVersion } from './program-version.js';
+import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
+import type { Config } from '../../config/config.js';
 
 /** One thing Kura needs, as found on this machine: what it is, and when it fails, the exact fix. */
 export interface SystemCheck {
@@ -20,8 +19,7 @@ export const YTDLP_MAX_AGE_DAYS = 90;
 const INSTALL = 'run scripts/install-system-deps.sh as root';
 
 /** The programs Kura runs: ffmpeg, ffprobe, yt-dlp (version and age), its challenge solver and JavaScript runtime. */
-export async function toolChecks(config: Config, now = new Date()): Promise<SystemCheck[]> {
-  const ytdlp = ytdlpOf(config);
+export async function toolChecks(config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>, ytdlp: YtDlpProgram, now = new Date()): Promise<SystemCheck[]> {
   const [ffmpeg, ffprobe, ytdlpVersion] = await Promise.all([
     programVersion(config.ffmpegPath, ['-version']),
     programVersion(config.ffprobePath, ['-version']),
@@ -118,8 +116,12 @@ export async function dataDirCheck(config: Config): Promise<SystemCheck> {
 }
 
 /** Logs, one line each, which ffmpeg and yt-dlp (with its runtime and solver) this process found, or what is missing and the fix. */
-export async function logToolChecks(config: Config, log: { info(message: string): void; warn(message: string): void }): Promise<void> {
-  for (const check of await toolChecks(config)) {
+export async function logToolChecks(
+  config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>,
+  ytdlp: YtDlpProgram,
+  log: { info(message: string): void; warn(message: string): void },
+): Promise<void> {
+  for (const check of await toolChecks(config, ytdlp)) {
     if (check.ok) log.info(`${check.name}: ${check.detail}`);
     else log.warn(`${check.name}: ${check.detail}${check.fix ? `; fix: ${check.fix}` : ''}`);
   }
