@@ -39,6 +39,8 @@ export interface Config {
   readonly ytdlpPath: string | null;
   /** KURA_YTDLP_COOKIES: a Netscape cookies.txt handed to every yt-dlp run (members-only streams); null: none. */
   readonly ytdlpCookies: string | null;
+  /** KURA_YTDLP_AUTO_UPDATE: workers update the yt-dlp Kura installed once a day. */
+  readonly ytdlpAutoUpdate: boolean;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
@@ -227,6 +229,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
     ytdlpPath: read('YTDLP_PATH') ?? null,
+    ytdlpAutoUpdate: oneOf('KURA_YTDLP_AUTO_UPDATE', ['true', 'false'], 'true') === 'true',
     ytdlpCookies: read('KURA_YTDLP_COOKIES') ? path.resolve(cwd, read('KURA_YTDLP_COOKIES') as string) : null,
     storage: storage(),
     verify: {

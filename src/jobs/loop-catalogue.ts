@@ -6,6 +6,7 @@ import { startJobClockLoop, startJobRunnersLoop } from './loops/queue-loops.js';
 import { startSearchSyncLoop } from './loops/search-sync.js';
 import { startWatchdogLoop } from './loops/watchdog.js';
 import { startWebhookWakeUp } from './loops/webhook-wake-up.js';
+import { startYtDlpUpdateLoop } from './loops/ytdlp-update.js';
 import {
   FOLLOW_NOTIFY_CHANNEL,
   JOB_NOTIFY_CHANNEL,
@@ -47,6 +48,11 @@ export const LOOPS = {
     purpose: 'deletes expired sessions, login attempts and rate-limit windows',
     wakeUp: { channel: null, everySeconds: () => 3600 },
     start: startPurgeExpiredLoop,
+  }),
+  'ytdlp-update': defineLoop({
+    purpose: 'updates the yt-dlp Kura installed once a day (YouTube changes often), logging the version change; a failed update keeps the old one',
+    wakeUp: { channel: null, everySeconds: () => 86_400 },
+    start: startYtDlpUpdateLoop,
   }),
   'capture-watchdog': defineLoop({
     purpose: 'asks again for captures and finalizes whose worker stopped renewing its lease',

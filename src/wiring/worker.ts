@@ -12,6 +12,7 @@ import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import { chatArchive } from '../core/chat/store-chat.js';
 import { ytdlpOf } from './sources.js';
+import { createYtDlpUpdater } from '../adapters/ytdlp/ytdlp-updater.js';
 import { startBackgroundWork } from '../jobs/background.js';
 import type { WorkerDeps } from '../jobs/job-work.js';
 import type { Jobs } from '../jobs/jobs.js';
@@ -97,6 +98,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
     },
     purger: createExpiredPurger(database.pool),
+    ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
     webhooks: { deps: createDeliverDeps(config, database.pool), drains: jobs },
     ...(search === null ? {} : { search: createSearchDrain(search) }),

@@ -30,6 +30,7 @@ describe('configuration', () => {
       ffprobePath: 'ffprobe',
       ytdlpPath: null,
       ytdlpCookies: null,
+      ytdlpAutoUpdate: true,
       storage: { kind: 'fs' },
       capture: {
         maxCaptures: 4,
