@@ -115,13 +115,14 @@ export async function dataDirCheck(config: Config): Promise<SystemCheck> {
   }
 }
 
-/** Logs, one line each, which ffmpeg and yt-dlp (with its runtime and solver) this process found, or what is missing and the fix. */
-export async function logToolChecks(
-  config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>,
-  ytdlp: YtDlpProgram,
-  log: { info(message: string): void; warn(message: string): void },
-): Promise<void> {
-  for (const check of await toolChecks(config, ytdlp)) {
+/**
+ * Logs, one line each, which ffmpeg and yt-dlp (with its runtime and solver) this process found,
+ * or what is missing and the fix; and the cookies file's trouble when one is set (readable by
+ * other users, unreadable, not Netscape).
+ */
+export async function logToolChecks(config: Config, ytdlp: YtDlpProgram, log: { info(message: string): void; warn(message: string): void }): Promise<void> {
+  const cookies = config.ytdlpCookies === null ? [] : [await cookiesCheck(config)];
+  for (const check of [...(await toolChecks(config, ytdlp)), ...cookies]) {
     if (check.ok) log.info(`${check.name}: ${check.detail}`);
     else log.warn(`${check.name}: ${check.detail}${check.fix ? `; fix: ${check.fix}` : ''}`);
   }
