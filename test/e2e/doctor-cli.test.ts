@@ -66,5 +66,8 @@ describe('kura doctor', () => {
     expect(missing.stdout).toContain(
       `✘ yt-dlp: ${path.join(cwd, 'no-yt-dlp')}: not found (YouTube URLs are refused; HLS works)\n    fix: run scripts/install-system-deps.sh as root, or set YTDLP_PATH\n`,
     );
+    // nothing about what a missing yt-dlp would run its challenges with
+    expect(missing.stdout).not.toMatch(/JavaScript runtime|challenge solver/);
+    expect(missing.stdout).toContain('kura: 1 of 8 checks failed');
   });
 });

@@ -33,7 +33,8 @@ export async function toolChecks(config: Pick<Config, 'ffmpegPath' | 'ffprobePat
     media('ffmpeg', config.ffmpegPath, ffmpeg),
     media('ffprobe', config.ffprobePath, ffprobe),
     ytdlpCheck(ytdlp, ytdlpVersion, now),
-    ...(await solverChecks(ytdlp)),
+    // without a yt-dlp, what it would run its challenges with is beside the point
+    ...(ytdlpVersion.found ? await solverChecks(ytdlp) : []),
   ];
 }
 
