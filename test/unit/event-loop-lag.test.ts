@@ -7,11 +7,18 @@ import { LAG_SAMPLING_MS, registerEventLoopLag } from '../../src/http/event-loop
 let stop: () => void = () => undefined;
 afterEach(() => stop());
 
-function start(): Registry {
+function start(options: { busyShare?: number } = {}): Registry {
   const registry = new Registry();
-  stop = registerEventLoopLag(registry, 'kura_', { gateMs: 200 });
+  stop = registerEventLoopLag(registry, 'kura_', { gateMs: 200, ...options });
   return registry;
 }
+
+/**
+ * What the idle tests call idle: below a quarter of the time busy. A test runner's worker is never
+ * quite idle (its messages, its timers, a loaded machine's slow callbacks now and then can pass
+ * Kura's 1 %); the gate's logic, not that setting, is what these tests prove.
+ */
+const IDLE_ENOUGH = { busyShare: 0.25 };
 
 /** The seconds a gauge reads at a scrape (which starts a new window). */
 async function scrape(registry: Registry): Promise<Record<string, number>> {
@@ -32,7 +39,7 @@ async function work(ms: number, blockMs: number): Promise<void> {
 const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Idles for `ms` while a light probe (a timer every 20 ms, far below the gate's 1 % of busy time)
+ * Idles for `ms` while a light probe (a timer every 50 ms, far below the gate's share of busy time)
  * measures how late this process's timers came: on a loaded machine the process waits for a core,
  * and that wait is real lag the gate's tick shows too. Resolves with the latest a tick came, in ms.
  */
@@ -41,9 +48,9 @@ async function idleMeasuringLateness(ms: number): Promise<number> {
   let latest = 0;
   const probe = setInterval(() => {
     const now = performance.now();
-    latest = Math.max(latest, now - last - 20);
+    latest = Math.max(latest, now - last - 50);
     last = now;
-  }, 20);
+  }, 50);
   await idle(ms);
   clearInterval(probe);
   return latest;
@@ -60,7 +67,7 @@ describe('event-loop lag', () => {
   });
 
   it('reads as no lag for a window the loop idled through, where nothing sampled it', async () => {
-    const registry = start();
+    const registry = start(IDLE_ENOUGH);
     await idle(500); // the gate saw an idle loop
     await scrape(registry);
     const waitedForCpu = await idleMeasuringLateness(300);
