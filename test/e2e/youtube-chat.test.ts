@@ -92,6 +92,19 @@ async function chatFollowersLeft(pids: string[]): Promise<string[]> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+/** Resolves once PostgreSQL holds `count` chat messages numbered above `above` (chat batches send no notification: read every 100 ms). */
+async function chatStoredAbove(above: number, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await db.pool.query<{ n: number }>(
+      `select count(*)::int as n from chat_messages where livestream_id = $1 and substring(body from '^message (\\d+)')::bigint > $2`,
+      [VIDEO_ID, above],
+    );
+    if ((rows[0]?.n ?? 0) >= count) return;
+    if (Date.now() > deadline) throw new Error(`the restarted server stored ${rows[0]?.n} chat messages after message ${above}, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 /** The longest stretch of `lines` (in offset order) in which no second passes without a message. */
 function longestStretch(lines: Line[]): { start: number; end: number } {
   let best = { start: 0, end: 0 };
@@ -154,9 +167,11 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
   let download: Awaited<ReturnType<typeof gzipDownload>>;
 
   // one recording for the file: the stream is captured, the server killed mid-stream and started
-  // again, the record finished; each test then checks one thing a viewer relies on
+  // again, the record finished; each test then checks one thing a viewer relies on. The broadcast
+  // ends once the restarted server has stored a stretch of chat (its length bounds the wait), so
+  // how long the browser and the restart took on a loaded machine does not decide what is there.
   beforeAll(async () => {
-    fixture = await startHlsFixture({ seconds: 24 });
+    fixture = await startHlsFixture({ seconds: 120 });
     await serve();
     encodingStartedAt = Date.now();
     const encoded = fixture.start();
@@ -180,6 +195,8 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
     written = await writtenByYtDlp();
     followersAfterKill = await chatFollowersLeft(followersBeforeKill);
     await serve();
+    await chatStoredAbove(Math.max(...written.map((m) => m.n)), 16);
+    await fixture.finish();
     await encoded;
     await youtubeSays({ liveStatus: 'was_live', releaseTimestamp: Math.floor(Date.now() / 1000) });
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');

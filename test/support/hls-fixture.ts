@@ -17,6 +17,8 @@ export interface HlsFixture {
   onAir(): Promise<void>;
   /** Kills the encoder (SIGKILL): the playlist stays, without ENDLIST, as when a source dies. */
   kill(): void;
+  /** Ends the broadcast now, as its streamer does: the encoder stops cleanly and writes ENDLIST; resolves once it exited. */
+  finish(): Promise<void>;
   /** Paths requested so far. */
   requests: string[];
   /** Resolves when `count` requests matching `match` have been seen. */
@@ -80,6 +82,10 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     },
     onAir: () => fileAppears(path.join(dir, 'live'), 'index.m3u8'),
     kill: () => encoder?.kill('SIGKILL'),
+    finish: () => {
+      encoder?.kill('SIGINT'); // ffmpeg's clean stop: the last segment and ENDLIST are written
+      return encoderDone;
+    },
     close: async () => undefined,
   };
   const server = http.createServer((request, response) => {
@@ -157,7 +163,10 @@ function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 || signal === 'SIGKILL' ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`))));
+    // 255: stopped by finish() (ffmpeg's exit code after a SIGINT it handled)
+    child.on('close', (code, signal) =>
+      code === 0 || code === 255 || signal === 'SIGKILL' ? resolve() : reject(new Error(`fixture ffmpeg exited ${code}: ${stderr}`)),
+    );
   });
   return { child, done };
 }
