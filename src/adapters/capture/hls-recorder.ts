@@ -1,22 +1,14 @@
 // Decisions: docs/decisions/0034-hls-sources.md
-import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture/capture.js';
 import type { StreamRecorder } from '../../core/capture/ports.js';
-import { keepLease } from '../../core/capture/lease.js';
-import { redactUrlsIn } from '../../core/sources/public-url.js';
 import { resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
-import { ChunkUploader } from './chunk-uploader.js';
-import { ChunkWriter } from './chunk-writer.js';
-import { findResumePoint } from './resume-point.js';
+import { RecordingSession } from './recording-session.js';
 import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
 import { atMostEverySecond } from './spool.js';
 import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence, type FetchedPlaylist } from './source-end.js';
-import { untilDatabaseAnswers } from './database-wait.js';
-
-class LeaseLost extends Error {}
 
 /**
  * Our own HLS poller: starts at the earliest segment of the window, polls as the HLS spec says,
@@ -29,45 +21,21 @@ export function createHlsRecorder(recorderDeps: RecorderDeps): StreamRecorder {
   const deps = { ...recorderDeps, freeBytes: atMostEverySecond(recorderDeps.freeBytes) };
   return {
     async record(target, signal) {
-      const session = new RecordingSession(deps, target.capture.livestreamId, target.workerId, signal);
-      return session.run(target.capture, target.playlistUrl, target.refreshPlaylist ?? null);
+      const session = new HlsSession(deps, target.capture.livestreamId, target.workerId, signal);
+      return session.record(target.capture, target.playlistUrl, target.refreshPlaylist ?? null);
     },
   };
 }
 
-class RecordingSession {
-  private readonly writer: ChunkWriter;
-  private readonly uploader: ChunkUploader;
+/** The HLS protocol of a recording: polls the media playlist as the HLS spec says and stores each new segment in order. */
+class HlsSession extends RecordingSession {
   /** The fMP4 initialization section the current part starts with (null: none, or not known after a resume). */
   private partInit: string | null = null;
-  private nextSequence: number | null = null;
-  private totalBytes = 0;
-  private totalSeconds = 0;
-  private leaseLost = false;
-  /** Set when an admin asks to stop; `wake` cuts the wait between two polls short then. */
-  private stopRequested = false;
-  private readonly wake = new AbortController();
-  /** Ends the wait between two polls: shutdown or a stop (one signal for the capture, not one per poll). */
-  private readonly pollWait: AbortSignal;
   private playlist!: SignedPlaylist;
   private readonly segments: SegmentFetcher;
 
-  constructor(
-    private readonly deps: RecorderDeps,
-    private readonly id: string,
-    private readonly workerId: string,
-    private readonly signal: AbortSignal,
-  ) {
-    this.uploader = new ChunkUploader({
-      store: deps.store,
-      captures: deps.captures,
-      livestreamId: id,
-      workerId,
-      log: (line) => this.log(line),
-      onLeaseLost: () => (this.leaseLost = true),
-    });
-    this.writer = new ChunkWriter(deps.spool, id, deps.limits, (chunk) => this.uploader.enqueue(chunk));
-    this.pollWait = AbortSignal.any([signal, this.wake.signal]);
+  constructor(deps: RecorderDeps, id: string, workerId: string, signal: AbortSignal) {
+    super(deps, id, workerId, signal);
     this.segments = new SegmentFetcher({
       fetcher: deps.fetcher,
       signal,
@@ -77,21 +45,7 @@ class RecordingSession {
     });
   }
 
-  /** The encoder log is public (`/api/logz`, the log download): the URLs in it are written redacted (a signed or tokened playlist's query). */
-  private log(line: string): Promise<void> {
-    return this.persist(() => this.deps.captures.appendLog(this.id, [`[kura] ${redactUrlsIn(line)}`]));
-  }
-
-  /** Progress waits for PostgreSQL while it is away (see untilDatabaseAnswers), then the capture goes on. */
-  private persist<T>(work: () => Promise<T>): Promise<T> {
-    return untilDatabaseAnswers(work, this.signal, (awayMs) => {
-      void this.deps.captures
-        .appendLog(this.id, [`[kura] PostgreSQL could not be reached for ${(awayMs / 1000).toFixed(1)} s; recording paused and went on`])
-        .catch(() => undefined);
-    });
-  }
-
-  async run(capture: Capture, playlistUrl: string, refresh: (() => Promise<string | null>) | null): Promise<EndReason> {
+  async record(capture: Capture, playlistUrl: string, refresh: (() => Promise<string | null>) | null): Promise<EndReason> {
     this.playlist = new SignedPlaylist(playlistUrl, {
       refresh,
       log: (line) => this.log(line),
@@ -100,62 +54,10 @@ class RecordingSession {
         await this.log(`playlist URL refreshed (${why}): ${url}`);
       },
     });
-    this.stopRequested = capture.stopRequested !== null;
-    const stopLease = keepLease(this.deps.captures, this.id, this.workerId, this.deps.limits.heartbeatSeconds * 1000, {
-      onLost: () => (this.leaseLost = true),
-      onStop: () => {
-        this.stopRequested = true;
-        this.wake.abort();
-      },
-    });
-    try {
-      await this.resume(capture);
-      const reason = await this.poll();
-      await this.writer.seal(false);
-      await this.uploader.drain(); // the capture ends only once all of it is in the store
-      if (this.leaseLost) throw new LeaseLost(`another worker took over the capture of ${this.id}`);
-      return reason;
-    } catch (error) {
-      await this.handOver();
-      throw error;
-    } finally {
-      stopLease();
-    }
+    return this.run(capture);
   }
 
-  /**
-   * Stopped (shutdown, or the lease lost): what is on local disk is uploaded for the next worker
-   * within `handoverMs`, unless another worker holds the capture already; the rest stays here.
-   */
-  private async handOver(): Promise<void> {
-    if (this.signal.aborted && !this.leaseLost) {
-      await this.writer.seal(false).catch(() => undefined);
-      await this.uploader.drain(this.deps.limits.handoverMs);
-    }
-    this.uploader.stop();
-    await this.writer.close();
-  }
-
-  /** Continues where the stored progress ends, with the bytes that really exist (see findResumePoint). */
-  private async resume(capture: Capture): Promise<void> {
-    const point = await findResumePoint(this.deps, capture);
-    if (point.rewoundTo !== null) {
-      await this.log(
-        `resuming: part ${point.rewoundTo.part} from sequence ${point.rewoundTo.sequence} on is neither stored nor on this worker's disk; fetching it again while the source lists it`,
-      );
-    } else if (capture.nextSequence !== null) {
-      await this.log(`resuming at sequence ${capture.nextSequence} in part ${point.part}`);
-    }
-    this.nextSequence = point.rewoundTo?.sequence ?? capture.nextSequence;
-    for (const part of await this.deps.captures.parts(this.id)) {
-      this.totalBytes += part.bytes;
-      this.totalSeconds += part.seconds;
-    }
-    for (const chunk of point.toUpload) this.uploader.enqueue(chunk);
-    await this.writer.openAt(point.part, point.offset, point.appendTo);
-  }
-
-  private async poll(): Promise<EndReason> {
+  protected override async recordUntilEnd(): Promise<EndReason> {
     const { limits } = this.deps;
     let lastNewSegmentAt = Date.now();
     const absence = new SourceAbsence(limits);
@@ -222,19 +124,6 @@ class RecordingSession {
     return null;
   }
 
-  /** Records the segment the writer has taken, once it is on disk. */
-  private async append(segment: MediaSegment): Promise<void> {
-    const length = await this.writer.commit(); // on disk before PostgreSQL says it is stored
-    this.totalBytes += length;
-    this.totalSeconds += segment.durationSeconds;
-    const kbps = (length * 8) / 1000 / Math.max(segment.durationSeconds, 0.001);
-    const stored = { sequence: segment.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: segment.durationSeconds };
-    const line = `[kura] segment ${segment.sequence} stored: ${segment.durationSeconds.toFixed(3)} s, ${length} bytes, ${kbps.toFixed(0)} kbit/s`;
-    await this.persist(() => this.deps.captures.recordSegment(this.id, stored, [line]));
-    this.nextSequence = segment.sequence + 1;
-    await this.writer.sealIfFull(segment.durationSeconds);
-  }
-
   /**
    * fMP4 segments are only playable behind their initialization section (`#EXT-X-MAP`): each
    * part starts with it, so a part is a complete fragmented MP4. A new section (or one not
@@ -260,38 +149,8 @@ class RecordingSession {
     return true;
   }
 
-  private async startNextPart(why: string): Promise<void> {
-    await this.writer.nextPart();
+  protected override async startNextPart(why: string): Promise<void> {
+    await super.startNextPart(why);
     this.partInit = null;
-    await this.persist(() => this.deps.captures.startPart(this.id, this.writer.part));
-    await this.log(`${why}: starting part ${this.writer.part}`);
-  }
-
-  private async recordGap(firstSequence: number, lastSequence: number, seconds: number, reason: string): Promise<void> {
-    const line = `[kura] GAP: sequences ${firstSequence}-${lastSequence} (${seconds.toFixed(1)} s) lost: ${reason}`;
-    await this.persist(() => this.deps.captures.recordGap(this.id, { firstSequence, lastSequence, seconds, reason }, [line]));
-    this.nextSequence = lastSequence + 1;
-  }
-
-  /** Why recording must stop now (an admin asked, a ceiling reached, the disk nearly full), else null. */
-  private async limitReached(): Promise<EndReason | null> {
-    const { limits } = this.deps;
-    if (this.stopRequested) return 'cancelled';
-    if (this.totalSeconds >= limits.maxSeconds) return 'duration_limit';
-    if (this.totalBytes >= limits.maxBytes) return 'size_limit';
-    const free = await this.deps.freeBytes(path.dirname(this.deps.spool.chunkPath(this.id, 1, 0)));
-    if (free < limits.minFreeBytes) return 'disk_full';
-    return null;
-  }
-
-  private async finish(reason: EndReason, why?: string): Promise<EndReason> {
-    if (why !== undefined) await this.log(why);
-    await this.log(`capture ended (${reason}): ${this.totalSeconds.toFixed(1)} s, ${this.totalBytes} bytes in ${this.writer.part} part(s)`);
-    return reason;
-  }
-
-  private checkStillOurs(): void {
-    if (this.signal.aborted) throw this.signal.reason ?? new Error('capture aborted');
-    if (this.leaseLost) throw new LeaseLost(`another worker took over the capture of ${this.id}`);
   }
 }
