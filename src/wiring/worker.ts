@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { createFragmentRecorder } from '../adapters/capture/fragment-recorder.js';
 import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
 import { createExpiredPurger } from '../adapters/db/expired-purger.js';
@@ -41,6 +42,14 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
   const { database, store, jobs, sources } = parts;
   const { capture } = config;
   const spool = createSpool(path.join(config.dataDir, 'spool'));
+  const recorderDeps = {
+    captures: database.captures,
+    fetcher: sources.fetcher,
+    spool,
+    store,
+    freeBytes,
+    limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6), handoverMs: HANDOVER_MS },
+  };
   return {
     livestreams: database.livestreams,
     captures: database.captures,
@@ -48,14 +57,8 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     jobs,
     sweep: createSweepRepo(database.pool),
     source: sources.source,
-    recorder: createHlsRecorder({
-      captures: database.captures,
-      fetcher: sources.fetcher,
-      spool,
-      store,
-      freeBytes,
-      limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6), handoverMs: HANDOVER_MS },
-    }),
+    recorder: createHlsRecorder(recorderDeps),
+    fragmentRecorder: createFragmentRecorder(recorderDeps),
     media: createFfmpegTools({
       ffmpeg: config.ffmpegPath,
       ffprobe: config.ffprobePath,

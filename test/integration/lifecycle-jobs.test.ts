@@ -122,6 +122,7 @@ function workerDeps(media: MediaTools): WorkerDeps {
     sweep: createSweepRepo(db.pool),
     source: { recognises: () => false, inspect: unused, check: unused, qualities: unused },
     recorder: { record: unused },
+    fragmentRecorder: { record: unused },
     media,
     store,
     spool,

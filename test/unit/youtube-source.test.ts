@@ -30,6 +30,7 @@ describe('reading yt-dlp output', () => {
         membersOnly: false,
       },
       variants: [],
+      fragments: { formats: [], fragmentSeconds: null },
     });
   });
 
@@ -99,5 +100,49 @@ describe('the YouTube source', () => {
     expect(source.recognises('https://m.youtube.com/watch?v=dQw4w9WgXcQ')).toBe(true);
     expect(source.recognises('https://www.youtube.com/@channel')).toBe(true); // to be rejected with a reason
     expect(source.recognises('https://cdn.example/live.m3u8')).toBe(false);
+  });
+});
+
+describe('recording YouTube from the first fragment', () => {
+  const source = createYouTubeSource(async (_url, options) => fixture(options?.fromStart === false ? 'live' : 'live-from-start'));
+  const chosen = async (quality: string | null) => {
+    const { fragments } = await source.check(URL_OF_FIXTURE, quality);
+    return fragments === undefined ? undefined : `${fragments.video.id}+${fragments.audio.id}`;
+  };
+
+  it('records the tallest video offered (VP9 1440p over any HLS rendition) with AAC audio, from fragments of target_duration seconds', async () => {
+    const status = await source.check(URL_OF_FIXTURE, null);
+    expect(status).toMatchObject({ state: 'live', fragments: { fragmentSeconds: 5, video: { id: '308', mime: 'video/webm', codec: 'vp9', height: 1440 } } });
+    expect(status.playlistUrl).toBeUndefined();
+    expect(status.fragments?.audio).toMatchObject({ id: '140', mime: 'audio/mp4', codec: 'mp4a.40.2' });
+    expect(status.fragments?.video.url).toMatch(/itag=308&/);
+    expect(status.fragments?.video.url).not.toMatch(/[?&]sq=/);
+    expect(status.fragments?.offered).toHaveLength(7);
+  });
+
+  it('takes the tallest video at or under the quality asked for, H.264 before VP9 at the same size and rate', async () => {
+    expect(await chosen('1080p')).toBe('299+140');
+    expect(await chosen('720p')).toBe('136+140');
+    expect(await chosen('144p')).toBe('136+140'); // none that small: the smallest offered
+  });
+
+  it('falls back to the HLS rendition when no video and audio are offered from the start, and says why', async () => {
+    const noAudio = readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', 'live-from-start.json'), 'utf8');
+    const videoOnly = { ...JSON.parse(noAudio), formats: JSON.parse(noAudio).formats.filter((f: { vcodec: string }) => f.vcodec !== 'none') };
+    const hlsOnly = createYouTubeSource(async (_url, options) => (options?.fromStart === false ? fixture('live') : videoOnly));
+    const status = await hlsOnly.check(URL_OF_FIXTURE, '720p');
+    expect(status.fragments).toBeUndefined();
+    expect(status.playlistUrl).toMatch(/\/itag\/300\//);
+    expect(status.fragmentsRefused).toMatch(/no video and audio formats from the stream's start \(5 adaptive formats listed\)/);
+  });
+
+  it('is asked for the playlist alone when the fragment path failed', async () => {
+    const status = await source.check(URL_OF_FIXTURE, null, { fragments: false });
+    expect(status.fragments).toBeUndefined();
+    expect(status.playlistUrl).toMatch(/\/itag\/301\//);
+  });
+
+  it('lists the qualities of the adaptive video formats', async () => {
+    expect((await source.qualities(URL_OF_FIXTURE)).map((q) => q.code)).toEqual(['1440p', '1080p', '720p']);
   });
 });

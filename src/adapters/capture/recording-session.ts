@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0036-chunks-to-store-and-resume.md, docs/decisions/0038-leases.md
 import path from 'node:path';
 import type { Capture, EndReason } from '../../core/capture/capture.js';
 import { keepLease } from '../../core/capture/lease.js';

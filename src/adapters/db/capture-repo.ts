@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0038-leases.md, docs/decisions/0041-downloads-and-encoder-log.md
 import type pg from 'pg';
-import type { Capture, CapturePart, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
+import type { Capture, CapturePart, FragmentFormatIds, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import { groupCommit } from './group-commit.js';
 import { createSegmentRows } from './segment-rows.js';
@@ -11,6 +11,7 @@ const MAX_LOG_LINES = 200_000;
 interface CaptureRow {
   livestream_id: string;
   playlist_url: string | null;
+  fragment_formats: FragmentFormatIds | null;
   state: Capture['state'];
   end_reason: string | null;
   stop_requested: string | null;
@@ -84,6 +85,9 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
 
     async setPlaylist(livestreamId, playlistUrl) {
       await pool.query('update captures set playlist_url = $2 where livestream_id = $1', [livestreamId, playlistUrl]);
+    },
+    async setFragmentFormats(livestreamId, formats) {
+      await pool.query('update captures set fragment_formats = $2 where livestream_id = $1', [livestreamId, formats === null ? null : JSON.stringify(formats)]);
     },
 
     recordSegment(livestreamId, segment, log) {
@@ -272,6 +276,7 @@ function toCapture(row: CaptureRow): Capture {
   return {
     livestreamId: row.livestream_id,
     playlistUrl: row.playlist_url,
+    fragmentFormats: row.fragment_formats,
     state: row.state,
     endReason: row.end_reason,
     stopRequested: row.stop_requested,

@@ -1,19 +1,14 @@
 /** Pure argument builders: remux only (`-c copy`), never re-encode. `protocols` are those ffmpeg may open. */
 export const ffmpegArgs = {
-  remux: (listFile: string, output: string, options: { protocols: string; faststart: boolean }) => [
+  // each input a concat list (parts played one after another); several inputs are muxed side by side (a video and an audio track)
+  remux: (listFiles: readonly string[], output: string, options: { protocols: string; faststart: boolean }) => [
     '-hide_banner',
     '-nostdin',
     '-y',
     '-protocol_whitelist',
     options.protocols,
-    '-f',
-    'concat',
-    '-safe',
-    '0',
-    '-i',
-    listFile,
-    '-map',
-    '0',
+    ...listFiles.flatMap((listFile) => ['-f', 'concat', '-safe', '0', '-i', listFile]),
+    ...listFiles.flatMap((_, input) => ['-map', String(input)]),
     '-c',
     'copy',
     ...(options.faststart ? ['-movflags', '+faststart'] : []),

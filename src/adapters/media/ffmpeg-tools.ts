@@ -3,14 +3,14 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ByteSource, LocalFileWriter } from '../../core/archive/ports.js';
+import type { ByteSource, LocalFileWriter, ObjectWriter } from '../../core/archive/ports.js';
 import type { MediaTools } from '../../core/capture/ports.js';
 import { ffmpegArgs } from './ffmpeg-args.js';
 import { fileDuration } from './mp4-duration.js';
 import { partInputs, type PartInputs } from './part-inputs.js';
 import { ExitError, start } from './program.js';
 import { runRemux, type Remuxed } from './remux-run.js';
-import { remuxStreamed } from './streamed-remux.js';
+import { grouped, remuxStreamed } from './streamed-remux.js';
 
 export interface FfmpegSettings {
   ffmpeg: string;
@@ -41,10 +41,19 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
       await inputs.close();
     }
   };
+  /** Remuxes `groups` (each parts played one after another; several are muxed side by side) into `output`. */
+  const remuxInputs = async (groups: ReadonlyArray<readonly ByteSource[]>, output: ObjectWriter, workFile: string) => {
+    if (output.kind === 'head-last') return remuxStreamed({ ffmpeg: settings.ffmpeg, backlogBytes: settings.backlogBytes, log }, groups, output, workFile);
+    return withInputs(groups.flat(), (inputs) =>
+      remuxToFile(settings.ffmpeg, { ...inputs, urls: grouped(inputs.urls, groups) }, output, `${workFile}.concat.txt`),
+    );
+  };
   return {
     async remux(parts, output, workFile) {
-      if (output.kind === 'head-last') return remuxStreamed({ ffmpeg: settings.ffmpeg, backlogBytes: settings.backlogBytes, log }, parts, output, workFile);
-      return withInputs(parts, (inputs) => remuxToFile(settings.ffmpeg, inputs, output, `${workFile}.concat.txt`));
+      return remuxInputs([parts], output, workFile);
+    },
+    async mux(tracks, output, workFile) {
+      return remuxInputs([[tracks.video], [tracks.audio]], output, workFile);
     },
     async streams(part) {
       return withInputs([part], async ({ urls, protocols, cwd, server }) => {
@@ -88,10 +97,10 @@ async function copyToFile(source: ByteSource, file: string): Promise<ByteSource>
  * ffmpeg writes the faststart MP4 straight into the store's file (`+faststart`: the same command,
  * and so the same bytes, as a bare remux of the joined parts), which is then completed.
  */
-function remuxToFile(ffmpegPath: string, inputs: PartInputs, output: LocalFileWriter, listFile: string): Promise<Remuxed> {
+function remuxToFile(ffmpegPath: string, inputs: Omit<PartInputs, 'urls'> & { urls: string[][] }, output: LocalFileWriter, listFile: string): Promise<Remuxed> {
   const run = {
     ffmpeg: ffmpegPath,
-    urls: inputs.urls,
+    inputs: inputs.urls,
     listFile,
     output: output.path,
     protocols: inputs.protocols,

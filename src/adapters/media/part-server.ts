@@ -36,21 +36,28 @@ const unpaced: InputPacing = { requested: () => undefined, beforeWrite: async ()
  * support: ffmpeg then treats each part as a seekable file — it reads the end of an MPEG-TS part
  * to learn its duration, which is how the concat demuxer places the next part on the timeline,
  * exactly as with local files. `pacing` can hold each read back (backpressure from the output
- * side). The path carries a random token: nothing else on the machine can guess it.
+ * side), of the parts `paced` names (a track muxed beside the paced one is read as ffmpeg asks:
+ * holding both back could leave ffmpeg waiting for one while the other is held). The path carries a random token: nothing else on the machine can guess it.
  */
-export async function serveParts(parts: readonly ByteSource[], pacing: InputPacing = unpaced): Promise<PartServer> {
+export async function serveParts(
+  parts: readonly ByteSource[],
+  pacing: InputPacing = unpaced,
+  paced: (index: number) => boolean = () => true,
+): Promise<PartServer> {
   const token = randomBytes(16).toString('hex');
   let failure: Error | null = null;
   let latest: Socket | null = null;
   const server = http.createServer((request, response) => {
     const match = new RegExp(`^/${token}/(\\d+)$`).exec(request.url ?? '');
-    const part = match === null ? undefined : parts[Number(match[1])];
+    const index = Number(match?.[1]);
+    const part = match === null ? undefined : parts[index];
     if (part === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404).end();
       return;
     }
-    latest = request.socket;
-    pacing.requested();
+    const pace = paced(index) ? pacing : unpaced;
+    if (pace === pacing) latest = request.socket;
+    pace.requested();
     const range = parseRange(request.headers.range, part.bytes) ?? { start: 0, end: part.bytes - 1 };
     if (range === 'unsatisfiable') {
       response.writeHead(416, { 'content-range': `bytes */${part.bytes}` }).end();
@@ -63,7 +70,7 @@ export async function serveParts(parts: readonly ByteSource[], pacing: InputPaci
       response.end();
       return;
     }
-    send(part, range, response, (bytes) => pacing.beforeWrite(bytes)).catch((error: Error) => {
+    send(part, range, response, (bytes) => pace.beforeWrite(bytes)).catch((error: Error) => {
       failure ??= error;
       response.destroy(error);
     });

@@ -14,10 +14,11 @@ export interface Remuxed {
   stored: StoredObject;
 }
 
-/** One remux ffmpeg run: the parts as ffmpeg names them (concat list `listFile`), and where it writes. */
+/** One remux ffmpeg run: its inputs, each the parts as ffmpeg names them (a concat list beside `listFile`), and where it writes. */
 export interface RemuxRun {
   ffmpeg: string;
-  urls: readonly string[];
+  /** One list of URLs per input: the parts played one after another (an HLS capture has one input; a video and an audio track make two). */
+  inputs: ReadonlyArray<readonly string[]>;
   listFile: string;
   output: string;
   protocols: string;
@@ -46,8 +47,9 @@ export async function runRemux(run: RemuxRun, steps: RemuxSteps): Promise<Remuxe
   try {
     // a capture finalized by another worker than the one that recorded it has no folder here yet
     await mkdir(path.dirname(run.listFile), { recursive: true });
-    await writeFile(run.listFile, concatList(run.urls));
-    ffmpeg = start(run.ffmpeg, ffmpegArgs.remux(run.listFile, run.output, { protocols: run.protocols, faststart: run.faststart }), { cwd: run.cwd });
+    for (const [i, urls] of run.inputs.entries()) await writeFile(listFileOf(run, i), concatList(urls));
+    const listFiles = run.inputs.map((_, i) => listFileOf(run, i));
+    ffmpeg = start(run.ffmpeg, ffmpegArgs.remux(listFiles, run.output, { protocols: run.protocols, faststart: run.faststart }), { cwd: run.cwd });
     await steps.during?.(ffmpeg.done);
     const { stderr } = await ffmpeg.done;
     if (run.server?.failure) throw new Error(`a capture part could not be read whole: ${run.server.failure.message}`);
@@ -60,6 +62,8 @@ export async function runRemux(run: RemuxRun, steps: RemuxSteps): Promise<Remuxe
     await steps.abort().catch(() => undefined);
     throw error;
   } finally {
-    await rm(run.listFile, { force: true });
+    for (const i of run.inputs.keys()) await rm(listFileOf(run, i), { force: true });
   }
 }
+
+const listFileOf = (run: RemuxRun, input: number) => (input === 0 ? run.listFile : `${run.listFile}.${input}`);

@@ -14,18 +14,26 @@ export interface StreamedRemuxSettings {
 }
 
 /**
- * The parts remuxed into an MP4 that is handed to `output` as ffmpeg writes it (without
+ * The inputs (each parts played one after another) remuxed into an MP4 that is handed to `output` as ffmpeg writes it (without
  * `+faststart`, into `workFile`, whose blocks are freed behind what was handed on), ffmpeg's input
  * read through the loopback part server so that it can be held back while the output waits; the
  * faststart head goes last. Local disk holds about `backlogBytes` whatever the archive's size.
  */
-export async function remuxStreamed(settings: StreamedRemuxSettings, parts: readonly ByteSource[], output: HeadLastWriter, workFile: string): Promise<Remuxed> {
-  const server = await serveParts(parts, { requested: () => follower.restartInput(), beforeWrite: (bytes) => follower.waitForRoom(bytes) });
+export async function remuxStreamed(
+  settings: StreamedRemuxSettings,
+  inputs: ReadonlyArray<readonly ByteSource[]>,
+  output: HeadLastWriter,
+  workFile: string,
+): Promise<Remuxed> {
+  // the first input is held back (a capture's parts, or its video); a second (its audio, far smaller) is read as ffmpeg asks
+  const firstInput = inputs[0]?.length ?? 0;
+  const pacing = { requested: () => follower.restartInput(), beforeWrite: (bytes: number) => follower.waitForRoom(bytes) };
+  const server = await serveParts(inputs.flat(), pacing, (index) => index < firstInput);
   // called only once ffmpeg connects, after this line
   const follower = new Mp4OutputFollower(workFile, output, settings.backlogBytes, settings.log, () => server.queued());
   const run = {
     ffmpeg: settings.ffmpeg,
-    urls: server.urls,
+    inputs: grouped(server.urls, inputs),
     listFile: `${workFile}.concat.txt`,
     output: workFile,
     protocols: 'file,http,tcp',
@@ -46,4 +54,10 @@ export async function remuxStreamed(settings: StreamedRemuxSettings, parts: read
     await server.close();
     await rm(workFile, { force: true });
   }
+}
+
+/** `urls` (one per source, in order) in the groups of `inputs`. */
+export function grouped<T>(urls: readonly string[], inputs: ReadonlyArray<readonly T[]>): string[][] {
+  let at = 0;
+  return inputs.map((input) => urls.slice(at, (at += input.length)));
 }

@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0042-outbound-client.md
 import { asFetchError, createOutboundClient, FetchError, type OutboundOptions } from '../outbound/outbound-client.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
 export { FetchError };
@@ -40,6 +41,11 @@ export interface Fetcher {
    */
   stream(url: string, sink: ChunkSink, options?: BytesOptions): Promise<number>;
   text(url: string, options?: Pick<BytesOptions, 'headers'>): Promise<string>;
+  /**
+   * A resource whose answer's headers matter as well as its body (a YouTube fragment's
+   * `X-Head-Seqnum`); `HEAD` asks for the headers alone. Throws a FetchError as `bytes` does.
+   */
+  withHeaders(url: string, options?: BytesOptions & { method?: 'GET' | 'HEAD' }): Promise<{ body: Buffer; headers: IncomingHttpHeaders }>;
   /** Why Kura would refuse to fetch this URL, judged by its form alone (scheme, literal address, host name); null if it would try. */
   refusal(url: string): string | null;
 }
@@ -53,15 +59,22 @@ export function createFetcher(options: OutboundOptions): Fetcher {
   const client = createOutboundClient(options);
   // undici's `request`, not `fetch`: the WHATWG layer (Headers, web streams, the body mixins)
   // costs several times the CPU of the request itself, paid on every segment and playlist poll
-  const stream = async (raw: string, sink: ChunkSink, { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra }: BytesOptions = {}) => {
+  const stream = async (
+    raw: string,
+    sink: ChunkSink,
+    { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra }: BytesOptions = {},
+    method: 'GET' | 'HEAD' = 'GET',
+    answered: (headers: IncomingHttpHeaders) => void = () => undefined,
+  ) => {
     const base = extra ? { ...REQUEST_HEADERS, ...extra } : REQUEST_HEADERS;
     const headers = range ? { ...base, range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : base;
-    const response = await client.send(raw, { headers });
+    const response = await client.send(raw, { headers, method });
     if (response.statusCode < 200 || response.statusCode > 299) {
       // a small body is read away so the connection is reused; a large one closes the connection instead
       await response.body.dump().catch(() => undefined);
       throw new FetchError(`${response.url.href}: HTTP ${response.statusCode}`, response.statusCode);
     }
+    answered(response.headers);
     // a server that ignores Range sends the whole resource (200): the range is cut from it here
     const cut = range !== null && response.statusCode !== 206 ? { skip: range.offset, take: range.length } : { skip: 0, take: Number.POSITIVE_INFINITY };
     const length = await readBody(response.url, response.body, maxBytes, cut, sink);
@@ -81,6 +94,18 @@ export function createFetcher(options: OutboundOptions): Fetcher {
     bytes,
     text: async (url, options) => (await bytes(url, { maxBytes: MAX_PLAYLIST_BYTES, headers: options?.headers })).toString('utf8'),
     refusal: client.refusal,
+    async withHeaders(url, { method = 'GET', ...options } = {}) {
+      const chunks: Buffer[] = [];
+      let headers: IncomingHttpHeaders = {};
+      const length = await stream(
+        url,
+        async (chunk) => void chunks.push(chunk),
+        options,
+        method,
+        (answered) => (headers = answered),
+      );
+      return { body: Buffer.concat(chunks, length), headers };
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 import type { SourceStatus, StreamDetails, StreamSource } from '../../core/sources/ports.js';
 import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
+import { fragmentFormatsOf, pickFragmentFormats, type YtDlpFormat } from './youtube-formats.js';
 import { parseYouTubeUrl } from './youtube-url.js';
 import { runYtDlp } from '../ytdlp/run-ytdlp.js';
 import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
@@ -19,7 +20,7 @@ interface YtDlpInfo {
   availability?: string | null;
   thumbnails?: Array<{ url?: string; preference?: number; width?: number; height?: number }>;
   thumbnail?: string;
-  formats?: Array<{ url?: string; protocol?: string; width?: number | null; height?: number | null; tbr?: number | null; vcodec?: string; acodec?: string }>;
+  formats?: YtDlpFormat[];
 }
 
 /** yt-dlp's words for a video that is no more (removed, made private, its channel closed): checking again will not help. */
@@ -32,16 +33,31 @@ const MEMBERS_ONLY = /members-only content|join this channel to get access/i;
 export interface YouTubeVideo {
   liveStatus: NonNullable<YtDlpInfo['live_status']> | 'unknown';
   details: StreamDetails;
-  /** Its HLS renditions with both video and audio (YouTube's live formats). */
+  /** Its HLS renditions with both video and audio (what yt-dlp lists for a live stream without `--live-from-start`). */
   variants: Variant[];
+  /** Its adaptive formats recordable fragment by fragment from the first (what it lists with `--live-from-start`). */
+  fragments: ReturnType<typeof fragmentFormatsOf>;
 }
 
-/** Runs yt-dlp for one URL; resolves with its parsed JSON, rejects with its error line. */
-export type YtDlp = (url: string) => Promise<unknown>;
+/**
+ * Runs yt-dlp for one URL; resolves with its parsed JSON, rejects with its error line. `fromStart`
+ * (the default) asks for the formats a live stream can be recorded in from its first fragment; false
+ * for its HLS formats, which start at the live edge's window.
+ */
+export type YtDlp = (url: string, options?: { fromStart?: boolean }) => Promise<unknown>;
 
 export function createYtDlp(program: YtDlpProgram): YtDlp {
   // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details
-  return (url) => runYtDlp(program, ['-J', '--no-warnings', '--no-playlist', '--ignore-no-formats-error', '--', url]);
+  return (url, { fromStart = true } = {}) =>
+    runYtDlp(program, [
+      '-J',
+      '--no-warnings',
+      '--no-playlist',
+      '--ignore-no-formats-error',
+      fromStart ? '--live-from-start' : '--no-live-from-start',
+      '--',
+      url,
+    ]);
 }
 
 /** Reads yt-dlp's JSON for a YouTube video. */
@@ -64,6 +80,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
       .filter((f) => typeof f.url === 'string' && (f.protocol === 'm3u8_native' || f.protocol === 'm3u8'))
       .filter((f) => f.vcodec !== 'none' && f.acodec !== 'none')
       .map((f) => ({ url: f.url as string, bandwidth: Math.round((f.tbr ?? 0) * 1000), width: f.width ?? null, height: f.height ?? null })),
+    fragments: fragmentFormatsOf(info.formats ?? []),
   };
 }
 
@@ -73,7 +90,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
  * hands out expires after some hours; the capture asks again (see the recorder) when it does.
  */
 export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
-  const video = async (url: string) => readYouTubeVideo(await ytdlp(url));
+  const video = async (url: string, fromStart = true) => readYouTubeVideo(await ytdlp(url, { fromStart }));
   return {
     recognises: (url) => parseYouTubeUrl(url).kind !== 'not_youtube',
     async inspect(url) {
@@ -97,10 +114,15 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
         throw new AppError('invalid', 'invalid_source', `YouTube did not describe this video: ${error.message}`);
       });
       // an upcoming stream lists its formats only once live: the best of them is what it will be
-      if (found.variants.length === 0) return [{ code: 'best', resolution: 'the best offered once live', best: true }];
-      return qualitiesOf(found.variants);
+      const videos: Variant[] = found.fragments.formats
+        .filter((f) => f.mime.startsWith('video/'))
+        .map((f) => ({ url: f.url, bandwidth: f.bitrate, width: f.width, height: f.height }));
+      if (videos.length > 0) return qualitiesOf(videos);
+      const hls = found.liveStatus === 'is_live' ? await video(parsed.canonicalUrl, false).catch(() => null) : null;
+      if (hls === null || hls.variants.length === 0) return [{ code: 'best', resolution: 'the best offered once live', best: true }];
+      return qualitiesOf(hls.variants);
     },
-    async check(sourceUrl, quality): Promise<SourceStatus> {
+    async check(sourceUrl, quality, options = {}): Promise<SourceStatus> {
       let found: YouTubeVideo;
       try {
         found = await video(sourceUrl);
@@ -111,9 +133,14 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       const { details } = found;
       if (found.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };
       if (found.liveStatus !== 'is_live') return { state: 'ended', reason: `the video is ${found.liveStatus}`, details };
-      const variant = pickVariant(found.variants, quality);
-      if (variant === undefined) return { state: 'not_yet', reason: 'live, but no HLS format is offered yet', details };
-      return { state: 'live', playlistUrl: variant.url, details };
+      const fragments = options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality);
+      if (fragments !== undefined) return { state: 'live', fragments, details };
+      // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
+      const hls = await video(sourceUrl, false).catch(() => null);
+      const variant = hls === null ? undefined : pickVariant(hls.variants, quality);
+      if (variant === undefined) return { state: 'not_yet', reason: 'live, but no format is offered yet', details };
+      const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
+      return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
     },
   };
 }

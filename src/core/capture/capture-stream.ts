@@ -1,17 +1,25 @@
-// Decisions: docs/decisions/0037-how-a-capture-ends.md
+// Decisions: docs/decisions/0037-how-a-capture-ends.md, docs/decisions/0070-youtube-fragments-from-the-first.md
 import { AppError } from '../errors.js';
 import { nextCaptureState } from './capture-lifecycle.js';
-import type { CaptureLease, CaptureStates, EncoderLog, StreamRecorder } from './ports.js';
+import type { Capture, FragmentFormatIds } from './capture.js';
+import { FragmentsUnavailable } from './fragment-tracks.js';
+import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, StreamRecorder } from './ports.js';
+import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
-import type { StreamSource } from '../sources/ports.js';
+import type { FragmentedStream, SourceStatus, StreamSource } from '../sources/ports.js';
 
 export interface CaptureDeps {
   livestreams: LivestreamRepo;
   captures: CaptureLease & CaptureStates & EncoderLog;
   source: StreamSource;
   recorder: StreamRecorder;
+  fragmentRecorder: FragmentRecorder;
   scheduler: Scheduler;
 }
+
+/** What a capture records: a media playlist, or the source's fragments in the formats it pinned. */
+type Recording = { playlistUrl: string } | { stream: FragmentedStream };
+type Worker = { workerId: string; signal: AbortSignal };
 
 /**
  * Records a live stream to its end as `workerId`, resuming stored progress, then schedules
@@ -32,21 +40,82 @@ export async function captureStream(
     throw new AppError('conflict', 'capture_not_running', `Another worker is recording ${id}.`);
   }
   await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);
-  // the source hands out the playlist to record, again whenever a signed one expires
-  const livePlaylist = async () => {
-    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
-    if (status.state !== 'live' || status.playlistUrl === undefined) throw new Error(`${id} is not live any more: ${status.reason ?? status.state}`);
-    return status.playlistUrl;
-  };
-  let playlistUrl = capture.playlistUrl;
-  if (playlistUrl === null) {
-    playlistUrl = await livePlaylist();
-    await deps.captures.setPlaylist(id, playlistUrl);
-  }
+  const recording = await howToRecord(deps, record, capture);
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
   // its chat is a job of its own (any worker's), asked again whenever the capture resumes; it never holds the video up
   if (record.platform === 'youtube') await deps.scheduler.chat(id);
-  const reason = await deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist: livePlaylist }, worker.signal);
+  const reason = await recordIt(deps, record, capture, recording, worker);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);
+}
+
+/** The source's word that the stream is live, or a throw saying it is not (the capture is tried again). */
+async function liveStatus(deps: Pick<CaptureDeps, 'source'>, record: Livestream, options?: { fragments: false }): Promise<SourceStatus> {
+  const status = await deps.source.check(record.sourceUrl, record.requestedQuality, options);
+  if (status.state !== 'live') throw new Error(`${record.id} is not live any more: ${status.reason ?? status.state}`);
+  return status;
+}
+
+/**
+ * A new capture records the source's fragments from the first when it offers them, else its
+ * playlist; a resumed one goes on as it began, fragments under fresh URLs (they expire) in the
+ * formats it pinned.
+ */
+async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Capture): Promise<Recording> {
+  if (capture.fragmentFormats !== null) return { stream: pinned(await liveStatus(deps, record), capture.fragmentFormats) };
+  if (capture.playlistUrl !== null) return { playlistUrl: capture.playlistUrl };
+  const status = await liveStatus(deps, record);
+  if (status.fragments !== undefined) {
+    const { video, audio, fragmentSeconds } = status.fragments;
+    await deps.captures.setFragmentFormats(record.id, { video: video.id, audio: audio.id, fragmentSeconds });
+    return { stream: status.fragments };
+  }
+  if (status.playlistUrl === undefined) throw new Error(`${record.id} is live, but its source names nothing to record`);
+  if (status.fragmentsRefused !== undefined) await deps.captures.appendLog(record.id, [`[kura] ${status.fragmentsRefused}`]);
+  await deps.captures.setPlaylist(record.id, status.playlistUrl);
+  return { playlistUrl: status.playlistUrl };
+}
+
+/** The formats a capture pinned, under the URLs the source gave now; throws when it no longer offers them. */
+function pinned(status: SourceStatus, ids: FragmentFormatIds): FragmentedStream {
+  const offered = status.fragments?.offered ?? [];
+  const video = offered.find((f) => f.id === ids.video);
+  const audio = offered.find((f) => f.id === ids.audio);
+  if (video === undefined || audio === undefined) throw new Error(`the source no longer offers formats ${ids.video} and ${ids.audio} in fragments`);
+  return { video, audio, fragmentSeconds: ids.fragmentSeconds, offered };
+}
+
+/**
+ * Records until the stream ends. When the fragment path cannot start (nothing stored), the
+ * capture falls back to the playlist of the live edge's window, saying why.
+ */
+async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: Worker) {
+  if ('playlistUrl' in recording) return recordPlaylist(deps, record, capture, recording.playlistUrl, worker);
+  const ids = capture.fragmentFormats ?? {
+    video: recording.stream.video.id,
+    audio: recording.stream.audio.id,
+    fragmentSeconds: recording.stream.fragmentSeconds,
+  };
+  const renew = async () => {
+    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+    return status.state === 'live' ? pinned(status, ids) : null;
+  };
+  try {
+    return await deps.fragmentRecorder.record({ capture, stream: recording.stream, workerId: worker.workerId, renew }, worker.signal);
+  } catch (error) {
+    if (!(error instanceof FragmentsUnavailable)) throw error;
+    const status = await liveStatus(deps, record, { fragments: false });
+    if (status.playlistUrl === undefined) throw error;
+    await deps.captures.appendLog(record.id, [`[kura] recording fragments failed (${error.message}); recording from the live edge's window through HLS`]);
+    await deps.captures.setFragmentFormats(record.id, null);
+    await deps.captures.setPlaylist(record.id, status.playlistUrl);
+    const fresh = (await deps.captures.get(record.id)) ?? capture;
+    return recordPlaylist(deps, record, fresh, status.playlistUrl, worker);
+  }
+}
+
+function recordPlaylist(deps: CaptureDeps, record: Livestream, capture: Capture, playlistUrl: string, worker: Worker) {
+  // the source hands out the playlist to record, again whenever a signed one expires
+  const refreshPlaylist = async () => (await liveStatus(deps, record, { fragments: false })).playlistUrl ?? null;
+  return deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist }, worker.signal);
 }

@@ -1,10 +1,19 @@
 // Decisions: docs/decisions/0037-how-a-capture-ends.md
 import type { CaptureState } from './capture-lifecycle.js';
 
+/** The adaptive formats a capture records fragment by fragment (their ids, e.g. YouTube itags `299` and `140`), and the seconds in each fragment. */
+export interface FragmentFormatIds {
+  video: string;
+  audio: string;
+  fragmentSeconds: number;
+}
+
 /** A capture's progress as stored, so any worker can resume it. */
 export interface Capture {
   livestreamId: string;
   playlistUrl: string | null;
+  /** Set for a capture of a source's fragments (see fragment-tracks.ts); null for one of an HLS playlist. */
+  fragmentFormats: FragmentFormatIds | null;
   /** See the capture lifecycle (capture-lifecycle.ts). */
   state: CaptureState;
   endReason: string | null;

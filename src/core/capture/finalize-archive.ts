@@ -3,6 +3,7 @@ import { describeEndReason, type Capture, type CapturePart, type StoredChunk } f
 import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';
 import { readPlan, storedPart } from './coverage.js';
+import { trackSource, trackSpans } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from '../livestream/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
@@ -59,7 +60,9 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
     if (parts.length === 0) {
       await deps.livestreams.transition(id, { type: 'gave_up', reason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
     } else {
-      await storeArchive(deps, record, capture, partSources(deps, parts, await deps.captures.chunks(id)), chatWaitMs);
+      const sources = partSources(deps, parts, await deps.captures.chunks(id));
+      const archive = capture.fragmentFormats === null ? { parts: sources } : await tracksOf(deps, id, parts, sources);
+      await storeArchive(deps, record, capture, archive, chatWaitMs);
     }
   }
   // the chunks go only once record and capture say so (a finalize retried after this point skips
@@ -77,11 +80,30 @@ async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: 
 /** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */
 type PartSource = ByteSource & { seconds: number; firstChunkBytes: number };
 
-/** Remuxes the parts straight into the store, then stores thumbnail and log, and marks the record finished. */
-async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, parts: PartSource[], chatWaitMs: number): Promise<void> {
+/** What finalize makes the archive of: the parts one after another (a playlist's capture), or a video and an audio track side by side (a capture of fragments). */
+type ArchiveInput = { parts: PartSource[] } | { video: PartSource; audio: PartSource };
+
+/** The video and audio tracks of a capture of fragments, read from its parts (see fragment-tracks.ts). */
+async function tracksOf(deps: FinalizeDeps, id: string, parts: readonly CapturePart[], sources: readonly PartSource[]): Promise<ArchiveInput> {
+  const byPart = new Map(parts.map((part, i) => [part.part, sources[i] as PartSource]));
+  const spans = trackSpans(await deps.captures.segmentsFrom(id, 0));
+  const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+  const firstChunkBytes = sources[0]?.firstChunkBytes ?? 0;
+  return {
+    video: { ...trackSource(spans.video, byPart), seconds, firstChunkBytes },
+    audio: { ...trackSource(spans.audio, byPart), seconds, firstChunkBytes },
+  };
+}
+
+/** Remuxes the capture straight into the store, then stores thumbnail and log, and marks the record finished. */
+async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, input: ArchiveInput, chatWaitMs: number): Promise<void> {
   const { id } = record;
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
-  const remuxed = await remuxOrExplain(deps, parts, () => deps.media.remux(parts, video, deps.spool.workPath(id, 'archive.mp4')));
+  const workFile = deps.spool.workPath(id, 'archive.mp4');
+  const parts = 'parts' in input ? input.parts : [input.video, input.audio];
+  const remuxed = await remuxOrExplain(deps, parts, () =>
+    'parts' in input ? deps.media.remux(input.parts, video, workFile) : deps.media.mux({ video: input.video, audio: input.audio }, video, workFile),
+  );
   const { stored, durationSeconds } = remuxed;
   await deps.captures.appendLog(
     id,

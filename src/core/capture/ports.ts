@@ -1,7 +1,8 @@
 // Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
+import type { FragmentedStream } from '../sources/ports.js';
 import type { CaptureState } from './capture-lifecycle.js';
-import type { Capture, CapturePart, ChunkSpan, EndReason, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
+import type { Capture, CapturePart, ChunkSpan, EndReason, FragmentFormatIds, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
 
 /**
  * Capture progress in the database, as the ports its users need: a use case or adapter names
@@ -32,6 +33,8 @@ export interface CaptureLease {
 export interface CaptureStates {
   get(livestreamId: string): Promise<Capture | null>;
   setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
+  /** Makes the capture one of the source's fragments, in these formats (before its first fragment is stored); null makes it one of a playlist. */
+  setFragmentFormats(livestreamId: string, formats: FragmentFormatIds | null): Promise<void>;
   /** Asks the worker recording a capture to stop (an admin's `reason`); false unless it is capturing. */
   requestStop(livestreamId: string, reason: string): Promise<boolean>;
   end(livestreamId: string, reason: string): Promise<void>;
@@ -137,6 +140,12 @@ export interface MediaTools {
    * when the result has no duration: no playable media.
    */
   remux(parts: readonly ByteSource[], output: ObjectWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
+  /** Muxes a video and an audio track side by side (`-c copy`) into one faststart MP4, as `remux` writes it. */
+  mux(
+    tracks: { video: ByteSource; audio: ByteSource },
+    output: ObjectWriter,
+    workFile: string,
+  ): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
   /**
    * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
    * media). Rejects when the bytes cannot be read.
@@ -144,6 +153,18 @@ export interface MediaTools {
   streams(part: ByteSource): Promise<number>;
   /** Grabs one frame as JPEG. `video` is copied whole to local disk unless it lies in local files: give only the bytes the frame needs. */
   thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
+}
+
+/** Records a live stream's numbered fragments, video and audio side by side, from the first, until it ends (see fragment-tracks.ts). */
+export interface FragmentRecorder {
+  /**
+   * Continues `capture` (as claimed, with its stored progress) until the stream ends; says why.
+   * `renew` asks the source for the same formats under fresh URLs: null once it is not live.
+   */
+  record(
+    target: { capture: Capture; stream: FragmentedStream; workerId: string; renew: () => Promise<FragmentedStream | null> },
+    signal: AbortSignal,
+  ): Promise<EndReason>;
 }
 
 /** Records a live media playlist into parts until it ends, persisting progress as it goes. */

@@ -19,11 +19,44 @@ export interface SourceStatus {
    * `gone`: the source says the video was removed or made private.
    */
   state: 'live' | 'not_yet' | 'ended' | 'refused' | 'gone';
-  /** The media playlist to record, when live. */
+  /** The media playlist to record, when live (and not recorded fragment by fragment). */
   playlistUrl?: string;
+  /** The adaptive formats to record fragment by fragment from the first, when live and the source offers them (YouTube). */
+  fragments?: FragmentedStream;
+  /** Why a live stream is recorded through its playlist although its source may offer fragments (the fallback, for the capture's log). */
+  fragmentsRefused?: string;
   reason?: string;
   /** Fresh details, when the source has them (a moved schedule, a renamed stream). */
   details?: StreamDetails;
+}
+
+/**
+ * One adaptive format of a live stream whose fragments are numbered from 0 (YouTube's `sq`):
+ * each fragment is a self-contained file (initialization and media) of one track.
+ */
+export interface FragmentFormat {
+  /** The source's name for the format (YouTube's itag): the same format keeps it when its URL is renewed. */
+  id: string;
+  /** The URL a fragment's number is added to; it expires. */
+  url: string;
+  /** `video/mp4`, `audio/webm`… */
+  mime: string;
+  /** `avc1.4d401f`, `vp9`, `av01…`, `mp4a.40.2`, `opus`. */
+  codec: string;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  /** Bits per second, as the source says. */
+  bitrate: number;
+}
+
+/** A live stream recorded fragment by fragment: the video and the audio format chosen, and every one offered (to find them again under renewed URLs). */
+export interface FragmentedStream {
+  video: FragmentFormat;
+  audio: FragmentFormat;
+  /** Seconds of media in each fragment. */
+  fragmentSeconds: number;
+  offered: FragmentFormat[];
 }
 
 /** A submitted URL as a source sees it. */
@@ -54,7 +87,8 @@ export interface StreamSource {
   recognises(url: string): boolean;
   /** Whether the URL names a stream this source can record that is upcoming or live. */
   inspect(url: string): Promise<Inspection>;
-  check(sourceUrl: string, quality: string | null): Promise<SourceStatus>;
+  /** `fragments: false` asks for the playlist of the live edge's window even where the source offers fragments from the first (the fallback). */
+  check(sourceUrl: string, quality: string | null, options?: { fragments?: boolean }): Promise<SourceStatus>;
   /** The qualities the stream offers now, best first; rejects (AppError) when the URL is not a stream. */
   qualities(url: string): Promise<Quality[]>;
 }

@@ -1,0 +1,191 @@
+// Decisions: docs/decisions/0070-youtube-fragments-from-the-first.md
+import type { EndReason } from '../../core/capture/capture.js';
+import { FRAGMENT_TRACKS, fragmentOf, FragmentsUnavailable, sequenceOf, type FragmentTrack } from '../../core/capture/fragment-tracks.js';
+import type { FragmentRecorder } from '../../core/capture/ports.js';
+import type { FragmentedStream, FragmentFormat } from '../../core/sources/ports.js';
+import { FetchError } from '../sources/http-fetch.js';
+import type { RecorderDeps } from './recorder-deps.js';
+import { RecordingSession } from './recording-session.js';
+import { MAX_SEGMENT_BYTES } from './segment-fetcher.js';
+import { sleep } from './sleep.js';
+import { atMostEverySecond } from './spool.js';
+
+/** Attempts for one fragment the source says exists before it is recorded as lost (yt-dlp skips after 10, immediately; these back off). */
+const FRAGMENT_ATTEMPTS = 8;
+const BACKOFF_MS = [250, 500, 1000, 2000, 2000, 3000, 4000, 5000];
+/** A 403 renews the URLs through the source, at most this often (ytarchive's pace). */
+const RENEW_AT_MOST_EVERY_MS = 15_000;
+
+/**
+ * Records a live stream's adaptive formats fragment by fragment, from fragment 0 whatever the time
+ * it starts, as ytarchive and `yt-dlp --live-from-start` do: the newest fragment's number comes
+ * from `X-Head-Seqnum`, every fragment up to it is fetched (video and audio side by side) and
+ * stored as the capture's segments, video fragment n as sequence 2n and audio as 2n + 1 (see
+ * fragment-tracks.ts). A 403 renews the URLs through the source; a fragment that stays missing is
+ * a gap of its own. The stream has ended once its head stops growing and the source no longer
+ * says it is live.
+ */
+export function createFragmentRecorder(recorderDeps: RecorderDeps): FragmentRecorder {
+  const deps = { ...recorderDeps, freeBytes: atMostEverySecond(recorderDeps.freeBytes) };
+  return {
+    async record(target, signal) {
+      const session = new FragmentSession(deps, target.capture.livestreamId, target.workerId, signal, target.stream, target.renew);
+      return session.run(target.capture);
+    },
+  };
+}
+
+/** What came of one fragment of one track: its bytes, or why it is lost. */
+type Fetched = { bytes: Buffer } | { lost: string };
+
+class FragmentSession extends RecordingSession {
+  /** The newest fragment the source has, as its answers say. */
+  private head = -1;
+  private renewedAt = 0;
+  private storedAny = false;
+
+  constructor(
+    deps: RecorderDeps,
+    id: string,
+    workerId: string,
+    signal: AbortSignal,
+    private stream: FragmentedStream,
+    private readonly renew: () => Promise<FragmentedStream | null>,
+  ) {
+    super(deps, id, workerId, signal);
+  }
+
+  protected override async recordUntilEnd(): Promise<EndReason> {
+    const { video, audio, fragmentSeconds } = this.stream;
+    const start = this.nextSequence ?? 0;
+    this.storedAny = start > 0;
+    let fragment = fragmentOf(start);
+    let firstTrack = start % 2 === 0 ? 'video' : 'audio';
+    await this.log(
+      `recording fragments from fragment ${fragment}: video ${describe(video)} and audio ${describe(audio)}, ${fragmentSeconds} s each; the newest is ${await this.probeHead()}`,
+    );
+    let grewAt = Date.now();
+    let askedAt = Date.now();
+    for (;;) {
+      this.checkStillOurs();
+      const limit = await this.limitReached();
+      if (limit !== null) return this.finish(limit);
+      if (fragment <= this.head) {
+        await this.storeFragment(fragment, firstTrack === 'video' ? FRAGMENT_TRACKS : ['audio']);
+        fragment++;
+        firstTrack = 'video';
+        continue;
+      }
+      const before = this.head;
+      await this.probeHead();
+      if (this.head > before) {
+        grewAt = askedAt = Date.now();
+        continue;
+      }
+      // the head stopped growing: the source says whether the stream is still live (as yt-dlp asks again after about 20 s)
+      const quiet = Date.now() - Math.max(grewAt, askedAt);
+      if (quiet > Math.max(3 * fragmentSeconds, 6) * 1000) {
+        askedAt = Date.now();
+        if (!(await this.renewUrls('the newest fragment stopped growing'))) return this.finish('endlist');
+      }
+      if (Date.now() - grewAt > this.deps.limits.idleSeconds * 1000) return this.finish('idle');
+      await sleep(fragmentSeconds * 1000, this.pollWait).catch((error: unknown) => {
+        if (this.signal.aborted) throw error; // woken for a stop: the next round ends the capture
+      });
+    }
+  }
+
+  /** Fetches the tracks' fragment `n` side by side and stores them in sequence order, each or a gap. */
+  private async storeFragment(n: number, tracks: readonly FragmentTrack[]): Promise<void> {
+    const fetched = await Promise.all(tracks.map((track) => this.fetchFragment(track, n)));
+    for (const [i, track] of tracks.entries()) {
+      const result = fetched[i] as Fetched;
+      const sequence = sequenceOf(n, track);
+      if ('lost' in result) {
+        await this.recordGap(sequence, sequence, this.stream.fragmentSeconds, `${track} fragment ${n} ${result.lost}`);
+        continue;
+      }
+      await this.writer.write(result.bytes);
+      // the video's fragments carry the capture's time; its audio's run beside them
+      await this.append({ sequence, durationSeconds: track === 'video' ? this.stream.fragmentSeconds : 0 });
+      this.storedAny = true;
+    }
+  }
+
+  /** One fragment of one track, tried with backoff; its bytes, or why it is lost. */
+  private async fetchFragment(track: FragmentTrack, n: number): Promise<Fetched> {
+    let lastError = '';
+    let lastStatus = 0;
+    for (let tried = 1; tried <= FRAGMENT_ATTEMPTS; tried++) {
+      const format = this.stream[track];
+      try {
+        const { body, headers } = await this.deps.fetcher.withHeaders(fragmentUrl(format, n), { maxBytes: MAX_SEGMENT_BYTES });
+        this.noteHead(headers['x-head-seqnum']);
+        if (body.length > 0) return { bytes: body };
+        lastError = 'an empty answer';
+      } catch (error) {
+        if (!(error instanceof FetchError)) throw error;
+        lastError = error.message;
+        lastStatus = error.status;
+        if (error.status === 403) await this.renewUrls(`${track} fragment ${n} answered 403`);
+        if (error.refused) break;
+      }
+      // nothing stored yet and the fragments refused (not one of them lost: a 404): the HLS path may do
+      if (!this.storedAny && tried === FRAGMENT_ATTEMPTS && lastStatus !== 404)
+        throw new FragmentsUnavailable(`${track} fragment ${n} could not be fetched (${lastError})`);
+      await this.log(`${track} fragment ${n} attempt ${tried} failed: ${lastError}`);
+      await sleep(BACKOFF_MS[tried - 1] ?? 5000, this.signal);
+    }
+    return { lost: `could not be fetched (${lastError})` };
+  }
+
+  /** Asks the video format's URL without a fragment number for the newest one (yt-dlp's probe); the head known so far when it cannot. */
+  private async probeHead(): Promise<number> {
+    try {
+      const { headers } = await this.deps.fetcher.withHeaders(this.stream.video.url, { method: 'HEAD', maxBytes: 0 });
+      this.noteHead(headers['x-head-seqnum']);
+    } catch (error) {
+      if (!(error instanceof FetchError)) throw error;
+      await this.log(`asking for the newest fragment failed: ${error.message}`);
+      if (error.status === 403) await this.renewUrls('the URL answered 403');
+    }
+    return this.head;
+  }
+
+  private noteHead(value: string | string[] | undefined): void {
+    const head = Number(Array.isArray(value) ? value[0] : value);
+    if (Number.isInteger(head) && head > this.head) this.head = head;
+  }
+
+  /**
+   * Renews the formats' URLs through the source (they expire, and a 403 says so), at most every
+   * 15 s; false once the source says the stream is no longer live.
+   */
+  private async renewUrls(why: string): Promise<boolean> {
+    if (Date.now() - this.renewedAt < RENEW_AT_MOST_EVERY_MS) return true;
+    this.renewedAt = Date.now();
+    const renewed = await this.renew().catch(async (error: Error) => {
+      await this.log(`renewing the fragment URLs failed: ${error.message}`);
+      return this.stream;
+    });
+    if (renewed === null) {
+      await this.log(`${why}, and the source says the stream is no longer live`);
+      return false;
+    }
+    this.stream = renewed;
+    await this.log(`fragment URLs renewed (${why})`);
+    return true;
+  }
+}
+
+/** The URL of fragment `n` of a format: its URL with `sq` set (as yt-dlp's `update_url_query` does). */
+export function fragmentUrl(format: FragmentFormat, n: number): string {
+  const url = new URL(format.url);
+  url.searchParams.set('sq', String(n));
+  return url.href;
+}
+
+function describe(format: FragmentFormat): string {
+  const size = format.height === null ? '' : ` ${format.width ?? '?'}x${format.height}${format.fps ? `@${format.fps}` : ''}`;
+  return `${format.id} (${format.codec}${size}, ${Math.round(format.bitrate / 1000)} kbit/s)`;
+}
