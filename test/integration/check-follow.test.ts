@@ -12,11 +12,17 @@ import { healthOf, type Follow, type FollowRequest, type SignalName, type Stream
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { YTDLP_STAND_IN, YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
+import { updateFollow } from '../../src/core/follows/update-follow.js';
+import { presentFollow } from '../../src/http/follows/follow.presenter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
 
 const CHANNEL = 'UCabcdefghijklmnopqrstuv';
+/** A cookies.txt line the stand-in opens members-only videos for (a member's), and one it does not. */
+const MEMBER_COOKIE = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember-session';
+const OTHER_COOKIE = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tno-member-session';
 const T0 = new Date('2026-03-01T12:00:00Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 const watchUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`;
@@ -68,9 +74,8 @@ function youtubeStandIn(dir: string) {
   const stateFile = path.join(dir, 'state.json');
   const callsFile = path.join(dir, 'calls.log');
   const videos: Record<string, object> = {};
-  let membersOnlyAccess = false;
   const channels = { [CHANNEL]: { handle: '@karaoke', name: 'Karaoke Channel', streams: [] } };
-  const write = () => writeFile(stateFile, JSON.stringify({ videos, channels, membersOnlyAccess, calls: callsFile }));
+  const write = () => writeFile(stateFile, JSON.stringify({ videos, channels, memberCookie: MEMBER_COOKIE, calls: callsFile }));
   return {
     stateFile,
     write,
@@ -80,18 +85,20 @@ function youtubeStandIn(dir: string) {
       videos[id] = { liveStatus: 'is_upcoming', ...video, releaseTimestamp: Math.floor(start.getTime() / 1000) };
       return write();
     },
-    /** Kura can (true) or cannot (false) watch members-only videos: a member's cookies. */
-    memberAccess(access: boolean) {
-      membersOnlyAccess = access;
-      return write();
+    /** A cookies.txt (at `file`, else a new one): a member's (true) or a signed-in account's that is no member (false). Returns its path. */
+    async cookies(member: boolean, file = path.join(dir, `cookies-${member ? 'member' : 'other'}.txt`)) {
+      await writeFile(file, `# Netscape HTTP Cookie File\n${member ? MEMBER_COOKIE : OTHER_COOKIE}\n`);
+      return file;
     },
-    /** The videos yt-dlp was asked about (by watch URL), in order. */
+    /** The videos yt-dlp was asked about (by watch URL), in order: one per look (the second run that confirms a live stream's refusal from its HLS formats is part of it). */
     async inspected() {
       const log = await readFile(callsFile, 'utf8').catch(() => '');
       return log
         .split('\n')
         .filter(Boolean)
-        .map((line) => (JSON.parse(line) as string[]).at(-1))
+        .map((line) => JSON.parse(line) as string[])
+        .filter((args) => !args.includes('--no-live-from-start'))
+        .map((args) => args.at(-1))
         .filter((url) => url?.includes('/watch?v='));
     },
   };
@@ -194,15 +201,14 @@ describe('checking a follow', () => {
     expect(await youtube.inspected()).toEqual([watchUrl('members0001')]);
     const record = await db.livestreams.findById('members0001');
     expect(record).toMatchObject({ status: 'failed', submitters: [`follow/${including.id}`], channelId: CHANNEL, title: 'Members karaoke' });
-    expect(record!.failureReason).toBe(
-      'members-only: Kura has no access to this stream (yt-dlp said: YouTube did not describe this video: Join this channel to get access to members-only content like this video, and other exclusive perks.); ' +
-        "give yt-dlp a member's cookies to record these",
-    );
+    expect(record!.failureReason).toBe("Members-only: Kura has no access to this stream (KURA_YTDLP_COOKIES is not set; a member's cookies are needed).");
     expect((await verdicts(including.id)).members0001).toEqual(['failed', record!.failureReason]);
+    // the follow includes them: it stands failing for it (see the cookies tests below)
+    expect((await follows.find(including.id))!.accessRefused).toMatchObject({ since: T0, probeUrl: watchUrl('members0001') });
   });
 
-  it("with a member's access, queues a members-only stream the follow includes, and skips one it does not by what yt-dlp says", async () => {
-    await youtube.memberAccess(true);
+  it("with a member's cookies, queues a members-only stream the follow includes, and skips one it does not by what yt-dlp says", async () => {
+    deps.source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: await youtube.cookies(true) })));
     await youtube.says('members0002', { title: 'Members karaoke', membersOnly: true });
     const skipping = await follow();
     feed.shows = [candidate('members0002', { title: 'Members karaoke' })]; // the feed cannot tell
@@ -214,6 +220,66 @@ describe('checking a follow', () => {
     const including = await follow({ membersOnly: 'include' });
     await check(including.id, T0);
     expect(await db.livestreams.findById('members0002')).toMatchObject({ status: 'upcoming', submitters: [`follow/${including.id}`] });
+    expect(await follows.find(including.id)).toMatchObject({ failingSince: null, accessRefused: null });
+  });
+
+  it('turns a follow that includes members-only streams failing when the cookies no longer open one, and healthy when they do again', async () => {
+    const cookiesFile = await youtube.cookies(false); // an account that is no member (or whose login expired)
+    deps.source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile })));
+    const f = await follow({ membersOnly: 'include' });
+    feed.shows = [candidate('memberlive1', { title: 'Members karaoke', liveStatus: 'live' })];
+    await youtube.says('memberlive1', { title: 'Members karaoke', membersOnly: true, liveStatus: 'is_live' });
+    const outcome = await check(f.id, T0);
+    const words =
+      "the cookies no longer give access to members-only streams (KURA_YTDLP_COOKIES): YouTube refused memberlive1: Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies).";
+    expect(outcome).toMatchObject({ failingSince: T0, becameUnhealthy: false, accessRefused: { error: words, since: T0, probeUrl: watchUrl('memberlive1') } });
+    let stored = (await follows.find(f.id))!;
+    // every signal answered: it is failing for the cookies alone
+    expect(stored.signals.every((s) => s.lastError === null)).toBe(true);
+    expect(healthOf(stored, minutes(1))).toBe('failing');
+    expect(presentFollow(stored, minutes(1), 'admin')).toMatchObject({ health: 'failing', accessError: words, failingSince: T0.toISOString() });
+    expect(await db.livestreams.findById('memberlive1')).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringMatching(/^Members-only: the cookies no longer give access/),
+    });
+
+    // each check looks at the refused stream again: still refused, still the same spell
+    feed.shows = [];
+    await check(f.id, minutes(2));
+    expect(await youtube.inspected()).toEqual([watchUrl('memberlive1'), watchUrl('memberlive1')]);
+    expect((await check(f.id, minutes(61))).becameUnhealthy).toBe(true);
+    expect((await check(f.id, minutes(63))).becameUnhealthy).toBe(false);
+    stored = (await follows.find(f.id))!;
+    expect([stored.failingSince, healthOf(stored, minutes(63)), stored.accessRefused?.since]).toEqual([T0, 'unhealthy', T0]);
+
+    // the operator puts a member's cookies in the same file: the next check sees the stream open
+    await youtube.cookies(true, cookiesFile);
+    const healed = await check(f.id, minutes(64));
+    expect(healed).toMatchObject({ failingSince: null, accessRefused: null, becameUnhealthy: false });
+    stored = (await follows.find(f.id))!;
+    expect(healthOf(stored, minutes(64))).toBe('ok');
+    expect(presentFollow(stored, minutes(64), 'admin').accessError).toBeNull();
+    // healthy, the stream refused is no longer looked at
+    await check(f.id, minutes(66));
+    expect((await youtube.inspected()).length).toBe(5);
+  });
+
+  it('leaves a follow that skips members-only streams healthy, and clears a refusal once the follow stops including them', async () => {
+    deps.source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: await youtube.cookies(false) })));
+    await youtube.says('memberlive2', { title: 'Members karaoke', membersOnly: true, liveStatus: 'is_live' });
+    feed.shows = [candidate('memberlive2', { title: 'Members karaoke', liveStatus: 'live' })];
+    const skipping = await follow();
+    await check(skipping.id, T0);
+    expect(await verdicts(skipping.id)).toEqual({ memberlive2: ['skipped', 'members-only (the follow skips them)'] });
+    expect(await follows.find(skipping.id)).toMatchObject({ failingSince: null, accessRefused: null });
+
+    await follows.remove(skipping.id);
+    const including = await follow({ membersOnly: 'include' });
+    await check(including.id, T0);
+    expect((await follows.find(including.id))!.failingSince).toEqual(T0);
+    await updateFollow({ follows }, { id: including.id, change: { membersOnly: 'skip' }, now: minutes(1) });
+    await check(including.id, minutes(2));
+    expect(await follows.find(including.id)).toMatchObject({ failingSince: null, accessRefused: null });
   });
 
   it('decides a stream beyond the horizon later, and queues it at the first check once it comes into it', async () => {

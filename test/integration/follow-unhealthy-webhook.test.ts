@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
@@ -9,7 +12,8 @@ import type { Follow } from '../../src/core/follows/follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
 import { presentFollow } from '../../src/http/follows/follow.presenter.js';
-import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { YTDLP_STAND_IN, YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startReceiver, startWorker } from '../support/webhooks.js';
 
@@ -124,5 +128,77 @@ describe('follow.unhealthy', () => {
     await worker.drain(); // nothing else is due for it
     expect(receiver.received).toHaveLength(2);
     expect(await unhealthyEvents()).toBe(2);
+  });
+
+  it('reaches a webhook once when the cookies no longer open the members-only streams a follow includes, with the reason', async () => {
+    const { secret } = await addWebhook(
+      { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null, checkAddresses: async () => null },
+      { url: receiver.url, events: ['follow.unhealthy'], createdBy: 'local/root' },
+    );
+    receiver.useSecret(secret);
+    // YouTube (the yt-dlp STAND-IN): a live members-only stream, opened only by the member's cookie
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-members-'));
+    const member = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember-session';
+    const cookies = path.join(dir, 'cookies.txt');
+    await writeFile(cookies, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tlogged-out\n');
+    process.env.YTDLP_STAND_IN_STATE = path.join(dir, 'state.json');
+    await writeFile(
+      process.env.YTDLP_STAND_IN_STATE,
+      JSON.stringify({
+        videos: { memberlive1: { liveStatus: 'is_live', title: 'Members karaoke', membersOnly: true, hlsUrl: 'http://127.0.0.1:1/x.m3u8' } },
+        memberCookie: member,
+      }),
+    );
+    try {
+      const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: cookies })));
+      const feed: FollowSignal = {
+        name: 'feed',
+        host: () => 'feed.example',
+        look: async () => [
+          {
+            url: 'https://www.youtube.com/watch?v=memberlive1',
+            id: 'memberlive1',
+            title: 'Members karaoke',
+            scheduledStart: null,
+            liveStatus: 'live',
+            membersOnly: null,
+          },
+        ],
+      };
+      const checkDeps = { ...deps(), source, signals: { feed, tabs: feed, holodex: feed, playlist: feed } };
+      await follows.add({
+        id: 'members',
+        kind: 'youtube_channel',
+        url: 'https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv',
+        channelId: 'UCabcdefghijklmnopqrstuv',
+        channelName: 'Karaoke Channel',
+        title: null,
+        rules: { titleInclude: null, titleExclude: null, membersOnly: 'include', quality: null },
+        createdBy: 'local/root',
+        createdAt: T0,
+        signals: [{ signal: 'feed', lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: T0 }],
+      });
+      const checkMembers = async (at: Date) => checkFollow(checkDeps, (await follows.find('members')) as Follow, policy, at);
+      for (const at of [0, 2, 30, 61, 62, 120]) await checkMembers(minutes(at));
+      await receiver.waitFor(1);
+      await worker.drain();
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0]?.data).toMatchObject({
+        id: 'members',
+        health: 'unhealthy',
+        failingSince: T0.toISOString(),
+        accessError: expect.stringMatching(/^the cookies no longer give access to members-only streams \(KURA_YTDLP_COOKIES\): YouTube refused memberlive1: /),
+        // every signal answered: the cookies alone made it unhealthy
+        signals: [expect.objectContaining({ signal: 'feed', lastError: null }), expect.objectContaining({ signal: 'tabs', lastError: null })],
+      });
+      // a member's cookies in the file: healthy again, and no event for that
+      await writeFile(cookies, `# Netscape HTTP Cookie File\n${member}\n`);
+      expect(await checkMembers(minutes(121))).toMatchObject({ failingSince: null, accessRefused: null });
+      await worker.drain();
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      delete process.env.YTDLP_STAND_IN_STATE;
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

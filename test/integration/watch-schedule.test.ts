@@ -1,4 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
+import { YTDLP_STAND_IN } from '../support/app.js';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
 import { watchStream, type WatchPolicy } from '../../src/core/workflow/watch-stream.js';
 import type { SourceStatus, StreamSource } from '../../src/core/sources/ports.js';
@@ -112,5 +118,65 @@ describe('the never-live deadline', () => {
     });
     expect(await queuedJobs(db, 'capture-stream', 'late-live')).toHaveLength(1);
     expect((await db.livestreams.findById('late-live'))?.status).toBe('upcoming');
+  });
+});
+
+describe('a members-only stream the cookies do not open', () => {
+  // the real YouTube source on the yt-dlp STAND-IN, which answers as yt-dlp 2026.08.19 does with
+  // --ignore-no-formats-error: exit 0, no formats, `availability: subscriber_only`, no reason printed
+  it('is failed with the reason once live, instead of waiting for formats until the never-live deadline', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-watch-members-'));
+    const cookies = path.join(dir, 'cookies.txt');
+    const member = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember-session';
+    await writeFile(cookies, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\texpired-session\n');
+    const state = path.join(dir, 'state.json');
+    const says = (liveStatus: string) =>
+      writeFile(
+        state,
+        JSON.stringify({ videos: { kMembers002: { liveStatus, membersOnly: true, hlsUrl: 'http://127.0.0.1:1/m.m3u8' } }, memberCookie: member }),
+      );
+    process.env.YTDLP_STAND_IN_STATE = state;
+    try {
+      const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: cookies })));
+      const url = 'https://www.youtube.com/watch?v=kMembers002';
+      // upcoming, it lists no formats to a member either: accepted, as before
+      await says('is_upcoming');
+      const inspection = await source.inspect(url);
+      expect(inspection).toMatchObject({ kind: 'accepted', details: { membersOnly: true } });
+      if (inspection.kind !== 'accepted') return;
+      await db.livestreams.upsertMany([
+        {
+          id: 'kMembers002',
+          platform: 'youtube',
+          sourceUrl: url,
+          status: 'upcoming',
+          failureReason: null,
+          title: 'Members karaoke',
+          channelName: 'Channel',
+          channelId: 'UCabcdefghijklmnopqrstuv',
+          thumbnailUrl: null,
+          scheduledStart: at(-60),
+          startedAt: null,
+          endedAt: null,
+          archive: null,
+          submitters: ['local/viewer'],
+          requestedQuality: null,
+        },
+      ]);
+      await says('is_live');
+      expect(await watchStream({ livestreams: db.livestreams, source, scheduler: jobs }, 'kMembers002', policy, NOW)).toBe('failed');
+      expect(await db.livestreams.findById('kMembers002')).toMatchObject({
+        status: 'failed',
+        failureReason: "Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies).",
+      });
+      expect(await queuedJobs(db, 'watch-stream', 'kMembers002')).toHaveLength(0);
+      expect(await queuedJobs(db, 'capture-stream', 'kMembers002')).toHaveLength(0);
+      // with a member's cookies the same live stream is captured
+      await writeFile(cookies, `# Netscape HTTP Cookie File\n${member}\n`);
+      expect(await source.check(url, null)).toMatchObject({ state: 'live', playlistUrl: 'http://127.0.0.1:1/m.m3u8' });
+    } finally {
+      delete process.env.YTDLP_STAND_IN_STATE;
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

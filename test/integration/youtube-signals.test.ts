@@ -13,7 +13,8 @@ import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/you
 import { followOf as aFollow } from '../support/follows.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
-import { YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { YTDLP_STAND_IN, YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 
 // The signals a YouTube channel or Holodex follow is watched through, against local stand-ins:
 // a node:http server serving the feed fixture (test/fixtures/youtube/feed.xml, YouTube's Atom
@@ -22,6 +23,8 @@ const CHANNEL = 'UCkuraFixtureChannel0001';
 const FEED = readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'youtube', 'feed.xml'), 'utf8');
 const HOLODEX_KEY = 'holodex-test-key';
 const UPCOMING_AT = 1_795_003_200;
+/** The line of a member's cookies.txt the stand-in opens members-only (and sign-in) videos for. */
+const MEMBER_COOKIE = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember-session';
 /** A Holodex v2 `/live` answer (its shape: a JSON array of videos, each with its channel). */
 const HOLODEX_LIVE = [
   {
@@ -64,6 +67,9 @@ let server: http.Server;
 let base: string;
 let stateFile: string;
 let callsFile: string;
+/** Cookies files: a member's, and a signed-in account's that is no member (or whose login expired). */
+let memberCookies: string;
+let otherCookies: string;
 const holodexAsked: Array<{ url: string; key: string | undefined }> = [];
 
 beforeAll(async () => {
@@ -88,6 +94,10 @@ beforeAll(async () => {
   stateFile = path.join(dir, 'state.json');
   callsFile = path.join(dir, 'calls.log');
   await writeFile(callsFile, '');
+  memberCookies = path.join(dir, 'member-cookies.txt');
+  otherCookies = path.join(dir, 'other-cookies.txt');
+  await writeFile(memberCookies, `# Netscape HTTP Cookie File\n${MEMBER_COOKIE}\n`);
+  await writeFile(otherCookies, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\texpired-session\n');
   process.env.YTDLP_STAND_IN_STATE = stateFile;
   await youtubeSays({});
 });
@@ -105,7 +115,10 @@ function youtubeSays(extra: object) {
       kMembers001: { liveStatus: 'is_upcoming', releaseTimestamp: UPCOMING_AT + 3600, title: '【Members only】 zatsudan with members', membersOnly: true },
       kPastLive01: { liveStatus: 'was_live', title: 'Last week’s stream' },
       kUpload0001: { liveStatus: 'not_live', title: 'Cover: "Blue Bird" (short version)' },
+      kMembLive01: { liveStatus: 'is_live', title: '【Members only】 live now', membersOnly: true, hlsUrl: 'http://127.0.0.1:1/members.m3u8' },
+      kAgeGated01: { liveStatus: 'is_live', title: 'Late-night horror game', signIn: true, hlsUrl: 'http://127.0.0.1:1/horror.m3u8' },
     },
+    memberCookie: MEMBER_COOKIE,
     channels: { [CHANNEL]: { handle: '@kurafixture', name: 'Fixture Ch. 試験', streams: ['kUpcoming01', 'kLiveNow001', 'kMembers001', 'kPastLive01'] } },
     calls: callsFile,
     ...extra,
@@ -207,28 +220,58 @@ describe('resolving a YouTube channel (yt-dlp stand-in)', () => {
 });
 
 describe('inspecting a members-only stream (yt-dlp stand-in)', () => {
-  const source = createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM));
+  // yt-dlp runs with --ignore-no-formats-error and --no-warnings: YouTube's refusal is no error
+  // then, only no formats and the video's `availability` (docs/research/youtube-live-contract.md §2.4)
+  const withoutCookies = createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM));
+  const withCookies = (file: () => string) => createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN, { cookiesFile: file() })));
+  const url = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 
-  it('is rejected as members-only when Kura has no access, with yt-dlp’s words', async () => {
-    expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toEqual({
+  it('is rejected as members-only when no cookies are set, upcoming or live, with words that name the setting', async () => {
+    const reason = "Members-only: Kura has no access to this stream (KURA_YTDLP_COOKIES is not set; a member's cookies are needed).";
+    expect(await withoutCookies.inspect(url('kMembers001'))).toEqual({ kind: 'rejected', membersOnly: true, reason });
+    expect(await withoutCookies.inspect(url('kMembLive01'))).toEqual({ kind: 'rejected', membersOnly: true, reason });
+  });
+
+  it('is rejected when live and the cookies do not open it; upcoming, it cannot be told yet and is accepted', async () => {
+    const notMember = withCookies(() => otherCookies);
+    expect(await notMember.inspect(url('kMembLive01'))).toEqual({
       kind: 'rejected',
       membersOnly: true,
-      reason: 'YouTube did not describe this video: Join this channel to get access to members-only content like this video, and other exclusive perks.',
+      reason: "Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies).",
+    });
+    // an upcoming stream lists no formats to a member either
+    expect(await notMember.inspect(url('kMembers001'))).toMatchObject({ kind: 'accepted', details: { membersOnly: true } });
+  });
+
+  it('once live, without access, ends the wait with the reason instead of waiting for formats', async () => {
+    expect(await withCookies(() => otherCookies).check(url('kMembLive01'), null)).toMatchObject({
+      state: 'no_access',
+      reason: expect.stringMatching(/^Members-only: the cookies no longer give access to this stream \(KURA_YTDLP_COOKIES/),
+      details: { title: '【Members only】 live now', membersOnly: true },
+    });
+    expect(await withoutCookies.check(url('kMembLive01'), null)).toMatchObject({
+      state: 'no_access',
+      reason: expect.stringMatching(/KURA_YTDLP_COOKIES is not set/),
     });
   });
 
-  it('is accepted and marked members-only with a member’s access; a public stream is marked not members-only', async () => {
-    await youtubeSays({ membersOnlyAccess: true });
-    try {
-      expect(await source.inspect('https://www.youtube.com/watch?v=kMembers001')).toMatchObject({
-        kind: 'accepted',
-        id: 'kMembers001',
-        details: { membersOnly: true },
-      });
-      expect(await source.inspect('https://www.youtube.com/watch?v=kUpcoming01')).toMatchObject({ kind: 'accepted', details: { membersOnly: false } });
-    } finally {
-      await youtubeSays({});
-    }
+  it('is accepted with a member’s cookies, and offers its playlist once live; a public stream is marked not members-only', async () => {
+    const member = withCookies(() => memberCookies);
+    expect(await member.inspect(url('kMembers001'))).toMatchObject({ kind: 'accepted', id: 'kMembers001', details: { membersOnly: true } });
+    expect(await member.inspect(url('kMembLive01'))).toMatchObject({ kind: 'accepted', id: 'kMembLive01', details: { membersOnly: true } });
+    expect(await member.check(url('kMembLive01'), null)).toMatchObject({ state: 'live', playlistUrl: 'http://127.0.0.1:1/members.m3u8' });
+    expect(await withoutCookies.inspect(url('kUpcoming01'))).toMatchObject({ kind: 'accepted', details: { membersOnly: false } });
+  });
+
+  it('is rejected as needing a sign-in when YouTube asks for one (age-restricted), opened by cookies that are signed in', async () => {
+    expect(await withoutCookies.inspect(url('kAgeGated01'))).toEqual({
+      kind: 'rejected',
+      signIn: true,
+      reason:
+        "YouTube asks to sign in (age-restricted or similar): Kura has no access (KURA_YTDLP_COOKIES is not set; a signed-in account's cookies are needed).",
+    });
+    expect(await withoutCookies.check(url('kAgeGated01'), null)).toMatchObject({ state: 'no_access' });
+    expect(await withCookies(() => memberCookies).check(url('kAgeGated01'), null)).toMatchObject({ state: 'live' });
   });
 });
 

@@ -15,6 +15,7 @@ export function followOf(fields: Partial<Follow> & Pick<Follow, 'kind' | 'url' |
     nextCheckAt: now,
     failingSince: null,
     signals: [],
+    accessRefused: null,
     ...fields,
   };
 }

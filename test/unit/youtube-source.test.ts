@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { accessOf, createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 
 // yt-dlp outputs kept as fixtures (test/fixtures/yt-dlp/README.md says how they were made).
@@ -31,6 +31,8 @@ describe('reading yt-dlp output', () => {
       },
       variants: [],
       fragments: { formats: [], fragmentSeconds: null },
+      availability: 'public',
+      formatCount: 0,
     });
   });
 
@@ -38,6 +40,24 @@ describe('reading yt-dlp output', () => {
     const upcoming = fixture('upcoming') as Record<string, unknown>;
     expect(readYouTubeVideo({ ...upcoming, availability: 'subscriber_only' }).details.membersOnly).toBe(true);
     expect(readYouTubeVideo({ ...upcoming, availability: undefined }).details).not.toHaveProperty('membersOnly');
+  });
+
+  it('reads no access from a members-only or sign-in video without formats (what yt-dlp prints for a refusal it was told to ignore)', () => {
+    const refused = (state: string, availability: string) => readYouTubeVideo({ ...(fixture(state) as object), availability, formats: [] });
+    // live or ended without a format: YouTube refused, cookies or not
+    for (const cookies of [false, true]) {
+      expect(accessOf(refused('live', 'subscriber_only'), cookies)).toBe('members_only');
+      expect(accessOf(refused('was-live', 'subscriber_only'), cookies)).toBe('members_only');
+      expect(accessOf(refused('live', 'needs_auth'), cookies)).toBe('sign_in');
+    }
+    // upcoming: no formats for a member either, so only the lack of any cookies tells
+    expect(accessOf(refused('upcoming', 'subscriber_only'), false)).toBe('members_only');
+    expect(accessOf(refused('upcoming', 'subscriber_only'), true)).toBeNull();
+    // formats listed: opened; public or unknown availability: nothing to refuse
+    const opened = readYouTubeVideo({ ...(fixture('live') as object), availability: 'subscriber_only' });
+    expect(accessOf(opened, false)).toBeNull();
+    expect(accessOf(refused('live', 'public'), false)).toBeNull();
+    expect(accessOf(readYouTubeVideo({ ...(fixture('live') as object), availability: null, formats: [] }), false)).toBeNull();
   });
 
   it('lists the HLS renditions of a live stream, not storyboards', () => {
@@ -93,6 +113,23 @@ describe('the YouTube source', () => {
     });
     expect((await createYouTubeSource(answering('was-live')).check(URL_OF_FIXTURE, null)).state).toBe('ended');
     expect(await createYouTubeSource(failing('HTTP Error 429')).check(URL_OF_FIXTURE, null)).toEqual({ state: 'not_yet', reason: 'HTTP Error 429' });
+  });
+
+  it('refuses a live members-only stream it gets no formats of, at submission and at a check, naming the cookies setting', async () => {
+    const membersOnlyLive = { ...(fixture('live') as object), availability: 'subscriber_only', formats: [] };
+    const withCookies: YtDlp = Object.assign(async () => membersOnlyLive, { cookies: true });
+    const reason = "Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies).";
+    expect(await createYouTubeSource(withCookies).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', membersOnly: true, reason });
+    expect(await createYouTubeSource(withCookies).check(URL_OF_FIXTURE, null)).toMatchObject({ state: 'no_access', reason });
+    const ageGated = { ...(fixture('live') as object), availability: 'needs_auth', formats: [] };
+    expect(await createYouTubeSource(async () => ageGated).inspect(URL_OF_FIXTURE)).toMatchObject({
+      kind: 'rejected',
+      signIn: true,
+      reason: expect.stringMatching(/sign in/),
+    });
+    // a member's run: the same stream with its formats is recorded
+    const opened = { ...(fixture('live') as object), availability: 'subscriber_only' };
+    expect((await createYouTubeSource(Object.assign(async () => opened, { cookies: true })).check(URL_OF_FIXTURE, null)).state).toBe('live');
   });
 
   it('recognises YouTube URLs by their form alone', () => {

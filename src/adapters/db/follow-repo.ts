@@ -2,7 +2,17 @@
 import type pg from 'pg';
 import { AppError } from '../../core/errors.js';
 import type { FollowRepo } from '../../core/follows/ports.js';
-import { earliestCheck, FOLLOW_COLUMNS, SIGHTING_COLUMNS, signalsJson, toFollow, toSighting, type FollowRow, type SightingRow } from './follow-row.js';
+import {
+  accessRefusedJson,
+  earliestCheck,
+  FOLLOW_COLUMNS,
+  SIGHTING_COLUMNS,
+  signalsJson,
+  toFollow,
+  toSighting,
+  type FollowRow,
+  type SightingRow,
+} from './follow-row.js';
 
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
@@ -107,7 +117,7 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
       await pool.query(
         `with now_due as (select next_check_at as due from follows where id = $1 for update),
          checked as (
-           update follows set last_checked_at = $3, failing_since = $4, queued_count = queued_count + $5,
+           update follows set last_checked_at = $3, failing_since = $4, queued_count = queued_count + $5, access_refused = $9::jsonb,
                   next_check_at = case when now_due.due < $8 then least(now_due.due, $6) else $6 end,
                   signals = case when now_due.due < $8 then coalesce((
                     select jsonb_agg(case when (s->>'nextCheckAt')::timestamptz > now_due.due then jsonb_set(s, '{nextCheckAt}', to_jsonb(now_due.due)) else s end)
@@ -123,6 +133,7 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
           earliestCheck(outcome.signals, outcome.checkedAt),
           outcome.becameUnhealthy,
           dueBefore,
+          accessRefusedJson(outcome.accessRefused),
         ],
       );
     },

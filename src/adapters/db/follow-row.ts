@@ -1,7 +1,7 @@
-import type { Follow, FollowKind, MembersOnlyRule, Sighting, SightingVerdict, SignalHealth, SignalName } from '../../core/follows/follow.js';
+import type { AccessRefusal, Follow, FollowKind, MembersOnlyRule, Sighting, SightingVerdict, SignalHealth, SignalName } from '../../core/follows/follow.js';
 
 export const FOLLOW_COLUMNS = `id, kind, url, channel_id, channel_name, title, title_include, title_exclude, members_only, quality,
-  paused, created_by, created_at, queued_count::int as queued_count, last_checked_at, next_check_at, failing_since, signals`;
+  paused, created_by, created_at, queued_count::int as queued_count, last_checked_at, next_check_at, failing_since, signals, access_refused`;
 
 export interface FollowRow {
   id: string;
@@ -22,6 +22,15 @@ export interface FollowRow {
   next_check_at: Date;
   failing_since: Date | null;
   signals: StoredSignal[];
+  /** Migration 0020; absent in a webhook snapshot of a row from before it. */
+  access_refused?: StoredAccessRefusal | null;
+}
+
+/** A members-only refusal as kept in the `access_refused` jsonb column. */
+interface StoredAccessRefusal {
+  error: string;
+  since: string;
+  probeUrl: string;
 }
 
 /** A signal's health as kept in the `signals` jsonb column: times as ISO strings. */
@@ -63,7 +72,15 @@ export function toFollow(row: FollowRow): Follow {
       lastErrorAt: date(s.lastErrorAt),
       nextCheckAt: new Date(s.nextCheckAt),
     })),
+    accessRefused: row.access_refused
+      ? { error: row.access_refused.error, since: new Date(row.access_refused.since), probeUrl: row.access_refused.probeUrl }
+      : null,
   };
+}
+
+/** The `access_refused` column's JSON, or null. */
+export function accessRefusedJson(refusal: AccessRefusal | null): string | null {
+  return refusal === null ? null : JSON.stringify(refusal);
 }
 
 const SNAPSHOT_DATES = ['created_at', 'last_checked_at', 'next_check_at', 'failing_since'] as const;

@@ -64,6 +64,7 @@ interface FollowFields {
   channelName: string;
   url: string;
   failingSince: string;
+  accessError: string;
 }
 
 const RECORD_KINDS: Kinds<RecordFields> = {
@@ -80,7 +81,7 @@ const RECORD_KINDS: Kinds<RecordFields> = {
   failureReason: 'string',
   reason: 'string',
 };
-const FOLLOW_KINDS: Kinds<FollowFields> = { id: 'string', channelName: 'string', url: 'string', failingSince: 'string' };
+const FOLLOW_KINDS: Kinds<FollowFields> = { id: 'string', channelName: 'string', url: 'string', failingSince: 'string', accessError: 'string' };
 
 const COLORS: Record<string, number> = {
   'livestream.queued': 0x3498db,
@@ -156,9 +157,15 @@ function followEmbed(event: DiscordEvent, base: string): DiscordEmbed {
   const embed: DiscordEmbed = {
     title: `Follow unhealthy: ${follow.channelName ?? follow.url ?? 'a follow'}`,
     color: COLORS[event.type] ?? OTHER_COLOR,
-    description: `Every way Kura checks ${follow.url === undefined ? 'this source' : escapeMarkdown(follow.url)} has failed${since}: new streams may be missed.`,
+    description:
+      follow.accessError === undefined
+        ? `Every way Kura checks ${follow.url === undefined ? 'this source' : escapeMarkdown(follow.url)} has failed${since}: new streams may be missed.`
+        : `The cookies no longer give access to the members-only streams of ${follow.url === undefined ? 'this source' : escapeMarkdown(follow.url)}${since}: they are not recorded.`,
     ...timestampOf(event.timestamp),
-    fields: signalErrors(event.data.signals),
+    fields: [
+      ...(follow.accessError === undefined ? [] : [{ name: 'members-only', value: escapeMarkdown(follow.accessError) }]),
+      ...signalErrors(event.data.signals),
+    ],
   };
   if (follow.id !== undefined) embed.url = httpUrl(`${base}/follows/${encodeURIComponent(follow.id)}`);
   if (follow.channelName !== undefined) embed.author = { name: follow.channelName };

@@ -26,8 +26,18 @@ interface YtDlpInfo {
 /** yt-dlp's words for a video that is no more (removed, made private, its channel closed): checking again will not help. */
 const GONE = /private video|video is private|video unavailable|has been removed|account associated with this video has been terminated/i;
 
-/** yt-dlp's words for a members-only video Kura has no access to (no member's cookies). */
+/**
+ * yt-dlp's words for a members-only video Kura has no access to. yt-dlp says them only without
+ * `--ignore-no-formats-error` (as an ERROR); Kura's runs pass it, so this is a fallback for an older
+ * or differently configured yt-dlp: the truth is in the JSON (`accessOf`).
+ */
 const MEMBERS_ONLY = /members-only content|join this channel to get access/i;
+
+/**
+ * Which login a video needs that Kura's yt-dlp runs do not have: `members_only` (a channel
+ * member's), `sign_in` (any signed-in account's: age-restricted and similar). Null: none.
+ */
+export type AccessNeed = 'members_only' | 'sign_in';
 
 /** What yt-dlp says about one YouTube video. */
 export interface YouTubeVideo {
@@ -37,6 +47,10 @@ export interface YouTubeVideo {
   variants: Variant[];
   /** Its adaptive formats recordable fragment by fragment from the first (what it lists with `--live-from-start`). */
   fragments: ReturnType<typeof fragmentFormatsOf>;
+  /** `availability` as yt-dlp gives it: `subscriber_only`, `needs_auth`, `public`…; null when it does not say. */
+  availability: string | null;
+  /** How many formats yt-dlp listed (any kind). */
+  formatCount: number;
 }
 
 /**
@@ -44,11 +58,16 @@ export interface YouTubeVideo {
  * (the default) asks for the formats a live stream can be recorded in from its first fragment; false
  * for its HLS formats, which start at the live edge's window.
  */
-export type YtDlp = (url: string, options?: { fromStart?: boolean }) => Promise<unknown>;
+export type YtDlp = ((url: string, options?: { fromStart?: boolean }) => Promise<unknown>) & {
+  /** Whether its runs are handed cookies (KURA_YTDLP_COOKIES); absent: no. */
+  cookies?: boolean;
+};
 
 export function createYtDlp(program: YtDlpProgram): YtDlp {
-  // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details
-  return (url, { fromStart = true } = {}) =>
+  // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details.
+  // It also turns YouTube's refusals (members-only, sign in) into warnings, which --no-warnings
+  // hides: yt-dlp exits 0 with no formats and says why only by `availability` (see accessOf).
+  const run = (url: string, { fromStart = true } = {}) =>
     runYtDlp(program, [
       '-J',
       '--no-warnings',
@@ -58,6 +77,31 @@ export function createYtDlp(program: YtDlpProgram): YtDlp {
       '--',
       url,
     ]);
+  return Object.assign(run, { cookies: program.cookiesFile !== null });
+}
+
+/**
+ * The login a video needs and Kura's runs do not give it, read from yt-dlp's JSON: a members-only
+ * (`subscriber_only`) or sign-in (`needs_auth`) video without a single format. An upcoming stream
+ * has no formats even for a member, so it tells only when no cookies are handed at all; a live or
+ * ended one without formats was refused. Null: no refusal seen.
+ */
+export function accessOf(video: YouTubeVideo, cookies: boolean): AccessNeed | null {
+  const need = video.availability === 'subscriber_only' ? 'members_only' : video.availability === 'needs_auth' ? 'sign_in' : null;
+  if (need === null || video.formatCount > 0) return null;
+  return video.liveStatus === 'is_upcoming' && cookies ? null : need;
+}
+
+/** Why Kura cannot record a video that needs this login, in words that name the setting. */
+export function noAccessReason(need: AccessNeed, cookies: boolean): string {
+  if (need === 'members_only') {
+    return cookies
+      ? "Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies)."
+      : "Members-only: Kura has no access to this stream (KURA_YTDLP_COOKIES is not set; a member's cookies are needed).";
+  }
+  return cookies
+    ? 'YouTube asks to sign in (age-restricted or similar): the cookies no longer give access (KURA_YTDLP_COOKIES must be a current signed-in account).'
+    : "YouTube asks to sign in (age-restricted or similar): Kura has no access (KURA_YTDLP_COOKIES is not set; a signed-in account's cookies are needed).";
 }
 
 /** Reads yt-dlp's JSON for a YouTube video. */
@@ -81,6 +125,8 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
       .filter((f) => f.vcodec !== 'none' && f.acodec !== 'none')
       .map((f) => ({ url: f.url as string, bandwidth: Math.round((f.tbr ?? 0) * 1000), width: f.width ?? null, height: f.height ?? null })),
     fragments: fragmentFormatsOf(info.formats ?? []),
+    availability: typeof info.availability === 'string' ? info.availability : null,
+    formatCount: Array.isArray(info.formats) ? info.formats.length : 0,
   };
 }
 
@@ -91,6 +137,14 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
  */
 export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
   const video = async (url: string, fromStart = true) => readYouTubeVideo(await ytdlp(url, { fromStart }));
+  const cookies = ytdlp.cookies === true;
+  // a live stream that lists no format from its start may still be open to Kura: its HLS look says
+  const accessNeeded = async (url: string, found: YouTubeVideo) => {
+    const need = accessOf(found, cookies);
+    if (need === null || found.liveStatus !== 'is_live') return need;
+    const hls = await video(url, false).catch(() => null);
+    return hls === null ? need : accessOf(hls, cookies);
+  };
   return {
     recognises: (url) => parseYouTubeUrl(url).kind !== 'not_youtube',
     async inspect(url) {
@@ -103,6 +157,9 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
         const reason = `YouTube did not describe this video: ${(error as Error).message}`;
         return MEMBERS_ONLY.test(reason) ? { kind: 'rejected', reason, membersOnly: true } : { kind: 'rejected', reason };
       }
+      const need = await accessNeeded(parsed.canonicalUrl, found);
+      if (need !== null)
+        return { kind: 'rejected', reason: noAccessReason(need, cookies), ...(need === 'members_only' ? { membersOnly: true } : { signIn: true }) };
       if (found.liveStatus === 'was_live' || found.liveStatus === 'post_live') return { kind: 'rejected', reason: 'This livestream has already ended.' };
       if (found.liveStatus !== 'is_upcoming' && found.liveStatus !== 'is_live') return { kind: 'rejected', reason: 'This video is not a livestream.' };
       return { kind: 'accepted', platform: 'youtube', id: parsed.videoId, canonicalUrl: parsed.canonicalUrl, details: found.details };
@@ -131,6 +188,9 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
         return { state: GONE.test(reason) ? 'gone' : 'not_yet', reason };
       }
       const { details } = found;
+      const need = await accessNeeded(sourceUrl, found);
+      // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
+      if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
       if (found.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };
       if (found.liveStatus !== 'is_live') return { state: 'ended', reason: `the video is ${found.liveStatus}`, details };
       const fragments = options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality);

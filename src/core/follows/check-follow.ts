@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0057-webhook-events-with-the-change.md
-import { healthOf, SIGNALS_OF, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
-import { decideBroadcast, decideVideo, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
+import { healthOf, SIGNALS_OF, type AccessRefusal, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
+import { decideBroadcast, decideVideo, probeAccess, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
 import { publicErrorWords } from '../sources/public-url.js';
 import { titleRules } from './follow-rules.js';
@@ -19,17 +19,29 @@ export interface CheckPolicy extends DecidePolicy {
 
 /**
  * Checks a follow once: looks at each of its signals that is due (paced per host; a failure is
- * kept in that signal's health, never thrown), decides every stream they list (see
- * decide-candidate.ts), keeps the decisions as sightings and writes the outcome. Returns it.
+ * kept in that signal's health, never thrown), looks again at the members-only stream YouTube
+ * refused it (if any), decides every stream they list (see decide-candidate.ts), keeps the
+ * decisions as sightings and writes the outcome. Returns it. The follow is failing while every
+ * signal fails, or while the cookies do not open the members-only streams it includes; unhealthy
+ * (one `follow.unhealthy` event) after an hour of either.
  */
 export async function checkFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
   const looked = await lookAll(deps, follow, policy, now);
   const signals = looked.map((l) => l.health);
   const candidates = dedupe(looked.flatMap((l) => l.candidates));
-  const queued = await decideAll(deps, follow, candidates, policy, now);
+  const standing = await probeAccess(deps, follow);
+  const { queued, refused } = await decideAll(deps, follow, candidates, policy, now);
+  const accessRefused: AccessRefusal | null = refused === null ? standing : { ...refused, since: standing?.since ?? now };
   const answered = signals.some((s) => s.lastError === null);
-  const failingSince = answered ? null : (follow.failingSince ?? now);
-  const outcome: CheckOutcome = { checkedAt: now, signals, failingSince, queued, becameUnhealthy: startsUnhealthySpell(follow, failingSince, now) };
+  const failingSince = answered && accessRefused === null ? null : (follow.failingSince ?? now);
+  const outcome: CheckOutcome = {
+    checkedAt: now,
+    signals,
+    failingSince,
+    accessRefused,
+    queued,
+    becameUnhealthy: startsUnhealthySpell(follow, failingSince, now),
+  };
   await deps.follows.recordCheck(follow.id, outcome, follow.nextCheckAt);
   return outcome;
 }
@@ -106,9 +118,19 @@ function merge(first: StreamCandidate, other: StreamCandidate): StreamCandidate 
   return merged as unknown as StreamCandidate;
 }
 
-/** Decides every candidate not settled before; returns how many were queued. */
-async function decideAll(deps: CheckDeps, follow: Follow, candidates: StreamCandidate[], policy: CheckPolicy, now: Date): Promise<number> {
+/**
+ * Decides every candidate not settled before; returns how many were queued, and the last refusal
+ * of a members-only stream the follow includes (its words and URL), or null.
+ */
+async function decideAll(
+  deps: CheckDeps,
+  follow: Follow,
+  candidates: StreamCandidate[],
+  policy: CheckPolicy,
+  now: Date,
+): Promise<{ queued: number; refused: Omit<AccessRefusal, 'since'> | null }> {
   let queued = 0;
+  let refused: Omit<AccessRefusal, 'since'> | null = null;
   for (const broadcast of candidates.filter((c) => c.id === null)) {
     // a broadcast that ended between the look and the queuing is simply not queued; the next look sees the next one
     if (await decideBroadcast(deps, follow, broadcast, now).catch(() => false)) queued += 1;
@@ -122,11 +144,13 @@ async function decideAll(deps: CheckDeps, follow: Follow, candidates: StreamCand
       ? { verdict: 'known' as const, reason: 'Kura has a record of it already', recheckAt: null }
       : await decideVideo(deps, follow, candidate, decide, now);
     if (decision.verdict === 'queued') queued += 1;
-    sightings.push({ followId: follow.id, streamId: candidate.id as string, title: candidate.title, seenAt: now, ...decision });
+    const { accessRefused, ...decided } = decision as typeof decision & { accessRefused?: string };
+    if (accessRefused !== undefined) refused = { error: accessRefused, probeUrl: candidate.url };
+    sightings.push({ followId: follow.id, streamId: candidate.id as string, title: candidate.title, seenAt: now, ...decided });
     // kept as each is decided, so a check cut short never queues one twice
     await deps.follows.recordSightings(sightings.slice(-1));
   }
-  return queued;
+  return { queued, refused };
 }
 
 /**

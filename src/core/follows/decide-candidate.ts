@@ -4,7 +4,7 @@ import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
-import { followSubmitter, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
+import { followSubmitter, type AccessRefusal, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
 import type { TitleRefusal } from './follow-rules.js';
 import type { FollowRepo, HostPacer } from './ports.js';
 
@@ -25,7 +25,11 @@ export interface DecidePolicy {
   horizonSeconds: number;
 }
 
-type Decision = Pick<Sighting, 'verdict' | 'reason' | 'recheckAt'>;
+/**
+ * What was decided; `accessRefused`: YouTube refused a members-only (or sign-in) stream the follow
+ * includes, in the follow's words (it turns the follow failing, see check-follow.ts).
+ */
+type Decision = Pick<Sighting, 'verdict' | 'reason' | 'recheckAt'> & { accessRefused?: string };
 
 const final = (verdict: SightingVerdict, reason: string): Decision => ({ verdict, reason, recheckAt: null });
 /** A rejection that holds for good (as opposed to yt-dlp failing, which is tried again). */
@@ -64,6 +68,23 @@ export async function decideVideo(
   }
 }
 
+/**
+ * The members-only refusal the follow stands under before this check decides anything: none when
+ * it does not include members-only streams (any more); else its refused stream is looked at again
+ * (paced). Opened (accepted, or judged an ended stream or no livestream, which takes its formats)
+ * → access works again; refused again → it stands; yt-dlp failing says nothing, so it stands.
+ */
+export async function probeAccess(deps: Pick<DecideDeps, 'source' | 'pacer'>, follow: Follow): Promise<AccessRefusal | null> {
+  const refusal = follow.accessRefused;
+  if (refusal === null || follow.rules.membersOnly !== 'include') return null;
+  await deps.pacer.wait(YOUTUBE_HOST);
+  const inspection = await deps.source.inspect(refusal.probeUrl).catch(() => null);
+  if (inspection === null) return refusal;
+  if (inspection.kind === 'accepted') return null;
+  if (inspection.membersOnly === true || inspection.signIn === true) return refusal;
+  return FOR_GOOD.test(inspection.reason) ? null : refusal;
+}
+
 const quality = (follow: Follow) => (follow.rules.quality === null ? {} : { quality: follow.rules.quality });
 
 /** The rules on what is known of a stream: its title, whether it is members-only, when it starts. Null: no rule stops it. */
@@ -95,17 +116,25 @@ async function rejected(
   inspection: Extract<Inspection, { kind: 'rejected' }>,
   now: Date,
 ): Promise<Decision> {
-  if (inspection.membersOnly === true) {
-    if (follow.rules.membersOnly === 'skip') return final('skipped', 'members-only (the follow skips them)');
-    const reason = `members-only: Kura has no access to this stream (yt-dlp said: ${inspection.reason}); give yt-dlp a member's cookies to record these`;
-    await writeFailed(deps, follow, candidate, reason, now);
-    return final('failed', reason);
+  if (inspection.membersOnly === true || inspection.signIn === true) {
+    if (inspection.membersOnly === true && follow.rules.membersOnly === 'skip') return final('skipped', 'members-only (the follow skips them)');
+    // the source's reason names the setting (KURA_YTDLP_COOKIES); waiting will not open the stream
+    await writeFailed(deps, follow, candidate, inspection.reason, now);
+    const decision = final('failed', inspection.reason);
+    // the cookies are expected to open what the follow includes: their failure is the follow's
+    if (follow.rules.membersOnly !== 'include') return decision;
+    return { ...decision, accessRefused: accessRefusedWords(candidate, inspection.reason) };
   }
   if (FOR_GOOD.test(inspection.reason)) return final('skipped', inspection.reason);
   return { verdict: 'later', reason: `${inspection.reason} (tried again at the next check)`, recheckAt: now };
 }
 
-/** A members-only stream the follow includes but Kura cannot watch: a failed record that says why. */
+/** Why a follow stands failing when YouTube refused one of its streams for want of access. */
+export function accessRefusedWords(candidate: Pick<StreamCandidate, 'id' | 'url'>, reason: string): string {
+  return `the cookies no longer give access to members-only streams (KURA_YTDLP_COOKIES): YouTube refused ${candidate.id ?? candidate.url}: ${reason}`;
+}
+
+/** A members-only (or sign-in) stream Kura cannot watch: a failed record that says why. */
 async function writeFailed(deps: DecideDeps, follow: Follow, candidate: StreamCandidate, reason: string, now: Date): Promise<void> {
   await deps.livestreams.upsertMany([
     {

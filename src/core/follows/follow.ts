@@ -79,9 +79,28 @@ export interface Follow {
   lastCheckedAt: Date | null;
   /** When the next of its signals is due (paused follows are not checked). */
   nextCheckAt: Date;
-  /** Since when every signal has failed; null while one answers. */
+  /**
+   * Since when every signal has failed, or the cookies have not opened the members-only streams it
+   * includes (`accessRefused`); null while one signal answers and access works.
+   */
   failingSince: Date | null;
   signals: SignalHealth[];
+  /** YouTube refused a members-only (or sign-in) stream the follow includes: the cookies no longer give access. Null: none since they last did. */
+  accessRefused: AccessRefusal | null;
+}
+
+/**
+ * A members-only (or sign-in) stream the follow includes that YouTube would not open for Kura: the
+ * cookies (KURA_YTDLP_COOKIES) no longer give access. Kept until the refused stream opens again
+ * (looked at again at every check) or the follow stops including members-only streams.
+ */
+export interface AccessRefusal {
+  /** In words: "the cookies no longer give access to members-only streams (KURA_YTDLP_COOKIES): YouTube refused …". */
+  error: string;
+  /** When YouTube first refused (this spell). */
+  since: Date;
+  /** The stream refused last, looked at again at each check. */
+  probeUrl: string;
 }
 
 /** A follow whose signals all fail this long is unhealthy: flagged in the API, UI and /metrics. */

@@ -1,4 +1,4 @@
-import type { Follow, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
+import type { AccessRefusal, Follow, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
 
 /** A follow as created, before any check: every signal of its kind due now. */
 export type NewFollow = Pick<Follow, 'id' | 'kind' | 'url' | 'channelId' | 'channelName' | 'title' | 'rules' | 'createdBy' | 'createdAt' | 'signals'>;
@@ -9,6 +9,8 @@ export interface CheckOutcome {
   /** Every signal of the follow, those looked at updated. */
   signals: SignalHealth[];
   failingSince: Date | null;
+  /** The members-only refusal the follow stands under after this check; null: access works (or is not needed). */
+  accessRefused: AccessRefusal | null;
   /** Added to queuedCount. */
   queued: number;
   /** This check starts an unhealthy spell (a `follow.unhealthy` event, written with the outcome). */

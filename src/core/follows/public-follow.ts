@@ -32,6 +32,8 @@ export interface PublicFollow {
   nextCheckAt: string;
   failingSince: string | null;
   signals: PublicSignal[];
+  /** Why the cookies no longer give access to the members-only streams it includes (the follow is failing for it); null: no such refusal. */
+  accessError: string | null;
 }
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -66,6 +68,7 @@ export function publicFollow(follow: Follow, now: Date, audience: Audience): Pub
       lastErrorAt: iso(s.lastErrorAt),
       nextCheckAt: s.nextCheckAt.toISOString(),
     })),
+    accessError: follow.accessRefused === null ? null : audience === 'admin' ? follow.accessRefused.error : redactUrlsIn(follow.accessRefused.error),
   };
 }
 

@@ -16,9 +16,10 @@ export interface StreamDetails {
 export interface SourceStatus {
   /**
    * `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES);
-   * `gone`: the source says the video was removed or made private.
+   * `gone`: the source says the video was removed or made private;
+   * `no_access`: the source refuses Kura (a members-only or sign-in stream the cookies do not open).
    */
-  state: 'live' | 'not_yet' | 'ended' | 'refused' | 'gone';
+  state: 'live' | 'not_yet' | 'ended' | 'refused' | 'gone' | 'no_access';
   /** The media playlist to record, when live (and not recorded fragment by fragment). */
   playlistUrl?: string;
   /** The adaptive formats to record fragment by fragment from the first, when live and the source offers them (YouTube). */
@@ -61,8 +62,11 @@ export interface FragmentedStream {
 
 /** A submitted URL as a source sees it. */
 export type Inspection =
-  /** `membersOnly`: refused because only the channel's members may watch it, and Kura is not one. */
-  | { kind: 'rejected'; reason: string; membersOnly?: boolean }
+  /**
+   * `membersOnly`: refused because only the channel's members may watch it, and Kura is not one;
+   * `signIn`: refused because YouTube asks to sign in (age-restricted), and Kura's cookies do not.
+   */
+  | { kind: 'rejected'; reason: string; membersOnly?: boolean; signIn?: boolean }
   | {
       kind: 'accepted';
       platform: Platform;

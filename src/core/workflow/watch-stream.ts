@@ -14,7 +14,8 @@ export interface WatchPolicy {
 
 /**
  * Checks an upcoming record's source once: live → schedule the capture; not yet → check again
- * (seldom while the start is far, every `pollSeconds` near and after it); never live → failed.
+ * (seldom while the start is far, every `pollSeconds` near and after it); never live, or no access
+ * (members-only without a member's cookies) → failed.
  * Throws PermanentError when the source says the video is gone (removed, private).
  */
 export async function watchStream(
@@ -34,6 +35,11 @@ export async function watchStream(
     return 'capturing';
   }
   if (status.state === 'gone') throw new PermanentError(`The source says the video is gone: ${status.reason ?? 'removed'}.`);
+  // members-only (or sign-in) without access: the stream will not open by waiting for it
+  if (status.state === 'no_access') {
+    await deps.livestreams.transition(id, { type: 'gave_up', reason: status.reason ?? 'The source gives Kura no access to this stream.' });
+    return 'failed';
+  }
   if (status.state === 'refused') {
     await deps.livestreams.transition(id, { type: 'gave_up', reason: `Kura will not fetch this source: ${status.reason ?? 'refused'}.` });
     return 'failed';

@@ -43,13 +43,18 @@ const followProperties = {
   createdBy: Type.String({ description: 'the admin who created it, provider/userId' }),
   createdAt: Type.String({ format: 'date-time' }),
   health: Type.Enum(['ok', 'failing', 'unhealthy', 'paused'] as const, {
-    description: 'failing: every signal fails; unhealthy: for an hour or more',
+    description:
+      'failing: every signal fails, or the cookies no longer give access to the members-only streams it includes (accessError); unhealthy: for an hour or more',
   }),
   queued: Type.Integer({ minimum: 0, description: 'streams it queued, ever' }),
   lastCheckedAt: time('when it was last checked'),
   nextCheckAt: Type.String({ format: 'date-time' }),
-  failingSince: time('since when every signal fails; null while one answers'),
+  failingSince: time('since when every signal fails, or the cookies give no access (accessError); null while one answers and access works'),
   signals: Type.Array(SignalSchema),
+  accessError: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'why the cookies (KURA_YTDLP_COOKIES) no longer give access to the members-only streams it includes: YouTube refused one (named); null once that stream opens again, or when the follow skips members-only streams',
+  }),
 };
 
 export const FollowSchema = Type.Object(followProperties, { $id: 'Follow' });

@@ -18,7 +18,12 @@
 // repeats), the stand-in warns as yt-dlp does
 // and lists no formats (its simulation of the formats a runtime-less yt-dlp cannot unlock).
 // `--cookies FILE`: a members-only video is answered when the file holds the line the state's
-// `memberCookie` names (a member's cookie), or when `membersOnlyAccess` is true.
+// `memberCookie` names (a member's cookie), or when `membersOnlyAccess` is true. Without access, as
+// yt-dlp 2026.08.19 does (docs/research/youtube-live-contract.md §2.4, §5.2): with
+// `--ignore-no-formats-error` it exits 0 with the video's details, `formats: []` and `availability:
+// "subscriber_only"`, and the reason only as a WARNING line (none with `--no-warnings`); without
+// it, it fails with the ERROR line. A video with `"signIn": true` (age-gated) answers the same way
+// with `availability: "needs_auth"` and the sign-in reason; a member's access opens it too.
 //
 // The live chat: `--skip-download --write-subs --sub-langs live_chat -o DIR/NAME.%(ext)s -- URL`
 // appends to DIR/NAME.live_chat.json, while the video's state says `is_live`, one line per chat
@@ -32,6 +37,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MEMBERS_ONLY = 'Join this channel to get access to members-only content like this video, and other exclusive perks.';
+const SIGN_IN =
+  'Sign in to confirm your age. This video may be inappropriate for some users. Use --cookies-from-browser or --cookies for the authentication. ' +
+  'See  https://github.com/yt-dlp/yt-dlp/wiki/FAQ#how-do-i-pass-cookies-to-yt-dlp  for how to manually pass cookies. ' +
+  'Also see  https://github.com/yt-dlp/yt-dlp/wiki/Extractors#exporting-youtube-cookies  for tips on effectively exporting YouTube cookies';
 
 const args = process.argv.slice(2);
 // `--version`: a release of three days ago (a current one), or $YTDLP_STAND_IN_VERSION
@@ -75,13 +84,17 @@ process.stdout.write(`${JSON.stringify(videoInfo(id, state.videos?.[id] ?? state
 /** What `yt-dlp -J` prints for one video in the given state. */
 function videoInfo(id, video) {
   if (video.error) fail(`ERROR: [youtube] ${id}: ${video.error}`);
-  if (video.membersOnly && !isMember) fail(`ERROR: [youtube] ${id}: ${MEMBERS_ONLY}`);
+  // no access: raise_no_formats, which --ignore-no-formats-error turns into a warning
+  const refusal = isMember ? null : video.membersOnly ? MEMBERS_ONLY : video.signIn ? SIGN_IN : null;
+  if (refusal !== null && !args.includes('--ignore-no-formats-error')) fail(`ERROR: [youtube] ${id}: ${refusal}`);
+  if (refusal !== null && !args.includes('--no-warnings')) process.stderr.write(`WARNING: [youtube] ${id}: ${refusal}\n`);
   const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
   const info = JSON.parse(readFileSync(path.join(fixtures, 'live.json'), 'utf8'));
   info.id = id;
   info.webpage_url = `https://www.youtube.com/watch?v=${id}`;
   if (video.title) info.title = info.fulltitle = video.title;
   if (video.membersOnly) info.availability = 'subscriber_only';
+  else if (video.signIn) info.availability = 'needs_auth';
   const [channelId, channel] = Object.entries(state.channels ?? {}).find(([, c]) => c.streams?.includes(id)) ?? [];
   if (channel !== undefined) {
     info.channel_id = channelId;
@@ -94,7 +107,7 @@ function videoInfo(id, video) {
   info.release_timestamp = video.releaseTimestamp ?? info.release_timestamp;
   if (video.thumbnailUrl) info.thumbnails = [{ url: video.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
   info.formats =
-    video.liveStatus === 'is_live' && hasRuntime
+    video.liveStatus === 'is_live' && hasRuntime && refusal === null
       ? [
           {
             format_id: '91',
