@@ -95,14 +95,19 @@ class FragmentSession extends RecordingSession {
     }
   }
 
-  /** Fetches the tracks' fragment `n` side by side and stores them in sequence order, each or a gap. */
+  /** Fetches the tracks' fragment `n` side by side and stores them in sequence order; what is lost is a gap (one for both tracks when both are). */
   private async storeFragment(n: number, tracks: readonly FragmentTrack[]): Promise<void> {
     const fetched = await Promise.all(tracks.map((track) => this.fetchFragment(track, n)));
+    const lost = fetched.flatMap((result, i) => ('lost' in result ? [`${tracks[i] as FragmentTrack} ${result.lost}`] : []));
+    if (lost.length === tracks.length) {
+      const [first, last] = [sequenceOf(n, tracks[0] as FragmentTrack), sequenceOf(n, tracks.at(-1) as FragmentTrack)];
+      return this.recordGap(first, last, this.stream.fragmentSeconds, `fragment ${n}: ${lost.join('; ')}`);
+    }
     for (const [i, track] of tracks.entries()) {
       const result = fetched[i] as Fetched;
       const sequence = sequenceOf(n, track);
       if ('lost' in result) {
-        await this.recordGap(sequence, sequence, this.stream.fragmentSeconds, `${track} fragment ${n} ${result.lost}`);
+        await this.recordGap(sequence, sequence, this.stream.fragmentSeconds, `${track} of fragment ${n} ${result.lost}`);
         continue;
       }
       await this.writer.write(result.bytes);
@@ -134,7 +139,7 @@ class FragmentSession extends RecordingSession {
       if (!this.storedAny && tried === FRAGMENT_ATTEMPTS && lastStatus !== 404)
         throw new FragmentsUnavailable(`${track} fragment ${n} could not be fetched (${lastError})`);
       await this.log(`${track} fragment ${n} attempt ${tried} failed: ${lastError}`);
-      await sleep(BACKOFF_MS[tried - 1] ?? 5000, this.signal);
+      if (tried < FRAGMENT_ATTEMPTS) await sleep(BACKOFF_MS[tried - 1] ?? 5000, this.signal);
     }
     return { lost: `could not be fetched (${lastError})` };
   }

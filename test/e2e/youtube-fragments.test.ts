@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { YTDLP_STAND_IN } from '../support/app.js';
+import { launchBrowser } from '../support/browser.js';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
+import { probe } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
+import { e2eEnv } from '../support/serve-env.js';
+import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
+
+// YouTube recorded from its first fragment, end to end: real `kura serve`, real ffmpeg and
+// PostgreSQL, a STAND-IN for YouTube's fragment server (test/support/googlevideo-stand-in.ts)
+// serving ffmpeg-made fragments by sequence number, and the yt-dlp STAND-IN listing them as
+// `yt-dlp -J --live-from-start` does.
+const VIDEO_ID = 'fragE2eTest';
+let db: TestDatabase;
+let cwd: string;
+let googlevideo: Googlevideo;
+let kura: KuraProcess | null = null;
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-fragments-'));
+  await chmod(cwd, 0o755);
+  googlevideo = await startGooglevideo();
+});
+afterEach(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  kura = null;
+  await googlevideo.close();
+  await db.drop();
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const stateFile = () => path.join(cwd, 'yt-dlp-state.json');
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile() });
+async function youtubeSays(state: object): Promise<void> {
+  await writeFile(`${stateFile()}.new`, JSON.stringify(state));
+  await rename(`${stateFile()}.new`, stateFile());
+}
+async function serve(): Promise<string> {
+  kura = spawnKura(['serve'], env(), cwd);
+  return (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+}
+const archiveFile = () => path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`);
+const isVideoFragment = (material: FragmentMaterial, itag: number) => (r: { itag: number | null; sq: number | null; status: number }) =>
+  r.itag === itag && r.sq !== null && r.status === 200 && r.sq < material.fragmentCount;
+
+/** The codecs and size of the archive's streams, as ffprobe reads them. */
+async function streamsOf(file: string): Promise<Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>> {
+  const child = spawn('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', file]);
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((resolve) => child.on('close', resolve));
+  return (JSON.parse(out) as { streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }> }).streams;
+}
+
+/** Puts the broadcast on air and tells yt-dlp's stand-in it is live, with its adaptive formats. */
+async function onAir(material: FragmentMaterial, startedSecondsAgo: number): Promise<void> {
+  googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
+  await youtubeSays({
+    liveStatus: 'is_live',
+    releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo,
+    videos: { [VIDEO_ID]: { liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo, adaptive: googlevideo.stateFor(VIDEO_ID) } },
+  });
+}
+/** Once Kura has the broadcast's last fragment, YouTube says it is over. */
+async function endsAfterLastFragment(material: FragmentMaterial, itag: number): Promise<void> {
+  await googlevideo.seen((r) => r.itag === itag && r.sq === material.fragmentCount - 1 && r.status === 200, 1);
+  await youtubeSays({ liveStatus: 'was_live', videos: { [VIDEO_ID]: { liveStatus: 'was_live' } } });
+}
+
+describe('a YouTube stream recorded from its first fragment (googlevideo and yt-dlp stand-ins)', () => {
+  it('found ten minutes after it began, through a kill -9 and a fragment lost at the source: every other frame from 0 s, at the best quality offered', async () => {
+    const material = await makeFragments({ codecs: 'h264', seconds: 640, targetSeconds: 2, fps: 10 });
+    const [small, big] = material.representations;
+    googlevideo.lose(VIDEO_ID, 7); // lost at the server, both tracks: one gap of 2 s
+    await onAir(material, 600);
+    const api = await serve();
+    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
+
+    // mid-way through the ten minutes it catches up on, the worker dies without a word, and comes back
+    await googlevideo.seen(isVideoFragment(material, big?.itag ?? 0), 150);
+    kura?.child.kill('SIGKILL');
+    await kura?.exited;
+    await serve();
+    await endsAfterLastFragment(material, big?.itag ?? 0);
+    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+
+    // the whole broadcast, from 0 s: every frame but those of the lost fragment, and the duration of all of it
+    const { duration, frames } = await probe(archiveFile());
+    expect(frames).toBe(material.seconds * 10 - 2 * 10);
+    expect(duration).toBeGreaterThan(material.seconds - 1);
+    expect(duration).toBeLessThan(material.seconds + 1);
+    // the tallest video offered (240p, not the 144p one), with its audio
+    expect(await streamsOf(archiveFile())).toEqual([
+      expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: big?.width, height: big?.height }),
+      expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+    ]);
+    expect(googlevideo.requests.some((r) => r.itag === small?.itag)).toBe(false);
+    const details = await fetch(`${api}/api/video/${VIDEO_ID}`).then((r) => r.json());
+    expect(details.capture.complete).toBe(false);
+    expect(details.capture.gaps).toEqual([expect.objectContaining({ firstSequence: 14, lastSequence: 15, seconds: 2 })]);
+    const log = await fetch(`${api}/api/download/${VIDEO_ID}/log`).then((r) => r.text());
+    expect(log).toMatch(/recording fragments from fragment 0: video 133 \(avc1/);
+    expect(log).toMatch(/resuming at sequence \d+/);
+  }, 240_000);
+
+  it('archives VP9 video with Opus audio as an MP4 that Chromium plays on the archive page', async () => {
+    const material = await makeFragments({ codecs: 'vp9', seconds: 24, targetSeconds: 2 });
+    const [, big] = material.representations;
+    await onAir(material, 10);
+    const api = await serve();
+    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
+    await endsAfterLastFragment(material, big?.itag ?? 0);
+    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    expect(await streamsOf(archiveFile())).toEqual([
+      expect.objectContaining({ codec_type: 'video', codec_name: 'vp9', height: big?.height }),
+      expect.objectContaining({ codec_type: 'audio', codec_name: 'opus' }),
+    ]);
+    expect((await probe(archiveFile())).frames).toBe(24 * 30);
+
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${api}/archive/${VIDEO_ID}`);
+      const played = await page.getByTestId('player').evaluate(
+        (video: HTMLVideoElement) =>
+          new Promise<{ width: number; at: number }>((resolve, reject) => {
+            video.muted = true;
+            video.addEventListener('error', () => reject(new Error(`the player failed: ${video.error?.message ?? video.error?.code}`)));
+            video.addEventListener('timeupdate', () => video.currentTime > 1 && resolve({ width: video.videoWidth, at: video.currentTime }));
+            void video.play().catch(reject);
+          }),
+      );
+      expect(played.width).toBe(big?.width);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+});
