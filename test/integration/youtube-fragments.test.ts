@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -80,4 +80,13 @@ describe.each([
 
 it('refuses a length that is not a whole number of fragments', async () => {
   await expect(makeFragments({ codecs: 'h264', seconds: 5, targetSeconds: 2 })).rejects.toThrow(/whole number/);
+});
+
+it('made by two makers at once, is the one the first to finish renamed into place (the other leaves nothing behind)', async () => {
+  const options = { codecs: 'h264', seconds: 3, targetSeconds: 1, fps: 10 } as const;
+  const [one, other] = await Promise.all([makeFragments(options), makeFragments(options)]);
+  expect(other.representations.map((r) => r.chunkPaths)).toEqual(one.representations.map((r) => r.chunkPaths));
+  const materialDir = path.dirname(one.representations[0]!.initPath);
+  expect((await readdir(path.dirname(materialDir))).filter((name) => name.startsWith('.making-'))).toEqual([]);
+  expect((await readdir(materialDir)).filter((name) => name.startsWith('chunk-0-'))).toHaveLength(3);
 });
