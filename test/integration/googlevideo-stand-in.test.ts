@@ -151,6 +151,21 @@ describe('the end of a broadcast', () => {
     expect(headSeqnum(await fragment(VIDEO, 0))).toBe(4);
   });
 
+  it('answers a request held for the next fragment at once, with 404', async () => {
+    onAir({}, await makeFragments({ codecs: 'h264', seconds: 10, targetSeconds: 5 }));
+    googlevideo.fault = () => {
+      googlevideo.end(videoId); // once the request is in: it is held for sq 1, made only 5 s after the start
+      return null;
+    };
+    try {
+      const held = await fragment(VIDEO, 1);
+      expect(held.status).toBe(404);
+      expect(headSeqnum(held)).toBe(0);
+    } finally {
+      googlevideo.fault = null;
+    }
+  });
+
   it('comes by itself when the head reaches the material’s last fragment', async () => {
     onAir({ startedSecondsAgo: 100 });
     const head = headSeqnum(await headProbe());
@@ -172,4 +187,20 @@ it('records every answer, and tells when a number of them have come', async () =
     { method: 'HEAD', videoId, itag: AUDIO, sq: null, status: 200 },
     { method: 'GET', videoId, itag: AUDIO, sq: 1, status: 200 },
   ]);
+});
+
+it('answers the faults a test switches on instead: a status, an empty 200, a dropped connection', async () => {
+  onAir({ startedSecondsAgo: 5 });
+  const faults = [503, 'empty', 'reset'] as const;
+  let next = 0;
+  googlevideo.fault = ({ sq }) => (sq === 1 ? (faults[next++] ?? null) : null);
+  try {
+    expect((await fragment(VIDEO, 1)).status).toBe(503);
+    const empty = await fragment(VIDEO, 1);
+    expect([empty.status, (await empty.arrayBuffer()).byteLength]).toEqual([200, 0]);
+    await expect(fragment(VIDEO, 1)).rejects.toThrow();
+    expect((await fragment(VIDEO, 1)).status).toBe(200);
+  } finally {
+    googlevideo.fault = null;
+  }
 });

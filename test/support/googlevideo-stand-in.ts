@@ -66,10 +66,29 @@ interface Broadcast {
   lost: Map<number, Set<number>>;
 }
 
+/** A request waiting for its fragment to be made. */
 interface Held {
   videoId: string;
   timer: NodeJS.Timeout;
   settle(): void;
+}
+
+/** What the stand-in's controls and its request handler share. */
+interface Station {
+  sigSecret: string;
+  broadcasts: Map<string, Broadcast>;
+  held: Set<Held>;
+  /** `seen` promises still waiting; each says whether it is done now. */
+  waiters: Array<() => boolean>;
+}
+
+/** One request being answered: what its URL names, and how to answer it (which records it). */
+interface Exchange {
+  method: string;
+  videoId: string;
+  itag: number;
+  sq: number | null;
+  answer(status: number, headers?: http.OutgoingHttpHeaders, body?: Buffer): void;
 }
 
 const EXPOSED = [
@@ -86,24 +105,37 @@ const EXPOSED = [
 
 /** Starts a googlevideo STAND-IN: broadcasts' fragments by `sq`, with X-Head-Seqnum, expiring signed URLs and lost fragments. */
 export async function startGooglevideo(): Promise<Googlevideo> {
-  const sigSecret = randomBytes(16).toString('hex');
-  const broadcasts = new Map<string, Broadcast>();
-  const held = new Set<Held>();
-  let waiters: Array<() => boolean> = [];
+  const station: Station = { sigSecret: randomBytes(16).toString('hex'), broadcasts: new Map(), held: new Set(), waiters: [] };
+  const googlevideo = controlsOf(station);
+  const server = http.createServer((request, response) => answerRequest(station, googlevideo, request, response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  googlevideo.origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  googlevideo.close = async () => {
+    for (const entry of station.held) entry.settle();
+    await new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  };
+  return googlevideo;
+}
+
+/** The stand-in's controls over the station (everything but `origin` and `close`, which the server sets). */
+function controlsOf(station: Station): Googlevideo {
   const on = (videoId: string): Broadcast => {
-    const broadcast = broadcasts.get(videoId);
+    const broadcast = station.broadcasts.get(videoId);
     if (broadcast === undefined) throw new Error(`googlevideo stand-in: ${videoId} is not on air`);
     return broadcast;
   };
   const googlevideo: Googlevideo = {
     origin: '',
     broadcast: (videoId, { material, startedSecondsAgo = 0, expireInSeconds = 21_540 }) => {
-      broadcasts.set(videoId, { material, startMs: Date.now() - startedSecondsAgo * 1000, expireInSeconds, endedAt: null, lost: new Map() });
+      station.broadcasts.set(videoId, { material, startMs: Date.now() - startedSecondsAgo * 1000, expireInSeconds, endedAt: null, lost: new Map() });
     },
     end: (videoId) => {
       const broadcast = on(videoId);
       broadcast.endedAt ??= headOf(broadcast);
-      for (const hold of held) if (hold.videoId === videoId) hold.settle();
+      for (const entry of station.held) if (entry.videoId === videoId) entry.settle();
     },
     lose: (videoId, sq, itag = 0) => {
       const { lost } = on(videoId);
@@ -122,7 +154,7 @@ export async function startGooglevideo(): Promise<Googlevideo> {
         fps,
         tbr: bitrate / 1000,
       }));
-      return { origin: googlevideo.origin, videoId, sigSecret, targetSeconds: material.targetSeconds, expireInSeconds, formats };
+      return { origin: googlevideo.origin, videoId, sigSecret: station.sigSecret, targetSeconds: material.targetSeconds, expireInSeconds, formats };
     },
     aheadOfHead: 'hold',
     fault: null,
@@ -134,81 +166,83 @@ export async function startGooglevideo(): Promise<Googlevideo> {
           resolve();
           return true;
         };
-        if (!done()) waiters.push(done);
+        if (!done()) station.waiters.push(done);
       }),
     close: async () => undefined,
   };
-
-  const record = (request: FragmentRequest) => {
-    googlevideo.requests.push(request);
-    waiters = waiters.filter((done) => !done());
-  };
-
-  const server = http.createServer((request, response) => {
-    const method = request.method ?? 'GET';
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const query = url.searchParams;
-    const videoId = query.get('id')?.replace(/\.\d+$/, '') ?? null;
-    const itag = query.has('itag') ? Number(query.get('itag')) : null;
-    const sqValue = query.getAll('sq').at(-1);
-    const sq = sqValue === undefined ? null : Number(sqValue);
-    const answer = (status: number, headers: http.OutgoingHttpHeaders = {}, body?: Buffer) => {
-      response.writeHead(status, { 'access-control-expose-headers': EXPOSED.join(', '), 'x-content-type-options': 'nosniff', ...headers });
-      response.end(body);
-      record({ method, videoId, itag, sq, status });
-    };
-    if (url.pathname !== '/videoplayback' || videoId === null || itag === null || Number.isNaN(itag) || (sq !== null && !Number.isInteger(sq)))
-      return answer(404);
-    const expire = Number(query.get('expire'));
-    // `expire` is the second the URL dies (so a lifetime of 0 is already dead)
-    if (!(Date.now() < expire * 1000) || query.get('sig') !== googlevideoSig(sigSecret, videoId, itag, query.get('expire') ?? '')) return answer(403);
-    const broadcast = broadcasts.get(videoId);
-    const representation = broadcast?.material.representations.find((r) => r.itag === itag);
-    if (broadcast === undefined || representation === undefined) return answer(404);
-    const fault = googlevideo.fault?.({ method, videoId, itag, sq }) ?? null;
-    if (fault === 'reset') {
-      record({ method, videoId, itag, sq, status: 0 });
-      return void request.socket.destroy();
-    }
-    if (fault !== null) return answer(fault === 'empty' ? 200 : fault, { 'content-type': representation.mime, 'content-length': 0 });
-    const respond = (holding: boolean): void => {
-      const head = headOf(broadcast);
-      const headers = headHeaders(broadcast, head, sq);
-      if (sq === null) return answer(200, { ...headers, 'content-type': representation.mime, 'content-length': 0 });
-      const lost = broadcast.lost.get(itag)?.has(sq) || broadcast.lost.get(0)?.has(sq);
-      if (sq <= head && !lost) return void serveFragment(representation, sq, headers, answer);
-      if (!holding || lost || sq !== head + 1 || !isLive(broadcast) || googlevideo.aheadOfHead !== 'hold') return answer(404, headers);
-      hold(videoId, broadcast, sq, () => respond(false));
-    };
-    respond(true);
-  });
-
-  /** Holds a request for `sq` until it is made (at most 1.5 × target, or until the end), then answers it again. */
-  const hold = (videoId: string, broadcast: Broadcast, sq: number, again: () => void) => {
-    const targetMs = broadcast.material.targetSeconds * 1000;
-    // a few ms past the instant: a timer may fire a millisecond early
-    const madeInMs = broadcast.startMs + sq * targetMs - Date.now() + 5;
-    const entry: Held = {
-      videoId,
-      timer: setTimeout(() => entry.settle(), Math.min(Math.max(madeInMs, 0), 1.5 * targetMs)),
-      settle: () => {
-        clearTimeout(entry.timer);
-        if (held.delete(entry)) again();
-      },
-    };
-    held.add(entry);
-  };
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  googlevideo.origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  googlevideo.close = async () => {
-    for (const entry of held) entry.settle();
-    await new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  };
   return googlevideo;
+}
+
+/** Keeps an answered request and settles the `seen` promises it completes. */
+function record(station: Station, googlevideo: Googlevideo, request: FragmentRequest): void {
+  googlevideo.requests.push(request);
+  station.waiters = station.waiters.filter((done) => !done());
+}
+
+/** Checks the URL as googlevideo does (403 for a dead or forged one, 404 for what is not on air), then answers it. */
+function answerRequest(station: Station, googlevideo: Googlevideo, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const method = request.method ?? 'GET';
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const query = url.searchParams;
+  const videoId = query.get('id')?.replace(/\.\d+$/, '') ?? null;
+  const itag = query.has('itag') ? Number(query.get('itag')) : null;
+  const sqValue = query.getAll('sq').at(-1); // yt-dlp's update_url_query replaces it; a later one wins
+  const sq = sqValue === undefined ? null : Number(sqValue);
+  const answer = (status: number, headers: http.OutgoingHttpHeaders = {}, body?: Buffer) => {
+    response.writeHead(status, { 'access-control-expose-headers': EXPOSED.join(', '), 'x-content-type-options': 'nosniff', ...headers });
+    response.end(body);
+    record(station, googlevideo, { method, videoId, itag, sq, status });
+  };
+  if (url.pathname !== '/videoplayback' || videoId === null || itag === null || Number.isNaN(itag) || (sq !== null && !Number.isInteger(sq)))
+    return answer(404);
+  const expire = query.get('expire') ?? '';
+  // `expire` is the second the URL dies (so a lifetime of 0 is already dead)
+  if (!(Date.now() < Number(expire) * 1000) || query.get('sig') !== googlevideoSig(station.sigSecret, videoId, itag, expire)) return answer(403);
+  const broadcast = station.broadcasts.get(videoId);
+  const representation = broadcast?.material.representations.find((r) => r.itag === itag);
+  if (broadcast === undefined || representation === undefined) return answer(404);
+  const fault = googlevideo.fault?.({ method, videoId, itag, sq }) ?? null;
+  if (fault === 'reset') {
+    record(station, googlevideo, { method, videoId, itag, sq, status: 0 });
+    return void request.socket.destroy();
+  }
+  if (fault !== null) return answer(fault === 'empty' ? 200 : fault, { 'content-type': representation.mime, 'content-length': 0 });
+  answerSq(station, googlevideo, { method, videoId, itag, sq, answer }, broadcast, representation, true);
+}
+
+/** The head probe (no sq), a fragment up to the head, 404 past it or lost; `sq == head + 1` while live may be held for. */
+function answerSq(
+  station: Station,
+  googlevideo: Googlevideo,
+  exchange: Exchange,
+  broadcast: Broadcast,
+  representation: FragmentRepresentation,
+  holding: boolean,
+): void {
+  const { sq, itag, answer } = exchange;
+  const head = headOf(broadcast);
+  const headers = headHeaders(broadcast, head, sq);
+  if (sq === null) return answer(200, { ...headers, 'content-type': representation.mime, 'content-length': 0 });
+  const lost = broadcast.lost.get(itag)?.has(sq) === true || broadcast.lost.get(0)?.has(sq) === true;
+  if (sq <= head && !lost) {
+    return void fragmentBytes(representation, sq).then(
+      (body) => answer(200, { ...headers, 'content-type': representation.mime, 'content-length': body.length }, body),
+      () => answer(500, headers),
+    );
+  }
+  if (!holding || lost || sq !== head + 1 || !isLive(broadcast) || googlevideo.aheadOfHead !== 'hold') return answer(404, headers);
+  // hang=1: held until it is made (at most 1.5 × target; `end()` settles it at once), then answered again
+  const targetMs = broadcast.material.targetSeconds * 1000;
+  const madeInMs = broadcast.startMs + sq * targetMs - Date.now() + 5; // a timer may fire a millisecond early
+  const entry: Held = {
+    videoId: exchange.videoId,
+    timer: setTimeout(() => entry.settle(), Math.min(Math.max(madeInMs, 0), 1.5 * targetMs)),
+    settle: () => {
+      clearTimeout(entry.timer);
+      if (station.held.delete(entry)) answerSq(station, googlevideo, exchange, broadcast, representation, false);
+    },
+  };
+  station.held.add(entry);
 }
 
 /** The newest fragment made: one per target since the start, until the material's last (the broadcast's end) or `end()`. */
@@ -231,16 +265,4 @@ function headHeaders(broadcast: Broadcast, head: number, sq: number | null): htt
     'x-head-time-millis': headMs,
     'x-walltime-ms': Date.now(),
   };
-}
-
-function serveFragment(
-  representation: FragmentRepresentation,
-  sq: number,
-  headers: http.OutgoingHttpHeaders,
-  answer: (status: number, headers: http.OutgoingHttpHeaders, body?: Buffer) => void,
-): void {
-  fragmentBytes(representation, sq).then(
-    (body) => answer(200, { ...headers, 'content-type': representation.mime, 'content-length': body.length }, body),
-    () => answer(500, headers),
-  );
 }
