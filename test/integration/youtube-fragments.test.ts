@@ -87,6 +87,6 @@ it('made by two makers at once, is the one the first to finish renamed into plac
   const [one, other] = await Promise.all([makeFragments(options), makeFragments(options)]);
   expect(other.representations.map((r) => r.chunkPaths)).toEqual(one.representations.map((r) => r.chunkPaths));
   const materialDir = path.dirname(one.representations[0]!.initPath);
-  expect((await readdir(path.dirname(materialDir))).filter((name) => name.startsWith('.making-'))).toEqual([]);
+  expect((await readdir(path.dirname(materialDir))).filter((name) => name.startsWith(`.making-${path.basename(materialDir)}`))).toEqual([]);
   expect((await readdir(materialDir)).filter((name) => name.startsWith('chunk-0-'))).toHaveLength(3);
 });

@@ -106,7 +106,7 @@ export function fragmentEncoderArgs({ codecs, seconds, targetSeconds, fps = DEFA
 /** Encodes into a private folder, then renames it to `dir`; a maker that loses the race keeps the winner's. */
 async function encodeInto(cache: string, dir: string, args: string[]): Promise<void> {
   await mkdir(cache, { recursive: true });
-  const making = await mkdtemp(path.join(cache, '.making-'));
+  const making = await mkdtemp(path.join(cache, `.making-${path.basename(dir)}-`));
   try {
     await runFfmpeg(args, making);
     await rename(making, dir).catch(async (error: NodeJS.ErrnoException) => {
