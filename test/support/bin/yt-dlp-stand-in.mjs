@@ -31,7 +31,17 @@
 // a batch per fetch, and exits 0 when the stream is no longer live (the chat's end). `chat` in
 // the state: {"everyMs": 500} makes message n at n × everyMs ms since the epoch; without it the
 // stream has no chat (yt-dlp then writes nothing and exits 0); {"error": "…"} fails as yt-dlp does.
+//
+// Live from the start (docs/research/youtube-live-contract.md §2.3, §2.5): `adaptive` in a live
+// video's state is the googlevideo STAND-IN's `stateFor(id)` (test/support/googlevideo-stand-in.ts:
+// {"origin", "videoId", "sigSecret", "targetSeconds", "expireInSeconds", "formats": [{"itag",
+// "mime", "codecs", "width", "height", "fps", "tbr"}]}). `-J --live-from-start` then lists only
+// those adaptive formats (`http_dash_segments_generator`, `is_from_start`, each `url` a base URL
+// minted afresh for this run, with no `sq`), and no HLS; without `adaptive` it lists none, and says
+// why as yt-dlp does (a WARNING with `--ignore-no-formats-error`, else an ERROR and exit 1). Without
+// `--live-from-start` (or with `--no-live-from-start`, the later of the two wins) the HLS format.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { googlevideoUrl } from '../googlevideo-url.mjs';
 import { chatActions } from '../live-chat.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +51,22 @@ const SIGN_IN =
   'Sign in to confirm your age. This video may be inappropriate for some users. Use --cookies-from-browser or --cookies for the authentication. ' +
   'See  https://github.com/yt-dlp/yt-dlp/wiki/FAQ#how-do-i-pass-cookies-to-yt-dlp  for how to manually pass cookies. ' +
   'Also see  https://github.com/yt-dlp/yt-dlp/wiki/Extractors#exporting-youtube-cookies  for tips on effectively exporting YouTube cookies';
+/** YouTube's quality names, in yt-dlp's order (`quality` is the index): 144p tiny … 1080p hd1080. */
+const QUALITIES = [
+  'tiny',
+  'audio_quality_ultralow',
+  'audio_quality_low',
+  'audio_quality_medium',
+  'audio_quality_high',
+  'small',
+  'medium',
+  'large',
+  'hd720',
+  'hd1080',
+];
+const QUALITY_OF_HEIGHT = { 144: 'tiny', 240: 'small', 360: 'medium', 480: 'large', 720: 'hd720', 1080: 'hd1080' };
+const NOT_FROM_START =
+  '--live-from-start is passed, but there are no formats that can be downloaded from the start. If you want to download from the current time, use --no-live-from-start';
 
 const args = process.argv.slice(2);
 // `--version`: a release of three days ago (a current one), or $YTDLP_STAND_IN_VERSION
@@ -67,6 +93,7 @@ const cookieLines = optionValue('--cookies')
       .split('\n')
       .map((line) => line.trim())
   : [];
+const liveFromStart = args.lastIndexOf('--live-from-start') > args.lastIndexOf('--no-live-from-start');
 const isMember = state.membersOnlyAccess === true || (state.memberCookie !== undefined && cookieLines.includes(state.memberCookie));
 if (args.includes('--write-subs')) await followChat();
 if (!args.includes('-J')) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
@@ -106,23 +133,77 @@ function videoInfo(id, video) {
   info.was_live = video.liveStatus === 'was_live';
   info.release_timestamp = video.releaseTimestamp ?? info.release_timestamp;
   if (video.thumbnailUrl) info.thumbnails = [{ url: video.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
-  info.formats =
-    video.liveStatus === 'is_live' && hasRuntime && refusal === null
-      ? [
-          {
-            format_id: '91',
-            url: video.hlsUrl,
-            protocol: 'm3u8_native',
-            ext: 'mp4',
-            width: 320,
-            height: 180,
-            tbr: 500,
-            vcodec: 'avc1.42c00d',
-            acodec: 'mp4a.40.2',
-          },
-        ]
-      : [];
+  info.formats = video.liveStatus === 'is_live' && hasRuntime && refusal === null ? liveFormats(id, video) : [];
   return info;
+}
+
+/** A live video's formats: its HLS variant, or, with `--live-from-start`, its adaptive formats. */
+function liveFormats(id, video) {
+  if (!liveFromStart) {
+    return [
+      {
+        format_id: '91',
+        url: video.hlsUrl,
+        protocol: 'm3u8_native',
+        ext: 'mp4',
+        width: 320,
+        height: 180,
+        tbr: 500,
+        vcodec: 'avc1.42c00d',
+        acodec: 'mp4a.40.2',
+      },
+    ];
+  }
+  if (video.adaptive !== undefined) return video.adaptive.formats.map((format) => adaptiveFormat(id, video.adaptive, format));
+  // YoutubeDL.raise_no_formats: an ERROR (exit 1), or only a warning, without the extractor's prefix
+  if (!args.includes('--ignore-no-formats-error')) fail(`ERROR: [youtube] ${id}: ${NOT_FROM_START}`);
+  if (!args.includes('--no-warnings')) process.stderr.write(`WARNING: ${NOT_FROM_START}\n`);
+  return [];
+}
+
+/** One live adaptive format as `yt-dlp -J --live-from-start` lists it (process_format_stream + _prepare_live_from_start_formats). */
+function adaptiveFormat(id, adaptive, format) {
+  const video = format.mime.startsWith('video/');
+  const webm = format.mime.endsWith('/webm');
+  const ext = webm ? 'webm' : video ? 'mp4' : 'm4a';
+  const quality = video ? (QUALITY_OF_HEIGHT[format.height] ?? 'hd1080') : 'audio_quality_medium';
+  const itag = String(format.itag);
+  return {
+    format_id: itag,
+    format_note: video ? `${format.height}p${format.fps > 30 ? format.fps : ''}` : 'medium',
+    ...(video ? {} : { asr: 48000, audio_channels: 2 }),
+    filesize: null,
+    source_preference: -1,
+    fps: format.fps,
+    height: format.height,
+    width: format.width,
+    quality: QUALITIES.indexOf(quality),
+    has_drm: false,
+    tbr: format.tbr,
+    language: null,
+    language_preference: -1,
+    ext,
+    vcodec: video ? format.codecs : 'none',
+    acodec: video ? 'none' : format.codecs,
+    ...(video ? { dynamic_range: 'SDR' } : {}),
+    container: `${webm ? 'webm' : video ? 'mp4' : 'm4a'}_dash`,
+    downloader_options: { http_chunk_size: 10485760 },
+    url: googlevideoUrl(adaptive, format.itag),
+    is_from_start: true,
+    target_duration: adaptive.targetSeconds,
+    _itag: itag,
+    _client: 'web',
+    is_live: true,
+    // sanitize_info prints the generator's functools.partial as its repr()
+    fragments: `functools.partial(<bound method YoutubeIE._live_adaptive_fragments of <yt_dlp.extractor.youtube._video.YoutubeIE object at 0x7f3a1c2b4e50>>, '${id}', '${itag}', 'web', ${Math.floor(Date.now() / 1000)}, <function YoutubeIE._prepare_live_from_start_formats.<locals>.url_feed at 0x7f3a1c0d8fe0>, None, ${adaptive.targetSeconds}, {})`,
+    protocol: 'http_dash_segments_generator',
+    video_ext: video ? ext : 'none',
+    audio_ext: video ? 'none' : ext,
+    vbr: video ? format.tbr : 0,
+    abr: video ? 0 : format.tbr,
+    resolution: video ? `${format.width}x${format.height}` : 'audio only',
+    format: video ? `${itag} - ${format.width}x${format.height} (${format.height}p)` : `${itag} - audio only (medium)`,
+  };
 }
 
 /** What `yt-dlp -J --flat-playlist` prints for a channel's streams tab (or its home, by handle). */
