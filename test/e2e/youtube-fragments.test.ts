@@ -67,29 +67,34 @@ async function onAir(material: FragmentMaterial, startedSecondsAgo: number): Pro
   await youtubeSays({
     liveStatus: 'is_live',
     releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo,
-    videos: { [VIDEO_ID]: { liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo, adaptive: googlevideo.stateFor(VIDEO_ID) } },
+    videos: {
+      [VIDEO_ID]: { liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo, adaptive: googlevideo.stateFor(VIDEO_ID) },
+    },
   });
 }
 /** Once Kura has the broadcast's last fragment, YouTube says it is over. */
 async function endsAfterLastFragment(material: FragmentMaterial, itag: number): Promise<void> {
-  await googlevideo.seen((r) => r.itag === itag && r.sq === material.fragmentCount - 1 && r.status === 200, 1);
+  const fetched = googlevideo.seen((r) => r.itag === itag && r.sq === material.fragmentCount - 1 && r.status === 200, 1);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('Kura did not fetch the last fragment in 90 s')), 90_000)));
+  await Promise.race([fetched, late]).finally(() => clearTimeout(timer));
   await youtubeSays({ liveStatus: 'was_live', videos: { [VIDEO_ID]: { liveStatus: 'was_live' } } });
 }
 
 describe('a YouTube stream recorded from its first fragment (googlevideo and yt-dlp stand-ins)', () => {
   it('found ten minutes after it began, through a kill -9 and a fragment lost at the source: every other frame from 0 s, at the best quality offered', async () => {
-    const material = await makeFragments({ codecs: 'h264', seconds: 640, targetSeconds: 2, fps: 10 });
+    const material = await makeFragments({ codecs: 'h264', seconds: 610, targetSeconds: 2, fps: 10 });
     const [small, big] = material.representations;
-    googlevideo.lose(VIDEO_ID, 7); // lost at the server, both tracks: one gap of 2 s
     await onAir(material, 600);
-    const api = await serve();
+    googlevideo.lose(VIDEO_ID, 7); // lost at the server, both tracks: one gap of 2 s
+    await serve();
     expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
 
     // mid-way through the ten minutes it catches up on, the worker dies without a word, and comes back
     await googlevideo.seen(isVideoFragment(material, big?.itag ?? 0), 150);
     kura?.child.kill('SIGKILL');
     await kura?.exited;
-    await serve();
+    const api = await serve();
     await endsAfterLastFragment(material, big?.itag ?? 0);
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
@@ -119,7 +124,9 @@ describe('a YouTube stream recorded from its first fragment (googlevideo and yt-
     await onAir(material, 10);
     const api = await serve();
     expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
-    await endsAfterLastFragment(material, big?.itag ?? 0);
+    await endsAfterLastFragment(material, big?.itag ?? 0).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await fetch(`${api}/api/download/${VIDEO_ID}/log`).then((r) => r.text())}`);
+    });
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     expect(await streamsOf(archiveFile())).toEqual([

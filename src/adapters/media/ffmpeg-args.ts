@@ -5,9 +5,8 @@ export const ffmpegArgs = {
     '-hide_banner',
     '-nostdin',
     '-y',
-    '-protocol_whitelist',
-    options.protocols,
-    ...listFiles.flatMap((listFile) => ['-f', 'concat', '-safe', '0', '-i', listFile]),
+    // an input option: each input's list names its parts by these protocols
+    ...listFiles.flatMap((listFile) => ['-protocol_whitelist', options.protocols, '-f', 'concat', '-safe', '0', '-i', listFile]),
     ...listFiles.flatMap((_, input) => ['-map', String(input)]),
     '-c',
     'copy',
