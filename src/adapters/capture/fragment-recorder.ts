@@ -10,11 +10,15 @@ import { MAX_SEGMENT_BYTES } from './segment-fetcher.js';
 import { sleep } from './sleep.js';
 import { atMostEverySecond } from './spool.js';
 
-/** Attempts for one fragment the source says exists before it is recorded as lost (yt-dlp skips after 10, immediately; these back off). */
-const FRAGMENT_ATTEMPTS = 8;
-const BACKOFF_MS = [250, 500, 1000, 2000, 2000, 3000, 4000, 5000];
-/** A 403 renews the URLs through the source, at most this often (ytarchive's pace). */
-const RENEW_AT_MOST_EVERY_MS = 15_000;
+/** How the recorder paces its retries (tests shorten it). */
+export interface FragmentTiming {
+  /** The waits between the attempts at one fragment the source says exists, before it is recorded as lost (yt-dlp skips after 10 immediate tries; these back off). */
+  backoffMs: readonly number[];
+  /** A 403 renews the URLs through the source at most this often (ytarchive's pace). */
+  renewEveryMs: number;
+}
+
+const TIMING: FragmentTiming = { backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000], renewEveryMs: 15_000 };
 
 /**
  * Records a live stream's adaptive formats fragment by fragment, from fragment 0 whatever the time
@@ -25,11 +29,11 @@ const RENEW_AT_MOST_EVERY_MS = 15_000;
  * a gap of its own. The stream has ended once its head stops growing and the source no longer
  * says it is live.
  */
-export function createFragmentRecorder(recorderDeps: RecorderDeps): FragmentRecorder {
+export function createFragmentRecorder(recorderDeps: RecorderDeps, timing: FragmentTiming = TIMING): FragmentRecorder {
   const deps = { ...recorderDeps, freeBytes: atMostEverySecond(recorderDeps.freeBytes) };
   return {
     async record(target, signal) {
-      const session = new FragmentSession(deps, target.capture.livestreamId, target.workerId, signal, target.stream, target.renew);
+      const session = new FragmentSession(deps, target.capture.livestreamId, target.workerId, signal, target.stream, target.renew, timing);
       return session.run(target.capture);
     },
   };
@@ -51,6 +55,7 @@ class FragmentSession extends RecordingSession {
     signal: AbortSignal,
     private stream: FragmentedStream,
     private readonly renew: () => Promise<FragmentedStream | null>,
+    private readonly timing: FragmentTiming,
   ) {
     super(deps, id, workerId, signal);
   }
@@ -121,7 +126,8 @@ class FragmentSession extends RecordingSession {
   private async fetchFragment(track: FragmentTrack, n: number): Promise<Fetched> {
     let lastError = '';
     let lastStatus = 0;
-    for (let tried = 1; tried <= FRAGMENT_ATTEMPTS; tried++) {
+    const attempts = this.timing.backoffMs.length + 1;
+    for (let tried = 1; tried <= attempts; tried++) {
       const format = this.stream[track];
       try {
         const { body, headers } = await this.deps.fetcher.withHeaders(fragmentUrl(format, n), { maxBytes: MAX_SEGMENT_BYTES });
@@ -136,10 +142,10 @@ class FragmentSession extends RecordingSession {
         if (error.refused) break;
       }
       // nothing stored yet and the fragments refused (not one of them lost: a 404): the HLS path may do
-      if (!this.storedAny && tried === FRAGMENT_ATTEMPTS && lastStatus !== 404)
+      if (!this.storedAny && tried === attempts && lastStatus !== 404)
         throw new FragmentsUnavailable(`${track} fragment ${n} could not be fetched (${lastError})`);
       await this.log(`${track} fragment ${n} attempt ${tried} failed: ${lastError}`);
-      if (tried < FRAGMENT_ATTEMPTS) await sleep(BACKOFF_MS[tried - 1] ?? 5000, this.signal);
+      if (tried < attempts) await sleep(this.timing.backoffMs[tried - 1] as number, this.signal);
     }
     return { lost: `could not be fetched (${lastError})` };
   }
@@ -164,10 +170,10 @@ class FragmentSession extends RecordingSession {
 
   /**
    * Renews the formats' URLs through the source (they expire, and a 403 says so), at most every
-   * 15 s; false once the source says the stream is no longer live.
+   * `renewEveryMs`; false once the source says the stream is no longer live.
    */
   private async renewUrls(why: string): Promise<boolean> {
-    if (Date.now() - this.renewedAt < RENEW_AT_MOST_EVERY_MS) return true;
+    if (Date.now() - this.renewedAt < this.timing.renewEveryMs) return true;
     this.renewedAt = Date.now();
     const renewed = await this.renew().catch(async (error: Error) => {
       await this.log(`renewing the fragment URLs failed: ${error.message}`);
