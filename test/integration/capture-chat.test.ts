@@ -112,3 +112,47 @@ describe('the capture-chat job', () => {
     expect(await chats().state('chatjob0004')).toEqual({ state: 'capturing', held: true, detail: null });
   });
 });
+
+describe("the archive's 0 s, where chat messages are placed", () => {
+  /** Stores `segments` as recorded, each fetched at `at` (ms since the epoch). */
+  async function recorded(id: string, segments: Array<{ sequence: number; seconds: number; at: number }>): Promise<void> {
+    for (const [i, segment] of segments.entries()) {
+      await captures.recordSegment(id, { sequence: segment.sequence, part: 1, endOffset: (i + 1) * 100, durationSeconds: segment.seconds }, []);
+      await db.pool.query('update capture_segments set fetched_at = $3 where livestream_id = $1 and sequence = $2', [
+        id,
+        segment.sequence,
+        new Date(segment.at),
+      ]);
+    }
+  }
+  const T0 = Date.parse('2026-11-27T12:00:00Z');
+
+  it('is the first segment live, for a capture of a playlist: when the promptest of its first segments was fetched, less the media before its end', async () => {
+    await liveYouTubeRecord('startHls001');
+    // the first playlist listed three segments of 2 s at once, fetched 6 s after the first began (the third was 0.2 s old); the next came as made
+    await recorded('startHls001', [
+      { sequence: 40, seconds: 2, at: T0 + 6_000 },
+      { sequence: 41, seconds: 2, at: T0 + 6_100 },
+      { sequence: 42, seconds: 2, at: T0 + 6_200 },
+      { sequence: 43, seconds: 2, at: T0 + 8_300 },
+    ]);
+    expect((await chats().archiveStart('startHls001'))?.getTime()).toBe(T0 + 200);
+  });
+
+  it("is the broadcast's start, for a capture of fragments found late: told by its fragments fetched at the live edge, not by those caught up on", async () => {
+    await liveYouTubeRecord('startFrag01');
+    await captures.setFragmentFormats('startFrag01', { video: '299', audio: '140', fragmentSeconds: 5 });
+    // found ten minutes in: fragments 0-119 fetched within a second of each other, then each as it was made (fragment n ends at 5(n + 1) s)
+    const caughtUp = Array.from({ length: 120 }, (_, n) => [
+      { sequence: 2 * n, seconds: 5, at: T0 + 600_000 + n * 5 },
+      { sequence: 2 * n + 1, seconds: 0, at: T0 + 600_000 + n * 5 + 2 },
+    ]).flat();
+    const live = Array.from({ length: 20 }, (_, i) => [
+      { sequence: 2 * (120 + i), seconds: 5, at: T0 + (121 + i) * 5_000 + 700 },
+      { sequence: 2 * (120 + i) + 1, seconds: 0, at: T0 + (121 + i) * 5_000 + 720 },
+    ]).flat();
+    await recorded('startFrag01', [...caughtUp, ...live]);
+    // within a second (the newest fragment caught up on was fetched 0.6 s after it was made), not ten minutes late
+    expect((await chats().archiveStart('startFrag01'))?.getTime()).toBe(T0 + 595);
+  });
+});

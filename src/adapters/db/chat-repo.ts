@@ -20,12 +20,19 @@ interface MessageRow {
 const PAGE = 5000;
 
 /**
- * The archive's 0 s in wall-clock time: for each of the first part's first 30 segments, when it
- * was fetched less the media before its end; the least of them is the segment fetched most
- * promptly after it was listed (the first playlist lists several at once). Before any segment,
- * the capture's start.
+ * The archive's 0 s in wall-clock time. A capture of fragments numbered from the broadcast's
+ * first (fragment-tracks.ts) knows where each video fragment ends on the archive's timeline, so
+ * its latest 30 tell it: each fetched less the media up to its end, the least of them the one
+ * fetched most promptly (at the live edge, not while catching up on what came before Kura
+ * looked). A capture of a playlist: the same over the first part's first 30 segments (the first
+ * playlist lists several at once). Before any segment, the capture's start.
  */
 const ARCHIVE_START = `coalesce(
+  (select min(f.fetched_at - make_interval(secs => (f.sequence / 2 + 1) * (c.fragment_formats->>'fragmentSeconds')::float8)) from (
+     select sequence, fetched_at from capture_segments
+     where livestream_id = $1 and sequence % 2 = 0
+     order by sequence desc limit 30) f
+   join captures c on c.livestream_id = $1 and c.fragment_formats is not null),
   (select min(s.fetched_at - make_interval(secs => s.played)) from (
      select f.fetched_at, sum(f.duration_seconds) over (order by f.sequence) as played from (
        select sequence, fetched_at, duration_seconds from capture_segments
