@@ -15,6 +15,12 @@ export interface FragmentOptions {
   targetSeconds: 1 | 2 | 5;
   /** Frames per second of both videos (default 30); fewer make a long material cheap. */
   fps?: number;
+  /**
+   * The bigger video's size and bitrate in bits per second (default 426x240, aiming at 200 kbit/s);
+   * given, it is encoded at that constant bitrate (filler data), as a streamer's encoder sends it:
+   * a test picture alone undershoots a bitrate by half.
+   */
+  video?: { width: number; height: number; bitrate: number };
 }
 
 /** One itag of the material, as googlevideo serves it and yt-dlp lists it. */
@@ -46,7 +52,7 @@ export interface FragmentMaterial extends FragmentOptions {
 
 const DEFAULT_FPS = 30;
 const SMALL = { width: 256, height: 144, bitrate: 100_000 };
-const BIG = { width: 426, height: 240, bitrate: 200_000 };
+const DEFAULT_BIG = { width: 426, height: 240, bitrate: 200_000 };
 /** The itags YouTube serves these sizes as (ytarchive's VideoLabelItags) and the audio itag of each family. */
 const FAMILIES = {
   h264: { itags: [160, 133, 140], video: 'video/mp4', audio: 'audio/mp4', ext: 'm4s', audioCodec: 'mp4a.40.2', audioBitrate: 64_000 },
@@ -76,23 +82,31 @@ export async function fragmentBytes(representation: FragmentRepresentation, sq: 
 }
 
 /** ffmpeg's arguments, run in the output folder: one test picture split in two sizes (shared timestamps) and a tone, as DASH. */
-export function fragmentEncoderArgs({ codecs, seconds, targetSeconds, fps = DEFAULT_FPS }: FragmentOptions): string[] {
+export function fragmentEncoderArgs({ codecs, seconds, targetSeconds, fps = DEFAULT_FPS, video: big }: FragmentOptions): string[] {
   const gop = String(fps * targetSeconds);
   const family = FAMILIES[codecs];
+  const size = big ?? DEFAULT_BIG;
   const video =
     codecs === 'h264'
       ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-x264-params', 'cabac=1', '-pix_fmt', 'yuv420p', '-sc_threshold', '0']
       : ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'];
+  // only when a size is asked for, so the default material's arguments (and its cache key) stay as they were
+  const rate = String(size.bitrate);
+  const constant =
+    big === undefined
+      ? []
+      : [...['-minrate:v:1', rate, '-maxrate:v:1', rate, '-bufsize:v:1', rate], ...(codecs === 'h264' ? ['-x264-params:v:1', 'cabac=1:nal-hrd=cbr'] : [])];
   // ffmpeg's default AAC coder takes longer over a pure tone than the whole video (8 s for 640 s)
   const audio = codecs === 'h264' ? ['-c:a', 'aac', '-aac_coder', 'fast', '-ar', '48000'] : ['-c:a', 'libopus'];
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
-    ...['-f', 'lavfi', '-i', `testsrc2=size=${BIG.width}x${BIG.height}:rate=${fps}`],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=${size.width}x${size.height}:rate=${fps}`],
     ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', String(seconds)],
     ...['-filter_complex', `[0:v]split=2[small][big];[small]scale=${SMALL.width}:${SMALL.height}[v0];[big]null[v1]`],
     ...['-map', '[v0]', '-map', '[v1]', '-map', '1:a'],
     ...video,
-    ...['-b:v:0', String(SMALL.bitrate), '-b:v:1', String(BIG.bitrate), '-g', gop, '-keyint_min', gop],
+    ...['-b:v:0', String(SMALL.bitrate), '-b:v:1', String(size.bitrate), '-g', gop, '-keyint_min', gop],
+    ...constant,
     ...['-force_key_frames', `expr:gte(t,n_forced*${targetSeconds})`],
     ...audio,
     ...['-b:a', String(family.audioBitrate), '-ac', '2'],
@@ -141,7 +155,7 @@ async function readMaterial(dir: string, options: FragmentOptions): Promise<Frag
   };
   // yt-dlp shows what YouTube's mimeType says: the full avc1 string, but plain `vp9`
   const videoCodecs = (id: number) => (options.codecs === 'h264' ? (manifestCodecs[id] ?? 'avc1') : 'vp9');
-  const video = (id: number, size: typeof SMALL) =>
+  const video = (id: number, size: { width: number; height: number; bitrate: number }) =>
     representation(id, {
       kind: 'video',
       mime: family.video,
@@ -156,7 +170,7 @@ async function readMaterial(dir: string, options: FragmentOptions): Promise<Frag
     fragmentCount,
     representations: [
       video(0, SMALL),
-      video(1, BIG),
+      video(1, options.video ?? DEFAULT_BIG),
       representation(2, { kind: 'audio', mime: family.audio, codecs: family.audioCodec, width: null, height: null, fps: null, bitrate: family.audioBitrate }),
     ],
   };
