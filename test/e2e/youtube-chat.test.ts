@@ -1,17 +1,17 @@
-import { readdir, readFile, chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { YTDLP_STAND_IN } from '../support/app.js';
 import { launchBrowser, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
+import { ytDlpStandIn } from '../support/yt-dlp-state.js';
 
 // A YouTube stream's live chat, end to end: the yt-dlp STAND-IN (test/support/bin) writes
 // live_chat.json in yt-dlp's format while the stream is live (message n at n × 250 ms); Kura is
@@ -50,12 +50,8 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-const stateFile = () => path.join(cwd, 'yt-dlp-state.json');
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile() });
-async function youtubeSays(state: object): Promise<void> {
-  await writeFile(`${stateFile()}.new`, JSON.stringify(state));
-  await rename(`${stateFile()}.new`, stateFile());
-}
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), ytDlpStandIn(cwd).env);
+const youtubeSays = (state: object) => ytDlpStandIn(cwd).says(state);
 async function serve(): Promise<void> {
   kura = spawnKura(['serve'], env(), cwd);
   api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;

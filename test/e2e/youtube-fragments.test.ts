@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { YTDLP_STAND_IN } from '../support/app.js';
 import { launchBrowser } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -11,6 +10,7 @@ import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand
 import { probe } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
+import { ytDlpStandIn } from '../support/yt-dlp-state.js';
 import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
 
 // YouTube recorded from its first fragment, end to end: real `kura serve`, real ffmpeg and
@@ -38,12 +38,8 @@ afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-const stateFile = () => path.join(cwd, 'yt-dlp-state.json');
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile() });
-async function youtubeSays(state: object): Promise<void> {
-  await writeFile(`${stateFile()}.new`, JSON.stringify(state));
-  await rename(`${stateFile()}.new`, stateFile());
-}
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), ytDlpStandIn(cwd).env);
+const youtubeSays = (state: object) => ytDlpStandIn(cwd).says(state);
 async function serve(): Promise<string> {
   kura = spawnKura(['serve'], env(), cwd);
   return (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;

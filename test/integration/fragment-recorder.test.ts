@@ -10,6 +10,7 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { FragmentsUnavailable, trackSpans } from '../../src/core/capture/fragment-tracks.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { FragmentedStream, FragmentFormat } from '../../src/core/sources/ports.js';
+import { recorderLimits } from '../support/recorder-limits.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
 import { fragmentBytes, makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
@@ -65,18 +66,7 @@ async function record(renew: () => Promise<FragmentedStream | null>, first = str
       spool: createSpool(path.join(dir, 'spool')),
       store: createFsStore(path.join(dir, 'archive')),
       freeBytes,
-      limits: {
-        idleSeconds: 60,
-        unreachableSeconds: 30,
-        offlineSeconds: 30,
-        maxSeconds: 3600,
-        maxBytes: 1e12,
-        minFreeBytes: 0,
-        heartbeatSeconds: 5,
-        chunkBytes: 256 * 1024,
-        chunkSeconds: 0,
-        handoverMs: 1000,
-      },
+      limits: recorderLimits({ idleSeconds: 60, chunkBytes: 256 * 1024 }),
     },
     { backoffMs: [20, 20, 20, 20, 20, 20, 20], renewEveryMs: 500 },
   );

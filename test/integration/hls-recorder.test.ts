@@ -10,6 +10,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
+import { recorderLimits } from '../support/recorder-limits.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // The recorder in this process on a real PostgreSQL, the fs store and a real HTTP source that
@@ -69,18 +70,7 @@ async function record(): Promise<{ reason: string; stored: Buffer }> {
     spool: createSpool(path.join(dir, 'spool')),
     store: createFsStore(path.join(dir, 'archive')),
     freeBytes,
-    limits: {
-      idleSeconds: 30,
-      unreachableSeconds: 30,
-      offlineSeconds: 30,
-      maxSeconds: 3600,
-      maxBytes: 1e12,
-      minFreeBytes: 0,
-      heartbeatSeconds: 5,
-      chunkBytes: 5 * 1024 * 1024,
-      chunkSeconds: 0,
-      handoverMs: 1000,
-    },
+    limits: recorderLimits({ chunkBytes: 5 * 1024 * 1024 }),
   });
   const reason = await recorder.record({ capture: capture!, playlistUrl: `${base}/index.m3u8`, workerId: 'worker-1' }, new AbortController().signal);
   const chunks = await captures.chunks(id);

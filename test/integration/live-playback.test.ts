@@ -16,6 +16,7 @@ import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
+import { recorderLimits } from '../support/recorder-limits.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
 // spool and the fs store (a chunk every 2 s of media, so there are many), and the app serves what it recorded.
@@ -55,18 +56,8 @@ async function recordFixture(id: string): Promise<void> {
     spool: createSpool(spoolDir),
     store: createFsStore(kura.archiveDir),
     freeBytes,
-    limits: {
-      idleSeconds: 30,
-      unreachableSeconds: 30,
-      offlineSeconds: 30,
-      maxSeconds: 3600,
-      maxBytes: 1e12,
-      minFreeBytes: 0,
-      heartbeatSeconds: 5,
-      chunkBytes: 64 * 1024 * 1024,
-      chunkSeconds: 2, // a chunk every two segments: many chunks, as on S3 with a worker of its own
-      handoverMs: 1000,
-    },
+    // a chunk every two segments: many chunks, as on S3 with a worker of its own
+    limits: recorderLimits({ chunkSeconds: 2 }),
   });
   expect(await recorder.record({ capture: capture!, playlistUrl: fixture.url, workerId: 'worker-1' }, new AbortController().signal)).toBe('endlist');
 }

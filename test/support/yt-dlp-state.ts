@@ -1,0 +1,17 @@
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { YTDLP_STAND_IN } from './app.js';
+
+/** What the yt-dlp STAND-IN (test/support/bin/yt-dlp-stand-in.mjs) of a test answers: its state file in `dir`, and the environment naming both. */
+export function ytDlpStandIn(dir: string) {
+  const file = path.join(dir, 'yt-dlp-state.json');
+  return {
+    /** YTDLP_PATH and YTDLP_STAND_IN_STATE for a `kura` process. */
+    env: { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: file },
+    /** What YouTube answers from now on; replaced whole (by a rename), so the stand-in never reads half of it. */
+    async says(state: object): Promise<void> {
+      await writeFile(`${file}.new`, JSON.stringify(state));
+      await rename(`${file}.new`, file);
+    },
+  };
+}
