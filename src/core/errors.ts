@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'capture_not_started'
   | 'live_segment_not_found'
   | 'live_ended'
+  | 'live_not_playable'
   | 'archive_not_ready'
   | 'archive_missing'
   | 'livestream_not_found'

@@ -5,6 +5,8 @@ import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
 import type { RecordedSegment } from './capture.js';
 import { isRecording } from './capture-lifecycle.js';
+import type { FragmentTrack } from './fragment-tracks.js';
+import { fragmentPlaylist } from './live-fragments.js';
 import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
 import type { PartFormats } from './part-formats.js';
 import type { RecordedSegments } from './recorded-segments.js';
@@ -26,12 +28,14 @@ export interface LivePlaylist {
 
 /**
  * The live HLS playlist of a record (see buildLivePlaylist): every segment recorded so far that
- * this process can serve, from the first (only the last ones for `delta`). Throws
+ * this process can serve, from the first (only the last ones for `delta`). A capture of fragments
+ * has a multivariant playlist and one media playlist per `track` (see live-fragments.ts). Throws
  * `livestream_not_found`, `capture_not_started` (nothing recorded, or nothing readable here yet),
- * `archive_not_ready` (a failed record) and `live_ended` (a finished record: its segments made way
- * for the archive).
+ * `archive_not_ready` (a failed record), `live_ended` (a finished record: its segments made way
+ * for the archive), `live_not_playable` (fragments HLS cannot carry) and `live_segment_not_found`
+ * (a `track` of a capture that has none).
  */
-export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean } = {}): Promise<LivePlaylist> {
+export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean; track?: FragmentTrack } = {}): Promise<LivePlaylist> {
   const record = await getLivestream(deps, id);
   if (record.status !== 'live') deps.segments.forget(id);
   if (record.status === 'finished') {
@@ -42,6 +46,16 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   const capture = await deps.captures.get(id);
   if (capture === null) throw notStarted(record);
   const [segments, gaps, readable] = await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
+  if (capture.fragmentFormats !== null) {
+    const { fragmentSeconds } = capture.fragmentFormats;
+    const recorded = { livestreamId: id, fragmentSeconds, segments, gaps, readable, stopped: !isRecording(capture.state) };
+    const playlist = await fragmentPlaylist(deps.formats, recorded, options);
+    if (playlist === null) throw notStarted(record);
+    return playlist;
+  }
+  if (options.track !== undefined) {
+    throw new AppError('not_found', 'live_segment_not_found', `${id} is recorded as one HLS track: its playlist is /api/video/${id}/live.m3u8.`);
+  }
   const listed = await servable(deps, id, segments, readable);
   if (listed.segments.length === 0) throw notStarted(record);
   const ended = !isRecording(capture.state) && listed.segments.length === segments.length;

@@ -14,12 +14,20 @@ export interface LivePlaylistInput {
   ended: boolean;
   /** A Playlist Delta Update was asked for (`_HLS_skip=YES`): the entries older than the skip boundary are left out. */
   delta?: boolean;
+  /** Where the entries are served (liveUris unless given: those of `live.m3u8`). */
+  uris?: LiveUris;
 }
 
 /** Where a segment (or a part's initialization section) is served, relative to the playlist's own URL. */
-export const liveUris = {
-  segment: (part: number, sequence: number, format: PartFormat | undefined) => `live/${part}/${sequence}.${format?.kind === 'fmp4' ? 'm4s' : 'ts'}`,
-  init: (part: number) => `live/${part}/init.mp4`,
+export interface LiveUris {
+  segment(part: number, sequence: number, format: PartFormat | undefined): string;
+  init(part: number): string;
+}
+
+/** Where the segments of `live.m3u8` are served, relative to it. */
+export const liveUris: LiveUris = {
+  segment: (part, sequence, format) => `live/${part}/${sequence}.${format?.kind === 'fmp4' ? 'm4s' : 'ts'}`,
+  init: (part) => `live/${part}/init.mp4`,
 };
 
 /** A media segment line of the playlist, with the tags that go in front of it. */
@@ -48,6 +56,7 @@ const SKIP_TARGETS = 6;
  * a 10-hour capture lists 18,000 segments (600 kB), reloaded every target duration.
  */
 export function buildLivePlaylist(input: LivePlaylistInput): string {
+  const uris = input.uris ?? liveUris;
   const entries = listEntries(input);
   let longest = 1;
   for (const entry of entries) longest = Math.max(longest, entry.seconds);
@@ -73,9 +82,9 @@ export function buildLivePlaylist(input: LivePlaylistInput): string {
     const entry = entries[i] as Entry;
     if (entry.discontinuity) body.push('#EXT-X-DISCONTINUITY');
     // after a skip, the section the first entry plays behind is named again
-    if (entry.mapPart !== null && (entry.newMap || (i === skipped && skipped > 0))) body.push(`#EXT-X-MAP:URI="${liveUris.init(entry.mapPart)}"`);
+    if (entry.mapPart !== null && (entry.newMap || (i === skipped && skipped > 0))) body.push(`#EXT-X-MAP:URI="${uris.init(entry.mapPart)}"`);
     if (entry.gap) body.push('#EXT-X-GAP');
-    body.push(`#EXTINF:${entry.seconds.toFixed(6)},`, liveUris.segment(entry.part, entry.sequence, input.formats.get(entry.part)));
+    body.push(`#EXTINF:${entry.seconds.toFixed(6)},`, uris.segment(entry.part, entry.sequence, input.formats.get(entry.part)));
   }
   return [...head, ...body, ...(input.ended ? ['#EXT-X-ENDLIST'] : []), ''].join('\n');
 }

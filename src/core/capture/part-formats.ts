@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0043-live-playlist.md
+import type { FragmentSpan, FragmentTrack } from './fragment-tracks.js';
 import type { PartFormat } from './live-playlist.js';
 import { readPartFormat } from './part-format.js';
 import type { RecordedBytes } from './ports.js';
@@ -17,20 +18,36 @@ export class PartFormats {
   constructor(private readonly bytes: RecordedBytes) {}
 
   /** The format of `part`, whose first segment ends at `firstSegmentEnd`; null when its first bytes cannot be read here. */
-  async of(livestreamId: string, part: number, firstSegmentEnd: number): Promise<PartFormat | null> {
-    const key = `${livestreamId}/${part}`;
+  of(livestreamId: string, part: number, firstSegmentEnd: number): Promise<PartFormat | null> {
+    return this.read(`${livestreamId}/${part}`, livestreamId, { part, startOffset: 0, endOffset: firstSegmentEnd });
+  }
+
+  /**
+   * The format of `track`'s fragments in `fragment`'s part, read from that fragment's own bytes (a
+   * fragment is a file of its own: an fMP4 one begins with its initialization section), and kept
+   * for the part and track: every fragment of a format carries the same section. Null when the
+   * fragment's bytes cannot be read here.
+   */
+  ofFragment(livestreamId: string, track: FragmentTrack, fragment: FragmentSpan): Promise<PartFormat | null> {
+    return this.read(`${livestreamId}/${fragment.part}/${track}`, livestreamId, fragment);
+  }
+
+  /** The format of the file at bytes [startOffset, endOffset) of a part, read once for `key`. */
+  private async read(key: string, livestreamId: string, file: FragmentSpan): Promise<PartFormat | null> {
     const known = this.known.get(key);
     if (known !== undefined) return known;
+    const { part, startOffset, endOffset } = file;
     let readable = true;
     const format = await readPartFormat(async (offset, length) => {
-      const end = Math.min(offset + length, firstSegmentEnd) - 1;
-      const bytes = end < offset ? null : await this.bytes.read(livestreamId, part, { start: offset, end });
+      const start = startOffset + offset;
+      const end = Math.min(start + length, endOffset) - 1;
+      const bytes = end < start ? null : await this.bytes.read(livestreamId, part, { start, end });
       if (bytes === null) {
-        readable = end < offset; // past the segment: nothing to read; otherwise the bytes are not here (yet)
+        readable = end < start; // past the file: nothing to read; otherwise the bytes are not here (yet)
         return new Uint8Array(0);
       }
       return collect(bytes);
-    }, firstSegmentEnd);
+    }, endOffset - startOffset);
     if (!readable) return null;
     if (this.known.size >= REMEMBERED) this.known.delete(this.known.keys().next().value as string);
     this.known.set(key, format);

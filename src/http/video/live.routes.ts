@@ -16,7 +16,7 @@ const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'video/mp4' };
 /** A segment's bytes never change once recorded (a lost one is never served): players and proxies may keep them. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const MEDIA_FILE = /^(?:init\.mp4|([0-9]{1,15})\.(?:ts|m4s))$/;
+const MEDIA_FILE = /^(?:init(?:-(video|audio))?\.mp4|([0-9]{1,15})\.(?:ts|m4s))$/;
 
 const LivePlaylistQuerySchema = Type.Object({
   _HLS_skip: Type.Optional(
@@ -31,8 +31,14 @@ const LiveMediaParamsSchema = Type.Object({
   part: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'the part of the capture (1 and up)' }),
   file: Type.String({
     pattern: MEDIA_FILE.source,
-    description: '`{sequence}.ts` or `{sequence}.m4s` (a media segment), or `init.mp4` (an fMP4 part’s initialization section)',
+    description:
+      '`{sequence}.ts` or `{sequence}.m4s` (a media segment, or a fragment after its initialization section), `init.mp4` (an fMP4 part’s initialization section), or `init-video.mp4` / `init-audio.mp4` (that track’s, for a capture of fragments)',
   }),
+});
+
+const LiveTrackParamsSchema = Type.Object({
+  ...LivestreamIdParamsSchema.properties,
+  track: Type.Union([Type.Literal('video.m3u8'), Type.Literal('audio.m3u8')], { description: 'the track whose media playlist this is' }),
 });
 
 /** What live playback uses: the records, their captures, and the bytes recorded so far. */
@@ -53,9 +59,9 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getLivePlaylist',
           summary:
-            'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it',
+            'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it. For a record recorded as fragments (YouTube), a multivariant playlist: live/video.m3u8 with live/audio.m3u8 as its audio rendition',
           description:
-            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video).',
+            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video), 409 live_not_playable for fragments HLS cannot carry (WebM: VP9, Opus; the archive plays once the stream ends).',
           params: LivestreamIdParamsSchema,
           querystring: LivePlaylistQuerySchema,
           response: {
@@ -66,6 +72,30 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const playlist = await getLivePlaylist(live, request.params.id, { delta: request.query._HLS_skip !== undefined });
+        return reply.header('cache-control', 'no-cache').type(PLAYLIST_TYPE).send(playlist.text);
+      },
+    );
+
+    app.get(
+      '/video/:id/live/:track',
+      {
+        schema: {
+          operationId: 'getLiveTrackPlaylist',
+          summary: 'HLS media playlist (EVENT) of one track of a record recorded as fragments (YouTube), as its live.m3u8 names it',
+          description:
+            'Media sequence n is fragment n; each fragment is listed after #EXT-X-MAP naming its track’s initialization section in its part, lost fragments are #EXT-X-GAP segments, parts after the first start with #EXT-X-DISCONTINUITY. The same answers as live.m3u8, and 404 live_segment_not_found for a record recorded as one HLS track (it has no track playlists).',
+          params: LiveTrackParamsSchema,
+          querystring: LivePlaylistQuerySchema,
+          response: {
+            200: { description: 'The track’s playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id, track } = request.params;
+        const options = { delta: request.query._HLS_skip !== undefined, track: track === 'audio.m3u8' ? ('audio' as const) : ('video' as const) };
+        const playlist = await getLivePlaylist(live, id, options);
         return reply.header('cache-control', 'no-cache').type(PLAYLIST_TYPE).send(playlist.text);
       },
     );
@@ -85,8 +115,9 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { id, part, file } = request.params;
-        const sequence = MEDIA_FILE.exec(file)?.[1];
-        const media = await readLiveMedia(live, { id, part, sequence: sequence === undefined ? null : Number(sequence) });
+        const [, track, sequence] = MEDIA_FILE.exec(file) ?? [];
+        const wanted = { id, part, sequence: sequence === undefined ? null : Number(sequence), track: track as 'video' | 'audio' | undefined };
+        const media = await readLiveMedia(live, wanted);
         return sendMedia(reply, media);
       },
     );

@@ -1,0 +1,80 @@
+// Decisions: docs/decisions/0043-live-playlist.md, docs/decisions/0070-youtube-fragments-from-the-first.md
+import { AppError } from '../errors.js';
+import type { Gap, RecordedSegment } from './capture.js';
+import { FRAGMENT_TRACKS, type FragmentTrack } from './fragment-tracks.js';
+import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
+import { buildMultivariantPlaylist, peakBandwidth, recordedFragments, trackPlaylistInput, type RecordedFragment } from './live-tracks.js';
+import type { PartFormats } from './part-formats.js';
+
+/** What a capture of fragments recorded so far, as getLivePlaylist read it. */
+export interface RecordedFragments {
+  livestreamId: string;
+  fragmentSeconds: number;
+  segments: readonly RecordedSegment[];
+  gaps: readonly Gap[];
+  /** How many bytes of each part this process can read. */
+  readable: ReadonlyMap<number, number>;
+  /** The capture will record nothing more. */
+  stopped: boolean;
+}
+
+/** Each track's format in each part, read from the track's first fragment there. */
+type TrackFormats = Record<FragmentTrack, Map<number, PartFormat>>;
+
+/**
+ * The live playlist of a capture of fragments (see live-tracks.ts): the multivariant playlist
+ * without `track`, that track's media playlist with it; null while a track has no fragment this
+ * process can serve. Throws `live_not_playable` for fragments HLS cannot carry (WebM: VP9, Opus).
+ */
+export async function fragmentPlaylist(
+  formats: PartFormats,
+  recorded: RecordedFragments,
+  options: { track?: FragmentTrack; delta?: boolean },
+): Promise<{ text: string; ended: boolean } | null> {
+  const { livestreamId, fragmentSeconds, segments } = recorded;
+  const listed = await servableFragments(formats, recorded);
+  for (const track of FRAGMENT_TRACKS) {
+    if (!listed.fragments.some((fragment) => fragment.track === track)) return null;
+    if ([...listed.formats[track].values()].some((format) => format.kind !== 'fmp4')) throw notPlayable(livestreamId);
+  }
+  const ended = recorded.stopped && listed.fragments.length === segments.length;
+  if (options.track === undefined) return { text: buildMultivariantPlaylist({ bandwidth: peakBandwidth(listed.fragments, fragmentSeconds) }), ended };
+  // a gap is listed only before the first fragment left out, so each playlist only ever grows at its end
+  const until = segments[listed.fragments.length]?.sequence ?? Number.POSITIVE_INFINITY;
+  const input = trackPlaylistInput({
+    track: options.track,
+    fragments: listed.fragments,
+    gaps: recorded.gaps.filter((gap) => gap.firstSequence < until),
+    formats: listed.formats[options.track],
+    fragmentSeconds,
+    ended,
+    delta: options.delta,
+  });
+  return { text: buildLivePlaylist(input), ended };
+}
+
+/** The fragments from the first up to the first one whose bytes (or whose track's format in its part) this process cannot read yet. */
+async function servableFragments(formats: PartFormats, recorded: RecordedFragments): Promise<{ fragments: RecordedFragment[]; formats: TrackFormats }> {
+  const known: TrackFormats = { video: new Map(), audio: new Map() };
+  const all = recordedFragments(recorded.segments);
+  let count = 0;
+  for (const fragment of all) {
+    if (fragment.endOffset > (recorded.readable.get(fragment.part) ?? 0)) break;
+    const track = known[fragment.track];
+    if (!track.has(fragment.part)) {
+      const format = await formats.ofFragment(recorded.livestreamId, fragment.track, fragment); // the track's first fragment in the part
+      if (format === null) break;
+      track.set(fragment.part, format);
+    }
+    count++;
+  }
+  return { fragments: all.slice(0, count), formats: known };
+}
+
+function notPlayable(livestreamId: string): AppError {
+  return new AppError(
+    'conflict',
+    'live_not_playable',
+    `${livestreamId} is recorded as WebM fragments (VP9, Opus), which HLS cannot carry: watching it while it is recorded is not possible. Its archive plays once the stream ends (/api/download/${livestreamId}/video).`,
+  );
+}

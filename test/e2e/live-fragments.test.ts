@@ -1,0 +1,159 @@
+import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { YTDLP_STAND_IN } from '../support/app.js';
+import { launchBrowser } from '../support/browser.js';
+import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
+import { e2eEnv } from '../support/serve-env.js';
+import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
+
+// Watching a YouTube stream recorded fragment by fragment while it is recorded: real `kura serve`,
+// ffmpeg-made fragments served by the googlevideo STAND-IN, the yt-dlp STAND-IN listing them, and
+// Chromium playing `live.m3u8` (the video with its audio as a rendition) from fragment 0.
+const VIDEO_ID = 'fragLiveE2e';
+let db: TestDatabase;
+let cwd: string;
+let googlevideo: Googlevideo;
+let kura: KuraProcess | null = null;
+
+beforeEach(async () => {
+  db = await createTestDatabase();
+  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-live-fragments-'));
+  await chmod(cwd, 0o755);
+  googlevideo = await startGooglevideo();
+});
+afterEach(async () => {
+  kura?.child.kill('SIGKILL');
+  await kura?.exited;
+  kura = null;
+  await googlevideo.close();
+  await db.drop();
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const stateFile = () => path.join(cwd, 'yt-dlp-state.json');
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile() });
+
+/** Puts the broadcast on air, begun `startedSecondsAgo`, and starts Kura recording it; resolves with the api's URL. */
+async function recordOnAir(material: FragmentMaterial, startedSecondsAgo: number): Promise<string> {
+  googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
+  const releaseTimestamp = Math.floor(Date.now() / 1000) - startedSecondsAgo;
+  const state = {
+    liveStatus: 'is_live',
+    releaseTimestamp,
+    videos: { [VIDEO_ID]: { liveStatus: 'is_live', releaseTimestamp, adaptive: googlevideo.stateFor(VIDEO_ID) } },
+  };
+  await writeFile(`${stateFile()}.new`, JSON.stringify(state));
+  await rename(`${stateFile()}.new`, stateFile());
+  kura = spawnKura(['serve'], env(), cwd);
+  const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+  const archived = await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd);
+  expect(archived.code, archived.stderr).toBe(0);
+  return api;
+}
+
+/** The answer to `url` once it is no longer 409 capture_not_started (the first fragments are recorded). */
+async function onceStarted(url: string): Promise<Response> {
+  let response: Response | null = null;
+  await expect
+    .poll(
+      async () => {
+        response = await fetch(url);
+        return response.status === 409 ? ((await response.clone().json()) as { code: string }).code : response.status;
+      },
+      { timeout: 60_000, interval: 500 },
+    )
+    .not.toBe('capture_not_started');
+  return response as unknown as Response;
+}
+
+describe('watching a YouTube stream recorded from its first fragment, while it is recorded', () => {
+  it('H.264 + AAC: live.m3u8 names a video and an audio playlist, and Chromium plays both from fragment 0 of a stream begun a while ago', async () => {
+    const material = await makeFragments({ codecs: 'h264', seconds: 120, targetSeconds: 2, fps: 10 });
+    const [, big, audio] = material.representations;
+    const api = await recordOnAir(material, 30);
+    const live = `${api}/api/video/${VIDEO_ID}/live.m3u8`;
+
+    const master = await onceStarted(live);
+    expect(master.status).toBe(200);
+    const text = await master.text();
+    expect(text).toContain('#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="audio",DEFAULT=YES,AUTOSELECT=YES,URI="live/audio.m3u8"');
+    expect(text).toMatch(/^#EXT-X-STREAM-INF:BANDWIDTH=\d+,AUDIO="audio"\nlive\/video\.m3u8$/m);
+    for (const [track, first] of [
+      ['video', 0],
+      ['audio', 1],
+    ] as const) {
+      const playlist = await (await fetch(`${api}/api/video/${VIDEO_ID}/live/${track}.m3u8`)).text();
+      expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:0\n');
+      expect(playlist).toContain(`#EXT-X-MAP:URI="1/init-${track}.mp4"\n#EXTINF:2.000000,\n1/${first}.m4s\n`);
+      const init = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/init-${track}.mp4`)).arrayBuffer());
+      expect(init.subarray(4, 8).toString('latin1')).toBe('ftyp');
+      const segment = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/${first}.m4s`)).arrayBuffer());
+      expect(['moof', 'styp', 'sidx']).toContain(segment.subarray(4, 8).toString('latin1'));
+    }
+    expect(googlevideo.requests.some((r) => r.itag === big?.itag && r.sq === 0)).toBe(true);
+    expect(googlevideo.requests.some((r) => r.itag === audio?.itag && r.sq === 0)).toBe(true);
+
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      const fetched: string[] = [];
+      page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+      await page.goto(`${api}/archive/${VIDEO_ID}`);
+      const video = page.locator('[data-testid=player][data-mode=live]');
+      // it starts at the live edge, as YouTube does; a viewer rewinds to the very start of a stream begun 30 s before Kura found it
+      await video.evaluate((v: HTMLVideoElement) => {
+        v.muted = true;
+        return v.play().catch(() => undefined);
+      });
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(20);
+      const played = () =>
+        video.evaluate((v: HTMLVideoElement) => ({
+          at: v.currentTime,
+          audio: (v as unknown as { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount,
+        }));
+      const before = await played();
+      const seekable = await video.evaluate((v: HTMLVideoElement) => {
+        v.currentTime = 0;
+        return v.seekable.start(0);
+      });
+      expect(seekable).toBeLessThan(0.5);
+      await expect.poll(async () => (await played()).at, { timeout: 20_000 }).toBeGreaterThan(2);
+      const after = await played();
+      expect(after.at).toBeLessThan(15); // from the start, not from the live edge (30 s and more)
+      expect(after.audio).toBeGreaterThan(before.audio); // the audio rendition plays beside the video, from the start too
+      expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/audio.m3u8`);
+      expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/1/0.m4s`);
+      expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/1/1.m4s`);
+      expect(await video.evaluate((v: HTMLVideoElement) => v.error?.message ?? null)).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+
+  it('VP9 + Opus: live.m3u8 says watching is not possible until the archive, and the page says so rather than a broken player', async () => {
+    const material = await makeFragments({ codecs: 'vp9', seconds: 60, targetSeconds: 2, fps: 10 });
+    const api = await recordOnAir(material, 10);
+    const answer = await onceStarted(`${api}/api/video/${VIDEO_ID}/live.m3u8`);
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    expect(await answer.json()).toMatchObject({ code: 'live_not_playable', detail: expect.stringContaining('archive plays once the stream ends') });
+
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${api}/archive/${VIDEO_ID}`);
+      const notice = page.getByTestId('live-unplayable');
+      await notice.waitFor({ timeout: 20_000 });
+      expect(await notice.textContent()).toContain('not possible');
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
