@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0043-live-playlist.md, docs/decisions/0070-youtube-fragments-from-the-first.md
+// Decisions: docs/decisions/0071-watching-a-capture-of-fragments.md
 import { AppError } from '../errors.js';
 import type { Gap, RecordedSegment } from './capture.js';
 import { FRAGMENT_TRACKS, type FragmentTrack } from './fragment-tracks.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0043-live-playlist.md, docs/decisions/0070-youtube-fragments-from-the-first.md
+// Decisions: docs/decisions/0071-watching-a-capture-of-fragments.md
 /*
  * The live playlists of a capture of a source's fragments (see fragment-tracks.ts): `live.m3u8`
  * is a multivariant playlist naming one media playlist per track, the audio as the video's
