@@ -68,7 +68,7 @@ async function record(renew: () => Promise<FragmentedStream | null>, first = str
       freeBytes,
       limits: recorderLimits({ idleSeconds: 60, chunkBytes: 256 * 1024 }),
     },
-    { backoffMs: [20, 20, 20, 20, 20, 20, 20], renewEveryMs: 500 },
+    { backoffMs: [20, 20, 20, 20, 20, 20, 20], renewEveryMs: 500, quietMs: 500 },
   );
   return recorder.record({ capture: capture!, stream: first, workerId: 'worker-1', renew }, new AbortController().signal);
 }

@@ -63,18 +63,22 @@ describe('the yt-dlp Kura runs', () => {
 describe('every yt-dlp run', () => {
   it('names the running node as its JavaScript runtime, before the arguments of the look', async () => {
     const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN)));
+    const before = (await runs()).length;
     await source.inspect(MEMBERS_ONLY_URL);
-    const [args] = (await runs()).slice(-1);
-    expect(args).toEqual([
+    const look = (await runs()).slice(before);
+    // the look from the stream's start (a live refusal is confirmed by a second, HLS look: each run alike)
+    expect(look[0]).toEqual([
       '--js-runtimes',
       `node:${process.execPath}`,
       '-J',
       '--no-warnings',
       '--no-playlist',
       '--ignore-no-formats-error',
+      '--live-from-start',
       '--',
       MEMBERS_ONLY_URL,
     ]);
+    for (const args of look) expect(args.slice(0, 2)).toEqual(['--js-runtimes', `node:${process.execPath}`]);
   });
 
   it('hands over a private copy of the cookies file, which opens a members-only stream and is gone after the run', async () => {

@@ -16,9 +16,11 @@ export interface FragmentTiming {
   backoffMs: readonly number[];
   /** A 403 renews the URLs through the source at most this often (ytarchive's pace). */
   renewEveryMs: number;
+  /** The newest fragment stopped growing this long (at least; three fragments' time when longer): the source is asked whether the stream is still live. */
+  quietMs: number;
 }
 
-const TIMING: FragmentTiming = { backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000], renewEveryMs: 15_000 };
+const TIMING: FragmentTiming = { backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000], renewEveryMs: 15_000, quietMs: 6000 };
 
 /**
  * Records a live stream's adaptive formats fragment by fragment, from fragment 0 whatever the time
@@ -89,7 +91,7 @@ class FragmentSession extends RecordingSession {
       }
       // the head stopped growing: the source says whether the stream is still live (as yt-dlp asks again after about 20 s)
       const quiet = Date.now() - Math.max(grewAt, askedAt);
-      if (quiet > Math.max(3 * fragmentSeconds, 6) * 1000) {
+      if (quiet > Math.max(3 * fragmentSeconds * 1000, this.timing.quietMs)) {
         askedAt = Date.now();
         if (!(await this.renewUrls('the newest fragment stopped growing'))) return this.finish('endlist');
       }
