@@ -78,7 +78,7 @@ async function endsAfterLastFragment(material: FragmentMaterial, itag: number): 
 }
 
 describe('a YouTube stream recorded from its first fragment (googlevideo and yt-dlp stand-ins)', () => {
-  it('found ten minutes after it began, through a kill -9 and a fragment lost at the source: from 0 s, every frame but the lost fragment's, at the best quality offered', async () => {
+  it('found ten minutes after it began, through a kill -9 and a fragment lost at the source: from 0 s, every frame but the lost fragment’s, at the best quality offered', async () => {
     const material = await makeFragments({ codecs: 'h264', seconds: 610, targetSeconds: 2, fps: 10 });
     const [small, big] = material.representations;
     await onAir(material, 600);
