@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFragmentRecorder } from '../../src/adapters/capture/fragment-recorder.js';
 import { createSpool, freeBytes } from '../../src/adapters/capture/spool.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
+import { createFetcher, type Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { FragmentsUnavailable, trackSpans } from '../../src/core/capture/fragment-tracks.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
@@ -53,7 +53,7 @@ function stream(): FragmentedStream {
 }
 
 /** Records the broadcast; `renew` is the source: fresh URLs while live, null once over. */
-async function record(renew: () => Promise<FragmentedStream | null>, first = stream()) {
+async function record(renew: () => Promise<FragmentedStream | null>, first = stream(), fetcher: Fetcher = createFetcher({ allowPrivate: true })) {
   await db.pool.query(`insert into livestreams (id, platform, source_url, status, scheduled_start_at) values ($1, 'youtube', $2, 'live', now())`, [
     ID,
     `https://www.youtube.com/watch?v=${ID}`,
@@ -62,13 +62,13 @@ async function record(renew: () => Promise<FragmentedStream | null>, first = str
   const recorder = createFragmentRecorder(
     {
       captures,
-      fetcher: createFetcher({ allowPrivate: true }),
+      fetcher,
       spool: createSpool(path.join(dir, 'spool')),
       store: createFsStore(path.join(dir, 'archive')),
       freeBytes,
       limits: recorderLimits({ idleSeconds: 60, chunkBytes: 256 * 1024 }),
     },
-    { backoffMs: [20, 20, 20, 20, 20, 20, 20], renewEveryMs: 500, quietMs: 500 },
+    { backoffMs: [20, 20, 20, 20, 20, 20, 20], renewEveryMs: 500, quietMs: 500, inFlight: 4 },
   );
   return recorder.record({ capture: capture!, stream: first, workerId: 'worker-1', renew }, new AbortController().signal);
 }
@@ -158,5 +158,30 @@ describe('the fragment recorder', () => {
     googlevideo.fault = ({ sq }) => (sq === null ? null : 401);
     await expect(record(async () => stream())).rejects.toThrow(FragmentsUnavailable);
     expect(await captures.segmentsFrom(ID, 0)).toEqual([]);
+  });
+
+  it('fetches four fragments at once while it catches up, and stores them in order', async () => {
+    googlevideo.broadcast(ID, { material, startedSecondsAgo: 12 });
+    const real = createFetcher({ allowPrivate: true });
+    // a DOUBLE around the real fetcher: the first eight fragment requests (four fragments, two tracks) are held until all eight are asked for
+    const held: Array<() => void> = [];
+    let asked = 0;
+    const fetcher: Fetcher = {
+      ...real,
+      async withHeaders(url, options) {
+        if (new URL(url).searchParams.has('sq') && ++asked <= 8) {
+          await new Promise<void>((resolve, reject) => {
+            held.push(resolve);
+            if (held.length === 8) for (const release of held) release();
+            setTimeout(() => reject(new Error(`only ${held.length} fragment requests were made at once`)), 5000).unref();
+          });
+        }
+        return real.withHeaders(url, options);
+      },
+    };
+    expect(await record(async () => null, stream(), fetcher)).toBe('endlist');
+    const { video, audio } = await storedTracks();
+    expect(video.equals(await expected(1, all()))).toBe(true);
+    expect(audio.equals(await expected(2, all()))).toBe(true);
   });
 });

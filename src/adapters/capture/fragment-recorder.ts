@@ -18,9 +18,14 @@ export interface FragmentTiming {
   renewEveryMs: number;
   /** The newest fragment stopped growing this long (at least; three fragments' time when longer): the source is asked whether the stream is still live. */
   quietMs: number;
+  /**
+   * How many fragments (each its video and audio) are fetched at once, stored in order: catching
+   * up on hours of a stream found late is then not one round trip after another (yt-dlp's `-N`).
+   */
+  inFlight: number;
 }
 
-const TIMING: FragmentTiming = { backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000], renewEveryMs: 15_000, quietMs: 6000 };
+const TIMING: FragmentTiming = { backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000], renewEveryMs: 15_000, quietMs: 6000, inFlight: 4 };
 
 /**
  * Records a live stream's adaptive formats fragment by fragment, from fragment 0 whatever the time
@@ -47,6 +52,8 @@ type Fetched = { bytes: Buffer } | { lost: string };
 class FragmentSession extends RecordingSession {
   /** The newest fragment the source has, as its answers say. */
   private head = -1;
+  /** Fragments being fetched ahead of the one stored next, by number. */
+  private readonly fetching = new Map<number, Promise<Fetched[]>>();
   private renewedAt = 0;
   private storedAny = false;
 
@@ -78,7 +85,13 @@ class FragmentSession extends RecordingSession {
       const limit = await this.limitReached();
       if (limit !== null) return this.finish(limit);
       if (fragment <= this.head) {
-        await this.storeFragment(fragment, firstTrack === 'video' ? FRAGMENT_TRACKS : ['audio']);
+        const tracks: readonly FragmentTrack[] = firstTrack === 'video' ? FRAGMENT_TRACKS : ['audio'];
+        for (let n = fragment; n <= Math.min(this.head, fragment + this.timing.inFlight - 1); n++) {
+          if (!this.fetching.has(n)) this.fetching.set(n, this.fetchTracks(n, n === fragment ? tracks : FRAGMENT_TRACKS));
+        }
+        const fetched = await (this.fetching.get(fragment) as Promise<Fetched[]>);
+        this.fetching.delete(fragment);
+        await this.storeFragment(fragment, tracks, fetched);
         fragment++;
         firstTrack = 'video';
         continue;
@@ -102,9 +115,15 @@ class FragmentSession extends RecordingSession {
     }
   }
 
-  /** Fetches the tracks' fragment `n` side by side and stores them in sequence order; what is lost is a gap (one for both tracks when both are). */
-  private async storeFragment(n: number, tracks: readonly FragmentTrack[]): Promise<void> {
-    const fetched = await Promise.all(tracks.map((track) => this.fetchFragment(track, n)));
+  /** The tracks' fragment `n`, fetched side by side; awaited in fragment order (a failure of one fetched ahead is seen when its turn comes). */
+  private fetchTracks(n: number, tracks: readonly FragmentTrack[]): Promise<Fetched[]> {
+    const fetched = Promise.all(tracks.map((track) => this.fetchFragment(track, n)));
+    fetched.catch(() => undefined); // its own turn takes the failure; one fetched ahead of an earlier failure is never awaited
+    return fetched;
+  }
+
+  /** Stores the tracks' fragment `n` in sequence order; what is lost is a gap (one for both tracks when both are). */
+  private async storeFragment(n: number, tracks: readonly FragmentTrack[], fetched: readonly Fetched[]): Promise<void> {
     const lost = fetched.flatMap((result, i) => ('lost' in result ? [`${tracks[i] as FragmentTrack} ${result.lost}`] : []));
     if (lost.length === tracks.length) {
       const [first, last] = [sequenceOf(n, tracks[0] as FragmentTrack), sequenceOf(n, tracks.at(-1) as FragmentTrack)];
