@@ -47,4 +47,44 @@ describe('the tracks of a capture of fragments', () => {
     expect(await text(video, 6, 9)).toBe('V1V2');
     expect(await text(audio, 1, 2)).toBe('0A');
   });
+
+  it('reads a track fragment by fragment with the other track’s bytes between them passed over, in few reads of the part, whatever the range and however the part’s bytes come', async () => {
+    // one part of 60 fragments: video of 40–80 bytes, audio of 5–9, interleaved
+    let seed = 7;
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
+    const segments: Array<{ sequence: number; part: number; endOffset: number; durationSeconds: number }> = [];
+    let end = 0;
+    for (let n = 0; n < 60; n++) {
+      for (const track of ['video', 'audio'] as const) {
+        end += track === 'video' ? 40 + random(41) : 5 + random(5);
+        segments.push({ sequence: sequenceOf(n, track), part: 1, endOffset: end, durationSeconds: track === 'video' ? 2 : 0 });
+      }
+    }
+    const bytes = Buffer.from(Array.from({ length: end }, (_, i) => i % 251));
+    let reads = 0;
+    // a part whose reads come three bytes at a time
+    const part: ByteSource = {
+      bytes: end,
+      async *read({ start, end: last }) {
+        reads++;
+        for (let at = start; at <= last; at += 3) yield bytes.subarray(at, Math.min(last + 1, at + 3));
+      },
+    };
+    const spans = trackSpans(segments);
+    for (const track of ['video', 'audio'] as const) {
+      const whole = Buffer.concat(spans[track].map((s) => bytes.subarray(s.startOffset, s.endOffset)));
+      const source = trackSource(spans[track], new Map([[1, part]]));
+      for (let i = 0; i < 200; i++) {
+        const a = random(whole.length);
+        const b = a + random(whole.length - a);
+        const got: Buffer[] = [];
+        for await (const chunk of source.read({ start: a, end: b })) got.push(Buffer.from(chunk));
+        expect(Buffer.concat(got).equals(whole.subarray(a, b + 1)), `${track} ${a}-${b}`).toBe(true);
+      }
+    }
+    // the whole video track in one read of the part (the audio between its fragments is small)
+    reads = 0;
+    for await (const chunk of trackSource(spans.video, new Map([[1, part]])).read({ start: 0, end: 100_000 })) expect(chunk.length).toBeGreaterThan(0);
+    expect(reads).toBe(1);
+  });
 });
