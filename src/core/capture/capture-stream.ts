@@ -19,7 +19,8 @@ export interface CaptureDeps {
 
 /** What a capture records: a media playlist, or the source's fragments in the formats it pinned. */
 type Recording = { playlistUrl: string } | { stream: FragmentedStream };
-type Worker = { workerId: string; signal: AbortSignal };
+/** The worker recording, and its signal to stop. */
+type RecordingWorker = { workerId: string; signal: AbortSignal };
 
 /**
  * Records a live stream to its end as `workerId`, resuming stored progress, then schedules
@@ -89,7 +90,7 @@ function pinned(status: SourceStatus, ids: FragmentFormatIds): FragmentedStream 
  * Records until the stream ends. When the fragment path cannot start (nothing stored), the
  * capture falls back to the playlist of the live edge's window, saying why.
  */
-async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: Worker) {
+async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: RecordingWorker) {
   if ('playlistUrl' in recording) return recordPlaylist(deps, record, capture, recording.playlistUrl, worker);
   const ids = capture.fragmentFormats ?? {
     video: recording.stream.video.id,
@@ -114,7 +115,7 @@ async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture,
   }
 }
 
-function recordPlaylist(deps: CaptureDeps, record: Livestream, capture: Capture, playlistUrl: string, worker: Worker) {
+function recordPlaylist(deps: CaptureDeps, record: Livestream, capture: Capture, playlistUrl: string, worker: RecordingWorker) {
   // the source hands out the playlist to record, again whenever a signed one expires
   const refreshPlaylist = async () => (await liveStatus(deps, record, { fragments: false })).playlistUrl ?? null;
   return deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist }, worker.signal);
