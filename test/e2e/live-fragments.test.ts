@@ -1,13 +1,13 @@
-import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { YTDLP_STAND_IN } from '../support/app.js';
 import { launchBrowser } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
 import { e2eEnv } from '../support/serve-env.js';
+import { liveFromStart, ytDlpStandIn } from '../support/yt-dlp-state.js';
 import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
 
 // Watching a YouTube stream recorded fragment by fragment while it is recorded: real `kura serve`,
@@ -34,20 +34,12 @@ afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-const stateFile = () => path.join(cwd, 'yt-dlp-state.json');
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile() });
+const env = () => e2eEnv(db.url, path.join(cwd, 'data'), ytDlpStandIn(cwd).env);
 
 /** Puts the broadcast on air, begun `startedSecondsAgo`, and starts Kura recording it; resolves with the api's URL. */
 async function recordOnAir(material: FragmentMaterial, startedSecondsAgo: number): Promise<string> {
   googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
-  const releaseTimestamp = Math.floor(Date.now() / 1000) - startedSecondsAgo;
-  const state = {
-    liveStatus: 'is_live',
-    releaseTimestamp,
-    videos: { [VIDEO_ID]: { liveStatus: 'is_live', releaseTimestamp, adaptive: googlevideo.stateFor(VIDEO_ID) } },
-  };
-  await writeFile(`${stateFile()}.new`, JSON.stringify(state));
-  await rename(`${stateFile()}.new`, stateFile());
+  await ytDlpStandIn(cwd).says(liveFromStart(googlevideo, VIDEO_ID, startedSecondsAgo));
   kura = spawnKura(['serve'], env(), cwd);
   const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
   const archived = await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd);

@@ -10,7 +10,7 @@ import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand
 import { probe } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
-import { ytDlpStandIn } from '../support/yt-dlp-state.js';
+import { liveFromStart, ytDlpStandIn } from '../support/yt-dlp-state.js';
 import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
 
 // YouTube recorded from its first fragment, end to end: real `kura serve`, real ffmpeg and
@@ -60,13 +60,7 @@ async function streamsOf(file: string): Promise<Array<{ codec_type: string; code
 /** Puts the broadcast on air and tells yt-dlp's stand-in it is live, with its adaptive formats. */
 async function onAir(material: FragmentMaterial, startedSecondsAgo: number): Promise<void> {
   googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
-  await youtubeSays({
-    liveStatus: 'is_live',
-    releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo,
-    videos: {
-      [VIDEO_ID]: { liveStatus: 'is_live', releaseTimestamp: Math.floor(Date.now() / 1000) - startedSecondsAgo, adaptive: googlevideo.stateFor(VIDEO_ID) },
-    },
-  });
+  await youtubeSays(liveFromStart(googlevideo, VIDEO_ID, startedSecondsAgo));
 }
 /** Once Kura has the broadcast's last fragment, YouTube says it is over. */
 async function endsAfterLastFragment(material: FragmentMaterial, itag: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { YTDLP_STAND_IN } from './app.js';
+import type { Googlevideo } from './googlevideo-stand-in.js';
 
 /** What the yt-dlp STAND-IN (test/support/bin/yt-dlp-stand-in.mjs) of a test answers: its state file in `dir`, and the environment naming both. */
 export function ytDlpStandIn(dir: string) {
@@ -13,5 +14,18 @@ export function ytDlpStandIn(dir: string) {
       await writeFile(`${file}.new`, JSON.stringify(state));
       await rename(`${file}.new`, file);
     },
+  };
+}
+
+/**
+ * The yt-dlp stand-in's state for `videoId` live on the googlevideo STAND-IN since
+ * `startedSecondsAgo`: `-J --live-from-start` lists its adaptive formats.
+ */
+export function liveFromStart(googlevideo: Googlevideo, videoId: string, startedSecondsAgo: number): object {
+  const releaseTimestamp = Math.floor(Date.now() / 1000) - startedSecondsAgo;
+  return {
+    liveStatus: 'is_live',
+    releaseTimestamp,
+    videos: { [videoId]: { liveStatus: 'is_live', releaseTimestamp, adaptive: googlevideo.stateFor(videoId) } },
   };
 }

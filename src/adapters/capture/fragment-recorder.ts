@@ -75,8 +75,9 @@ class FragmentSession extends RecordingSession {
     this.storedAny = start > 0;
     let fragment = fragmentOf(start);
     let firstTrack = start % 2 === 0 ? 'video' : 'audio';
+    const newest = await this.probeHead();
     await this.log(
-      `recording fragments from fragment ${fragment}: video ${describe(video)} and audio ${describe(audio)}, ${fragmentSeconds} s each; the newest is ${await this.probeHead()}`,
+      `recording fragments from fragment ${fragment}: video ${describe(video)} and audio ${describe(audio)}, ${fragmentSeconds} s each; the newest is ${newest}`,
     );
     let grewAt = Date.now();
     let askedAt = Date.now();

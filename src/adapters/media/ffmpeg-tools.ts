@@ -7,10 +7,10 @@ import type { ByteSource, LocalFileWriter, ObjectWriter } from '../../core/archi
 import type { MediaTools } from '../../core/capture/ports.js';
 import { ffmpegArgs } from './ffmpeg-args.js';
 import { fileDuration } from './mp4-duration.js';
-import { partInputs, type PartInputs } from './part-inputs.js';
+import { grouped, partInputs, type PartInputs } from './part-inputs.js';
 import { ExitError, start } from './program.js';
 import { runRemux, type Remuxed } from './remux-run.js';
-import { grouped, remuxStreamed } from './streamed-remux.js';
+import { remuxStreamed } from './streamed-remux.js';
 
 export interface FfmpegSettings {
   ffmpeg: string;

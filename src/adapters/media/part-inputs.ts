@@ -31,6 +31,12 @@ export async function partInputs(parts: readonly ByteSource[]): Promise<PartInpu
   return { urls: server.urls, protocols: 'file,http,tcp', server, close: () => server.close() };
 }
 
+/** `urls` (one per source, in order) in the groups of `inputs`: each input's parts, named as ffmpeg reads them. */
+export function grouped<T>(urls: readonly string[], inputs: ReadonlyArray<readonly T[]>): string[][] {
+  let at = 0;
+  return inputs.map((input) => urls.slice(at, (at += input.length)));
+}
+
 /** A concat demuxer list of `urls` (ffmpeg's `file` directives, quoted). */
 export function concatList(urls: readonly string[]): string {
   return urls.map((url) => `file '${url.replaceAll("'", "'\\''")}'\n`).join('');

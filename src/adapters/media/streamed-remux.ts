@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { ByteSource, HeadLastWriter } from '../../core/archive/ports.js';
 import { headDuration } from './mp4-duration.js';
 import { Mp4OutputFollower } from './mp4-output-follower.js';
+import { grouped } from './part-inputs.js';
 import { serveParts } from './part-server.js';
 import { runRemux, type Remuxed } from './remux-run.js';
 
@@ -54,10 +55,4 @@ export async function remuxStreamed(
     await server.close();
     await rm(workFile, { force: true });
   }
-}
-
-/** `urls` (one per source, in order) in the groups of `inputs`. */
-export function grouped<T>(urls: readonly string[], inputs: ReadonlyArray<readonly T[]>): string[][] {
-  let at = 0;
-  return inputs.map((input) => urls.slice(at, (at += input.length)));
 }

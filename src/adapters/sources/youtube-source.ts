@@ -138,26 +138,33 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
 export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
   const video = async (url: string, fromStart = true) => readYouTubeVideo(await ytdlp(url, { fromStart }));
   const cookies = ytdlp.cookies === true;
+  /** One look at a video: yt-dlp's answer from the stream's start, and its HLS look, run once and only when asked for. */
+  const look = async (url: string) => {
+    const found = await video(url);
+    let hls: Promise<YouTubeVideo | null> | null = null;
+    return { found, hls: () => (hls ??= video(url, false).catch(() => null)) };
+  };
   // a live stream that lists no format from its start may still be open to Kura: its HLS look says
-  const accessNeeded = async (url: string, found: YouTubeVideo) => {
+  const accessNeeded = async ({ found, hls }: Awaited<ReturnType<typeof look>>) => {
     const need = accessOf(found, cookies);
     if (need === null || found.liveStatus !== 'is_live') return need;
-    const hls = await video(url, false).catch(() => null);
-    return hls === null ? need : accessOf(hls, cookies);
+    const fromHls = await hls();
+    return fromHls === null ? need : accessOf(fromHls, cookies);
   };
   return {
     recognises: (url) => parseYouTubeUrl(url).kind !== 'not_youtube',
     async inspect(url) {
       const parsed = parseYouTubeUrl(url);
       if (parsed.kind !== 'video') return { kind: 'rejected', reason: parsed.kind === 'rejected' ? parsed.reason : 'Not a YouTube URL.' };
-      let found: YouTubeVideo;
+      let looked: Awaited<ReturnType<typeof look>>;
       try {
-        found = await video(parsed.canonicalUrl);
+        looked = await look(parsed.canonicalUrl);
       } catch (error) {
         const reason = `YouTube did not describe this video: ${(error as Error).message}`;
         return MEMBERS_ONLY.test(reason) ? { kind: 'rejected', reason, membersOnly: true } : { kind: 'rejected', reason };
       }
-      const need = await accessNeeded(parsed.canonicalUrl, found);
+      const { found } = looked;
+      const need = await accessNeeded(looked);
       if (need !== null)
         return { kind: 'rejected', reason: noAccessReason(need, cookies), ...(need === 'members_only' ? { membersOnly: true } : { signIn: true }) };
       if (found.liveStatus === 'was_live' || found.liveStatus === 'post_live') return { kind: 'rejected', reason: 'This livestream has already ended.' };
@@ -167,7 +174,7 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
     async qualities(url) {
       const parsed = parseYouTubeUrl(url);
       if (parsed.kind !== 'video') throw new AppError('invalid', 'invalid_source', parsed.kind === 'rejected' ? parsed.reason : 'Not a YouTube URL.');
-      const found = await video(parsed.canonicalUrl).catch((error: Error) => {
+      const { found, hls } = await look(parsed.canonicalUrl).catch((error: Error) => {
         throw new AppError('invalid', 'invalid_source', `YouTube did not describe this video: ${error.message}`);
       });
       // an upcoming stream lists its formats only once live: the best of them is what it will be
@@ -175,20 +182,21 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
         .filter((f) => f.mime.startsWith('video/'))
         .map((f) => ({ url: f.url, bandwidth: f.bitrate, width: f.width, height: f.height }));
       if (videos.length > 0) return qualitiesOf(videos);
-      const hls = found.liveStatus === 'is_live' ? await video(parsed.canonicalUrl, false).catch(() => null) : null;
-      if (hls === null || hls.variants.length === 0) return [{ code: 'best', resolution: 'the best offered once live', best: true }];
-      return qualitiesOf(hls.variants);
+      const fromHls = found.liveStatus === 'is_live' ? await hls() : null;
+      if (fromHls === null || fromHls.variants.length === 0) return [{ code: 'best', resolution: 'the best offered once live', best: true }];
+      return qualitiesOf(fromHls.variants);
     },
     async check(sourceUrl, quality, options = {}): Promise<SourceStatus> {
-      let found: YouTubeVideo;
+      let looked: Awaited<ReturnType<typeof look>>;
       try {
-        found = await video(sourceUrl);
+        looked = await look(sourceUrl);
       } catch (error) {
         const reason = (error as Error).message;
         return { state: GONE.test(reason) ? 'gone' : 'not_yet', reason };
       }
+      const { found } = looked;
       const { details } = found;
-      const need = await accessNeeded(sourceUrl, found);
+      const need = await accessNeeded(looked);
       // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
       if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
       if (found.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };
@@ -196,8 +204,8 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       const fragments = options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality);
       if (fragments !== undefined) return { state: 'live', fragments, details };
       // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
-      const hls = await video(sourceUrl, false).catch(() => null);
-      const variant = hls === null ? undefined : pickVariant(hls.variants, quality);
+      const fromHls = await looked.hls();
+      const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
       if (variant === undefined) return { state: 'not_yet', reason: 'live, but no format is offered yet', details };
       const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
       return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };

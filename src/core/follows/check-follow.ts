@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0057-webhook-events-with-the-change.md
 import { healthOf, SIGNALS_OF, type AccessRefusal, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
-import { decideBroadcast, decideVideo, probeAccess, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
+import { decideBroadcast, decideVideo, probeAccess, type Decision, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
 import { publicErrorWords } from '../sources/public-url.js';
 import { titleRules } from './follow-rules.js';
@@ -140,11 +140,11 @@ async function decideAll(
   const decide = { ...policy, titles: titleRules(follow.rules) };
   const sightings: Sighting[] = [];
   for (const { candidate, known } of videos) {
-    const decision = known
-      ? { verdict: 'known' as const, reason: 'Kura has a record of it already', recheckAt: null }
+    const decision: Decision = known
+      ? { verdict: 'known', reason: 'Kura has a record of it already', recheckAt: null }
       : await decideVideo(deps, follow, candidate, decide, now);
     if (decision.verdict === 'queued') queued += 1;
-    const { accessRefused, ...decided } = decision as typeof decision & { accessRefused?: string };
+    const { accessRefused, ...decided } = decision;
     if (accessRefused !== undefined) refused = { error: accessRefused, probeUrl: candidate.url };
     sightings.push({ followId: follow.id, streamId: candidate.id as string, title: candidate.title, seenAt: now, ...decided });
     // kept as each is decided, so a check cut short never queues one twice

@@ -29,7 +29,7 @@ export interface DecidePolicy {
  * What was decided; `accessRefused`: YouTube refused a members-only (or sign-in) stream the follow
  * includes, in the follow's words (it turns the follow failing, see check-follow.ts).
  */
-type Decision = Pick<Sighting, 'verdict' | 'reason' | 'recheckAt'> & { accessRefused?: string };
+export type Decision = Pick<Sighting, 'verdict' | 'reason' | 'recheckAt'> & { accessRefused?: string };
 
 const final = (verdict: SightingVerdict, reason: string): Decision => ({ verdict, reason, recheckAt: null });
 /** A rejection that holds for good (as opposed to yt-dlp failing, which is tried again). */
