@@ -29,18 +29,26 @@ export interface FragmentSpan {
   endOffset: number;
 }
 
-/**
- * The spans of each track's fragments, in fragment order, from the recorded segments (in sequence
- * order): a segment's bytes start where the one before it in its part ended.
- */
-export function trackSpans(segments: readonly RecordedSegment[]): Record<FragmentTrack, FragmentSpan[]> {
-  const spans: Record<FragmentTrack, FragmentSpan[]> = { video: [], audio: [] };
+/** One recorded fragment: its number, its track and where its bytes are. */
+export interface RecordedFragment extends FragmentSpan {
+  n: number;
+  track: FragmentTrack;
+}
+
+/** The recorded fragments of a capture, in sequence order (as `segments` are): a segment's bytes start where the one before it in its part ended. */
+export function recordedFragments(segments: readonly RecordedSegment[]): RecordedFragment[] {
   const partEnds = new Map<number, number>();
-  for (const segment of segments) {
+  return segments.map((segment) => {
     const startOffset = partEnds.get(segment.part) ?? 0;
     partEnds.set(segment.part, segment.endOffset);
-    spans[trackOf(segment.sequence)].push({ part: segment.part, startOffset, endOffset: segment.endOffset });
-  }
+    return { n: fragmentOf(segment.sequence), track: trackOf(segment.sequence), part: segment.part, startOffset, endOffset: segment.endOffset };
+  });
+}
+
+/** The spans of each track's fragments, in fragment order, from the recorded segments (in sequence order). */
+export function trackSpans(segments: readonly RecordedSegment[]): Record<FragmentTrack, FragmentSpan[]> {
+  const spans: Record<FragmentTrack, FragmentSpan[]> = { video: [], audio: [] };
+  for (const { part, startOffset, endOffset, track } of recordedFragments(segments)) spans[track].push({ part, startOffset, endOffset });
   return spans;
 }
 

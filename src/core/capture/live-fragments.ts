@@ -1,9 +1,9 @@
 // Decisions: docs/decisions/0071-watching-a-capture-of-fragments.md
 import { AppError } from '../errors.js';
 import type { Gap, RecordedSegment } from './capture.js';
-import { FRAGMENT_TRACKS, type FragmentTrack } from './fragment-tracks.js';
+import { FRAGMENT_TRACKS, recordedFragments, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
 import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
-import { buildMultivariantPlaylist, peakBandwidth, recordedFragments, trackPlaylistInput, type RecordedFragment } from './live-tracks.js';
+import { buildMultivariantPlaylist, peakBandwidth, trackPlaylistInput } from './live-tracks.js';
 import type { PartFormats } from './part-formats.js';
 
 /** What a capture of fragments recorded so far, as getLivePlaylist read it. */

@@ -5,8 +5,8 @@
  * rendition. Each track lists its own fragments, numbered as the source numbers them; a
  * fragment's segment is its bytes after its initialization section, which `#EXT-X-MAP` names.
  */
-import type { Gap, RecordedSegment } from './capture.js';
-import { fragmentOf, sequenceOf, trackOf, type FragmentSpan, type FragmentTrack } from './fragment-tracks.js';
+import type { Gap } from './capture.js';
+import { sequenceOf, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
 import type { LivePlaylistInput, LiveUris, PartFormat } from './live-playlist.js';
 
 /** Where a track's media playlist is served, relative to `live.m3u8`. */
@@ -22,22 +22,6 @@ export function trackUris(track: FragmentTrack): LiveUris {
     segment: (part, n) => `${part}/${sequenceOf(n, track)}.m4s`,
     init: (part) => `${part}/init-${track}.mp4`,
   };
-}
-
-/** One recorded fragment: its number, its track and where its bytes are. */
-export interface RecordedFragment extends FragmentSpan {
-  n: number;
-  track: FragmentTrack;
-}
-
-/** The recorded fragments of a capture, in sequence order (as `segments` are), each with its bytes' span. */
-export function recordedFragments(segments: readonly RecordedSegment[]): RecordedFragment[] {
-  const partEnds = new Map<number, number>();
-  return segments.map((segment) => {
-    const startOffset = partEnds.get(segment.part) ?? 0;
-    partEnds.set(segment.part, segment.endOffset);
-    return { n: fragmentOf(segment.sequence), track: trackOf(segment.sequence), part: segment.part, startOffset, endOffset: segment.endOffset };
-  });
 }
 
 /** The lost fragments of `track` among a capture's gaps (in capture sequences), each fragment `fragmentSeconds` long. */
