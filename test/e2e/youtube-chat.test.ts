@@ -101,6 +101,15 @@ async function chatStoredAbove(above: number, count: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+/** The chat served while the stream is recorded, once it holds `count` messages (the chat's yt-dlp may start seconds after the capture on a loaded machine). */
+async function chatServedWhileLive(count: number): Promise<{ state: string; messages: Line[] }> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const chat = (await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=-60&to=600`).then((r) => r.json())) as { state: string; messages: Line[] };
+    if (chat.messages.length >= count || Date.now() > deadline) return chat;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 /** The longest stretch of `lines` (in offset order) in which no second passes without a message. */
 function longestStretch(lines: Line[]): { start: number; end: number } {
   let best = { start: 0, end: 0 };
@@ -120,14 +129,31 @@ async function watchLive(page: Page) {
     video.muted = true; // a page may play by itself only muted
     return video.play().catch(() => undefined);
   });
-  await page.locator('[data-testid=live-badge]').waitFor({ timeout: 20_000 });
+  const explained = (error: Error) =>
+    player
+      .evaluate((video: HTMLVideoElement) => ({
+        paused: video.paused,
+        currentTime: video.currentTime,
+        readyState: video.readyState,
+        buffered: video.buffered.length > 0 ? [video.buffered.start(0), video.buffered.end(video.buffered.length - 1)] : null,
+        seekableEnd: video.seekable.length > 0 ? video.seekable.end(video.seekable.length - 1) : null,
+        error: video.error?.message ?? null,
+        badge: document.querySelector('.live-badge')?.textContent ?? null,
+        chat: [...document.querySelectorAll('[data-testid="chat-panel"] li')].slice(-2).map((li) => li.outerHTML.slice(0, 120)),
+      }))
+      .then((state) => {
+        throw new Error(`${error.message}; the player: ${JSON.stringify(state)}`);
+      });
+  await page.locator('[data-testid=live-badge]').waitFor({ timeout: 45_000 }).catch(explained);
   const lastShown = async () => Number(await page.locator(SHOWN_MESSAGE).last().getAttribute('data-offset', { timeout: 10_000 }));
   const first = await lastShown();
-  await page.waitForFunction(
-    ({ selector, before }) => Number(document.querySelector(`${selector}:last-of-type`)?.getAttribute('data-offset')) > before + 1,
-    { selector: SHOWN_MESSAGE, before: first },
-    { timeout: 15_000 },
-  );
+  await page
+    .waitForFunction(
+      ({ selector, before }) => Number(document.querySelector(`${selector}:last-of-type`)?.getAttribute('data-offset')) > before + 1,
+      { selector: SHOWN_MESSAGE, before: first },
+      { timeout: 30_000 },
+    )
+    .catch(explained);
   const shown = await lastShown();
   const playhead = await player.evaluate((video: HTMLVideoElement) => video.currentTime);
   return { first, shown, playhead, violations: await seriousViolations(page) };
@@ -167,7 +193,7 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
   // ends once the restarted server has stored a stretch of chat (its length bounds the wait), so
   // how long the browser and the restart took on a loaded machine does not decide what is there.
   beforeAll(async () => {
-    fixture = await startHlsFixture({ seconds: 120 });
+    fixture = await startHlsFixture({ seconds: 180 });
     await serve();
     encodingStartedAt = Date.now();
     const encoded = fixture.start();
@@ -179,7 +205,7 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
     const browser = await launchBrowser();
     try {
       await fixture.seen(SEGMENT_REQUEST, 6);
-      whileLive = await fetch(`${api}/api/video/${VIDEO_ID}/chat?from=-60&to=60`).then((r) => r.json());
+      whileLive = await chatServedWhileLive(6);
       watchedLive = await watchLive(await browser.newPage());
     } finally {
       await browser.close();
@@ -206,7 +232,7 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
             .split('\n')
             .map((l) => JSON.parse(l) as Line)
         : [];
-  }, 240_000);
+  }, 300_000);
 
   it('is stored as it arrives, survives a SIGKILL of the worker without duplicates, and is archived as gzip NDJSON', async () => {
     expect(download.status).toBe(200);
@@ -294,7 +320,10 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
       await player.evaluate(
         (video: HTMLVideoElement) => new Promise((resolve) => (video.readyState >= 1 ? resolve(null) : video.addEventListener('loadedmetadata', resolve))),
       );
-      for (const at of [12, 6]) {
+      // forward, then back, inside the chat's longest stretch without a hole (when the chat began depends on the machine's load)
+      const stretch = longestStretch(lines);
+      expect(stretch.end - stretch.start).toBeGreaterThan(6);
+      for (const at of [Math.floor(stretch.end) - 1, Math.floor(stretch.end) - 5]) {
         await player.evaluate((video: HTMLVideoElement, seconds) => {
           video.currentTime = seconds;
         }, at);
