@@ -36,9 +36,10 @@ afterEach(async () => {
 
 const env = () => e2eEnv(db.url, path.join(cwd, 'data'), ytDlpStandIn(cwd).env);
 
-/** Puts the broadcast on air, begun `startedSecondsAgo`, and starts Kura recording it; resolves with the api's URL. */
-async function recordOnAir(material: FragmentMaterial, startedSecondsAgo: number): Promise<string> {
+/** Puts the broadcast on air, begun `startedSecondsAgo` (fragment `lost` never served), and starts Kura recording it; resolves with the api's URL. */
+async function recordOnAir(material: FragmentMaterial, startedSecondsAgo: number, lost?: number): Promise<string> {
   googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
+  if (lost !== undefined) googlevideo.lose(VIDEO_ID, lost);
   await ytDlpStandIn(cwd).says(liveFromStart(googlevideo, VIDEO_ID, startedSecondsAgo));
   kura = spawnKura(['serve'], env(), cwd);
   const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
@@ -62,90 +63,102 @@ async function onceStarted(url: string): Promise<Response> {
   return response as unknown as Response;
 }
 
-describe('watching a YouTube stream recorded from its first fragment, while it is recorded', () => {
-  it('H.264 + AAC: live.m3u8 names a video and an audio playlist, and Chromium plays both from fragment 0 of a stream begun a while ago', async () => {
-    const material = await makeFragments({ codecs: 'h264', seconds: 120, targetSeconds: 2, fps: 10 });
-    const [, big, audio] = material.representations;
-    const api = await recordOnAir(material, 30);
-    const live = `${api}/api/video/${VIDEO_ID}/live.m3u8`;
+describe.each([
+  {
+    codecs: 'h264',
+    family: 'H.264 + AAC (fMP4): hls.js',
+    lost: undefined,
+    ext: 'm4s',
+    init: 'init-{track}.mp4',
+    initStarts: 'ftyp',
+    mediaStarts: ['moof', 'styp', 'sidx'],
+  },
+  // fragment 16 (32–34 s, just past the head when Kura first looks) is lost: the page’s own player jumps its hole (hls.js skips #EXT-X-GAP by itself)
+  {
+    codecs: 'vp9',
+    family: 'VP9 + Opus (WebM): the page’s own player',
+    lost: 16,
+    ext: 'webm',
+    init: 'init-{track}.webm',
+    initStarts: '1a45dfa3',
+    mediaStarts: ['1f43b675'],
+  },
+] as const)(
+  'watching a YouTube stream recorded from its first fragment, while it is recorded: $family',
+  ({ codecs, lost, ext, init, initStarts, mediaStarts }) => {
+    /** A file's first four bytes as a box type (MP4) or an EBML ID in hex (WebM). */
+    const startOf = (bytes: Buffer) => (ext === 'webm' ? bytes.subarray(0, 4).toString('hex') : bytes.subarray(4, 8).toString('latin1'));
 
-    const master = await onceStarted(live);
-    expect(master.status).toBe(200);
-    const text = await master.text();
-    expect(text).toContain('#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="audio",DEFAULT=YES,AUTOSELECT=YES,URI="live/audio.m3u8"');
-    expect(text).toMatch(/^#EXT-X-STREAM-INF:BANDWIDTH=\d+,AUDIO="audio"\nlive\/video\.m3u8$/m);
-    for (const [track, first] of [
-      ['video', 0],
-      ['audio', 1],
-    ] as const) {
-      const playlist = await (await fetch(`${api}/api/video/${VIDEO_ID}/live/${track}.m3u8`)).text();
-      expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:0\n');
-      expect(playlist).toContain(`#EXT-X-MAP:URI="1/init-${track}.mp4"\n#EXTINF:2.000000,\n1/${first}.m4s\n`);
-      const init = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/init-${track}.mp4`)).arrayBuffer());
-      expect(init.subarray(4, 8).toString('latin1')).toBe('ftyp');
-      const segment = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/${first}.m4s`)).arrayBuffer());
-      expect(['moof', 'styp', 'sidx']).toContain(segment.subarray(4, 8).toString('latin1'));
-    }
-    expect(googlevideo.requests.some((r) => r.itag === big?.itag && r.sq === 0)).toBe(true);
-    expect(googlevideo.requests.some((r) => r.itag === audio?.itag && r.sq === 0)).toBe(true);
+    it('live.m3u8 names a video and an audio playlist, and Chromium plays both from fragment 0 of a stream begun a while ago', async () => {
+      const material = await makeFragments({ codecs, seconds: 120, targetSeconds: 2, fps: 10 });
+      const [, big, audio] = material.representations;
+      const api = await recordOnAir(material, 30, lost);
+      const live = `${api}/api/video/${VIDEO_ID}/live.m3u8`;
 
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      const fetched: string[] = [];
-      page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
-      await page.goto(`${api}/archive/${VIDEO_ID}`);
-      const video = page.locator('[data-testid=player][data-mode=live]');
-      // it starts at the live edge, as YouTube does; a viewer rewinds to the very start of a stream begun 30 s before Kura found it
-      await video.evaluate((v: HTMLVideoElement) => {
-        v.muted = true;
-        return v.play().catch(() => undefined);
-      });
-      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(20);
-      const played = () =>
-        video.evaluate((v: HTMLVideoElement) => ({
-          at: v.currentTime,
-          audio: (v as unknown as { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount,
-        }));
-      const before = await played();
-      const seekable = await video.evaluate((v: HTMLVideoElement) => {
-        v.currentTime = 0;
-        return v.seekable.start(0);
-      });
-      expect(seekable).toBeLessThan(0.5);
-      await expect.poll(async () => (await played()).at, { timeout: 20_000 }).toBeGreaterThan(2);
-      const after = await played();
-      expect(after.at).toBeLessThan(15); // from the start, not from the live edge (30 s and more)
-      expect(after.audio).toBeGreaterThan(before.audio); // the audio rendition plays beside the video, from the start too
-      expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/audio.m3u8`);
-      expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/1/0.m4s`);
-      expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/1/1.m4s`);
-      expect(await video.evaluate((v: HTMLVideoElement) => v.error?.message ?? null)).toBeNull();
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 180_000);
+      const master = await onceStarted(live);
+      expect(master.status).toBe(200);
+      const text = await master.text();
+      expect(text).toContain('#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="audio",DEFAULT=YES,AUTOSELECT=YES,URI="live/audio.m3u8"');
+      expect(text).toMatch(new RegExp(`^#EXT-X-STREAM-INF:BANDWIDTH=\\d+,CODECS="${big?.codecs},${audio?.codecs}",AUDIO="audio"\nlive/video\\.m3u8$`, 'm'));
+      for (const [track, first] of [
+        ['video', 0],
+        ['audio', 1],
+      ] as const) {
+        const section = init.replace('{track}', track);
+        const playlist = await (await fetch(`${api}/api/video/${VIDEO_ID}/live/${track}.m3u8`)).text();
+        expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:0\n');
+        expect(playlist).toContain(`#EXT-X-MAP:URI="1/${section}"\n#EXTINF:2.000000,\n1/${first}.${ext}\n`);
+        const initBytes = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/${section}`)).arrayBuffer());
+        expect(startOf(initBytes)).toBe(initStarts);
+        const segment = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/${first}.${ext}`)).arrayBuffer());
+        expect(mediaStarts).toContain(startOf(segment));
+      }
+      expect(googlevideo.requests.some((r) => r.itag === big?.itag && r.sq === 0)).toBe(true);
+      expect(googlevideo.requests.some((r) => r.itag === audio?.itag && r.sq === 0)).toBe(true);
 
-  it('VP9 + Opus: live.m3u8 says watching is not possible until the archive, and the page says so rather than a broken player', async () => {
-    const material = await makeFragments({ codecs: 'vp9', seconds: 60, targetSeconds: 2, fps: 10 });
-    const api = await recordOnAir(material, 10);
-    const answer = await onceStarted(`${api}/api/video/${VIDEO_ID}/live.m3u8`);
-    expect(answer.status).toBe(409);
-    expect(answer.headers.get('content-type')).toContain('application/problem+json');
-    expect(await answer.json()).toMatchObject({ code: 'live_not_playable', detail: expect.stringContaining('archive plays once the stream ends') });
-
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${api}/archive/${VIDEO_ID}`);
-      const notice = page.getByTestId('live-unplayable');
-      await notice.waitFor({ timeout: 20_000 });
-      expect(await notice.textContent()).toContain('not possible');
-    } finally {
-      await browser.close();
-    }
-  }, 120_000);
-});
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        const fetched: string[] = [];
+        page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+        await page.goto(`${api}/archive/${VIDEO_ID}`);
+        const video = page.locator('[data-testid=player][data-mode=live]');
+        // it starts at the live edge, as YouTube does; a viewer rewinds to the very start of a stream begun 30 s before Kura found it
+        await video.evaluate((v: HTMLVideoElement) => {
+          v.muted = true;
+          return v.play().catch(() => undefined);
+        });
+        await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(20);
+        await page.getByTestId('live-badge').waitFor({ timeout: 30_000 });
+        if (lost !== undefined) {
+          // live, it plays on past the lost fragment once Kura has given it up
+          await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 60_000 }).toBeGreaterThan((lost + 1) * 2 + 1);
+        }
+        const played = () =>
+          video.evaluate((v: HTMLVideoElement) => ({
+            at: v.currentTime,
+            audio: (v as unknown as { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount,
+          }));
+        const before = await played();
+        const seekable = await video.evaluate((v: HTMLVideoElement) => {
+          v.currentTime = 0;
+          return v.seekable.start(0);
+        });
+        expect(seekable).toBeLessThan(0.5);
+        await expect.poll(async () => (await played()).at, { timeout: 20_000 }).toBeGreaterThan(2);
+        const after = await played();
+        expect(after.at).toBeLessThan(15); // from the start, not from the live edge (30 s and more)
+        expect(after.audio).toBeGreaterThan(before.audio); // the audio rendition plays beside the video, from the start too
+        expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/audio.m3u8`);
+        expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/1/0.${ext}`);
+        expect(fetched).toContain(`/api/video/${VIDEO_ID}/live/1/1.${ext}`);
+        expect(await video.evaluate((v: HTMLVideoElement) => v.error?.message ?? null)).toBeNull();
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }, 180_000);
+  },
+);

@@ -142,5 +142,14 @@ describe('the live playlists of a capture of fragments', () => {
         '',
       ].join('\n'),
     );
+    expect(buildMultivariantPlaylist({ bandwidth, codecs: 'vp9,opus' })).toContain('#EXT-X-STREAM-INF:BANDWIDTH=4400,CODECS="vp9,opus",AUDIO="audio"\n');
+  });
+
+  it('names a WebM track’s section and fragments .webm, for the page’s own player (HLS cannot carry WebM)', () => {
+    const webm = new Map<number, PartFormat>([1, 2].map((part) => [part, { kind: 'webm', initBytes: 400 }]));
+    const input = trackPlaylistInput({ track: 'video', fragments: recordedFragments(capture()), gaps, formats: webm, fragmentSeconds: 2, ended: false });
+    const lines = buildLivePlaylist(input).split('\n');
+    expect(lines.slice(6, 9)).toEqual(['#EXT-X-MAP:URI="1/init-video.webm"', '#EXTINF:2.000000,', '1/0.webm']);
+    expect(lines).toContain('#EXT-X-MAP:URI="2/init-video.webm"');
   });
 });

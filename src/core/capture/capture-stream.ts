@@ -67,14 +67,18 @@ async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Captu
   if (capture.playlistUrl !== null) return { playlistUrl: capture.playlistUrl };
   const status = await liveStatus(deps, record);
   if (status.fragments !== undefined) {
-    const { video, audio, fragmentSeconds } = status.fragments;
-    await deps.captures.setFragmentFormats(record.id, { video: video.id, audio: audio.id, fragmentSeconds });
+    await deps.captures.setFragmentFormats(record.id, idsOf(status.fragments));
     return { stream: status.fragments };
   }
   if (status.playlistUrl === undefined) throw new Error(`${record.id} is live, but its source names nothing to record`);
   if (status.fragmentsRefused !== undefined) await deps.captures.appendLog(record.id, [`[kura] ${status.fragmentsRefused}`]);
   await deps.captures.setPlaylist(record.id, status.playlistUrl);
   return { playlistUrl: status.playlistUrl };
+}
+
+/** What a capture pins of the formats it records, to find them again under renewed URLs. */
+function idsOf({ video, audio, fragmentSeconds }: FragmentedStream): FragmentFormatIds {
+  return { video: video.id, audio: audio.id, fragmentSeconds, codecs: `${video.codec},${audio.codec}` };
 }
 
 /** The formats a capture pinned, under the URLs the source gave now; throws when it no longer offers them. */
@@ -92,11 +96,7 @@ function pinned(status: SourceStatus, ids: FragmentFormatIds): FragmentedStream 
  */
 async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: RecordingWorker) {
   if ('playlistUrl' in recording) return recordPlaylist(deps, record, capture, recording.playlistUrl, worker);
-  const ids = capture.fragmentFormats ?? {
-    video: recording.stream.video.id,
-    audio: recording.stream.audio.id,
-    fragmentSeconds: recording.stream.fragmentSeconds,
-  };
+  const ids = capture.fragmentFormats ?? idsOf(recording.stream);
   const renew = async () => {
     const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
     return status.state === 'live' ? pinned(status, ids) : null;

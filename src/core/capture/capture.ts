@@ -6,6 +6,8 @@ export interface FragmentFormatIds {
   video: string;
   audio: string;
   fragmentSeconds: number;
+  /** The two formats’ codecs as the source names them, video first (`vp9,opus`): HLS’s CODECS, and how the page’s player opens its buffers; absent when not known. */
+  codecs?: string;
 }
 
 /** A capture's progress as stored, so any worker can resume it. */

@@ -32,7 +32,7 @@ export interface LivePlaylist {
  * has a multivariant playlist and one media playlist per `track` (see live-fragments.ts). Throws
  * `livestream_not_found`, `capture_not_started` (nothing recorded, or nothing readable here yet),
  * `archive_not_ready` (a failed record), `live_ended` (a finished record: its segments made way
- * for the archive), `live_not_playable` (fragments HLS cannot carry) and `live_segment_not_found`
+ * for the archive), `live_not_playable` (fragments in no format a player is handed in two pieces) and `live_segment_not_found`
  * (a `track` of a capture that has none).
  */
 export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean; track?: FragmentTrack } = {}): Promise<LivePlaylist> {
@@ -47,8 +47,8 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   if (capture === null) throw notStarted(record);
   const [segments, gaps, readable] = await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
   if (capture.fragmentFormats !== null) {
-    const { fragmentSeconds } = capture.fragmentFormats;
-    const recorded = { livestreamId: id, fragmentSeconds, segments, gaps, readable, stopped: !isRecording(capture.state) };
+    const { fragmentSeconds, codecs } = capture.fragmentFormats;
+    const recorded = { livestreamId: id, fragmentSeconds, codecs, segments, gaps, readable, stopped: !isRecording(capture.state) };
     const playlist = await fragmentPlaylist(deps.formats, recorded, options);
     if (playlist === null) throw notStarted(record);
     return playlist;

@@ -2,7 +2,7 @@
 import { AppError } from '../errors.js';
 import type { Gap, RecordedSegment } from './capture.js';
 import { FRAGMENT_TRACKS, recordedFragments, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
-import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
+import { buildLivePlaylist, hasInitSection, type PartFormat } from './live-playlist.js';
 import { buildMultivariantPlaylist, peakBandwidth, trackPlaylistInput } from './live-tracks.js';
 import type { PartFormats } from './part-formats.js';
 
@@ -10,6 +10,8 @@ import type { PartFormats } from './part-formats.js';
 export interface RecordedFragments {
   livestreamId: string;
   fragmentSeconds: number;
+  /** The codecs of the video and the audio (`vp9,opus`), when the capture knows them. */
+  codecs?: string;
   segments: readonly RecordedSegment[];
   gaps: readonly Gap[];
   /** How many bytes of each part this process can read. */
@@ -24,7 +26,8 @@ type TrackFormats = Record<FragmentTrack, Map<number, PartFormat>>;
 /**
  * The live playlist of a capture of fragments (see live-tracks.ts): the multivariant playlist
  * without `track`, that track's media playlist with it; null while a track has no fragment this
- * process can serve. Throws `live_not_playable` for fragments HLS cannot carry (WebM: VP9, Opus).
+ * process can serve. Throws `live_not_playable` for fragments in no format a player is handed in
+ * two pieces (neither fMP4 nor WebM).
  */
 export async function fragmentPlaylist(
   formats: PartFormats,
@@ -35,10 +38,11 @@ export async function fragmentPlaylist(
   const listed = await servableFragments(formats, recorded);
   for (const track of FRAGMENT_TRACKS) {
     if (!listed.fragments.some((fragment) => fragment.track === track)) return null;
-    if ([...listed.formats[track].values()].some((format) => format.kind !== 'fmp4')) throw notPlayable(livestreamId);
+    if ([...listed.formats[track].values()].some((format) => !hasInitSection(format))) throw notPlayable(livestreamId);
   }
   const ended = recorded.stopped && listed.fragments.length === segments.length;
-  if (options.track === undefined) return { text: buildMultivariantPlaylist({ bandwidth: peakBandwidth(listed.fragments, fragmentSeconds) }), ended };
+  if (options.track === undefined)
+    return { text: buildMultivariantPlaylist({ bandwidth: peakBandwidth(listed.fragments, fragmentSeconds), codecs: recorded.codecs }), ended };
   // a gap is listed only before the first fragment left out, so each playlist only ever grows at its end
   const until = segments[listed.fragments.length]?.sequence ?? Number.POSITIVE_INFINITY;
   const input = trackPlaylistInput({
@@ -75,6 +79,6 @@ function notPlayable(livestreamId: string): AppError {
   return new AppError(
     'conflict',
     'live_not_playable',
-    `${livestreamId} is recorded as WebM fragments (VP9, Opus), which HLS cannot carry: watching it while it is recorded is not possible. Its archive plays once the stream ends (/api/download/${livestreamId}/video).`,
+    `${livestreamId} is recorded as fragments in a format no player here can be handed while it is recorded: watching it is not possible until its archive plays, once the stream ends (/api/download/${livestreamId}/video).`,
   );
 }

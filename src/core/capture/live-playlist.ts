@@ -1,8 +1,16 @@
 // Decisions: docs/decisions/0043-live-playlist.md
 import type { Gap, RecordedSegment } from './capture.js';
 
-/** How a part holds its media: MPEG-TS (or another format needing nothing in front), or fragmented MP4 behind its initialization section. */
-export type PartFormat = { kind: 'mpegts' } | { kind: 'fmp4'; initBytes: number };
+/**
+ * How a part (or a fragment) holds its media: MPEG-TS (or another format needing nothing in
+ * front), or fragmented MP4 or WebM behind an initialization section of `initBytes` (WebM: only
+ * in a capture of a source's fragments, played by the page's own player, as HLS cannot carry it).
+ */
+export type PartFormat = { kind: 'mpegts' } | { kind: 'fmp4' | 'webm'; initBytes: number };
+
+/** Whether a part's segments play behind an initialization section (`#EXT-X-MAP`). */
+export const hasInitSection = (format: PartFormat | undefined): format is Extract<PartFormat, { initBytes: number }> =>
+  format !== undefined && format.kind !== 'mpegts';
 
 export interface LivePlaylistInput {
   /** The segments to list, in sequence order: those this process can serve, from the first recorded. */
@@ -21,7 +29,7 @@ export interface LivePlaylistInput {
 /** Where a segment (or a part's initialization section) is served, relative to the playlist's own URL. */
 export interface LiveUris {
   segment(part: number, sequence: number, format: PartFormat | undefined): string;
-  init(part: number): string;
+  init(part: number, format: PartFormat | undefined): string;
 }
 
 /** Where the segments of `live.m3u8` are served, relative to it. */
@@ -63,7 +71,7 @@ export function buildLivePlaylist(input: LivePlaylistInput): string {
   const target = Math.ceil(longest);
   const skipUntil = SKIP_TARGETS * target;
   const skipped = input.delta === true ? countSkipped(entries, skipUntil) : 0;
-  const fmp4 = [...input.formats.values()].some((format) => format.kind === 'fmp4');
+  const fmp4 = [...input.formats.values()].some(hasInitSection);
   const discontinuities = entries.slice(0, skipped).filter((e) => e.discontinuity).length;
   const head = [
     '#EXTM3U',
@@ -82,7 +90,8 @@ export function buildLivePlaylist(input: LivePlaylistInput): string {
     const entry = entries[i] as Entry;
     if (entry.discontinuity) body.push('#EXT-X-DISCONTINUITY');
     // after a skip, the section the first entry plays behind is named again
-    if (entry.mapPart !== null && (entry.newMap || (i === skipped && skipped > 0))) body.push(`#EXT-X-MAP:URI="${uris.init(entry.mapPart)}"`);
+    if (entry.mapPart !== null && (entry.newMap || (i === skipped && skipped > 0)))
+      body.push(`#EXT-X-MAP:URI="${uris.init(entry.mapPart, input.formats.get(entry.mapPart))}"`);
     if (entry.gap) body.push('#EXT-X-GAP');
     body.push(`#EXTINF:${entry.seconds.toFixed(6)},`, uris.segment(entry.part, entry.sequence, input.formats.get(entry.part)));
   }
@@ -101,7 +110,7 @@ function listEntries(input: LivePlaylistInput): Entry[] {
     const gap = gaps[g];
     if (segment !== undefined && (gap === undefined || segment.sequence < gap.firstSequence)) {
       const discontinuity = jumpsTo(segment.sequence) || (part !== null && segment.part !== part);
-      const newMap = segment.part !== part && formats.get(segment.part)?.kind === 'fmp4';
+      const newMap = segment.part !== part && hasInitSection(formats.get(segment.part));
       if (segment.part !== part) mapPart = newMap ? segment.part : null;
       entries.push({ sequence: segment.sequence, part: segment.part, seconds: segment.durationSeconds, gap: false, discontinuity, mapPart, newMap });
       part = segment.part;

@@ -4,10 +4,14 @@
  * is a multivariant playlist naming one media playlist per track, the audio as the video's
  * rendition. Each track lists its own fragments, numbered as the source numbers them; a
  * fragment's segment is its bytes after its initialization section, which `#EXT-X-MAP` names.
+ * WebM fragments (VP9, Opus) are listed the same way with their own extension: HLS players cannot
+ * play them, the page's WebM player (web/src/lib/webm-live-player.ts) reads these playlists.
  */
 import type { Gap } from './capture.js';
 import { sequenceOf, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
 import type { LivePlaylistInput, LiveUris, PartFormat } from './live-playlist.js';
+
+const extensionOf = (format: PartFormat | undefined) => (format?.kind === 'webm' ? 'webm' : 'mp4');
 
 /** Where a track's media playlist is served, relative to `live.m3u8`. */
 export const trackPlaylistUri = (track: FragmentTrack): string => `live/${track}.m3u8`;
@@ -15,12 +19,13 @@ export const trackPlaylistUri = (track: FragmentTrack): string => `live/${track}
 /**
  * Where a track's entries are served, relative to its media playlist (`live/{track}.m3u8`): a
  * fragment as its capture sequence (`{part}/{2n or 2n + 1}.m4s`, next to an HLS capture's
- * segments), and the track's initialization section in a part as `{part}/init-{track}.mp4`.
+ * segments; `.webm` for WebM), and the track's initialization section in a part as
+ * `{part}/init-{track}.mp4` (`.webm`).
  */
 export function trackUris(track: FragmentTrack): LiveUris {
   return {
-    segment: (part, n) => `${part}/${sequenceOf(n, track)}.m4s`,
-    init: (part) => `${part}/init-${track}.mp4`,
+    segment: (part, n, format) => `${part}/${sequenceOf(n, track)}.${format?.kind === 'webm' ? 'webm' : 'm4s'}`,
+    init: (part, format) => `${part}/init-${track}.${extensionOf(format)}`,
   };
 }
 
@@ -41,7 +46,7 @@ export interface TrackPlaylistInput {
   fragments: readonly RecordedFragment[];
   /** The capture's lost sequences (none past the last listed fragment unless the capture has ended). */
   gaps: readonly Gap[];
-  /** The track's format in each part its fragments are in (fMP4: the length of each fragment's initialization section). */
+  /** The track's format in each part its fragments are in (fMP4, WebM: the length of each fragment's initialization section). */
   formats: ReadonlyMap<number, PartFormat>;
   fragmentSeconds: number;
   ended: boolean;
@@ -81,15 +86,16 @@ export function peakBandwidth(fragments: readonly RecordedFragment[], fragmentSe
 
 /**
  * The multivariant `live.m3u8` of a capture of fragments: the video's media playlist as the one
- * variant, with the audio's as its one rendition (default, chosen automatically). No CODECS:
- * Kura keeps no codec strings, and players read the codecs from the initialization sections.
+ * variant, with the audio's as its one rendition (default, chosen automatically), and the two
+ * tracks' CODECS when the capture knows them (else players read them from the initialization sections).
  */
-export function buildMultivariantPlaylist(input: { bandwidth: number }): string {
+export function buildMultivariantPlaylist(input: { bandwidth: number; codecs?: string }): string {
+  const codecs = input.codecs === undefined ? '' : `,CODECS="${input.codecs.replaceAll('"', '')}"`;
   return [
     '#EXTM3U',
     '#EXT-X-INDEPENDENT-SEGMENTS',
     `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="audio",DEFAULT=YES,AUTOSELECT=YES,URI="${trackPlaylistUri('audio')}"`,
-    `#EXT-X-STREAM-INF:BANDWIDTH=${input.bandwidth},AUDIO="audio"`,
+    `#EXT-X-STREAM-INF:BANDWIDTH=${input.bandwidth}${codecs},AUDIO="audio"`,
     trackPlaylistUri('video'),
     '',
   ].join('\n');

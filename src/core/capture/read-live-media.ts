@@ -4,7 +4,7 @@ import { getLivestream } from '../livestream/get-livestream.js';
 import type { RecordedSegment, SegmentSpan } from './capture.js';
 import { trackOf, type FragmentTrack } from './fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
-import type { PartFormat } from './live-playlist.js';
+import { hasInitSection, type PartFormat } from './live-playlist.js';
 
 /** A segment, or a part's initialization section, as a player fetches it. */
 export interface LiveMedia {
@@ -60,8 +60,8 @@ async function fragmentMedia(deps: LiveDeps, id: string, part: number, sequence:
   if ((sequence === null) === (track === undefined)) return null; // a fragment's own sequence says its track; a section needs one
   const span = sequence === null ? firstOfTrack(await deps.segments.of(id), part, track as FragmentTrack) : await deps.captures.segment(id, sequence);
   if (span === null || span.part !== part) return null;
-  const format = await deps.formats.ofFragment(id, trackOf(span.sequence), span);
-  if (format?.kind !== 'fmp4' || span.startOffset + format.initBytes >= span.endOffset) return null;
+  const format = (await deps.formats.ofFragment(id, trackOf(span.sequence), span)) ?? undefined;
+  if (!hasInitSection(format) || span.startOffset + format.initBytes >= span.endOffset) return null;
   if (sequence === null) return { format, start: span.startOffset, end: span.startOffset + format.initBytes };
   return { format, start: span.startOffset + format.initBytes, end: span.endOffset };
 }

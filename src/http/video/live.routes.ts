@@ -13,10 +13,10 @@ import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { CaptureRepo, RecordedBytes } from '../../core/capture/ports.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
-const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'video/mp4' };
+const MEDIA_TYPES = { mpegts: 'video/mp2t', fmp4: 'video/iso.segment', init: 'video/mp4', webm: 'video/webm' };
 /** A segment's bytes never change once recorded (a lost one is never served): players and proxies may keep them. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const MEDIA_FILE = /^(?:init(?:-(video|audio))?\.mp4|([0-9]{1,15})\.(?:ts|m4s))$/;
+const MEDIA_FILE = /^(?:init(?:-(video|audio))?\.(?:mp4|webm)|([0-9]{1,15})\.(?:ts|m4s|webm))$/;
 
 const LivePlaylistQuerySchema = Type.Object({
   _HLS_skip: Type.Optional(
@@ -32,7 +32,7 @@ const LiveMediaParamsSchema = Type.Object({
   file: Type.String({
     pattern: MEDIA_FILE.source,
     description:
-      '`{sequence}.ts` or `{sequence}.m4s` (a media segment, or a fragment after its initialization section), `init.mp4` (an fMP4 part’s initialization section), or `init-video.mp4` / `init-audio.mp4` (that track’s, for a capture of fragments)',
+      '`{sequence}.ts` or `{sequence}.m4s` (a media segment, or a fragment after its initialization section; `{sequence}.webm` for WebM fragments), `init.mp4` (an fMP4 part’s initialization section), or `init-video.mp4` / `init-audio.mp4` (that track’s, for a capture of fragments; `.webm` for WebM)',
   }),
 });
 
@@ -61,7 +61,7 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
           summary:
             'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it. For a record recorded as fragments (YouTube), a multivariant playlist: live/video.m3u8 with live/audio.m3u8 as its audio rendition',
           description:
-            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video), 409 live_not_playable for fragments HLS cannot carry (WebM: VP9, Opus; the archive plays once the stream ends).',
+            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video), A capture of fragments lists WebM tracks (VP9, Opus) the same way (`.webm`), for a Media Source Extensions player, as HLS players cannot play them; 409 live_not_playable for fragments in neither fMP4 nor WebM.',
           params: LivestreamIdParamsSchema,
           querystring: LivePlaylistQuerySchema,
           response: {
@@ -125,7 +125,7 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
 }
 
 function sendMedia(reply: FastifyReply, media: LiveMedia): FastifyReply {
-  const type = media.kind === 'init' ? MEDIA_TYPES.init : MEDIA_TYPES[media.format.kind];
+  const type = media.format.kind === 'webm' ? MEDIA_TYPES.webm : media.kind === 'init' ? MEDIA_TYPES.init : MEDIA_TYPES[media.format.kind];
   reply.header('cache-control', IMMUTABLE).header('content-length', media.bytes).type(type);
   return reply.send(Readable.from(media.body, { objectMode: false }));
 }
