@@ -8,7 +8,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFetcher, type Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { FragmentsUnavailable, trackSpans } from '../../src/core/capture/fragment-tracks.js';
-import type { CaptureRepo } from '../../src/core/capture/ports.js';
+import type { CaptureRepo, Renewal } from '../../src/core/capture/ports.js';
 import type { FragmentedStream, FragmentFormat } from '../../src/core/sources/ports.js';
 import { recorderLimits } from '../support/recorder-limits.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -52,8 +52,8 @@ function stream(): FragmentedStream {
   return { video: formats[1] as FragmentFormat, audio: formats[2] as FragmentFormat, fragmentSeconds: 1, offered: formats };
 }
 
-/** Records the broadcast; `renew` is the source: fresh URLs while live, null once over. */
-async function record(renew: () => Promise<FragmentedStream | null>, first = stream(), fetcher: Fetcher = createFetcher({ allowPrivate: true })) {
+/** Records the broadcast; `renew` is the source: fresh URLs while live, null once over, `accessLost` once it refuses Kura. */
+async function record(renew: () => Promise<Renewal>, first = stream(), fetcher: Fetcher = createFetcher({ allowPrivate: true })) {
   await db.pool.query(`insert into livestreams (id, platform, source_url, status, scheduled_start_at) values ($1, 'youtube', $2, 'live', now())`, [
     ID,
     `https://www.youtube.com/watch?v=${ID}`,
@@ -158,6 +158,24 @@ describe('the fragment recorder', () => {
     googlevideo.fault = ({ sq }) => (sq === null ? null : 401);
     await expect(record(async () => stream())).rejects.toThrow(FragmentsUnavailable);
     expect(await captures.segmentsFrom(ID, 0)).toEqual([]);
+  });
+
+  it('ends as access_lost, keeping what it recorded and no gap, when the source refuses Kura mid-stream (the cookies stopped working)', async () => {
+    googlevideo.broadcast(ID, { material, startedSecondsAgo: 12 });
+    // from fragment 6 on, the URLs answer 403 (as an expired one does); asked again, the source refuses Kura
+    googlevideo.fault = ({ sq }) => (sq !== null && sq >= 6 ? 403 : null);
+    let renewals = 0;
+    const reason = await record(async () => {
+      renewals++;
+      return { accessLost: 'Join this channel to get access to members-only content like this video' };
+    });
+    expect(reason).toBe('access_lost');
+    expect(renewals).toBe(1);
+    expect(await captures.gaps(ID)).toEqual([]);
+    const { video, audio } = await storedTracks();
+    expect(video.equals(await expected(1, [0, 1, 2, 3, 4, 5]))).toBe(true);
+    expect(audio.equals(await expected(2, [0, 1, 2, 3, 4, 5]))).toBe(true);
+    expect(await captures.readLog(ID)).toMatch(/answered 403, and the source refuses Kura now: Join this channel/);
   });
 
   it('fetches four fragments at once while it catches up, and stores them in order', async () => {

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0070-youtube-fragments-from-the-first.md
 import type { EndReason } from '../../core/capture/capture.js';
 import { FRAGMENT_TRACKS, fragmentOf, FragmentsUnavailable, sequenceOf, type FragmentTrack } from '../../core/capture/fragment-tracks.js';
-import type { FragmentRecorder } from '../../core/capture/ports.js';
+import type { FragmentRecorder, Renewal } from '../../core/capture/ports.js';
 import type { FragmentedStream, FragmentFormat } from '../../core/sources/ports.js';
 import { FetchError } from '../sources/http-fetch.js';
 import type { RecorderDeps } from './recorder-deps.js';
@@ -56,6 +56,8 @@ class FragmentSession extends RecordingSession {
   private readonly fetching = new Map<number, Promise<Fetched[]>>();
   private renewedAt = 0;
   private storedAny = false;
+  /** Why the source refused Kura when asked for fresh URLs (the capture ends at once); null while it has not. */
+  private accessLost: string | null = null;
 
   constructor(
     deps: RecorderDeps,
@@ -63,7 +65,7 @@ class FragmentSession extends RecordingSession {
     workerId: string,
     signal: AbortSignal,
     private stream: FragmentedStream,
-    private readonly renew: () => Promise<FragmentedStream | null>,
+    private readonly renew: () => Promise<Renewal>,
     private readonly timing: FragmentTiming,
   ) {
     super(deps, id, workerId, signal);
@@ -92,11 +94,14 @@ class FragmentSession extends RecordingSession {
         }
         const fetched = await (this.fetching.get(fragment) as Promise<Fetched[]>);
         this.fetching.delete(fragment);
+        // refused while fetching it: what was not fetched is not lost at the source, and nothing more can be
+        if (this.accessLost !== null && fetched.some((result) => 'lost' in result)) return this.finish('access_lost');
         await this.storeFragment(fragment, tracks, fetched);
         fragment++;
         firstTrack = 'video';
         continue;
       }
+      if (this.accessLost !== null) return this.finish('access_lost');
       const before = this.head;
       await this.probeHead();
       if (this.head > before) {
@@ -107,7 +112,7 @@ class FragmentSession extends RecordingSession {
       const quiet = Date.now() - Math.max(grewAt, askedAt);
       if (quiet > Math.max(3 * fragmentSeconds * 1000, this.timing.quietMs)) {
         askedAt = Date.now();
-        if (!(await this.renewUrls('the newest fragment stopped growing'))) return this.finish('endlist');
+        if (!(await this.renewUrls('the newest fragment stopped growing'))) return this.finish(this.accessLost === null ? 'endlist' : 'access_lost');
       }
       if (Date.now() - grewAt > this.deps.limits.idleSeconds * 1000) return this.finish('idle');
       await sleep(fragmentSeconds * 1000, this.pollWait).catch((error: unknown) => {
@@ -161,7 +166,7 @@ class FragmentSession extends RecordingSession {
         lastError = error.message;
         lastStatus = error.status;
         if (error.status === 403) await this.renewUrls(`${track} fragment ${n} answered 403`);
-        if (error.refused) break;
+        if (error.refused || this.accessLost !== null) break;
       }
       // nothing stored yet and the fragments refused (not one of them lost: a 404): the HLS path may do
       if (!this.storedAny && tried === attempts && lastStatus !== 404)
@@ -192,9 +197,11 @@ class FragmentSession extends RecordingSession {
 
   /**
    * Renews the formats' URLs through the source (they expire, and a 403 says so), at most every
-   * `renewEveryMs`; false once the source says the stream is no longer live.
+   * `renewEveryMs`; false once the source says the stream is no longer live, or refuses Kura
+   * (`accessLost` says why: the capture ends at its next step, not after its fragments' retries).
    */
   private async renewUrls(why: string): Promise<boolean> {
+    if (this.accessLost !== null) return false;
     if (Date.now() - this.renewedAt < this.timing.renewEveryMs) return true;
     this.renewedAt = Date.now();
     const renewed = await this.renew().catch(async (error: Error) => {
@@ -203,6 +210,11 @@ class FragmentSession extends RecordingSession {
     });
     if (renewed === null) {
       await this.log(`${why}, and the source says the stream is no longer live`);
+      return false;
+    }
+    if ('accessLost' in renewed) {
+      this.accessLost = renewed.accessLost;
+      await this.log(`${why}, and the source refuses Kura now: ${renewed.accessLost}`);
       return false;
     }
     this.stream = renewed;

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { nextCaptureState } from './capture-lifecycle.js';
 import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
-import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, StreamRecorder } from './ports.js';
+import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, Renewal, StreamRecorder } from './ports.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { FragmentedStream, SourceStatus, StreamSource } from '../sources/ports.js';
@@ -97,8 +97,9 @@ function pinned(status: SourceStatus, ids: FragmentFormatIds): FragmentedStream 
 async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: RecordingWorker) {
   if ('playlistUrl' in recording) return recordPlaylist(deps, record, capture, recording.playlistUrl, worker);
   const ids = capture.fragmentFormats ?? idsOf(recording.stream);
-  const renew = async () => {
+  const renew = async (): Promise<Renewal> => {
     const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+    if (status.state === 'no_access') return { accessLost: status.reason ?? 'the source refuses Kura' };
     return status.state === 'live' ? pinned(status, ids) : null;
   };
   try {

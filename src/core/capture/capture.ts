@@ -83,6 +83,7 @@ export type EndReason =
   | 'size_limit'
   | 'disk_full'
   | 'unsupported_encryption'
+  | 'access_lost'
   | 'cancelled'
   | 'failed';
 
@@ -96,6 +97,7 @@ const END_REASONS: Record<EndReason, string> = {
   size_limit: 'the capture reached its size ceiling',
   disk_full: 'the disk had less free space than the operator keeps free',
   unsupported_encryption: 'the stream is encrypted in a way Kura cannot undo (SAMPLE-AES or DRM)',
+  access_lost: 'the source refused Kura in the middle of the stream (members-only or sign-in: the cookies no longer open it)',
   cancelled: 'an admin stopped the capture',
   failed: 'Kura gave up on the capture (the record says why)',
 };

@@ -155,16 +155,20 @@ export interface MediaTools {
   thumbnail(video: ByteSource, output: string, atSeconds: number): Promise<void>;
 }
 
+/**
+ * What the source answers a capture of fragments asking for fresh URLs: the same formats under
+ * them; null once the stream is not live; `accessLost` (why) when it refuses Kura mid-stream (a
+ * members-only stream the cookies no longer open).
+ */
+export type Renewal = FragmentedStream | null | { accessLost: string };
+
 /** Records a live stream's numbered fragments, video and audio side by side, from the first, until it ends (see fragment-tracks.ts). */
 export interface FragmentRecorder {
   /**
    * Continues `capture` (as claimed, with its stored progress) until the stream ends; says why.
-   * `renew` asks the source for the same formats under fresh URLs: null once it is not live.
+   * `renew` asks the source for the same formats under fresh URLs (see Renewal).
    */
-  record(
-    target: { capture: Capture; stream: FragmentedStream; workerId: string; renew: () => Promise<FragmentedStream | null> },
-    signal: AbortSignal,
-  ): Promise<EndReason>;
+  record(target: { capture: Capture; stream: FragmentedStream; workerId: string; renew: () => Promise<Renewal> }, signal: AbortSignal): Promise<EndReason>;
 }
 
 /** Records a live media playlist into parts until it ends, persisting progress as it goes. */

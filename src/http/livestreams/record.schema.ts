@@ -48,7 +48,7 @@ const CaptureDetailsSchema = Type.Object({
   state: Type.Enum(CAPTURE_STATES),
   endReason: Type.Union([Type.String(), Type.Null()], {
     description:
-      'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption or cancelled (an admin stopped it)',
+      'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption, access_lost (the source refused Kura mid-stream: the cookies no longer open a members-only stream) or cancelled (an admin stopped it)',
   }),
   parts: Type.Array(Type.Object({ part: Type.Integer(), bytes: Type.Integer(), segments: Type.Integer(), seconds: Type.Number() }), {
     description: 'MPEG-TS parts as captured (a new part starts at each discontinuity)',
