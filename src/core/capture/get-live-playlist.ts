@@ -7,8 +7,8 @@ import type { RecordedSegment } from './capture.js';
 import { isRecording } from './capture-lifecycle.js';
 import type { FragmentTrack } from './fragment-tracks.js';
 import { fragmentPlaylist } from './live-fragments.js';
-import { buildLivePlaylist, type PartFormat } from './live-playlist.js';
-import type { PartFormats } from './part-formats.js';
+import { buildLivePlaylist } from './live-playlist.js';
+import { servablePrefix, type PartFormats } from './part-formats.js';
 import type { RecordedSegments } from './recorded-segments.js';
 import type { CaptureStates, PartLog, RecordedBytes, SegmentLog } from './ports.js';
 
@@ -65,20 +65,15 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   return { text, ended };
 }
 
-/** The segments from the first up to the first one whose bytes (or part's format) this process cannot read yet. */
+/** The segments from the first up to the first one whose bytes (or part's format, read from its first segment) this process cannot read yet. */
 async function servable(deps: LiveDeps, id: string, segments: readonly RecordedSegment[], readable: ReadonlyMap<number, number>) {
-  const formats = new Map<number, PartFormat>();
-  let count = 0;
-  for (const segment of segments) {
-    if (segment.endOffset > (readable.get(segment.part) ?? 0)) break;
-    if (!formats.has(segment.part)) {
-      const format = await deps.formats.of(id, segment.part, segment.endOffset); // the part's first segment
-      if (format === null) break;
-      formats.set(segment.part, format);
-    }
-    count++;
-  }
-  return { segments: segments.slice(0, count), formats };
+  const found = await servablePrefix(
+    segments,
+    readable,
+    (segment) => segment.part,
+    (first) => deps.formats.of(id, first.part, first.endOffset),
+  );
+  return { segments: segments.slice(0, found.count), formats: found.formats };
 }
 
 /** How long a player is asked to wait before it asks again for a capture that has not begun. */

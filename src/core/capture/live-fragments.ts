@@ -4,7 +4,7 @@ import type { Gap, RecordedSegment } from './capture.js';
 import { FRAGMENT_TRACKS, recordedFragments, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
 import { buildLivePlaylist, hasInitSection, type PartFormat } from './live-playlist.js';
 import { buildMultivariantPlaylist, peakBandwidth, trackPlaylistInput } from './live-tracks.js';
-import type { PartFormats } from './part-formats.js';
+import { servablePrefix, type PartFormats } from './part-formats.js';
 
 /** What a capture of fragments recorded so far, as getLivePlaylist read it. */
 export interface RecordedFragments {
@@ -57,22 +57,19 @@ export async function fragmentPlaylist(
   return { text: buildLivePlaylist(input), ended };
 }
 
-/** The fragments from the first up to the first one whose bytes (or whose track's format in its part) this process cannot read yet. */
+/** The fragments from the first up to the first one whose bytes (or whose track's format in its part, read from the track's first fragment there) this process cannot read yet. */
 async function servableFragments(formats: PartFormats, recorded: RecordedFragments): Promise<{ fragments: RecordedFragment[]; formats: TrackFormats }> {
-  const known: TrackFormats = { video: new Map(), audio: new Map() };
   const all = recordedFragments(recorded.segments);
-  let count = 0;
-  for (const fragment of all) {
-    if (fragment.endOffset > (recorded.readable.get(fragment.part) ?? 0)) break;
-    const track = known[fragment.track];
-    if (!track.has(fragment.part)) {
-      const format = await formats.ofFragment(recorded.livestreamId, fragment.track, fragment); // the track's first fragment in the part
-      if (format === null) break;
-      track.set(fragment.part, format);
-    }
-    count++;
-  }
-  return { fragments: all.slice(0, count), formats: known };
+  const found = await servablePrefix(
+    all,
+    recorded.readable,
+    (fragment) => `${fragment.track} ${fragment.part}`,
+    (first) => formats.ofFragment(recorded.livestreamId, first.track, first),
+  );
+  const known: TrackFormats = { video: new Map(), audio: new Map() };
+  for (const fragment of all.slice(0, found.count))
+    known[fragment.track].set(fragment.part, found.formats.get(`${fragment.track} ${fragment.part}`) as PartFormat);
+  return { fragments: all.slice(0, found.count), formats: known };
 }
 
 function notPlayable(livestreamId: string): AppError {

@@ -55,6 +55,32 @@ export class PartFormats {
   }
 }
 
+/**
+ * How many of `items` (in order) this process can serve: up to the first whose bytes are not all
+ * readable here (`readable`: how many bytes of each part are), or whose format — read with
+ * `formatOf` from the first item of each `keyOf` — cannot be read yet; with the formats read.
+ */
+export async function servablePrefix<T extends { part: number; endOffset: number }, K>(
+  items: readonly T[],
+  readable: ReadonlyMap<number, number>,
+  keyOf: (item: T) => K,
+  formatOf: (item: T) => Promise<PartFormat | null>,
+): Promise<{ count: number; formats: Map<K, PartFormat> }> {
+  const formats = new Map<K, PartFormat>();
+  let count = 0;
+  for (const item of items) {
+    if (item.endOffset > (readable.get(item.part) ?? 0)) break;
+    const key = keyOf(item);
+    if (!formats.has(key)) {
+      const format = await formatOf(item);
+      if (format === null) break;
+      formats.set(key, format);
+    }
+    count++;
+  }
+  return { count, formats };
+}
+
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let length = 0;
