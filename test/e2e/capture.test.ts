@@ -143,10 +143,14 @@ describe('capturing a live HLS stream', () => {
     expect(Math.abs(ours.duration - 5)).toBeLessThanOrEqual(0.1);
   });
 
-  it('decrypts AES-128 segments as it stores them, fetching the key once', async () => {
+  it('decrypts AES-128 segments as it stores them, fetching the key once; a window from sequence 10 is a beginning missed', async () => {
     const { id, done, details } = await h.archiveWritten((dir) => writeEncryptedStream(dir, 'AES-128'));
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    expect(details.capture.gaps).toEqual([]);
+    // the playlist lists sequences 10–13 (1 s each): the broadcast's first 10 s were gone when Kura first looked
+    expect(details.capture.gaps).toEqual([
+      { firstSequence: 0, lastSequence: 9, seconds: 10, reason: expect.stringContaining('began before Kura first looked') },
+    ]);
+    expect(details.capture.complete).toBe(false);
     expect(h.fixture.requests.filter((r) => r.endsWith('/key.bin'))).toHaveLength(1);
     const ours = await probe(h.archivedFile(id));
     expect(ours.frames).toBe(120);

@@ -15,7 +15,7 @@ import { PartFormats } from '../../src/core/capture/part-formats.js';
 import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { probe, startHlsFixture, writeDiscontinuityStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
 import { recorderLimits } from '../support/recorder-limits.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
@@ -169,6 +169,16 @@ describe('the live playlist of a record being recorded', () => {
     await captures.rewind('rewound', 7, 2); // a worker resuming elsewhere found sequences 7 on neither stored nor on its disk
     expect(uris((await playlistOf('rewound')).body)).toEqual([...[0, 1, 2, 3, 4].map((s) => `live/1/${s}.ts`), 'live/2/5.ts', 'live/2/6.ts']);
     expect((await kura.app.inject({ url: '/api/video/rewound/live/2/8.ts' })).statusCode).toBe(404);
+  });
+
+  it('starts at the first segment recorded when the capture missed the beginning: the missed part is no gap to play through', async () => {
+    await writeEncryptedStream(path.join(fixture.dir, 'live'), 'AES-128'); // its window lists sequences 10–13
+    await recordFixture('late');
+    expect((await captures.gaps('late')).map((gap) => [gap.firstSequence, gap.lastSequence])).toEqual([[0, 9]]);
+    const { body } = await playlistOf('late');
+    expect(body).toContain('#EXT-X-MEDIA-SEQUENCE:10\n');
+    expect(body).not.toContain('#EXT-X-GAP');
+    expect(body.match(/^live\/1\/\d+\.ts$/gm)).toEqual(['live/1/10.ts', 'live/1/11.ts', 'live/1/12.ts', 'live/1/13.ts']);
   });
 
   it('plays an fMP4 capture behind its initialization section, read from the part’s first bytes', async () => {

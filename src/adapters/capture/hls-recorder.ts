@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0034-hls-sources.md
+// Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md
 import type { Capture, EndReason } from '../../core/capture/capture.js';
 import type { StreamRecorder } from '../../core/capture/ports.js';
 import { resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
@@ -9,6 +9,12 @@ import type { RecorderDeps } from './recorder-deps.js';
 import { sleep } from './sleep.js';
 import { atMostEverySecond } from './spool.js';
 import { fetchMediaPlaylist, restartedBroadcast, SourceAbsence, type FetchedPlaylist } from './source-end.js';
+
+/**
+ * The longest beginning a first look may find missing: media sequence numbers that would mean
+ * more are not counted from the broadcast's start (some servers number from the clock).
+ */
+const MAX_MISSED_SECONDS = 366 * 24 * 3600;
 
 /**
  * Our own HLS poller: starts at the earliest segment of the window, polls as the HLS spec says,
@@ -99,8 +105,18 @@ class HlsSession extends RecordingSession {
     const first = playlist.segments[0];
     if (first === undefined) return null;
     if (this.nextSequence === null) {
-      this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
       await this.log(`recording ${this.playlist.url} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
+      // a source numbers a broadcast's segments from 0: a window beginning later means its beginning is gone
+      const missed = first.sequence * (first.durationSeconds || playlist.targetDurationSeconds);
+      if (first.sequence > 0 && missed <= MAX_MISSED_SECONDS) {
+        await this.recordGap(
+          0,
+          first.sequence - 1,
+          missed,
+          `the broadcast began before Kura first looked: its first ${first.sequence} segments had left the playlist's window`,
+        );
+      }
+      this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
     }
     if (first.sequence > this.nextSequence) {
       const missing = first.sequence - this.nextSequence;

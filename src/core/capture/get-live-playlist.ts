@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0043-live-playlist.md
+// Decisions: docs/decisions/0043-live-playlist.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { Livestream } from '../livestream/livestream.js';
@@ -59,9 +59,11 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
   const listed = await servable(deps, id, segments, readable);
   if (listed.segments.length === 0) throw notStarted(record);
   const ended = !isRecording(capture.state) && listed.segments.length === segments.length;
-  // a gap is listed only before the first segment left out, so the playlist only ever grows at its end
+  // a gap is listed only before the first segment left out, so the playlist only ever grows at its end;
+  // the beginning a capture missed (before its first segment) is no part of what can be played
   const until = segments[listed.segments.length]?.sequence ?? Number.POSITIVE_INFINITY;
-  const text = buildLivePlaylist({ ...listed, gaps: gaps.filter((g) => g.firstSequence < until), ended, delta: options.delta });
+  const from = listed.segments[0]?.sequence ?? 0;
+  const text = buildLivePlaylist({ ...listed, gaps: gaps.filter((g) => g.firstSequence < until && g.lastSequence >= from), ended, delta: options.delta });
   return { text, ended };
 }
 
