@@ -19,8 +19,12 @@ export interface FollowConfig {
   holodexApiKey: string | undefined;
 }
 
-/** Default seconds between looks: the feed is cheap, the yt-dlp tab look is not, a playlist answers fast. */
-export const DEFAULT_INTERVALS: Record<SignalName, number> = { feed: 600, tabs: 3600, holodex: 900, playlist: 30 };
+/**
+ * Default seconds between looks: the feed is cheap, the yt-dlp tab look is not, a playlist answers
+ * fast — and must be looked at within half its window, or a broadcast's first segment leaves it
+ * before Kura sees it: 5 s (jitter included) keeps windows of 12 s and more.
+ */
+export const DEFAULT_INTERVALS: Record<SignalName, number> = { feed: 600, tabs: 3600, holodex: 900, playlist: 4.5 };
 
 type Read = (name: string) => string | undefined;
 type Numeric = (name: string, fallback: number, min: number, max: number) => number;

@@ -59,9 +59,9 @@ function minutesBetween(from: Date, to: Date): string[] {
  * fetched every segment, then goes offline and waits until the record is done. Resolves with the
  * record, the broadcast and the minutes its title may name.
  */
-async function broadcastOnce(live: HlsEndpointFixture, followId: string, n: number, seconds: number) {
+async function broadcastOnce(live: HlsEndpointFixture, followId: string, n: number, seconds: number, listSize?: number) {
   const from = new Date();
-  const broadcast: EndpointBroadcast = live.broadcast({ seconds });
+  const broadcast: EndpointBroadcast = live.broadcast({ seconds, listSize, fps: listSize === undefined ? undefined : 10 });
   const records = await waitForFollowRecords(h.db.url, followId, n);
   const queuedBy = new Date();
   const id = (records[n - 1] as { id: string }).id;
@@ -124,6 +124,21 @@ describe('following an HLS endpoint that is live only sometimes', () => {
     expect(after).toMatchObject({ health: 'ok', queued: 2, failingSince: null });
     expect(after.signals[0].lastError).toBeNull();
   }, 300_000);
+});
+
+describe('an HLS endpoint followed at the default pace', () => {
+  it('is recorded from its first segment though its playlist keeps only 12 s: the follow looks every 5 s, not 30', async () => {
+    const live = (endpoint = await startHlsEndpointFixture());
+    await live.goOffline();
+    const followId = await followEndpoint(live.url);
+    const api = await h.serve({ KURA_CAPTURE_OFFLINE_SECONDS: '2', KURA_CAPTURE_IDLE_SECONDS: '60' }); // the default poll
+    await live.offlineAnswers(1); // the broadcast begins just after a look: the next one is a whole period away
+    const { id, broadcast } = await broadcastOnce(live, followId, 1, 20, 12);
+    const details = await getJson(`${api}/api/video/${id}`);
+    expect(details.capture.gaps).toEqual([]);
+    expect(details.capture.complete).toBe(true);
+    expect((await probe(h.archivedFile(id))).frames).toBe(broadcast.frames);
+  }, 120_000);
 });
 
 describe('an HLS endpoint whose playlist stays after its broadcast', () => {

@@ -110,5 +110,7 @@ export async function startHlsEndpointFixture(): Promise<HlsEndpointFixture> {
 /** The segments the finished broadcast's playlist lists. */
 async function segmentCount(liveDir: string): Promise<number> {
   const playlist = await readFile(path.join(liveDir, 'index.m3u8'), 'utf8');
-  return playlist.split('\n').filter((line) => line.startsWith('#EXTINF')).length;
+  // a window (listSize) lists only the last segments: those before it are counted by its media sequence
+  const first = Number(/^#EXT-X-MEDIA-SEQUENCE:(\d+)$/m.exec(playlist)?.[1] ?? 0);
+  return first + playlist.split('\n').filter((line) => line.startsWith('#EXTINF')).length;
 }

@@ -60,7 +60,7 @@ describe('configuration', () => {
       search: { kind: 'builtin' },
       verify: { everyDays: 30, bytesPerHour: 10e9 },
       follow: {
-        intervals: { feed: 600, tabs: 3600, holodex: 900, playlist: 30 },
+        intervals: { feed: 600, tabs: 3600, holodex: 900, playlist: 4.5 },
         horizonSeconds: 48 * 3600,
         hostRequestsPerMinute: 60,
         concurrency: 4,
