@@ -63,7 +63,8 @@ beforeAll(async () => {
   ({ db, cwd, api, env } = served);
   await chmod(cwd, 0o755);
   stateFile = path.join(cwd, 'yt-dlp-state.json');
-  fixture = await startHlsFixture({ seconds: 30 });
+  // at most 120 s: the broadcast ends (finish) once the live page was watched, however long a loaded machine took to get there
+  fixture = await startHlsFixture({ seconds: 120 });
   expect(await ffmpegPoster(path.join(fixture.dir, 'live', 'poster.jpg'))).toBe(0);
   await youtubeSays({
     liveStatus: 'is_upcoming',
@@ -200,6 +201,7 @@ describe('the web UI', () => {
     await expect.poll(async () => (await log.innerText()).length, { timeout: 20_000 }).toBeGreaterThan(early);
     await screenshot(page, 'queue-live-desktop');
     const watching = await watchWhileRecording();
+    await fixture.finish();
     await encoded;
     const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
