@@ -316,6 +316,8 @@ describe('the web UI', () => {
     const context = await loggedInContext(VIEWPORTS.desktop, 'light');
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept('not happening after all'));
+    await page.goto(`/archive/${FAR_ID}`);
+    await page.getByText('not recorded yet').waitFor(); // upcoming: not "imported"
     await page.goto('/queue');
     const row = page.locator('[data-testid=queue-list] > li', { hasText: FAR_TITLE });
     await row.getByRole('button', { name: 'Cancel' }).click();
@@ -325,6 +327,7 @@ describe('the web UI', () => {
 
     await page.goto(`/archive/${FAR_ID}`);
     await page.getByText('Not archived: ').waitFor();
+    expect(await page.getByText('nothing was recorded').count()).toBe(1);
     await page.getByRole('button', { name: 'Retry' }).click();
     // the retried record is watched again at once (and, imported with no live source, fails again):
     // the admin's actions are what is certain, in the audit table
