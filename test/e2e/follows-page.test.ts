@@ -5,6 +5,7 @@ import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from 
 import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
 import { runKura } from '../support/cli.js';
 import type { TestDatabase } from '../support/database.js';
+import { queueSubmitted } from '../support/webhooks.js';
 
 // The follows page in Debian's Chromium against a real `kura serve`. beforeAll follows three HLS
 // endpoints: a server of the test's that answers 404 (offline, so ok; not Kura itself, which may
@@ -96,6 +97,18 @@ describe('the follows page', () => {
     await expect.poll(() => page.getByTestId('channel-follow').innerText()).toMatch(/Followed · .*offline\/index\.m3u8 OK/);
     expect(await navCurrent(page)).toBe('Channels');
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('names the follow that queued a record on its archive page, with a link to the follow', async () => {
+    const id = 'hls-queued-by-follow';
+    await queueSubmitted(db, id, { submitter: `follow/${broken}` });
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    await page.goto(`/archive/${id}`);
+    const submitter = page.getByTestId('submitter-follow');
+    await expect.poll(() => submitter.innerText()).toBe('the follow Broken Stage');
+    await submitter.click();
+    await page.getByRole('heading', { level: 1, name: 'Follow: Broken Stage' }).waitFor();
     await page.close();
   });
 
