@@ -6,7 +6,7 @@ import { useCaptureHarness } from '../support/capture-harness.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { startHlsEndpointFixture, type EndpointBroadcast, type HlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
 import { probe } from '../support/hls-fixture.js';
-import { waitForFollowRecords } from '../support/records.js';
+import { waitForFollowRecords, waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { e2eEnv } from '../support/serve-env.js';
 
@@ -138,6 +138,45 @@ describe('an HLS endpoint followed at the default pace', () => {
     expect(details.capture.gaps).toEqual([]);
     expect(details.capture.complete).toBe(true);
     expect((await probe(h.archivedFile(id))).frames).toBe(broadcast.frames);
+  }, 120_000);
+});
+
+describe('a followed broadcast an admin stopped', () => {
+  it('stays stopped while it goes on (known, stopped by whom), and the next broadcast is queued as usual', async () => {
+    const live = (endpoint = await startHlsEndpointFixture());
+    await live.goOffline();
+    const followId = await followEndpoint(live.url);
+    const cwd = path.dirname(h.dataDir);
+    expect((await runKura(['user', 'add', 'alice', '--admin'], h.env(), cwd, 'alice-password-1\n')).code).toBe(0);
+    const token = (await runKura(['token', 'create', 'alice'], h.env(), cwd)).stdout.trim();
+    const api = await h.serve(FOLLOW_ENV);
+    live.broadcast({ seconds: 30, fps: 10 });
+    const [record] = await waitForFollowRecords(h.db.url, followId, 1);
+    const id = (record as { id: string }).id;
+    await waitForRecord(h.db.url, id, (r) => r.status === 'live');
+    const stop = await fetch(`${api}/api/video/${id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'wrong room' }),
+    });
+    expect(stop.status).toBe(202);
+    expect((await h.settled(id)).status).toBe('finished');
+    // the broadcast goes on: many more looks (one a second), and no second record
+    await live.playlistAsked(6);
+    expect(await waitForFollowRecords(h.db.url, followId, 0)).toEqual([{ id, status: 'finished' }]);
+    const decisions = (await getJson(`${api}/api/follows/${followId}`)).recent;
+    expect(decisions).toEqual([
+      expect.objectContaining({ streamId: id, verdict: 'known', reason: expect.stringMatching(/^stopped by local\/\S+ \(wrong room\): not queued again/) }),
+    ]);
+
+    // the next broadcast (after the endpoint went offline) is a new record
+    await live.goOffline();
+    live.broadcast({ seconds: 4, fps: 10 });
+    const records = await waitForFollowRecords(h.db.url, followId, 2);
+    expect(records.map((r: { id: string }) => r.id)).toContain(id);
+    const decided = (await getJson(`${api}/api/follows/${followId}`)).recent;
+    expect(decided.map((d: { verdict: string }) => d.verdict)).toEqual(['queued', 'known']);
+    expect(decided.every((d: { streamId: string }) => d.streamId.startsWith('hls-'))).toBe(true);
   }, 120_000);
 });
 

@@ -42,6 +42,14 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       return rows[0] ? toLivestream(rows[0]) : null;
     },
 
+    async findLatestBySource(sourceUrl) {
+      const { rows } = await pool.query<LivestreamRow>(
+        `select ${RECORD_COLUMNS} from livestreams l where l.source_url = $1 order by l.created_at desc limit 1`,
+        [sourceUrl],
+      );
+      return rows[0] ? toLivestream(rows[0]) : null;
+    },
+
     async findById(id) {
       const { rows } = await pool.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = $1`, [id]);
       return rows[0] ? toLivestream(rows[0]) : null;

@@ -35,7 +35,7 @@ export interface CaptureStates {
   setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
   /** Makes the capture one of the source's fragments, in these formats (before its first fragment is stored); null makes it one of a playlist. */
   setFragmentFormats(livestreamId: string, formats: FragmentFormatIds | null): Promise<void>;
-  /** Asks the worker recording a capture to stop (an admin's `reason`); false unless it is capturing. */
+  /** Asks the worker recording a capture to stop (`reason`: who asked and why, `local/alice (too loud)`); false unless it is capturing. */
   requestStop(livestreamId: string, reason: string): Promise<boolean>;
   end(livestreamId: string, reason: string): Promise<void>;
   markFinalized(livestreamId: string): Promise<void>;

@@ -2,6 +2,7 @@
 import { AppError } from '../errors.js';
 import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { followSubmitter, type AccessRefusal, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
@@ -162,13 +163,22 @@ export function utcMinute(at: Date): string {
   return at.toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** The sighting a follow keeps of its HLS endpoint: where the playlist was when last seen live (title). */
+/**
+ * The sighting a follow keeps of its HLS endpoint's playlist, for itself (the follow's page does
+ * not list it): where the playlist was when last seen live (its title: the candidate's position).
+ * Each broadcast has a sighting of its own, under its record's id.
+ */
 export const PLAYLIST_SIGHTING = 'playlist';
+
+/** The sequence of a position (`segment {sequence}: {URL}`); NaN when there is none. */
+const sequenceAt = (position: string | null | undefined) => Number(/^segment (\d+):/.exec(position ?? '')?.[1] ?? Number.NaN);
 
 /**
  * An HLS endpoint live now: a new record for this broadcast, unless one of its source is being
  * recorded already, or its playlist has not moved since it was last seen (an endpoint that leaves
- * the ended broadcast's playlist in place, whose record ended idle). Returns whether it queued one.
+ * the ended broadcast's playlist in place, whose record ended idle), or it is the broadcast whose
+ * capture an admin stopped, going on (its sequence did not go back: a stop sticks until the next
+ * broadcast). Returns whether it queued one.
  */
 export async function decideBroadcast(
   deps: DecideDeps & { follows: Pick<FollowRepo, 'sightings' | 'recordSightings'> },
@@ -176,19 +186,44 @@ export async function decideBroadcast(
   candidate: StreamCandidate,
   now: Date,
 ): Promise<boolean> {
-  const seen = (verdict: SightingVerdict, reason: string) =>
-    candidate.position === undefined
-      ? Promise.resolve()
-      : deps.follows.recordSightings([
-          { followId: follow.id, streamId: PLAYLIST_SIGHTING, title: candidate.position, verdict, reason, seenAt: now, recheckAt: null },
-        ]);
+  const sightings = (...more: Sighting[]) =>
+    deps.follows.recordSightings([
+      ...(candidate.position === undefined
+        ? []
+        : [
+            {
+              followId: follow.id,
+              streamId: PLAYLIST_SIGHTING,
+              title: candidate.position,
+              verdict: 'known' as const,
+              reason: 'where the playlist was',
+              seenAt: now,
+              recheckAt: null,
+            },
+          ]),
+      ...more,
+    ]);
+  const broadcast = (record: Livestream, verdict: SightingVerdict, reason: string): Sighting => ({
+    followId: follow.id,
+    streamId: record.id,
+    title: record.title,
+    verdict,
+    reason,
+    seenAt: now,
+    recheckAt: null,
+  });
   if ((await deps.livestreams.findActiveBySource(candidate.url)) !== null) {
-    await seen('known', 'a broadcast being recorded');
+    await sightings();
     return false;
   }
   const [earlier] = await deps.follows.sightings(follow.id, [PLAYLIST_SIGHTING]);
   if (candidate.position !== undefined && earlier?.title === candidate.position) return false;
-  await queueStream(deps, {
+  const stopped = await stoppedGoingOn(deps, candidate, earlier?.title);
+  if (stopped !== null) {
+    await sightings(broadcast(stopped.record, 'known', `stopped by ${stopped.by}: not queued again while this broadcast goes on`));
+    return false;
+  }
+  const queued = await queueStream(deps, {
     url: candidate.url,
     submitter: followSubmitter(follow.id),
     title: `${follow.title ?? follow.channelName} ${utcMinute(now)} UTC`,
@@ -197,6 +232,19 @@ export async function decideBroadcast(
     now,
     ...quality(follow),
   });
-  await seen('queued', 'a new broadcast, queued');
+  await sightings(broadcast(queued, 'queued', 'a new broadcast, queued'));
   return true;
+}
+
+/** The last record of the candidate's source when an admin stopped its capture and the playlist goes on from where it was (`earlier`), with who stopped it; else null. */
+async function stoppedGoingOn(
+  deps: DecideDeps,
+  candidate: StreamCandidate,
+  earlier: string | null | undefined,
+): Promise<{ record: Livestream; by: string } | null> {
+  const [before, now] = [sequenceAt(earlier), sequenceAt(candidate.position)];
+  if (!(now >= before)) return null; // a new broadcast (its sequence went back), or nothing to compare
+  const record = await deps.livestreams.findLatestBySource(candidate.url);
+  const stop = record === null ? null : ((await deps.captures.get(record.id))?.stopRequested ?? null);
+  return record === null || stop === null ? null : { record, by: stop };
 }

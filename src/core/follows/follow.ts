@@ -161,8 +161,9 @@ export interface StreamCandidate {
   /** When the video was published (the feed says; an announced stream is published when announced). */
   publishedAt?: Date;
   /**
-   * An HLS broadcast: where its playlist is (the last segment's sequence and URL). A playlist that
-   * has not moved since the follow last saw it is the broadcast Kura saw already, left in place.
+   * An HLS broadcast: where its playlist is, `segment {sequence}: {URL}` of its last segment. A
+   * playlist that has not moved since the follow last saw it is the broadcast Kura saw already,
+   * left in place; one whose sequence did not go back is the same broadcast going on.
    */
   position?: string;
   /** The stream's channel, when the signal names it (Holodex: each stream's own). */

@@ -47,6 +47,8 @@ export interface LivestreamRepo {
   findManyById(ids: readonly string[]): Promise<Livestream[]>;
   /** An upcoming or live record of this source URL, to join instead of duplicating. */
   findActiveBySource(sourceUrl: string): Promise<Livestream | null>;
+  /** The record of `sourceUrl` created last, whatever its status; null when there is none. */
+  findLatestBySource(sourceUrl: string): Promise<Livestream | null>;
   totals(): Promise<LivestreamTotals>;
   /** How many records one channel's history holds (finished ones, or every one with `includeUnfinished`), from the per-channel aggregates; 0 for a channel never seen. */
   channelTotal(channelId: string, includeUnfinished: boolean): Promise<number>;

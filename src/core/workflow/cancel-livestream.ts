@@ -26,7 +26,7 @@ export async function cancelLivestream(
     throw new AppError('conflict', 'livestream_not_cancellable', `${record.id} is ${record.status}; only upcoming and live livestreams can be cancelled.`);
   }
   if (record.status === 'live') {
-    if (!(await deps.captures.requestStop(record.id, request.reason))) {
+    if (!(await deps.captures.requestStop(record.id, `${by} (${request.reason})`))) {
       throw new AppError(
         'conflict',
         'livestream_not_cancellable',
