@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { utcMinute } from '../../src/core/follows/decide-candidate.js';
+import { utcMinute } from '../../src/core/livestream/record-names.js';
 import { useCaptureHarness } from '../support/capture-harness.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { startHlsEndpointFixture, type EndpointBroadcast, type HlsEndpointFixture } from '../support/hls-endpoint-fixture.js';

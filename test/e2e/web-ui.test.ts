@@ -312,6 +312,26 @@ describe('the web UI', () => {
     await page.close();
   }, 60_000);
 
+  it('says why before queueing when an HLS playlist cannot be read (a typo answering 404), and queues nothing', async () => {
+    const context = await loggedInContext(VIEWPORTS.desktop, 'light');
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByLabel(/Stream URL/).fill(fixture.url.replace('index.m3u8', 'no-such/index.m3u8'));
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('unreadable')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toMatch(/cannot read this playlist now: .*404/);
+    expect(await page.getByRole('button', { name: 'Archive it' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Title (optional)').count()).toBe(0);
+    await context.close();
+  });
+
   it('lets an admin cancel an upcoming stream from the queue and retry it from its archive page', async () => {
     const context = await loggedInContext(VIEWPORTS.desktop, 'light');
     const page = await context.newPage();

@@ -30,8 +30,8 @@ beforeAll(async () => {
   stateFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'kura-ytdlp-')), 'state.json');
   process.env.YTDLP_STAND_IN_STATE = stateFile;
   kura = await startTestApp({}, { env: { KURA_SUBMIT_RATE_LIMIT: '5', KURA_LOOKUP_RATE_LIMIT: '3' } });
-  for (const name of ['alice', 'bob', 'carol']) await addUser(kura, name);
-  cookies = { alice: await logIn(kura, 'alice'), bob: await logIn(kura, 'bob'), carol: await logIn(kura, 'carol') };
+  for (const name of ['alice', 'bob', 'carol', 'dave']) await addUser(kura, name);
+  cookies = { alice: await logIn(kura, 'alice'), bob: await logIn(kura, 'bob'), carol: await logIn(kura, 'carol'), dave: await logIn(kura, 'dave') };
 });
 afterAll(async () => {
   delete process.env.YTDLP_STAND_IN_STATE;
@@ -54,12 +54,24 @@ describe('submitting a stream', () => {
     expect(response.json()).toMatchObject({ code: 'not_logged_in' });
   });
 
+  it('names an HLS stream as the submitter says: its title, and its channel (the channel id a slug of it); blank names are refused', async () => {
+    // dave's own submissions: the others' count against their own limit
+    const named = await submit(kura, asUser('dave'), { videoUrl: `${base}/live/a/index.m3u8`, title: ' Friday karaoke ', channel: 'Karaoke Night' });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json()).toMatchObject({ title: 'Friday karaoke', channelName: 'Karaoke Night', channelId: 'karaoke-night' });
+    const blank = await submit(kura, asUser('dave'), { videoUrl: `${base}/live/b/index.m3u8`, title: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toMatchObject({ code: 'invalid_body' });
+  });
+
   it('makes one record for two users, with both submitters in order; a second submission adds no one', async () => {
     const url = `${base}/live/karaoke/index.m3u8`;
     const first = await submit(kura, asUser('alice'), { videoUrl: url, quality: '720p' });
     expect(first.statusCode, first.body).toBe(200);
     const { id } = first.json();
-    expect(first.json()).toMatchObject({ status: 'upcoming', submitters: ['local/alice'], title: 'karaoke', platform: 'hls', sourceUrl: url });
+    // no name given: the host and the minute it was queued, never a piece of the path
+    expect(first.json()).toMatchObject({ status: 'upcoming', submitters: ['local/alice'], platform: 'hls', sourceUrl: url, channelName: '127.0.0.1' });
+    expect(first.json().title).toMatch(/^127\.0\.0\.1 \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     expect((await submit(kura, asUser('bob'), { videoUrl: url })).json()).toMatchObject({ id, submitters: ['local/alice', 'local/bob'] });
     expect((await submit(kura, asUser('alice'), { videoUrl: url })).json()).toMatchObject({ id, submitters: ['local/alice', 'local/bob'] });
     const { rows } = await kura.db.pool.query('select count(*)::int as n from livestreams where source_url = $1', [url]);

@@ -5,7 +5,8 @@ import { countAttempt, type RateLimiter } from '../rate-limit.js';
 import type { CheckAddresses } from '../sources/ports.js';
 import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
-import { channelSlug, isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
+import { channelSlug } from '../livestream/record-names.js';
+import { isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
 
 /** What the instance allows a follow to name. */

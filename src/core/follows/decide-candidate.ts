@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { Livestream } from '../livestream/livestream.js';
+import { defaultTitle, utcMinute } from '../livestream/record-names.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { followSubmitter, type AccessRefusal, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';
@@ -158,11 +159,6 @@ async function writeFailed(deps: DecideDeps, follow: Follow, candidate: StreamCa
   ]);
 }
 
-/** `2026-11-30 18:00` (UTC). */
-export function utcMinute(at: Date): string {
-  return at.toISOString().slice(0, 16).replace('T', ' ');
-}
-
 /**
  * The sighting a follow keeps of its HLS endpoint's playlist, for itself (the follow's page does
  * not list it): where the playlist was when last seen live (its title: the candidate's position).
@@ -226,7 +222,7 @@ export async function decideBroadcast(
   const queued = await queueStream(deps, {
     url: candidate.url,
     submitter: followSubmitter(follow.id),
-    title: `${follow.title ?? follow.channelName} ${utcMinute(now)} UTC`,
+    title: defaultTitle(follow.title ?? follow.channelName, now),
     channelName: follow.channelName,
     ...(follow.channelId === null ? {} : { channelId: follow.channelId }),
     now,

@@ -61,15 +61,3 @@ export function youTubeChannelUrl(channelId: string): string {
 export function isYouTubeChannelId(id: string): boolean {
   return CHANNEL_ID.test(id);
 }
-
-/** The channel id an HLS endpoint's records carry: a slug of its name (`Karaoke Night` → `karaoke-night`). */
-export function channelSlug(name: string): string {
-  const slug = name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
-  return slug === '' ? 'hls' : slug;
-}

@@ -5,6 +5,7 @@ import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
+import { channelSlug, defaultTitle } from '../livestream/record-names.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 export interface QueueRequest {
@@ -48,9 +49,11 @@ export async function queueStream(
       sourceUrl: canonicalUrl,
       status: existing?.status ?? failed?.status ?? 'upcoming',
       failureReason: failed?.failureReason ?? null,
-      title: existing?.title ?? request.title ?? details?.title ?? nameFromPath(url),
-      channelName: existing?.channelName ?? request.channelName ?? details?.channelName ?? url.hostname,
-      channelId: existing?.channelId ?? request.channelId ?? details?.channelId ?? url.hostname,
+      // what the source says of itself first (YouTube); the names given are for sources that say nothing (HLS)
+      title: existing?.title ?? details?.title ?? request.title ?? defaultTitle(request.channelName ?? url.hostname, request.now),
+      channelName: existing?.channelName ?? details?.channelName ?? request.channelName ?? url.hostname,
+      channelId:
+        existing?.channelId ?? details?.channelId ?? request.channelId ?? (request.channelName === undefined ? url.hostname : channelSlug(request.channelName)),
       thumbnailUrl: existing?.thumbnailUrl ?? details?.thumbnailUrl ?? null,
       scheduledStart: existing?.scheduledStart ?? details?.scheduledStart ?? request.now,
       startedAt: existing?.startedAt ?? null,
@@ -63,15 +66,4 @@ export async function queueStream(
   if (failed !== null) await reviveLivestream(deps, id, request.submitter);
   else if (existing === null) await deps.scheduler.watch(id);
   return (await deps.livestreams.findById(id)) as Livestream;
-}
-
-/** An HLS stream's default title: the folder its playlist is in (`/live/karaoke/index.m3u8` → karaoke). */
-function nameFromPath(url: URL): string {
-  const folder = url.pathname.split('/').filter(Boolean).at(-2);
-  if (folder === undefined) return url.hostname;
-  try {
-    return decodeURIComponent(folder);
-  } catch {
-    return folder; // a malformed escape stays as written
-  }
 }

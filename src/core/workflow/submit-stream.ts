@@ -16,7 +16,7 @@ import type { StreamSource } from '../sources/ports.js';
  */
 export async function submitStream(
   deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog & EncoderLog; scheduler: Scheduler; source: StreamSource; rateLimiter: RateLimiter },
-  request: { caller: Caller; url: string; quality?: string; rule: RateLimit; now: Date },
+  request: { caller: Caller; url: string; quality?: string; title?: string; channelName?: string; rule: RateLimit; now: Date },
 ): Promise<Livestream> {
   const submitter = submitterOf(request.caller.user);
   const limit = await deps.rateLimiter.hit('submit', submitter, request.rule);
@@ -28,5 +28,6 @@ export async function submitStream(
       limit.retryAfterSeconds,
     );
   }
-  return queueStream(deps, { url: request.url, submitter, quality: request.quality, now: request.now });
+  const { url, quality, title, channelName, now } = request;
+  return queueStream(deps, { url, submitter, quality, now, ...(title === undefined ? {} : { title }), ...(channelName === undefined ? {} : { channelName }) });
 }

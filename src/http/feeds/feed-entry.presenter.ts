@@ -3,6 +3,7 @@ import type { Livestream } from '../../core/livestream/livestream.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { duration } from '../web/open-graph.js';
 import type { AtomEntry } from './atom.js';
+import { utcMinute } from '../../core/livestream/record-names.js';
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -21,7 +22,7 @@ export function channelPageUrl(publicUrl: string, channelId: string): string {
  */
 export function archiveEntry(livestream: Livestream, publicUrl: string): AtomEntry {
   const record = presentRecord(livestream, publicUrl, 'public');
-  const facts = [record.channelName || record.channelId, `streamed ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)}`];
+  const facts = [record.channelName || record.channelId, `streamed ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)} UTC`];
   if (record.length !== undefined) facts.push(duration(record.length));
   if (record.fileSizeBytes !== undefined) facts.push(decimalSize(record.fileSizeBytes));
   return {
@@ -41,8 +42,8 @@ export function queueEntry(livestream: Livestream, publicUrl: string): AtomEntry
   const record = presentRecord(livestream, publicUrl, 'public');
   const when =
     livestream.status === 'live'
-      ? `live since ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)}`
-      : `scheduled for ${utcMinute(livestream.scheduledStart)}`;
+      ? `live since ${utcMinute(livestream.startedAt ?? livestream.scheduledStart)} UTC`
+      : `scheduled for ${utcMinute(livestream.scheduledStart)} UTC`;
   return {
     ...commonFields(livestream, publicUrl, record.thumbnail),
     id: `${archivePageUrl(publicUrl, livestream.id)}#queued`,
@@ -60,11 +61,6 @@ function commonFields(livestream: Livestream, publicUrl: string, thumbnail: stri
     author: { name: livestream.channelName || livestream.channelId, uri: channelPageUrl(publicUrl, livestream.channelId) },
     thumbnail: thumbnail === '' ? null : thumbnail,
   };
-}
-
-/** `2024-01-01 18:00 UTC`. */
-function utcMinute(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** Decimal units, as the UI and the storage bill count them: `1.2 GB`. */

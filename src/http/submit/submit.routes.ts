@@ -15,6 +15,17 @@ const SubmitBodySchema = Type.Object({
   quality: Type.Optional(
     Type.String({ pattern: '^(best|[1-9][0-9]{2,3}p)$', description: '`best` (default) or a height like `720p`, as GET /api/qualities lists' }),
   ),
+  title: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '\\S',
+      description: 'An HLS stream’s title (default: its channel or host and the minute it was queued); YouTube streams keep YouTube’s',
+    }),
+  ),
+  channel: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'An HLS stream’s channel (default: its host); its channel id is a slug of it' }),
+  ),
 });
 
 /** What submission uses. */
@@ -55,6 +66,8 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
             caller,
             url: request.body.videoUrl,
             quality: request.body.quality === 'best' ? undefined : request.body.quality,
+            title: request.body.title?.trim(),
+            channelName: request.body.channel?.trim(),
             rule: deps.settings.submitLimit,
             now: new Date(),
           },
