@@ -171,3 +171,30 @@ describe('cancel and retry', () => {
     expect(await captures.readLog('retry2')).toContain('local/root retried: the captured parts are made into a video again');
   });
 });
+
+describe('rename', () => {
+  const rename = (cookie: string | undefined, payload: object) =>
+    kura.app.inject({ method: 'PATCH', url: '/api/video/named1', headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}) }, payload });
+
+  it('gives a record the title and channel name an admin chose, trimmed; the channel id stays', async () => {
+    await makeRecord('named1', 'finished');
+    const response = await rename(admin, { title: '  Friday karaoke ', channelName: 'Karaoke Night' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id: 'named1', title: 'Friday karaoke', channelName: 'Karaoke Night', channelId: 'cdn.example' });
+    expect((await rename(admin, { title: 'Only the title' })).json()).toMatchObject({ title: 'Only the title', channelName: 'Karaoke Night' });
+  });
+
+  it('is for admins only, checked before the body: 401, 403; then 400 for nothing to change or a blank name, 404 for an unknown record', async () => {
+    await makeRecord('named1', 'finished');
+    expect((await rename(undefined, {})).statusCode).toBe(401);
+    expect((await rename(user, { title: 'mine now' })).statusCode).toBe(403);
+    for (const body of [{}, { title: '   ' }, { title: 'x', id: 'other' }, { channelName: '' }]) {
+      const refused = await rename(admin, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().code).toBe('invalid_body');
+    }
+    const unknown = await kura.app.inject({ method: 'PATCH', url: '/api/video/nobody', headers: { ...SAME_ORIGIN, cookie: admin }, payload: { title: 'x' } });
+    expect(unknown.json()).toMatchObject({ status: 404, code: 'livestream_not_found' });
+    expect((await kura.db.livestreams.findById('named1'))?.title).toBe('Stream named1');
+  });
+});

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { cancelLivestream } from '../../core/workflow/cancel-livestream.js';
+import { renameLivestream } from '../../core/workflow/rename-livestream.js';
 import { retryLivestream } from '../../core/workflow/retry-livestream.js';
 import { takeDownLivestream } from '../../core/workflow/take-down-livestream.js';
 import { callerOf, type Guard } from '../auth/guard.js';
@@ -15,6 +16,13 @@ import type { AccountDeps } from '../auth/account-deps.js';
 
 const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
+const RenameSchema = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'The record’s new title' })),
+    channelName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Its channel’s new name (the channel id stays)' })),
+  },
+  { minProperties: 1, additionalProperties: false },
+);
 
 /** What the admin actions on a record use. */
 export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'adminActions'> {
@@ -25,7 +33,7 @@ export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'ad
   guard: Pick<Guard, 'requireAdmin'>;
 }
 
-/** Admin actions on a record: take it down, cancel waiting for it, retry it. */
+/** Admin actions on a record: take it down, cancel waiting for it, retry it, rename it. */
 export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncTypebox {
   const { guard } = deps;
   return async (app) => {
@@ -45,6 +53,23 @@ export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncT
         const caller = callerOf(request);
         await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
         return sendNoContent(reply);
+      },
+    );
+    app.patch(
+      '/video/:id',
+      {
+        onRequest: guard.requireAdmin,
+        schema: {
+          operationId: 'renameVideo',
+          summary: 'Admin: renames a record (its title, its channel’s name, or both); the search index follows',
+          params: LivestreamIdParamsSchema,
+          body: RenameSchema,
+          response: { 200: LivestreamRecordSchema, ...problemResponses },
+        },
+      },
+      async (request) => {
+        const record = await renameLivestream(deps, { caller: callerOf(request), id: request.params.id, ...request.body });
+        return presentRecord(record, deps.publicUrl, 'admin');
       },
     );
     app.post(
