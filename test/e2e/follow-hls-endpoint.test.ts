@@ -133,7 +133,7 @@ describe('an HLS endpoint followed at the default pace', () => {
     const followId = await followEndpoint(live.url);
     const api = await h.serve({ KURA_CAPTURE_OFFLINE_SECONDS: '2', KURA_CAPTURE_IDLE_SECONDS: '60' }); // the default poll
     await live.offlineAnswers(1); // the broadcast begins just after a look: the next one is a whole period away
-    const { id, broadcast } = await broadcastOnce(live, followId, 1, 20, 12);
+    const { id, broadcast } = await broadcastOnce(live, followId, 1, 14, 12);
     const details = await getJson(`${api}/api/video/${id}`);
     expect(details.capture.gaps).toEqual([]);
     expect(details.capture.complete).toBe(true);
