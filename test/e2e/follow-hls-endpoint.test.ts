@@ -174,9 +174,10 @@ describe('a followed broadcast an admin stopped', () => {
     live.broadcast({ seconds: 4, fps: 10 });
     const records = await waitForFollowRecords(h.db.url, followId, 2);
     expect(records.map((r: { id: string }) => r.id)).toContain(id);
-    const decided = (await getJson(`${api}/api/follows/${followId}`)).recent;
-    expect(decided.map((d: { verdict: string }) => d.verdict)).toEqual(['queued', 'known']);
-    expect(decided.every((d: { streamId: string }) => d.streamId.startsWith('hls-'))).toBe(true);
+    // the decision is written just after the record it queued
+    const recent = async () => (await getJson(`${api}/api/follows/${followId}`)).recent as Array<{ verdict: string; streamId: string }>;
+    await expect.poll(async () => (await recent()).map((d) => d.verdict)).toEqual(['queued', 'known']);
+    expect((await recent()).every((d) => d.streamId.startsWith('hls-'))).toBe(true);
   }, 120_000);
 });
 

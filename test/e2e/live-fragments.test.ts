@@ -130,7 +130,13 @@ describe.each([
           v.muted = true;
           return v.play().catch(() => undefined);
         });
-        await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(20);
+        // played again should a loaded machine leave it paused (a media element's load may undo an early play())
+        const playing = () =>
+          video.evaluate((v: HTMLVideoElement) => {
+            if (v.paused) void v.play().catch(() => undefined);
+            return v.currentTime;
+          });
+        await expect.poll(playing, { timeout: 30_000 }).toBeGreaterThan(20);
         await page.getByTestId('live-badge').waitFor({ timeout: 30_000 });
         if (lost !== undefined) {
           // live, it plays on past the lost fragment once Kura has given it up

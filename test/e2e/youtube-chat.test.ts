@@ -110,6 +110,16 @@ async function chatServedWhileLive(count: number): Promise<{ state: string; mess
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+/** Reads `read` every 200 ms until `done` holds of what it read (beforeAll has no expect.poll); throws `why` after `ms`. */
+async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number, why: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${why} (${ms / 1000} s; last read ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 /** The longest stretch of `lines` (in offset order) in which no second passes without a message. */
 function longestStretch(lines: Line[]): { start: number; end: number } {
   let best = { start: 0, end: 0 };
@@ -121,14 +131,14 @@ function longestStretch(lines: Line[]): { start: number; end: number } {
   }
   return best;
 }
-/** The archive page while the stream is recorded: the live player, and the chat shown up to its position as it advances. */
+/**
+ * The archive page while the stream is recorded: the live player playing (played again should it
+ * be paused: what it plays, not where, is this test's subject; the live edge is web-ui's), and the
+ * chat shown up to its position as it advances.
+ */
 async function watchLive(page: Page) {
   await page.goto(`${api}/archive/${VIDEO_ID}`);
   const player = page.locator('[data-testid=player][data-mode=live]');
-  await player.evaluate((video: HTMLVideoElement) => {
-    video.muted = true; // a page may play by itself only muted
-    return video.play().catch(() => undefined);
-  });
   const explained = (error: Error) =>
     player
       .evaluate((video: HTMLVideoElement) => ({
@@ -138,22 +148,26 @@ async function watchLive(page: Page) {
         buffered: video.buffered.length > 0 ? [video.buffered.start(0), video.buffered.end(video.buffered.length - 1)] : null,
         seekableEnd: video.seekable.length > 0 ? video.seekable.end(video.seekable.length - 1) : null,
         error: video.error?.message ?? null,
-        badge: document.querySelector('.live-badge')?.textContent ?? null,
         chat: [...document.querySelectorAll('[data-testid="chat-panel"] li')].slice(-2).map((li) => li.outerHTML.slice(0, 120)),
       }))
       .then((state) => {
         throw new Error(`${error.message}; the player: ${JSON.stringify(state)}`);
       });
-  await page.locator('[data-testid=live-badge]').waitFor({ timeout: 45_000 }).catch(explained);
+  /** Where the player is, after asking it to play if it is paused (a page may play by itself only muted). */
+  const playing = () =>
+    player.evaluate((video: HTMLVideoElement) => {
+      video.muted = true;
+      if (video.paused) void video.play().catch(() => undefined);
+      return video.currentTime;
+    });
+  await waitUntil(playing, (at) => at > 0, 45_000, 'the live player never played').catch(explained);
   const lastShown = async () => Number(await page.locator(SHOWN_MESSAGE).last().getAttribute('data-offset', { timeout: 10_000 }));
   const first = await lastShown();
-  await page
-    .waitForFunction(
-      ({ selector, before }) => Number(document.querySelector(`${selector}:last-of-type`)?.getAttribute('data-offset')) > before + 1,
-      { selector: SHOWN_MESSAGE, before: first },
-      { timeout: 30_000 },
-    )
-    .catch(explained);
+  const advanced = async () => {
+    await playing();
+    return lastShown();
+  };
+  await waitUntil(advanced, (offset) => offset > first + 1, 30_000, `the chat shown stayed at ${first}`).catch(explained);
   const shown = await lastShown();
   const playhead = await player.evaluate((video: HTMLVideoElement) => video.currentTime);
   return { first, shown, playhead, violations: await seriousViolations(page) };

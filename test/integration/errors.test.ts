@@ -34,7 +34,7 @@ describe('problem JSON for every error', () => {
     const cases = [
       ['POST', '/api/history', 'GET, HEAD'],
       ['DELETE', '/api/stats', 'GET, HEAD'],
-      ['PUT', '/api/video/known-1', 'GET, HEAD, DELETE'],
+      ['PUT', '/api/video/known-1', 'GET, HEAD, PATCH, DELETE'],
       ['PATCH', '/healthz', 'GET, HEAD'],
     ] as const;
     for (const [method, url, allow] of cases) {

@@ -29,7 +29,7 @@ describe('OPTIONS', () => {
   it('answers a plain OPTIONS on a route 204 with the methods it allows, never 400 text/plain', async () => {
     const cases = [
       ['/api/history', 'GET, HEAD, OPTIONS'],
-      ['/api/video/known-1', 'GET, HEAD, DELETE, OPTIONS'],
+      ['/api/video/known-1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
       ['/api/follows/some-follow', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
       ['/healthz?x=1', 'GET, HEAD, OPTIONS'],
     ];
