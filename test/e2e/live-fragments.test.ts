@@ -1,49 +1,23 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
-import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
-import { e2eEnv } from '../support/serve-env.js';
-import { liveFromStart, ytDlpStandIn } from '../support/yt-dlp-state.js';
+import { runKura } from '../support/cli.js';
+import { liveFromStart } from '../support/yt-dlp-state.js';
+import { useYouTubeHarness } from '../support/youtube-harness.js';
 import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
 
 // Watching a YouTube stream recorded fragment by fragment while it is recorded: real `kura serve`,
 // ffmpeg-made fragments served by the googlevideo STAND-IN, the yt-dlp STAND-IN listing them, and
 // Chromium playing `live.m3u8` (the video with its audio as a rendition) from fragment 0.
 const VIDEO_ID = 'fragLiveE2e';
-let db: TestDatabase;
-let cwd: string;
-let googlevideo: Googlevideo;
-let kura: KuraProcess | null = null;
-
-beforeEach(async () => {
-  db = await createTestDatabase();
-  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-live-fragments-'));
-  await chmod(cwd, 0o755);
-  googlevideo = await startGooglevideo();
-});
-afterEach(async () => {
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  kura = null;
-  await googlevideo.close();
-  await db.drop();
-  await rm(cwd, { recursive: true, force: true });
-});
-
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), ytDlpStandIn(cwd).env);
+const y = useYouTubeHarness('kura-live-fragments-');
 
 /** Puts the broadcast on air, begun `startedSecondsAgo` (fragment `lost` never served), and starts Kura recording it; resolves with the api's URL. */
 async function recordOnAir(material: FragmentMaterial, startedSecondsAgo: number, lost?: number): Promise<string> {
-  googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
-  if (lost !== undefined) googlevideo.lose(VIDEO_ID, lost);
-  await ytDlpStandIn(cwd).says(liveFromStart(googlevideo, VIDEO_ID, startedSecondsAgo));
-  kura = spawnKura(['serve'], env(), cwd);
-  const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
-  const archived = await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd);
+  y.googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
+  if (lost !== undefined) y.googlevideo.lose(VIDEO_ID, lost);
+  await y.says(liveFromStart(y.googlevideo, VIDEO_ID, startedSecondsAgo));
+  const api = await y.serve();
+  const archived = await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], y.env(), y.cwd);
   expect(archived.code, archived.stderr).toBe(0);
   return api;
 }
@@ -113,8 +87,8 @@ describe.each([
         const segment = Buffer.from(await (await fetch(`${api}/api/video/${VIDEO_ID}/live/1/${first}.${ext}`)).arrayBuffer());
         expect(mediaStarts).toContain(startOf(segment));
       }
-      expect(googlevideo.requests.some((r) => r.itag === big?.itag && r.sq === 0)).toBe(true);
-      expect(googlevideo.requests.some((r) => r.itag === audio?.itag && r.sq === 0)).toBe(true);
+      expect(y.googlevideo.requests.some((r) => r.itag === big?.itag && r.sq === 0)).toBe(true);
+      expect(y.googlevideo.requests.some((r) => r.itag === audio?.itag && r.sq === 0)).toBe(true);
 
       const browser = await launchBrowser();
       try {

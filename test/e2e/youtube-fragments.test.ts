@@ -1,16 +1,12 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
-import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
+import { runKura } from '../support/cli.js';
 import { probe } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
-import { e2eEnv } from '../support/serve-env.js';
-import { liveFromStart, ytDlpStandIn } from '../support/yt-dlp-state.js';
+import { liveFromStart } from '../support/yt-dlp-state.js';
+import { useYouTubeHarness } from '../support/youtube-harness.js';
 import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
 
 // YouTube recorded from its first fragment, end to end: real `kura serve`, real ffmpeg and
@@ -18,33 +14,9 @@ import { makeFragments, type FragmentMaterial } from '../support/youtube-fragmen
 // serving ffmpeg-made fragments by sequence number, and the yt-dlp STAND-IN listing them as
 // `yt-dlp -J --live-from-start` does.
 const VIDEO_ID = 'fragE2eTest';
-let db: TestDatabase;
-let cwd: string;
-let googlevideo: Googlevideo;
-let kura: KuraProcess | null = null;
+const y = useYouTubeHarness('kura-fragments-');
 
-beforeEach(async () => {
-  db = await createTestDatabase();
-  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-fragments-'));
-  await chmod(cwd, 0o755);
-  googlevideo = await startGooglevideo();
-});
-afterEach(async () => {
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  kura = null;
-  await googlevideo.close();
-  await db.drop();
-  await rm(cwd, { recursive: true, force: true });
-});
-
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), ytDlpStandIn(cwd).env);
-const youtubeSays = (state: object) => ytDlpStandIn(cwd).says(state);
-async function serve(): Promise<string> {
-  kura = spawnKura(['serve'], env(), cwd);
-  return (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
-}
-const archiveFile = () => path.join(cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`);
+const archiveFile = () => path.join(y.cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`);
 const isVideoFragment = (material: FragmentMaterial, itag: number) => (r: { itag: number | null; sq: number | null; status: number }) =>
   r.itag === itag && r.sq !== null && r.status === 200 && r.sq < material.fragmentCount;
 
@@ -59,16 +31,16 @@ async function streamsOf(file: string): Promise<Array<{ codec_type: string; code
 
 /** Puts the broadcast on air and tells yt-dlp's stand-in it is live, with its adaptive formats. */
 async function onAir(material: FragmentMaterial, startedSecondsAgo: number): Promise<void> {
-  googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
-  await youtubeSays(liveFromStart(googlevideo, VIDEO_ID, startedSecondsAgo));
+  y.googlevideo.broadcast(VIDEO_ID, { material, startedSecondsAgo });
+  await y.says(liveFromStart(y.googlevideo, VIDEO_ID, startedSecondsAgo));
 }
 /** Once Kura has the broadcast's last fragment, YouTube says it is over. */
 async function endsAfterLastFragment(material: FragmentMaterial, itag: number): Promise<void> {
-  const fetched = googlevideo.seen((r) => r.itag === itag && r.sq === material.fragmentCount - 1 && r.status === 200, 1);
+  const fetched = y.googlevideo.seen((r) => r.itag === itag && r.sq === material.fragmentCount - 1 && r.status === 200, 1);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('Kura did not fetch the last fragment in 90 s')), 90_000)));
   await Promise.race([fetched, late]).finally(() => clearTimeout(timer));
-  await youtubeSays({ liveStatus: 'was_live', videos: { [VIDEO_ID]: { liveStatus: 'was_live' } } });
+  await y.says({ liveStatus: 'was_live', videos: { [VIDEO_ID]: { liveStatus: 'was_live' } } });
 }
 
 describe('a YouTube stream recorded from its first fragment (googlevideo and yt-dlp stand-ins)', () => {
@@ -76,17 +48,16 @@ describe('a YouTube stream recorded from its first fragment (googlevideo and yt-
     const material = await makeFragments({ codecs: 'h264', seconds: 610, targetSeconds: 2, fps: 10 });
     const [small, big] = material.representations;
     await onAir(material, 600);
-    googlevideo.lose(VIDEO_ID, 7); // lost at the server, both tracks: one gap of 2 s
-    await serve();
-    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
+    y.googlevideo.lose(VIDEO_ID, 7); // lost at the server, both tracks: one gap of 2 s
+    await y.serve();
+    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], y.env(), y.cwd)).code).toBe(0);
 
     // mid-way through the ten minutes it catches up on, the worker dies without a word, and comes back
-    await googlevideo.seen(isVideoFragment(material, big?.itag ?? 0), 150);
-    kura?.child.kill('SIGKILL');
-    await kura?.exited;
-    const api = await serve();
+    await y.googlevideo.seen(isVideoFragment(material, big?.itag ?? 0), 150);
+    await y.kill();
+    const api = await y.serve();
     await endsAfterLastFragment(material, big?.itag ?? 0);
-    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await waitForRecord(y.db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
 
     // the whole broadcast, from 0 s: every frame but those of the lost fragment, and the duration of all of it
@@ -99,7 +70,7 @@ describe('a YouTube stream recorded from its first fragment (googlevideo and yt-
       expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: big?.width, height: big?.height }),
       expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
     ]);
-    expect(googlevideo.requests.some((r) => r.itag === small?.itag)).toBe(false);
+    expect(y.googlevideo.requests.some((r) => r.itag === small?.itag)).toBe(false);
     const details = await fetch(`${api}/api/video/${VIDEO_ID}`).then((r) => r.json());
     expect(details.capture.complete).toBe(false);
     expect(details.capture.gaps).toEqual([expect.objectContaining({ firstSequence: 14, lastSequence: 15, seconds: 2 })]);
@@ -112,12 +83,12 @@ describe('a YouTube stream recorded from its first fragment (googlevideo and yt-
     const material = await makeFragments({ codecs: 'vp9', seconds: 16, targetSeconds: 2 });
     const [, big] = material.representations;
     await onAir(material, 12);
-    const api = await serve();
-    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], env(), cwd)).code).toBe(0);
+    const api = await y.serve();
+    expect((await runKura(['archive', `https://www.youtube.com/watch?v=${VIDEO_ID}`], y.env(), y.cwd)).code).toBe(0);
     await endsAfterLastFragment(material, big?.itag ?? 0).catch(async (error: Error) => {
       throw new Error(`${error.message}\n${await fetch(`${api}/api/download/${VIDEO_ID}/log`).then((r) => r.text())}`);
     });
-    const done = await waitForRecord(db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await waitForRecord(y.db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     expect(await streamsOf(archiveFile())).toEqual([
       expect.objectContaining({ codec_type: 'video', codec_name: 'vp9', height: big?.height }),

@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0071-watching-a-capture-of-fragments.md
-import HLS from 'hls-parser';
+import { loadTrack, TRACKS, type Listed, type Track } from './track-playlists';
 
 /**
  * Plays a capture of a source's fragments whose tracks HLS players cannot carry (YouTube's VP9 and
@@ -8,17 +8,6 @@ import HLS from 'hls-parser';
  * initialization section, then its fragments in order from the position watched, and keeps going
  * while the capture records. The fragments carry their own timestamps, so the two tracks line up.
  */
-
-export type Track = 'video' | 'audio';
-const TRACKS: readonly Track[] = ['video', 'audio'];
-
-/** A fragment as its track's playlist lists it: its time on the playlist's timeline, its URL (null: lost), and its section's URL. */
-interface Listed {
-  start: number;
-  end: number;
-  url: string | null;
-  init: string;
-}
 
 interface TrackState {
   buffer: SourceBuffer;
@@ -37,44 +26,6 @@ const BEHIND_SECONDS = 90;
 const HOLE_EDGE_SECONDS = 0.2;
 /** The live position a viewer starts at: this many target durations before what is recorded ends (as HLS players do). */
 const EDGE_TARGETS = 3;
-
-/** The MSE types of each track, by the container its playlist names and the multivariant playlist's CODECS (video, audio). */
-export function mseTypes(containers: Record<Track, 'webm' | 'mp4'>, codecs: string | null): Record<Track, string> {
-  const [video, audio] = codecs?.split(',').map((codec) => codec.trim()) ?? [];
-  return {
-    video: `video/${containers.video}; codecs="${video ?? (containers.video === 'webm' ? 'vp9' : 'avc1.4d401f')}"`,
-    audio: `audio/${containers.audio}; codecs="${audio ?? (containers.audio === 'webm' ? 'opus' : 'mp4a.40.2')}"`,
-  };
-}
-
-/** Each track's container, as the section its playlist names says (`init-{track}.webm` or `.mp4`); null while a playlist cannot be read. */
-export async function fragmentContainers(base: URL): Promise<Record<Track, 'webm' | 'mp4'> | null> {
-  const found: Partial<Record<Track, 'webm' | 'mp4'>> = {};
-  for (const track of TRACKS) {
-    const listed = await loadTrack(base, track);
-    const init = listed?.fragments[0]?.init;
-    if (init === undefined) return null;
-    found[track] = init.endsWith('.webm') ? 'webm' : 'mp4';
-  }
-  return found as Record<Track, 'webm' | 'mp4'>;
-}
-
-/** A track's fragments on its playlist's timeline (fragment n begins at n × its length) and whether the capture ended. */
-async function loadTrack(base: URL, track: Track): Promise<{ fragments: Listed[]; target: number; ended: boolean; status: number } | null> {
-  const url = new URL(`live/${track}.m3u8`, base);
-  const response = await fetch(url, { credentials: 'same-origin', cache: 'no-store' }).catch(() => null);
-  if (response === null || !response.ok) return response === null ? null : { fragments: [], target: 0, ended: false, status: response.status };
-  const playlist = HLS.parse(await response.text());
-  if (playlist.isMasterPlaylist) return null;
-  const fragments: Listed[] = [];
-  let init = '';
-  for (const segment of playlist.segments) {
-    if (segment.map !== undefined && segment.map !== null) init = new URL(segment.map.uri, url).href;
-    const start = fragments.at(-1)?.end ?? segment.mediaSequenceNumber * segment.duration;
-    fragments.push({ start, end: start + segment.duration, url: segment.gap === true ? null : new URL(segment.uri, url).href, init });
-  }
-  return { fragments, target: playlist.targetDuration, ended: playlist.endlist, status: response.status };
-}
 
 export class WebmLivePlayer {
   private readonly source = new MediaSource();
