@@ -3,7 +3,7 @@ import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
-import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
+import type { ChangeFeed, LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
 import type { SearchEngine } from '../core/search/search.js';
 import type { StreamSource } from '../core/sources/ports.js';
 import type { AccountDeps } from './auth/account-deps.js';
@@ -15,6 +15,8 @@ import type { WebhookDeps } from './webhooks/webhooks.routes.js';
 /** Everything the HTTP app serves from, as the composition root hands it over: registerRoutes gives each route plugin its part. */
 export interface AppDeps {
   livestreams: LivestreamRepo;
+  /** The watch job's last look at each upcoming record, shown with it. */
+  watchLooks: WatchLooks;
   channels: ChannelRepo;
   /** Followed channels: the repository, the YouTube handle resolver and what a follow may name; unset: /api/follows is not served. */
   follows?: FollowDeps;

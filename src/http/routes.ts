@@ -61,16 +61,16 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settin
 
 /** Every route under /api. */
 function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): FastifyPluginAsync {
-  const { livestreams, channels, captures, chats, recordedBytes, store, source } = deps;
+  const { livestreams, watchLooks, channels, captures, chats, recordedBytes, store, source } = deps;
   const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, settings: rules } = deps.accounts;
   const { cache, publicUrl } = settings;
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl }));
     await api.register(historyRoutes({ livestreams, cache, publicUrl, guard }));
     await api.register(channelRoutes({ livestreams, channels, cache }));
-    await api.register(queueRoutes({ livestreams, cache, publicUrl, guard }));
+    await api.register(queueRoutes({ livestreams, watchLooks, cache, publicUrl, guard }));
     await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth }));
-    await api.register(videoRoutes({ livestreams, captures, publicUrl, guard }));
+    await api.register(videoRoutes({ livestreams, watchLooks, captures, publicUrl, guard }));
     await api.register(chatRoutes({ livestreams, chats }));
     await api.register(liveRoutes({ livestreams, captures, recordedBytes }));
     await api.register(logzRoutes({ livestreams, captures }));

@@ -51,7 +51,7 @@ export function createAccountDeps(config: Config, pool: pg.Pool, scheduler: Sche
     ...createAccountStores(pool),
     providers: createLoginProviders(config),
     scheduler,
-    submissionSource: createSubmissionSource(sources.source, { sources: accounts.sources, allowedChannels: accounts.allowedChannels }, sources.fetcher),
+    submissionSource: createSubmissionSource(sources.source, { sources: accounts.sources, allowedChannels: accounts.allowedChannels }),
     settings: { admins: new Set(accounts.admins), submitLimit: accounts.submitLimit, lookupLimit: accounts.lookupLimit, loginLimit: accounts.loginLimit },
   };
 }

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../adapters/postgres/embedded-postgres.js
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createFollowRepo } from '../adapters/db/follow-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
+import { createWatchLookRepo } from '../adapters/db/watch-look-repo.js';
 import { migrate } from '../adapters/db/migrator.js';
 import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
 import type { Config } from '../config/config.js';
@@ -15,7 +16,7 @@ import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
-import type { LivestreamRepo } from '../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
 import type { Jobs } from '../jobs/jobs.js';
 import { throttled } from './log-throttle.js';
 import { readPackageInfo } from './package-info.js';
@@ -30,6 +31,7 @@ export interface Database {
   captures: CaptureRepo;
   chats: ChatLog;
   follows: FollowRepo;
+  watchLooks: WatchLooks;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     captures: createCaptureRepo(pool),
     chats: createChatRepo(pool),
     follows: createFollowRepo(pool),
+    watchLooks: createWatchLookRepo(pool),
     async close() {
       closing = true;
       await pool.end();

@@ -36,6 +36,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
   return buildApp(
     {
       livestreams: database.livestreams,
+      watchLooks: database.watchLooks,
       channels: database.channels,
       follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config), rateLimiter: accounts.rateLimiter },
       webhooks: { ...createWebhookDeps(config, database.pool), rateLimiter: accounts.rateLimiter },

@@ -52,6 +52,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
   };
   return {
     livestreams: database.livestreams,
+    watchLooks: database.watchLooks,
     captures: database.captures,
     scheduler: jobs,
     jobs,

@@ -321,12 +321,12 @@ describe('the web UI', () => {
       .poll(
         () =>
           page
-            .getByTestId('unreadable')
+            .getByTestId('refused')
             .innerText()
             .catch(() => ''),
         { timeout: 15_000 },
       )
-      .toMatch(/cannot read this playlist now: .*404/);
+      .toMatch(/cannot archive this: The playlist cannot be read: .*HTTP 404\. To record a stream that is not on air yet, follow/);
     expect(await page.getByRole('button', { name: 'Archive it' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Title (optional)').count()).toBe(0);
     await context.close();
@@ -338,8 +338,21 @@ describe('the web UI', () => {
     page.on('dialog', (dialog) => void dialog.accept('not happening after all'));
     await page.goto(`/archive/${FAR_ID}`);
     await page.getByText('not recorded yet').waitFor(); // upcoming: not "imported"
+    // the watch job's look at YouTube (the stand-in): what it answered, and when it looks again
+    const lastCheck = /^Last look at .+: scheduled; next look at .+\.$/;
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('last-check')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 20_000 },
+      )
+      .toMatch(lastCheck);
     await page.goto('/queue');
     const row = page.locator('[data-testid=queue-list] > li', { hasText: FAR_TITLE });
+    expect(await row.getByTestId('last-check').innerText()).toMatch(lastCheck);
     await row.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => row.count()).toBe(0);
     const status = async () => (await fetch(`${api}/api/video/${FAR_ID}`).then((r) => r.json())) as { status: string; failureReason: string };

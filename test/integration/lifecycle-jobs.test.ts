@@ -116,6 +116,7 @@ function workerDeps(media: MediaTools): WorkerDeps {
   const chats = createChatRepo(db.pool);
   return {
     livestreams: db.livestreams,
+    watchLooks: db.watchLooks,
     captures,
     scheduler: jobs,
     jobs,

@@ -157,6 +157,7 @@ describe('readiness without a database', () => {
     const app = await buildApp(
       {
         livestreams: kura.db.livestreams,
+        watchLooks: kura.db.watchLooks,
         channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
         chats: createChatRepo(kura.db.pool),

@@ -23,6 +23,11 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     // a redirect to another loopback address: private to the test's address policy below
     if (request.url === '/hop/index.m3u8') return void response.writeHead(302, { location: `http://127.0.0.2:${port()}/live/a/index.m3u8` }).end();
+    // what a typo or a stream that is over answers
+    if (request.url === '/typo/index.m3u8') return void response.writeHead(404).end();
+    if (request.url === '/page/index.m3u8') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Welcome</title>');
+    if (request.url === '/over/index.m3u8') return void response.writeHead(200).end('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-ENDLIST\n');
+    if (request.url === '/soon/index.m3u8') return void response.writeHead(200).end('#EXTM3U\n#EXT-X-TARGETDURATION:2\n');
     response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(PLAYLIST);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +114,30 @@ describe('submitting a stream', () => {
     expect(notAStream.json().code).toBe('invalid_source');
     const badQuality = await submit(kura, asUser('alice'), { videoUrl: `${base}/live/q/index.m3u8`, quality: 'ultra' });
     expect(badQuality.statusCode).toBe(400);
+  });
+
+  it('refuses an HLS URL that cannot be read now, with the reason, and queues nothing; a playlist without segments yet is queued', async () => {
+    await addUser(kura, 'erin'); // her own submission limit, untouched by the other tests
+    const erin = { ...SAME_ORIGIN, cookie: await logIn(kura, 'erin') };
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refusals = {
+      [`${base}/typo/index.m3u8`]: /^The playlist cannot be read: .*HTTP 404\. To record a stream that is not on air yet, follow its playlist URL/,
+      [`http://127.0.0.1:${closedPort}/live/index.m3u8`]: /^The playlist cannot be read: .*(ECONNREFUSED|refused)/,
+      [`${base}/page/index.m3u8`]: /^The playlist cannot be read: it is not an HLS playlist/,
+      [`${base}/over/index.m3u8`]: /^The playlist has ended and lists no segment/,
+    };
+    for (const [videoUrl, reason] of Object.entries(refusals)) {
+      const refused = await submit(kura, erin, { videoUrl });
+      expect(refused.statusCode, videoUrl).toBe(400);
+      expect(refused.json(), videoUrl).toMatchObject({ code: 'invalid_source', detail: expect.stringMatching(reason) });
+      expect(await kura.db.livestreams.findActiveBySource(videoUrl), videoUrl).toBeNull();
+    }
+    const soon = await submit(kura, erin, { videoUrl: `${base}/soon/index.m3u8` });
+    expect(soon.statusCode, soon.body).toBe(200);
+    expect(soon.json()).toMatchObject({ status: 'upcoming', submitters: ['local/erin'] });
   });
 
   it('refuses a YouTube video archived already (409 already_archived), adding no submitter and queuing nothing', async () => {

@@ -137,6 +137,7 @@ export async function startTestApp(
   const app = await buildApp(
     {
       livestreams: db.livestreams,
+      watchLooks: db.watchLooks,
       channels: createChannelRepo(db.pool),
       follows: {
         follows: createFollowRepo(db.pool),

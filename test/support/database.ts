@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createLivestreamRepo } from '../../src/adapters/db/livestream-repo.js';
+import { createWatchLookRepo } from '../../src/adapters/db/watch-look-repo.js';
 import { migrate } from '../../src/adapters/db/migrator.js';
 import { createPool } from '../../src/adapters/db/pool.js';
-import type { LivestreamRepo } from '../../src/core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../../src/core/livestream/ports.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 
 export interface TestDatabase {
   url: string;
   pool: pg.Pool;
   livestreams: LivestreamRepo;
+  watchLooks: WatchLooks;
   drop(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
     url,
     pool,
     livestreams: createLivestreamRepo(pool),
+    watchLooks: createWatchLookRepo(pool),
     async drop() {
       await pool.end();
       await withClient(serverUrl, (client) => client.query(`drop database ${name} with (force)`));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { hlsOutput, testCodecs, testSignal } from './ffmpeg-args.js';
 
 export interface HlsFixture {
-  /** The media playlist URL on 127.0.0.1 (404 until the stream starts). */
+  /** The media playlist URL on 127.0.0.1: a playlist without segments until the stream starts (404 with `offAir: 404`). */
   url: string;
   dir: string;
   /** Starts the live encoder (with `overrides` of the fixture's options); resolves when ffmpeg has written the last segment (and ENDLIST). */
@@ -48,7 +48,17 @@ export interface FixtureOptions {
   segmentSeconds?: number;
   /** false: encode as fast as the machine can, not in real time (a stream prepared ahead, as bench/capture does). Default true. */
   realtime?: boolean;
+  /**
+   * What the playlist URL answers before the encoder wrote it: by default a live playlist that lists
+   * no segment yet (a stream announced before it is on air, which Kura accepts at submission);
+   * 404 as a server does that knows nothing of the stream until it starts.
+   */
+  offAir?: 'announced' | 404;
 }
+
+/** The fixture's playlist before the encoder wrote one: live (no ENDLIST), no segment yet. */
+const ANNOUNCED_PLAYLIST = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n';
+const PLAYLIST_PATH = '/live/index.m3u8';
 
 /** Matches the fixture's media segment requests, of either segment type. */
 export const SEGMENT_REQUEST = /seg\d+\.(ts|m4s)$/;
@@ -94,16 +104,17 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     waiters = waiters.filter((done) => !done());
     const fault = fixture.fail?.(requestPath, request.url ?? '/') ?? null;
     if (fault === 'reset') return request.socket.destroy();
-    if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response, request.headers.range), 2000);
+    const announced = requestPath === PLAYLIST_PATH && options.offAir !== 404 ? ANNOUNCED_PLAYLIST : null;
+    if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response, request.headers.range, announced), 2000);
     if (typeof fault === 'number') {
       response.writeHead(fault).end();
       return;
     }
-    serve(dir, requestPath, response, request.headers.range);
+    serve(dir, requestPath, response, request.headers.range, announced);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  fixture.url = `http://127.0.0.1:${port}/live/index.m3u8`;
+  fixture.url = `http://127.0.0.1:${port}${PLAYLIST_PATH}`;
   // an encoder still on air is killed and waited for, so no ffmpeg outlives its test
   fixture.close = async () => {
     if (encoder !== null && encoder.exitCode === null && encoder.signalCode === null) encoder.kill('SIGKILL');
@@ -137,8 +148,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.mp4': 'video/mp4',
 };
 
-/** Serves a file as a CDN would, with single byte ranges (`#EXT-X-BYTERANGE` streams need them). */
-function serve(root: string, requestPath: string, response: http.ServerResponse, rangeHeader: string | undefined): void {
+/** Serves a file as a CDN would, with single byte ranges (`#EXT-X-BYTERANGE` streams need them); `missing` answers in place of a file not there yet (else 404). */
+function serve(root: string, requestPath: string, response: http.ServerResponse, rangeHeader: string | undefined, missing: string | null = null): void {
   const file = path.join(root, path.normalize(requestPath).replace(/^(\.\.[/\\])+/, ''));
   stat(file).then(
     (info) => {
@@ -153,7 +164,10 @@ function serve(root: string, requestPath: string, response: http.ServerResponse,
       response.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${info.size}` });
       createReadStream(file, { start, end }).pipe(response);
     },
-    () => response.writeHead(404).end(),
+    () =>
+      missing === null
+        ? response.writeHead(404).end()
+        : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(missing),
   );
 }
 

@@ -5,6 +5,8 @@ import { FetchError, type Fetcher } from './http-fetch.js';
 import { loadPlaylist, pickVariant, qualitiesOf } from './hls-playlist.js';
 
 const NOT_HLS = 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.';
+/** What to do with an HLS address whose stream has not begun (a server answering 404 until then). */
+const NOT_ON_AIR = 'To record a stream that is not on air yet, follow its playlist URL (Follows), and Kura queues it when it starts';
 
 /** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
 export function createHlsSource(fetcher: Fetcher): StreamSource {
@@ -15,6 +17,8 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
       if (url === null) return { kind: 'rejected', reason: NOT_HLS };
       const refused = fetcher.refusal(url.href);
       if (refused !== null) return { kind: 'rejected', reason: `Kura will not fetch this source: ${refused}.` };
+      const unreadable = await unreadableReason(url.href, fetcher);
+      if (unreadable !== null) return { kind: 'rejected', reason: unreadable };
       // HLS says nothing of titles or schedules: the submission does, and the watch job checks liveness
       return { kind: 'accepted', platform: 'hls', id: null, canonicalUrl: url.href, details: null };
     },
@@ -50,6 +54,26 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
       }
     },
   };
+}
+
+/**
+ * Why a submitted playlist cannot be recorded, read now (a typo must not queue a record that waits
+ * for hours): Kura will not fetch it (a name resolving to a private address, a redirect to one), it
+ * cannot be fetched (404, a refused connection), is no playlist, or has ended without a segment.
+ * null when it can: a playlist that lists no segment yet is a stream about to start.
+ */
+async function unreadableReason(url: string, fetcher: Fetcher): Promise<string | null> {
+  let playlist;
+  try {
+    playlist = await loadPlaylist(url, fetcher);
+  } catch (error) {
+    if (error instanceof FetchError && error.refused) return `Kura will not fetch this source: ${error.message}.`;
+    if (error instanceof FetchError) return `The playlist cannot be read: ${error.message}. ${NOT_ON_AIR}.`;
+    return `The playlist cannot be read: it is not an HLS playlist (${(error as Error).message}).`;
+  }
+  if (playlist.kind === 'media' && playlist.ended && playlist.segments.length === 0)
+    return `The playlist has ended and lists no segment: there is nothing to record.`;
+  return null;
 }
 
 function hlsUrl(raw: string): URL | null {

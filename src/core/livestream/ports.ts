@@ -68,6 +68,21 @@ export interface LivestreamRepo {
   countDownload(id: string): Promise<void>;
 }
 
+/** The watch job's last look at an upcoming record's source, which did not find it live. */
+export interface WatchLook {
+  lookedAt: Date;
+  /** What the source answered ("…: HTTP 404", "no segment yet"); null when it said nothing. */
+  reason: string | null;
+  nextLookAt: Date;
+}
+
+/** The last look at each upcoming record, kept apart from the record (a look changes nothing of it). */
+export interface WatchLooks {
+  note(livestreamId: string, look: WatchLook): Promise<void>;
+  /** The looks of these records that have one. */
+  find(livestreamIds: readonly string[]): Promise<Map<string, WatchLook>>;
+}
+
 /** What a source may change of a record outside the lifecycle. */
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 

@@ -2,19 +2,25 @@ import type { Capture, CapturePart, Gap } from '../capture/capture.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo, WatchLook, WatchLooks } from '../livestream/ports.js';
 
 export interface LivestreamDetails {
   record: Livestream;
   /** Null for records Kura did not capture (imported, or never live). */
   capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[] } | null;
+  /** The last look at the source of an upcoming record; null for any other, and before the first. */
+  lastLook: WatchLook | null;
 }
 
 /** One record with its capture's parts and gaps. Throws `livestream_not_found`. */
-export async function getLivestreamDetails(deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog }, id: string): Promise<LivestreamDetails> {
+export async function getLivestreamDetails(
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog; watchLooks: WatchLooks },
+  id: string,
+): Promise<LivestreamDetails> {
   const record = await getLivestream(deps, id);
+  const lastLook = record.status === 'upcoming' ? ((await deps.watchLooks.find([id])).get(id) ?? null) : null;
   const capture = await deps.captures.get(id);
-  if (capture === null) return { record, capture: null };
+  if (capture === null) return { record, capture: null, lastLook };
   const [parts, gaps] = await Promise.all([deps.captures.parts(id), deps.captures.gaps(id)]);
-  return { record, capture: { capture, parts, gaps } };
+  return { record, capture: { capture, parts, gaps }, lastLook };
 }

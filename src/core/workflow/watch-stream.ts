@@ -1,8 +1,8 @@
-// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0022-final-failure-keeps-what-was-captured.md
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0073-a-queued-record-says-why-it-waits.md
 import { PermanentError } from '../errors.js';
 import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
 import type { Livestream } from '../livestream/livestream.js';
-import type { DetailsChange, LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { DetailsChange, LivestreamRepo, Scheduler, WatchLooks } from '../livestream/ports.js';
 import type { StreamDetails, StreamSource } from '../sources/ports.js';
 
 export interface WatchPolicy {
@@ -12,18 +12,22 @@ export interface WatchPolicy {
   neverLiveSeconds: number;
 }
 
+/** What a look at an upcoming record's source runs on. */
+export interface WatchDeps {
+  livestreams: LivestreamRepo;
+  source: StreamSource;
+  scheduler: Scheduler;
+  watchLooks: WatchLooks;
+}
+
 /**
  * Checks an upcoming record's source once: live → schedule the capture; not yet → check again
- * (seldom while the start is far, every `pollSeconds` near and after it); never live, or no access
- * (members-only without a member's cookies) → failed.
+ * (seldom while the start is far, every `pollSeconds` near and after it), the look kept with what
+ * the source answered, for the pages to show; never live, or no access (members-only without a
+ * member's cookies) → failed.
  * Throws PermanentError when the source says the video is gone (removed, private).
  */
-export async function watchStream(
-  deps: { livestreams: LivestreamRepo; source: StreamSource; scheduler: Scheduler },
-  id: string,
-  policy: WatchPolicy,
-  now: Date,
-): Promise<'capturing' | 'waiting' | 'failed' | 'skipped'> {
+export async function watchStream(deps: WatchDeps, id: string, policy: WatchPolicy, now: Date): Promise<'capturing' | 'waiting' | 'failed' | 'skipped'> {
   const record = await deps.livestreams.findById(id);
   if (record === null || record.status !== 'upcoming') return 'skipped';
   const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
@@ -53,7 +57,9 @@ export async function watchStream(
   const untilStart = (scheduledStart.getTime() - now.getTime()) / 1000;
   // far from the start: check at half the remaining time, at most hourly; near it: every pollSeconds
   const waitSeconds = untilStart > 2 * policy.pollSeconds ? Math.min(3600, untilStart / 2) : policy.pollSeconds;
-  await deps.scheduler.watch(id, new Date(now.getTime() + waitSeconds * 1000));
+  const nextLookAt = new Date(now.getTime() + waitSeconds * 1000);
+  await deps.watchLooks.note(id, { lookedAt: now, reason: status.reason ?? null, nextLookAt });
+  await deps.scheduler.watch(id, nextLookAt);
   return 'waiting';
 }
 

@@ -3,6 +3,7 @@ import type { LivestreamDetails as CoreDetails } from '../../core/workflow/get-l
 import type { Livestream } from '../../core/livestream/livestream.js';
 import { redactUrlsIn, type Audience } from '../../core/sources/public-url.js';
 import { publicRecord } from '../../core/workflow/public-record.js';
+import type { WatchLook } from '../../core/livestream/ports.js';
 import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
 /** A record as history, queue and video answer it, and as the search index holds it (see publicRecord, which webhook events carry too). */
@@ -10,13 +11,19 @@ export function presentRecord(livestream: Livestream, publicUrl: string, audienc
   return publicRecord(livestream, publicUrl, audience);
 }
 
+/** The last look at an upcoming record's source, what it answered redacted but for the admin. */
+export function presentLastCheck(look: WatchLook | null, audience: Audience): LivestreamDetails['lastCheck'] {
+  if (look === null) return null;
+  return { at: look.lookedAt.toISOString(), result: shownTo(audience, look.reason), nextAt: look.nextLookAt.toISOString() };
+}
+
 /** A record with its capture facts, for `/api/video/{id}`; a failure's reason with its URLs redacted but for the admin. */
-export function presentDetails(livestream: Livestream, publicUrl: string, capture: CoreDetails['capture'], audience: Audience): LivestreamDetails {
+export function presentDetails(details: CoreDetails, publicUrl: string, audience: Audience): LivestreamDetails {
+  const { record: livestream, capture } = details;
   const record = presentRecord(livestream, publicUrl, audience);
-  const reason = livestream.failureReason;
   return {
     ...record,
-    failureReason: audience === 'admin' || reason === null ? reason : redactUrlsIn(reason),
+    failureReason: shownTo(audience, livestream.failureReason),
     downloads: livestream.downloadCount,
     sha256: livestream.archive?.sha256 ?? null,
     ...(record.integrity === undefined ? {} : { verifiedAt: livestream.integrity?.verifiedAt.toISOString() ?? null }),
@@ -32,5 +39,11 @@ export function presentDetails(livestream: Livestream, publicUrl: string, captur
             gaps: capture.gaps,
             complete: capture.gaps.length === 0,
           },
+    lastCheck: presentLastCheck(details.lastLook, audience),
   };
+}
+
+/** A text Kura wrote from what a source answered: its URLs redacted but for the admin. */
+function shownTo(audience: Audience, text: string | null): string | null {
+  return audience === 'admin' || text === null ? text : redactUrlsIn(text);
 }

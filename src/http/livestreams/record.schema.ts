@@ -44,6 +44,21 @@ export const LivestreamRecordSchema = Type.Object(
 );
 export type LivestreamRecord = Static<typeof LivestreamRecordSchema>;
 
+/** The watch job's last look at an upcoming record's source, which did not find it live. */
+export const LastCheckSchema = Type.Union(
+  [
+    Type.Object({
+      at: Timestamp,
+      result: Type.Union([Type.String(), Type.Null()], {
+        description: 'what the source answered ("…: HTTP 404", "no segment yet"); URLs in it redacted but for an admin; null when it said nothing',
+      }),
+      nextAt: Type.String({ format: 'date-time', description: 'when Kura looks again; ISO 8601, UTC (Z)' }),
+    }),
+    Type.Null(),
+  ],
+  { description: 'an upcoming record: the last look at its source, which did not find it live; null before the first look, and for any other status' },
+);
+
 const CaptureDetailsSchema = Type.Object({
   state: Type.Enum(CAPTURE_STATES),
   endReason: Type.Union([Type.String(), Type.Null()], {
@@ -72,6 +87,7 @@ export const LivestreamDetailsSchema = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     capture: Type.Union([CaptureDetailsSchema, Type.Null()], { description: 'null for records Kura did not capture (imported)' }),
+    lastCheck: LastCheckSchema,
   },
   { $id: 'LivestreamDetails' },
 );

@@ -1,22 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listQueue } from '../../core/livestream/list-queue.js';
+import { listQueueWithLooks } from '../../core/livestream/list-queue.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
-import { presentRecord } from '../livestreams/record.presenter.js';
+import { presentLastCheck, presentRecord } from '../livestreams/record.presenter.js';
 import { problemResponses } from '../responses.schema.js';
 import { QueueQuerySchema, QueueResponseSchema } from './queue.schema.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../../core/livestream/ports.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** What the queue route uses. */
 export interface QueueRouteDeps {
   livestreams: LivestreamRepo;
+  watchLooks: WatchLooks;
   cache: ReadCache;
   publicUrl: string;
   guard: Pick<Guard, 'optional'>;
 }
 
-/** `GET /api/queue`: upcoming and live records, soonest first; of one channel with channelId (source URLs whole for the admin only). */
+/** `GET /api/queue`: upcoming and live records, soonest first, each upcoming one with its last check; of one channel with channelId (source URLs whole for the admin only). */
 export function queueRoutes(deps: QueueRouteDeps): FastifyPluginAsyncTypebox {
   const { guard } = deps;
   return async (app) => {
@@ -37,8 +38,12 @@ export function queueRoutes(deps: QueueRouteDeps): FastifyPluginAsyncTypebox {
           reply,
           deps.cache,
           async () => {
-            const records = await listQueue(deps, request.query.channelId ?? null);
-            return { body: reply.serialize(records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string, headers: {} };
+            const queued = await listQueueWithLooks(deps, request.query.channelId ?? null);
+            const body = queued.map(({ record, lastLook }) => ({
+              ...presentRecord(record, deps.publicUrl, audience),
+              lastCheck: presentLastCheck(lastLook, audience),
+            }));
+            return { body: reply.serialize(body) as string, headers: {} };
           },
           { audience },
         );

@@ -5,12 +5,13 @@ import type { Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentDetails } from '../livestreams/record.presenter.js';
 import { LivestreamDetailsSchema, LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../../core/livestream/ports.js';
 import type { CaptureStates, PartLog } from '../../core/capture/ports.js';
 
 /** What the record details route uses. */
 export interface VideoRouteDeps {
   livestreams: LivestreamRepo;
+  watchLooks: WatchLooks;
   captures: CaptureStates & PartLog;
   publicUrl: string;
   guard: Pick<Guard, 'optional'>;
@@ -32,8 +33,7 @@ export function videoRoutes(deps: VideoRouteDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const audience = await audienceOf(guard, request, reply);
-        const { record, capture } = await getLivestreamDetails(deps, request.params.id);
-        return presentDetails(record, deps.publicUrl, capture, audience);
+        return presentDetails(await getLivestreamDetails(deps, request.params.id), deps.publicUrl, audience);
       },
     );
   };
