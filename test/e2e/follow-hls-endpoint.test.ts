@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { utcMinute } from '../../src/core/livestream/record-names.js';
+import { freePort, launchBrowser, logInOnPage } from '../support/browser.js';
 import { useCaptureHarness } from '../support/capture-harness.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { startHlsEndpointFixture, type EndpointBroadcast, type HlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
@@ -17,7 +19,10 @@ const h = useCaptureHarness();
 let endpoint: HlsEndpointFixture | null = null;
 let s3: TestS3 | null = null;
 const processes: KuraProcess[] = [];
+let opened: Browser | null = null;
 afterEach(async () => {
+  await opened?.close();
+  opened = null;
   for (const kura of processes.splice(0)) {
     kura.child.kill('SIGKILL');
     await kura.exited;
@@ -142,42 +147,50 @@ describe('an HLS endpoint followed at the default pace', () => {
 });
 
 describe('a followed broadcast an admin stopped', () => {
-  it('stays stopped while it goes on (known, stopped by whom), and the next broadcast is queued as usual', async () => {
+  it('stays stopped while it goes on (known, stopped by whom), and the next broadcast is queued as usual: both stops from the archive page', async () => {
     const live = (endpoint = await startHlsEndpointFixture());
     await live.goOffline();
     const followId = await followEndpoint(live.url);
     const cwd = path.dirname(h.dataDir);
     expect((await runKura(['user', 'add', 'alice', '--admin'], h.env(), cwd, 'alice-password-1\n')).code).toBe(0);
-    const token = (await runKura(['token', 'create', 'alice'], h.env(), cwd)).stdout.trim();
-    const api = await h.serve(FOLLOW_ENV);
+    // the public URL the browser's origin must match (a login from another origin is refused)
+    const port = String(await freePort());
+    const api = await h.serve({ ...FOLLOW_ENV, PORT: port, KURA_PUBLIC_URL: `http://127.0.0.1:${port}` });
+    const browser = (opened = await launchBrowser());
+    const page = await (await browser.newContext({ baseURL: api })).newPage();
+    page.on('dialog', (dialog) => void dialog.accept('wrong room'));
     live.broadcast({ seconds: 30, fps: 10 });
     const [record] = await waitForFollowRecords(h.db.url, followId, 1);
     const id = (record as { id: string }).id;
     await waitForRecord(h.db.url, id, (r) => r.status === 'live');
-    const stop = await fetch(`${api}/api/video/${id}/cancel`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ reason: 'wrong room' }),
-    });
-    expect(stop.status).toBe(202);
+    await logInOnPage(page, `/archive/${id}`);
+    // a record a follow queued: its broadcast alone, or the follow's next ones too
+    await page.getByRole('button', { name: 'Stop and pause the follow' }).waitFor();
+    await page.getByRole('button', { name: 'Stop this broadcast' }).click();
     expect((await h.settled(id)).status).toBe('finished');
     // the broadcast goes on: many more looks (one a second), and no second record
     await live.playlistAsked(6);
     expect(await waitForFollowRecords(h.db.url, followId, 0)).toEqual([{ id, status: 'finished' }]);
     const decisions = (await getJson(`${api}/api/follows/${followId}`)).recent;
     expect(decisions).toEqual([
-      expect.objectContaining({ streamId: id, verdict: 'known', reason: expect.stringMatching(/^stopped by local\/\S+ \(wrong room\): not queued again/) }),
+      expect.objectContaining({ streamId: id, verdict: 'known', reason: expect.stringMatching(/^stopped by local\/alice \(wrong room\): not queued again/) }),
     ]);
+    expect((await getJson(`${api}/api/follows/${followId}`)).paused).toBe(false);
 
-    // the next broadcast (after the endpoint went offline) is a new record
+    // the next broadcast (after the endpoint went offline) is a new record; stopped with its follow, the follow is paused
     await live.goOffline();
-    live.broadcast({ seconds: 4, fps: 10 });
+    live.broadcast({ seconds: 30, fps: 10 });
     const records = await waitForFollowRecords(h.db.url, followId, 2);
-    expect(records.map((r: { id: string }) => r.id)).toContain(id);
-    // the decision is written just after the record it queued
+    const next = (records.find((r: { id: string }) => r.id !== id) as { id: string }).id;
+    await waitForRecord(h.db.url, next, (r) => r.status === 'live');
+    await page.goto(`/archive/${next}`);
+    await page.getByRole('button', { name: 'Stop and pause the follow' }).click();
+    expect((await h.settled(next)).status).toBe('finished');
+    await expect.poll(async () => (await getJson(`${api}/api/follows/${followId}`)).paused).toBe(true);
+    // one decision per broadcast, newest first (the second 'queued', or 'known' if a look came between the stop and the pause)
     const recent = async () => (await getJson(`${api}/api/follows/${followId}`)).recent as Array<{ verdict: string; streamId: string }>;
-    await expect.poll(async () => (await recent()).map((d) => d.verdict)).toEqual(['queued', 'known']);
-    expect((await recent()).every((d) => d.streamId.startsWith('hls-'))).toBe(true);
+    await expect.poll(async () => (await recent()).map((d) => d.streamId)).toEqual([next, id]);
+    expect((await recent())[0]?.verdict).toMatch(/^(queued|known)$/);
   }, 120_000);
 });
 

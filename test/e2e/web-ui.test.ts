@@ -375,6 +375,23 @@ describe('the web UI', () => {
     await context.close();
   }, 60_000);
 
+  it('lets an admin rename an archive from its page: title and channel, found by search under the new names', async () => {
+    const context = await loggedInContext(VIEWPORTS.desktop, 'light');
+    const page = await context.newPage();
+    const answers = ['Marathon of songs', 'Marathon Ch.'];
+    page.on('dialog', (dialog) => void dialog.accept(answers.shift()));
+    await page.goto('/archive/rec00000007');
+    await page.getByRole('heading', { name: 'Karaoke night 7' }).waitFor();
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('heading', { name: 'Marathon of songs' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Marathon Ch.' }).count()).toBe(1);
+    await page.goto('/history?q=marathon');
+    await expect
+      .poll(() => page.locator('[data-testid=history-list] > li').allInnerTexts(), { timeout: 10_000 })
+      .toEqual([expect.stringContaining('Marathon of songs')]);
+    await context.close();
+  });
+
   it('creates an API token shown once that works as a bearer, revokes it, and logs out from the avatar menu', async () => {
     const context = await loggedInContext(VIEWPORTS.desktop, 'light');
     const page = await context.newPage();

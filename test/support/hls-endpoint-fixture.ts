@@ -51,7 +51,7 @@ export interface EndpointBroadcast {
 const PLAYLIST = /\/live\/index\.m3u8$/;
 
 export async function startHlsEndpointFixture(): Promise<HlsEndpointFixture> {
-  const inner = await startHlsFixture({ seconds: 1 });
+  const inner = await startHlsFixture({ seconds: 1, announced: false });
   const liveDir = path.join(inner.dir, 'live');
   let broadcasts = 0;
   let running: Promise<unknown> = Promise.resolve();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { hlsOutput, testCodecs, testSignal } from './ffmpeg-args.js';
 
 export interface HlsFixture {
-  /** The media playlist URL on 127.0.0.1: a live playlist without segments until the stream starts (a stream announced before it is on air, which Kura accepts at submission). */
+  /** The media playlist URL on 127.0.0.1: a live playlist without segments until the stream starts (a stream announced before it is on air, which Kura accepts at submission); 404 with `announced: false`. */
   url: string;
   dir: string;
   /** Starts the live encoder (with `overrides` of the fixture's options); resolves when ffmpeg has written the last segment (and ENDLIST). */
@@ -48,6 +48,8 @@ export interface FixtureOptions {
   segmentSeconds?: number;
   /** false: encode as fast as the machine can, not in real time (a stream prepared ahead, as bench/capture does). Default true. */
   realtime?: boolean;
+  /** false: the playlist URL answers 404 until the encoder wrote the playlist (and once it is deleted), as MediaMTX's does. Default true. */
+  announced?: boolean;
 }
 
 /** The fixture's playlist before the encoder wrote one: live (no ENDLIST), no segment yet. */
@@ -98,7 +100,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     waiters = waiters.filter((done) => !done());
     const fault = fixture.fail?.(requestPath, request.url ?? '/') ?? null;
     if (fault === 'reset') return request.socket.destroy();
-    const announced = requestPath === PLAYLIST_PATH ? ANNOUNCED_PLAYLIST : null;
+    const announced = requestPath === PLAYLIST_PATH && options.announced !== false ? ANNOUNCED_PLAYLIST : null;
     if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response, request.headers.range, announced), 2000);
     if (typeof fault === 'number') {
       response.writeHead(fault).end();
