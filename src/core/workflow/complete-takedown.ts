@@ -4,7 +4,7 @@ import type { ArchiveStore } from '../archive/ports.js';
 import { isRecording } from '../capture/capture-lifecycle.js';
 import type { CaptureLease, CaptureStates, ChunkLog, Spool } from '../capture/ports.js';
 import type { LivestreamRepo, SweepRepo } from '../livestream/ports.js';
-import { removeRecord } from './remove-record.js';
+import { removeRecord } from './take-down-livestream.js';
 
 export type CompleteTakedownDeps = {
   livestreams: LivestreamRepo;
