@@ -34,7 +34,6 @@ export type ErrorCode =
   | 'provider_not_found'
   | 'user_not_found'
   | 'token_not_found'
-  | 'capture_in_progress'
   | 'livestream_not_cancellable'
   | 'livestream_not_retryable'
   | 'invalid_setup_token'

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createFragmentRecorder } from '../adapters/capture/fragment-recorder.js';
 import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
+import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
 import { createExpiredPurger } from '../adapters/db/expired-purger.js';
 import { createHostPacer } from '../adapters/follows/host-pacer.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
@@ -57,6 +58,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     scheduler: jobs,
     jobs,
     sweep: createSweepRepo(database.pool),
+    adminActions: createAdminActionRepo(database.pool),
     source: sources.source,
     recorder: createHlsRecorder(recorderDeps),
     fragmentRecorder: createFragmentRecorder(recorderDeps),

@@ -1,31 +1,38 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
-import { waitForRecord } from '../support/records.js';
+import { waitForRecord, waitForRecordGone } from '../support/records.js';
 
 // An admin stops a capture in progress through the API: `kura serve` (the built command) records
 // a live ffmpeg stream on 127.0.0.1, an admin made with `kura user add --admin` cancels it with an
-// API token from `kura token create`, and what was recorded until then is archived.
+// API token from `kura token create`, and what was recorded until then is archived. On the same
+// server, a live record is taken down in one action.
 let db: TestDatabase;
 let cwd: string;
-let fixture: HlsFixture;
 let kura: KuraProcess;
+let api: string;
+let token: string;
+const fixtures: HlsFixture[] = [];
 
-beforeEach(async () => {
+beforeAll(async () => {
   db = await createTestDatabase();
   cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-cancel-'));
   await chmod(cwd, 0o755);
+  kura = spawnKura(['serve'], env(), cwd);
+  api = (await kura.waitForLog((line) => line.msg === 'kura api listening')).url as string;
+  await kuraCommand(['user', 'add', 'boss', '--admin'], 'a long passphrase\n');
+  token = (await kuraCommand(['token', 'create', 'local/boss'])).trim();
 });
-afterEach(async () => {
+afterAll(async () => {
   kura?.child.kill('SIGKILL');
   await kura?.exited;
-  await fixture?.close();
-  await db.drop();
+  for (const fixture of fixtures) await fixture.close();
+  await db?.drop();
 });
 
 const env = () => e2eEnv(db.url, path.join(cwd, 'data'));
@@ -36,19 +43,24 @@ async function kuraCommand(args: string[], stdin?: string): Promise<string> {
   return result.stdout;
 }
 
+/** A live HLS stream of `seconds` and the id of the record `kura archive` made for it. */
+async function liveStream(seconds: number, title: string): Promise<{ fixture: HlsFixture; id: string }> {
+  const fixture = await startHlsFixture({ seconds });
+  fixtures.push(fixture);
+  const id = /kura: (\S+) is/.exec(await kuraCommand(['archive', fixture.url, '--title', title]))?.[1] as string;
+  return { fixture, id };
+}
+
+const adminAction = (method: 'POST' | 'DELETE', url: string, reason: string) =>
+  fetch(`${api}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason }),
+  });
+
 it("stops recording a live stream at an admin's request and archives what was recorded", async () => {
-  fixture = await startHlsFixture({ seconds: 120 });
-  kura = spawnKura(['serve'], env(), cwd);
-  const api = (await kura.waitForLog((line) => line.msg === 'kura api listening')).url as string;
-  await kuraCommand(['user', 'add', 'boss', '--admin'], 'a long passphrase\n');
-  const token = (await kuraCommand(['token', 'create', 'local/boss'])).trim();
-  const id = /kura: (\S+) is/.exec(await kuraCommand(['archive', fixture.url, '--title', 'Wrong stream']))?.[1] as string;
-  const cancel = (reason: string) =>
-    fetch(`${api}/api/video/${id}/cancel`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ reason }),
-    });
+  const { fixture, id } = await liveStream(120, 'Wrong stream');
+  const cancel = (reason: string) => adminAction('POST', `/api/video/${id}/cancel`, reason);
 
   let streamEnded = false;
   void fixture.start().then(() => (streamEnded = true));
@@ -78,15 +90,31 @@ it("stops recording a live stream at an admin's request and archives what was re
 
   // a finished record is not cancelled again; now it can be taken down
   expect(await (await cancel('again')).json()).toMatchObject({ status: 409, code: 'livestream_not_cancellable' });
-  const takedown = await fetch(`${api}/api/video/${id}`, {
-    method: 'DELETE',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ reason: 'wrong stream' }),
-  });
+  const takedown = await adminAction('DELETE', `/api/video/${id}`, 'wrong stream');
   expect(takedown.status).toBe(204);
   const { rows } = await db.pool.query(`select action, admin, reason from admin_actions where livestream_id = $1 order by id`, [id]);
   expect(rows).toEqual([
     { action: 'cancel', admin: 'local/boss', reason: 'wrong stream' },
     { action: 'takedown', admin: 'local/boss', reason: 'wrong stream' },
   ]);
+});
+
+it('takes a live record down in one action: 202, its capture stops, then the record and every file of it are gone', async () => {
+  const { fixture, id } = await liveStream(60, 'Legal notice');
+  void fixture.start();
+  await waitForRecord(db.url, id, (r) => r.status === 'live');
+  await fixture.seen(SEGMENT_REQUEST, 4);
+  const spooled = await readdir(path.join(cwd, 'data'), { recursive: true });
+  expect(spooled.filter((name) => name.includes(id)).length).toBeGreaterThan(0); // the capture has files to leave behind
+
+  const response = await adminAction('DELETE', `/api/video/${id}`, 'legal notice');
+  expect(response.status).toBe(202);
+  expect(await response.json()).toMatchObject({ id, takedown: 'pending', admin: 'local/boss', reason: 'legal notice' });
+  expect((await fetch(`${api}/api/video/${id}`)).status).toBe(404); // not served from the 202 on
+
+  await waitForRecordGone(db.url, id);
+  expect((await fetch(`${api}/api/video/${id}`)).status).toBe(404);
+  expect((await readdir(path.join(cwd, 'data'), { recursive: true })).filter((name) => name.includes(id))).toEqual([]);
+  const { rows } = await db.pool.query(`select action, admin, reason from admin_actions where livestream_id = $1`, [id]);
+  expect(rows).toEqual([{ action: 'takedown', admin: 'local/boss', reason: 'legal notice' }]);
 });

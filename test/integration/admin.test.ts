@@ -108,7 +108,7 @@ describe('takedown', () => {
     expect(await kura.db.livestreams.findById('takedown2')).not.toBeNull();
   });
 
-  it('needs a reason (400), answers 404 for an unknown record and 409 for one being recorded', async () => {
+  it('needs a reason (400) and answers 404 for an unknown record', async () => {
     await makeRecord('takedown4', 'finished');
     const noReason = await act('DELETE', '/api/video/takedown4', admin, {});
     expect(noReason.statusCode).toBe(400);
@@ -116,8 +116,25 @@ describe('takedown', () => {
     const unknown = await act('DELETE', '/api/video/nothing-here', admin, { reason: 'x' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'livestream_not_found' });
+  });
+
+  it('of a record being recorded answers 202, asks its capture to stop and hides it; asked again, 202 again', async () => {
     await makeRecord('recording1', 'live');
-    expect((await act('DELETE', '/api/video/recording1', admin, { reason: 'x' })).json()).toMatchObject({ status: 409, code: 'capture_in_progress' });
+    const captures = createCaptureRepo(kura.db.pool);
+    await captures.claim('recording1', 'worker-1', 60);
+    const first = await act('DELETE', '/api/video/recording1', admin, { reason: 'legal notice' });
+    expect(first.statusCode, first.body).toBe(202);
+    const pending = first.json();
+    expect(pending).toMatchObject({ id: 'recording1', takedown: 'pending', admin: 'local/root', reason: 'legal notice' });
+    expect((await captures.get('recording1'))?.stopRequested).toBe('local/root (takedown: legal notice)');
+    for (const url of ['/api/video/recording1', '/api/video/recording1/live.m3u8', '/api/download/recording1/video']) {
+      expect((await kura.app.inject({ url })).statusCode, url).toBe(404);
+    }
+    const again = await act('DELETE', '/api/video/recording1', admin, { reason: 'asked twice' });
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual(pending); // the first request's admin, reason and time stand
+    // completed by a worker once the capture has ended (test/integration/takedown-s3.test.ts)
+    expect(await kura.db.livestreams.findById('recording1')).toMatchObject({ status: 'live', takedown: { admin: 'local/root' } });
   });
 
   it('counts admins of KURA_ADMINS too', async () => {

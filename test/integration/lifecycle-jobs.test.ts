@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createSweepRepo } from '../../src/adapters/db/sweep-repo.js';
+import { createAdminActionRepo } from '../../src/adapters/db/admin-action-repo.js';
 import { createFfmpegTools } from '../../src/adapters/media/ffmpeg-tools.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
@@ -121,6 +122,7 @@ function workerDeps(media: MediaTools): WorkerDeps {
     scheduler: jobs,
     jobs,
     sweep: createSweepRepo(db.pool),
+    adminActions: createAdminActionRepo(db.pool),
     source: { recognises: () => false, inspect: unused, check: unused, qualities: unused },
     recorder: { record: unused },
     fragmentRecorder: { record: unused },

@@ -1,5 +1,12 @@
+import { mkdtemp, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSpool } from '../../src/adapters/capture/spool.js';
+import { createAdminActionRepo } from '../../src/adapters/db/admin-action-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
+import { finalizeArchiveJob } from '../../src/jobs/definitions/finalize-archive.js';
+import type { JobWork } from '../../src/jobs/job-work.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
@@ -77,5 +84,34 @@ describe('takedown on S3 storage', () => {
 
     expect(await s3.keys(`captures/${id}/`)).toEqual([]);
     expect(await kura.db.livestreams.findById(id)).toBeNull();
+  });
+
+  it('of a record being recorded: 202, its objects stay until the capture ends, then its finalize removes them all, its spool and the record', async () => {
+    const id = 's3-live';
+    await kura.db.livestreams.upsertMany([{ ...finishedRecord(id), status: 'live', archive: null }]);
+    const captures = createCaptureRepo(kura.db.pool);
+    await captures.claim(id, 'worker-1', 60);
+    const key = objectKeys.captureChunk(id, 1, 0, 'nonce0');
+    await putObject(store, key, Buffer.alloc(1000, 7));
+    expect(await captures.recordChunk(id, 'worker-1', { part: 1, startOffset: 0, endOffset: 1000, key })).toBe(true);
+    const spoolDir = await mkdtemp(path.join(os.tmpdir(), 'kura-spool-'));
+    const spool = createSpool(spoolDir);
+    await spool.writeFile(id, 'part-0001-at-00000000001000', 'a local chunk');
+
+    expect((await takeDown(id)).statusCode).toBe(202);
+    expect(await s3.keys(`captures/${id}/`)).toHaveLength(1); // the capture may still be uploading: nothing is deleted under it
+
+    // the worker sees the stop, ends the capture, and its finalize job completes the takedown
+    await captures.end(id, 'cancelled');
+    const deps = { livestreams: kura.db.livestreams, captures, store, spool, adminActions: createAdminActionRepo(kura.db.pool) };
+    const work = { deps, settings: { workerId: 'worker-1', staleAfterSeconds: 60 } } as unknown as JobWork;
+    await finalizeArchiveJob.handle(work, { livestreamId: id }, { id: 'job-1' });
+
+    expect(await s3.keys(`captures/${id}/`)).toEqual([]);
+    expect(await s3.keys(`archives/${id}/`)).toEqual([]);
+    expect(await readdir(spoolDir)).toEqual([]);
+    expect(await kura.db.livestreams.findById(id)).toBeNull();
+    const { rows } = await kura.db.pool.query(`select action, admin, reason from admin_actions where livestream_id = $1`, [id]);
+    expect(rows).toEqual([{ action: 'takedown', admin: 'local/root', reason: 'copyright claim' }]);
   });
 });

@@ -18,6 +18,14 @@ export function waitForRecord(
   });
 }
 
+/** Resolves once record `id` is gone (a takedown deleted it). Event-driven like waitForRecord. */
+export function waitForRecordGone(databaseUrl: string, id: string, timeoutMs = 60_000): Promise<true> {
+  return whenRecordsChange(databaseUrl, `record ${id} was still there after ${timeoutMs} ms`, timeoutMs, async (client) => {
+    const { rows } = await client.query('select 1 from livestreams where id = $1', [id]);
+    return rows.length === 0 ? true : null;
+  });
+}
+
 /**
  * Resolves with the records a follow queued (submitter `follow/{followId}`, oldest first) once
  * there are `count` of them. Event-driven like waitForRecord.

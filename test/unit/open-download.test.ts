@@ -24,6 +24,7 @@ function world(options: { record?: Partial<Livestream>; directUrl?: string } = {
       externalUrl: null,
     }),
     downloadCount: 0,
+    takedown: null,
     integrity: null,
     createdAt: new Date(),
     updatedAt: new Date(),

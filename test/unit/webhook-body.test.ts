@@ -11,6 +11,7 @@ const record: Livestream = {
   failureReason: 'the source never went live',
   title: 'Karaoke night',
   downloadCount: 0,
+  takedown: null,
   integrity: null,
   createdAt: new Date('2026-11-23T10:00:00Z'),
   updatedAt: new Date('2026-11-23T12:00:00Z'),

@@ -26,6 +26,14 @@ export function createAdminActionRepo(pool: pg.Pool): AdminActionRepo {
       });
     },
 
+    async requestTakeDown(livestreamId, admin, reason) {
+      await pool.query(
+        `update livestreams set takedown_admin = $2, takedown_reason = $3, takedown_requested_at = now()
+         where id = $1 and takedown_requested_at is null`,
+        [livestreamId, admin, reason],
+      );
+    },
+
     async note(action, livestreamId, admin, reason) {
       await pool.query('insert into admin_actions (action, livestream_id, admin, reason) values ($1, $2, $3, $4)', [action, livestreamId, admin, reason]);
     },

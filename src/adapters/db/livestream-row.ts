@@ -9,6 +9,7 @@ export const RECORD_COLUMNS = `
   l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url,
   coalesce((select d.count from livestream_downloads d where d.livestream_id = l.id), 0) as download_count,
   l.created_at, l.updated_at, l.requested_quality, l.integrity,
+  l.takedown_admin, l.takedown_reason, l.takedown_requested_at,
   (select c.verified_at from archive_checks c where c.livestream_id = l.id) as verified_at,
   array(select s.provider || '/' || s.user_id from livestream_submitters s
         where s.livestream_id = l.id order by s.id) as submitters`;
@@ -39,6 +40,9 @@ export interface LivestreamRow {
   requested_quality: string | null;
   integrity: Integrity | null;
   verified_at: Date | null;
+  takedown_admin: string | null;
+  takedown_reason: string | null;
+  takedown_requested_at: Date | null;
   submitters: string[];
 }
 
@@ -73,6 +77,10 @@ export function toLivestream(row: LivestreamRow): Livestream {
     integrity: row.integrity !== null && row.verified_at !== null ? { state: row.integrity, verifiedAt: row.verified_at } : null,
     requestedQuality: row.requested_quality,
     submitters: row.submitters,
+    takedown:
+      row.takedown_requested_at === null
+        ? null
+        : { admin: row.takedown_admin as string, reason: row.takedown_reason as string, requestedAt: row.takedown_requested_at },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -26,6 +26,15 @@ export function createSweepRepo(pool: pg.Pool): SweepRepo {
       return rows.map((r) => ({ id: r.id, capture: r.state }));
     },
 
+    async pendingTakedowns(olderThanSeconds, limit) {
+      const { rows } = await pool.query<{ id: string }>(
+        `select id from livestreams where takedown_requested_at < now() - make_interval(secs => $1)
+         order by takedown_requested_at, id limit $2`,
+        [olderThanSeconds, limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
     async countRepair(action) {
       await pool.query(
         `insert into lifecycle_repairs as r (action, count) values ($1, 1)

@@ -40,7 +40,7 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   disabledReason: row.disabled_reason,
 });
 
-const SNAPSHOT_DATES = ['scheduled_start_at', 'started_at', 'ended_at', 'created_at', 'updated_at', 'verified_at'] as const;
+const SNAPSHOT_DATES = ['scheduled_start_at', 'started_at', 'ended_at', 'created_at', 'updated_at', 'verified_at', 'takedown_requested_at'] as const;
 
 /** A record's row as the outbox trigger kept it (jsonb: dates as text) back as the core's record. */
 function fromSnapshot(snapshot: Record<string, unknown>): OutboxEvent['record'] {

@@ -82,6 +82,8 @@ export interface LoginProvider {
 export interface AdminActionRepo {
   /** Deletes the record (submitters, captures and downloads go with it) and notes why, in one transaction. */
   takeDown(livestreamId: string, admin: string, reason: string): Promise<boolean>;
+  /** Notes a takedown to complete once the record's capture has ended (the first request's admin and reason are kept). */
+  requestTakeDown(livestreamId: string, admin: string, reason: string): Promise<void>;
   note(action: 'cancel' | 'retry', livestreamId: string, admin: string, reason: string): Promise<void>;
 }
 

@@ -40,6 +40,11 @@ export async function captureStream(
     if (current !== null && nextCaptureState(current.state, 'claimed') === null) return deps.scheduler.finalize(id);
     throw new AppError('conflict', 'capture_not_running', `Another worker is recording ${id}.`);
   }
+  // a record being taken down is not recorded further: its capture ends at once, for the takedown to complete (0024)
+  if (record.takedown !== null) {
+    await deps.captures.end(id, 'cancelled');
+    return deps.scheduler.finalize(id);
+  }
   await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);
   const recording = await howToRecord(deps, record, capture);
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });

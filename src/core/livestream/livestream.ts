@@ -33,12 +33,22 @@ export interface Livestream {
   requestedQuality: string | null;
   /** In submission order, as `provider/userId`. */
   submitters: string[];
+  /** A takedown asked while the record was recorded, waiting for its capture to end (0024); null otherwise. */
+  takedown: PendingTakedown | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
+/** Who asked to take a record down, why and when: kept until a worker removes the record. */
+export interface PendingTakedown {
+  /** The admin, as `provider/userId`. */
+  admin: string;
+  reason: string;
+  requestedAt: Date;
+}
+
 /** What an import or a submission writes; the database fills the rest. */
-export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | 'createdAt' | 'updatedAt'>;
+export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | 'takedown' | 'createdAt' | 'updatedAt'>;
 
 export function youtubeWatchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}`;

@@ -110,6 +110,8 @@ export interface SweepRepo {
   upcomingScheduledFrom(cutoff: Date, limit: number): Promise<string[]>;
   /** Live records whose capture lease was last renewed more than `staleSeconds` ago (or that have no capture). */
   liveWithoutLease(staleSeconds: number, limit: number): Promise<Unattended[]>;
+  /** Records with a takedown asked more than `olderThanSeconds` ago and not completed yet, oldest first (see complete-takedown.ts). */
+  pendingTakedowns(olderThanSeconds: number, limit: number): Promise<string[]>;
   /** Adds one repair of `action` to the counts /metrics shows. */
   countRepair(action: SweepAction): Promise<void>;
   /** Repairs made so far, by action, across every process. */

@@ -24,6 +24,17 @@ const RenameSchema = Type.Object(
   { minProperties: 1, additionalProperties: false },
 );
 
+const TakedownPendingSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The record being taken down' }),
+    takedown: Type.Literal('pending', { description: 'Its capture is asked to stop; once it has, the record and its files are removed' }),
+    admin: Type.String({ description: 'Who asked first, as `provider/userId`' }),
+    reason: Type.String({ description: 'Why, as first asked (kept in the audit table)' }),
+    requestedAt: Type.String({ format: 'date-time', description: 'When it was first asked' }),
+  },
+  { description: 'A takedown of a record being recorded, under way: from now on the record is not served (404)' },
+);
+
 /** What the admin actions on a record use. */
 export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'adminActions'> {
   livestreams: LivestreamRepo;
@@ -43,16 +54,19 @@ export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncT
         onRequest: guard.requireAdmin,
         schema: {
           operationId: 'deleteVideo',
-          summary: 'Admin: removes the archive files and the record, keeping the reason (204)',
+          summary:
+            'Admin: removes the archive files and the record, keeping the reason (204). A record being recorded: its capture is asked to stop, and the record is removed once it has (202; not served meanwhile; asked again, 202 again)',
           params: LivestreamIdParamsSchema,
           body: ReasonSchema,
-          response: { 204: NoContentSchema, ...problemResponses },
+          response: { 202: TakedownPendingSchema, 204: NoContentSchema, ...problemResponses },
         },
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
-        return sendNoContent(reply);
+        const done = await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
+        if (done.outcome === 'removed') return sendNoContent(reply);
+        const { admin, reason, requestedAt } = done.takedown;
+        return reply.code(202).send({ id: done.id, takedown: 'pending' as const, admin, reason, requestedAt: requestedAt.toISOString() });
       },
     );
     app.patch(

@@ -66,8 +66,8 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
     app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
       const { id } = request.params;
       const record = validId.test(id) ? await deps.livestreams.findById(id) : null;
-      // an unknown id still gets the app, which says so; the status tells crawlers
-      if (record === null) return page(reply, defaultHtml, 404);
+      // an unknown id (or one being taken down) still gets the app, which says so; the status tells crawlers
+      if (record === null || record.takedown !== null) return page(reply, defaultHtml, 404);
       const pageUrl = `${deps.publicUrl}/archive/${encodeURIComponent(id)}`;
       return page(
         reply,

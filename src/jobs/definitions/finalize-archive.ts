@@ -1,4 +1,5 @@
 import { finalizeArchive } from '../../core/capture/finalize-archive.js';
+import { completeTakedown } from '../../core/workflow/complete-takedown.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { RecordPayload } from '../payloads.js';
@@ -6,7 +7,10 @@ import { failRecord } from './fail-record.js';
 
 type Work = Pick<JobWork, 'deps' | 'settings'>;
 
-/** Makes a capture's parts into the archived video (remux only), with its thumbnail, log and chat. */
+/**
+ * Makes a capture's parts into the archived video (remux only), with its thumbnail, log and chat;
+ * a record with a takedown pending is removed instead (and one asked while it was finalized, after).
+ */
 export const finalizeArchiveJob = defineJob({
   name: 'finalize-archive',
   payload: RecordPayload,
@@ -16,7 +20,10 @@ export const finalizeArchiveJob = defineJob({
   // a running finalize is judged by its lease, not its job
   pending: { kind: 'finalize', states: ['created', 'retry'] },
   async handle(work: Work, { livestreamId }) {
-    await finalizeArchive(work.deps, livestreamId, { workerId: work.settings.workerId, staleAfterSeconds: work.settings.staleAfterSeconds });
+    const lease = { workerId: work.settings.workerId, staleAfterSeconds: work.settings.staleAfterSeconds };
+    if ((await completeTakedown(work.deps, livestreamId, lease)) !== 'none') return;
+    await finalizeArchive(work.deps, livestreamId, lease);
+    await completeTakedown(work.deps, livestreamId, lease);
   },
   onFailure: (work: Work, { livestreamId }, failure) => failRecord(work, livestreamId, failure, 'The recording could not be made into a video'),
 });

@@ -1,3 +1,4 @@
+import { completePendingTakedowns } from '../../core/workflow/complete-takedown.js';
 import { sweepLifecycle, type SweepPolicy } from '../../core/workflow/sweep-lifecycle.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork, WorkerSettings } from '../job-work.js';
@@ -13,7 +14,10 @@ export function sweepPolicy(settings: WorkerSettings): SweepPolicy {
   return { neverLiveSeconds: settings.watch.neverLiveSeconds, leaseSeconds: 2 * settings.staleAfterSeconds, batch: SWEEP_BATCH };
 }
 
-/** Repairs records with nothing behind their state (no job, no live lease), and fails those never live past their deadline. */
+/**
+ * Completes the takedowns nothing else completed, then repairs records with nothing behind their
+ * state (no job, no live lease), and fails those never live past their deadline.
+ */
 export const sweepLifecycleJob = defineJob({
   name: 'sweep-lifecycle',
   payload: NoPayload,
@@ -23,6 +27,14 @@ export const sweepLifecycleJob = defineJob({
   dedup: null,
   schedule: { everySeconds: 60, atSecond: 30 },
   async handle(work: Work) {
+    const { workerId, staleAfterSeconds } = work.settings;
+    // first: a live record being taken down must not have its capture queued again by the repairs
+    const takenDown = await completePendingTakedowns(
+      work.deps,
+      { olderThanSeconds: 2 * staleAfterSeconds, batch: SWEEP_BATCH, workerId, staleAfterSeconds },
+      (id, error) => work.log?.warn({ id, err: error }, 'a pending takedown could not be completed; the next sweep tries again'),
+    );
+    if (takenDown.length > 0) work.log?.warn({ takenDown }, 'lifecycle sweep completed pending takedowns');
     const repairs = await sweepLifecycle(work.deps, sweepPolicy(work.settings), new Date());
     if (repairs.length > 0) work.log?.warn({ repairs }, 'lifecycle sweep repaired records');
   },
