@@ -164,7 +164,7 @@ describe('capturing a live HLS stream', () => {
     expect(h.fixture.requests.some((r) => r.endsWith('.ts'))).toBe(false); // nothing fetched in vain
   });
 
-  it('refuses a source on a loopback address unless the operator allows private sources', async () => {
+  it('refuses a source on a loopback address unless the operator allows private sources, and a playlist URL with a typo', async () => {
     const fixture = await h.startFixture({ seconds: 1 });
     await writeDiscontinuityStream(path.join(fixture.dir, 'live'));
     const api = await h.serve({ KURA_ALLOW_PRIVATE_SOURCES: 'false' });
@@ -179,5 +179,9 @@ describe('capturing a live HLS stream', () => {
     const refused = await runKura(['archive', fixture.url], h.env({ KURA_ALLOW_PRIVATE_SOURCES: 'false' }), path.dirname(h.dataDir));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/will not fetch this source: .*only public addresses are fetched: .* is a loopback address/);
+    // a typo in the URL is refused with the reason
+    const typo = await runKura(['archive', fixture.url.replace('index.m3u8', 'indx.m3u8')], h.env(), path.dirname(h.dataDir));
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/The playlist cannot be read: .*indx\.m3u8: HTTP 404\. To record a stream that is not on air yet, follow/);
   });
 });
