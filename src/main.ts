@@ -25,6 +25,11 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kura' } });
 }
 
+/** A CLI command's log: on stderr, so stdout carries the command's result alone (`ID=$(kura follow add …)`). */
+export function createCommandLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, base: { service: 'kura' } }, pino.destination({ dest: 2, sync: true }));
+}
+
 export interface RunningKura {
   database: Database;
   jobs: Jobs;

@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Config } from '../config/config.js';
 import { queueStream } from '../core/workflow/queue-stream.js';
-import { createLogger } from '../main.js';
+import { createCommandLogger } from '../main.js';
 import { openDatabase, startScheduler } from '../wiring/database.js';
 import { createSources } from '../wiring/sources.js';
 import { parseCommandArgs } from './command-args.js';
@@ -21,7 +21,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
     console.error('kura: archive takes exactly one URL');
     return 2;
   }
-  const log = createLogger(config);
+  const log = createCommandLogger(config);
   const database = await openDatabase(config, log);
   const jobs = await startScheduler(database, log);
   try {

@@ -7,10 +7,10 @@ import { healthOf, MEMBERS_ONLY_RULES, type MembersOnlyRule } from '../core/foll
 import { listFollows } from '../core/follows/list-follows.js';
 import { removeFollow } from '../core/follows/remove-follow.js';
 import { updateFollow } from '../core/follows/update-follow.js';
-import { createLogger } from '../main.js';
+import { createCommandLogger } from '../main.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
-import { escapeControls, row, shown } from './terminal-text.js';
+import { escapeControls, printListing, shown } from './terminal-text.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 
@@ -19,13 +19,15 @@ const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-inc
                  follow a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME,
                  holodex:topic/NAME or an HLS endpoint (.m3u8): its streams are queued by themselves;
                  prints the follow's id
-  follow list    one line per follow: id, kind, health, streams queued, channel, url
+  follow list [--json]
+                 a header, then one line per follow: id, kind, health, streams queued, channel, url
+                 ("none" when there is none); --json: a JSON array of the same
   follow remove|pause|resume ID`;
 
 /** `kura follow add|list|remove|pause|resume`: the channels Kura follows. */
 export const followCommand: Command = {
   usage: FOLLOW_USAGE,
-  run: (config, args) => runFollow(config, args, createLogger(config)),
+  run: (config, args) => runFollow(config, args, createCommandLogger(config)),
 };
 
 /** Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
@@ -38,6 +40,7 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
     'title-exclude': { type: 'string' },
     'members-only': { type: 'string' },
     quality: { type: 'string' },
+    json: { type: 'boolean' },
   });
   const membersOnly = values['members-only'];
   if (membersOnly !== undefined && !(MEMBERS_ONLY_RULES as readonly string[]).includes(membersOnly)) return usage('--members-only is skip or include');
@@ -47,7 +50,7 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
   const database = await openDatabase(config, log);
   try {
     const target = positionals[0] as string;
-    if (action === 'list') return await list(database);
+    if (action === 'list') return await list(database, values.json === true);
     if (action === 'remove') {
       await removeFollow(database, target);
       console.log(shown`kura: ${target} is no longer followed (its records stay)`);
@@ -83,11 +86,17 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
   }
 }
 
-async function list(database: Database): Promise<number> {
+async function list(database: Database, json: boolean): Promise<number> {
   const now = new Date();
-  for (const follow of await listFollows(database)) {
-    console.log(row([follow.id, follow.kind, healthOf(follow, now), String(follow.queuedCount), follow.channelName, follow.url]));
-  }
+  const follows = (await listFollows(database)).map((f) => ({
+    id: f.id,
+    kind: f.kind,
+    health: healthOf(f, now),
+    queued: f.queuedCount,
+    channel: f.channelName,
+    url: f.url,
+  }));
+  printListing(['id', 'kind', 'health', 'queued', 'channel', 'url'], follows, json);
   return 0;
 }
 

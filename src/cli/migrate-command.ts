@@ -1,4 +1,4 @@
-import { createLogger } from '../main.js';
+import { createCommandLogger } from '../main.js';
 import { openDatabase } from '../wiring/database.js';
 import type { Command } from './command.js';
 
@@ -6,7 +6,7 @@ import type { Command } from './command.js';
 export const migrateCommand: Command = {
   usage: '  migrate        bring the database schema up to date and exit',
   async run(config) {
-    const database = await openDatabase(config, createLogger(config));
+    const database = await openDatabase(config, createCommandLogger(config));
     await database.close();
     console.log('kura: the database schema is up to date');
     return 0;

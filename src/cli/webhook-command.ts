@@ -4,10 +4,10 @@ import type { Config } from '../config/config.js';
 import { addWebhook } from '../core/notifications/add-webhook.js';
 import { listWebhooks } from '../core/notifications/list-webhooks.js';
 import { removeWebhook } from '../core/notifications/remove-webhook.js';
-import { createLogger } from '../main.js';
+import { createCommandLogger } from '../main.js';
 import { openDatabase } from '../wiring/database.js';
 import { createWebhookDeps } from '../wiring/notifications.js';
-import { escapeControls, row, shown } from './terminal-text.js';
+import { escapeControls, printListing, shown } from './terminal-text.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 
@@ -16,19 +16,21 @@ const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
                  (livestream.queued,live,finished,failed,removed, follow.unhealthy), of every
                  channel or only one;
                  prints the webhook's id and its signing secret (shown this once)
-  webhook list   one line per webhook: id, state, events, channel, url
+  webhook list [--json]
+                 a header, then one line per webhook: id, state, events, channel, url
+                 ("none" when there is none); --json: a JSON array of the same
   webhook remove ID`;
 
 /** `kura webhook add|list|remove`: the instance's webhooks (admin). */
 export const webhookCommand: Command = {
   usage: WEBHOOK_USAGE,
-  run: (config, args) => runWebhook(config, args, createLogger(config)),
+  run: (config, args) => runWebhook(config, args, createCommandLogger(config)),
 };
 
 /** Exit codes: 0 done, 1 failed (AppError thrown to the caller), 2 usage. */
 async function runWebhook(config: Config, args: string[], log: Logger): Promise<number> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseCommandArgs(rest, { events: { type: 'string' }, channel: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(rest, { events: { type: 'string' }, channel: { type: 'string' }, json: { type: 'boolean' } });
   if (action !== 'add' && action !== 'list' && action !== 'remove') return usage('webhook takes add, list or remove');
   if (action !== 'list' && positionals.length !== 1) return usage(`webhook ${action} takes exactly one ${action === 'add' ? 'URL' : 'ID'}`);
   const database = await openDatabase(config, log, { role: 'command' });
@@ -39,10 +41,14 @@ async function runWebhook(config: Config, args: string[], log: Logger): Promise<
       await removeWebhook(deps, target);
       console.log(shown`kura: webhook ${target} removed`);
     } else if (action === 'list') {
-      for (const webhook of await listWebhooks(deps)) {
-        const state = webhook.disabledAt ? `disabled (${webhook.disabledReason})` : webhook.failingSince ? 'failing' : 'ok';
-        console.log(row([webhook.id, state, webhook.events?.join(',') ?? 'all', webhook.channelId ?? 'all', webhook.url]));
-      }
+      const webhooks = (await listWebhooks(deps)).map((w) => ({
+        id: w.id,
+        state: w.disabledAt ? `disabled (${w.disabledReason})` : w.failingSince ? 'failing' : 'ok',
+        events: w.events?.join(',') ?? 'all',
+        channel: w.channelId ?? 'all',
+        url: w.url,
+      }));
+      printListing(['id', 'state', 'events', 'channel', 'url'], webhooks, values.json === true);
     } else {
       const events = values.events
         ?.split(',')

@@ -16,16 +16,28 @@ afterEach(() => db.drop());
 const env = () => ({ DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
 
 describe('kura follow', () => {
-  it('add prints the id, list shows it with its health, pause/resume and remove change it', async () => {
-    const added = await runKura(['follow', 'add', 'https://live.example.org/live/index.m3u8', '--channel', 'Karaoke Night', '--quality', '720p'], env(), cwd);
+  it('add prints the id alone, list shows it under a header with its health, pause/resume and remove change it', async () => {
+    const added = await runKura(
+      ['follow', 'add', 'https://live.example.org/live/index.m3u8', '--channel', 'Karaoke Night', '--quality', '720p'],
+      { ...env(), LOG_LEVEL: 'debug' },
+      cwd,
+    );
     expect(added.code, added.stderr).toBe(0);
     const id = added.stdout.trim();
+    expect(added.stdout).toBe(`${id}\n`); // what `ID=$(kura follow add …)` takes
     expect(id).toMatch(/^[A-Za-z0-9_-]{12}$/);
     const { rows } = await db.pool.query('select channel_id, quality, created_by from follows where id = $1', [id]);
     expect(rows[0]).toMatchObject({ channel_id: 'karaoke-night', quality: '720p', created_by: expect.stringMatching(/^cli\//) });
 
     const listed = await runKura(['follow', 'list'], env(), cwd);
-    expect(listed.stdout.trim()).toBe([id, 'hls_endpoint', 'ok', '0', 'Karaoke Night', 'https://live.example.org/live/index.m3u8'].join('\t'));
+    expect(listed.stdout.trim().split('\n')).toEqual([
+      ['id', 'kind', 'health', 'queued', 'channel', 'url'].join('\t'),
+      [id, 'hls_endpoint', 'ok', '0', 'Karaoke Night', 'https://live.example.org/live/index.m3u8'].join('\t'),
+    ]);
+    const json = await runKura(['follow', 'list', '--json'], env(), cwd);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { id, kind: 'hls_endpoint', health: 'ok', queued: 0, channel: 'Karaoke Night', url: 'https://live.example.org/live/index.m3u8' },
+    ]);
     const paused = await runKura(['follow', 'pause', id], env(), cwd);
     expect(paused.code, paused.stderr).toBe(0);
     expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toContain('\tpaused\t');
@@ -37,7 +49,8 @@ describe('kura follow', () => {
     expect(again.stderr).toContain('is followed already');
 
     expect((await runKura(['follow', 'remove', id], env(), cwd)).code).toBe(0);
-    expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toBe('');
+    expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toBe('none\n');
+    expect((await runKura(['follow', 'list', '--json'], env(), cwd)).stdout).toBe('[]\n');
     const unknown = await runKura(['follow', 'remove', id], env(), cwd);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`No follow has the id "${id}"`);
@@ -67,12 +80,18 @@ describe('kura follow', () => {
     const added = await runKura(['follow', 'add', 'https://live.example.org/evil/index.m3u8', '--channel', name], env(), cwd);
     expect(added.code, added.stderr).toBe(0);
     const listed = await runKura(['follow', 'list'], env(), cwd);
-    expect(listed.stdout.trim().split('\t').slice(4)).toEqual(['Evil\\u001b]0;owned\\u0007\\rName\\u202e', 'https://live.example.org/evil/index.m3u8']);
+    expect(listed.stdout.trim().split('\n')[1]?.split('\t').slice(4)).toEqual([
+      'Evil\\u001b]0;owned\\u0007\\rName\\u202e',
+      'https://live.example.org/evil/index.m3u8',
+    ]);
+    // as JSON: the name whole once parsed, nothing raw on the terminal
+    const json = await runKura(['follow', 'list', '--json'], env(), cwd);
+    expect(JSON.parse(json.stdout)[0].channel).toBe(name);
     const unknown = await runKura(['follow', 'pause', 'x\u001b[2J\u0007'], env(), cwd);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No follow has the id "x\\u001b[2J\\u0007"');
     // eslint-disable-next-line no-control-regex -- the control characters are what must be absent
-    for (const output of [listed.stdout, unknown.stderr]) expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    for (const output of [listed.stdout, json.stdout, unknown.stderr]) expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
   });
 
   it('refuses a bad rule (exit 1, with the reason) and bad usage (exit 2)', async () => {

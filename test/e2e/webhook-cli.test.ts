@@ -42,13 +42,17 @@ describe('kura webhook', () => {
 
     const listed = await runKura(['webhook', 'list'], env(), cwd);
     expect(listed.code).toBe(0);
-    expect(listed.stdout.trim()).toBe([id, 'ok', 'livestream.finished,follow.unhealthy', 'UCkaraoke', 'https://hooks.example.com/kura'].join('\t'));
+    expect(listed.stdout.trim().split('\n')).toEqual([
+      ['id', 'state', 'events', 'channel', 'url'].join('\t'),
+      [id, 'ok', 'livestream.finished,follow.unhealthy', 'UCkaraoke', 'https://hooks.example.com/kura'].join('\t'),
+    ]);
     expect(listed.stdout).not.toContain('whsec_');
 
     const removed = await runKura(['webhook', 'remove', id as string], env(), cwd);
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain(`webhook ${id} removed`);
-    expect((await runKura(['webhook', 'list'], env(), cwd)).stdout).toBe('');
+    expect((await runKura(['webhook', 'list'], env(), cwd)).stdout).toBe('none\n');
+    expect((await runKura(['webhook', 'list', '--json'], env(), cwd)).stdout).toBe('[]\n');
     const again = await runKura(['webhook', 'remove', id as string], env(), cwd);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`There is no webhook ${id}.`);
