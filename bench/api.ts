@@ -9,7 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseConfig } from '../src/config/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
-import { createLogger, startKura, type RunningKura } from '../src/main.js';
+import { startKura, type RunningKura } from '../src/main.js';
+import { createLogger } from '../src/wiring/logger.js';
 import { readPackageInfo } from '../src/wiring/package-info.js';
 import { buildRecords } from '../test/support/factories.js';
 

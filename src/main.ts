@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Jobs } from './jobs/jobs.js';
 import { announceSetup, createAccountDeps } from './wiring/accounts.js';
@@ -11,6 +11,7 @@ import { logToolChecks } from './adapters/system/system-checks.js';
 import { createSources, ytdlpOf } from './wiring/sources.js';
 import { createStore } from './wiring/storage.js';
 import { startWorker } from './wiring/worker.js';
+import { createLogger } from './wiring/logger.js';
 
 /*
  * The composition root: the only place that knows every implementation. `startKura` builds one
@@ -20,15 +21,6 @@ import { startWorker } from './wiring/worker.js';
 
 /** How long running captures get to hand over on SIGTERM before the process stops anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kura' } });
-}
-
-/** A CLI command's log: on stderr, so stdout carries the command's result alone (`ID=$(kura follow add …)`). */
-export function createCommandLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kura' } }, pino.destination({ dest: 2, sync: true }));
-}
 
 export interface RunningKura {
   database: Database;
@@ -66,7 +58,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
     let url: string | null = null;
     if (feed !== null) {
       const accounts = createAccountDeps(config, database.pool, jobs, sources);
-      app = await buildHttp(config, { database, store, feed, search, sources, accounts });
+      app = await buildHttp(config, { database, store, feed, search, sources, accounts, log });
       await announceSetup(config, accounts.setup, log);
       stops.push(() => (app as FastifyInstance).close());
       url = await app.listen({ port: config.port, host: config.host });

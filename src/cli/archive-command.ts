@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Config } from '../config/config.js';
 import { queueStream } from '../core/workflow/queue-stream.js';
-import { createCommandLogger } from '../main.js';
+import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, startScheduler } from '../wiring/database.js';
 import { createSources } from '../wiring/sources.js';
 import { parseCommandArgs } from './command-args.js';

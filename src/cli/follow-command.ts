@@ -7,7 +7,7 @@ import { healthOf, MEMBERS_ONLY_RULES, type MembersOnlyRule } from '../core/foll
 import { listFollows } from '../core/follows/list-follows.js';
 import { removeFollow } from '../core/follows/remove-follow.js';
 import { updateFollow } from '../core/follows/update-follow.js';
-import { createCommandLogger } from '../main.js';
+import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
 import { escapeControls, printListing, shown } from './terminal-text.js';

@@ -1,4 +1,4 @@
-import { createCommandLogger } from '../main.js';
+import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase } from '../wiring/database.js';
 import type { Command } from './command.js';
 

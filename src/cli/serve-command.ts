@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
-import { createLogger, startKura } from '../main.js';
+import { startKura } from '../main.js';
+import { createLogger } from '../wiring/logger.js';
 import type { Command } from './command.js';
 
 /** `kura serve`: runs Kura until SIGINT or SIGTERM (a second one stops it at once), or until its embedded PostgreSQL is lost (exit 1). */

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import { addWebhook } from '../core/notifications/add-webhook.js';
 import { listWebhooks } from '../core/notifications/list-webhooks.js';
 import { removeWebhook } from '../core/notifications/remove-webhook.js';
-import { createCommandLogger } from '../main.js';
+import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase } from '../wiring/database.js';
 import { createWebhookDeps } from '../wiring/notifications.js';
 import { escapeControls, printListing, shown } from './terminal-text.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { createCommandLogger } from '../main.js';
+import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 
 /** Opens the database (migrating it), runs `work`, and closes it whatever happens. */

@@ -11,6 +11,8 @@ import { ConfigError } from './error.js';
 /** Which halves of Kura a process runs. */
 export type Role = 'all' | 'api' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** `auto`: readable lines on a terminal, JSON lines otherwise. */
+export type LogFormat = 'auto' | 'pretty' | 'json';
 
 export interface Config {
   readonly port: number;
@@ -29,6 +31,7 @@ export interface Config {
   /** Reverse proxies (addresses, CIDRs, named ranges) whose X-Forwarded-For is believed; empty: none (KURA_TRUST_PROXY). */
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   /** Serialized read responses kept per api process; 0 disables the cache. */
   readonly readCacheEntries: number;
   readonly capture: CaptureConfig;
@@ -109,6 +112,7 @@ export { ConfigError };
 export const DEFAULT_USD_PER_GB_MONTH = 0.023;
 const ROLES: readonly Role[] = ['all', 'api', 'worker'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['auto', 'pretty', 'json'];
 const MAX_READ_CACHE_ENTRIES = 100_000;
 
 type Env = Record<string, string | undefined>;
@@ -209,6 +213,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     corsOrigins: parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? '*', problems),
     trustProxy: parseTrustProxy(read('KURA_TRUST_PROXY'), problems),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf('LOG_FORMAT', LOG_FORMATS, 'auto'),
     readCacheEntries: integer('KURA_READ_CACHE_ENTRIES', 1000, 0, MAX_READ_CACHE_ENTRIES),
     capture: {
       maxCaptures: integer('KURA_MAX_CAPTURES', 4, 1, 100),

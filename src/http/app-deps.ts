@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { CaptureRepo, RecordedBytes } from '../core/capture/ports.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   usdPerGbPerMonth: number;
   readCacheEntries: number;
   logLevel: string;
+  /** The process's logger, for the app's lines to share its format and destination; absent: a JSON logger of its own at `logLevel`. */
+  logger?: FastifyBaseLogger;
   /** Where log lines go (default stdout); tests read them here. */
   logStream?: { write(line: string): void };
   /** The built web UI (dist/web) to serve at /; null or absent serves the API alone. */

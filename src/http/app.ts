@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0016-client-address-and-trusted-proxies.md
+// Decisions: docs/decisions/0016-client-address-and-trusted-proxies.md, docs/decisions/0076-logs-an-operator-reads.md
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
@@ -30,7 +30,9 @@ const LIMITS = {
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...LIMITS,
-    logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    ...(options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) } }),
     // one log line per request costs more than serving a cached page; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
     // request.ip is the one client address every limit and log line uses: the socket's peer, or,

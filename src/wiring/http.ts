@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool } from '../adapters/capture/spool.js';
@@ -27,11 +28,13 @@ export interface HttpParts {
   search: Search;
   sources: Sources;
   accounts: AccountDeps;
+  /** The process's log, which the app's error lines go to as well. */
+  log: Logger;
 }
 
 /** The Fastify app on this process's parts (not listening yet). */
 export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInstance> {
-  const { database, store, feed, search, sources, accounts } = parts;
+  const { database, store, feed, search, sources, accounts, log } = parts;
   const info = readPackageInfo();
   return buildApp(
     {
@@ -59,6 +62,6 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
     },
-    { ...config, webDir: path.join(info.root, 'dist', 'web') },
+    { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },
   );
 }

@@ -24,6 +24,7 @@ describe('configuration', () => {
       corsOrigins: ['*'],
       trustProxy: [],
       logLevel: 'info',
+      logFormat: 'auto',
       readCacheEntries: 1000,
       allowPrivateSources: false,
       ffmpegPath: 'ffmpeg',
@@ -125,6 +126,7 @@ describe('configuration', () => {
       }
     };
     expect(problems({ KURA_SEARCH: 'elastic' })).toEqual(['KURA_SEARCH must be one of builtin, meilisearch, off (got "elastic")']);
+    expect(problems({ LOG_FORMAT: 'xml' })).toEqual(['LOG_FORMAT must be one of auto, pretty, json (got "xml")']);
     expect(problems({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'ftp://x' })).toEqual([
       'MEILISEARCH_URL must be an http(s) URL (got "ftp://x")',
       'MEILISEARCH_ADMIN_KEY is required when KURA_SEARCH=meilisearch',
