@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0075-original-interface-compatibility.md
 /**
  * What an export of the original interface's `/api/history` holds that Kura's records do not:
  * download URLs relative to the instance that served them, and submitters that are not

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0075-original-interface-compatibility.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { submitStream } from '../../core/workflow/submit-stream.js';
 import { audienceOfCaller } from '../auth/audience.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0075-original-interface-compatibility.md
 // Submitters the earlier service recorded, as `kura import` keeps them: `legacy/<value>`.
 
 /** The provider Kura keeps a submitter of the earlier service under when it was not `provider/id`. */
