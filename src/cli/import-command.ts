@@ -1,18 +1,39 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../config/config.js';
 import { importLivestreams } from '../core/livestream/import-livestreams.js';
+import { parseBaseUrl } from '../core/livestream/original-export.js';
+import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 import { shown } from './terminal-text.js';
 import { withDatabase } from './with-database.js';
 
-/** `kura import FILE`: records in the /api/history JSON shape, all or nothing. */
+const OPTIONS = { 'base-url': { type: 'string' } } as const;
+
+/** `kura import FILE [--base-url URL]`: records in the /api/history JSON shape, all or nothing. */
 export const importCommand: Command = {
-  usage: '  import FILE    import records in the /api/history JSON shape (all or nothing)',
-  refuse: (args) => (args.length === 1 ? null : 'import takes exactly one FILE'),
-  run: (config, args) => runImport(config, args[0] as string),
+  usage: `  import FILE [--base-url URL]
+                 import records in the /api/history JSON shape (all or nothing); relative
+                 download URLs (an original instance's export) are resolved against URL`,
+  refuse: (args) => {
+    let parsed;
+    try {
+      parsed = parseCommandArgs(args, OPTIONS);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1) return 'import takes exactly one FILE';
+    const base = values['base-url'];
+    if (base !== undefined && parseBaseUrl(base) === null) return shown`--base-url must be an http(s) URL such as https://archive.example (got "${base}")`;
+    return null;
+  },
+  run: (config, args) => {
+    const { values, positionals } = parseCommandArgs(args, OPTIONS);
+    return runImport(config, positionals[0] as string, values['base-url']);
+  },
 };
 
-async function runImport(config: Config, file: string): Promise<number> {
+async function runImport(config: Config, file: string, baseUrl: string | undefined): Promise<number> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
@@ -22,7 +43,8 @@ async function runImport(config: Config, file: string): Promise<number> {
   }
   return withDatabase(config, async (database) => {
     const started = Date.now();
-    const result = await importLivestreams(database, parsed, { now: new Date(), neverLiveSeconds: config.capture.neverLiveSeconds });
+    const deadline = { now: new Date(), neverLiveSeconds: config.capture.neverLiveSeconds };
+    const result = await importLivestreams(database, parsed, deadline, baseUrl);
     console.log(
       shown`kura: imported ${result.inserted} new and ${result.updated} updated records from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );

@@ -28,6 +28,8 @@ export interface Config {
   readonly usdPerGbPerMonth: number;
   /** `['*']` allows any origin; empty disables CORS. */
   readonly corsOrigins: readonly string[];
+  /** KURA_ORIGINAL_HEADERS: paginated lists also send the original service's `X-Pomu-Pagination-*` headers, for its web client. */
+  readonly originalHeaders: boolean;
   /** Reverse proxies (addresses, CIDRs, named ranges) whose X-Forwarded-For is believed; empty: none (KURA_TRUST_PROXY). */
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
@@ -211,6 +213,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     role: oneOf('KURA_ROLE', ROLES, 'all'),
     usdPerGbPerMonth,
     corsOrigins: parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? '*', problems),
+    originalHeaders: oneOf('KURA_ORIGINAL_HEADERS', ['true', 'false'], 'false') === 'true',
     trustProxy: parseTrustProxy(read('KURA_TRUST_PROXY'), problems),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf('LOG_FORMAT', LOG_FORMATS, 'auto'),

@@ -6,9 +6,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { AppDeps, AppOptions } from './app-deps.js';
 import { answerClientError } from './client-error.js';
 import { INTEGRITY_HEADER } from './download/download.routes.js';
-import { PAGINATION_HEADERS } from './history/history.schema.js';
 import { installInputChecks } from './input-checks.js';
 import { installMetrics } from './metrics.js';
+import { paginationHeaderNames } from './pagination.js';
 import { frameworkProblem, installProblemHandling, MAX_PATH_PARAMETER_LENGTH, sendProblem } from './problem.js';
 import { forgetReadsAfterWrites, ReadCache } from './read-cache.js';
 import { registerRoutes, SEARCH_ENGINE_PATH } from './routes.js';
@@ -28,6 +28,7 @@ const LIMITS = {
 
 /** Builds the HTTP app (api routes under /api, health and metrics at the root) without listening. */
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
+  const pagination = { originalHeaders: options.originalHeaders ?? false };
   const app = Fastify({
     ...LIMITS,
     ...(options.logger
@@ -54,7 +55,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     await app.register(cors, {
       origin: options.corsOrigins.includes('*') ? '*' : [...options.corsOrigins],
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-      exposedHeaders: [PAGINATION_HEADERS.total, PAGINATION_HEADERS.hasMore, INTEGRITY_HEADER],
+      exposedHeaders: [...paginationHeaderNames(pagination), INTEGRITY_HEADER],
       maxAge: 600,
     });
   }
@@ -72,7 +73,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
 
   const cache = new ReadCache(options.readCacheEntries, deps.changeFeed);
   forgetReadsAfterWrites(app, cache);
-  await registerRoutes(app, deps, { cache, publicUrl: options.publicUrl, usdPerGbPerMonth: options.usdPerGbPerMonth, webDir: options.webDir });
+  await registerRoutes(app, deps, { cache, publicUrl: options.publicUrl, usdPerGbPerMonth: options.usdPerGbPerMonth, webDir: options.webDir, pagination });
   return app;
 }
 

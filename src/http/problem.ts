@@ -143,7 +143,8 @@ const FRAMEWORK_PROBLEMS: Readonly<Record<string, { code: FrameworkCode; detail:
   FST_ERR_MAX_PARAM_LENGTH: { code: 'path_parameter_too_long', detail: () => `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.` },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: 'invalid_body',
-    detail: () => 'The request body is empty although its Content-Type is application/json; send a JSON object, or no Content-Type.',
+    detail: (request) =>
+      `The request body is empty although its Content-Type is ${request.headers['content-type']?.startsWith('text/plain') ? 'text/plain' : 'application/json'}; send a JSON object, or no Content-Type.`,
   },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed_json', detail: () => 'The request body is not valid JSON.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', detail: unsupportedMediaTypeDetail },

@@ -13,6 +13,7 @@ import { historyRoutes } from './history/history.routes.js';
 import { logzRoutes } from './logz/logz.routes.js';
 import { metaRoutes } from './meta/meta.routes.js';
 import { queueRoutes } from './queue/queue.routes.js';
+import type { PaginationOptions } from './pagination.js';
 import type { ReadCache } from './read-cache.js';
 import { searchEngineRoutes } from './search/search-engine.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -39,6 +40,8 @@ export interface RouteSettings {
   usdPerGbPerMonth: number;
   /** The built web UI to serve at /; null or absent: the API alone. */
   webDir?: string | null;
+  /** Which pagination headers the paginated lists send. */
+  pagination: PaginationOptions;
 }
 
 /**
@@ -63,11 +66,11 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settin
 function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): FastifyPluginAsync {
   const { livestreams, watchLooks, channels, captures, chats, recordedBytes, store, source } = deps;
   const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, settings: rules } = deps.accounts;
-  const { cache, publicUrl } = settings;
+  const { cache, publicUrl, pagination } = settings;
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl }));
-    await api.register(historyRoutes({ livestreams, cache, publicUrl, guard }));
-    await api.register(channelRoutes({ livestreams, channels, cache }));
+    await api.register(historyRoutes({ livestreams, cache, publicUrl, guard, pagination }));
+    await api.register(channelRoutes({ livestreams, channels, cache, pagination }));
     await api.register(queueRoutes({ livestreams, watchLooks, cache, publicUrl, guard }));
     await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth }));
     await api.register(videoRoutes({ livestreams, watchLooks, captures, publicUrl, guard }));

@@ -62,6 +62,20 @@ describe('kura command', () => {
     expect(rows[0].n).toBe(500);
   });
 
+  it("import takes the original interface's export with --base-url, and says why without it", async () => {
+    const file = new URL('../fixtures/original/history-export.json', import.meta.url).pathname;
+    const bad = await runKura(['import', file, '--base-url', 'pomu.example'], env(), cwd);
+    expect([bad.code, bad.stderr]).toEqual([2, 'kura: --base-url must be an http(s) URL such as https://archive.example (got "pomu.example")\n']);
+    const without = await runKura(['import', file], env(), cwd);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain('record 0: downloadUrl "/api/download/kQp3xF0aZ1c/video" is relative');
+    const imported = await runKura(['import', file, '--base-url', 'https://pomu.example'], env(), cwd);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/imported 10 new and 0 updated records/);
+    const { rows } = await db.pool.query("select external_archive_url as url from livestreams where id = 'kQp3xF0aZ1c'");
+    expect(rows[0].url).toBe('https://pomu.example/api/download/kQp3xF0aZ1c/video');
+  });
+
   it('import refuses a file that is not JSON', async () => {
     const file = path.join(cwd, 'broken.json');
     await writeFile(file, '[{"id": ');

@@ -19,6 +19,7 @@ async function history(query: string) {
     body: response.json(),
     total: response.headers['x-kura-pagination-total'],
     hasMore: response.headers['x-kura-pagination-has-more'],
+    originalTotal: response.headers['x-pomu-pagination-total'],
   };
 }
 
@@ -40,6 +41,7 @@ describe('GET /api/history', () => {
     expect(page.body.map((r: HistoryRecordJson) => r.id)).toEqual(expectedPage({ page: 0, limit: 25, sort: 'desc', unfinished: false }).ids);
     expect(page.total).toBe('120');
     expect(page.hasMore).toBe('true');
+    expect(page.originalTotal).toBeUndefined(); // KURA_ORIGINAL_HEADERS is off by default
     expect(page.body.every((r: HistoryRecordJson) => r.finished)).toBe(true);
   });
 

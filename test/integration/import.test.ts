@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
@@ -57,7 +58,8 @@ describe('importing records in the /api/history shape', () => {
     [{ not: 'an array' }, 'JSON array'],
     [[42], 'record 0: must be a JSON object'],
     [[buildRecord({ id: 'has spaces' })], 'record 0: id'],
-    [[buildRecord({ submitters: ['nobody'] })], 'record 0: submitters.0'],
+    [[buildRecord({ submitters: ['two words'] })], 'record 0: submitters.0'],
+    [[buildRecord({ submitters: ['Upper/case'] })], 'record 0: submitters.0'],
     [[buildRecord({ status: 'finished', finished: false })], 'contradicts'],
     [[buildRecord({ id: 'dup' }, 1), buildRecord({ id: 'dup' }, 2)], 'record 1: id "dup" already appears at record 0'],
     [
@@ -91,5 +93,38 @@ describe('importing records in the /api/history shape', () => {
     const result = await importLivestreams(db, buildRecords(20_000, { unfinishedEvery: 9 }));
     expect(result.inserted).toBe(20_000);
     expect((await db.livestreams.totals()).all).toBe(20_000);
+  });
+});
+
+describe("importing the original interface's own export (test/fixtures/original/history-export.json)", () => {
+  const originalExport = JSON.parse(readFileSync(new URL('../fixtures/original/history-export.json', import.meta.url), 'utf8')) as Array<
+    Record<string, unknown>
+  >;
+  const BASE = 'https://pomu.example/';
+
+  it('takes it as it is with a base URL: relative downloads resolved, bare submitters kept as legacy/…, "0" of unfinished records ignored', async () => {
+    expect(await importLivestreams(db, originalExport, undefined, BASE)).toEqual({ inserted: 10, updated: 0 });
+    expect(await db.livestreams.findById('Zx81mBq2rT4')).toMatchObject({
+      status: 'finished',
+      submitters: ['legacy/186447523415293952', 'legacy/pomu.app'],
+      archive: { fileSizeBytes: 5032217811, lengthSeconds: 14411, externalUrl: 'https://pomu.example/api/download/Zx81mBq2rT4/video' },
+    });
+    expect(await db.livestreams.findById('Hc3jN8qV1tR')).toMatchObject({ status: 'upcoming', archive: null, submitters: ['legacy/186447523415293952'] });
+  });
+
+  it('refuses relative download URLs without a base URL, naming each finished record and what to give, and writes nothing', async () => {
+    const detail = await importError(originalExport);
+    expect(detail).toContain(
+      'record 0: downloadUrl "/api/download/kQp3xF0aZ1c/video" is relative: give the address of the instance it came from (kura import --base-url URL)',
+    );
+    expect(detail).toContain('record 6: downloadUrl');
+    expect(detail).not.toContain('record 7');
+    expect(await count()).toBe(0);
+  });
+
+  it('refuses a base URL that is not http(s), and a protocol-relative download URL', async () => {
+    const error = await importLivestreams(db, originalExport, undefined, 'ftp://pomu.example').catch((e: unknown) => e);
+    expect((error as AppError).detail).toContain('the base URL "ftp://pomu.example" is not an http(s) URL');
+    expect(await importError([{ ...originalExport[0], downloadUrl: '//elsewhere.example/x.mp4' }])).toContain('record 0: downloadUrl');
   });
 });

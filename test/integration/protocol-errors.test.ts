@@ -112,16 +112,28 @@ describe('bodies', () => {
   it('answers a text/plain body on a JSON route 415 unsupported_media_type naming application/json, even when it holds JSON', async () => {
     const response = await kura.app.inject({
       method: 'POST',
-      url: '/api/submit',
+      url: '/api/tokens',
       headers: { ...admin, 'content-type': 'text/plain' },
-      payload: '{"videoUrl":"https://example.org/live"}',
+      payload: '{"name":"script"}',
     });
     expect(problemOf(response)).toMatchObject({
       status: 415,
       contentType: PROBLEM_JSON,
       code: 'unsupported_media_type',
-      detail: 'POST /api/submit takes a body of type application/json, not "text/plain".',
+      detail: 'POST /api/tokens takes a body of type application/json, not "text/plain".',
     });
+  });
+
+  it('reads text/plain as JSON on POST /api/submit alone (the original web client), and says so when refusing another type', async () => {
+    const text = { ...admin, 'content-type': 'text/plain' };
+    const empty = await kura.app.inject({ method: 'POST', url: '/api/submit', headers: text, payload: '' });
+    expect(problemOf(empty)).toMatchObject({ status: 400, code: 'invalid_body', detail: expect.stringContaining('its Content-Type is text/plain') });
+    const notAnObject = await kura.app.inject({ method: 'POST', url: '/api/submit', headers: text, payload: '"https://example.org/live"' });
+    expect(problemOf(notAnObject)).toMatchObject({ status: 400, code: 'invalid_body' });
+    const xml = await kura.app.inject({ method: 'POST', url: '/api/submit', headers: { ...admin, 'content-type': 'text/xml' }, payload: '<a/>' });
+    expect(problemOf(xml).detail).toBe('POST /api/submit takes a body of type application/json or text/plain, not "text/xml".');
+    const follows = await kura.app.inject({ method: 'POST', url: '/api/follows', headers: text, payload: '{}' });
+    expect(problemOf(follows)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
   });
 
   it('takes a form only where the document says so (the login), 415 elsewhere', async () => {

@@ -104,6 +104,45 @@ describe('submitting a stream', () => {
     expect(bearer.json().submitters).toEqual(['local/alice', 'local/bob']);
   });
 
+  it("takes the original web client's post: JSON as text/plain, quality a number (a height, 0 or null the best)", async () => {
+    await addUser(kura, 'olga'); // her own submission limit, untouched by the other tests
+    const olga = { ...SAME_ORIGIN, cookie: await logIn(kura, 'olga'), 'content-type': 'text/plain;charset=UTF-8' };
+    const post = (body: object) => kura.app.inject({ method: 'POST', url: '/api/submit', headers: olga, payload: JSON.stringify(body) });
+    const qualities: Array<[unknown, string | null]> = [
+      [0, null],
+      [720, '720p'],
+      [null, null],
+    ];
+    for (const [quality, kept] of qualities) {
+      const response = await post({ videoUrl: `${base}/live/original-${quality}/index.m3u8`, quality });
+      expect(response.statusCode, response.body).toBe(200);
+      expect((await kura.db.livestreams.findById(response.json().id))?.requestedQuality, String(quality)).toBe(kept);
+    }
+    for (const quality of [5, 99, 10_000, 720.5, true, '720x']) {
+      expect((await post({ videoUrl: `${base}/live/original-bad/index.m3u8`, quality })).json(), String(quality)).toMatchObject({
+        status: 400,
+        code: 'invalid_body',
+      });
+    }
+    const broken = await kura.app.inject({ method: 'POST', url: '/api/submit', headers: olga, payload: '{"videoUrl":' });
+    expect(broken.json()).toMatchObject({ status: 400, code: 'malformed_json' });
+  });
+
+  it('refuses a cross-site text/plain post with the session cookie, as any other (403), and reads nothing of it', async () => {
+    const url = `${base}/live/csrf-text/index.m3u8`;
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const response = await kura.app.inject({
+        method: 'POST',
+        url: '/api/submit',
+        headers: { ...headers, cookie: cookies.alice as string, 'content-type': 'text/plain;charset=UTF-8' },
+        payload: JSON.stringify({ videoUrl: url }),
+      });
+      expect(response.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'cross_origin_refused' });
+    }
+    expect(await kura.db.livestreams.findActiveBySource(url)).toBeNull();
+  });
+
   it('refuses ended streams and videos that are no livestream with the reason (400)', async () => {
     await youtubeSays({ liveStatus: 'was_live' });
     const ended = await submit(kura, asUser('alice'), { videoUrl: 'https://www.youtube.com/watch?v=AAAAAAAAAAA' });

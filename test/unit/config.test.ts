@@ -22,6 +22,7 @@ describe('configuration', () => {
       role: 'all',
       usdPerGbPerMonth: DEFAULT_USD_PER_GB_MONTH,
       corsOrigins: ['*'],
+      originalHeaders: false,
       trustProxy: [],
       logLevel: 'info',
       logFormat: 'auto',

@@ -4,9 +4,10 @@ import { Compile } from 'typebox/compile';
 import { CHANNEL_ID_MAX_LENGTH } from '../vocabulary.js';
 import { AppError } from '../errors.js';
 import { youtubeWatchUrl, type LivestreamInput } from './livestream.js';
-import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS, SUBMITTER_PATTERN, type LivestreamStatus } from '../vocabulary.js';
+import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS, type LivestreamStatus } from '../vocabulary.js';
 import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
 import type { LivestreamRepo } from './ports.js';
+import { IMPORT_SUBMITTER_PATTERN, importedSubmitter, parseBaseUrl, RELATIVE_URL_PATTERN, resolveDownloadUrl } from './original-export.js';
 
 /** One import file holds at most this many records. */
 export const IMPORT_MAX_RECORDS = 1_000_000;
@@ -19,17 +20,20 @@ const Count = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '
 const Timestamp = Type.String({ format: 'date-time', description: 'an ISO 8601 date-time' });
 const HttpUrl = Type.String({ pattern: '^https?://\\S+$', maxLength: 2048 });
 
-/** A record in the `/api/history` shape, as an instance of the original interface returns it. */
+/**
+ * A record in the `/api/history` shape, as an instance of the original interface returns it: its
+ * download URL may be relative to that instance, its submitters bare values (see original-export.ts).
+ */
 export const ImportRecordSchema = Type.Object({
   id: Type.String({ pattern: LIVESTREAM_ID_PATTERN }),
-  submitters: Type.Optional(Type.Array(Type.String({ pattern: SUBMITTER_PATTERN }), { maxItems: 10_000 })),
+  submitters: Type.Optional(Type.Array(Type.String({ pattern: IMPORT_SUBMITTER_PATTERN }), { maxItems: 10_000 })),
   scheduledStart: Timestamp,
   finished: Type.Boolean(),
   title: Type.String({ maxLength: 1000 }),
   channelName: Type.String({ maxLength: 1000 }),
   channelId: Type.String({ maxLength: CHANNEL_ID_MAX_LENGTH }),
   thumbnail: Type.Optional(Type.Union([Type.Literal(''), HttpUrl, Type.Null()])),
-  downloadUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+  downloadUrl: Type.Optional(Type.Union([HttpUrl, Type.String({ pattern: RELATIVE_URL_PATTERN, maxLength: 2048 }), Type.Literal(''), Type.Null()])),
   fileSizeBytes: Type.Optional(Type.Union([Count, Type.Null()])),
   length: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1e9 }), Type.String({ pattern: '^\\d{1,9}(\\.\\d+)?$' }), Type.Null()])),
   status: Type.Optional(Type.Enum(LIVESTREAM_STATUSES)),
@@ -46,15 +50,17 @@ const validator = Compile(ImportRecordSchema);
  * Validates a parsed import file and writes it all-or-nothing. With `deadline`, an upcoming record
  * past the never-live deadline submitted ones have (WatchPolicy.neverLiveSeconds after its
  * scheduled start) is written `failed` with the reason, as the watch would have failed it; the
- * others are watched once the lifecycle sweep finds them. Throws `invalid_import` naming each bad
+ * others are watched once the lifecycle sweep finds them. Relative download URLs are resolved
+ * against `baseUrl` (the instance the file came from). Throws `invalid_import` naming each bad
  * record's index and field.
  */
 export async function importLivestreams(
   deps: { livestreams: LivestreamRepo },
   file: unknown,
   deadline?: { now: Date; neverLiveSeconds: number },
+  baseUrl?: string,
 ): Promise<{ inserted: number; updated: number }> {
-  const records = parseImportFile(file);
+  const records = parseImportFile(file, baseUrl);
   if (deadline !== undefined) {
     for (const record of records) {
       if (record.status === 'upcoming' && deadline.now > neverLiveDeadline(record.scheduledStart, deadline.neverLiveSeconds)) {
@@ -67,7 +73,8 @@ export async function importLivestreams(
 }
 
 /** Turns the file's JSON into records, or throws `invalid_import` listing what is wrong where. */
-export function parseImportFile(file: unknown): LivestreamInput[] {
+export function parseImportFile(file: unknown, baseUrl?: string): LivestreamInput[] {
+  if (baseUrl !== undefined && parseBaseUrl(baseUrl) === null) throw invalid([`the base URL "${baseUrl}" is not an http(s) URL`]);
   if (!Array.isArray(file)) throw invalid(['the file must hold a JSON array of records']);
   if (file.length > IMPORT_MAX_RECORDS) {
     throw invalid([`the file holds ${file.length} records; one import takes at most ${IMPORT_MAX_RECORDS}`]);
@@ -81,7 +88,12 @@ export function parseImportFile(file: unknown): LivestreamInput[] {
       problems.push(...recordProblems.map((p) => `record ${index}: ${p}`));
       return;
     }
-    const record = toInput(raw as ImportRecord);
+    const downloadUrl = resolveDownloadUrl((raw as ImportRecord).downloadUrl ?? '', baseUrl);
+    if ('problem' in downloadUrl) {
+      problems.push(`record ${index}: ${downloadUrl.problem}`);
+      return;
+    }
+    const record = toInput(raw as ImportRecord, downloadUrl.url || null);
     const earlier = firstIndexOfId.get(record.id);
     if (earlier !== undefined) {
       problems.push(`record ${index}: id "${record.id}" already appears at record ${earlier}`);
@@ -141,11 +153,18 @@ function consistencyProblems(record: ImportRecord): string[] {
   return problems;
 }
 
-function toInput(record: ImportRecord): LivestreamInput {
+/** A size or length, or null: none given, or the 0 the original interface gave an unfinished record. */
+function measure(value: number | string | null | undefined, finished: boolean): number | null {
+  if (value === undefined || value === null) return null;
+  return !finished && Number(value) === 0 ? null : Number(value);
+}
+
+function toInput(record: ImportRecord, downloadUrl: string | null): LivestreamInput {
   const status: LivestreamStatus = record.status ?? (record.finished ? 'finished' : 'upcoming');
   const platform = record.platform ?? 'youtube';
-  const size = record.fileSizeBytes ?? null;
-  const hasArchive = size !== null || (record.downloadUrl ?? null) !== null;
+  const size = measure(record.fileSizeBytes, record.finished);
+  const length = measure(record.length, record.finished);
+  const hasArchive = size !== null || downloadUrl !== null;
   return {
     id: record.id,
     platform,
@@ -161,16 +180,16 @@ function toInput(record: ImportRecord): LivestreamInput {
     endedAt: record.endedAt ? new Date(record.endedAt) : null,
     archive: hasArchive
       ? {
-          fileSizeBytes: Number(size ?? 0),
-          lengthSeconds: Math.round(Number(record.length ?? 0)),
+          fileSizeBytes: size ?? 0,
+          lengthSeconds: Math.round(length ?? 0),
           videoKey: null,
           logKey: null,
           thumbnailKey: null,
           sha256: null,
-          externalUrl: record.downloadUrl ?? null,
+          externalUrl: downloadUrl,
         }
       : null,
-    submitters: [...new Set(record.submitters ?? [])],
+    submitters: [...new Set((record.submitters ?? []).map(importedSubmitter))],
     requestedQuality: null,
   };
 }

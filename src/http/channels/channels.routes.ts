@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getChannel } from '../../core/channels/get-channel.js';
 import { listChannels } from '../../core/channels/list-channels.js';
-import { PAGINATION_HEADERS } from '../history/history.schema.js';
+import { paginatedResponse, paginationHeaders, type PaginationOptions } from '../pagination.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentChannel } from './channel.presenter.js';
 import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
@@ -14,6 +14,7 @@ export interface ChannelRouteDeps {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   cache: ReadCache;
+  pagination: PaginationOptions;
 }
 
 /** `GET /api/channels` (paginated like the history) and `GET /api/channels/{channelId}`, from maintained aggregates. */
@@ -26,7 +27,7 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
           operationId: 'listChannels',
           summary: 'Channels with archives, queued streams or a follow: latest archive first, followed channels without records last; paginated',
           querystring: ChannelsQuerySchema,
-          response: { 200: ChannelListSchema, ...problemResponses },
+          response: { 200: paginatedResponse(ChannelListSchema, 'A page of channels', deps.pagination), ...problemResponses },
         },
       },
       async (request, reply) =>
@@ -34,7 +35,7 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
           const page = await listChannels(deps, toChannelsRequest(request.query));
           return {
             body: reply.serialize(page.channels.map(presentChannel)) as string,
-            headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
+            headers: paginationHeaders(page, deps.pagination),
           };
         }),
     );

@@ -4,7 +4,8 @@ import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { HistoryQuerySchema, HistoryResponseSchema, PAGINATION_HEADERS, toHistoryRequest } from './history.schema.js';
+import { HistoryQuerySchema, HistoryResponseSchema, toHistoryRequest } from './history.schema.js';
+import { paginatedResponse, paginationHeaders, type PaginationOptions } from '../pagination.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 
@@ -14,6 +15,7 @@ export interface HistoryRouteDeps {
   cache: ReadCache;
   publicUrl: string;
   guard: Pick<Guard, 'optional'>;
+  pagination: PaginationOptions;
 }
 
 /** `GET /api/history`: the archive, page by page, with pagination headers (source URLs whole for the admin, redacted for anyone else). */
@@ -27,7 +29,7 @@ export function historyRoutes(deps: HistoryRouteDeps): FastifyPluginAsyncTypebox
           operationId: 'listHistory',
           summary: 'Archived livestreams, paginated; of one channel with channelId',
           querystring: HistoryQuerySchema,
-          response: { 200: HistoryResponseSchema, ...problemResponses },
+          response: { 200: paginatedResponse(HistoryResponseSchema, 'A page of records', deps.pagination), ...problemResponses },
         },
       },
       async (request, reply) => {
@@ -40,7 +42,7 @@ export function historyRoutes(deps: HistoryRouteDeps): FastifyPluginAsyncTypebox
             const page = await listHistory(deps, toHistoryRequest(request.query));
             return {
               body: reply.serialize(page.records.map((r) => presentRecord(r, deps.publicUrl, audience))) as string,
-              headers: { [PAGINATION_HEADERS.total]: String(page.total), [PAGINATION_HEADERS.hasMore]: String(page.hasMore) },
+              headers: paginationHeaders(page, deps.pagination),
             };
           },
           { audience },

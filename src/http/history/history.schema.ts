@@ -58,9 +58,3 @@ export function toHistoryRequest(query: HistoryQueryString): HistoryRequest {
 
 /** A history page: the records, as presented. */
 export const HistoryResponseSchema = Type.Array(LivestreamRecordSchema);
-
-/** The headers a paginated list answers with: how many there are in all, and whether a later page has more. */
-export const PAGINATION_HEADERS = {
-  total: 'x-kura-pagination-total',
-  hasMore: 'x-kura-pagination-has-more',
-} as const;

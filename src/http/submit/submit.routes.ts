@@ -1,5 +1,5 @@
+// Decisions: docs/decisions/0075-original-interface-compatibility.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { submitStream } from '../../core/workflow/submit-stream.js';
 import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
@@ -9,24 +9,7 @@ import { problemResponses } from '../responses.schema.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
-
-const SubmitBodySchema = Type.Object({
-  videoUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube livestream URL or an HLS playlist (.m3u8) URL' }),
-  quality: Type.Optional(
-    Type.String({ pattern: '^(best|[1-9][0-9]{2,3}p)$', description: '`best` (default) or a height like `720p`, as GET /api/qualities lists' }),
-  ),
-  title: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 200,
-      pattern: '\\S',
-      description: 'An HLS stream’s title (default: its channel or host and the minute it was queued); YouTube streams keep YouTube’s',
-    }),
-  ),
-  channel: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'An HLS stream’s channel (default: its host); its channel id is a slug of it' }),
-  ),
-});
+import { requestedQuality, SUBMIT_MEDIA_TYPES, SubmitBodySchema } from './submit.schema.js';
 
 /** What submission uses. */
 export interface SubmitRouteDeps extends Pick<AccountDeps, 'scheduler' | 'submissionSource' | 'rateLimiter'> {
@@ -37,10 +20,17 @@ export interface SubmitRouteDeps extends Pick<AccountDeps, 'scheduler' | 'submis
   guard: Pick<Guard, 'requireCaller'>;
 }
 
-/** `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. */
+/**
+ * `POST /api/submit`: a logged-in user queues a stream, or joins its record as a submitter. The
+ * body is JSON, sent as application/json or text/plain (the original web client sets no
+ * Content-Type, so browsers send text/plain): this route alone reads text/plain, with the JSON
+ * parser, and the guard's same-origin rule holds for it as for any other type.
+ */
 export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
   const { guard } = deps;
   return async (app) => {
+    // in this plugin's own context: every other route still answers text/plain 415
+    app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
     app.post(
       '/submit',
       {
@@ -48,6 +38,7 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'submitLivestream',
           summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
+          consumes: SUBMIT_MEDIA_TYPES,
           body: SubmitBodySchema,
           response: { 200: LivestreamRecordSchema, ...problemResponses },
         },
@@ -65,7 +56,7 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
           {
             caller,
             url: request.body.videoUrl,
-            quality: request.body.quality === 'best' ? undefined : request.body.quality,
+            quality: requestedQuality(request.body.quality),
             title: request.body.title?.trim(),
             channelName: request.body.channel?.trim(),
             rule: deps.settings.submitLimit,

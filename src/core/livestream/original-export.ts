@@ -1,0 +1,47 @@
+// Decisions: docs/decisions/0075-original-interface-compatibility.md
+/**
+ * What an export of the original interface's `/api/history` holds that Kura's records do not:
+ * download URLs relative to the instance that served them, and submitters that are not
+ * `provider/id` (the instance's host name for its automatic submissions, bare numeric ids of
+ * earlier logins).
+ */
+
+/** The provider a submitter that is not `provider/id` is kept under: `legacy/<value>`. */
+export const LEGACY_PROVIDER = 'legacy';
+
+/** A submitter an import takes: `provider/id`, or a value without spaces or slashes (kept as `legacy/<value>`). */
+export const IMPORT_SUBMITTER_PATTERN = '^([a-z0-9_-]{1,32}/[^\\s/]{1,128}|[^\\s/]{1,128})$';
+
+/** A download URL relative to the instance that served it: a path from its root (`/api/download/{id}/video`). */
+export const RELATIVE_URL_PATTERN = '^/(?!/)\\S*$';
+
+/** A submitter as Kura keeps it: `provider/id` as given; anything else under the legacy provider. */
+export function importedSubmitter(value: string): string {
+  return value.includes('/') ? value : `${LEGACY_PROVIDER}/${value}`;
+}
+
+/** The origin-relative URLs of an export are resolved against this: an http(s) URL; null when `raw` is not one. */
+export function parseBaseUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}
+
+/**
+ * A record's download URL made absolute: an absolute URL as it is, a path resolved against
+ * `baseUrl`. Without a base, a path is a problem (in words) naming what to give.
+ */
+export function resolveDownloadUrl(value: string, baseUrl: string | undefined): { url: string } | { problem: string } {
+  if (!value.startsWith('/')) return { url: value };
+  if (baseUrl === undefined) {
+    return {
+      problem: `downloadUrl "${value.length > 80 ? `${value.slice(0, 80)}…` : value}" is relative: give the address of the instance it came from (kura import --base-url URL)`,
+    };
+  }
+  const url = new URL(value, baseUrl).href;
+  return url.length > 2048 ? { problem: 'downloadUrl is longer than 2048 characters once resolved against the base URL' } : { url };
+}

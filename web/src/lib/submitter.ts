@@ -1,0 +1,25 @@
+// Decisions: docs/decisions/0075-original-interface-compatibility.md
+// Submitters the earlier service recorded, as `kura import` keeps them: `legacy/<value>`.
+
+/** The provider Kura keeps a submitter of the earlier service under when it was not `provider/id`. */
+const LEGACY_PREFIX = 'legacy/';
+
+/** A legacy submitter as shown, and what its tooltip explains. */
+export interface LegacyName {
+  name: string;
+  title: string;
+}
+
+/**
+ * `legacy/<value>` → a name without asking the server (no account stands behind it): a host name is
+ * the earlier service queueing a stream by itself ("pomu.app (automatic)"); any other value is one
+ * of its users, by the id it knew ("186447523415293952 (imported)"). Null for every other submitter.
+ */
+export function legacyName(submitter: string): LegacyName | null {
+  if (!submitter.startsWith(LEGACY_PREFIX)) return null;
+  const value = submitter.slice(LEGACY_PREFIX.length);
+  const isHost = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) && !/^[\d.]+$/.test(value);
+  return isHost
+    ? { name: `${value} (automatic)`, title: `Queued automatically by ${value}, the service this archive was imported from` }
+    : { name: `${value} (imported)`, title: `A user of the service this archive was imported from (${submitter})` };
+}
