@@ -67,7 +67,7 @@ const search = (q: string, filtered: boolean): { ids: string[]; total: number } 
   const filter = filtered ? ({ kind: 'term', field: 'finished', equal: true, value: true } as const) : null;
   const sort = filtered ? [{ field: 'length', order: 'desc' } as const] : [];
   const split = q.split(' ');
-  return index.search({ terms: matchWords(index.vocabulary, split).terms, filter, sort, offset: 0, limit: 20 });
+  return index.search({ ...matchWords(index, split).query, filter, sort, offset: 0, limit: 20 });
 };
 search('karaoke', false); // the lazy sort newest first, a part of loading
 const loadMs = performance.now() - started;
