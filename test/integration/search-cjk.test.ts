@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0074-cjk-words-in-search.md
 import { Meilisearch, type MultiSearchQuery } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSearch } from '../../src/wiring/search.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0051-meilisearch.md
+// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
 import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
 
 export interface MeilisearchSettings {
