@@ -25,13 +25,16 @@ const words = (text: string) =>
   ].sort();
 
 const corpus = buildCorpus(RECORDS);
-const titles = corpus.map((r) => r.title.toLowerCase().split(' '));
+const titles = corpus.filter((r) => !/[\u3000-\u9fff\uac00-\ud7af]/.test(r.title)).map((r) => r.title.toLowerCase().split(' '));
 const unique = (list: string[]) => [...new Set(list)].slice(0, 1000);
 const rare = unique(titles.flatMap((w) => [w[1] as string, w[3] as string]));
 const KINDS: Record<string, string[]> = {
   'one word': ['karaoke', 'piano', 'minecraft', 'graduation', 'halloween', 'cafe', 'zatsudan', 'unplugged'],
   'two words': ['karaoke night', 'piano cover', 'minecraft collab', 'acoustic songs', 'birthday concert', 'singing study', 'horror marathon', 'retro speedrun'],
   typo: ['karoke', 'minecrat', 'pianno', 'halowen', 'graduaton', 'birtday', 'valorent', 'tournamnet'],
+  // words inside runs of Japanese (found since decision 0074), and parts of words
+  'Japanese words': ['配信', '歌枠', 'まったり', 'ライブ', '雑談', 'コラボ', 'メン限', '誕生日'],
+  'Japanese parts': ['ったり', 'ラオケ', '披露', 'ンクラ', '視聴', '衣装', 'ーム実', '記'],
   'one word, 1,000 distinct': rare,
   'two words, 1,000 distinct': unique(titles.map((w) => `${w[0]} ${w[1]}`)),
   'typo, 1,000 distinct': unique(rare.filter((w) => w.length >= 6).map((w) => w.slice(0, w.length >> 1) + w.slice((w.length >> 1) + 1))),
@@ -64,7 +67,7 @@ const search = (q: string, filtered: boolean): { ids: string[]; total: number } 
   const filter = filtered ? ({ kind: 'term', field: 'finished', equal: true, value: true } as const) : null;
   const sort = filtered ? [{ field: 'length', order: 'desc' } as const] : [];
   const split = q.split(' ');
-  return index.search({ terms: matchWords(index.vocabulary, split).terms, filter, sort, offset: 0, limit: 20 });
+  return index.search({ ...matchWords(index, split).query, filter, sort, offset: 0, limit: 20 });
 };
 search('karaoke', false); // the lazy sort newest first, a part of loading
 const loadMs = performance.now() - started;

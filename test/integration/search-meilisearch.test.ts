@@ -39,7 +39,8 @@ describe('KURA_SEARCH=meilisearch (against a Meilisearch double)', () => {
     const settings = sent('PATCH', '/indexes/kura/settings')[0]?.body;
     expect(settings).toEqual(MEILISEARCH_INDEX_SETTINGS);
     expect(settings).toMatchObject({
-      searchableAttributes: ['title', 'channelName'],
+      // the id first: a query that is a record's id finds it first
+      searchableAttributes: ['id', 'title', 'channelName'],
       filterableAttributes: expect.arrayContaining(['finished', 'status', 'channelId', 'platform']),
       sortableAttributes: expect.arrayContaining(['scheduledStart', 'length', 'fileSizeBytes']),
     });

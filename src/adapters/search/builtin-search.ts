@@ -1,18 +1,20 @@
-// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
+// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import type { MatchedWord, SearchEngine } from '../../core/search/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';
+import { cjkRuns, hasCjk, isCjk, pairsOf, segmentWords } from './cjk-words.js';
 import { queryWords } from './query-words.js';
-import type { Term } from './memory-index.js';
-import type { Vocabulary } from './vocabulary.js';
+import type { MemoryIndex, QueryTerms, Term } from './memory-index.js';
 
 /** Query words shorter than this (in characters) are never corrected (too many neighbours to mean anything). */
 const MIN_TYPO_LENGTH = 4;
 /** Known words a misspelt query word may stand for, most similar first. */
 const MAX_CORRECTIONS = 3;
+/** Words of a query looked up as record ids (Meilisearch's default limit of query words). */
+const MAX_ID_WORDS = 10;
 /** Characters of documents' JSON text kept in memory: ~19,000 documents of 850, 16–32 MB (1 or 2 bytes a character). */
 const DOCUMENT_CACHE_CHARACTERS = 16_000_000;
 
@@ -24,7 +26,9 @@ export interface BuiltinSearch extends SearchEngine {
 /**
  * Search over an index of the documents' words kept in memory (see index-follower.ts): the query
  * split into words as PostgreSQL splits the documents (query-words.ts), every word matched, the
- * last as a prefix, a word no document holds replaced by its nearest known words (typos). The
+ * last as a prefix, a word no document holds replaced by its nearest known words (typos); CJK text
+ * matched by its grams, whole words ranked first; a word of the query that is a record's id finds
+ * that record first. The
  * page's documents are then read from `search_documents`, unless recently shown. `onIndexError`
  * hears when the index fails to come up to date in the background (FollowerHooks.onError).
  */
@@ -39,8 +43,12 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
     async search(request) {
       const words = await split(request.q);
       const index = await follow().current();
-      const { terms, matched } = matchWords(index.vocabulary, words);
-      const page = index.search({ terms, filter: request.filter, sort: request.sort, offset: request.offset, limit: request.limit });
+      const { query, matched } = matchWords(index, words);
+      const ids = request.q
+        .split(/\s+/)
+        .filter((word) => word !== '')
+        .slice(0, MAX_ID_WORDS);
+      const page = index.search({ ...query, ids, filter: request.filter, sort: request.sort, offset: request.offset, limit: request.limit });
       return { documents: await readDocuments(pool, cache, page.ids), total: page.total, words: matched };
     },
 
@@ -62,12 +70,19 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
   };
 }
 
-/** Each query word as a term: itself; the last, every known word it begins; one no document holds, its nearest known words. */
-export function matchWords(vocabulary: Vocabulary, words: readonly string[]): { terms: Term[]; matched: MatchedWord[] } {
+/**
+ * Each query word as a term: itself; the last, every known word it begins; one no document holds,
+ * its nearest known words. A word with CJK letters: each run of them as its grams (cjkTerms), its
+ * other words (Latin letters, digits) as words.
+ */
+export function matchWords(index: MemoryIndex, words: readonly string[]): { query: QueryTerms; matched: MatchedWord[] } {
+  const vocabulary = index.vocabulary;
   const terms: Term[] = [];
+  const grams: Term[] = [];
+  const bonus: Term[] = [];
   const matched: MatchedWord[] = [];
-  words.forEach((word, i) => {
-    if (i === words.length - 1) {
+  const add = (word: string, last: boolean) => {
+    if (last) {
       const completions = vocabulary.completions(word);
       if (completions.length > 0) {
         matched.push({ word, prefix: true });
@@ -83,8 +98,33 @@ export function matchWords(vocabulary: Vocabulary, words: readonly string[]): { 
     }
     for (const correction of similar) matched.push({ word: correction, prefix: false });
     terms.push(similar);
+  };
+  words.forEach((word, i) => {
+    if (!hasCjk(word)) return add(word, i === words.length - 1);
+    const text = word.normalize('NFKC').toLowerCase();
+    for (const other of segmentWords(text)) if (!hasCjk(other)) add(other, false);
+    for (const run of cjkRuns(text)) {
+      grams.push(...cjkTerms(index, run));
+      matched.push({ word: run, prefix: false });
+    }
+    for (const whole of segmentWords(text)) if (isCjk(whole) && [...whole].length > 1) bonus.push([whole]);
   });
-  return { terms, matched };
+  return { query: { terms, grams: dedupe(grams), bonus: dedupe(bonus) }, matched };
+}
+
+/**
+ * A run of CJK letters as gram terms, all of which a document holding the run holds: each pair of
+ * letters in a row; a single letter, every gram it begins (a pair, or the last letter of a run).
+ */
+function cjkTerms(index: MemoryIndex, run: string): Term[] {
+  const pairs = pairsOf(run);
+  return pairs.length > 0 ? pairs.map((pair) => [pair]) : [index.gramsBeginning(run)];
+}
+
+/** Terms of one key each, once; others as they are. */
+function dedupe(terms: readonly Term[]): Term[] {
+  const seen = new Set<string>();
+  return terms.filter((term) => term.length !== 1 || (!seen.has(term[0] as string) && seen.add(term[0] as string)));
 }
 
 /** The documents of these ids as the JSON text the index keeps, in the same order; one removed meanwhile is left out. */

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0051-meilisearch.md
+// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
 import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
 
 export interface MeilisearchSettings {
@@ -8,9 +8,13 @@ export interface MeilisearchSettings {
   adminKey: string;
 }
 
-/** What Meilisearch is told the index holds: searched, filtered and sorted attributes. */
+/**
+ * What Meilisearch is told the index holds: searched, filtered and sorted attributes. The id is
+ * searched first, so a query that is a record's id finds it first (Meilisearch ranks a match in an
+ * earlier attribute higher), as the built-in engine does; Meilisearch segments CJK text itself.
+ */
 export const MEILISEARCH_INDEX_SETTINGS = {
-  searchableAttributes: ['title', 'channelName'],
+  searchableAttributes: ['id', 'title', 'channelName'],
   filterableAttributes: ['finished', 'status', 'channelId', 'platform'],
   sortableAttributes: ['scheduledStart', 'length', 'fileSizeBytes'],
   // ISO 8601 UTC strings of one length sort as time

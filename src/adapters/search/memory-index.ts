@@ -1,5 +1,6 @@
-// Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0049-hand-written-index-library-lru.md
+// Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search/search.js';
+import { fieldParts, hasCjk } from './cjk-words.js';
 import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
 import { SmallestKeys, TopK } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
@@ -7,8 +8,19 @@ import { Vocabulary } from './vocabulary.js';
 /** A query word as matched: documents holding any of these words match it. */
 export type Term = readonly string[];
 
-export interface IndexQuery {
+/** What a query asks of the index: every term and gram term matched; whole words and an id rank first. */
+export interface QueryTerms {
+  /** Words (and their completions or corrections). */
   terms: readonly Term[];
+  /** Grams of CJK text (cjk-words.ts): each must match, and adds nothing to the score. */
+  grams?: readonly Term[];
+  /** Whole CJK words: a document need not hold them; each it holds adds to its score as a term does. */
+  bonus?: readonly Term[];
+  /** Record ids the query may be: a live one (that passes the filter) comes first, whatever else matches. */
+  ids?: readonly string[];
+}
+
+export interface IndexQuery extends QueryTerms {
   filter: SearchFilter | null;
   sort: SearchRequest['sort'];
   offset: number;
@@ -36,7 +48,12 @@ export class MemoryIndex {
   private slotOf = new Map<string, number>();
   private title = new Map<string, number[]>();
   private channel = new Map<string, number[]>();
+  /** The grams of CJK text in titles and channel names (cjk-words.ts): letters in pairs, and each run's last. */
+  private titleGrams = new Map<string, number[]>();
+  private channelGrams = new Map<string, number[]>();
+  /** Words found by prefix and typo corrections: none with CJK letters (those are found by their grams). */
   private words = new Vocabulary();
+  private grams = new Vocabulary(false);
   /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
   private strings = new Map<string, string>();
   private dead = 0;
@@ -51,6 +68,9 @@ export class MemoryIndex {
   private score = new Int32Array(0);
   private found = new Int32Array(0);
   private stamp = 0;
+  // which bonus term last added to a slot's score (as stamps)
+  private bonusOf = new Int32Array(0);
+  private bonusStamp = 0;
 
   get size(): number {
     return this.slotOf.size;
@@ -58,6 +78,11 @@ export class MemoryIndex {
 
   get vocabulary(): Vocabulary {
     return this.words;
+  }
+
+  /** The grams that begin with `letter`: every place a CJK letter is, as a prefix of the pair it begins or as the last of its run. */
+  gramsBeginning(letter: string): string[] {
+    return this.grams.completions(letter);
   }
 
   /** An index of these documents. */
@@ -104,27 +129,33 @@ export class MemoryIndex {
   }
 
   /**
-   * The ids of one page of the documents matching every term and the filter, in order: the sort
-   * asked, else best match first (a term found in the title counts more than in the channel name),
+   * The ids of one page of the documents matching every term and the filter, in order: a
+   * document whose id the query is first; then the sort asked, else best match first (a term found
+   * in the title counts more than in the channel name, a whole CJK word more than its grams alone),
    * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS.
    */
   search(query: IndexQuery): { ids: string[]; total: number } {
     const { terms, filter, sort, offset } = query;
-    const keep = Math.min(offset + query.limit, MAX_TOTAL_HITS);
+    const grams = query.grams ?? [];
+    const bonus = query.bonus ?? [];
+    const end = Math.min(offset + query.limit, MAX_TOTAL_HITS);
     const accepts = filter === null ? null : predicate(filter);
+    const first = this.slotsOfIds(query.ids ?? [], accepts);
+    const keep = Math.max(0, end - first.length);
     this.sortNewest();
     const { alive, newest } = this;
     const place = this.places();
     const n = newest.length;
-    const count = terms.length === 0 ? n : this.matchTerms(terms);
-    const candidates: ArrayLike<number> = terms.length === 0 ? newest : this.found;
+    const everything = terms.length + grams.length === 0;
+    const count = everything ? n : this.matchTerms(terms, grams, bonus);
+    const candidates: ArrayLike<number> = everything ? newest : this.found;
     let offer: (slot: number) => void;
     let page: () => number[];
     if (sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart')) {
       // keys: score (best first), then place newest first (or oldest first): numbers, no comparator
-      const ranked = sort.length === 0 && terms.length > 0;
+      const ranked = sort.length === 0 && !everything;
       const oldestFirst = sort[0]?.order === 'asc';
-      const best = terms.length * TITLE_SCORE;
+      const best = (terms.length + bonus.length) * TITLE_SCORE;
       const { score } = this;
       const top = new SmallestKeys(keep);
       offer = (slot) => {
@@ -132,20 +163,33 @@ export class MemoryIndex {
         top.offer((ranked ? (best - (score[slot] as number)) * n : 0) + (oldestFirst ? n - 1 - at : at));
       };
       const slotOfKey = (key: number) => newest[oldestFirst ? n - 1 - (key % n) : key % n] as number;
-      page = () => top.sorted().slice(offset).map(slotOfKey);
+      page = () => top.sorted().map(slotOfKey);
     } else {
       const top = new TopK<number>(keep, bySort(this.slots, sort));
       offer = (slot) => top.offer(slot);
-      page = () => top.sorted().slice(offset);
+      page = () => top.sorted();
     }
-    let total = 0;
+    let total = first.length;
     for (let i = 0; i < count; i++) {
       const slot = candidates[i] as number;
       if (alive[slot] === 0 || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
+      if (first.length > 0 && first.includes(slot)) continue;
       total += 1;
       offer(slot);
     }
-    return { ids: page().map((slot) => (this.slots[slot] as IndexedDocument).id), total: Math.min(total, MAX_TOTAL_HITS) };
+    const ids = [...first, ...page()].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
+    return { ids, total: Math.min(total, MAX_TOTAL_HITS) };
+  }
+
+  /** The live slots of these ids that pass the filter, each once. */
+  private slotsOfIds(ids: readonly string[], accepts: ((document: IndexedDocument) => boolean) | null): number[] {
+    const slots: number[] = [];
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined || slots.includes(slot) || (accepts !== null && !accepts(this.slots[slot] as IndexedDocument))) continue;
+      slots.push(slot);
+    }
+    return slots;
   }
 
   /** A new slot for `document` (interned), in the lists (not yet in `newest`). */
@@ -159,9 +203,14 @@ export class MemoryIndex {
     }
     this.alive[fresh] = 1;
     this.slotOf.set(document.id, fresh);
-    for (const word of document.titleWords) post(this.title, word, fresh);
-    for (const word of document.channelWords) post(this.channel, word, fresh);
-    for (const word of new Set([...document.titleWords, ...document.channelWords])) this.words.add(word);
+    const title = fieldParts(document.titleWords);
+    const channel = fieldParts(document.channelWords);
+    for (const word of title.words) post(this.title, word, fresh);
+    for (const word of channel.words) post(this.channel, word, fresh);
+    for (const gram of title.grams) post(this.titleGrams, gram, fresh);
+    for (const gram of channel.grams) post(this.channelGrams, gram, fresh);
+    for (const word of new Set([...title.words, ...channel.words])) if (!hasCjk(word)) this.words.add(word);
+    for (const gram of new Set([...title.grams, ...channel.grams])) this.grams.add(gram);
     return fresh;
   }
 
@@ -170,7 +219,10 @@ export class MemoryIndex {
     const document = this.slots[slot] as IndexedDocument;
     this.alive[slot] = 0;
     this.slotOf.delete(document.id);
-    for (const word of new Set([...document.titleWords, ...document.channelWords])) this.words.remove(word);
+    const title = fieldParts(document.titleWords);
+    const channel = fieldParts(document.channelWords);
+    for (const word of new Set([...title.words, ...channel.words])) if (!hasCjk(word)) this.words.remove(word);
+    for (const gram of new Set([...title.grams, ...channel.grams])) this.grams.remove(gram);
     this.dead += 1;
   }
 
@@ -191,15 +243,21 @@ export class MemoryIndex {
     };
   }
 
-  /** Puts in `found` the slots holding every term (dead ones included) and returns how many; their scores are left in `score`. */
-  private matchTerms(terms: readonly Term[]): number {
+  /**
+   * Puts in `found` the slots holding every term and gram term (dead ones included) and returns
+   * how many; their scores, with what whole words of the bonus add, are left in `score`.
+   */
+  private matchTerms(words: readonly Term[], grams: readonly Term[], bonus: readonly Term[]): number {
     const size = this.slots.length;
     if (this.matched.length < size) {
       this.matched = new Int32Array(size * 2);
       this.score = new Int32Array(size * 2);
       this.found = new Int32Array(size * 2);
+      this.bonusOf = new Int32Array(size * 2);
       this.stamp = 0;
+      this.bonusStamp = 0;
     }
+    const terms = [...words.map((keys) => ({ keys, gram: false })), ...grams.map((keys) => ({ keys, gram: true }))];
     if (this.stamp + terms.length + 1 >= 0x7fffffff) {
       this.matched.fill(0);
       this.stamp = 0;
@@ -210,9 +268,10 @@ export class MemoryIndex {
     const { matched, score, found } = this;
     let count = 0;
     for (let t = 0; t < terms.length; t++) {
-      for (const field of [this.title, this.channel]) {
-        const weight = field === this.title ? TITLE_SCORE : CHANNEL_SCORE;
-        for (const word of terms[t] as Term) {
+      const { keys, gram } = terms[t] as { keys: Term; gram: boolean };
+      for (const field of gram ? [this.titleGrams, this.channelGrams] : [this.title, this.channel]) {
+        const weight = gram ? 0 : field === this.title ? TITLE_SCORE : CHANNEL_SCORE;
+        for (const word of keys) {
           const list = field.get(word);
           if (list === undefined) continue;
           for (let i = 0; i < list.length; i++) {
@@ -236,7 +295,33 @@ export class MemoryIndex {
       const slot = found[i] as number;
       if (matched[slot] === all) found[kept++] = slot;
     }
+    if (kept > 0) this.addBonus(bonus, all);
     return kept;
+  }
+
+  /** Adds to the score of each slot that matched (holds `all`) what each whole word of `bonus` it holds is worth. */
+  private addBonus(bonus: readonly Term[], all: number): void {
+    if (this.bonusStamp + bonus.length + 1 >= 0x7fffffff) {
+      this.bonusOf.fill(0);
+      this.bonusStamp = 0;
+    }
+    const { matched, score, bonusOf } = this;
+    for (const keys of bonus) {
+      const stamp = ++this.bonusStamp;
+      for (const field of [this.title, this.channel]) {
+        const weight = field === this.title ? TITLE_SCORE : CHANNEL_SCORE;
+        for (const word of keys) {
+          const list = field.get(word);
+          if (list === undefined) continue;
+          for (let i = 0; i < list.length; i++) {
+            const slot = list[i] as number;
+            if (matched[slot] !== all || bonusOf[slot] === stamp) continue;
+            bonusOf[slot] = stamp;
+            score[slot] = (score[slot] as number) + weight;
+          }
+        }
+      }
+    }
   }
 
   private sortNewest(): void {
@@ -278,7 +363,10 @@ export class MemoryIndex {
       slotOf: live.slotOf,
       title: live.title,
       channel: live.channel,
+      titleGrams: live.titleGrams,
+      channelGrams: live.channelGrams,
       words: live.words,
+      grams: live.grams,
       strings: live.strings,
       newest: live.newest,
       sorted: live.sorted,

@@ -22,6 +22,9 @@ export class Vocabulary {
   /** Answers of `similar`, kept until a word comes or goes. */
   private readonly corrections = new LRUCache<string, string[]>({ max: MAX_CORRECTIONS_KEPT });
 
+  /** `typos: false` keeps no trigrams (`similar` finds nothing): for words matched only by prefix, as CJK grams are. */
+  constructor(private readonly typos = true) {}
+
   /** Documents holding `word`; 0 when none does. */
   documents(word: string): number {
     return this.counts.get(word) ?? 0;
@@ -37,6 +40,7 @@ export class Vocabulary {
     if (count !== undefined) return;
     this.corrections.clear();
     if (!this.pendingRemove.delete(word)) this.pendingAdd.add(word);
+    if (!this.typos) return;
     const grams = trigrams(word);
     this.trigramsOf.set(word, grams.size);
     for (const gram of grams) {
@@ -56,6 +60,7 @@ export class Vocabulary {
     this.counts.delete(word);
     this.corrections.clear();
     if (!this.pendingAdd.delete(word)) this.pendingRemove.add(word);
+    if (!this.typos) return;
     this.trigramsOf.delete(word);
     for (const gram of trigrams(word)) {
       const words = this.byTrigram.get(gram);
