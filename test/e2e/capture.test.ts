@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCaptureHarness } from '../support/capture-harness.js';
-import { runKura } from '../support/cli.js';
+import { runKura, type KuraProcess } from '../support/cli.js';
 import { probe, remuxReference, SEGMENT_REQUEST, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 
@@ -12,16 +12,18 @@ import { waitForRecord } from '../support/records.js';
 const h = useCaptureHarness();
 
 describe('capturing a live HLS stream', () => {
-  it('archives a 20 s stream queued before it starts, whole, and serves it', async () => {
+  it('archives a 20 s stream queued before it starts, whole, and serves it; the server logs each step, never the URL’s secret', async () => {
     const fixture = await h.startFixture({ seconds: 20 });
     const api = await h.serve();
-    const id = await h.archive(fixture.url);
+    // the fixture ignores the query: the token is a secret of the URL, as a CDN's would be
+    const source = `${fixture.url}?token=s3cret-token`;
+    const id = await h.archive(source);
     expect((await fetch(`${api}/api/queue`).then((r) => r.json()))[0]).toMatchObject({ id, status: 'upcoming', submitters: [expect.stringMatching(/^cli\//)] });
 
     const encoded = fixture.start();
     await waitForRecord(h.db.url, id, (r) => r.status === 'live');
     await fixture.seen(SEGMENT_REQUEST, 5);
-    const earlyLog = await fetch(`${api}/api/logz?url=${encodeURIComponent(fixture.url)}`).then((r) => r.text());
+    const earlyLog = await fetch(`${api}/api/logz?url=${encodeURIComponent(source)}`).then((r) => r.text());
     expect(earlyLog).toContain('[kura] recording');
     await fixture.seen(SEGMENT_REQUEST, 12);
     const laterLog = await fetch(`${api}/api/logz`).then((r) => r.text());
@@ -66,9 +68,21 @@ describe('capturing a live HLS stream', () => {
     expect(await fetch(`${api}/api/video/${id}/downloads`).then((r) => r.json())).toEqual({ downloads: 1 });
     const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
     expect(log).toContain('capture ended (endlist)');
+    // the operator's log: a line for each step, and the URL's secret in none
+    const kura = h.kura as KuraProcess;
+    const said = (start: string) => kura.waitForLog((line) => String(line.msg).startsWith(start));
+    await said(`live, recording: ${id} "Fixture karaoke"`);
+    await said(`capture ended: ${id} (endlist), 0 gap(s)`);
+    await said(`archived: ${id} "Fixture karaoke", 20 s, ${bytes.length} bytes`);
     const thumbnail = await fetch(`${api}/api/download/${id}/thumbnail`);
     expect(thumbnail.headers.get('content-type')).toBe('image/jpeg');
     expect(thumbnail.status).toBe(200);
+    kura.child.kill('SIGTERM');
+    const { stdout } = await kura.exited;
+    expect(stdout).not.toContain('s3cret-token');
+    // nor the encoder log anyone may download: its URLs are redacted as the public JSON's are
+    expect(log).toContain(`recording ${fixture.url}?token=*** from sequence 0`);
+    expect(log).not.toContain('s3cret-token');
   });
 
   it('ends by idle when the source stops without ENDLIST, keeping what was captured', async () => {

@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0038-leases.md, docs/decisions/0041-downloads-and-encoder-log.md
+import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
 import type { Capture, CapturePart, FragmentFormatIds, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
@@ -267,9 +268,10 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
   };
 }
 
+/** Log lines as kept: timestamped, every URL in them redacted (the encoder log is public, and a source's URLs may carry tokens). */
 function stamped(lines: readonly string[]): string[] {
   const now = new Date().toISOString();
-  return lines.map((line) => `${now} ${line}`);
+  return lines.map((line) => `${now} ${redactUrlsIn(line)}`);
 }
 
 function toCapture(row: CaptureRow): Capture {

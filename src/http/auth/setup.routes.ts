@@ -47,6 +47,7 @@ export function setupRoutes(deps: SetupRouteDeps): FastifyPluginAsyncTypebox {
           admins: deps.settings.admins,
         });
         setSessionCookie(reply, publicUrl, sessionToken);
+        request.log.info({ admin: user.name }, `first admin created: ${user.name} (the setup token is void now)`);
         return presentCaller({ user, role: 'admin', via: 'session' });
       },
     );

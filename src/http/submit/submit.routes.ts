@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0075-original-interface-compatibility.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { submitterOf } from '../../core/accounts/account.js';
 import { submitStream } from '../../core/workflow/submit-stream.js';
 import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
@@ -63,6 +64,8 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
             now: new Date(),
           },
         );
+        const by = submitterOf(caller.user);
+        request.log.info({ id: record.id, submitter: by, status: record.status }, `submitted by ${by}: ${record.id} "${record.title}" (${record.status})`);
         // the record may hold others' submissions: its source URL whole for the admin only
         return presentRecord(record, deps.publicUrl, audienceOfCaller(caller));
       },

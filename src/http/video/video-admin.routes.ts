@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { submitterOf } from '../../core/accounts/account.js';
 import { cancelLivestream } from '../../core/workflow/cancel-livestream.js';
 import { renameLivestream } from '../../core/workflow/rename-livestream.js';
 import { retryLivestream } from '../../core/workflow/retry-livestream.js';
@@ -64,6 +65,11 @@ export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncT
       async (request, reply) => {
         const caller = callerOf(request);
         const done = await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
+        const by = submitterOf(caller.user);
+        request.log.info(
+          { id: request.params.id, admin: by, reason: request.body.reason },
+          done.outcome === 'removed' ? `taken down by ${by}: ${request.params.id}` : `takedown of ${request.params.id} asked by ${by}: its capture stops first`,
+        );
         if (done.outcome === 'removed') return sendNoContent(reply);
         const { admin, reason, requestedAt } = done.takedown;
         return reply.code(202).send({ id: done.id, takedown: 'pending' as const, admin, reason, requestedAt: requestedAt.toISOString() });

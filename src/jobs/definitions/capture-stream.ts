@@ -4,9 +4,10 @@ import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { RecordPayload } from '../payloads.js';
 import { failRecord } from './fail-record.js';
+import { recordEvents } from './record-events.js';
 import { runOnce } from './run-once.js';
 
-type Work = Pick<JobWork, 'deps' | 'settings' | 'running'>;
+type Work = Pick<JobWork, 'deps' | 'settings' | 'running' | 'log'>;
 
 /** Records a live stream to its end; its progress is in PostgreSQL, so a retry (on any worker) resumes. */
 export const captureStreamJob = defineJob({
@@ -22,7 +23,10 @@ export const captureStreamJob = defineJob({
   async handle(work: Work, { livestreamId }) {
     const { workerId, staleAfterSeconds } = work.settings;
     // already recording here: a duplicate request
-    await runOnce(work.running.captures, livestreamId, (signal) => captureStream(work.deps, livestreamId, { workerId, staleAfterSeconds, signal }));
+    await runOnce(work.running.captures, livestreamId, async (signal) => {
+      await captureStream(work.deps, livestreamId, { workerId, staleAfterSeconds, signal });
+      if (!signal.aborted) await recordEvents.captureEnded(work, livestreamId);
+    });
   },
   async onFailure(work: Work, { livestreamId }, failure) {
     // another worker is recording it: nothing failed (the watchdog and the sweep watch that worker)

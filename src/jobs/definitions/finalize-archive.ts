@@ -4,8 +4,9 @@ import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { RecordPayload } from '../payloads.js';
 import { failRecord } from './fail-record.js';
+import { recordEvents } from './record-events.js';
 
-type Work = Pick<JobWork, 'deps' | 'settings'>;
+type Work = Pick<JobWork, 'deps' | 'settings' | 'log'>;
 
 /**
  * Makes a capture's parts into the archived video (remux only), with its thumbnail, log and chat;
@@ -21,9 +22,14 @@ export const finalizeArchiveJob = defineJob({
   pending: { kind: 'finalize', states: ['created', 'retry'] },
   async handle(work: Work, { livestreamId }) {
     const lease = { workerId: work.settings.workerId, staleAfterSeconds: work.settings.staleAfterSeconds };
-    if ((await completeTakedown(work.deps, livestreamId, lease)) !== 'none') return;
+    const takenDown = async () => {
+      const outcome = await completeTakedown(work.deps, livestreamId, lease);
+      if (outcome === 'done') work.log?.info({ id: livestreamId }, `taken down: ${livestreamId} (its capture ended)`);
+      return outcome !== 'none';
+    };
+    if (await takenDown()) return;
     await finalizeArchive(work.deps, livestreamId, lease);
-    await completeTakedown(work.deps, livestreamId, lease);
+    if (!(await takenDown())) await recordEvents.archived(work, livestreamId);
   },
   onFailure: (work: Work, { livestreamId }, failure) => failRecord(work, livestreamId, failure, 'The recording could not be made into a video'),
 });

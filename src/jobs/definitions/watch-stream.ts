@@ -3,8 +3,9 @@ import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { RecordPayload } from '../payloads.js';
 import { failRecord } from './fail-record.js';
+import { recordEvents } from './record-events.js';
 
-type Work = Pick<JobWork, 'deps' | 'settings'>;
+type Work = Pick<JobWork, 'deps' | 'settings' | 'log'>;
 
 /** A look at a record's source: live now (capture it), later (look again then), or gone. */
 export const watchStreamJob = defineJob({
@@ -17,7 +18,9 @@ export const watchStreamJob = defineJob({
   dedup: { key: (payload) => payload.livestreamId, oneWaiting: true },
   pending: { kind: 'watch', states: ['created', 'retry', 'active'] },
   async handle(work: Work, { livestreamId }) {
-    await watchStream(work.deps, livestreamId, work.settings.watch, new Date());
+    const outcome = await watchStream(work.deps, livestreamId, work.settings.watch, new Date());
+    if (outcome === 'capturing') await recordEvents.live(work, livestreamId);
+    if (outcome === 'failed') await recordEvents.failed(work, livestreamId);
   },
   onFailure: (work: Work, { livestreamId }, failure) => failRecord(work, livestreamId, failure, 'Kura could not check the source'),
 });
