@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Decisions: docs/decisions/0025-process-roles-and-composition-root.md, docs/decisions/0033-v8-tuning.md
 import { COMMANDS, USAGE } from './cli/commands.js';
-import { escapeLines, shown } from './cli/terminal-text.js';
+import { escapeLines, shown } from './wiring/terminal-text.js';
 import { tuneV8 } from './cli/v8-tuning.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { AppError } from './core/errors.js';

@@ -6,7 +6,7 @@ import { createStore } from '../wiring/storage.js';
 import type { Command } from './command.js';
 import { cookiesCheck, dataDirCheck, publicUrlCheck, toolChecks, type SystemCheck } from '../adapters/system/system-checks.js';
 import { ytdlpOf } from '../wiring/sources.js';
-import { shown } from './terminal-text.js';
+import { shown } from '../wiring/terminal-text.js';
 import { withDatabase } from './with-database.js';
 
 /** `kura doctor`: what Kura needs on this machine, ✔ or ✘ with the fix; exits 1 when something fails. */

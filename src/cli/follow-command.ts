@@ -10,7 +10,7 @@ import { updateFollow } from '../core/follows/update-follow.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
-import { escapeControls, printListing, shown } from './terminal-text.js';
+import { escapeControls, printListing, shown } from '../wiring/terminal-text.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 

@@ -4,6 +4,7 @@ import { isatty } from 'node:tty';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from '../config/config.js';
+import { escapeControls } from './terminal-text.js';
 
 /** The process's log, on stdout: lines a person reads on a terminal, JSON otherwise (LOG_FORMAT). */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
@@ -29,5 +30,7 @@ function destination(config: Pick<Config, 'logFormat'>, fd: 1 | 2): DestinationS
     singleLine: true,
     translateTime: 'SYS:yyyy-mm-dd HH:MM:ss',
     ignore: 'pid,hostname,service',
+    // a message names titles and channels streamers chose: nothing in it acts on the terminal
+    messageFormat: (line, messageKey) => escapeControls(String(line[messageKey] ?? '')),
   });
 }

@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0076-logs-an-operator-reads.md
 import type { Livestream } from '../../core/livestream/livestream.js';
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type { JobWork } from '../job-work.js';

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0029-jobs-woken-not-polled.md
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
+import type { CheckOutcome } from '../../core/follows/ports.js';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import { Alarm } from '../alarm.js';
 import type { BackgroundLog } from '../job-work.js';
@@ -25,6 +26,11 @@ export function startFollowPollerLoop(
     wake: wake.feed,
     backstopSeconds: wake.everySeconds,
     onError: (error, followId) => context.log.warn({ err: error, followId }, 'checking a follow failed'),
+    onChecked: (follow, outcome) => {
+      const name = follow.title ?? follow.channelName;
+      if (outcome.queued > 0) context.log.info({ followId: follow.id, queued: outcome.queued }, `follow "${name}" queued ${outcome.queued} stream(s)`);
+      if (outcome.becameUnhealthy) context.log.warn({ followId: follow.id }, `follow "${name}" is unhealthy: its signals keep failing`);
+    },
   });
 }
 
@@ -38,6 +44,8 @@ export interface PollerOptions {
   wake: ChangeFeed;
   /** The longest the poller sleeps without looking, whatever the notifications said (KURA_JOB_POLL_SECONDS). */
   backstopSeconds: number;
+  /** Told of each check's outcome (the operator's log lines). */
+  onChecked?: (follow: Follow, outcome: CheckOutcome) => void;
   /** A check or claim that failed (the follow is due again when its lease runs out). */
   onError: (error: Error, followId: string | null) => void;
 }
@@ -108,7 +116,7 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
 function checkInBackground(deps: CheckDeps, follow: Follow, options: PollerOptions, ended: (check: Promise<void>) => void): Promise<void> {
   const check: Promise<void> = checkFollow(deps, follow, options.policy, new Date())
     .then(
-      () => undefined,
+      (outcome) => options.onChecked?.(follow, outcome),
       (error: Error) => options.onError(error, follow.id),
     )
     .finally(() => ended(check));
