@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../src/core/search/search.js';
 import type { IndexedDocument } from '../../src/adapters/search/indexed-document.js';
-import { MemoryIndex, type Term } from '../../src/adapters/search/memory-index.js';
+import { MemoryIndex } from '../../src/adapters/search/memory-index.js';
+import type { Term } from '../../src/adapters/search/term-matcher.js';
 
 // The in-memory index against the plainest reading of its contract (filter every document, sort
 // them all), through thousands of additions, changes, reschedulings and removals: enough removals

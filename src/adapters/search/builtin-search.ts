@@ -7,7 +7,8 @@ import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';
 import { cjkRuns, hasCjk, isCjk, pairsOf, segmentWords } from './cjk-words.js';
 import { queryWords } from './query-words.js';
-import type { MemoryIndex, QueryTerms, Term } from './memory-index.js';
+import type { MemoryIndex, QueryTerms } from './memory-index.js';
+import type { Term } from './term-matcher.js';
 
 /** Query words shorter than this (in characters) are never corrected (too many neighbours to mean anything). */
 const MIN_TYPO_LENGTH = 4;

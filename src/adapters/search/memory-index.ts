@@ -2,11 +2,9 @@
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search/search.js';
 import { fieldParts, hasCjk } from './cjk-words.js';
 import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
+import { TermMatcher, TITLE_SCORE, type PostingLists, type Term } from './term-matcher.js';
 import { SmallestKeys, TopK } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
-
-/** A query word as matched: documents holding any of these words match it. */
-export type Term = readonly string[];
 
 /** What a query asks of the index: every term and gram term matched; whole words and an id rank first. */
 export interface QueryTerms {
@@ -27,9 +25,6 @@ export interface IndexQuery extends QueryTerms {
   limit: number;
 }
 
-/** What a term found in the title adds to a document's score, against one found only in its channel name. */
-const TITLE_SCORE = 5;
-const CHANNEL_SCORE = 2;
 /** Slots of replaced or removed documents tolerated before the lists are rebuilt without them. */
 const MIN_DEAD_TO_COMPACT = 1000;
 /** New slots put in their place one by one (a move of the list each); more are sorted in together. */
@@ -46,11 +41,7 @@ export class MemoryIndex {
   /** 1 for a live slot: read where a match is counted, without touching its document. */
   private alive = new Uint8Array(1024);
   private slotOf = new Map<string, number>();
-  private title = new Map<string, number[]>();
-  private channel = new Map<string, number[]>();
-  /** The grams of CJK text in titles and channel names (cjk-words.ts): letters in pairs, and each run's last. */
-  private titleGrams = new Map<string, number[]>();
-  private channelGrams = new Map<string, number[]>();
+  private lists: PostingLists = { title: new Map(), channel: new Map(), titleGrams: new Map(), channelGrams: new Map() };
   /** Words found by prefix and typo corrections: none with CJK letters (those are found by their grams). */
   private words = new Vocabulary();
   private grams = new Vocabulary(false);
@@ -63,14 +54,7 @@ export class MemoryIndex {
   /** Each slot's index in `newest`, once `placed`. */
   private place = new Int32Array(0);
   private placed = true;
-  // a query's scratch, per slot: how many terms it has matched (as stamps) and its score
-  private matched = new Int32Array(0);
-  private score = new Int32Array(0);
-  private found = new Int32Array(0);
-  private stamp = 0;
-  // which bonus term last added to a slot's score (as stamps)
-  private bonusOf = new Int32Array(0);
-  private bonusStamp = 0;
+  private matcher = new TermMatcher();
 
   get size(): number {
     return this.slotOf.size;
@@ -147,8 +131,8 @@ export class MemoryIndex {
     const place = this.places();
     const n = newest.length;
     const everything = terms.length + grams.length === 0;
-    const count = everything ? n : this.matchTerms(terms, grams, bonus);
-    const candidates: ArrayLike<number> = everything ? newest : this.found;
+    const count = everything ? n : this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
+    const candidates: ArrayLike<number> = everything ? newest : this.matcher.found;
     let offer: (slot: number) => void;
     let page: () => number[];
     if (sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart')) {
@@ -156,7 +140,7 @@ export class MemoryIndex {
       const ranked = sort.length === 0 && !everything;
       const oldestFirst = sort[0]?.order === 'asc';
       const best = (terms.length + bonus.length) * TITLE_SCORE;
-      const { score } = this;
+      const { score } = this.matcher;
       const top = new SmallestKeys(keep);
       offer = (slot) => {
         const at = place[slot] as number;
@@ -205,10 +189,11 @@ export class MemoryIndex {
     this.slotOf.set(document.id, fresh);
     const title = fieldParts(document.titleWords);
     const channel = fieldParts(document.channelWords);
-    for (const word of title.words) post(this.title, word, fresh);
-    for (const word of channel.words) post(this.channel, word, fresh);
-    for (const gram of title.grams) post(this.titleGrams, gram, fresh);
-    for (const gram of channel.grams) post(this.channelGrams, gram, fresh);
+    const { lists } = this;
+    for (const word of title.words) post(lists.title, word, fresh);
+    for (const word of channel.words) post(lists.channel, word, fresh);
+    for (const gram of title.grams) post(lists.titleGrams, gram, fresh);
+    for (const gram of channel.grams) post(lists.channelGrams, gram, fresh);
     for (const word of new Set([...title.words, ...channel.words])) if (!hasCjk(word)) this.words.add(word);
     for (const gram of new Set([...title.grams, ...channel.grams])) this.grams.add(gram);
     return fresh;
@@ -241,87 +226,6 @@ export class MemoryIndex {
       titleWords: document.titleWords.map(one),
       channelWords: document.channelWords.map(one),
     };
-  }
-
-  /**
-   * Puts in `found` the slots holding every term and gram term (dead ones included) and returns
-   * how many; their scores, with what whole words of the bonus add, are left in `score`.
-   */
-  private matchTerms(words: readonly Term[], grams: readonly Term[], bonus: readonly Term[]): number {
-    const size = this.slots.length;
-    if (this.matched.length < size) {
-      this.matched = new Int32Array(size * 2);
-      this.score = new Int32Array(size * 2);
-      this.found = new Int32Array(size * 2);
-      this.bonusOf = new Int32Array(size * 2);
-      this.stamp = 0;
-      this.bonusStamp = 0;
-    }
-    const terms = [...words.map((keys) => ({ keys, gram: false })), ...grams.map((keys) => ({ keys, gram: true }))];
-    if (this.stamp + terms.length + 1 >= 0x7fffffff) {
-      this.matched.fill(0);
-      this.stamp = 0;
-    }
-    // a slot that has matched terms 0..t-1 of this query holds base + t
-    const base = this.stamp + 1;
-    this.stamp += terms.length + 1;
-    const { matched, score, found } = this;
-    let count = 0;
-    for (let t = 0; t < terms.length; t++) {
-      const { keys, gram } = terms[t] as { keys: Term; gram: boolean };
-      for (const field of gram ? [this.titleGrams, this.channelGrams] : [this.title, this.channel]) {
-        const weight = gram ? 0 : field === this.title ? TITLE_SCORE : CHANNEL_SCORE;
-        for (const word of keys) {
-          const list = field.get(word);
-          if (list === undefined) continue;
-          for (let i = 0; i < list.length; i++) {
-            const slot = list[i] as number;
-            const state = matched[slot] as number;
-            if (t === 0 && state < base) {
-              matched[slot] = base + 1;
-              score[slot] = weight;
-              found[count++] = slot;
-            } else if (state === base + t) {
-              matched[slot] = base + t + 1;
-              score[slot] = (score[slot] as number) + weight;
-            }
-          }
-        }
-      }
-    }
-    const all = base + terms.length;
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const slot = found[i] as number;
-      if (matched[slot] === all) found[kept++] = slot;
-    }
-    if (kept > 0) this.addBonus(bonus, all);
-    return kept;
-  }
-
-  /** Adds to the score of each slot that matched (holds `all`) what each whole word of `bonus` it holds is worth. */
-  private addBonus(bonus: readonly Term[], all: number): void {
-    if (this.bonusStamp + bonus.length + 1 >= 0x7fffffff) {
-      this.bonusOf.fill(0);
-      this.bonusStamp = 0;
-    }
-    const { matched, score, bonusOf } = this;
-    for (const keys of bonus) {
-      const stamp = ++this.bonusStamp;
-      for (const field of [this.title, this.channel]) {
-        const weight = field === this.title ? TITLE_SCORE : CHANNEL_SCORE;
-        for (const word of keys) {
-          const list = field.get(word);
-          if (list === undefined) continue;
-          for (let i = 0; i < list.length; i++) {
-            const slot = list[i] as number;
-            if (matched[slot] !== all || bonusOf[slot] === stamp) continue;
-            bonusOf[slot] = stamp;
-            score[slot] = (score[slot] as number) + weight;
-          }
-        }
-      }
-    }
   }
 
   private sortNewest(): void {
@@ -361,10 +265,7 @@ export class MemoryIndex {
       slots: live.slots,
       alive: live.alive,
       slotOf: live.slotOf,
-      title: live.title,
-      channel: live.channel,
-      titleGrams: live.titleGrams,
-      channelGrams: live.channelGrams,
+      lists: live.lists,
       words: live.words,
       grams: live.grams,
       strings: live.strings,
