@@ -13,6 +13,7 @@ import { frameworkProblem, installProblemHandling, MAX_PATH_PARAMETER_LENGTH, se
 import { forgetReadsAfterWrites, ReadCache } from './read-cache.js';
 import { registerRoutes, SEARCH_ENGINE_PATH } from './routes.js';
 import { MeiliError, sendMeiliError } from './search/meili-error.js';
+import { defaultWebPage } from './web/web.routes.js';
 
 /** What buildApp takes, declared in app-deps.ts: re-exported for those who build the app. */
 export type { AppDeps, AppOptions } from './app-deps.js';
@@ -44,7 +45,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // refusals of Node's HTTP parser (a header too large, a NUL in a header) as problem JSON too
     clientErrorHandler: answerClientError,
   });
-  installProblemHandling(app);
+  // a browser sent to a path nothing answers gets the app, which shows its not-found page (404)
+  installProblemHandling(app, { notFoundPage: options.webDir ? defaultWebPage(options.webDir) : null });
   installInputChecks(app);
   // a body is JSON unless a route says otherwise (the login form): Fastify's own text/plain parser
   // would hand a JSON route a string and have it refused as "not an object" instead of 415

@@ -52,12 +52,14 @@ export function sendNoContent(reply: FastifyReply): FastifyReply {
 
 /**
  * Answers every error as problem JSON: AppErrors by kind, request validation as 400 naming the
- * parameter and its rule, unknown routes 404, known routes with the wrong method 405.
+ * parameter and its rule, unknown routes 404, known routes with the wrong method 405; a browser's
+ * page load of an unknown path outside the API is answered `notFoundPage` (the web UI, which says
+ * the page is not found) with 404.
  * Anything unexpected is logged with its stack and answered `internal_error` without internals.
  * `OPTIONS` that is not a CORS preflight answers 204 with `Allow`; every route documents its
  * errors as problem JSON unless it declares its own.
  */
-export function installProblemHandling(app: FastifyInstance): void {
+export function installProblemHandling(app: FastifyInstance, options: { notFoundPage?: string | null } = {}): void {
   const knownRoutes = FindMyWay();
   const allowedOn = (path: string) => CHECKED_METHODS.filter((method) => knownRoutes.find(method, path) !== null);
   app.addHook('onRoute', (route) => {
@@ -83,6 +85,9 @@ export function installProblemHandling(app: FastifyInstance): void {
       reply.header('allow', allowed.join(', '));
       return sendProblem(reply, 405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`);
     }
+    if (options.notFoundPage && wantsAppPage(request, path)) {
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(options.notFoundPage);
+    }
     return sendProblem(reply, 404, 'route_not_found', `There is no route ${request.method} ${path}.`);
   });
 
@@ -100,6 +105,15 @@ export function installProblemHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, 500, 'internal_error', 'Kura failed to answer this request; the error is in its log.');
   });
+}
+
+/** Paths the web UI never shows: the API, logins, feeds, built files and the operator's probes stay problem JSON. */
+const NOT_APP_PAGES = /^\/(api|auth|feeds|assets|healthz|readyz|metrics)(\/|$)/;
+
+/** A browser's page load (GET or HEAD asking for HTML) of a path the web UI could show. */
+function wantsAppPage(request: FastifyRequest, path: string): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  return !NOT_APP_PAGES.test(path) && (request.headers.accept ?? '').includes('text/html');
 }
 
 function pathOf(request: FastifyRequest): string {

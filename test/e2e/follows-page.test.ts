@@ -1,10 +1,13 @@
+import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
 import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
 import { runKura } from '../support/cli.js';
 import type { TestDatabase } from '../support/database.js';
+import { buildRecord } from '../support/factories.js';
 import { queueSubmitted } from '../support/webhooks.js';
 
 // The follows page in Debian's Chromium against a real `kura serve`. beforeAll follows three HLS
@@ -119,7 +122,17 @@ describe('the follows page', () => {
     await logInOnPage(page, '/follows');
     await page.waitForURL('**/follows');
 
+    // on a phone the list comes first: the form waits behind a button, and a follow shows in the first screen
+    await card(page, 'Quiet Stage').waitFor();
+    expect(await page.getByLabel('Channel or playlist URL').count()).toBe(0);
+    expect((await card(page, 'Quiet Stage').boundingBox())!.y).toBeLessThan(VIEWPORTS.phone.height - 100);
+    await page.getByRole('button', { name: 'Add a follow' }).click();
+    expect(await page.getByRole('button', { name: 'Close the form' }).getAttribute('aria-expanded')).toBe('true');
+    // members-only streams are YouTube's: the choice goes once the URL is an HLS endpoint's
+    await page.getByLabel('Channel or playlist URL').fill('https://www.youtube.com/@someone');
+    expect(await page.getByLabel(/Members-only streams/).count()).toBe(1);
     await page.getByLabel('Channel or playlist URL').fill(`${api}/rehearsal/index.m3u8`);
+    expect(await page.getByLabel(/Members-only streams/).count()).toBe(0);
     await page.getByLabel('Channel name').fill('Rehearsal Room');
     await page.getByLabel(/Title must match/).fill('(unclosed');
     await page.getByRole('button', { name: 'Follow', exact: true }).click();
@@ -132,7 +145,9 @@ describe('the follows page', () => {
     const added = card(page, 'Rehearsal Room');
     await added.waitFor();
     expect(await page.getByTestId('follow-problem').count()).toBe(0);
+    expect(await page.getByLabel('Channel or playlist URL').count()).toBe(0); // saved: the form closes
     expect(await added.innerText()).toContain('title matches rehearsal|practice');
+    expect(await added.innerText()).not.toContain('members-only');
     await screenshot(page, 'follows-admin-phone');
 
     await added.getByRole('button', { name: 'Pause Rehearsal Room' }).click();
@@ -173,6 +188,7 @@ describe('the follows page', () => {
     expect(await page.getByLabel(/Title must not match/).inputValue()).toBe('rerun');
     expect(await page.getByLabel(/Quality/).inputValue()).toBe('1080p');
     expect(await page.getByLabel('Channel or playlist URL').count()).toBe(0);
+    expect(await page.getByLabel(/Members-only streams/).count()).toBe(0); // an HLS endpoint has none
 
     await page.getByLabel(/Title must match/).fill('(unclosed');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -197,5 +213,43 @@ describe('the follows page', () => {
     expect(await rules()).toEqual({ channel_name: 'Edited Stage', title: 'Late show', title_include: 'karaoke|singing', title_exclude: null, quality: '720p' });
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('says a check whose time has passed is due now, never "next check … ago"', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    // the browser's clock two days on: every next check (a day's interval) is in its past
+    await page.clock.install({ time: Date.now() + 2 * 86_400_000 });
+    await page.goto('/follows');
+    const facts = card(page, 'Quiet Stage').locator('.facts').first();
+    await expect.poll(() => facts.innerText()).toMatch(/next check due now/);
+    expect(await page.locator('[data-testid=follow]').allInnerTexts()).not.toContainEqual(expect.stringMatching(/next check [^\n]*ago/));
+    await page.close();
+  });
+
+  it('draws one month of growth on a short axis labelled by month, with the month and its totals in the legend', async () => {
+    // one finished record, in March 2025: the archive's whole history is one month
+    const file = path.join(cwd, 'one-month.json');
+    await writeFile(file, JSON.stringify([buildRecord({ id: 'oneMonth001', scheduledStart: '2025-03-10T20:00:00Z', fileSizeBytes: 2_500_000_000 })]));
+    expect((await runKura(['import', file], env(), cwd)).code).toBe(0);
+    for (const [name, viewport] of [
+      ['phone', VIEWPORTS.phone],
+      ['desktop', { width: 1366, height: 900 }],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ viewport, baseURL: api, colorScheme });
+        const page = await context.newPage();
+        await page.goto('/stats');
+        const chart = page.getByTestId('growth-chart');
+        await expect.poll(() => chart.getAttribute('data-months')).toBe('Mar 2025');
+        const legend = await page.locator('.u-legend').innerText();
+        expect(legend).toMatch(/Month\s*Mar 2025/);
+        expect(legend).toMatch(/Archived streams\s*1/);
+        expect(legend).toMatch(/Stored\s*2\.5 GB/);
+        expect(legend).not.toContain('--');
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `stats-one-month-${name}-${colorScheme}`);
+        await context.close();
+      }
+    }
   });
 });

@@ -414,6 +414,95 @@ describe('the web UI', () => {
     await context.close();
   }, 60_000);
 
+  it('loads every page as nobody without an error in the console (no failed request asking who is logged in)', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    // the thumbnails whose host is gone fail on purpose (the placeholder test): those images, and only those, may fail
+    const brokenImages = new Set<string>();
+    const refused: string[] = [];
+    const errors: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() < 400) return;
+      if (response.request().resourceType() === 'image') brokenImages.add(response.url());
+      else refused.push(`${response.status()} ${response.url()}`);
+    });
+    // (a request cut short by going to the next page, such as the archive's video, is aborted: not a failure)
+    page.on('requestfailed', (request) => {
+      if (request.resourceType() === 'image') brokenImages.add(request.url());
+      else if (request.failure()?.errorText !== 'net::ERR_ABORTED') refused.push(`${request.failure()?.errorText} ${request.url()}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()} (${message.location().url})`);
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    // (not the queue: its submitters' names are asked of /api/user/{provider}/{id}, which answers 404 for the imported ones)
+    for (const url of ['/', '/history', '/stats', `/archive/${VIDEO_ID}`, '/follows']) {
+      await page.goto(url);
+      await page.waitForLoadState('networkidle');
+    }
+    await page.getByRole('link', { name: 'Log in' }).first().waitFor(); // the session was asked, and is nobody
+    expect(refused).toEqual([]);
+    expect(errors.filter((error) => ![...brokenImages].some((image) => error.endsWith(`(${image})`)))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows the app’s not-found page for an unknown page, and problem JSON for an unknown API path', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.title()).toBe('Not found · Kura');
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    // the API's own paths stay problem JSON, whatever the client accepts; so does a script's request elsewhere
+    for (const [url, accept] of [
+      ['/api/no-such-thing', 'text/html'],
+      ['/no-such-page', 'application/json'],
+    ] as const) {
+      const answer = await fetch(`${api}${url}`, { headers: { accept } });
+      expect(answer.status, url).toBe(404);
+      expect(answer.headers.get('content-type'), url).toMatch(/^application\/problem\+json/);
+      expect(await answer.json()).toMatchObject({ code: 'route_not_found' });
+    }
+    await page.close();
+  });
+
+  it('fits the nav on a phone in one row that scrolls sideways, every link reachable by keyboard', async () => {
+    for (const [width, viewport] of [
+      ['phone', VIEWPORTS.phone],
+      ['desktop', { width: 1366, height: 900 }],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await loggedInContext(viewport, colorScheme); // an admin: every link, Webhooks too
+        const page = await context.newPage();
+        await page.goto('/stats');
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        const links = nav.getByRole('list').getByRole('link');
+        await expect.poll(() => links.count()).toBe(7);
+        const tops = await links.evaluateAll((all) => all.map((a) => Math.round(a.getBoundingClientRect().top)));
+        expect(new Set(tops).size, `${width}: ${tops.join(', ')}`).toBe(1);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        // the current page's link is in sight; Tab reaches every link, each scrolled into sight when focused
+        const list = nav.getByRole('list');
+        const inSight = (link: ReturnType<typeof links.nth>) =>
+          Promise.all([list.boundingBox(), link.boundingBox()]).then(([row, box]) =>
+            box!.x >= row!.x - 1 && box!.x + box!.width <= row!.x + row!.width + 1 ? true : `${JSON.stringify(box)} outside ${JSON.stringify(row)}`,
+          );
+        expect(await inSight(nav.locator('[aria-current=page]'))).toBe(true);
+        await screenshot(page, `nav-${width}-${colorScheme}`);
+        await nav.getByRole('link', { name: 'Kura' }).focus();
+        for (let i = 0; i < 7; i += 1) {
+          await page.keyboard.press('Tab');
+          const link = links.nth(i);
+          expect(await link.evaluate((a) => a === document.activeElement)).toBe(true);
+          await expect.poll(() => inSight(link), { timeout: 2000 }).toBe(true);
+        }
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      }
+    }
+  }, 60_000);
+
   it('shows every page at desktop and phone widths without serious accessibility violations', async () => {
     const pages = ['/', '/queue', '/history', `/archive/${VIDEO_ID}`, '/stats', '/tokens', '/login'];
     const found: string[] = [];
@@ -464,4 +553,24 @@ describe('the web UI', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 60_000);
+
+  // last: it removes an archive the other tests list
+  it('takes an archive down from its page and lands on the history without asking for `undefined`', async () => {
+    const id = 'rec00000020';
+    const context = await loggedInContext(VIEWPORTS.desktop, 'light');
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('dialog', (dialog) => void dialog.accept('a test takedown'));
+    await page.goto(`/archive/${id}`);
+    await page.getByRole('heading', { name: 'Karaoke night 20' }).waitFor();
+    await page.getByRole('button', { name: 'Take down' }).click();
+    await page.waitForURL('**/history');
+    await expect.poll(() => page.locator('[data-testid=history-list] > li').count()).toBe(25);
+    await page.waitForLoadState('networkidle');
+    expect((await fetch(`${api}/api/video/${id}`)).status).toBe(404);
+    expect(requests.filter((url) => url.includes('undefined'))).toEqual([]);
+    expect(requests).toContainEqual(expect.stringContaining(`/api/video/${id}`));
+    await context.close();
+  }, 30_000);
 });

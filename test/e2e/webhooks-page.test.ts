@@ -86,6 +86,22 @@ describe('the webhooks page', () => {
     const row = added.getByTestId('webhook-deliveries').locator('tbody tr').first();
     await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/^webhook\.test\s+Delivered .+\s+1\s+HTTP 204\s+\d+ ms\s+—$/);
     expect(await row.getAttribute('data-event-id')).toBe(received[0]!.headers['webhook-id']);
+    // on a phone the table keeps every column and scrolls sideways, saying so; on a desktop it fits
+    const table = added.getByRole('region', { name: `Recent deliveries to ${receiverUrl}` });
+    const hint = added.getByTestId('deliveries-scroll-hint');
+    expect(await hint.count()).toBe(0);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await hint.waitFor();
+    expect(await hint.isVisible()).toBe(true);
+    expect(await table.evaluate((box) => ({ scrolls: box.scrollWidth > box.clientWidth, tabIndex: box.tabIndex }))).toEqual({ scrolls: true, tabIndex: 0 });
+    await table.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => table.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
+    expect(await added.locator('th', { hasText: 'Next try' }).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'webhook-deliveries-phone');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await expect.poll(() => hint.count()).toBe(0);
 
     // the secret lives in that page only: a reload shows the webhook, never its secret
     await page.reload();

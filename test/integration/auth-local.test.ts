@@ -35,6 +35,19 @@ describe('local login', () => {
     expect(user.json()).toEqual({ id: 'alice', name: 'alice', avatar: null, provider: 'local', role: 'user' });
   });
 
+  it('answers who is logged in without a 401 for nobody when asked with optional=true', async () => {
+    const anonymous = await kura.app.inject({ url: '/api/user?optional=true' });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toBeNull();
+    // without it, or with anything else, nobody is still 401 (before the query is judged)
+    for (const url of ['/api/user', '/api/user?optional=false', '/api/user?optional=maybe']) {
+      expect((await kura.app.inject({ url })).json(), url).toMatchObject({ status: 401, code: 'not_logged_in' });
+    }
+    const cookie = await logIn(kura, 'alice');
+    const known = await kura.app.inject({ url: '/api/user?optional=true', headers: { cookie } });
+    expect(known.json()).toEqual({ id: 'alice', name: 'alice', avatar: null, provider: 'local', role: 'user' });
+  });
+
   it('stores only a hash of the session token', async () => {
     const cookie = await logIn(kura, 'alice');
     const token = cookie.split('=')[1] as string;

@@ -7,6 +7,12 @@ import { problemResponses } from '../responses.schema.js';
 import { presentCaller, presentUser } from './user.presenter.js';
 import type { AccountDeps } from '../auth/account-deps.js';
 
+const CurrentUserQuerySchema = Type.Object({
+  optional: Type.Optional(
+    Type.Boolean({ description: 'true: a caller who is not logged in is answered 200 with null instead of 401 (a page asking who is logged in)' }),
+  ),
+});
+
 const UserParamsSchema = Type.Object({
   provider: Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'discord, google, twitch, github, oidc or local' }),
   id: Type.String({ pattern: '^[^\\s/]{1,128}$', description: 'The user id at that provider' }),
@@ -14,24 +20,29 @@ const UserParamsSchema = Type.Object({
 
 /** What the user routes use. */
 export interface UserRouteDeps extends Pick<AccountDeps, 'users'> {
-  guard: Pick<Guard, 'requireCaller'>;
+  guard: Pick<Guard, 'optional' | 'requireCaller'>;
 }
 
-/** `GET /api/user` (the caller) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
+/** `GET /api/user` (the caller; with `?optional=true` null for nobody) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
 export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
   const { guard } = deps;
   return async (app) => {
     app.get(
       '/user',
       {
-        onRequest: guard.requireCaller,
+        // the login is judged before the query is validated (a stranger gets 401, never 400): the raw query decides
+        onRequest: async (request, reply) => {
+          if ((request.query as Record<string, unknown>).optional === 'true') await guard.optional(request, reply);
+          else await guard.requireCaller(request, reply);
+        },
         schema: {
           operationId: 'getCurrentUser',
-          summary: 'The logged-in caller (401 when not logged in)',
-          response: { 200: CallerSchema, ...problemResponses },
+          summary: 'The logged-in caller (401 when not logged in; null with optional=true)',
+          querystring: CurrentUserQuerySchema,
+          response: { 200: Type.Union([CallerSchema, Type.Null()]), ...problemResponses },
         },
       },
-      async (request) => presentCaller(callerOf(request)),
+      async (request) => (request.query.optional === true && request.caller === null ? null : presentCaller(callerOf(request))),
     );
     app.get(
       '/user/:provider/:id',

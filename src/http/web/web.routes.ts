@@ -21,6 +21,12 @@ const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="des
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });
 const ChannelPageParamsSchema = Type.Object({ channelId: Type.String() });
 
+/** The app's index.html with the default head, for pages whose HTML names nothing in particular; null when the UI was not built. */
+export function defaultWebPage(dir: string): string | null {
+  const indexPath = path.join(dir, 'index.html');
+  return existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace(HEAD_PLACEHOLDER, DEFAULT_HEAD) : null;
+}
+
 /** What the web UI's pages use: the built UI, and the records and channels their link previews describe. */
 export interface WebRouteDeps {
   livestreams: LivestreamRepo;
