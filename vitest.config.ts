@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0067-tests-that-cannot-lie.md
 import { defineConfig } from 'vitest/config';
+import E2eFirstSequencer from './test/support/e2e-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,6 +10,7 @@ export default defineConfig({
     // two test files at once even on two cores (vitest would take one): most of the suite's time is
     // real-time streams waiting on the clock, not CPU
     maxWorkers: 2,
+    sequence: { sequencer: E2eFirstSequencer },
     // end-to-end tests record real-time streams of 10–20 s and take 30–40 s on a quiet 2-core
     // machine; the limit only catches a hang, with room for a loaded CI machine
     testTimeout: 120_000,

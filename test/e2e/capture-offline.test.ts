@@ -18,8 +18,10 @@ describe('a capture of an HLS endpoint that goes offline', () => {
     endpoint = await startHlsEndpointFixture();
     // idle and unreachable time-outs are longer, so only the offline one can end it
     const api = await h.serve({ KURA_CAPTURE_OFFLINE_SECONDS: '2', KURA_CAPTURE_IDLE_SECONDS: '60' });
-    const id = await h.archive(endpoint.url);
+    // submitted once it is on air: the endpoint answers 404 before, which a submission refuses
     const broadcast = endpoint.broadcast({ seconds: 6 });
+    await broadcast.onAir;
+    const id = await h.archive(endpoint.url);
     await broadcast.fetchedAll();
     await endpoint.goOffline();
     const offlineFrom = endpoint.requests.length;
@@ -38,8 +40,9 @@ describe('a capture of an HLS endpoint that goes offline', () => {
   it('ends as restarted when a new broadcast restarts the media sequence before the offline time-out, keeping only the first', async () => {
     endpoint = await startHlsEndpointFixture();
     const api = await h.serve({ KURA_CAPTURE_OFFLINE_SECONDS: '60', KURA_CAPTURE_IDLE_SECONDS: '60' });
-    const id = await h.archive(endpoint.url);
     const first = endpoint.broadcast({ seconds: 8 });
+    await first.onAir;
+    const id = await h.archive(endpoint.url);
     await first.fetchedAll();
     await endpoint.goOffline();
     await endpoint.offlineAnswers(1);

@@ -12,6 +12,9 @@ const h = useCaptureHarness();
 describe('resuming a capture', () => {
   it('keeps the archive complete through faults, and records a segment that is gone as a gap', async () => {
     const fixture = await h.startFixture({ seconds: 20 });
+    const api = await h.serve();
+    // queued first: the submission reads the playlist once, before the faults begin
+    const id = await h.archive(fixture.url);
     let n = 0;
     const faults = ['503', 'reset', 'stall'] as const;
     fixture.fail = (requestPath) => {
@@ -22,8 +25,6 @@ describe('resuming a capture', () => {
       const fault = faults[Math.floor(n / 20) % faults.length] as (typeof faults)[number];
       return fault === '503' ? 503 : fault;
     };
-    const api = await h.serve();
-    const id = await h.archive(fixture.url);
     await fixture.start();
     const done = await h.settled(id);
     expect(done.status, done.failure_reason ?? '').toBe('finished');

@@ -1,5 +1,3 @@
-// Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0074-cjk-words-in-search.md
-
 /** A query word as matched: documents holding any of these words match it. */
 export type Term = readonly string[];
 

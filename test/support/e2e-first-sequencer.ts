@@ -1,0 +1,19 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** End-to-end files (real-time streams, 30–140 s each) first, then integration, then unit. */
+const RANKS: ReadonlyArray<[RegExp, number]> = [
+  [/\/test\/e2e\//, 0],
+  [/\/test\/integration\//, 1],
+];
+
+/**
+ * Runs the long end-to-end files first so the two workers finish together: left to vitest's own
+ * order (the largest files first in a fresh clone), a short file of two 35 s tests started last
+ * and ran a minute after everything else had ended. Within a rank, vitest's order stands.
+ */
+export default class E2eFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => RANKS.find(([pattern]) => pattern.test(file.moduleId))?.[1] ?? RANKS.length;
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
