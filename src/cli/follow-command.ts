@@ -10,7 +10,8 @@ import { updateFollow } from '../core/follows/update-follow.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
-import { escapeControls, printListing, shown } from '../wiring/terminal-text.js';
+import { escapeControls, shown } from '../wiring/terminal-text.js';
+import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 

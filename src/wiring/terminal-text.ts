@@ -28,19 +28,3 @@ export function row(cells: readonly string[]): string {
 export function escapeLines(text: string): string {
   return text.split('\n').map(escapeControls).join('\n');
 }
-
-/** `value` as JSON, the controls JSON leaves raw (C1, bidirectional) written as `\u` escapes: still valid JSON, inert on a terminal. */
-export function jsonShown(value: unknown): string {
-  return JSON.stringify(value).replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/**
- * Prints a listing on stdout: a header of the column names, then a tab-separated line per item,
- * or "none" when there is none; with `json`, the items as a JSON array of objects (for scripts).
- */
-export function printListing<C extends string>(columns: readonly C[], items: ReadonlyArray<Record<C, string | number | null>>, json: boolean): void {
-  if (json) return void console.log(jsonShown(items));
-  if (items.length === 0) return void console.log('none');
-  console.log(columns.join('\t'));
-  for (const item of items) console.log(row(columns.map((column) => String(item[column] ?? '-'))));
-}
