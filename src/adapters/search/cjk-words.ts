@@ -68,9 +68,8 @@ export function cjkRuns(text: string): string[] {
 function gramsOf(text: string): string[] {
   const grams = new Set<string>();
   for (const run of cjkRuns(text)) {
-    const letters = [...run];
-    for (let i = 0; i + 1 < letters.length; i++) grams.add(`${letters[i]}${letters[i + 1]}`);
-    grams.add(letters.at(-1) as string);
+    for (const pair of pairsOf(run)) grams.add(pair);
+    grams.add([...run].at(-1) as string);
   }
   return [...grams];
 }
