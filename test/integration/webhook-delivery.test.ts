@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import pino from 'pino';
 import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
+import { deliverWebhooksJob } from '../../src/jobs/definitions/deliver-webhooks.js';
 import { presentRecord } from '../../src/http/livestreams/record.presenter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { PUBLIC_URL, queueRecord as queueIn, startReceiver, startWorker } from '../support/webhooks.js';
+import { createDeliverDeps } from '../../src/wiring/notifications.js';
+import { PUBLIC_URL, QUICK, queueRecord as queueIn, startReceiver, startWorker } from '../support/webhooks.js';
 
 let db: TestDatabase;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -127,5 +130,34 @@ describe('webhook delivery', () => {
     expect(delivery).toMatchObject({ lastStatusCode: null, lastError: expect.stringContaining('refused') });
     expect(receiver.received).toHaveLength(0);
     expect((await repo.get(webhook.id))?.failingSince).toBeInstanceOf(Date);
+  });
+  it('disables a webhook whose deliveries failed for five days, with one warning that names it and hides its URL’s token', async () => {
+    receiver = await startReceiver([500]);
+    const { webhook, secret } = await addWebhook(
+      { webhooks: createWebhookRepo(db.pool), refuseUrl: () => null, checkAddresses: async () => null },
+      { url: `${receiver.url}?token=hook-token-7f3a`, createdBy: 'local/root' },
+    );
+    receiver.useSecret(secret);
+    await queueRecord('rec1');
+    await db.pool.query(`update webhooks set failing_since = now() - interval '6 days' where id = $1`, [webhook.id]);
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const work = {
+      webhooks: {
+        deps: createDeliverDeps({ allowPrivateSources: true, publicUrl: PUBLIC_URL }, db.pool, QUICK),
+        drains: { deliverWebhooks: async () => undefined },
+      },
+      log,
+    };
+
+    await deliverWebhooksJob.handle(work, {}, { id: 'test' });
+
+    const [row] = (await db.pool.query('select disabled_at, disabled_reason from webhooks where id = $1', [webhook.id])).rows;
+    expect(row).toMatchObject({ disabled_at: expect.any(Date), disabled_reason: 'Every delivery failed for 5 days (last: HTTP 500).' });
+    const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level === 40);
+    expect(warnings.map((line) => line.msg)).toEqual([
+      `webhook disabled: ${webhook.id} ${receiver.url}?token=***: Every delivery failed for 5 days (last: HTTP 500).`,
+    ]);
+    expect(lines.join('\n')).not.toContain('hook-token-7f3a');
   });
 });

@@ -88,7 +88,7 @@ export function useCaptureHarness(): CaptureHarness {
     },
     env: (extra = {}) => e2eEnv(db.url, dataDir, { LOG_LEVEL: 'warn', ...extra }),
     async serve(extra = {}) {
-      kura = spawnKura(['serve'], { ...harness.env(extra), LOG_LEVEL: 'info' }, path.dirname(dataDir));
+      kura = spawnKura(['serve'], harness.env({ LOG_LEVEL: 'info', ...extra }), path.dirname(dataDir));
       const line = await kura.waitForLog((l) => l.msg === 'kura api listening');
       return line.url as string;
     },

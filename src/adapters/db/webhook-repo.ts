@@ -172,15 +172,17 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
         );
         if (outcome.delivered) {
           await client.query('update webhooks set failing_since = null where id = $1', [delivery.webhook.id]);
-          return;
+          return false;
         }
-        await client.query(
-          `update webhooks set failing_since = coalesce(failing_since, $2),
-             disabled_at = case when disabled_at is null and coalesce(failing_since, $2) < $3 then $2 else disabled_at end,
-             disabled_reason = case when disabled_at is null and coalesce(failing_since, $2) < $3 then $4 else disabled_reason end
-           where id = $1`,
+        const { rows } = await client.query<{ disabled_now: boolean }>(
+          `update webhooks w set failing_since = coalesce(w.failing_since, $2),
+             disabled_at = case when w.disabled_at is null and coalesce(w.failing_since, $2) < $3 then $2 else w.disabled_at end,
+             disabled_reason = case when w.disabled_at is null and coalesce(w.failing_since, $2) < $3 then $4 else w.disabled_reason end
+           from webhooks before where before.id = w.id and w.id = $1
+           returning before.disabled_at is null and w.disabled_at is not null as disabled_now`,
           [delivery.webhook.id, at, disable.before, disable.reason],
         );
+        return rows[0]?.disabled_now === true;
       });
     },
 

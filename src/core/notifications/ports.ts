@@ -41,8 +41,11 @@ export interface WebhookRepo {
    * claim runs out), each the earliest undelivered one of its webhook and record.
    */
   claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]>;
-  /** Records a try; a webhook failing since before `disableBefore` is disabled with `reason`. */
-  recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome, disable: { before: Date; reason: string }): Promise<void>;
+  /**
+   * Records a try; a webhook failing since before `disable.before` is disabled with its `reason`.
+   * Resolves true when this try disabled it.
+   */
+  recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome, disable: { before: Date; reason: string }): Promise<boolean>;
   /** When the next undelivered delivery is due, or null. */
   nextDueAt(): Promise<Date | null>;
   /** Deletes deliveries delivered or given up before `before`, then events left without deliveries; returns how many rows went. */

@@ -1,9 +1,10 @@
 import { deliverWebhooks } from '../../core/notifications/deliver-webhooks.js';
+import { redactUrl, redactUrlsIn } from '../../core/sources/public-url.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { NoPayload } from '../payloads.js';
 
-type Work = Pick<JobWork, 'webhooks'>;
+type Work = Pick<JobWork, 'webhooks' | 'log'>;
 
 /**
  * Sends the due webhook deliveries, then asks for the next drain when the next delivery is due.
@@ -22,7 +23,11 @@ export const deliverWebhooksJob = defineJob({
   schedule: { everySeconds: 60, atSecond: 30 },
   async handle(work: Work) {
     if (work.webhooks === undefined) return;
-    const next = await deliverWebhooks(work.webhooks.deps);
+    const { next, disabled } = await deliverWebhooks(work.webhooks.deps);
+    for (const webhook of disabled) {
+      const url = redactUrl(webhook.url);
+      work.log?.warn({ webhook: webhook.id, url }, `webhook disabled: ${webhook.id} ${url}: ${redactUrlsIn(webhook.reason)}`);
+    }
     if (next !== null) await work.webhooks.drains.deliverWebhooks(next);
   },
   // each delivery keeps its own tries and next time; the next drain (the clock at the latest) sends them
