@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useCaptureHarness } from '../support/capture-harness.js';
+import { INTERRUPTED_FRAMES, INTERRUPTED_SECONDS, useCaptureHarness } from '../support/capture-harness.js';
 import { probe } from '../support/hls-fixture.js';
 
 // A capture across a restart of `kura serve`: killed (SIGKILL) while recording fMP4, or stopped
 // (SIGTERM) and handed over. Beside capture-resume.test.ts's faults, in a file of its own so the
-// two run side by side (each test is a 30 s stream in real time).
+// two run side by side (each test is a stream of INTERRUPTED_SECONDS in real time).
 const h = useCaptureHarness();
 
 describe('a capture across a restart', () => {
@@ -18,8 +18,8 @@ describe('a capture across a restart', () => {
     expect(details.capture.parts.length).toBe(2);
     expect(h.fixture.requests.filter((r) => r.endsWith('/init.mp4')).length).toBeGreaterThanOrEqual(2);
     const ours = await probe(h.archivedFile(id));
-    expect(ours.frames).toBe(900);
-    expect(Math.abs(ours.duration - 30)).toBeLessThanOrEqual(0.2);
+    expect(ours.frames).toBe(INTERRUPTED_FRAMES);
+    expect(Math.abs(ours.duration - INTERRUPTED_SECONDS)).toBeLessThanOrEqual(0.2);
   });
 
   it('hands a capture over on SIGTERM: the next worker resumes it without a gap', async () => {
@@ -31,6 +31,6 @@ describe('a capture across a restart', () => {
     expect(details.capture.gaps).toEqual([]);
     const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
     expect(log).toContain('stopped; the capture continues on the next worker');
-    expect((await probe(h.archivedFile(id))).frames).toBe(900);
+    expect((await probe(h.archivedFile(id))).frames).toBe(INTERRUPTED_FRAMES);
   });
 });

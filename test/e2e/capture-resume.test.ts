@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCaptureHarness } from '../support/capture-harness.js';
+import { INTERRUPTED_FRAMES, INTERRUPTED_SECONDS, useCaptureHarness } from '../support/capture-harness.js';
 import { probe } from '../support/hls-fixture.js';
 
 // Real captures through faults: the source failing requests, `kura serve` killed (SIGKILL) or
@@ -50,7 +50,7 @@ describe('resuming a capture', () => {
     expect(log).toContain('stopped answering');
     expect(log).toMatch(/resuming/);
     const ours = await probe(h.archivedFile(id));
-    expect(ours.frames).toBe(900);
+    expect(ours.frames).toBe(INTERRUPTED_FRAMES);
   });
 
   it('fetches again, from the source, what a crashed worker had not uploaded and its disk lost', async () => {
@@ -62,7 +62,7 @@ describe('resuming a capture', () => {
     expect(details.capture.gaps).toEqual([]); // the window still listed every segment
     const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
     expect(log).toMatch(/from sequence 0 on is neither stored nor on this worker's disk; fetching it again/);
-    expect((await probe(h.archivedFile(id))).frames).toBe(900);
+    expect((await probe(h.archivedFile(id))).frames).toBe(INTERRUPTED_FRAMES);
   });
 
   it('records what left the window meanwhile as a gap, never writing past a hole', async () => {
@@ -76,7 +76,7 @@ describe('resuming a capture', () => {
     ]);
     const lost = details.capture.gaps[0].lastSequence + 1;
     expect(lost).toBeGreaterThanOrEqual(4);
-    expect(details.capture.parts).toEqual([expect.objectContaining({ part: 1, segments: 30 - lost })]);
-    expect((await probe(h.archivedFile(id))).frames).toBe(900 - 30 * lost); // the rest whole, no garbage
+    expect(details.capture.parts).toEqual([expect.objectContaining({ part: 1, segments: INTERRUPTED_SECONDS - lost })]);
+    expect((await probe(h.archivedFile(id))).frames).toBe(INTERRUPTED_FRAMES - 30 * lost); // the rest whole, no garbage
   });
 });

@@ -122,7 +122,7 @@ describe('capturing to S3 storage', () => {
 
   it('keeps its local disk within a few chunks whatever the stream’s length, capture and finalize alike', async () => {
     await fixture.close();
-    fixture = await startHlsFixture({ seconds: 30, size: '640x360', bitrate: '5M', constantBitrate: true }); // ~19 MB
+    fixture = await startHlsFixture({ seconds: 20, size: '640x360', bitrate: '5M', constantBitrate: true }); // ~12.5 MB: a dozen chunks
     const spool = sampleDiskUse(path.join(cwd, 'data', 'spool'));
     const encoded = fixture.start();
     const onS3 = await archiveWith({ ...s3.env, KURA_SPOOL_CHUNK_MB: '1' });
@@ -130,14 +130,14 @@ describe('capturing to S3 storage', () => {
     const { peak, samples } = await spool.stop();
     const details = await fetch(`${onS3.api}/api/video/${onS3.id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
-    expect(details.fileSizeBytes).toBeGreaterThan(15 * 1024 * 1024);
+    expect(details.fileSizeBytes).toBeGreaterThan(10 * 1024 * 1024);
     expect(samples).toBeGreaterThan(100);
     expect(peak).toBeGreaterThan(0);
     // chunks of 1 MiB: two of them, a segment (~0.6 MB) while capturing; the backlog and socket buffers at finalize
     expect(peak).toBeLessThan(6 * 1024 * 1024);
     const stored = await storedVideo(onS3.api, onS3.id);
     expect(createHash('sha256').update(stored).digest('hex')).toBe(details.sha256);
-    expect((await probe(await saved(stored))).frames).toBe(900);
+    expect((await probe(await saved(stored))).frames).toBe(600);
     // the chunks went to the bucket as the capture went, and are gone now that the archive is stored
     expect(await s3.keys('captures/')).toEqual([]);
     expect(await s3.openUploads()).toEqual([]);

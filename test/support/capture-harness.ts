@@ -31,7 +31,7 @@ export interface CaptureHarness {
   /** Where the fs store keeps a record's video. */
   archivedFile(id: string): string;
   /**
-   * Starts recording a 30 s live stream, sends `signal` to the recording `kura serve` once 8
+   * Starts recording a live stream of INTERRUPTED_SECONDS, sends `signal` to the recording `kura serve` once 8
    * segments were fetched, starts `kura serve` again on the same data and database, and waits for
    * the stream to end. Resolves with the record id, the new api URL and how the first process exited.
    */
@@ -46,6 +46,13 @@ export interface CaptureHarness {
     extra?: Record<string, string>,
   ): Promise<{ api: string; id: string; done: Awaited<ReturnType<typeof waitForRecord>>; details: any }>;
 }
+
+/**
+ * How long the stream of `interruptMidCapture` lasts: the kill comes after 8 one-second segments,
+ * and the restarted server resumes well before the end on a quiet machine. At 30 frames a second.
+ */
+export const INTERRUPTED_SECONDS = 20;
+export const INTERRUPTED_FRAMES = INTERRUPTED_SECONDS * 30;
 
 export function useCaptureHarness(): CaptureHarness {
   let db: TestDatabase;
@@ -100,7 +107,7 @@ export function useCaptureHarness(): CaptureHarness {
     settled: (id) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed'),
     archivedFile: (id) => path.join(dataDir, 'archive', 'archives', id, `${id}.mp4`),
     async interruptMidCapture(signal, options = {}, beforeRestart) {
-      const live = await harness.startFixture({ seconds: 30, ...options });
+      const live = await harness.startFixture({ seconds: INTERRUPTED_SECONDS, ...options });
       await harness.serve();
       const id = await harness.archive(live.url);
       const encoded = live.start();
