@@ -434,8 +434,8 @@ describe('the web UI', () => {
       if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()} (${message.location().url})`);
     });
     page.on('pageerror', (error) => errors.push(error.message));
-    // (not the queue: its submitters' names are asked of /api/user/{provider}/{id}, which answers 404 for the imported ones)
-    for (const url of ['/', '/history', '/stats', `/archive/${VIDEO_ID}`, '/follows']) {
+    // the queue names its submitters, imported ones without an account among them; the record page is an imported upcoming one
+    for (const url of ['/', '/history', '/queue', '/stats', `/archive/${FAR_ID}`, '/follows']) {
       await page.goto(url);
       await page.waitForLoadState('networkidle');
     }

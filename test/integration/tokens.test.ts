@@ -57,10 +57,13 @@ describe('API tokens', () => {
 });
 
 describe('public identities', () => {
-  it('answer GET /api/user/{provider}/{id}, and 404 for an unknown user', async () => {
+  it('answer GET /api/user/{provider}/{id}, and 404 for an unknown user (null with optional=true)', async () => {
     expect((await kura.app.inject({ url: '/api/user/local/alice' })).json()).toEqual({ id: 'alice', name: 'alice', avatar: null, provider: 'local' });
+    expect((await kura.app.inject({ url: '/api/user/local/alice?optional=true' })).json()).toMatchObject({ name: 'alice' });
     const unknown = await kura.app.inject({ url: '/api/user/discord/404' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'user_not_found' });
+    const optional = await kura.app.inject({ url: '/api/user/discord/404?optional=true' });
+    expect([optional.statusCode, optional.body]).toEqual([200, 'null']);
   });
 });

@@ -13,6 +13,14 @@ const CurrentUserQuerySchema = Type.Object({
   ),
 });
 
+const UserQuerySchema = Type.Object({
+  optional: Type.Optional(
+    Type.Boolean({
+      description: 'true: a submitter no account stands behind (an imported one) is answered 200 with null instead of 404 (a page naming submitters)',
+    }),
+  ),
+});
+
 const UserParamsSchema = Type.Object({
   provider: Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'discord, google, twitch, github, oidc or local' }),
   id: Type.String({ pattern: '^[^\\s/]{1,128}$', description: 'The user id at that provider' }),
@@ -23,7 +31,11 @@ export interface UserRouteDeps extends Pick<AccountDeps, 'users'> {
   guard: Pick<Guard, 'optional' | 'requireCaller'>;
 }
 
-/** `GET /api/user` (the caller; with `?optional=true` null for nobody) and `GET /api/user/{provider}/{id}` (anyone's public identity). */
+/**
+ * `GET /api/user` (the caller; with `?optional=true` null for nobody) and
+ * `GET /api/user/{provider}/{id}` (anyone's public identity; with `?optional=true` null for a
+ * submitter without an account).
+ */
 export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
   const { guard } = deps;
   return async (app) => {
@@ -49,13 +61,15 @@ export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'getUser',
-          summary: 'A user’s public identity (a submitter `provider/id`)',
+          summary: 'A user’s public identity (a submitter `provider/id`; 404, or null with optional=true, when no account stands behind it)',
           params: UserParamsSchema,
-          response: { 200: UserSchema, ...problemResponses },
+          querystring: UserQuerySchema,
+          response: { 200: Type.Union([UserSchema, Type.Null()]), ...problemResponses },
         },
       },
       async (request) => {
         const user = await deps.users.find(request.params.provider, request.params.id);
+        if (user === null && request.query.optional === true) return null;
         if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${request.params.provider}/${request.params.id}.`);
         return presentUser(user);
       },

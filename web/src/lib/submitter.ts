@@ -1,10 +1,12 @@
 // Decisions: docs/decisions/0075-original-interface-compatibility.md
-// Submitters the earlier service recorded, as `kura import` keeps them: `legacy/<value>`.
+// Submitters no account stands behind, named without asking the server: those the earlier service
+// recorded, as `kura import` keeps them (`legacy/<value>`), and the operator's `kura archive`
+// (`cli/<system user>`).
 
 /** The provider Kura keeps a submitter of the earlier service under when it was not `provider/id`. */
 const LEGACY_PREFIX = 'legacy/';
 
-/** A legacy submitter as shown, and what its tooltip explains. */
+/** A submitter without an account as shown, and what its tooltip explains. */
 export interface LegacyName {
   name: string;
   title: string;
@@ -22,4 +24,11 @@ export function legacyName(submitter: string): LegacyName | null {
   return isHost
     ? { name: `${value} (automatic)`, title: `Queued automatically by ${value}, the service this archive was imported from` }
     : { name: `${value} (imported)`, title: `A user of the service this archive was imported from (${submitter})` };
+}
+
+/** `cli/<user>` → "<user> (command line)": the operator's `kura archive`; null for every other submitter. */
+export function commandLineName(submitter: string): LegacyName | null {
+  if (!submitter.startsWith('cli/')) return null;
+  const user = submitter.slice('cli/'.length);
+  return { name: `${user} (command line)`, title: `Queued with kura archive by the system user ${user}` };
 }
