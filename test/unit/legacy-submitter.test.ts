@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importedSubmitter } from '../../src/core/livestream/original-export.js';
-import { legacyName } from '../../web/src/lib/submitter.js';
+import { commandLineName, legacyName } from '../../web/src/lib/submitter.js';
 
 describe('submitters of the original service, imported and shown', () => {
   it('keeps provider/id as given and puts anything else under legacy/', () => {
@@ -12,5 +12,10 @@ describe('submitters of the original service, imported and shown', () => {
     expect(legacyName('legacy/186447523415293952')?.name).toBe('186447523415293952 (imported)');
     expect(legacyName('legacy/10.0.0.1')?.name).toBe('10.0.0.1 (imported)');
     expect(legacyName('discord/186447523415293952')).toBeNull();
+  });
+
+  it('shows the operator’s kura archive as the system user on the command line, without asking the server', () => {
+    expect(commandLineName('cli/root')).toEqual({ name: 'root (command line)', title: 'Queued with kura archive by the system user root' });
+    expect(commandLineName('local/cli')).toBeNull();
   });
 });
