@@ -20,9 +20,13 @@ describe("a follow's title rules", () => {
       ['exclude', rules({ titleExclude: pattern })],
     ] as const) {
       const refusal = titleRules(checkRules(rule));
-      const started = performance.now();
-      skipped[name] = titles.filter((title) => refusal(title) !== null).length;
-      expect(performance.now() - started, `${name} ${pattern}`).toBeLessThan(100);
+      // the best of three rounds: a busy machine can stall one round; a backtracking engine takes seconds in every round
+      const rounds = Array.from({ length: 3 }, () => {
+        const started = performance.now();
+        skipped[name] = titles.filter((title) => refusal(title) !== null).length;
+        return performance.now() - started;
+      });
+      expect(Math.min(...rounds), `${name} ${pattern}`).toBeLessThan(100);
     }
     // every title either matches or does not: the include rule skips exactly what the exclude rule keeps
     expect(skipped.include! + skipped.exclude!).toBe(titles.length);
