@@ -6,10 +6,14 @@ import type { ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool } from '../adapters/capture/spool.js';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
+import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
+import { diskSpace, rememberedFor } from '../adapters/system/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import type { Config } from '../config/config.js';
+import { getDiskFigures, type DiskFigures } from '../core/archive/disk-figures.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
+import type { DiskSource } from '../http/disk-metrics.js';
 import type { AccountDeps } from '../http/auth/account-deps.js';
 import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
@@ -61,7 +65,19 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
+      disks: diskSource(config, database),
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },
   );
+}
+
+/** KURA_STORAGE's local archive folder read with statfs (S3: none), the workers' spool reports: read at most every 5 s, however many ask. */
+function diskSource(config: Config, database: Database): DiskSource {
+  const archiveDir = path.join(config.dataDir, 'archive');
+  const archiveSpace = config.storage.kind === 's3' ? null : () => diskSpace(archiveDir);
+  const reports = createDiskReportRepo(database.pool);
+  return {
+    read: rememberedFor<void, DiskFigures>(5000, () => getDiskFigures({ reports, archiveSpace }, new Date())),
+    archiveStorage: config.storage.kind === 's3' ? 's3' : 'local',
+  };
 }
