@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
@@ -65,19 +66,21 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
-      disks: diskSource(config, database),
+      disks: diskSource(config.storage.kind === 's3' ? null : path.join(config.dataDir, 'archive'), database.pool),
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },
   );
 }
 
-/** KURA_STORAGE's local archive folder read with statfs (S3: none), the workers' spool reports: read at most every 5 s, however many ask. */
-function diskSource(config: Config, database: Database): DiskSource {
-  const archiveDir = path.join(config.dataDir, 'archive');
-  const archiveSpace = config.storage.kind === 's3' ? null : () => diskSpace(archiveDir);
-  const reports = createDiskReportRepo(database.pool);
+/**
+ * The disk figures the api shows: `archiveDir` read with statfs (null: S3, no figures), the
+ * workers' spool reports: read at most every 5 s, however many ask.
+ */
+export function diskSource(archiveDir: string | null, pool: pg.Pool): DiskSource {
+  const archiveSpace = archiveDir === null ? null : () => diskSpace(archiveDir);
+  const reports = createDiskReportRepo(pool);
   return {
     read: rememberedFor<void, DiskFigures>(5000, () => getDiskFigures({ reports, archiveSpace }, new Date())),
-    archiveStorage: config.storage.kind === 's3' ? 's3' : 'local',
+    archiveStorage: archiveDir === null ? 's3' : 'local',
   };
 }

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 import type pg from 'pg';
 import type { DiskReports } from '../../core/archive/disk-figures.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 /** A filesystem's space, as statfs reads it: what an unprivileged process may still write, and its size. */
 export interface DiskSpace {
   freeBytes: number;

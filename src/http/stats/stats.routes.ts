@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DiskFigures } from '../../core/archive/disk-figures.js';
 import { getGrowth } from '../../core/livestream/get-growth.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 import type { DiskReports, DiskSpace } from '../../core/archive/disk-figures.js';
 import type { BackgroundLog } from '../job-work.js';
 import { startPurgingExpired } from './purge-expired.js';
