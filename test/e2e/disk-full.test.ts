@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useCaptureHarness } from '../support/capture-harness.js';
-import { probe, SEGMENT_REQUEST } from '../support/hls-fixture.js';
+import { probe, SEGMENT_REQUEST, startHlsFixture, writeDiscontinuityStream } from '../support/hls-fixture.js';
 
 // A disk that fills up during a capture, for real: the worker's spool is a 64 MiB tmpfs, and the
 // test fills it past KURA_MIN_FREE_DISK_MB while a live stream is being recorded.
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 describe('a capture on a disk that fills up', () => {
-  it('stops cleanly below KURA_MIN_FREE_DISK_MB and keeps a playable archive, saying why; the spool’s space is in /metrics', async () => {
+  it('stops cleanly below KURA_MIN_FREE_DISK_MB and keeps a playable archive, saying why; does not start the next capture there; the spool’s space is in /metrics', async () => {
     const spool = path.join(h.dataDir, 'spool');
     await mkdir(spool, { recursive: true });
     await run('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', spool]);
@@ -46,6 +46,18 @@ describe('a capture on a disk that fills up', () => {
     expect(duration).toBeLessThan(20); // long before the stream's 30 s
     expect(frames).toBeGreaterThan(0);
     expect(await fetch(`${api}/api/download/${id}/log`).then((r) => r.text())).toMatch(/capture ended \(disk_full\)/);
+
+    // a stream queued now does not start on that disk: it fails at once, saying why, having fetched no segment
+    const next = await startHlsFixture({ seconds: 1 });
+    try {
+      await writeDiscontinuityStream(path.join(next.dir, 'live'));
+      const refused = await h.settled(await h.archive(next.url));
+      expect(refused.status).toBe('failed');
+      expect(refused.failure_reason).toBe('Nothing was captured: the disk had less free space than the operator keeps free (disk_full).');
+      expect(next.requests.some((request) => SEGMENT_REQUEST.test(request))).toBe(false);
+    } finally {
+      await next.close();
+    }
 
     // the worker reported its spool (the tmpfs) through PostgreSQL; the archive storage is the test's own disk
     const metrics = await fetch(`${api}/metrics`).then((r) => r.text());
