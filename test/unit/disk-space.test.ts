@@ -19,7 +19,7 @@ describe('reading disk space', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     let reads = 0;
     let fail = false;
-    const read = rememberedFor(5000, async () => {
+    const read = rememberedFor<void, number>(5000, async () => {
       reads += 1;
       if (fail) throw new Error('statfs failed');
       return reads;
