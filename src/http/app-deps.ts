@@ -8,6 +8,7 @@ import type { ChangeFeed, LivestreamRepo, WatchLooks } from '../core/livestream/
 import type { SearchEngine } from '../core/search/search.js';
 import type { StreamSource } from '../core/sources/ports.js';
 import type { AccountDeps } from './auth/account-deps.js';
+import type { DiskSource } from './disk-metrics.js';
 import type { FollowDeps } from './follows/follows.routes.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import type { SearchAccessProvider } from './search/search.routes.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   search?: { access: SearchAccessProvider; engine: SearchEngine | null };
   /** Repairs of the lifecycle sweep by action, from every worker (kura_sweep_repairs_total). */
   lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>;
+  /** The archive storage's and the workers' spools' space (admins' stats, /metrics); unset leaves them out. */
+  disks?: DiskSource;
 }
 
 /** How the HTTP app behaves: its public URL, CORS, proxies, limits, logging and the built web UI. */

@@ -71,7 +71,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   // after swagger, so /metrics is in the OpenAPI document
-  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks, follows: deps.follows?.follows });
+  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks, follows: deps.follows?.follows, disks: deps.disks });
 
   const cache = new ReadCache(options.readCacheEntries, deps.changeFeed);
   forgetReadsAfterWrites(app, cache);

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
+import { registerDiskGauges, type DiskSource } from './disk-metrics.js';
 import { registerEventLoopLag } from './event-loop-lag.js';
 import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow.js';
 import type { FollowRepo } from '../core/follows/ports.js';
@@ -21,11 +22,13 @@ export interface MetricSources {
   archives?: Pick<ArchiveCheckRepo, 'counts'>;
   /** The follows, for their health and what they queued. */
   follows?: Pick<FollowRepo, 'list'>;
+  /** The archive storage's and the workers' spools' space. */
+  disks?: DiskSource;
 }
 
 /**
  * Prometheus metrics for one app: process defaults, request durations per route, the lifecycle
- * sweep's repairs, the stored archives by integrity and the follows by health.
+ * sweep's repairs, the stored archives by integrity, the follows by health and the disks' space.
  */
 export function installMetrics(app: FastifyInstance, sources: MetricSources = {}): Registry {
   const registry = new Registry();
@@ -57,6 +60,7 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
   }
   if (sources.archives !== undefined) registerArchiveGauge(registry, sources.archives);
   if (sources.follows !== undefined) registerFollowGauges(registry, sources.follows);
+  if (sources.disks !== undefined) registerDiskGauges(registry, sources.disks);
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       // the route pattern, never the raw URL, so labels stay bounded
@@ -68,7 +72,7 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
     operationId: 'getMetrics',
     tags: ['operations'],
     summary:
-      'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity, follows by health',
+      'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity, follows by health, archive storage and spool space',
     response: { 200: { description: 'Prometheus text format', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } } },
   };
   app.get('/metrics', { schema }, async (_request, reply) => {

@@ -72,7 +72,7 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(historyRoutes({ livestreams, cache, publicUrl, guard, pagination }));
     await api.register(channelRoutes({ livestreams, channels, cache, pagination }));
     await api.register(queueRoutes({ livestreams, watchLooks, cache, publicUrl, guard }));
-    await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth }));
+    await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth, guard, disks: deps.disks?.read }));
     await api.register(videoRoutes({ livestreams, watchLooks, captures, publicUrl, guard }));
     await api.register(chatRoutes({ livestreams, chats }));
     await api.register(liveRoutes({ livestreams, captures, recordedBytes }));

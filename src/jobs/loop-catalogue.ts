@@ -1,9 +1,11 @@
+import { SPOOL_REPORT_SECONDS } from '../core/archive/disk-figures.js';
 import { backstop, defineLoop, type Loop, type WakeUp } from './loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
 import { startPruneWebhookHistoryLoop, startPurgeExpiredLoop } from './loops/purge-expired.js';
 import { startJobClockLoop, startJobRunnersLoop } from './loops/queue-loops.js';
 import { startSearchSyncLoop } from './loops/search-sync.js';
+import { startSpoolReportLoop } from './loops/spool-report.js';
 import { startWatchdogLoop } from './loops/watchdog.js';
 import { startWebhookWakeUp } from './loops/webhook-wake-up.js';
 import { startYtDlpUpdateLoop } from './loops/ytdlp-update.js';
@@ -48,6 +50,11 @@ export const LOOPS = {
     purpose: 'deletes expired sessions, login attempts and rate-limit windows',
     wakeUp: { channel: null, everySeconds: () => 3600 },
     start: startPurgeExpiredLoop,
+  }),
+  'spool-report': defineLoop({
+    purpose: 'notes this worker’s spool free and total space in PostgreSQL, for the api’s /metrics and stats',
+    wakeUp: { channel: null, everySeconds: () => SPOOL_REPORT_SECONDS },
+    start: startSpoolReportLoop,
   }),
   'ytdlp-update': defineLoop({
     purpose: 'updates the yt-dlp Kura installed once a day (YouTube changes often), logging the version change; a failed update keeps the old one',

@@ -5,6 +5,7 @@ import type { BackgroundLog, JobParts, WorkerDeps, WorkerSettings } from './job-
 import type { Jobs } from './jobs.js';
 import type { LoopTimes } from './loop.js';
 import type { FollowChecking } from './loops/follow-poller.js';
+import type { SpoolReporting } from './loops/spool-report.js';
 import type { YtDlpUpdating } from './loops/ytdlp-update.js';
 
 /** The limits and timers of a worker's loops (KURA_MAX_CAPTURES, KURA_JOB_POLL_SECONDS). */
@@ -22,6 +23,8 @@ export interface WorkerContext extends JobParts {
   purger: ExpiredPurger;
   /** Updates the yt-dlp Kura installed; null: updates off (KURA_YTDLP_AUTO_UPDATE=false) or the yt-dlp is the operator's own. */
   ytdlpUpdates?: YtDlpUpdating | null;
+  /** Reports this worker's spool space (the spool-report loop); unset: not reported. */
+  spoolReport?: SpoolReporting;
 }
 
 /** A WorkerContext with the job handlers and hooks made from it: what the loops of the catalogue start on. */

@@ -1,15 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool } from '../adapters/capture/spool.js';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
+import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
+import { diskSpace, rememberedFor } from '../adapters/system/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import type { Config } from '../config/config.js';
+import { getDiskFigures, type DiskFigures } from '../core/archive/disk-figures.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
+import type { DiskSource } from '../http/disk-metrics.js';
 import type { AccountDeps } from '../http/auth/account-deps.js';
 import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
@@ -61,7 +66,21 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
+      disks: diskSource(config.storage.kind === 's3' ? null : path.join(config.dataDir, 'archive'), database.pool),
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },
   );
+}
+
+/**
+ * The disk figures the api shows: `archiveDir` read with statfs (null: S3, no figures), the
+ * workers' spool reports: read at most every 5 s, however many ask.
+ */
+export function diskSource(archiveDir: string | null, pool: pg.Pool): DiskSource {
+  const archiveSpace = archiveDir === null ? null : () => diskSpace(archiveDir);
+  const reports = createDiskReportRepo(pool);
+  return {
+    read: rememberedFor<void, DiskFigures>(5000, () => getDiskFigures({ reports, archiveSpace }, new Date())),
+    archiveStorage: archiveDir === null ? 's3' : 'local',
+  };
 }

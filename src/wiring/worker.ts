@@ -5,6 +5,8 @@ import { createFragmentRecorder } from '../adapters/capture/fragment-recorder.js
 import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
 import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
+import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
+import { diskSpace } from '../adapters/system/disk-space.js';
 import { createExpiredPurger } from '../adapters/db/expired-purger.js';
 import { createHostPacer } from '../adapters/follows/host-pacer.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
@@ -104,6 +106,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
     },
     purger: createExpiredPurger(database.pool),
+    spoolReport: { read: () => diskSpace(path.join(config.dataDir, 'spool')), reports: createDiskReportRepo(database.pool) },
     ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
     webhooks: { deps: createDeliverDeps(config, database.pool), drains: jobs },

@@ -34,6 +34,7 @@ import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
 import { createWebhookDeps } from '../../src/wiring/notifications.js';
+import { diskSource } from '../../src/wiring/http.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 import type { Search } from '../../src/wiring/search.js';
@@ -157,6 +158,7 @@ export async function startTestApp(
       accounts,
       archiveChecks: createArchiveCheckRepo(db.pool),
       search,
+      disks: diskSource(wiring.store === undefined ? archiveDir : null, db.pool),
     },
     {
       publicUrl: TEST_PUBLIC_URL,

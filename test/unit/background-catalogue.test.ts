@@ -63,6 +63,7 @@ describe('the catalogue of background work', () => {
       'webhook-wake-up',
       'prune-webhook-history',
       'purge-expired',
+      'spool-report',
       'ytdlp-update',
       'capture-watchdog',
       'follow-poller',

@@ -1,11 +1,12 @@
 // Decisions: docs/decisions/0035-segments-on-disk-first.md
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import path from 'node:path';
 import type { LocalChunk, Spool } from '../../core/capture/ports.js';
+import { diskSpace, rememberedFor } from '../system/disk-space.js';
 
 const CHUNK_FILE = /^part-(\d{4,})-at-(\d{14,})$/;
 
@@ -50,14 +51,7 @@ export function createSpool(root: string): Spool {
 
 /** Free bytes on the filesystem holding `dir` (or its nearest existing parent). */
 export async function freeBytes(dir: string): Promise<number> {
-  for (let current = dir; ; current = path.dirname(current)) {
-    try {
-      const info = await statfs(current);
-      return info.bavail * info.bsize;
-    } catch (error) {
-      if (path.dirname(current) === current) throw error;
-    }
-  }
+  return (await diskSpace(dir)).freeBytes;
 }
 
 /**
@@ -66,13 +60,5 @@ export async function freeBytes(dir: string): Promise<number> {
  * measurable share of their CPU. A second holds at most a second of the streams past the margin.
  */
 export function atMostEverySecond(read: (dir: string) => Promise<number>): (dir: string) => Promise<number> {
-  let last: { at: number; value: Promise<number> } | null = null;
-  return (dir) => {
-    if (last === null || Date.now() - last.at >= 1000) {
-      const value = read(dir);
-      last = { at: Date.now(), value };
-      value.catch(() => last?.value === value && (last = null)); // a failed read is not remembered
-    }
-    return last.value;
-  };
+  return rememberedFor(1000, read);
 }

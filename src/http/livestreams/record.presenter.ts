@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md
+import { describeEndReason } from '../../core/capture/capture.js';
 import type { LivestreamDetails as CoreDetails } from '../../core/workflow/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
 import { redactUrlsIn, type Audience } from '../../core/sources/public-url.js';
@@ -35,6 +36,7 @@ export function presentDetails(details: CoreDetails, publicUrl: string, audience
         : {
             state: capture.capture.state,
             endReason: capture.capture.endReason,
+            endNote: capture.capture.endReason === null ? null : describeEndReason(capture.capture.endReason),
             parts: capture.parts,
             gaps: capture.gaps,
             complete: capture.gaps.length === 0,

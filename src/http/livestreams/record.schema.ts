@@ -65,6 +65,9 @@ const CaptureDetailsSchema = Type.Object({
     description:
       'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption, access_lost (the source refused Kura mid-stream: the cookies no longer open a members-only stream) or cancelled (an admin stopped it)',
   }),
+  endNote: Type.Union([Type.String(), Type.Null()], {
+    description: 'why the capture ended, in words, with the end reason after them: "the disk had less free space than the operator keeps free (disk_full)"',
+  }),
   parts: Type.Array(Type.Object({ part: Type.Integer(), bytes: Type.Integer(), segments: Type.Integer(), seconds: Type.Number() }), {
     description: 'MPEG-TS parts as captured (a new part starts at each discontinuity)',
   }),

@@ -8,7 +8,10 @@ import type { BackgroundLog } from '../job-work.js';
  * worker does; the delete is idempotent and cheap). Expired rows are already refused when read:
  * this only keeps the tables small. Runs once at start. Returns a stop function.
  */
-export function startPurgingExpired(purger: ExpiredPurger, options: { everySeconds: number; onError: (error: Error) => void }): () => void {
+export function startPurgingExpired(
+  purger: { purgeExpired(): Promise<unknown> },
+  options: { everySeconds: number; onError: (error: Error) => void },
+): () => void {
   const purge = () => void purger.purgeExpired().catch(options.onError);
   purge();
   const timer = setInterval(purge, options.everySeconds * 1000);

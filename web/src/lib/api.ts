@@ -10,10 +10,10 @@ import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/live
 import type { Problem } from '../../../src/http/responses.schema.js';
 import type { QueuedRecord } from '../../../src/http/queue/queue.schema.js';
 import type { ChatActivityJson, ChatMessageJson, ChatPageJson } from '../../../src/http/video/chat.schema.js';
-import type { GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
+import type { DiskStats, GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
 import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webhooks.schema.js';
 
-export type { Channel, GrowthPoint, LivestreamDetails, LivestreamRecord, QueuedRecord, Stats };
+export type { Channel, DiskStats, GrowthPoint, LivestreamDetails, LivestreamRecord, QueuedRecord, Stats };
 export type Caller = PresentedCaller;
 export type ChatPage = ChatPageJson;
 export type ChatMessage = ChatMessageJson;

@@ -1,0 +1,28 @@
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
+import type { DiskReports, DiskSpace } from '../../core/archive/disk-figures.js';
+import type { BackgroundLog } from '../job-work.js';
+import { startPurgingExpired } from './purge-expired.js';
+
+/** What a worker reports its spool's space with: its statfs, and where the reports go. */
+export interface SpoolReporting {
+  read: () => Promise<DiskSpace>;
+  reports: Pick<DiskReports, 'reportSpool'>;
+}
+
+/**
+ * The spool-report loop of the catalogue: at start and on its timer, notes this worker's spool
+ * space in PostgreSQL, where the api (perhaps on another machine) reads it for /metrics and the
+ * admins' stats. Nothing where it is not wired.
+ */
+export function startSpoolReportLoop(
+  context: { spoolReport?: SpoolReporting; settings: { workerId: string }; log: BackgroundLog },
+  wake: { everySeconds: number },
+): () => void {
+  const reporting = context.spoolReport;
+  if (reporting === undefined) return () => undefined;
+  const report = async () => reporting.reports.reportSpool(context.settings.workerId, await reporting.read());
+  return startPurgingExpired(
+    { purgeExpired: report },
+    { everySeconds: wake.everySeconds, onError: (error) => context.log.warn({ err: error }, 'reporting the spool’s free space failed') },
+  );
+}
