@@ -32,6 +32,8 @@ export interface WebRouteDeps {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   publicUrl: string;
+  /** False: a private instance, whose pages name no record or channel to a stranger (no link previews). */
+  publicRead: boolean;
   /** Where Vite built the UI (dist/web). */
   dir: string;
 }
@@ -71,6 +73,7 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
     }
     app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
       const { id } = request.params;
+      if (!deps.publicRead) return page(reply, defaultHtml);
       const record = validId.test(id) ? await deps.livestreams.findById(id) : null;
       // an unknown id (or one being taken down) still gets the app, which says so; the status tells crawlers
       if (record === null || record.takedown !== null) return page(reply, defaultHtml, 404);
@@ -82,6 +85,7 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
     });
     app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {
       const { channelId } = request.params;
+      if (!deps.publicRead) return page(reply, defaultHtml);
       const channel = channelId.length <= CHANNEL_ID_MAX_LENGTH ? await deps.channels.find(channelId) : null;
       // like an unknown archive: the app says so, the status tells crawlers
       if (channel === null || !isListed(channel)) return page(reply, defaultHtml, 404);
