@@ -83,7 +83,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
 
   const cache = new ReadCache(options.readCacheEntries, deps.changeFeed);
   forgetReadsAfterWrites(app, cache);
-  await registerRoutes(app, deps, { cache, guard, publicRead, publicUrl: options.publicUrl, usdPerGbPerMonth: options.usdPerGbPerMonth, webDir: options.webDir, pagination });
+  await registerRoutes(app, deps, {
+    cache,
+    guard,
+    publicRead,
+    publicUrl: options.publicUrl,
+    usdPerGbPerMonth: options.usdPerGbPerMonth,
+    webDir: options.webDir,
+    pagination,
+  });
   return app;
 }
 

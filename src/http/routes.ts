@@ -65,7 +65,8 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settin
     await open.register(authRoutes({ providers, loginAttempts, users, sessions, setup, settings: { admins: rules.admins }, publicUrl, publicRead }));
     await open.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl }));
     await open.register(setupRoutes({ setup, passwords, sessions, rateLimiter, settings: loginRules, publicUrl }));
-    if (settings.webDir) await open.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, publicRead, dir: settings.webDir }));
+    if (settings.webDir)
+      await open.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, publicRead, dir: settings.webDir }));
   });
   await app.register(apiRoutes(deps, settings, guard), { prefix: '/api' });
   await app.register(feedRoutes({ livestreams: deps.livestreams, channels: deps.channels, cache: settings.cache, publicUrl, publicRead }));

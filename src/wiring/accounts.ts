@@ -20,7 +20,10 @@ import type { AccountDeps } from '../http/auth/account-deps.js';
 import type { Sources } from './sources.js';
 
 /** The account repositories and the password hasher on one database: the api's and the CLI's alike. */
-export type AccountStores = Pick<AccountDeps, 'users' | 'sessions' | 'apiTokens' | 'feedTokens' | 'loginAttempts' | 'rateLimiter' | 'passwords' | 'adminActions' | 'setup'>;
+export type AccountStores = Pick<
+  AccountDeps,
+  'users' | 'sessions' | 'apiTokens' | 'feedTokens' | 'loginAttempts' | 'rateLimiter' | 'passwords' | 'adminActions' | 'setup'
+>;
 
 export function createAccountStores(pool: pg.Pool): AccountStores {
   return {

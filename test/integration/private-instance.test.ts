@@ -23,7 +23,15 @@ const OPEN = [
   'POST /auth/logout',
   'POST /auth/setup',
 ];
-const PATH_VALUES: Record<string, string> = { id: 'stored-1', type: 'video', uid: 'kura', provider: 'local', channelId: 'cdn.example', part: '1', file: '0.ts' };
+const PATH_VALUES: Record<string, string> = {
+  id: 'stored-1',
+  type: 'video',
+  uid: 'kura',
+  provider: 'local',
+  channelId: 'cdn.example',
+  part: '1',
+  file: '0.ts',
+};
 
 let kura: TestApp;
 let cookie: string;
@@ -49,7 +57,8 @@ const newFeedToken = async (): Promise<string> => {
   expect(response.statusCode).toBe(201);
   return response.json().token;
 };
-const problemCode = (response: LightMyRequestResponse) => (String(response.headers['content-type']).startsWith('application/problem+json') ? response.json().code : response.body);
+const problemCode = (response: LightMyRequestResponse) =>
+  String(response.headers['content-type']).startsWith('application/problem+json') ? response.json().code : response.body;
 
 describe('a private instance (KURA_PUBLIC_READ=false)', () => {
   it('answers a stranger 401 problem JSON on every operation of its OpenAPI document but health and logging in', async () => {

@@ -53,7 +53,11 @@ export function installReadAccess(app: FastifyInstance, deps: ReadAccessDeps): v
     const feedToken = access === 'feed' ? feedTokenOf(request) : undefined;
     if (feedToken !== undefined) {
       if (await isFeedToken(deps, feedToken)) return;
-      throw new AppError('unauthorized', 'feed_token_invalid', 'This feed token is not valid (it may have been rotated): copy the feed URL again from your account page.');
+      throw new AppError(
+        'unauthorized',
+        'feed_token_invalid',
+        'This feed token is not valid (it may have been rotated): copy the feed URL again from your account page.',
+      );
     }
     if ((await deps.guard.optional(request, reply)) !== null) return;
     throw new AppError(

@@ -115,7 +115,11 @@ function withFeedToken(entry: AtomEntry, publicUrl: string, token: string | unde
   if (token === undefined) return entry;
   const ours = `${publicUrl}/api/download/`;
   const signed = (url: string) => (url.startsWith(ours) ? `${url}?${FEED_TOKEN_PARAMETER}=${encodeURIComponent(token)}` : url);
-  return { ...entry, enclosure: entry.enclosure && { ...entry.enclosure, url: signed(entry.enclosure.url) }, thumbnail: entry.thumbnail && signed(entry.thumbnail) };
+  return {
+    ...entry,
+    enclosure: entry.enclosure && { ...entry.enclosure, url: signed(entry.enclosure.url) },
+    thumbnail: entry.thumbnail && signed(entry.thumbnail),
+  };
 }
 
 function sendFeed(request: FastifyRequest, reply: FastifyReply, cached: CachedResponse): FastifyReply {
