@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0080-private-instances.md
 /** Where a log line goes: stdout, pino's destination or pino-pretty, or a test's collector. */
 export interface LineSink {
   write(line: string): unknown;

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0080-private-instances.md
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { authRoutes } from './auth/auth.routes.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0080-private-instances.md
 import { hashSecret, randomSecret } from './account.js';
 import type { FeedTokenRepo } from './ports.js';
 

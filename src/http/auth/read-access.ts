@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0080-private-instances.md
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFeedToken } from '../../core/accounts/authenticate.js';
 import { AppError } from '../../core/errors.js';
