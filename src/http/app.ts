@@ -49,7 +49,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     clientErrorHandler: answerClientError,
   });
   // a browser sent to a path nothing answers gets the app, which shows its not-found page (404)
-  installProblemHandling(app, { notFoundPage: options.webDir ? defaultWebPage(options.webDir) : null });
+  const publicRead = options.publicRead ?? true;
+  installProblemHandling(app, { notFoundPage: options.webDir ? defaultWebPage(options.webDir, publicRead) : null });
   installInputChecks(app);
   // a body is JSON unless a route says otherwise (the login form): Fastify's own text/plain parser
   // would hand a JSON route a string and have it refused as "not an object" instead of 415
@@ -75,7 +76,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   });
   const { sessions, apiTokens, feedTokens, settings: rules } = deps.accounts;
   const guard = createGuard({ sessions, apiTokens, settings: { admins: rules.admins }, publicUrl: options.publicUrl });
-  const publicRead = options.publicRead ?? true;
   // before any route (metrics included), so no route of a private instance is left open by mistake
   if (!publicRead) installReadAccess(app, { guard, feedTokens });
   // after swagger, so /metrics is in the OpenAPI document

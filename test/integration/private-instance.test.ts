@@ -80,6 +80,8 @@ describe('a private instance (KURA_PUBLIC_READ=false)', () => {
     expect(reached.sort()).toEqual(OPEN.filter((operation) => operation !== 'GET /api/user'));
     expect([...refusals].sort()).toEqual(['engine:missing_authorization_header', 'not_logged_in']);
     expect((await kura.app.inject({ url: '/api/user?optional=true' })).json()).toBeNull();
+    // a path no route answers names nothing: 404 as on a public instance
+    expect(problemCode(await kura.app.inject({ url: '/api/nothing-here' }))).toBe('route_not_found');
   });
 
   it('tells the UI it is private on the login providers route, and names no record in its pages', async () => {
@@ -87,6 +89,8 @@ describe('a private instance (KURA_PUBLIC_READ=false)', () => {
     const page = await kura.app.inject({ url: '/archive/stored-1' });
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain('Stream stored-1');
+    // the app knows it is private before it asks anything
+    expect(page.body).toContain('<meta name="kura-public-read" content="false">');
   });
 
   it('serves everything to a session and to an API token, /metrics included', async () => {
@@ -154,6 +158,7 @@ describe('a public instance (the default)', () => {
       expect([url, response.statusCode, response.headers['access-control-allow-origin']]).toEqual([url, 200, '*']);
     }
     expect((await open.app.inject({ url: '/auth/providers' })).json()).toMatchObject({ publicRead: true });
+    expect((await open.app.inject({ url: '/history' })).body).toContain('<meta name="kura-public-read" content="true">');
     expect((await open.app.inject({ url: '/feeds/archives.atom' })).body).not.toContain('feed_token');
   });
 });

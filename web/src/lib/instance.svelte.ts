@@ -1,11 +1,21 @@
 import { getJson } from './api.js';
 import { session } from './session.svelte.js';
 
-/** Whether anyone may read this instance (`undefined` while the first look is under way). */
-export const instance = $state<{ publicRead: boolean | undefined }>({ publicRead: undefined });
+/** What the server wrote in the page's head: whether anyone may read this instance; null when not said (Vite's dev server). */
+function modeOfPage(): boolean | undefined {
+  const said = document.querySelector('meta[name="kura-public-read"]')?.getAttribute('content');
+  return said === 'true' ? true : said === 'false' ? false : undefined;
+}
 
-/** Asks the login providers route, which a private instance answers strangers too, whether reading is public. */
+/** Whether anyone may read this instance (`undefined` while it is being asked). */
+export const instance = $state<{ publicRead: boolean | undefined }>({ publicRead: modeOfPage() });
+
+/**
+ * Unless the page said it, asks the login providers route (which a private instance answers
+ * strangers too) whether reading is public.
+ */
 export async function loadInstance(): Promise<void> {
+  if (instance.publicRead !== undefined) return;
   try {
     instance.publicRead = (await getJson<{ publicRead: boolean }>('/auth/providers')).publicRead;
   } catch {
