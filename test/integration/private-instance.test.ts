@@ -115,6 +115,8 @@ describe('a private instance (KURA_PUBLIC_READ=false)', () => {
     const download = await kura.app.inject({ url: `/api/download/stored-1/video?feed_token=${token}` });
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(video)).toBe(true);
+    const head = await kura.app.inject({ method: 'HEAD', url: `/api/download/stored-1/video?feed_token=${token}` });
+    expect([head.statusCode, head.headers['content-length']]).toEqual([200, String(video.length)]);
     const state = (await kura.app.inject({ url: '/api/user/feed-token', headers: { cookie } })).json();
     expect(state.createdAt).not.toBeNull();
     expect(state.lastUsedAt).not.toBeNull();
