@@ -27,7 +27,9 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly role: Role;
   readonly usdPerGbPerMonth: number;
-  /** `['*']` allows any origin; empty disables CORS. */
+  /** KURA_PUBLIC_READ: anyone may read the archive (true), or only callers with a session, an API token or a feed token (false). */
+  readonly publicRead: boolean;
+  /** `['*']` allows any origin; empty disables CORS. Default: `*`, or the public URL's origin alone when reading is not public. */
   readonly corsOrigins: readonly string[];
   /** KURA_ORIGINAL_HEADERS: paginated lists also send the original service's `X-Pomu-Pagination-*` headers, for its web client. */
   readonly originalHeaders: boolean;
@@ -146,6 +148,9 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
   const port = integer('PORT', 8080, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
   const publicUrl = parsePublicUrl(read('KURA_PUBLIC_URL') ?? `http://localhost:${port}`, problems);
+  const publicRead = oneOf('KURA_PUBLIC_READ', ['true', 'false'], 'true') === 'true';
+  const corsOrigins = parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? (publicRead ? '*' : originOf(publicUrl)), problems);
+  if (!publicRead && corsOrigins.includes('*')) problems.push('KURA_CORS_ORIGINS cannot be "*" when KURA_PUBLIC_READ=false (list origins, or leave it unset)');
   const databaseUrl = read('DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// connection URL');
@@ -188,7 +193,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     databaseUrl,
     role: oneOf('KURA_ROLE', ROLES, 'all'),
     usdPerGbPerMonth,
-    corsOrigins: parseCorsOrigins(read('KURA_CORS_ORIGINS') ?? '*', problems),
+    publicRead,
+    corsOrigins,
     originalHeaders: oneOf('KURA_ORIGINAL_HEADERS', ['true', 'false'], 'false') === 'true',
     trustProxy: parseTrustProxy(read('KURA_TRUST_PROXY'), problems),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -239,6 +245,11 @@ function parsePublicUrl(raw: string, problems: string[]): string {
     problems.push(`KURA_PUBLIC_URL must be an http(s) URL without query or fragment (got "${raw}")`);
     return raw;
   }
+}
+
+/** The origin of the public URL (itself when it does not parse: that problem is reported already). */
+function originOf(publicUrl: string): string {
+  return URL.canParse(publicUrl) ? new URL(publicUrl).origin : publicUrl;
 }
 
 function parseCorsOrigins(raw: string, problems: string[]): string[] {

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'database_unavailable'
   | 'search_unavailable'
   | 'not_logged_in'
+  | 'feed_token_invalid'
   | 'invalid_credentials'
   | 'login_failed'
   | 'admin_only'

@@ -49,6 +49,8 @@ export interface AppDeps {
 export interface AppOptions {
   publicUrl: string;
   corsOrigins: readonly string[];
+  /** Anyone may read (absent or true), or only callers with credentials (KURA_PUBLIC_READ=false). */
+  publicRead?: boolean;
   /** Also send the original service's pagination headers, `X-Pomu-Pagination-*` (KURA_ORIGINAL_HEADERS); default false. */
   originalHeaders?: boolean;
   /** Proxies whose X-Forwarded-For gives `request.ip` (KURA_TRUST_PROXY); empty or absent: the socket's peer. */

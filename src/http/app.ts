@@ -4,9 +4,12 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, AppOptions } from './app-deps.js';
+import { createGuard } from './auth/guard.js';
+import { installReadAccess } from './auth/read-access.js';
 import { answerClientError } from './client-error.js';
 import { INTEGRITY_HEADER } from './download/download.routes.js';
 import { installInputChecks } from './input-checks.js';
+import { redactingSink } from './log-redaction.js';
 import { installMetrics } from './metrics.js';
 import { paginationHeaderNames } from './pagination.js';
 import { frameworkProblem, installProblemHandling, MAX_PATH_PARAMETER_LENGTH, sendProblem } from './problem.js';
@@ -34,7 +37,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     ...LIMITS,
     ...(options.logger
       ? { loggerInstance: options.logger }
-      : { logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) } }),
+      : { logger: { level: options.logLevel, stream: redactingSink(options.logStream ?? process.stdout) } }),
     // one log line per request costs more than serving a cached page; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
     // request.ip is the one client address every limit and log line uses: the socket's peer, or,
@@ -46,7 +49,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     clientErrorHandler: answerClientError,
   });
   // a browser sent to a path nothing answers gets the app, which shows its not-found page (404)
-  installProblemHandling(app, { notFoundPage: options.webDir ? defaultWebPage(options.webDir) : null });
+  const publicRead = options.publicRead ?? true;
+  installProblemHandling(app, { notFoundPage: options.webDir ? defaultWebPage(options.webDir, publicRead) : null });
   installInputChecks(app);
   // a body is JSON unless a route says otherwise (the login form): Fastify's own text/plain parser
   // would hand a JSON route a string and have it refused as "not an object" instead of 415
@@ -70,12 +74,24 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // components named by their $id instead of def-N
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+  const { sessions, apiTokens, feedTokens, settings: rules } = deps.accounts;
+  const guard = createGuard({ sessions, apiTokens, settings: { admins: rules.admins }, publicUrl: options.publicUrl });
+  // before any route (metrics included), so no route of a private instance is left open by mistake
+  if (!publicRead) installReadAccess(app, { guard, feedTokens });
   // after swagger, so /metrics is in the OpenAPI document
   installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks, follows: deps.follows?.follows, disks: deps.disks });
 
   const cache = new ReadCache(options.readCacheEntries, deps.changeFeed);
   forgetReadsAfterWrites(app, cache);
-  await registerRoutes(app, deps, { cache, publicUrl: options.publicUrl, usdPerGbPerMonth: options.usdPerGbPerMonth, webDir: options.webDir, pagination });
+  await registerRoutes(app, deps, {
+    cache,
+    guard,
+    publicRead,
+    publicUrl: options.publicUrl,
+    usdPerGbPerMonth: options.usdPerGbPerMonth,
+    webDir: options.webDir,
+    pagination,
+  });
   return app;
 }
 

@@ -1,7 +1,9 @@
+// Decisions: docs/decisions/0080-private-instances.md
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { createGuard, type Guard } from './auth/guard.js';
+import type { Guard } from './auth/guard.js';
+import { markAccess } from './auth/read-access.js';
 import { localAuthRoutes } from './auth/local-auth.routes.js';
 import { setupRoutes } from './auth/setup.routes.js';
 import { channelRoutes } from './channels/channels.routes.js';
@@ -21,6 +23,7 @@ import { sourceRoutes } from './sources/sources.routes.js';
 import { statsRoutes } from './stats/stats.routes.js';
 import { submitRoutes } from './submit/submit.routes.js';
 import { tokenRoutes } from './tokens/tokens.routes.js';
+import { feedTokenRoutes } from './user/feed-token.routes.js';
 import { userRoutes } from './user/user.routes.js';
 import { chatRoutes } from './video/chat.routes.js';
 import { liveRoutes } from './video/live.routes.js';
@@ -36,6 +39,10 @@ export const SEARCH_ENGINE_PATH = '/api/search-engine';
 export interface RouteSettings {
   /** The api process's read cache. */
   cache: ReadCache;
+  /** How routes know their caller. */
+  guard: Guard;
+  /** Anyone may read (KURA_PUBLIC_READ); false: the routes not marked open want credentials. */
+  publicRead: boolean;
   publicUrl: string;
   usdPerGbPerMonth: number;
   /** The built web UI to serve at /; null or absent: the API alone. */
@@ -49,23 +56,27 @@ export interface RouteSettings {
  * `…RouteDeps`, declared beside it): the one place AppDeps is taken apart.
  */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settings: RouteSettings): Promise<void> {
-  const { publicUrl } = settings;
-  const { users, sessions, apiTokens, loginAttempts, rateLimiter, passwords, setup, providers, settings: rules } = deps.accounts;
-  const guard = createGuard({ sessions, apiTokens, settings: { admins: rules.admins }, publicUrl });
+  const { publicUrl, guard, publicRead } = settings;
+  const { users, sessions, loginAttempts, rateLimiter, passwords, setup, providers, settings: rules } = deps.accounts;
   const loginRules = { admins: rules.admins, loginLimit: rules.loginLimit };
-  await app.register(healthRoutes({ isDatabaseReachable: deps.isDatabaseReachable }));
-  await app.register(authRoutes({ providers, loginAttempts, users, sessions, setup, settings: { admins: rules.admins }, publicUrl }));
-  await app.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl }));
-  await app.register(setupRoutes({ setup, passwords, sessions, rateLimiter, settings: loginRules, publicUrl }));
+  // open on a private instance too: health, and everything a login needs (see decision 0080)
+  await app.register(async (open) => {
+    markAccess(open, 'open');
+    await open.register(healthRoutes({ isDatabaseReachable: deps.isDatabaseReachable }));
+    await open.register(authRoutes({ providers, loginAttempts, users, sessions, setup, settings: { admins: rules.admins }, publicUrl, publicRead }));
+    await open.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl }));
+    await open.register(setupRoutes({ setup, passwords, sessions, rateLimiter, settings: loginRules, publicUrl }));
+    if (settings.webDir)
+      await open.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, publicRead, dir: settings.webDir }));
+  });
   await app.register(apiRoutes(deps, settings, guard), { prefix: '/api' });
-  await app.register(feedRoutes({ livestreams: deps.livestreams, channels: deps.channels, cache: settings.cache, publicUrl }));
-  if (settings.webDir) await app.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, dir: settings.webDir }));
+  await app.register(feedRoutes({ livestreams: deps.livestreams, channels: deps.channels, cache: settings.cache, publicUrl, publicRead }));
 }
 
 /** Every route under /api. */
 function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): FastifyPluginAsync {
   const { livestreams, watchLooks, channels, captures, chats, recordedBytes, store, source } = deps;
-  const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, settings: rules } = deps.accounts;
+  const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, feedTokens, settings: rules } = deps.accounts;
   const { cache, publicUrl, pagination } = settings;
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl }));
@@ -81,15 +92,21 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit } }));
     await api.register(userRoutes({ users, guard }));
     await api.register(tokenRoutes({ apiTokens, guard }));
+    await api.register(feedTokenRoutes({ feedTokens, guard }));
     const submitLimit = rules.submitLimit;
     await api.register(submitRoutes({ livestreams, captures, scheduler, submissionSource, rateLimiter, settings: { submitLimit }, publicUrl, guard }));
     if (deps.follows) await api.register(followRoutes({ ...deps.follows, guard }));
     if (deps.webhooks) await api.register(webhookRoutes({ ...deps.webhooks, guard }));
     await api.register(videoAdminRoutes({ livestreams, captures, store, scheduler, adminActions, publicUrl, guard }));
     await api.register(searchRoutes({ access: deps.search?.access ?? null }));
-    if (deps.search?.engine) {
+    const searchEngine = deps.search?.engine;
+    if (searchEngine) {
       const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
-      await api.register(searchEngineRoutes({ engine: deps.search.engine, cache, version }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
+      await api.register(async (engine) => {
+        // the engine asks for its own search key, which only a logged-in caller gets (GET /api/search)
+        markAccess(engine, 'own-key');
+        await engine.register(searchEngineRoutes({ engine: searchEngine, cache, version }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
+      });
     }
   };
 }

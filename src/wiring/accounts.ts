@@ -5,6 +5,7 @@ import { createOidcProvider } from '../adapters/auth/oidc-provider.js';
 import { createScryptPasswords } from '../adapters/auth/scrypt-passwords.js';
 import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
 import { createApiTokenRepo } from '../adapters/db/api-token-repo.js';
+import { createFeedTokenRepo } from '../adapters/db/feed-token-repo.js';
 import { createLoginAttemptRepo } from '../adapters/db/login-attempt-repo.js';
 import { createRateLimiter } from '../adapters/db/rate-limiter.js';
 import { createSessionRepo } from '../adapters/db/session-repo.js';
@@ -19,13 +20,17 @@ import type { AccountDeps } from '../http/auth/account-deps.js';
 import type { Sources } from './sources.js';
 
 /** The account repositories and the password hasher on one database: the api's and the CLI's alike. */
-export type AccountStores = Pick<AccountDeps, 'users' | 'sessions' | 'apiTokens' | 'loginAttempts' | 'rateLimiter' | 'passwords' | 'adminActions' | 'setup'>;
+export type AccountStores = Pick<
+  AccountDeps,
+  'users' | 'sessions' | 'apiTokens' | 'feedTokens' | 'loginAttempts' | 'rateLimiter' | 'passwords' | 'adminActions' | 'setup'
+>;
 
 export function createAccountStores(pool: pg.Pool): AccountStores {
   return {
     users: createUserRepo(pool),
     sessions: createSessionRepo(pool),
     apiTokens: createApiTokenRepo(pool),
+    feedTokens: createFeedTokenRepo(pool),
     loginAttempts: createLoginAttemptRepo(pool),
     rateLimiter: createRateLimiter(pool),
     passwords: createScryptPasswords(),

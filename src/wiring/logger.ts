@@ -4,16 +4,17 @@ import { isatty } from 'node:tty';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from '../config/config.js';
+import { redactingSink } from '../http/log-redaction.js';
 import { escapeControls } from './terminal-text.js';
 
 /** The process's log, on stdout: lines a person reads on a terminal, JSON otherwise (LOG_FORMAT). */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kura' } }, destination(config, 1));
+  return pino({ level: config.logLevel, base: { service: 'kura' } }, redactingSink(destination(config, 1)));
 }
 
 /** A CLI command's log: on stderr, so stdout carries the command's result alone (`ID=$(kura follow add …)`). */
 export function createCommandLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kura' } }, destination(config, 2));
+  return pino({ level: config.logLevel, base: { service: 'kura' } }, redactingSink(destination(config, 2)));
 }
 
 /** Where lines go, as written: `pretty` (or `auto` on a terminal) one readable line each, else one JSON object each. */

@@ -55,6 +55,7 @@ describe('OpenID Connect login', () => {
       providers: [{ id: 'oidc', name: 'Test IdP', loginUrl: 'http://kura.test/auth/oidc/login' }],
       local: true,
       setupRequired: true,
+      publicRead: true,
     });
   });
 

@@ -21,6 +21,7 @@ describe('configuration', () => {
       databaseUrl: undefined,
       role: 'all',
       usdPerGbPerMonth: DEFAULT_USD_PER_GB_MONTH,
+      publicRead: true,
       corsOrigins: ['*'],
       originalHeaders: false,
       trustProxy: [],
@@ -183,6 +184,15 @@ describe('configuration', () => {
       expect(problems.some((p) => p.startsWith(`${name} `))).toBe(true);
     }
     expect(problems.find((p) => p.startsWith('PORT'))).toBe('PORT must be a whole number from 0 to 65535 (got "eighty")');
+  });
+
+  it('reads KURA_PUBLIC_READ: public by default, CORS for the public URL’s origin alone when private, never *', () => {
+    expect(parseConfig({})).toMatchObject({ publicRead: true, corsOrigins: ['*'] });
+    const closed = { KURA_PUBLIC_READ: 'false', KURA_PUBLIC_URL: 'https://example.org/kura' };
+    expect(parseConfig(closed)).toMatchObject({ publicRead: false, corsOrigins: ['https://example.org'] });
+    expect(parseConfig({ ...closed, KURA_CORS_ORIGINS: 'https://a.example' }).corsOrigins).toEqual(['https://a.example']);
+    expect(() => parseConfig({ ...closed, KURA_CORS_ORIGINS: '*' })).toThrow(/KURA_CORS_ORIGINS cannot be "\*" when KURA_PUBLIC_READ=false/);
+    expect(() => parseConfig({ KURA_PUBLIC_READ: 'no' })).toThrow(/KURA_PUBLIC_READ must be one of true, false/);
   });
 
   it("reads KURA_TRUST_PROXY: off by default, or the proxies' addresses, CIDRs and named ranges", () => {

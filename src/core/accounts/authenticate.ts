@@ -1,5 +1,5 @@
 import { hashSecret, roleOf, SESSION_REFRESH_SECONDS, SESSION_TTL_SECONDS, type Caller } from './account.js';
-import type { ApiTokenRepo, SessionRepo } from './ports.js';
+import type { ApiTokenRepo, FeedTokenRepo, SessionRepo } from './ports.js';
 
 /**
  * Who is calling: a bearer token wins over a session cookie. Null when neither is valid (unknown,
@@ -17,4 +17,9 @@ export async function authenticate(
   const session = await deps.sessions.use(hashSecret(request.sessionToken), SESSION_TTL_SECONDS, SESSION_REFRESH_SECONDS);
   if (session === null) return null;
   return { caller: { user: session.user, role: roleOf(session.user, request.admins), via: 'session' }, sessionRefreshed: session.refreshed };
+}
+
+/** Whether a feed token is a user's current one (a rotated-away or unknown token is not). */
+export async function isFeedToken(deps: { feedTokens: FeedTokenRepo }, token: string): Promise<boolean> {
+  return (await deps.feedTokens.use(hashSecret(token))) !== null;
 }

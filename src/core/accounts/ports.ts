@@ -40,6 +40,22 @@ export interface ApiTokenRepo {
   use(tokenHash: Buffer): Promise<User | null>;
 }
 
+/** When a user's feed token was made and last used; its secret is never kept. */
+export interface FeedTokenInfo {
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** Each user's one feed token (reads feeds and downloads of a private instance), kept as its hash. */
+export interface FeedTokenRepo {
+  /** Stores the user's feed token in place of the one they had; returns when it was made. */
+  replace(userId: string, tokenHash: Buffer): Promise<Date>;
+  /** The user's feed token, or null when they never made one. */
+  find(userId: string): Promise<FeedTokenInfo | null>;
+  /** The owner of a feed token, noting its use; null when no user has it. */
+  use(tokenHash: Buffer): Promise<User | null>;
+}
+
 /** What a login at an external provider must find again at its callback. */
 export interface LoginAttempt {
   provider: string;

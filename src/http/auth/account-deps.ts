@@ -3,6 +3,7 @@ import type { Caller } from '../../core/accounts/account.js';
 import type {
   AdminActionRepo,
   ApiTokenRepo,
+  FeedTokenRepo,
   LoginAttemptRepo,
   LoginProvider,
   PasswordHasher,
@@ -22,6 +23,8 @@ export interface AccountDeps {
   users: UserRepo;
   sessions: SessionRepo;
   apiTokens: ApiTokenRepo;
+  /** Each user's feed token: reads feeds and downloads of a private instance (KURA_PUBLIC_READ=false). */
+  feedTokens: FeedTokenRepo;
   loginAttempts: LoginAttemptRepo;
   rateLimiter: RateLimiter;
   passwords: PasswordHasher;

@@ -11,6 +11,8 @@ import type { AccountDeps, AccountSettings } from './account-deps.js';
 export interface AuthRouteDeps extends Pick<AccountDeps, 'providers' | 'loginAttempts' | 'users' | 'sessions' | 'setup'> {
   settings: Pick<AccountSettings, 'admins'>;
   publicUrl: string;
+  /** Whether anyone may read the archive (KURA_PUBLIC_READ): the UI shows strangers only the login when not. */
+  publicRead: boolean;
 }
 
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
@@ -30,6 +32,7 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
         providers: [...deps.providers.values()].map((p) => ({ id: p.id, name: p.name, loginUrl: `${publicUrl}/auth/${p.id}/login` })),
         local: true,
         setupRequired: await isSetupPending(deps, deps.settings.admins),
+        publicRead: deps.publicRead,
       }),
     );
 

@@ -14,6 +14,7 @@ export const ProvidersSchema = Type.Object(
     providers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), loginUrl: Type.String({ description: 'Where the login button goes' }) })),
     local: Type.Boolean({ description: 'Local accounts log in with POST /auth/local' }),
     setupRequired: Type.Boolean({ description: 'No admin exists yet: the first one is made with POST /auth/setup and the setup token in the server log' }),
+    publicRead: Type.Boolean({ description: 'Anyone may read the archive; false: a private instance, where every other route wants a login' }),
   },
   { $id: 'LoginProviders' },
 );

@@ -50,6 +50,8 @@ export function createGuard(deps: GuardDeps) {
 
   /** The caller, or null when the request carries no valid credentials. */
   const optional = async (request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> => {
+    // resolved once a request: a private instance's gate looked already, before the route's own hook
+    if (request.caller !== null) return request.caller;
     const found = await authenticate(deps, {
       bearerToken: bearerToken(request),
       sessionToken: request.cookies[SESSION_COOKIE],

@@ -7,6 +7,7 @@ import type { ArchiveStore } from '../../core/archive/ports.js';
 import { AppError } from '../../core/errors.js';
 import { getLivestream } from '../../core/livestream/get-livestream.js';
 import { openDownload, type DownloadDeps, type Fetcher } from '../../core/workflow/open-download.js';
+import { FeedTokenQuerySchema } from '../feeds/feeds.schema.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses, redirectResponse } from '../responses.schema.js';
 
@@ -50,11 +51,14 @@ export function downloadRoutes(deps: DownloadRouteDeps): FastifyPluginAsyncTypeb
         method,
         url: '/download/:id/:type',
         exposeHeadRoute: false,
+        // a video player or a feed reader's enclosure download sends a feed token in the URL
+        config: { access: 'feed' },
         schema: {
           operationId: 'downloadArchive',
           summary:
             'Download the video, encoder log, thumbnail or live chat (newline-delimited JSON, gzip-encoded) of an archive (Range supported; HEAD answers the same headers)',
           params: DownloadParamsSchema,
+          querystring: FeedTokenQuerySchema,
           response: {
             200: bytesResponse('The file', DOWNLOAD_MEDIA_TYPES),
             206: bytesResponse('The part of the file the Range asked for', DOWNLOAD_MEDIA_TYPES),

@@ -11,6 +11,7 @@ import { atomXml, type AtomEntry } from './atom.js';
 import { entityTag, FeedVersions, isNotModified } from './conditional.js';
 import { archiveEntry, channelPageUrl, queueEntry } from './feed-entry.presenter.js';
 import { FeedQuerySchema, FeedResponses } from './feeds.schema.js';
+import { FEED_TOKEN_PARAMETER } from '../auth/read-access.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';
 
@@ -46,6 +47,8 @@ export interface FeedRouteDeps {
   channels: ChannelRepo;
   cache: ReadCache;
   publicUrl: string;
+  /** False: a private instance, whose enclosure links carry the feed token the feed was read with. */
+  publicRead: boolean;
 }
 
 /**
@@ -60,6 +63,7 @@ export function feedRoutes(deps: FeedRouteDeps): FastifyPluginAsyncTypebox {
       app.get(
         `/feeds/${kind.name}.atom`,
         {
+          config: { access: 'feed' },
           schema: {
             operationId: `${kind.name}Feed`,
             summary: `The ${kind.title} as an Atom feed; of one channel with channelId`,
@@ -69,7 +73,9 @@ export function feedRoutes(deps: FeedRouteDeps): FastifyPluginAsyncTypebox {
         },
         async (request, reply) => {
           const key = readCacheKey(request);
-          const cached = await deps.cache.through(key, () => computeFeed(deps, kind, request.query.channelId ?? null, versions, key));
+          // the key holds the feed token (a declared parameter): each token's feed links with its own
+          const linkToken = deps.publicRead ? undefined : request.query.feed_token;
+          const cached = await deps.cache.through(key, () => computeFeed(deps, kind, { channelId: request.query.channelId ?? null, linkToken }, versions, key));
           return sendFeed(request, reply, cached);
         },
       );
@@ -77,8 +83,15 @@ export function feedRoutes(deps: FeedRouteDeps): FastifyPluginAsyncTypebox {
   };
 }
 
-async function computeFeed(deps: FeedRouteDeps, kind: FeedKind, channelId: string | null, versions: FeedVersions, key: string): Promise<CachedResponse> {
+/** What a feed is of: all channels or one, and the feed token its enclosure links carry (a private instance). */
+interface FeedSubject {
+  channelId: string | null;
+  linkToken: string | undefined;
+}
+
+async function computeFeed(deps: FeedRouteDeps, kind: FeedKind, of: FeedSubject, versions: FeedVersions, key: string): Promise<CachedResponse> {
   const { publicUrl } = deps;
+  const { channelId, linkToken } = of;
   const livestreams = await kind.list(deps, channelId);
   const query = channelId === null ? '' : `?channelId=${encodeURIComponent(channelId)}`;
   const self = `${publicUrl}/feeds/${kind.name}.atom${query}`;
@@ -90,11 +103,23 @@ async function computeFeed(deps: FeedRouteDeps, kind: FeedKind, channelId: strin
     subtitle: `The ${kind.title} of ${subject}`,
     self,
     alternate: channelId === null ? `${publicUrl}/${kind.name === 'queue' ? 'queue' : 'history'}` : channelPageUrl(publicUrl, channelId),
-    entries: livestreams.map((l) => kind.entry(l, publicUrl)),
+    entries: livestreams.map((l) => withFeedToken(kind.entry(l, publicUrl), publicUrl, linkToken)),
   });
   const etag = entityTag(body);
   const headers = { etag, 'last-modified': versions.since(key, etag).toUTCString(), 'cache-control': 'public, no-cache' };
   return { body, headers };
+}
+
+/** An entry whose enclosure and thumbnail (downloads of this instance) a reader fetches with the feed's own token. */
+function withFeedToken(entry: AtomEntry, publicUrl: string, token: string | undefined): AtomEntry {
+  if (token === undefined) return entry;
+  const ours = `${publicUrl}/api/download/`;
+  const signed = (url: string) => (url.startsWith(ours) ? `${url}?${FEED_TOKEN_PARAMETER}=${encodeURIComponent(token)}` : url);
+  return {
+    ...entry,
+    enclosure: entry.enclosure && { ...entry.enclosure, url: signed(entry.enclosure.url) },
+    thumbnail: entry.thumbnail && signed(entry.thumbnail),
+  };
 }
 
 function sendFeed(request: FastifyRequest, reply: FastifyReply, cached: CachedResponse): FastifyReply {

@@ -1,8 +1,16 @@
 import Type, { type Static } from 'typebox';
 import { channelIdSchema } from '../channels/channel-id.schema.js';
 
+/** A feed token: a private instance's feeds and downloads take one in the URL (KURA_PUBLIC_READ=false). */
+const feedToken = Type.Optional(
+  Type.String({ maxLength: 100, description: 'On a private instance: the caller’s feed token (POST /api/user/feed-token), instead of a login' }),
+);
+
+export const FeedTokenQuerySchema = Type.Object({ feed_token: feedToken });
+
 export const FeedQuerySchema = Type.Object({
   channelId: Type.Optional(channelIdSchema("only this channel's streams (an unknown channel has an empty feed)")),
+  feed_token: feedToken,
 });
 export type FeedQuery = Static<typeof FeedQuerySchema>;
 

@@ -42,6 +42,8 @@ export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/user',
       {
+        // open on a private instance: it tells only the caller who they are (null for nobody), and the UI asks before it shows the login
+        config: { access: 'open' },
         // the login is judged before the query is validated (a stranger gets 401, never 400): the raw query decides
         onRequest: async (request, reply) => {
           if ((request.query as Record<string, unknown>).optional === 'true') await guard.optional(request, reply);

@@ -18,13 +18,16 @@ import type { ChannelRepo } from '../../core/channels/ports.js';
 export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/follows', '/follows/:id', '/stats', '/login', '/tokens', '/webhooks'] as const;
 
 const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="description" content="A self-hosted archive of livestreams.">';
+
+/** Tells the app whether this instance is private before it asks anything (it shows a stranger the login page only). */
+const modeMeta = (publicRead: boolean) => `\n<meta name="kura-public-read" content="${publicRead}">`;
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });
 const ChannelPageParamsSchema = Type.Object({ channelId: Type.String() });
 
 /** The app's index.html with the default head, for pages whose HTML names nothing in particular; null when the UI was not built. */
-export function defaultWebPage(dir: string): string | null {
+export function defaultWebPage(dir: string, publicRead: boolean): string | null {
   const indexPath = path.join(dir, 'index.html');
-  return existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace(HEAD_PLACEHOLDER, DEFAULT_HEAD) : null;
+  return existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace(HEAD_PLACEHOLDER, DEFAULT_HEAD + modeMeta(publicRead)) : null;
 }
 
 /** What the web UI's pages use: the built UI, and the records and channels their link previews describe. */
@@ -32,6 +35,8 @@ export interface WebRouteDeps {
   livestreams: LivestreamRepo;
   channels: ChannelRepo;
   publicUrl: string;
+  /** False: a private instance, whose pages name no record or channel to a stranger (no link previews). */
+  publicRead: boolean;
   /** Where Vite built the UI (dist/web). */
   dir: string;
 }
@@ -50,7 +55,7 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
       return;
     }
     const template = readFileSync(indexPath, 'utf8');
-    const defaultHtml = template.replace(HEAD_PLACEHOLDER, DEFAULT_HEAD);
+    const defaultHtml = template.replace(HEAD_PLACEHOLDER, DEFAULT_HEAD + modeMeta(deps.publicRead));
     const page = (reply: FastifyReply, html: string, status = 200) =>
       reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     const validId = new RegExp(LIVESTREAM_ID_PATTERN);
@@ -71,24 +76,26 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
     }
     app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
       const { id } = request.params;
+      if (!deps.publicRead) return page(reply, defaultHtml);
       const record = validId.test(id) ? await deps.livestreams.findById(id) : null;
       // an unknown id (or one being taken down) still gets the app, which says so; the status tells crawlers
       if (record === null || record.takedown !== null) return page(reply, defaultHtml, 404);
       const pageUrl = `${deps.publicUrl}/archive/${encodeURIComponent(id)}`;
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, deps.publicUrl, 'public'), pageUrl)),
+        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, deps.publicUrl, 'public'), pageUrl) + modeMeta(true)),
       );
     });
     app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {
       const { channelId } = request.params;
+      if (!deps.publicRead) return page(reply, defaultHtml);
       const channel = channelId.length <= CHANNEL_ID_MAX_LENGTH ? await deps.channels.find(channelId) : null;
       // like an unknown archive: the app says so, the status tells crawlers
       if (channel === null || !isListed(channel)) return page(reply, defaultHtml, 404);
       const pageUrl = `${deps.publicUrl}/channel/${encodeURIComponent(channelId)}`;
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => channelHead(presentChannel(channel), pageUrl)),
+        template.replace(HEAD_PLACEHOLDER, () => channelHead(presentChannel(channel), pageUrl) + modeMeta(true)),
       );
     });
   };
