@@ -13,8 +13,9 @@ const PASSWORD = 'pw-Hx92-correct-horse';
 const WRONG_PASSWORD = 'pw-wrong-Zq81-horse';
 
 describe('the server log', () => {
-  it('holds no password, session, API token, webhook secret nor URL credential made or used in a whole run', async () => {
-    const api = await h.serve({ KURA_PUBLIC_URL: ORIGIN, LOG_LEVEL: 'debug' });
+  it('holds no password, session, API or feed token, webhook secret nor URL credential made or used in a whole run', async () => {
+    // a private instance: feed tokens in URLs too
+    const api = await h.serve({ KURA_PUBLIC_URL: ORIGIN, KURA_PUBLIC_READ: 'false', LOG_LEVEL: 'debug' });
     const kura = h.kura as KuraProcess;
     const hint = await kura.waitForLog((line) => String(line.msg).includes('the setup token'));
     const setupToken = /the setup token ([0-9a-f]{32}),/.exec(String(hint.msg))?.[1] as string;
@@ -32,6 +33,9 @@ describe('the server log', () => {
     const token = ((await (await send('POST', '/api/tokens', { name: 'script' }, cookie)).json()) as { token: string }).token;
     const bearer = { authorization: `Bearer ${token}` };
     expect((await fetch(`${api}/api/user`, { headers: bearer })).status).toBe(200);
+    const feedToken = ((await (await send('POST', '/api/user/feed-token', {}, cookie)).json()) as { token: string }).token;
+    expect((await fetch(`${api}/feeds/queue.atom?feed_token=${feedToken}`)).status).toBe(200);
+    expect((await fetch(`${api}/feeds/queue.atom?feed_token=${feedToken}x`)).status).toBe(401);
 
     const webhook = await send('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hook?token=wh-url-Kp27' }, bearer);
     expect(webhook.status).toBe(201);
