@@ -1,0 +1,87 @@
+import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
+import type { ArchiveStore } from '../archive/ports.js';
+import { trackOf } from './fragment-tracks.js';
+import type { LiveDeps } from './get-live-playlist.js';
+import { isRecording } from './capture-lifecycle.js';
+import type { FrameLog, MediaTools, Spool } from './ports.js';
+import { collect } from './part-formats.js';
+import { readLiveMedia } from './read-live-media.js';
+
+/** What the recent frame is made with: the capture's recorded bytes (as live playback reads them), ffmpeg, the store and the spool. */
+export interface LiveFrameDeps {
+  live: LiveDeps;
+  frames: FrameLog;
+  media: Pick<MediaTools, 'thumbnail'>;
+  store: Pick<ArchiveStore, 'put'>;
+  spool: Pick<Spool, 'writeFile' | 'workPath'>;
+}
+
+/** How often the recent frame is replaced while a stream is recorded. */
+export const LIVE_FRAME_EVERY_MS = 60_000;
+/** How often the first frame is tried for, before a segment is recorded. */
+const FIRST_FRAME_EVERY_MS = 5_000;
+/** How far back from the next sequence the last recorded segment is looked for (lost ones and, for fragments, audio ones are skipped). */
+const LOOK_BACK = 8;
+
+/**
+ * Stores a frame of the last recorded segment of a capture `workerId` records, as a JPEG under
+ * objectKeys.liveFrame (replacing the one before), and notes when: ffmpeg reads that one segment
+ * (with its part's or track's initialization section) and writes one frame. `none` when no
+ * segment is recorded yet, or the capture is not recording. Throws when the segment cannot be
+ * read or ffmpeg finds no frame in it.
+ */
+export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId: string): Promise<'stored' | 'none'> {
+  const capture = await deps.live.captures.get(id);
+  if (capture === null || !isRecording(capture.state) || capture.nextSequence === null) return 'none';
+  const fragments = capture.fragmentFormats !== null;
+  const recent = await deps.live.captures.segmentsFrom(id, Math.max(0, capture.nextSequence - LOOK_BACK));
+  const last = recent.filter((s) => !fragments || trackOf(s.sequence) === 'video').at(-1);
+  if (last === undefined) return 'none';
+  const segment = await readLiveMedia(deps.live, { id, part: last.part, sequence: last.sequence });
+  const pieces = [segment];
+  // a segment of fMP4 or WebM plays only after its initialization section
+  if (segment.format.kind !== 'mpegts')
+    pieces.unshift(await readLiveMedia(deps.live, { id, part: last.part, sequence: null, ...(fragments ? { track: 'video' } : {}) }));
+  const bytes = Buffer.concat(await Promise.all(pieces.map((piece) => collect(piece.body))));
+  const source = await deps.spool.writeFile(id, 'live-frame.source', bytes);
+  const output = deps.spool.workPath(id, 'live-frame.jpg');
+  await deps.media.thumbnail(
+    {
+      bytes: bytes.length,
+      read: async function* () {
+        yield bytes;
+      },
+      files: [source],
+    },
+    output,
+    0,
+  );
+  await deps.store.put(objectKeys.liveFrame(id), output, LIVE_FRAME_META);
+  await deps.frames.frameStored(id, workerId, new Date());
+  return 'stored';
+}
+
+/**
+ * Keeps a recording's recent frame fresh until the returned function is called: tried every few
+ * seconds until the first is stored, then replaced every LIVE_FRAME_EVERY_MS; a failure (told to
+ * `onError`) waits the full interval, so a stream ffmpeg cannot read costs one try a minute.
+ */
+export function keepLiveFrame(deps: LiveFrameDeps, id: string, workerId: string, onError: (error: Error) => void): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (ms: number) => {
+    if (!stopped) timer = setTimeout(() => void refresh(), ms);
+  };
+  const refresh = async () => {
+    const outcome = await refreshLiveFrame(deps, id, workerId).catch((error: Error) => {
+      onError(error);
+      return 'failed' as const;
+    });
+    schedule(outcome === 'none' ? FIRST_FRAME_EVERY_MS : LIVE_FRAME_EVERY_MS);
+  };
+  schedule(FIRST_FRAME_EVERY_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
