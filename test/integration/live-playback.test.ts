@@ -2,10 +2,8 @@ import { mkdir, mkdtemp, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHlsRecorder } from '../../src/adapters/capture/hls-recorder.js';
-import { createSpool, freeBytes } from '../../src/adapters/capture/spool.js';
+import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { StoredChunk } from '../../src/core/capture/capture.js';
@@ -16,7 +14,7 @@ import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
-import { recorderLimits } from '../support/recorder-limits.js';
+import { recordLive } from '../support/live-capture.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
 // spool and the fs store (a chunk every 2 s of media, so there are many), and the app serves what it recorded.
@@ -47,20 +45,7 @@ async function insertRecord(id: string, status: string): Promise<void> {
 }
 
 /** Records the fixture's (finished) stream as a capture still in progress: its record stays `live`, its capture `capturing`. */
-async function recordFixture(id: string): Promise<void> {
-  await insertRecord(id, 'live');
-  const capture = await captures.claim(id, 'worker-1', 30);
-  const recorder = createHlsRecorder({
-    captures,
-    fetcher: createFetcher({ allowPrivate: true }),
-    spool: createSpool(spoolDir),
-    store: createFsStore(kura.archiveDir),
-    freeBytes,
-    // a chunk every two segments: many chunks, as on S3 with a worker of its own
-    limits: recorderLimits({ chunkSeconds: 2 }),
-  });
-  expect(await recorder.record({ capture: capture!, playlistUrl: fixture.url, workerId: 'worker-1' }, new AbortController().signal)).toBe('endlist');
-}
+const recordFixture = (id: string) => recordLive({ kura, captures, spoolDir, playlistUrl: fixture.url }, id);
 
 /** Puts the last stored chunk of the capture back into the spool, as a chunk sealed but not yet uploaded; resolves with it. */
 async function unstoreLastChunk(id: string): Promise<StoredChunk & { local: string }> {

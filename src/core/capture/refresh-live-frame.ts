@@ -27,12 +27,12 @@ const LOOK_BACK = 8;
  * Stores a frame of the last recorded segment of a capture `workerId` records, as a JPEG under
  * objectKeys.liveFrame (replacing the one before), and notes when: ffmpeg reads that one segment
  * (with its part's or track's initialization section) and writes one frame. `none` when no
- * segment is recorded yet, or the capture is not recording. Throws when the segment cannot be
+ * segment is recorded yet, or the capture is not recording (or not `workerId`'s any more). Throws when the segment cannot be
  * read or ffmpeg finds no frame in it.
  */
 export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId: string): Promise<'stored' | 'none'> {
   const capture = await deps.live.captures.get(id);
-  if (capture === null || !isRecording(capture.state) || capture.nextSequence === null) return 'none';
+  if (capture === null || !isRecording(capture.state) || capture.workerId !== workerId || capture.nextSequence === null) return 'none';
   const fragments = capture.fragmentFormats !== null;
   const recent = await deps.live.captures.segmentsFrom(id, Math.max(0, capture.nextSequence - LOOK_BACK));
   const last = recent.filter((s) => !fragments || trackOf(s.sequence) === 'video').at(-1);
