@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0079-recording-progress.md
 import type { Capture, CapturePart, Gap, RecordedSegment } from './capture.js';
 import { isRecording } from './capture-lifecycle.js';
 import { trackOf } from './fragment-tracks.js';

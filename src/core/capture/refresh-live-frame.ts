@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0079-recording-progress.md
 import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import { trackOf } from './fragment-tracks.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0079-recording-progress.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import { getLiveFrame } from '../../core/capture/get-live-frame.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0079-recording-progress.md
 import { captureStream } from '../../core/capture/capture-stream.js';
 import { keepLiveFrame } from '../../core/capture/refresh-live-frame.js';
 import { AppError } from '../../core/errors.js';
