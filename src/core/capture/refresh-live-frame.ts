@@ -13,7 +13,7 @@ export interface LiveFrameDeps {
   live: LiveDeps;
   frames: FrameLog;
   media: Pick<MediaTools, 'thumbnail'>;
-  store: Pick<ArchiveStore, 'put'>;
+  store: Pick<ArchiveStore, 'put' | 'delete'>;
   spool: Pick<Spool, 'writeFile' | 'workPath'>;
 }
 
@@ -28,7 +28,8 @@ const LOOK_BACK = 8;
  * Stores a frame of the last recorded segment of a capture `workerId` records, as a JPEG under
  * objectKeys.liveFrame (replacing the one before), and notes when: ffmpeg reads that one segment
  * (with its part's or track's initialization section) and writes one frame. `none` when no
- * segment is recorded yet, or the capture is not recording (or not `workerId`'s any more). Throws when the segment cannot be
+ * segment is recorded yet, or the capture is not recording (or not `workerId`'s any more, or ended
+ * while the frame was made: then the frame is deleted again). Throws when the segment cannot be
  * read or ffmpeg finds no frame in it.
  */
 export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId: string): Promise<'stored' | 'none'> {
@@ -58,8 +59,11 @@ export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId
     0,
   );
   await deps.store.put(objectKeys.liveFrame(id), output, LIVE_FRAME_META);
-  await deps.frames.frameStored(id, workerId, new Date());
-  return 'stored';
+  if (await deps.frames.frameStored(id, workerId, new Date())) return 'stored';
+  // the capture ended meanwhile, and its finalize may have deleted the frame already: this one must not outlive it
+  const now = await deps.live.captures.get(id);
+  if (now === null || !isRecording(now.state)) await deps.store.delete(objectKeys.liveFrame(id));
+  return 'none';
 }
 
 /**

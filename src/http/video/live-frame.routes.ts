@@ -33,7 +33,7 @@ export function liveFrameRoutes(deps: LiveFrameRouteDeps): FastifyPluginAsyncTyp
           operationId: 'getLiveFrame',
           summary: 'A JPEG of a frame of a recent segment of a record being recorded, replaced about once a minute',
           description:
-            'Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame (or once the capture ended), 410 live_ended once the record is finished or failed (its thumbnail replaces it).',
+            'Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame, 410 live_ended once the record is finished or failed (its thumbnail replaces it).',
           params: LivestreamIdParamsSchema,
           response: { 200: bytesResponse('The frame', ['image/jpeg']), 304: { description: 'The frame the client holds is current' }, ...problemResponses },
         },
