@@ -14,7 +14,8 @@ import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
-import { recordLive } from '../support/live-capture.js';
+import { liveFrameDeps, recordLive } from '../support/live-capture.js';
+import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
 // spool and the fs store (a chunk every 2 s of media, so there are many), and the app serves what it recorded.
@@ -166,7 +167,7 @@ describe('the live playlist of a record being recorded', () => {
     expect(body.match(/^live\/1\/\d+\.ts$/gm)).toEqual(['live/1/10.ts', 'live/1/11.ts', 'live/1/12.ts', 'live/1/13.ts']);
   });
 
-  it('plays an fMP4 capture behind its initialization section, read from the part’s first bytes', async () => {
+  it('plays an fMP4 capture behind its initialization section, read from the part’s first bytes, and makes its recent frame so', async () => {
     await writeSingleFileStream(path.join(fixture.dir, 'live')); // 5 s of fMP4, its init section and segments byte ranges of one file
     await recordFixture('fmp4-live');
     const live = (await playlistOf('fmp4-live')).body;
@@ -179,6 +180,11 @@ describe('the live playlist of a record being recorded', () => {
     const segment = await kura.app.inject({ url: '/api/video/fmp4-live/live/1/0.m4s' });
     expect(segment.headers['content-type']).toBe('video/iso.segment');
     expect(['moof', 'styp', 'sidx']).toContain(segment.rawPayload.subarray(4, 8).toString('latin1'));
+    // the recent frame of an fMP4 capture: its last segment behind the part's initialization section
+    expect(await refreshLiveFrame(liveFrameDeps({ kura, captures, spoolDir }), 'fmp4-live', 'worker-1')).toBe('stored');
+    const frame = await kura.app.inject({ url: '/api/video/fmp4-live/frame.jpg' });
+    expect([frame.statusCode, frame.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    expect(frame.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     await captures.end('fmp4-live', 'endlist');
     expect(await probe(`${url}/api/video/fmp4-live/live.m3u8`)).toMatchObject({ frames: 150 });
   });

@@ -3,20 +3,17 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { createFrameRepo } from '../../src/adapters/db/frame-repo.js';
 import { createFfmpegTools } from '../../src/adapters/media/ffmpeg-tools.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
-import { liveDepsOf } from '../../src/core/capture/get-live-playlist.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
-import { recordLive } from '../support/live-capture.js';
+import { liveFrameDeps, recordLive } from '../support/live-capture.js';
 
 // A recording's figures and recent frame on a real PostgreSQL, with the real recorder and ffmpeg:
 // the fixture's stream is 5 s at 320x180, then 5 s at 640x360 after a discontinuity (1 s segments).
@@ -39,13 +36,7 @@ afterEach(async () => {
 
 const media = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 1024 * 1024 });
 
-/** The recent frame's deps as the worker recording the capture has them (its spool, the store). */
-function frameDeps() {
-  const store = createFsStore(kura.archiveDir);
-  const spool = createSpool(spoolDir);
-  const live = liveDepsOf({ livestreams: kura.db.livestreams, captures, bytes: createRecordedBytes({ captures, store, spool }) });
-  return { live, frames: createFrameRepo(kura.db.pool), media, store, spool };
-}
+const frameDeps = () => liveFrameDeps({ kura, captures, spoolDir });
 
 const details = async (id: string) => (await kura.app.inject({ url: `/api/video/${id}` })).json();
 

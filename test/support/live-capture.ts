@@ -1,9 +1,15 @@
 import { expect } from 'vitest';
 import { createHlsRecorder } from '../../src/adapters/capture/hls-recorder.js';
+import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
+import { createFrameRepo } from '../../src/adapters/db/frame-repo.js';
+import { createFfmpegTools } from '../../src/adapters/media/ffmpeg-tools.js';
+import { liveDepsOf } from '../../src/core/capture/get-live-playlist.js';
+import type { LiveFrameDeps } from '../../src/core/capture/refresh-live-frame.js';
 import { createSpool, freeBytes } from '../../src/adapters/capture/spool.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import type { CaptureRepo } from '../../src/core/capture/ports.js';
+import type { ArchiveStore } from '../../src/core/archive/ports.js';
+import type { CaptureRepo, Spool } from '../../src/core/capture/ports.js';
 import type { TestApp } from './app.js';
 import { recorderLimits } from './recorder-limits.js';
 
@@ -28,4 +34,14 @@ export async function recordLive(at: { kura: TestApp; captures: CaptureRepo; spo
     limits: recorderLimits({ chunkSeconds: 2 }),
   });
   expect(await recorder.record({ capture: capture!, playlistUrl, workerId: 'worker-1' }, new AbortController().signal)).toBe('endlist');
+}
+
+/** The recent frame's deps as the worker recording a capture recorded by `recordLive` has them: its spool, the app's fs store, the real ffmpeg. */
+export function liveFrameDeps(at: { kura: TestApp; captures: CaptureRepo; spoolDir: string }): LiveFrameDeps & { store: ArchiveStore; spool: Spool } {
+  const { kura, captures } = at;
+  const store = createFsStore(kura.archiveDir);
+  const spool = createSpool(at.spoolDir);
+  const live = liveDepsOf({ livestreams: kura.db.livestreams, captures, bytes: createRecordedBytes({ captures, store, spool }) });
+  const media = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 1024 * 1024 });
+  return { live, frames: createFrameRepo(kura.db.pool), media, store, spool };
 }
