@@ -181,7 +181,7 @@ describe('the live playlist of a record being recorded', () => {
     expect(segment.headers['content-type']).toBe('video/iso.segment');
     expect(['moof', 'styp', 'sidx']).toContain(segment.rawPayload.subarray(4, 8).toString('latin1'));
     // the recent frame of an fMP4 capture: its last segment behind the part's initialization section
-    expect(await refreshLiveFrame(liveFrameDeps({ kura, captures, spoolDir }), 'fmp4-live', 'worker-1')).toBe('stored');
+    expect(await refreshLiveFrame(liveFrameDeps({ db: kura.db, archiveDir: kura.archiveDir, captures, spoolDir }), 'fmp4-live', 'worker-1')).toBe('stored');
     const frame = await kura.app.inject({ url: '/api/video/fmp4-live/frame.jpg' });
     expect([frame.statusCode, frame.headers['content-type']]).toEqual([200, 'image/jpeg']);
     expect(frame.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));

@@ -36,7 +36,7 @@ afterEach(async () => {
 
 const media = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 1024 * 1024 });
 
-const frameDeps = () => liveFrameDeps({ kura, captures, spoolDir });
+const frameDeps = () => liveFrameDeps({ db: kura.db, archiveDir: kura.archiveDir, captures, spoolDir });
 
 const details = async (id: string) => (await kura.app.inject({ url: `/api/video/${id}` })).json();
 

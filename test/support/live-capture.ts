@@ -11,6 +11,7 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { CaptureRepo, Spool } from '../../src/core/capture/ports.js';
 import type { TestApp } from './app.js';
+import type { TestDatabase } from './database.js';
 import { recorderLimits } from './recorder-limits.js';
 
 /**
@@ -36,12 +37,17 @@ export async function recordLive(at: { kura: TestApp; captures: CaptureRepo; spo
   expect(await recorder.record({ capture: capture!, playlistUrl, workerId: 'worker-1' }, new AbortController().signal)).toBe('endlist');
 }
 
-/** The recent frame's deps as the worker recording a capture recorded by `recordLive` has them: its spool, the app's fs store, the real ffmpeg. */
-export function liveFrameDeps(at: { kura: TestApp; captures: CaptureRepo; spoolDir: string }): LiveFrameDeps & { store: ArchiveStore; spool: Spool } {
-  const { kura, captures } = at;
-  const store = createFsStore(kura.archiveDir);
+/** The recent frame's deps as the worker recording a capture has them: its spool, the fs store in `archiveDir`, the real ffmpeg. */
+export function liveFrameDeps(at: {
+  db: Pick<TestDatabase, 'livestreams' | 'pool'>;
+  archiveDir: string;
+  captures: CaptureRepo;
+  spoolDir: string;
+}): LiveFrameDeps & { store: ArchiveStore; spool: Spool } {
+  const { db, captures } = at;
+  const store = createFsStore(at.archiveDir);
   const spool = createSpool(at.spoolDir);
-  const live = liveDepsOf({ livestreams: kura.db.livestreams, captures, bytes: createRecordedBytes({ captures, store, spool }) });
+  const live = liveDepsOf({ livestreams: db.livestreams, captures, bytes: createRecordedBytes({ captures, store, spool }) });
   const media = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 1024 * 1024 });
-  return { live, frames: createFrameRepo(kura.db.pool), media, store, spool };
+  return { live, frames: createFrameRepo(db.pool), media, store, spool };
 }

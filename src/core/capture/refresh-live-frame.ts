@@ -4,6 +4,7 @@ import type { ArchiveStore } from '../archive/ports.js';
 import { trackOf } from './fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
 import { isRecording } from './capture-lifecycle.js';
+import type { RecordedSegment } from './capture.js';
 import type { FrameLog, MediaTools, Spool } from './ports.js';
 import { collect } from './part-formats.js';
 import { readLiveMedia } from './read-live-media.js';
@@ -39,12 +40,7 @@ export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId
   const recent = await deps.live.captures.segmentsFrom(id, Math.max(0, capture.nextSequence - LOOK_BACK));
   const last = recent.filter((s) => !fragments || trackOf(s.sequence) === 'video').at(-1);
   if (last === undefined) return 'none';
-  const segment = await readLiveMedia(deps.live, { id, part: last.part, sequence: last.sequence });
-  const pieces = [segment];
-  // a segment of fMP4 or WebM plays only after its initialization section
-  if (segment.format.kind !== 'mpegts')
-    pieces.unshift(await readLiveMedia(deps.live, { id, part: last.part, sequence: null, ...(fragments ? { track: 'video' } : {}) }));
-  const bytes = Buffer.concat(await Promise.all(pieces.map((piece) => collect(piece.body))));
+  const bytes = fragments ? await fragmentBytes(deps.live, id, last.sequence) : await segmentBytes(deps.live, id, last);
   const source = await deps.spool.writeFile(id, 'live-frame.source', bytes);
   const output = deps.spool.workPath(id, 'live-frame.jpg');
   await deps.media.thumbnail(
@@ -89,4 +85,19 @@ export function keepLiveFrame(deps: LiveFrameDeps, id: string, workerId: string,
     stopped = true;
     clearTimeout(timer);
   };
+}
+
+/** A segment of an HLS capture as ffmpeg plays it: MPEG-TS alone, fMP4 behind its part's initialization section. */
+async function segmentBytes(live: LiveDeps, id: string, segment: RecordedSegment): Promise<Buffer> {
+  const media = await readLiveMedia(live, { id, part: segment.part, sequence: segment.sequence });
+  const init = media.format.kind === 'mpegts' ? null : await readLiveMedia(live, { id, part: segment.part, sequence: null });
+  return Buffer.concat([...(init === null ? [] : [await collect(init.body)]), await collect(media.body)]);
+}
+
+/** A fragment as the source sent it: a file of its own, initialization section included. */
+async function fragmentBytes(live: LiveDeps, id: string, sequence: number): Promise<Buffer> {
+  const span = await live.captures.segment(id, sequence);
+  const body = span === null ? null : await live.bytes.read(id, span.part, { start: span.startOffset, end: span.endOffset - 1 });
+  if (body === null) throw new Error(`fragment ${sequence} of ${id} cannot be read here`);
+  return Buffer.from(await collect(body));
 }
