@@ -140,6 +140,7 @@ describe('a recording’s recent frame', () => {
     await kura.db.pool.query(`update captures set next_sequence = 10 where livestream_id = $1`, [id]);
     expect(await refreshLiveFrame(frameDeps(), id, 'worker-1')).toBe('stored');
     const second = (await details(id)).capture.progress;
+    expect((await readdir(path.join(spoolDir, id)).catch(() => [])).filter((name) => name.startsWith('live-frame'))).toEqual([]);
     expect(Date.parse(second.frameAt)).toBeGreaterThan(Date.parse(first.frameAt));
     expect(second.frameUrl).not.toBe(first.frameUrl);
     const replaced = await kura.app.inject({ url: `/api/video/${id}/frame.jpg`, headers: { 'if-none-match': served.headers.etag as string } });

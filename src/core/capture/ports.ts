@@ -121,6 +121,8 @@ export interface Spool {
   writeFile(livestreamId: string, name: string, content: Buffer | string): Promise<string>;
   /** Writes a working file of the capture gzip-compressed, from text as it comes; returns its path. */
   writeGzip(livestreamId: string, name: string, content: AsyncIterable<string>): Promise<string>;
+  /** Removes one working file of the capture (none there is fine). */
+  removeFile(livestreamId: string, name: string): Promise<void>;
   remove(livestreamId: string): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0079-recording-progress.md
 import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
-import type { ArchiveStore } from '../archive/ports.js';
+import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import { trackOf } from './fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
 import { isRecording } from './capture-lifecycle.js';
@@ -15,7 +15,7 @@ export interface LiveFrameDeps {
   frames: FrameLog;
   media: Pick<MediaTools, 'thumbnail'>;
   store: Pick<ArchiveStore, 'put' | 'delete'>;
-  spool: Pick<Spool, 'writeFile' | 'workPath'>;
+  spool: Pick<Spool, 'writeFile' | 'workPath' | 'removeFile'>;
 }
 
 /** How often the recent frame is replaced while a stream is recorded. */
@@ -28,7 +28,8 @@ const LOOK_BACK = 8;
 /**
  * Stores a frame of the last recorded segment of a capture `workerId` records, as a JPEG under
  * objectKeys.liveFrame (replacing the one before), and notes when: ffmpeg reads that one segment
- * (with its part's or track's initialization section) and writes one frame. `none` when no
+ * (an fMP4 one behind its part's initialization section; a fragment whole, as the source sent it)
+ * and writes one frame, its work files removed after. `none` when no
  * segment is recorded yet, or the capture is not recording (or not `workerId`'s any more, or ended
  * while the frame was made: then the frame is deleted again). Throws when the segment cannot be
  * read or ffmpeg finds no frame in it.
@@ -41,20 +42,15 @@ export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId
   const last = recent.filter((s) => !fragments || trackOf(s.sequence) === 'video').at(-1);
   if (last === undefined) return 'none';
   const bytes = fragments ? await fragmentBytes(deps.live, id, last.sequence) : await segmentBytes(deps.live, id, last);
+  // work files of their own, removed once used: a capture finalized on another worker leaves none here
   const source = await deps.spool.writeFile(id, 'live-frame.source', bytes);
   const output = deps.spool.workPath(id, 'live-frame.jpg');
-  await deps.media.thumbnail(
-    {
-      bytes: bytes.length,
-      read: async function* () {
-        yield bytes;
-      },
-      files: [source],
-    },
-    output,
-    0,
-  );
-  await deps.store.put(objectKeys.liveFrame(id), output, LIVE_FRAME_META);
+  try {
+    await deps.media.thumbnail(heldIn(source, bytes), output, 0);
+    await deps.store.put(objectKeys.liveFrame(id), output, LIVE_FRAME_META);
+  } finally {
+    await Promise.all(['live-frame.source', 'live-frame.jpg'].map((name) => deps.spool.removeFile(id, name)));
+  }
   if (await deps.frames.frameStored(id, workerId, new Date())) return 'stored';
   // the capture ended meanwhile, and its finalize may have deleted the frame already: this one must not outlive it
   const now = await deps.live.captures.get(id);
@@ -100,4 +96,15 @@ async function fragmentBytes(live: LiveDeps, id: string, sequence: number): Prom
   const body = span === null ? null : await live.bytes.read(id, span.part, { start: span.startOffset, end: span.endOffset - 1 });
   if (body === null) throw new Error(`fragment ${sequence} of ${id} cannot be read here`);
   return Buffer.from(await collect(body));
+}
+
+/** Bytes this process holds, which the local file `file` holds too (ffmpeg reads the file). */
+function heldIn(file: string, bytes: Buffer): ByteSource {
+  return {
+    bytes: bytes.length,
+    files: [file],
+    async *read() {
+      yield bytes;
+    },
+  };
 }
