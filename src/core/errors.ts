@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'live_segment_not_found'
   | 'live_ended'
   | 'live_not_playable'
+  | 'live_frame_not_found'
   | 'archive_not_ready'
   | 'archive_missing'
   | 'livestream_not_found'

@@ -1,14 +1,15 @@
 import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
 import type { CaptureDeps } from '../core/capture/capture-stream.js';
 import type { FinalizeDeps } from '../core/capture/finalize-archive.js';
+import type { LiveFrameDeps } from '../core/capture/refresh-live-frame.js';
 import type { ChatDeps } from '../core/chat/capture-chat.js';
 import type { DeliverDeps } from '../core/notifications/deliver-webhooks.js';
 import type { SweepDeps } from '../core/workflow/sweep-lifecycle.js';
 import type { CompleteTakedownDeps } from '../core/workflow/complete-takedown.js';
 import type { WatchDeps, WatchPolicy } from '../core/workflow/watch-stream.js';
 
-/** The ports the record jobs (watch, capture, chat, finalize, sweep, a takedown's completion) run on. */
-export type WorkerDeps = WatchDeps & CaptureDeps & FinalizeDeps & SweepDeps & ChatDeps & CompleteTakedownDeps;
+/** The ports the record jobs (watch, capture and its recent frame, chat, finalize, sweep, a takedown's completion) run on. */
+export type WorkerDeps = WatchDeps & CaptureDeps & LiveFrameDeps & FinalizeDeps & SweepDeps & ChatDeps & CompleteTakedownDeps;
 
 /** Who this worker is and the capture settings its jobs share. */
 export interface WorkerSettings {

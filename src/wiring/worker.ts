@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createFragmentRecorder } from '../adapters/capture/fragment-recorder.js';
 import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
+import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
+import { createFrameRepo } from '../adapters/db/frame-repo.js';
 import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
 import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
 import { diskSpace } from '../adapters/system/disk-space.js';
@@ -14,6 +16,7 @@ import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
 import { createYouTubeChatSource } from '../adapters/sources/youtube-chat-source.js';
 import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
+import { liveDepsOf } from '../core/capture/get-live-playlist.js';
 import { chatArchive } from '../core/chat/store-chat.js';
 import { ytdlpOf } from './sources.js';
 import { createYtDlpUpdater } from '../adapters/ytdlp/ytdlp-updater.js';
@@ -72,6 +75,13 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     }),
     store,
     spool,
+    // the recent frame reads the last segment where this worker keeps it (its spool, or the store)
+    live: liveDepsOf({
+      livestreams: database.livestreams,
+      captures: database.captures,
+      bytes: createRecordedBytes({ captures: database.captures, store, spool }),
+    }),
+    frames: createFrameRepo(database.pool),
     fetchImage: sources.fetchImage,
     chats: database.chats,
     chatArchive: chatArchive({ chats: database.chats, store, spool }),

@@ -130,6 +130,13 @@ describe('the live playlist, with the api and the worker in processes of their o
       expect(capturing).not.toContain('#EXT-X-ENDLIST');
 
       const whole = ffprobe(['-live_start_index', '0', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_packets', live]);
+      // the worker's recent frame of the recording, stored in the bucket beside the archive, served by the api
+      const frameUrl = `${api}/api/video/${id}/frame.jpg`;
+      await expect.poll(async () => (await fetch(frameUrl)).status, { timeout: 20_000 }).toBe(200);
+      const frame = await fetch(frameUrl);
+      expect(frame.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await frame.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      expect(await s3.keys(`archives/${id}/`)).toContain(`archives/${id}/${id}.live.jpg`);
       await encoded;
       await upload.began; // the capture ended: the finalize is storing the archive
       expect((await (await fetch(live)).text()).endsWith('#EXT-X-ENDLIST\n')).toBe(true);
@@ -139,6 +146,8 @@ describe('the live playlist, with the api and the worker in processes of their o
       const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
       expect(done.status, done.failure_reason ?? '').toBe('finished');
       expect((await fetch(live)).status).toBe(410);
+      expect((await fetch(frameUrl)).status).toBe(410); // the archive's thumbnail replaced the frame, deleted from the bucket with the chunks
+      await expect.poll(() => s3.keys(`archives/${id}/`), { timeout: 10_000 }).not.toContain(`archives/${id}/${id}.live.jpg`);
       const segment = /^live\/\d+\/\d+\.ts$/m.exec(capturing)?.[0] as string;
       expect((await fetch(`${api}/api/video/${id}/${segment}`)).status).toBe(410); // the archive replaced the segments
     }, 90_000);

@@ -99,6 +99,13 @@ afterAll(async () => {
 });
 
 const textOf = (page: Page, selector: string) => page.locator(selector).first().innerText();
+/** The natural width of the first image `selector` finds once it loaded; 0 before (or while none is shown). */
+const loadedWidth = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0), undefined, { timeout: 1000 })
+    .catch(() => 0);
 
 /**
  * Opens the archive page of the stream being recorded in a page of its own: it plays the live
@@ -130,6 +137,9 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
   const first = await time();
   await expect.poll(time, { timeout: 10_000 }).toBeGreaterThan(first + 1); // it plays as it is recorded
   await page.locator('[data-testid=live-badge]').waitFor({ timeout: 10_000 });
+  // beside the player, the recording's figures and its recent frame
+  await expect.poll(() => textOf(page, '[data-testid=progress-size]')).toMatch(/^[\d.]+ (kB|MB)$/);
+  await expect.poll(() => loadedWidth(page, '[data-testid=recording-progress] img[src*="/frame.jpg?at="]'), { timeout: 20_000 }).toBeGreaterThan(0);
   expect(scripts.some((script) => /hls\.light-.*\.js$/.test(script))).toBe(true);
   // after the first load, the player asks only for what changed (a delta update), and plays on
   expect(playlists[0]).toBe('');
@@ -199,6 +209,12 @@ describe('the web UI', () => {
     await expect.poll(() => log.innerText(), { timeout: 20_000 }).toContain('[kura] recording');
     const early = (await log.innerText()).length;
     await expect.poll(async () => (await log.innerText()).length, { timeout: 20_000 }).toBeGreaterThan(early);
+    // its figures so far, and a recent frame in place of the thumbnail, as the queue refreshes
+    await expect.poll(() => textOf(page, '[data-testid=progress-size]'), { timeout: 15_000 }).toMatch(/^[\d.]+ (kB|MB)$/);
+    await expect.poll(() => textOf(page, '[data-testid=progress-bitrate]')).toMatch(/^[\d.]+ (kb|Mb)\/s$/);
+    expect(await textOf(page, '[data-testid=progress-gaps]')).toBe('none');
+    expect(await textOf(page, '[data-testid=progress-elapsed]')).toMatch(/^\d+:\d\d$/);
+    await expect.poll(() => loadedWidth(page, '[data-testid=queue-list] img[src*="/frame.jpg?at="]'), { timeout: 20_000 }).toBeGreaterThan(0);
     await screenshot(page, 'queue-live-desktop');
     const watching = await watchWhileRecording();
     await fixture.finish();

@@ -11,6 +11,9 @@ import { FragmentsUnavailable, trackSpans } from '../../src/core/capture/fragmen
 import type { CaptureRepo, Renewal } from '../../src/core/capture/ports.js';
 import type { FragmentedStream, FragmentFormat } from '../../src/core/sources/ports.js';
 import { recorderLimits } from '../support/recorder-limits.js';
+import { liveFrameDeps } from '../support/live-capture.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
+import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
 import { fragmentBytes, makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
@@ -87,7 +90,7 @@ async function expected(representation: number, sqs: number[]): Promise<Buffer> 
 const all = () => Array.from({ length: material.fragmentCount }, (_, i) => i);
 
 describe('the fragment recorder', () => {
-  it('records every fragment from 0 of a broadcast begun before it looked, each once and in order, and ends when the source says it is over', async () => {
+  it('records every fragment from 0 of a broadcast begun before it looked, each once and in order, and ends when the source says it is over (its recent frame made of the last video fragment)', async () => {
     googlevideo.broadcast(ID, { material, startedSecondsAgo: 9 });
     let renewals = 0;
     // the source says live while the head grows, and over once it stopped
@@ -105,6 +108,14 @@ describe('the fragment recorder', () => {
     const firstFetch = googlevideo.requests.find((r) => r.sq !== null);
     expect(firstFetch?.sq).toBe(0);
     expect(await captures.readLog(ID)).toMatch(/recording fragments from fragment 0: video 133 .*; the newest is 9/);
+
+    // the recent frame: the last video fragment, a file of its own (captureStream pins the formats before recording)
+    const { video: pinnedVideo, audio: pinnedAudio } = stream();
+    await captures.setFragmentFormats(ID, { video: pinnedVideo.id, audio: pinnedAudio.id, fragmentSeconds: 1 });
+    const deps = liveFrameDeps({ db, archiveDir: path.join(dir, 'archive'), captures, spoolDir: path.join(dir, 'spool') });
+    expect(await refreshLiveFrame(deps, ID, 'worker-1')).toBe('stored');
+    const frame = await readFile(path.join(dir, 'archive', objectKeys.liveFrame(ID)));
+    expect(frame.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
   });
 
   it('renews its URLs through the source when they expire (403) and loses nothing', async () => {

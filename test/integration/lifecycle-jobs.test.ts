@@ -1,3 +1,6 @@
+import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
+import { createFrameRepo } from '../../src/adapters/db/frame-repo.js';
+import { liveDepsOf } from '../../src/core/capture/get-live-playlist.js';
 import { chatArchive } from '../../src/core/chat/store-chat.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { spawn } from 'node:child_process';
@@ -129,6 +132,8 @@ function workerDeps(media: MediaTools): WorkerDeps {
     media,
     store,
     spool,
+    live: liveDepsOf({ livestreams: db.livestreams, captures, bytes: createRecordedBytes({ captures, store, spool }) }),
+    frames: createFrameRepo(db.pool),
     fetchImage: unused,
     chats,
     chatArchive: chatArchive({ chats, store, spool }),

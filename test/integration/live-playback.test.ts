@@ -2,10 +2,8 @@ import { mkdir, mkdtemp, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHlsRecorder } from '../../src/adapters/capture/hls-recorder.js';
-import { createSpool, freeBytes } from '../../src/adapters/capture/spool.js';
+import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { StoredChunk } from '../../src/core/capture/capture.js';
@@ -16,7 +14,8 @@ import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
-import { recorderLimits } from '../support/recorder-limits.js';
+import { liveFrameDeps, recordLive } from '../support/live-capture.js';
+import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
 // spool and the fs store (a chunk every 2 s of media, so there are many), and the app serves what it recorded.
@@ -47,20 +46,7 @@ async function insertRecord(id: string, status: string): Promise<void> {
 }
 
 /** Records the fixture's (finished) stream as a capture still in progress: its record stays `live`, its capture `capturing`. */
-async function recordFixture(id: string): Promise<void> {
-  await insertRecord(id, 'live');
-  const capture = await captures.claim(id, 'worker-1', 30);
-  const recorder = createHlsRecorder({
-    captures,
-    fetcher: createFetcher({ allowPrivate: true }),
-    spool: createSpool(spoolDir),
-    store: createFsStore(kura.archiveDir),
-    freeBytes,
-    // a chunk every two segments: many chunks, as on S3 with a worker of its own
-    limits: recorderLimits({ chunkSeconds: 2 }),
-  });
-  expect(await recorder.record({ capture: capture!, playlistUrl: fixture.url, workerId: 'worker-1' }, new AbortController().signal)).toBe('endlist');
-}
+const recordFixture = (id: string) => recordLive({ kura, captures, spoolDir, playlistUrl: fixture.url }, id);
 
 /** Puts the last stored chunk of the capture back into the spool, as a chunk sealed but not yet uploaded; resolves with it. */
 async function unstoreLastChunk(id: string): Promise<StoredChunk & { local: string }> {
@@ -181,7 +167,7 @@ describe('the live playlist of a record being recorded', () => {
     expect(body.match(/^live\/1\/\d+\.ts$/gm)).toEqual(['live/1/10.ts', 'live/1/11.ts', 'live/1/12.ts', 'live/1/13.ts']);
   });
 
-  it('plays an fMP4 capture behind its initialization section, read from the part’s first bytes', async () => {
+  it('plays an fMP4 capture behind its initialization section, read from the part’s first bytes, and makes its recent frame so', async () => {
     await writeSingleFileStream(path.join(fixture.dir, 'live')); // 5 s of fMP4, its init section and segments byte ranges of one file
     await recordFixture('fmp4-live');
     const live = (await playlistOf('fmp4-live')).body;
@@ -194,6 +180,11 @@ describe('the live playlist of a record being recorded', () => {
     const segment = await kura.app.inject({ url: '/api/video/fmp4-live/live/1/0.m4s' });
     expect(segment.headers['content-type']).toBe('video/iso.segment');
     expect(['moof', 'styp', 'sidx']).toContain(segment.rawPayload.subarray(4, 8).toString('latin1'));
+    // the recent frame of an fMP4 capture: its last segment behind the part's initialization section
+    expect(await refreshLiveFrame(liveFrameDeps({ db: kura.db, archiveDir: kura.archiveDir, captures, spoolDir }), 'fmp4-live', 'worker-1')).toBe('stored');
+    const frame = await kura.app.inject({ url: '/api/video/fmp4-live/frame.jpg' });
+    expect([frame.statusCode, frame.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    expect(frame.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     await captures.end('fmp4-live', 'endlist');
     expect(await probe(`${url}/api/video/fmp4-live/live.m3u8`)).toMatchObject({ frames: 150 });
   });

@@ -43,6 +43,9 @@ export function createSpool(root: string): Spool {
       await pipeline(Readable.from(content), createGzip(), createWriteStream(file));
       return file;
     },
+    async removeFile(id, name) {
+      await rm(path.join(root, id, name), { force: true });
+    },
     async remove(id) {
       await rm(path.join(root, id), { recursive: true, force: true });
     },

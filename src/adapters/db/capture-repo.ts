@@ -22,6 +22,7 @@ interface CaptureRow {
   current_part: number;
   started_at: Date;
   ended_at: Date | null;
+  frame_at: Date | null;
 }
 
 /** Capture progress in PostgreSQL. */
@@ -288,6 +289,7 @@ function toCapture(row: CaptureRow): Capture {
     currentPart: row.current_part,
     startedAt: row.started_at,
     endedAt: row.ended_at,
+    frameAt: row.frame_at,
   };
 }
 

@@ -7,6 +7,8 @@ export const objectKeys = {
   thumbnail: (id: string) => `archives/${id}/${id}.jpg`,
   /** The live chat, one JSON message a line, stored gzip-compressed (served with `Content-Encoding: gzip`). */
   chat: (id: string) => `archives/${id}/${id}.chat.ndjson.gz`,
+  /** A frame of a recent segment while the stream is recorded, replaced about once a minute; deleted once the archive is stored (its thumbnail replaces it). */
+  liveFrame: (id: string) => `archives/${id}/${id}.live.jpg`,
   /**
    * A stored chunk: bytes of a capture's part, stored while the stream is recorded and deleted once the
    * archive is: `nonce` makes each upload's key its own (see capture_chunks).
@@ -14,6 +16,9 @@ export const objectKeys = {
   captureChunk: (id: string, part: number, startOffset: number, nonce: string) =>
     `captures/${id}/part-${String(part).padStart(4, '0')}/${String(startOffset).padStart(14, '0')}-${nonce}`,
 };
+
+/** A live frame is shown in pages (served by Kura with caching of its own). */
+export const LIVE_FRAME_META: ObjectMeta = { contentType: 'image/jpeg', contentDisposition: 'inline' };
 
 /** Capture chunks are working data: never served to viewers. */
 export const CHUNK_META: ObjectMeta = { contentType: 'application/octet-stream', contentDisposition: 'attachment' };

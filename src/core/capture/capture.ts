@@ -28,6 +28,8 @@ export interface Capture {
   currentPart: number;
   startedAt: Date;
   endedAt: Date | null;
+  /** When the worker recording it last stored a frame of a recent segment (see refresh-live-frame.ts); null before the first. */
+  frameAt: Date | null;
 }
 
 /** A source segment the capture recorded: its bytes end its part at `endOffset` when it is recorded. */

@@ -72,9 +72,10 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
   await deps.spool.remove(id);
 }
 
-/** Deletes a finalized capture's chunks from the store (idempotent: a failure is retried with the job). */
+/** Deletes a finalized capture's chunks and its recent frame (the archive's thumbnail replaces it) from the store (idempotent: a failure is retried with the job). */
 async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: string): Promise<void> {
   for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
+  await deps.store.delete(objectKeys.liveFrame(id));
 }
 
 /** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */

@@ -8,8 +8,8 @@ import { isRecording } from './capture-lifecycle.js';
 import type { FragmentTrack } from './fragment-tracks.js';
 import { fragmentPlaylist } from './live-fragments.js';
 import { buildLivePlaylist } from './live-playlist.js';
-import { servablePrefix, type PartFormats } from './part-formats.js';
-import type { RecordedSegments } from './recorded-segments.js';
+import { PartFormats, servablePrefix } from './part-formats.js';
+import { RecordedSegments } from './recorded-segments.js';
 import type { CaptureStates, PartLog, RecordedBytes, SegmentLog } from './ports.js';
 
 export interface LiveDeps {
@@ -18,6 +18,11 @@ export interface LiveDeps {
   bytes: RecordedBytes;
   formats: PartFormats;
   segments: RecordedSegments;
+}
+
+/** What live playback reads, with its memory of the parts' formats and the segments recorded (one each per process that serves or reads them). */
+export function liveDepsOf(deps: Pick<LiveDeps, 'livestreams' | 'captures' | 'bytes'>): LiveDeps {
+  return { ...deps, formats: new PartFormats(deps.bytes), segments: new RecordedSegments(deps.captures) };
 }
 
 /** The playlist of a record being recorded; `ended` once it has `#EXT-X-ENDLIST`. */

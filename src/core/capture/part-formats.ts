@@ -81,7 +81,8 @@ export async function servablePrefix<T extends { part: number; endOffset: number
   return { count, formats };
 }
 
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+/** Every byte of `chunks`, joined. */
+export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of chunks) {

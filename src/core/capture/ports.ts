@@ -80,6 +80,12 @@ export interface ChunkLog {
   chunks(livestreamId: string): Promise<StoredChunk[]>;
 }
 
+/** The recent frame of a capture being recorded (see refresh-live-frame.ts). */
+export interface FrameLog {
+  /** Notes that `workerId` stored a recent frame at `at`, if it still records the capture; false otherwise. */
+  frameStored(livestreamId: string, workerId: string, at: Date): Promise<boolean>;
+}
+
 /** The capture's log, as /api/logz and the archive's log file show it. */
 export interface EncoderLog {
   appendLog(livestreamId: string, lines: readonly string[]): Promise<void>;
@@ -115,6 +121,8 @@ export interface Spool {
   writeFile(livestreamId: string, name: string, content: Buffer | string): Promise<string>;
   /** Writes a working file of the capture gzip-compressed, from text as it comes; returns its path. */
   writeGzip(livestreamId: string, name: string, content: AsyncIterable<string>): Promise<string>;
+  /** Removes one working file of the capture (none there is fine). */
+  removeFile(livestreamId: string, name: string): Promise<void>;
   remove(livestreamId: string): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import type { Capture, CapturePart, Gap } from '../capture/capture.js';
+import { captureProgress, type CaptureProgress } from '../capture/capture-progress.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, PartLog } from '../capture/ports.js';
@@ -7,12 +8,13 @@ import type { LivestreamRepo, WatchLook, WatchLooks } from '../livestream/ports.
 export interface LivestreamDetails {
   record: Livestream;
   /** Null for records Kura did not capture (imported, or never live). */
-  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[] } | null;
+  /** `progress`: the figures of a capture being recorded, null once it is not. */
+  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[]; progress: CaptureProgress | null } | null;
   /** The last look at the source of an upcoming record; null for any other, and before the first. */
   lastLook: WatchLook | null;
 }
 
-/** One record with its capture's parts and gaps. Throws `livestream_not_found`. */
+/** One record with its capture's parts and gaps, and its figures while it is recorded. Throws `livestream_not_found`. */
 export async function getLivestreamDetails(
   deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog; watchLooks: WatchLooks },
   id: string,
@@ -22,5 +24,6 @@ export async function getLivestreamDetails(
   const capture = await deps.captures.get(id);
   if (capture === null) return { record, capture: null, lastLook };
   const [parts, gaps] = await Promise.all([deps.captures.parts(id), deps.captures.gaps(id)]);
-  return { record, capture: { capture, parts, gaps }, lastLook };
+  const progress = await captureProgress(deps, capture, { parts, gaps });
+  return { record, capture: { capture, parts, gaps, progress }, lastLook };
 }

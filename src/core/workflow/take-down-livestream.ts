@@ -48,7 +48,7 @@ export async function takeDownLivestream(deps: TakeDownDeps, request: { caller: 
 }
 
 /**
- * Deletes a record's stored objects (video, log, thumbnail, chat: the keys the record names and
+ * Deletes a record's stored objects (video, log, thumbnail, chat, the recent frame of its recording: the keys the record names and
  * the standard keys; the chunks of its capture), then, in one transaction, writes the audit row
  * and deletes the record. Files first: a failure leaves the record (and what it says) to retry the
  * takedown with. False when the record was gone already (removed by another takedown meanwhile).
@@ -58,7 +58,13 @@ export async function removeRecord(
   record: Livestream,
   by: { admin: string; reason: string },
 ): Promise<boolean> {
-  const keys = new Set([objectKeys.video(record.id), objectKeys.log(record.id), objectKeys.thumbnail(record.id), objectKeys.chat(record.id)]);
+  const keys = new Set([
+    objectKeys.video(record.id),
+    objectKeys.log(record.id),
+    objectKeys.thumbnail(record.id),
+    objectKeys.chat(record.id),
+    objectKeys.liveFrame(record.id),
+  ]);
   for (const key of [record.archive?.videoKey, record.archive?.logKey, record.archive?.thumbnailKey]) if (key) keys.add(key);
   for (const chunk of await deps.captures.chunks(record.id)) keys.add(chunk.key);
   for (const key of keys) await deps.store.delete(key);

@@ -5,7 +5,8 @@ import type { Livestream } from '../../core/livestream/livestream.js';
 import { redactUrlsIn, type Audience } from '../../core/sources/public-url.js';
 import { publicRecord } from '../../core/workflow/public-record.js';
 import type { WatchLook } from '../../core/livestream/ports.js';
-import type { LivestreamDetails, LivestreamRecord } from './record.schema.js';
+import type { CaptureProgress } from '../../core/capture/capture-progress.js';
+import type { CaptureProgressBody, LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
 /** A record as history, queue and video answer it, and as the search index holds it (see publicRecord, which webhook events carry too). */
 export function presentRecord(livestream: Livestream, publicUrl: string, audience: Audience): LivestreamRecord {
@@ -40,8 +41,20 @@ export function presentDetails(details: CoreDetails, publicUrl: string, audience
             parts: capture.parts,
             gaps: capture.gaps,
             complete: capture.gaps.length === 0,
+            progress: presentProgress(capture.progress, livestream.id, publicUrl),
           },
     lastCheck: presentLastCheck(details.lastLook, audience),
+  };
+}
+
+/** A recording's figures; its frame's URL names the frame's time, so each new frame is a new URL (and an old one stays cacheable). */
+export function presentProgress(progress: CaptureProgress | null, id: string, publicUrl: string): CaptureProgressBody | null {
+  if (progress === null) return null;
+  const { frameAt, ...figures } = progress;
+  return {
+    ...figures,
+    frameUrl: frameAt === null ? null : `${publicUrl}/api/video/${encodeURIComponent(id)}/frame.jpg?at=${frameAt.getTime()}`,
+    frameAt: frameAt?.toISOString() ?? null,
   };
 }
 

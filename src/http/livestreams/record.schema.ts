@@ -59,6 +59,33 @@ export const LastCheckSchema = Type.Union(
   { description: 'an upcoming record: the last look at its source, which did not find it live; null before the first look, and for any other status' },
 );
 
+/** A recording's figures so far (src/core/capture/capture-progress.ts). */
+export const CaptureProgressSchema = Type.Object(
+  {
+    elapsedSeconds: Type.Integer({ description: 'seconds of the clock since the capture started' }),
+    recordedSeconds: Type.Number({ description: 'seconds of media recorded so far' }),
+    bytes: Type.Integer({ description: 'bytes recorded so far' }),
+    bitsPerSecond: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'the rate of the last 30 s of recorded media; null before two segments of a part are recorded',
+    }),
+    gaps: Type.Integer({ description: 'runs of segments lost so far' }),
+    lostSeconds: Type.Number({ description: 'seconds of media the lost segments held' }),
+    frameUrl: Type.Union([Type.String(), Type.Null()], {
+      description: 'a JPEG of a frame of a recent segment, replaced about once a minute (the URL changes with it); null before the first',
+    }),
+    frameAt: Type.Union([Timestamp, Type.Null()], { description: 'when the frame was taken; null before the first' }),
+  },
+  { $id: 'CaptureProgress' },
+);
+export type CaptureProgressBody = Static<typeof CaptureProgressSchema>;
+
+const ProgressProperty = Type.Union([CaptureProgressSchema, Type.Null()], { description: 'while the stream is recorded, its figures so far; null otherwise' });
+
+/** The `capture` of a queued record: its figures while it is recorded. */
+export const QueuedCaptureSchema = Type.Union([Type.Object({ progress: ProgressProperty }), Type.Null()], {
+  description: 'a record being recorded: its figures so far; null for an upcoming record',
+});
+
 const CaptureDetailsSchema = Type.Object({
   state: Type.Enum(CAPTURE_STATES),
   endReason: Type.Union([Type.String(), Type.Null()], {
@@ -75,6 +102,7 @@ const CaptureDetailsSchema = Type.Object({
     description: 'media sequences that were lost, with why',
   }),
   complete: Type.Boolean({ description: 'true when no segment was lost' }),
+  progress: ProgressProperty,
 });
 
 /** One record with what is known about its capture. */

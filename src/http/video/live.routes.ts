@@ -3,9 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { getLivePlaylist, type LiveDeps } from '../../core/capture/get-live-playlist.js';
-import { PartFormats } from '../../core/capture/part-formats.js';
-import { RecordedSegments } from '../../core/capture/recorded-segments.js';
+import { getLivePlaylist, liveDepsOf } from '../../core/capture/get-live-playlist.js';
 import { readLiveMedia, type LiveMedia } from '../../core/capture/read-live-media.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses } from '../responses.schema.js';
@@ -51,7 +49,7 @@ export interface LiveRouteDeps {
 /** `GET /api/video/{id}/live.m3u8` and its segments: watching a record while it is recorded. */
 export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
   const { livestreams, captures, recordedBytes: bytes } = deps;
-  const live: LiveDeps = { livestreams, captures, bytes, formats: new PartFormats(bytes), segments: new RecordedSegments(captures) };
+  const live = liveDepsOf({ livestreams, captures, bytes });
   return async (app) => {
     app.get(
       '/video/:id/live.m3u8',

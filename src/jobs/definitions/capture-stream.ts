@@ -1,4 +1,6 @@
+// Decisions: docs/decisions/0079-recording-progress.md
 import { captureStream } from '../../core/capture/capture-stream.js';
+import { keepLiveFrame } from '../../core/capture/refresh-live-frame.js';
 import { AppError } from '../../core/errors.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
@@ -24,7 +26,15 @@ export const captureStreamJob = defineJob({
     const { workerId, staleAfterSeconds } = work.settings;
     // already recording here: a duplicate request
     await runOnce(work.running.captures, livestreamId, async (signal) => {
-      await captureStream(work.deps, livestreamId, { workerId, staleAfterSeconds, signal });
+      // the recording's recent frame, for pages to show while it goes on (0079)
+      const stopFrames = keepLiveFrame(work.deps, livestreamId, workerId, (error) =>
+        work.log?.warn({ livestreamId, err: error }, 'the recent frame of a recording could not be made'),
+      );
+      try {
+        await captureStream(work.deps, livestreamId, { workerId, staleAfterSeconds, signal });
+      } finally {
+        stopFrames();
+      }
       if (!signal.aborted) await recordEvents.captureEnded(work, livestreamId);
     });
   },

@@ -6,7 +6,7 @@
 import type { Channel } from '../../../src/http/channels/channels.schema.js';
 import type { FollowDetailJson, FollowJson, SightingJson } from '../../../src/http/follows/follows.schema.js';
 import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
-import type { LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
+import type { CaptureProgressBody, LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
 import type { QueuedRecord } from '../../../src/http/queue/queue.schema.js';
 import type { ChatActivityJson, ChatMessageJson, ChatPageJson } from '../../../src/http/video/chat.schema.js';
@@ -15,6 +15,7 @@ import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webho
 
 export type { Channel, DiskStats, GrowthPoint, LivestreamDetails, LivestreamRecord, QueuedRecord, Stats };
 export type Caller = PresentedCaller;
+export type CaptureProgress = CaptureProgressBody;
 export type ChatPage = ChatPageJson;
 export type ChatMessage = ChatMessageJson;
 export type ChatActivity = ChatActivityJson;

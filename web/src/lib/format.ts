@@ -92,3 +92,9 @@ export function statsCards(stats: Stats): Array<{ value: string; label: string; 
     { value: usd(stats.storageBillPerMonth), label: 'storage per month', note: `at ${usd(stats.usdPerGbPerMonth)}/GB` },
   ];
 }
+
+/** `2.4 Mb/s`, `640 kb/s` (decimal, as bitrates are counted); `—` while unknown. */
+export function humanBitrate(bitsPerSecond: number | null): string {
+  if (bitsPerSecond === null) return '—';
+  return bitsPerSecond >= 1_000_000 ? `${(bitsPerSecond / 1_000_000).toFixed(1)} Mb/s` : `${Math.round(bitsPerSecond / 1000)} kb/s`;
+}

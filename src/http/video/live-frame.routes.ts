@@ -1,0 +1,56 @@
+// Decisions: docs/decisions/0079-recording-progress.md
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ArchiveStore } from '../../core/archive/ports.js';
+import { getLiveFrame } from '../../core/capture/get-live-frame.js';
+import type { CaptureStates } from '../../core/capture/ports.js';
+import { AppError } from '../../core/errors.js';
+import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import { isNotModified } from '../feeds/conditional.js';
+import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
+import { bytesResponse, problemResponses } from '../responses.schema.js';
+
+/**
+ * The frame is replaced about once a minute: a copy is fresh for half of that, then checked again
+ * (304 while it is the same frame); the record's `frameUrl` names the frame's time, so a page
+ * showing a new frame asks a new URL at once.
+ */
+const FRAME_CACHE = 'public, max-age=30';
+
+/** What the recent frame's route uses. */
+export interface LiveFrameRouteDeps {
+  livestreams: LivestreamRepo;
+  captures: CaptureStates;
+  store: Pick<ArchiveStore, 'stat' | 'read'>;
+}
+
+/** `GET /api/video/{id}/frame.jpg`: a frame of a recent segment of a record being recorded. */
+export function liveFrameRoutes(deps: LiveFrameRouteDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/video/:id/frame.jpg',
+      {
+        schema: {
+          operationId: 'getLiveFrame',
+          summary: 'A JPEG of a frame of a recent segment of a record being recorded, replaced about once a minute',
+          description:
+            'Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame, 410 live_ended once the record is finished or failed (its thumbnail replaces it).',
+          params: LivestreamIdParamsSchema,
+          response: { 200: bytesResponse('The frame', ['image/jpeg']), 304: { description: 'The frame the client holds is current' }, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        const { key, takenAt } = await getLiveFrame(deps, request.params.id);
+        const etag = `"${takenAt.getTime()}"`;
+        reply.header('cache-control', FRAME_CACHE).header('etag', etag).header('last-modified', takenAt.toUTCString());
+        if (isNotModified(request.headers, etag, new Date(Math.floor(takenAt.getTime() / 1000) * 1000))) return reply.code(304).send();
+        // the capture ended since it was read, and finalize deleted the frame
+        const stored = await deps.store.stat(key);
+        if (stored === null) throw new AppError('not_found', 'live_frame_not_found', `${request.params.id} has no recent frame any more.`);
+        return reply
+          .type('image/jpeg')
+          .header('content-length', stored.bytes)
+          .send(await deps.store.read(key));
+      },
+    );
+  };
+}
