@@ -519,6 +519,39 @@ describe('the web UI', () => {
     }
   }, 60_000);
 
+  it('warns admins, and only them, of a disk under 10 % free, at phone and desktop widths in both themes', async () => {
+    // a worker on another machine reports its spool nearly full (as its spool-report loop writes it)
+    await db.pool.query(`insert into worker_disks (worker_id, free_bytes, total_bytes, reported_at) values ('far-host:4242', 500000000, 10000000000, now())`);
+    try {
+      // the api reads the figures at most every 5 s: once its admins' stats list the spool, every page load shows it
+      const admin = await loggedInContext(VIEWPORTS.desktop, 'light');
+      const lowPlaces = async () => ((await (await admin.request.get('/api/stats')).json()) as { disk: { low: unknown[] } }).disk.low.length;
+      await expect.poll(lowPlaces).toBe(1);
+      await admin.close();
+      for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const context = await loggedInContext(viewport, colorScheme);
+          const page = await context.newPage();
+          await page.goto('/queue');
+          const banner = page.getByRole('alert').filter({ hasText: 'Disk nearly full' });
+          await banner.waitFor();
+          expect(await banner.textContent()).toContain('spool of worker far-host:4242: 500 MB free of 10.0 GB (5 %)');
+          expect(await banner.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
+          await screenshot(page, `disk-banner-${width}-${colorScheme}`);
+          expect(await seriousViolations(page)).toEqual([]);
+          await context.close();
+        }
+      }
+      const anonymous = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+      await anonymous.goto('/queue');
+      await anonymous.waitForLoadState('networkidle');
+      expect(await anonymous.getByText('Disk nearly full').count()).toBe(0);
+      await anonymous.close();
+    } finally {
+      await db.pool.query(`delete from worker_disks where worker_id = 'far-host:4242'`);
+    }
+  }, 60_000);
+
   it('shows every page at desktop and phone widths without serious accessibility violations', async () => {
     const pages = ['/', '/queue', '/history', `/archive/${VIDEO_ID}`, '/stats', '/tokens', '/login'];
     const found: string[] = [];
