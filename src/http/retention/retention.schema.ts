@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 
-const limit = (schema: ReturnType<typeof Type.Integer> | ReturnType<typeof Type.Number>) => Type.Union([schema, Type.Null()]);
+// null first: the body's coercion would read a null as 0 for the number
+const limit = (schema: ReturnType<typeof Type.Integer> | ReturnType<typeof Type.Number>) => Type.Union([Type.Null(), schema]);
 const keepLast = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'keep the newest N archives' });
 const maxAgeDays = Type.Integer({ minimum: 0, maximum: 100_000, description: 'keep archives younger than D days' });
 const maxGb = Type.Number({ minimum: 0, maximum: 1_000_000, description: 'keep at most G GB (10⁹ bytes), newest first' });
