@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0077-retention.md
 // The retention slice of the configuration (0077), parsed by src/config.ts from the environment it read.
 import type { RetentionRules } from '../core/retention/retention-rules.js';
 
