@@ -1,14 +1,21 @@
 import Type, { type Static } from 'typebox';
 
-// null first: the body's coercion would read a null as 0 for the number
-const limit = (schema: ReturnType<typeof Type.Integer> | ReturnType<typeof Type.Number>) => Type.Union([Type.Null(), schema]);
-const keepLast = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'keep the newest N archives' });
-const maxAgeDays = Type.Integer({ minimum: 0, maximum: 100_000, description: 'keep archives younger than D days' });
-const maxGb = Type.Number({ minimum: 0, maximum: 1_000_000, description: 'keep at most G GB (10⁹ bytes), newest first' });
+type Limit = { minimum: number; maximum: number; description: string };
+/**
+ * A limit or null (no limit), as one JSON-schema type list: the body's type coercion leaves a value
+ * of either type alone, where a union would read 0 as null (or null as 0).
+ */
+const limit = (type: 'integer' | 'number', options: Limit) => Type.Unsafe<number | null>({ type: [type, 'null'], ...options });
+const keepLastLimit: Limit = { minimum: 0, maximum: 1_000_000, description: 'keep the newest N archives; null: no limit' };
+const maxAgeDaysLimit: Limit = { minimum: 0, maximum: 100_000, description: 'keep archives younger than D days; null: no limit' };
+const maxGbLimit: Limit = { minimum: 0, maximum: 1_000_000, description: 'keep at most G GB (10⁹ bytes), newest first; null: no limit' };
+const keepLast = Type.Integer(keepLastLimit);
+const maxAgeDays = Type.Integer(maxAgeDaysLimit);
+const maxGb = Type.Number(maxGbLimit);
 
 /** Retention rules as the API shows them: a null limit is no limit. */
 export const RetentionRulesSchema = Type.Object(
-  { keepLast: limit(keepLast), maxAgeDays: limit(maxAgeDays), maxGb: limit(maxGb) },
+  { keepLast: limit('integer', keepLastLimit), maxAgeDays: limit('integer', maxAgeDaysLimit), maxGb: limit('number', maxGbLimit) },
   { $id: 'RetentionRules', description: 'how many archives are kept (docs/api.md, Retention); every limit null: the next rule set applies' },
 );
 
@@ -21,9 +28,9 @@ export const retentionCreateProperties = {
 
 /** The retention limits a change takes (left out: unchanged; null: cleared). */
 export const retentionChangeProperties = {
-  keepLast: Type.Optional(limit(keepLast)),
-  maxAgeDays: Type.Optional(limit(maxAgeDays)),
-  maxGb: Type.Optional(limit(maxGb)),
+  keepLast: Type.Optional(limit('integer', keepLastLimit)),
+  maxAgeDays: Type.Optional(limit('integer', maxAgeDaysLimit)),
+  maxGb: Type.Optional(limit('number', maxGbLimit)),
 };
 
 export const RetentionChangeSchema = Type.Object(retentionChangeProperties, { additionalProperties: false, minProperties: 1 });
