@@ -105,6 +105,10 @@ describe.each<Kind>(['fs', 's3'])('retention on %s storage', (kind) => {
     for (const id of [`${kind}-new`, `${kind}-old`]) expect(await stored(id)).toBe(true);
     expect(await kura.db.livestreams.findById(`${kind}-live`)).toMatchObject({ status: 'live' });
     expect((await api('POST', '/api/retention/preview', { channel: `${kind}-ch` })).json()).toEqual({ removals: [], count: 0, bytes: 0 });
+    // unpinned, the rules apply to it again
+    expect((await api('DELETE', `/api/video/${kind}-old/pin`)).json()).toEqual({ id: `${kind}-old`, pinned: false });
+    expect((await api('POST', '/api/retention/preview', { channel: `${kind}-ch` })).json()).toMatchObject({ count: 1, removals: [{ id: `${kind}-old` }] });
+    expect((await api('PUT', '/api/video/nothing-here/pin')).json()).toMatchObject({ status: 404, code: 'livestream_not_found' });
   });
 
   it('finishes at the next run a removal whose run died after the files were deleted, never serving it meanwhile', async () => {

@@ -9,9 +9,10 @@ const limit = (type: 'integer' | 'number', options: Limit) => Type.Unsafe<number
 const keepLastLimit: Limit = { minimum: 0, maximum: 1_000_000, description: 'keep the newest N archives; null: no limit' };
 const maxAgeDaysLimit: Limit = { minimum: 0, maximum: 100_000, description: 'keep archives younger than D days; null: no limit' };
 const maxGbLimit: Limit = { minimum: 0, maximum: 1_000_000, description: 'keep at most G GB (10⁹ bytes), newest first; null: no limit' };
-const keepLast = Type.Integer(keepLastLimit);
-const maxAgeDays = Type.Integer(maxAgeDaysLimit);
-const maxGb = Type.Number(maxGbLimit);
+const notNull = (limit: Limit): Limit => ({ ...limit, description: limit.description.replace('; null: no limit', '; left out: no limit') });
+const keepLast = Type.Integer(notNull(keepLastLimit));
+const maxAgeDays = Type.Integer(notNull(maxAgeDaysLimit));
+const maxGb = Type.Number(notNull(maxGbLimit));
 
 /** Retention rules as the API shows them: a null limit is no limit. */
 export const RetentionRulesSchema = Type.Object(
