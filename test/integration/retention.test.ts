@@ -83,6 +83,8 @@ describe.each<Kind>(['fs', 's3'])('retention on %s storage', (kind) => {
     expect(rules.json()).toEqual({ keepLast: 1, maxAgeDays: null, maxGb: null });
     expect((await api('PUT', `/api/video/${kind}-old/pin`)).json()).toEqual({ id: `${kind}-old`, pinned: true });
     expect((await api('GET', `/api/video/${kind}-old`)).json()).toMatchObject({ pinned: true });
+    // a pin made after a run planned the removal still wins: the removal is not even noted
+    expect(await deps().retention.markForRemoval(`${kind}-old`, 'kura/retention', 'planned before the pin')).toBe(false);
 
     const preview = (await api('POST', '/api/retention/preview', { channel: `${kind}-ch` })).json();
     expect(preview).toMatchObject({ count: 2, bytes: 2000 });
