@@ -156,7 +156,7 @@ function bareRecord(id: string): Livestream {
   return {
     ...{ id, platform: 'hls', sourceUrl: 'http://127.0.0.1/index.m3u8', status: 'live', failureReason: null, title: 'Bench', channelName: 'Bench' },
     ...{ channelId: 'bench', thumbnailUrl: null, scheduledStart: now, startedAt: now, endedAt: now, archive: null, downloadCount: 0 },
-    ...{ integrity: null, requestedQuality: null, submitters: [], takedown: null, createdAt: now, updatedAt: now },
+    ...{ integrity: null, requestedQuality: null, submitters: [], takedown: null, pinned: false, createdAt: now, updatedAt: now },
   };
 }
 

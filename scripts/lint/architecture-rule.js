@@ -39,7 +39,8 @@ export const CORE_DOMAINS = {
   capture: ['kernel', 'livestream', 'archive', 'sources'],
   chat: ['kernel', 'livestream', 'archive', 'capture'],
   workflow: ['kernel', 'livestream', 'archive', 'capture', 'chat', 'sources', 'accounts'],
-  follows: ['kernel', 'livestream', 'sources', 'capture', 'workflow'],
+  retention: ['kernel', 'livestream', 'archive', 'capture', 'accounts', 'workflow'],
+  follows: ['kernel', 'livestream', 'sources', 'capture', 'workflow', 'retention'],
   notifications: ['kernel', 'livestream', 'sources', 'accounts', 'follows'],
 };
 

@@ -8,6 +8,7 @@ import { migrateCommand } from './migrate-command.js';
 import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { verifyCommand } from './verify-command.js';
+import { retentionCommand } from './retention-command.js';
 import { webhookCommand } from './webhook-command.js';
 
 /** Every `kura` command by its name, in the order `kura help` lists them. */
@@ -22,6 +23,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['webhook', webhookCommand],
   ['search', searchCommand],
   ['verify', verifyCommand],
+  ['retention', retentionCommand],
   ['doctor', doctorCommand],
 ]);
 

@@ -7,6 +7,7 @@ import { healthOf, MEMBERS_ONLY_RULES, type MembersOnlyRule } from '../core/foll
 import { listFollows } from '../core/follows/list-follows.js';
 import { removeFollow } from '../core/follows/remove-follow.js';
 import { updateFollow } from '../core/follows/update-follow.js';
+import { describeRules, type RetentionChange } from '../core/retention/retention-rules.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
 import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
@@ -16,13 +17,15 @@ import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 
 const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
-             [--members-only skip|include] [--quality Q]
+             [--members-only skip|include] [--quality Q] [--keep-last N] [--max-age-days D] [--max-gb G]
                  follow a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME,
                  holodex:topic/NAME or an HLS endpoint (.m3u8): its streams are queued by themselves;
                  prints the follow's id
   follow list [--json]
                  a header, then one line per follow: id, kind, health, streams queued, channel, url
                  ("none" when there is none); --json: a JSON array of the same
+  follow retention ID [--keep-last N|none] [--max-age-days D|none] [--max-gb G|none]
+                 change how many of the archives it queued are kept (none: no limit)
   follow remove|pause|resume ID`;
 
 /** `kura follow add|list|remove|pause|resume`: the channels Kura follows. */
@@ -41,12 +44,17 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
     'title-exclude': { type: 'string' },
     'members-only': { type: 'string' },
     quality: { type: 'string' },
+    'keep-last': { type: 'string' },
+    'max-age-days': { type: 'string' },
+    'max-gb': { type: 'string' },
     json: { type: 'boolean' },
   });
+  const retention = retentionFlags(values);
+  if (typeof retention === 'string') return usage(retention);
   const membersOnly = values['members-only'];
   if (membersOnly !== undefined && !(MEMBERS_ONLY_RULES as readonly string[]).includes(membersOnly)) return usage('--members-only is skip or include');
-  const wantsOne = action === 'add' || action === 'remove' || action === 'pause' || action === 'resume';
-  if (!wantsOne && action !== 'list') return usage(`follow takes add, list, remove, pause or resume`);
+  const wantsOne = action === 'add' || action === 'remove' || action === 'pause' || action === 'resume' || action === 'retention';
+  if (!wantsOne && action !== 'list') return usage(`follow takes add, list, retention, remove, pause or resume`);
   if (wantsOne && positionals.length !== 1) return usage(`follow ${action} takes exactly one ${action === 'add' ? 'URL' : 'ID'}`);
   const database = await openDatabase(config, log);
   try {
@@ -55,6 +63,11 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
     if (action === 'remove') {
       await removeFollow(database, target);
       console.log(shown`kura: ${target} is no longer followed (its records stay)`);
+      return 0;
+    }
+    if (action === 'retention') {
+      const follow = await updateFollow(database, { id: target, change: { retention }, now: new Date() });
+      console.log(shown`kura: ${target} keeps: ${describeRules(follow.retention)}`);
       return 0;
     }
     if (action === 'pause' || action === 'resume') {
@@ -75,6 +88,7 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
             quality: values.quality,
           }),
           ...(membersOnly === undefined ? {} : { membersOnly: membersOnly as MembersOnlyRule }),
+          ...withoutNulls(retention),
         },
         createdBy: `cli/${userInfo().username}`,
         now: new Date(),
@@ -104,6 +118,27 @@ async function list(database: Database, json: boolean): Promise<number> {
 function usage(problem: string): number {
   console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${FOLLOW_USAGE}`);
   return 2;
+}
+
+/** The retention flags given (`none`: no limit), or what is wrong with one. */
+function retentionFlags(values: Record<string, unknown>): RetentionChange | string {
+  const change: RetentionChange = {};
+  for (const [flag, key, whole] of [
+    ['keep-last', 'keepLast', true],
+    ['max-age-days', 'maxAgeDays', true],
+    ['max-gb', 'maxGb', false],
+  ] as const) {
+    const raw = values[flag];
+    if (typeof raw !== 'string') continue;
+    const value = raw === 'none' ? null : Number(raw);
+    if (value !== null && !(whole ? /^\d+$/ : /^\d+(\.\d+)?$/).test(raw)) return `--${flag} is ${whole ? 'a whole number' : 'a number'} of 0 or more, or none`;
+    change[key] = value;
+  }
+  return change;
+}
+
+function withoutNulls(change: RetentionChange): { keepLast?: number; maxAgeDays?: number; maxGb?: number } {
+  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null && value !== undefined));
 }
 
 function defined<T extends Record<string, string | undefined>>(values: T): { [K in keyof T]?: string } {

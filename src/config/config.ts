@@ -7,6 +7,8 @@ import { parseFollow, type FollowConfig } from './follow.js';
 import { parseTrustProxy } from './proxy.js';
 import { parseCapture, type CaptureConfig } from './capture.js';
 import { parseSearch, type SearchConfig } from './search.js';
+import { parseRetention } from './retention.js';
+import type { RetentionRules } from '../core/retention/retention-rules.js';
 import { ConfigError } from './error.js';
 
 /** Which halves of Kura a process runs. */
@@ -59,6 +61,8 @@ export interface Config {
   readonly verify: VerifyConfig;
   /** Followed channels (KURA_FOLLOW_*, KURA_YOUTUBE_FEED_URL, KURA_HOLODEX_URL, HOLODEX_API_KEY). */
   readonly follow: FollowConfig;
+  /** The instance's default retention rules (KURA_RETENTION_*); unset: no limit. */
+  readonly retention: RetentionRules;
 }
 
 /** How much re-checking of stored archives the hourly `verify-archives` run does. */
@@ -214,6 +218,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     },
     accounts: parseAccounts(read, integer, problems),
     follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems)),
+    retention: parseRetention(read, integer, decimal),
     search: parseSearch(read, problems, (name, raw) => {
       const before = problems.length;
       const url = parseHttpUrl(name, raw, problems);

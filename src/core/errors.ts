@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'channel_not_found'
   | 'follow_not_found'
   | 'invalid_follow'
+  | 'invalid_retention'
   | 'already_followed'
   | 'route_not_found'
   | 'method_not_allowed'

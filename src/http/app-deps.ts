@@ -13,6 +13,8 @@ import type { FollowDeps } from './follows/follows.routes.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import type { SearchAccessProvider } from './search/search.routes.js';
 import type { WebhookDeps } from './webhooks/webhooks.routes.js';
+import type { RetentionRepo } from '../core/retention/ports.js';
+import type { RetentionRules } from '../core/retention/retention-rules.js';
 
 /** Everything the HTTP app serves from, as the composition root hands it over: registerRoutes gives each route plugin its part. */
 export interface AppDeps {
@@ -24,6 +26,8 @@ export interface AppDeps {
   follows?: FollowDeps;
   /** Webhooks (admin); unset: /api/webhooks is not served. */
   webhooks?: WebhookDeps;
+  /** Retention (admin): channels' rules, pins, the preview, and the instance's default rules; unset: those routes are not served. */
+  retention?: { retention: RetentionRepo; defaults: RetentionRules };
   captures: CaptureRepo;
   chats: ChatLog;
   /** What captures recorded so far, as this process can read it: the store's chunks, and the spool when it is on this machine. */

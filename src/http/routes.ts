@@ -32,6 +32,8 @@ import { videoAdminRoutes } from './video/video-admin.routes.js';
 import { videoRoutes } from './video/video.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { webRoutes } from './web/web.routes.js';
+import { retentionRoutes } from './retention/retention.routes.js';
+import { videoPinRoutes } from './video/video-pin.routes.js';
 
 /** Where the built-in search engine is served; its errors are in Meilisearch's format. */
 export const SEARCH_ENGINE_PATH = '/api/search-engine';
@@ -99,6 +101,8 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(submitRoutes({ livestreams, captures, scheduler, submissionSource, rateLimiter, settings: { submitLimit }, publicUrl, guard }));
     if (deps.follows) await api.register(followRoutes({ ...deps.follows, guard }));
     if (deps.webhooks) await api.register(webhookRoutes({ ...deps.webhooks, guard }));
+    if (deps.retention) await api.register(retentionRoutes({ ...deps.retention, guard }));
+    if (deps.retention) await api.register(videoPinRoutes({ retention: deps.retention.retention, guard }));
     await api.register(videoAdminRoutes({ livestreams, captures, store, scheduler, adminActions, publicUrl, guard }));
     await api.register(searchRoutes({ access: deps.search?.access ?? null }));
     const searchEngine = deps.search?.engine;

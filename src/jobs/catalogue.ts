@@ -2,6 +2,7 @@
 import type { Static, TSchema } from 'typebox';
 import type { QueuePolicy, QueueSpec } from '../core/job-queue.js';
 import type { PendingJobs } from '../core/livestream/ports.js';
+import { applyRetentionJob } from './definitions/apply-retention.js';
 import { captureChatJob } from './definitions/capture-chat.js';
 import { captureStreamJob } from './definitions/capture-stream.js';
 import { deliverWebhooksJob } from './definitions/deliver-webhooks.js';
@@ -21,7 +22,15 @@ import type { JobWork } from './job-work.js';
 
 /** Every job Kura runs; a catalogue missing one fails to compile. */
 export type JobName =
-  'watch-stream' | 'capture-stream' | 'capture-chat' | 'finalize-archive' | 'index-records' | 'sweep-lifecycle' | 'verify-archives' | 'deliver-webhooks';
+  | 'watch-stream'
+  | 'capture-stream'
+  | 'capture-chat'
+  | 'finalize-archive'
+  | 'index-records'
+  | 'sweep-lifecycle'
+  | 'verify-archives'
+  | 'deliver-webhooks'
+  | 'apply-retention';
 
 /** Each job's definition, by name (the order is the clock's, for jobs due at the same tick). */
 export const JOBS = {
@@ -33,6 +42,7 @@ export const JOBS = {
   'sweep-lifecycle': sweepLifecycleJob,
   'verify-archives': verifyArchivesJob,
   'deliver-webhooks': deliverWebhooksJob,
+  'apply-retention': applyRetentionJob,
 } satisfies { [N in JobName]: JobDefinition<N, TSchema, JobWork> };
 
 /** Every job's name, in the catalogue's order. */

@@ -7,6 +7,8 @@ import type { DeliverDeps } from '../core/notifications/deliver-webhooks.js';
 import type { SweepDeps } from '../core/workflow/sweep-lifecycle.js';
 import type { CompleteTakedownDeps } from '../core/workflow/complete-takedown.js';
 import type { WatchDeps, WatchPolicy } from '../core/workflow/watch-stream.js';
+import type { ApplyRetentionDeps } from '../core/retention/apply-retention.js';
+import type { RetentionRules } from '../core/retention/retention-rules.js';
 
 /** The ports the record jobs (watch, capture and its recent frame, chat, finalize, sweep, a takedown's completion) run on. */
 export type WorkerDeps = WatchDeps & CaptureDeps & LiveFrameDeps & FinalizeDeps & SweepDeps & ChatDeps & CompleteTakedownDeps;
@@ -33,12 +35,19 @@ export interface WebhookDrains {
   deliverWebhooks(at?: Date): Promise<void>;
 }
 
+/** What the retention job runs on: its ports and the instance's default rules (KURA_RETENTION_*). */
+export interface RetentionWork {
+  deps: ApplyRetentionDeps;
+  defaults: RetentionRules;
+}
+
 /** The parts of the jobs beyond the records: a job whose part is unset (search off, a test) does nothing. */
 export interface JobParts {
   log?: BackgroundLog;
   search?: SearchDrain;
   verify?: { deps: VerifyArchivesDeps; policy: VerifyPolicy };
   webhooks?: { deps: DeliverDeps; drains: WebhookDrains };
+  retention?: RetentionWork;
 }
 
 /** A capture or chat running in this process, and how to stop it. */

@@ -7,6 +7,7 @@ import { listenForChanges, listenForChannels, type ChannelFeeds, type ClosableCh
 import { startEmbeddedPostgres } from '../adapters/postgres/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createFollowRepo } from '../adapters/db/follow-repo.js';
+import { createRetentionRepo } from '../adapters/db/retention-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
 import { createWatchLookRepo } from '../adapters/db/watch-look-repo.js';
 import { migrate } from '../adapters/db/migrator.js';
@@ -16,6 +17,7 @@ import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
+import type { RetentionRepo } from '../core/retention/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
 import type { Jobs } from '../jobs/jobs.js';
 import { throttled } from './log-throttle.js';
@@ -31,6 +33,7 @@ export interface Database {
   captures: CaptureRepo;
   chats: ChatLog;
   follows: FollowRepo;
+  retention: RetentionRepo;
   watchLooks: WatchLooks;
   close(): Promise<void>;
 }
@@ -81,6 +84,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     captures: createCaptureRepo(pool),
     chats: createChatRepo(pool),
     follows: createFollowRepo(pool),
+    retention: createRetentionRepo(pool),
     watchLooks: createWatchLookRepo(pool),
     async close() {
       closing = true;

@@ -48,6 +48,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       channels: database.channels,
       follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config), rateLimiter: accounts.rateLimiter },
       webhooks: { ...createWebhookDeps(config, database.pool), rateLimiter: accounts.rateLimiter },
+      retention: { retention: database.retention, defaults: config.retention },
       captures: database.captures,
       chats: database.chats,
       // the spool of this data directory: the worker's own under `kura serve` (a live edge without waiting for a chunk to fill)

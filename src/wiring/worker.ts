@@ -120,6 +120,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
     ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
     webhooks: { deps: createDeliverDeps(config, database.pool), drains: jobs },
+    retention: { deps: { ...deps, retention: database.retention }, defaults: config.retention },
     ...(search === null ? {} : { search: createSearchDrain(search) }),
   };
 }

@@ -38,6 +38,11 @@ describe('kura follow', () => {
     expect(JSON.parse(json.stdout)).toEqual([
       { id, kind: 'hls_endpoint', health: 'ok', queued: 0, channel: 'Karaoke Night', url: 'https://live.example.org/live/index.m3u8' },
     ]);
+    const kept = await runKura(['follow', 'retention', id, '--keep-last', '5', '--max-gb', '1.5'], env(), cwd);
+    expect(kept.stdout).toBe(`kura: ${id} keeps: keep the last 5, at most 1.5 GB\n`);
+    const cleared = await runKura(['follow', 'retention', id, '--keep-last', 'none'], env(), cwd);
+    expect(cleared.stdout).toBe(`kura: ${id} keeps: keep at most 1.5 GB\n`);
+    expect((await runKura(['follow', 'retention', id, '--keep-last', 'lots'], env(), cwd)).code).toBe(2);
     const paused = await runKura(['follow', 'pause', id], env(), cwd);
     expect(paused.code, paused.stderr).toBe(0);
     expect((await runKura(['follow', 'list'], env(), cwd)).stdout).toContain('\tpaused\t');

@@ -408,6 +408,32 @@ describe('the web UI', () => {
     await context.close();
   });
 
+  it('lets an admin pin an archive from its page, and preview and save a channel’s retention on the channel’s page', async () => {
+    const context = await loggedInContext(VIEWPORTS.desktop, 'light');
+    const page = await context.newPage();
+    await page.goto('/archive/rec00000009');
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await page.getByRole('button', { name: 'Unpin' }).waitFor();
+    const { rows } = await db.pool.query('select pinned, channel_id from livestreams where id = $1', ['rec00000009']);
+    expect(rows[0]).toMatchObject({ pinned: true });
+    const channelId = rows[0].channel_id as string;
+    const { rows: counted } = await db.pool.query(`select count(*)::int as n from livestreams where channel_id = $1 and status = 'finished'`, [channelId]);
+
+    await page.goto(`/channel/${encodeURIComponent(channelId)}`);
+    await page.getByLabel('Keep the last N archives').fill('0');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    // every finished archive of the channel but the pinned one
+    const others = counted[0].n - 1;
+    await expect.poll(() => page.getByTestId('retention-preview').textContent()).toMatch(new RegExp(`^would remove ${others} archives?, `));
+    // saved with a limit that removes nothing: the hourly job may run while the suite does
+    await page.getByLabel('Keep the last N archives').fill('1000');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    const saved = await db.pool.query('select keep_last, max_age_days, max_gb from channel_retention where channel_id = $1', [channelId]);
+    expect(saved.rows).toEqual([{ keep_last: 1000, max_age_days: null, max_gb: null }]);
+    await context.close();
+  });
+
   it('creates an API token shown once that works as a bearer, revokes it, and logs out from the avatar menu', async () => {
     const context = await loggedInContext(VIEWPORTS.desktop, 'light');
     const page = await context.newPage();

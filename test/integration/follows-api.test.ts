@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
+import { finishedRecord } from '../support/archives.js';
 
 // Handles and channel ids are resolved by the real yt-dlp resolver the app is wired with, running
 // the yt-dlp STAND-IN (test/support/bin/yt-dlp-stand-in.mjs): YouTube knows one channel, @karaoke.
@@ -87,6 +88,43 @@ describe('follows API', () => {
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({ kind: 'hls_endpoint', channelId: 'karaoke-night', channelName: 'Karaoke Night', title: null });
     expect(created.json().signals.map((s: { signal: string }) => s.signal)).toEqual(['playlist']);
+  });
+
+  it('keeps retention limits on a follow, which govern the archives it queued before its channel’s do', async () => {
+    const created = await create({ url: 'http://127.0.0.1:9/ina/index.m3u8', channel: 'Ina', keepLast: 1 });
+    expect(created.json()).toMatchObject({ channelId: 'ina', retention: { keepLast: 1, maxAgeDays: null, maxGb: null } });
+    const id = created.json().id as string;
+    const archive = { fileSizeBytes: 10, lengthSeconds: 1, videoKey: null, logKey: null, thumbnailKey: null, sha256: null, externalUrl: null };
+    const day = (n: number) => new Date(Date.UTC(2026, 10, n));
+    await kura.db.livestreams.upsertMany([
+      { ...finishedRecord('by-follow-1', archive), channelId: 'ina', channelName: 'Ina', submitters: [`follow/${id}`], endedAt: day(2) },
+      { ...finishedRecord('by-follow-2', archive), channelId: 'ina', channelName: 'Ina', submitters: [`follow/${id}`], endedAt: day(3) },
+      { ...finishedRecord('by-hand', archive), channelId: 'ina', channelName: 'Ina', endedAt: day(4) },
+    ]);
+    expect((await send('PATCH', '/api/channels/ina/retention', admin, { keepLast: 0 })).json()).toEqual({ keepLast: 0, maxAgeDays: null, maxGb: null });
+
+    const plan = await send('POST', '/api/retention/preview', admin, {});
+    expect(plan.json()).toEqual({
+      removals: [
+        { id: 'by-follow-1', title: 'Stream by-follow-1', sizeBytes: 10, reason: 'retention: keep the last 1 of follow Ina' },
+        { id: 'by-hand', title: 'Stream by-hand', sizeBytes: 10, reason: 'retention: keep the last 0 of channel Ina' },
+      ],
+      count: 2,
+      bytes: 20,
+    });
+    // cleared on the follow, its archives fall to the channel's rules
+    const cleared = await send('PATCH', `/api/follows/${id}`, admin, { keepLast: null, maxGb: 2.5 });
+    expect(cleared.json().retention).toEqual({ keepLast: null, maxAgeDays: null, maxGb: 2.5 });
+    expect((await send('PATCH', `/api/follows/${id}`, admin, { maxGb: null })).json().retention).toEqual({ keepLast: null, maxAgeDays: null, maxGb: null });
+    expect((await send('POST', '/api/retention/preview', admin, { channel: 'ina' })).json()).toMatchObject({ count: 3, bytes: 30 });
+
+    const refused = await send('PATCH', `/api/follows/${id}`, admin, { keepLast: 1.5 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_body' });
+    const both = await send('POST', '/api/retention/preview', admin, { follow: id, channel: 'ina' });
+    expect(both.json()).toMatchObject({ status: 400, code: 'invalid_retention', detail: 'Give follow or channel, not both.' });
+    expect((await send('PATCH', '/api/channels/ina/retention', user, { keepLast: 'x' })).statusCode).toBe(403);
+    expect((await send('POST', '/api/retention/preview', undefined, {})).statusCode).toBe(401);
   });
 
   it('answers 400 invalid_follow with the reason for bad URLs, bad rules, unknown handles and Holodex without a key', async () => {

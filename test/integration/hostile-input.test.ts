@@ -81,8 +81,9 @@ function hostileBodies(method: Attempt['method'], url: string, schema: Schema): 
       attempts.push(json(JSON.stringify({ [field]: 'a\u0000b' })), json(JSON.stringify({ [field]: ['\u0000'] })));
       attempts.push(json(`${field}=a%00b`, 'application/x-www-form-urlencoded'));
     }
-    if (types.includes('integer') || types.includes('number'))
-      attempts.push(json(`{"${field}": 1e400}`), json(`{"${field}": -1e400}`), json(`{"${field}": 0.5}`));
+    if (types.includes('integer') || types.includes('number')) attempts.push(json(`{"${field}": 1e400}`), json(`{"${field}": -1e400}`));
+    // a fraction is hostile only where a whole number is asked (retention's maxGb takes 0.5)
+    if (types.includes('integer') && !types.includes('number')) attempts.push(json(`{"${field}": 0.5}`));
   }
   attempts.push(json(JSON.stringify({ 'key\u0000': 'value' })), json(JSON.stringify({ nested: { deeper: ['\u0000'] } })));
   return attempts;

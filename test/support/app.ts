@@ -32,6 +32,7 @@ import type { Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
+import { createRetentionRepo } from '../../src/adapters/db/retention-repo.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
 import { createWebhookDeps } from '../../src/wiring/notifications.js';
 import { diskSource } from '../../src/wiring/http.js';
@@ -147,6 +148,7 @@ export async function startTestApp(
         rateLimiter: accounts.rateLimiter,
       },
       webhooks: { ...createWebhookDeps(config, db.pool, wiring.resolve), rateLimiter: accounts.rateLimiter },
+      retention: { retention: createRetentionRepo(db.pool), defaults: config.retention },
       chats: createChatRepo(db.pool),
       captures,
       recordedBytes: createRecordedBytes({ captures, store, spool }),

@@ -16,6 +16,7 @@ export function followOf(fields: Partial<Follow> & Pick<Follow, 'kind' | 'url' |
     failingSince: null,
     signals: [],
     accessRefused: null,
+    retention: { keepLast: null, maxAgeDays: null, maxGb: null },
     ...fields,
   };
 }

@@ -91,6 +91,7 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
     'sweep-lifecycle': noop,
     'verify-archives': noop,
     'deliver-webhooks': drain,
+    'apply-retention': noop,
   };
   const hooks: JobFailureHooks = {
     'watch-stream': noop,
@@ -101,6 +102,7 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
     'sweep-lifecycle': noop,
     'verify-archives': noop,
     'deliver-webhooks': noop,
+    'apply-retention': noop,
   };
   const stopJobs = await workJobs(jobs, db.url, { handlers, hooks });
   return {

@@ -91,9 +91,9 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     ],
     [
       'a new core folder not placed in the domain table',
-      'src/core/retention/keep-last.ts',
+      'src/core/quotas/keep-last.ts',
       "import type { Livestream } from '../livestream/livestream.js';\nexport type { Livestream };\n",
-      'kura/layers: core/retention is not in the domain table',
+      'kura/layers: core/quotas is not in the domain table',
     ],
   ])('refuses %s', async (_name, filePath, code, expected) => {
     const found = await problems(filePath, code);

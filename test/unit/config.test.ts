@@ -71,6 +71,7 @@ describe('configuration', () => {
         holodexUrl: 'https://holodex.net/api/v2',
         holodexApiKey: undefined,
       },
+      retention: { keepLast: null, maxAgeDays: null, maxGb: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -85,6 +86,18 @@ describe('configuration', () => {
           expect.stringMatching(/^KURA_FOLLOW_POLL_SECONDS must be a number from 1 to 86400/),
           expect.stringMatching(/^KURA_FOLLOW_CONCURRENCY must be a whole number/),
           expect.stringMatching(/^KURA_HOLODEX_URL must be an http\(s\) URL/),
+        ],
+      }),
+    );
+  });
+
+  it('reads the default retention rules: each unset is no limit, and refuses what makes no sense', () => {
+    expect(parseConfig({ KURA_RETENTION_KEEP_LAST: '5', KURA_RETENTION_MAX_GB: '1.5' }).retention).toEqual({ keepLast: 5, maxAgeDays: null, maxGb: 1.5 });
+    expect(() => parseConfig({ KURA_RETENTION_MAX_AGE_DAYS: '-3', KURA_RETENTION_MAX_GB: 'lots' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          expect.stringMatching(/^KURA_RETENTION_MAX_AGE_DAYS must be a whole number from 0/),
+          expect.stringMatching(/^KURA_RETENTION_MAX_GB must be a number/),
         ],
       }),
     );

@@ -25,6 +25,7 @@ function world(options: { record?: Partial<Livestream>; directUrl?: string } = {
     }),
     downloadCount: 0,
     takedown: null,
+    pinned: false,
     integrity: null,
     createdAt: new Date(),
     updatedAt: new Date(),

@@ -12,6 +12,7 @@ const record: Livestream = {
   title: 'Karaoke night',
   downloadCount: 0,
   takedown: null,
+  pinned: false,
   integrity: null,
   createdAt: new Date('2026-11-23T10:00:00Z'),
   updatedAt: new Date('2026-11-23T12:00:00Z'),

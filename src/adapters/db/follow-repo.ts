@@ -28,8 +28,8 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
       try {
         const added = await one(
           `insert into follows (id, kind, url, channel_id, channel_name, title, title_include, title_exclude, members_only, quality,
-                                created_by, created_at, next_check_at, signals)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb) returning ${FOLLOW_COLUMNS}`,
+                                created_by, created_at, next_check_at, signals, retention_keep_last, retention_max_age_days, retention_max_gb)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17) returning ${FOLLOW_COLUMNS}`,
           [
             follow.id,
             follow.kind,
@@ -45,6 +45,9 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
             follow.createdAt,
             earliestCheck(follow.signals, follow.createdAt),
             signalsJson(follow.signals),
+            follow.retention?.keepLast ?? null,
+            follow.retention?.maxAgeDays ?? null,
+            follow.retention?.maxGb ?? null,
           ],
         );
         return added!;
@@ -73,6 +76,9 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
            title_include = case when $6 then $7 else title_include end, title_exclude = case when $6 then $8 else title_exclude end,
            members_only = case when $6 then $9 else members_only end, quality = case when $6 then $10 else quality end,
            next_check_at = coalesce($11, next_check_at),
+           retention_keep_last = case when $13 then $14::integer else retention_keep_last end,
+           retention_max_age_days = case when $13 then $15::integer else retention_max_age_days end,
+           retention_max_gb = case when $13 then $16::double precision else retention_max_gb end,
            signals = case when $11::timestamptz is null then signals else coalesce((
              select jsonb_agg(case when (s->>'nextCheckAt')::timestamptz > $11 then jsonb_set(s, '{nextCheckAt}', to_jsonb($12::text)) else s end)
                from jsonb_array_elements(signals) s), '[]'::jsonb) end
@@ -90,6 +96,10 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
           rules?.quality ?? null,
           change.nextCheckAt ?? null,
           change.nextCheckAt?.toISOString() ?? null,
+          change.retention !== undefined,
+          change.retention?.keepLast ?? null,
+          change.retention?.maxAgeDays ?? null,
+          change.retention?.maxGb ?? null,
         ],
       );
     },

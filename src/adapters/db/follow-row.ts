@@ -1,7 +1,8 @@
 import type { AccessRefusal, Follow, FollowKind, MembersOnlyRule, Sighting, SightingVerdict, SignalHealth, SignalName } from '../../core/follows/follow.js';
 
 export const FOLLOW_COLUMNS = `id, kind, url, channel_id, channel_name, title, title_include, title_exclude, members_only, quality,
-  paused, created_by, created_at, queued_count::int as queued_count, last_checked_at, next_check_at, failing_since, signals, access_refused`;
+  paused, created_by, created_at, queued_count::int as queued_count, last_checked_at, next_check_at, failing_since, signals, access_refused,
+  retention_keep_last, retention_max_age_days, retention_max_gb`;
 
 export interface FollowRow {
   id: string;
@@ -24,6 +25,10 @@ export interface FollowRow {
   signals: StoredSignal[];
   /** Migration 0020; absent in a webhook snapshot of a row from before it. */
   access_refused?: StoredAccessRefusal | null;
+  /** Migration 0024; absent in a webhook snapshot of a row from before it. */
+  retention_keep_last?: number | null;
+  retention_max_age_days?: number | null;
+  retention_max_gb?: number | null;
 }
 
 /** A members-only refusal as kept in the `access_refused` jsonb column. */
@@ -56,6 +61,7 @@ export function toFollow(row: FollowRow): Follow {
     channelName: row.channel_name,
     title: row.title,
     rules: { titleInclude: row.title_include, titleExclude: row.title_exclude, membersOnly: row.members_only, quality: row.quality },
+    retention: { keepLast: row.retention_keep_last ?? null, maxAgeDays: row.retention_max_age_days ?? null, maxGb: row.retention_max_gb ?? null },
     paused: row.paused,
     createdBy: row.created_by,
     createdAt: row.created_at,

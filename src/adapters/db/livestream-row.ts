@@ -9,7 +9,7 @@ export const RECORD_COLUMNS = `
   l.video_key, l.log_key, l.thumbnail_key, l.sha256, l.external_archive_url,
   coalesce((select d.count from livestream_downloads d where d.livestream_id = l.id), 0) as download_count,
   l.created_at, l.updated_at, l.requested_quality, l.integrity,
-  l.takedown_admin, l.takedown_reason, l.takedown_requested_at,
+  l.takedown_admin, l.takedown_reason, l.takedown_requested_at, l.pinned,
   (select c.verified_at from archive_checks c where c.livestream_id = l.id) as verified_at,
   array(select s.provider || '/' || s.user_id from livestream_submitters s
         where s.livestream_id = l.id order by s.id) as submitters`;
@@ -43,6 +43,8 @@ export interface LivestreamRow {
   takedown_admin: string | null;
   takedown_reason: string | null;
   takedown_requested_at: Date | null;
+  /** Migration 0024; absent in a webhook snapshot of a row from before it. */
+  pinned?: boolean;
   submitters: string[];
 }
 
@@ -81,6 +83,7 @@ export function toLivestream(row: LivestreamRow): Livestream {
       row.takedown_requested_at === null
         ? null
         : { admin: row.takedown_admin as string, reason: row.takedown_reason as string, requestedAt: row.takedown_requested_at },
+    pinned: row.pinned ?? false,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -5,6 +5,7 @@ import { countAttempt, type RateLimiter } from '../rate-limit.js';
 import type { CheckAddresses } from '../sources/ports.js';
 import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
+import { changeRules, NO_LIMITS } from '../retention/retention-rules.js';
 import { channelSlug } from '../livestream/record-names.js';
 import { isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
@@ -24,7 +25,7 @@ const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', de
 /**
  * Creates a follow: parses the URL into its kind (`invalid_follow` with the reason for anything
  * else, for an HLS endpoint whose name resolves to a non-public address (the admin is told which),
- * or for a rule that is not a valid regular expression), resolves a YouTube handle once to
+ * or for a rule that is not a valid regular expression), checks its retention limits (`invalid_retention`), resolves a YouTube handle once to
  * its channel id (`invalid_follow` when it cannot be), and stores it with every signal due now.
  * With a `rateLimiter` (an API caller; the operator's CLI has none), every attempt counts against
  * FOLLOW_CREATION_RATE per `createdBy` first. Throws `already_followed` for a source already
@@ -42,12 +43,14 @@ export async function addFollow(
     membersOnly: follow.membersOnly ?? 'skip',
     quality: follow.quality ?? null,
   });
+  const retention = changeRules(NO_LIMITS, { keepLast: follow.keepLast ?? null, maxAgeDays: follow.maxAgeDays ?? null, maxGb: follow.maxGb ?? null });
   const source = await identify(deps, parseFollowTarget(follow.url), follow.channel);
   return deps.follows.add({
     id: mintId(),
     ...source,
     title: follow.title ?? null,
     rules,
+    retention,
     createdBy,
     createdAt: now,
     signals: SIGNALS_OF[source.kind].map((signal) => ({ signal, lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: now })),

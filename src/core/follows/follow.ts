@@ -1,4 +1,5 @@
 import type { RateLimit } from '../rate-limit.js';
+import type { RetentionChange, RetentionRules } from '../retention/retention-rules.js';
 
 /**
  * A follow: a source Kura watches for new streams by itself (a YouTube channel, a Holodex
@@ -70,6 +71,8 @@ export interface Follow {
   /** HLS endpoints: each broadcast's record title, before its start time; null: the channel name. */
   title: string | null;
   rules: FollowRules;
+  /** How many of the archives it queued are kept (0077); no limit: its channel's rules, else the instance's. */
+  retention: RetentionRules;
   paused: boolean;
   /** The admin who created it (`provider/userId`). */
   createdBy: string;
@@ -134,6 +137,10 @@ export interface FollowRequest {
   titleExclude?: string;
   membersOnly?: MembersOnlyRule;
   quality?: string;
+  /** Retention of the archives it queues (0077); left out: no limit. */
+  keepLast?: number;
+  maxAgeDays?: number;
+  maxGb?: number;
 }
 
 /** What `PATCH /api/follows/{id}` changes; a null rule clears it. */
@@ -145,6 +152,8 @@ export interface FollowChange {
   membersOnly?: MembersOnlyRule;
   quality?: string | null;
   paused?: boolean;
+  /** Retention limits (0077); null clears one. */
+  retention?: RetentionChange;
 }
 
 /** A stream a signal saw; what is known of it depends on the signal (a feed entry says little). */

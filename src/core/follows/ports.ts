@@ -1,7 +1,8 @@
 import type { AccessRefusal, Follow, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
 
 /** A follow as created, before any check: every signal of its kind due now. */
-export type NewFollow = Pick<Follow, 'id' | 'kind' | 'url' | 'channelId' | 'channelName' | 'title' | 'rules' | 'createdBy' | 'createdAt' | 'signals'>;
+export type NewFollow = Pick<Follow, 'id' | 'kind' | 'url' | 'channelId' | 'channelName' | 'title' | 'rules' | 'createdBy' | 'createdAt' | 'signals'> &
+  Partial<Pick<Follow, 'retention'>>;
 
 /** What one check of a follow wrote. */
 export interface CheckOutcome {
@@ -24,7 +25,10 @@ export interface FollowRepo {
   list(): Promise<Follow[]>;
   find(id: string): Promise<Follow | null>;
   /** Writes changed fields; null when there is no such follow. */
-  update(id: string, change: Partial<Pick<Follow, 'channelName' | 'title' | 'paused'>> & { rules?: FollowRules; nextCheckAt?: Date }): Promise<Follow | null>;
+  update(
+    id: string,
+    change: Partial<Pick<Follow, 'channelName' | 'title' | 'paused' | 'retention'>> & { rules?: FollowRules; nextCheckAt?: Date },
+  ): Promise<Follow | null>;
   /** Deletes the follow and its sightings (its records stay); false when there was none. */
   remove(id: string): Promise<boolean>;
   /**

@@ -1,3 +1,4 @@
+import type { RetentionRules } from '../retention/retention-rules.js';
 import { redactUrlsIn, urlFor, type Audience } from '../sources/public-url.js';
 import { healthOf, type Follow, type FollowHealth, type FollowKind, type FollowRules, type SignalHealth, type SignalName } from './follow.js';
 
@@ -23,6 +24,8 @@ export interface PublicFollow {
   channelName: string;
   title: string | null;
   rules: FollowRules;
+  /** How many of its archives are kept (0077); null limits: its channel's, else the instance's. */
+  retention: RetentionRules;
   paused: boolean;
   createdBy: string;
   createdAt: string;
@@ -52,6 +55,7 @@ export function publicFollow(follow: Follow, now: Date, audience: Audience): Pub
     channelName: follow.channelName,
     title: follow.title,
     rules: { ...follow.rules },
+    retention: { ...follow.retention },
     paused: follow.paused,
     createdBy: follow.createdBy,
     createdAt: follow.createdAt.toISOString(),

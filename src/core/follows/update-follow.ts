@@ -2,11 +2,12 @@ import { AppError } from '../errors.js';
 import type { Follow, FollowChange } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import type { FollowRepo } from './ports.js';
+import { changeRules } from '../retention/retention-rules.js';
 
 const notFound = (id: string) => new AppError('not_found', 'follow_not_found', `No follow has the id "${id}".`);
 
 /**
- * Changes a follow's rules, names or pause. Rules are checked as at creation (`invalid_follow`);
+ * Changes a follow's rules, retention, names or pause. Rules are checked as at creation (`invalid_follow`, `invalid_retention`);
  * resuming a paused follow makes it due now. Throws `follow_not_found`.
  */
 export async function updateFollow(deps: { follows: FollowRepo }, request: { id: string; change: FollowChange; now: Date }): Promise<Follow> {
@@ -27,6 +28,7 @@ export async function updateFollow(deps: { follows: FollowRepo }, request: { id:
     ...(channelName !== undefined ? { channelName } : {}),
     ...(change.title !== undefined ? { title: change.title } : {}),
     ...(change.paused !== undefined ? { paused: change.paused } : {}),
+    ...(change.retention !== undefined ? { retention: changeRules(follow.retention, change.retention) } : {}),
     ...(resumed ? { nextCheckAt: now } : {}),
   });
   if (updated === null) throw notFound(id);

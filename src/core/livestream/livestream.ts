@@ -35,6 +35,8 @@ export interface Livestream {
   submitters: string[];
   /** A takedown asked while the record was recorded, waiting for its capture to end (0024); null otherwise. */
   takedown: PendingTakedown | null;
+  /** Pinned by an admin: kept whatever the retention rules say (0077). */
+  pinned: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -48,7 +50,7 @@ export interface PendingTakedown {
 }
 
 /** What an import or a submission writes; the database fills the rest. */
-export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | 'takedown' | 'createdAt' | 'updatedAt'>;
+export type LivestreamInput = Omit<Livestream, 'downloadCount' | 'integrity' | 'takedown' | 'pinned' | 'createdAt' | 'updatedAt'>;
 
 export function youtubeWatchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}`;

@@ -13,6 +13,7 @@ import { audienceOf } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
+import { splitRetention } from '../retention/retention-body.js';
 import { presentFollow, presentFollowDetail } from './follow.presenter.js';
 import { CreateFollowSchema, FollowDetailSchema, FollowListSchema, FollowParamsSchema, FollowSchema, UpdateFollowSchema } from './follows.schema.js';
 
@@ -99,7 +100,9 @@ export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const now = new Date();
-        return presentFollow(await updateFollow(deps, { id: request.params.id, change: request.body, now }), now, 'admin');
+        const { retention, rest } = splitRetention(request.body);
+        const change = retention === undefined ? rest : { ...rest, retention };
+        return presentFollow(await updateFollow(deps, { id: request.params.id, change, now }), now, 'admin');
       },
     );
     app.delete(

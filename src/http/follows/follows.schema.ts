@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { FOLLOW_ID_PATTERN, FOLLOW_KINDS, MEMBERS_ONLY_RULES, SIGNALS_OF } from '../../core/follows/follow.js';
 import { MAX_RULE_LENGTH } from '../../core/follows/follow-rules.js';
+import { retentionChangeProperties, retentionCreateProperties, RetentionRulesSchema } from '../retention/retention.schema.js';
 
 const time = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 const SIGNAL_NAMES = ['feed', 'tabs', 'holodex', 'playlist'] as const satisfies readonly (typeof SIGNALS_OF)[keyof typeof SIGNALS_OF][number][];
@@ -39,6 +40,7 @@ const followProperties = {
   channelName: Type.String(),
   title: Type.Union([Type.String(), Type.Null()], { description: "HLS endpoints: each broadcast's record title before its start time" }),
   rules: RulesSchema,
+  retention: RetentionRulesSchema,
   paused: Type.Boolean(),
   createdBy: Type.String({ description: 'the admin who created it, provider/userId' }),
   createdAt: Type.String({ format: 'date-time' }),
@@ -98,6 +100,7 @@ export const CreateFollowSchema = Type.Object(
     titleExclude: Type.Optional(rule('a regular expression (RE2 syntax: no lookaround or backreferences; case-insensitive) no title may match')),
     membersOnly: Type.Optional(Type.Enum(MEMBERS_ONLY_RULES)),
     quality: Type.Optional(quality),
+    ...retentionCreateProperties,
   },
   { additionalProperties: false },
 );
@@ -111,6 +114,7 @@ export const UpdateFollowSchema = Type.Object(
     membersOnly: Type.Optional(Type.Enum(MEMBERS_ONLY_RULES)),
     quality: Type.Optional(nullable(quality)),
     paused: Type.Optional(Type.Boolean({ description: 'true stops checking it; false resumes (due at once)' })),
+    ...retentionChangeProperties,
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -31,6 +31,7 @@ export function presentDetails(details: CoreDetails, publicUrl: string, audience
     ...(record.integrity === undefined ? {} : { verifiedAt: livestream.integrity?.verifiedAt.toISOString() ?? null }),
     createdAt: livestream.createdAt.toISOString(),
     updatedAt: livestream.updatedAt.toISOString(),
+    pinned: livestream.pinned,
     capture:
       capture === null
         ? null

@@ -117,6 +117,7 @@ export const LivestreamDetailsSchema = Type.Object(
     ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    pinned: Type.Boolean({ description: 'pinned by an admin: kept whatever the retention rules say' }),
     capture: Type.Union([CaptureDetailsSchema, Type.Null()], { description: 'null for records Kura did not capture (imported)' }),
     lastCheck: LastCheckSchema,
   },

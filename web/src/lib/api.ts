@@ -12,6 +12,7 @@ import type { QueuedRecord } from '../../../src/http/queue/queue.schema.js';
 import type { ChatActivityJson, ChatMessageJson, ChatPageJson } from '../../../src/http/video/chat.schema.js';
 import type { DiskStats, GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
 import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webhooks.schema.js';
+import type { RetentionPlanJson } from '../../../src/http/retention/retention.schema.js';
 
 export type { Channel, DiskStats, GrowthPoint, LivestreamDetails, LivestreamRecord, QueuedRecord, Stats };
 export type Caller = PresentedCaller;
@@ -20,6 +21,8 @@ export type ChatPage = ChatPageJson;
 export type ChatMessage = ChatMessageJson;
 export type ChatActivity = ChatActivityJson;
 export type Follow = FollowJson;
+export type RetentionRules = FollowJson['retention'];
+export type RetentionPlan = RetentionPlanJson;
 export type FollowDetail = FollowDetailJson;
 export type Sighting = SightingJson;
 export type Webhook = WebhookJson;
@@ -65,7 +68,7 @@ export async function getJson<T>(path: string): Promise<T> {
 }
 
 /** Sends JSON with a method that changes something; answers the JSON body, or null for 204. */
-export async function send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T | null> {
+export async function send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T | null> {
   const init: RequestInit = { method };
   if (body !== undefined) Object.assign(init, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const response = await request(path, init);
