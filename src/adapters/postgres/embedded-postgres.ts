@@ -14,8 +14,9 @@ import { isAlive, readLines, toPid, waitForExit } from './process-state.js';
 const DATABASE = 'kura';
 const USER = 'kura';
 const SHUTDOWN_WAIT_MS = 30_000;
-// loopback TCP only: no unix socket left in /tmp, nothing reachable from the network
-const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+// loopback TCP only: no unix socket left in /tmp, nothing reachable from the network; autovacuum
+// looks at each database every 5 minutes, not every minute: its workers were most of what an idle cluster costs (decision 0081)
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'autovacuum_naptime=300'];
 
 /** The running embedded PostgreSQL as a caller uses it: where to connect, and how to let go of it. */
 export interface EmbeddedDatabase {
