@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runKura, spawnKura } from '../test/support/cli.js';
+import { median } from './capture/bare-ffmpeg.js';
 import { cpuSplit } from './proc-usage.js';
 
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
@@ -27,8 +28,6 @@ async function timed(command: string[], env: Record<string, string>, cwd: string
   if (code !== 0) throw new Error(`kura ${command.join(' ')} exited ${code}: ${stderr}`);
   return { cpu: (await cpuSplit(process.pid)).children - before, wall };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-cli-'));

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createFollowRepo } from '../src/adapters/db/follow-repo.js';
+import { median } from './capture/bare-ffmpeg.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
 
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
@@ -67,8 +68,6 @@ async function treeCpu(root: number): Promise<{ node: number; postgres: number }
   }
   return { node, postgres };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Measures `rounds` windows of `seconds`: node's, PostgreSQL's and the total ms of CPU per second. */
 async function measure(kura: KuraProcess, label: string): Promise<void> {

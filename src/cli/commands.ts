@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0081-what-runs-when-idle.md
 import type { Command } from './command.js';
 import { USAGES } from './usage.js';
 

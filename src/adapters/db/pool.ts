@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0081-what-runs-when-idle.md
 import pg from 'pg';
 import { translateConnectionLoss } from './connection-loss.js';
 

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md, docs/decisions/0081-what-runs-when-idle.md
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0081-what-runs-when-idle.md
 import PgBoss from 'pg-boss';
 import { IDLE_CONNECTION_MS } from '../db/pool.js';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from '../../core/job-queue.js';
