@@ -18,11 +18,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.get(name);
-  if (command === undefined) {
+  const load = COMMANDS.get(name);
+  if (load === undefined) {
     console.error(`${shown`kura: unknown command "${name}"`}\n\n${USAGE}`);
     return 2;
   }
+  const command = await load();
   const refused = command.refuse?.(args) ?? null;
   if (refused !== null) {
     console.error(`kura: ${refused}`);

@@ -10,15 +10,11 @@ import { withDatabase } from './with-database.js';
 
 /** `kura user add NAME [--admin]`: creates a local account, or sets its password and role; the password comes on stdin. */
 export const userCommand: Command = {
-  usage: `  user add NAME [--admin]
-                 create a local account (or set its password and role); the password is read from stdin`,
   run: runUserAdd,
 };
 
 /** `kura token create USER`: prints a new API token for a local account name or `provider/userId`. */
 export const tokenCommand: Command = {
-  usage: `  token create USER
-                 print a new API token for USER (a local account name, or provider/userId)`,
   run: runTokenCreate,
 };
 

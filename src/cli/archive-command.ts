@@ -10,8 +10,6 @@ import { shown } from '../wiring/terminal-text.js';
 
 /** `kura archive URL`: queues a stream for archiving as the operator (`cli/<user>`), as a submission through the API would. */
 export const archiveCommand: Command = {
-  usage: `  archive URL [--title T] [--channel C] [--quality Q]
-                 queue a YouTube livestream or an HLS stream (.m3u8) for archiving, as the operator`,
   run: runArchive,
 };
 
@@ -23,7 +21,7 @@ async function runArchive(config: Config, args: string[]): Promise<number> {
   }
   const log = createCommandLogger(config);
   const database = await openDatabase(config, log);
-  const jobs = await startScheduler(database, log);
+  const jobs = await startScheduler(database, log, { command: true });
   try {
     const record = await queueStream(
       { livestreams: database.livestreams, captures: database.captures, scheduler: jobs, source: createSources(config).source },

@@ -1,37 +1,32 @@
-import { archiveCommand } from './archive-command.js';
-import { tokenCommand, userCommand } from './account-commands.js';
+// Decisions: docs/decisions/0081-what-runs-when-idle.md
 import type { Command } from './command.js';
-import { doctorCommand } from './doctor-command.js';
-import { followCommand } from './follow-command.js';
-import { importCommand } from './import-command.js';
-import { migrateCommand } from './migrate-command.js';
-import { searchCommand } from './search-command.js';
-import { serveCommand } from './serve-command.js';
-import { verifyCommand } from './verify-command.js';
-import { retentionCommand } from './retention-command.js';
-import { webhookCommand } from './webhook-command.js';
+import { USAGES } from './usage.js';
 
-/** Every `kura` command by its name, in the order `kura help` lists them. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([
-  ['serve', serveCommand],
-  ['migrate', migrateCommand],
-  ['import', importCommand],
-  ['archive', archiveCommand],
-  ['user', userCommand],
-  ['token', tokenCommand],
-  ['follow', followCommand],
-  ['webhook', webhookCommand],
-  ['search', searchCommand],
-  ['verify', verifyCommand],
-  ['retention', retentionCommand],
-  ['doctor', doctorCommand],
+/**
+ * Every `kura` command by its name, in the order `kura help` lists them: each module is loaded
+ * when its command runs, so a command loads only what it uses (`kura archive` not the server,
+ * `kura help` nothing).
+ */
+export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+  ['serve', async () => (await import('./serve-command.js')).serveCommand],
+  ['migrate', async () => (await import('./migrate-command.js')).migrateCommand],
+  ['import', async () => (await import('./import-command.js')).importCommand],
+  ['archive', async () => (await import('./archive-command.js')).archiveCommand],
+  ['user', async () => (await import('./account-commands.js')).userCommand],
+  ['token', async () => (await import('./account-commands.js')).tokenCommand],
+  ['follow', async () => (await import('./follow-command.js')).followCommand],
+  ['webhook', async () => (await import('./webhook-command.js')).webhookCommand],
+  ['search', async () => (await import('./search-command.js')).searchCommand],
+  ['verify', async () => (await import('./verify-command.js')).verifyCommand],
+  ['retention', async () => (await import('./retention-command.js')).retentionCommand],
+  ['doctor', async () => (await import('./doctor-command.js')).doctorCommand],
 ]);
 
 /** What `kura help` prints (and an unknown command, after its complaint). */
 export const USAGE = `Usage: kura <command>
 
 Commands:
-${[...COMMANDS.values()].map((command) => command.usage).join('\n')}
+${Object.values(USAGES).join('\n')}
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;

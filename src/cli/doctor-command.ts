@@ -11,9 +11,6 @@ import { withDatabase } from './with-database.js';
 
 /** `kura doctor`: what Kura needs on this machine, ✔ or ✘ with the fix; exits 1 when something fails. */
 export const doctorCommand: Command = {
-  usage: `  doctor         check what Kura needs here (ffmpeg, yt-dlp with its JavaScript runtime and
-                 challenge solver, the cookies file, storage, the database, the public URL):
-                 ✔ or ✘ with the fix for each; exits 1 when something fails`,
   run: runDoctor,
 };
 

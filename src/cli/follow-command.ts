@@ -15,22 +15,10 @@ import { escapeControls, shown } from '../wiring/terminal-text.js';
 import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
-
-const FOLLOW_USAGE = `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
-             [--members-only skip|include] [--quality Q] [--keep-last N] [--max-age-days D] [--max-gb G]
-                 follow a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME,
-                 holodex:topic/NAME or an HLS endpoint (.m3u8): its streams are queued by themselves;
-                 prints the follow's id
-  follow list [--json]
-                 a header, then one line per follow: id, kind, health, streams queued, channel, url
-                 ("none" when there is none); --json: a JSON array of the same
-  follow retention ID [--keep-last N|none] [--max-age-days D|none] [--max-gb G|none]
-                 change how many of the archives it queued are kept (none: no limit)
-  follow remove|pause|resume ID`;
+import { USAGES } from './usage.js';
 
 /** `kura follow add|list|remove|pause|resume`: the channels Kura follows. */
 export const followCommand: Command = {
-  usage: FOLLOW_USAGE,
   run: (config, args) => runFollow(config, args, createCommandLogger(config)),
 };
 
@@ -116,7 +104,7 @@ async function list(database: Database, json: boolean): Promise<number> {
 }
 
 function usage(problem: string): number {
-  console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${FOLLOW_USAGE}`);
+  console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${USAGES.follow}`);
   return 2;
 }
 

@@ -11,9 +11,6 @@ const OPTIONS = { 'base-url': { type: 'string' } } as const;
 
 /** `kura import FILE [--base-url URL]`: records in the /api/history JSON shape, all or nothing. */
 export const importCommand: Command = {
-  usage: `  import FILE [--base-url URL]
-                 import records in the /api/history JSON shape (all or nothing); relative
-                 download URLs (an original instance's export) are resolved against URL`,
   refuse: (args) => {
     let parsed;
     try {

@@ -4,7 +4,6 @@ import type { Command } from './command.js';
 
 /** `kura migrate`: brings the database schema up to date (opening the database does) and exits. */
 export const migrateCommand: Command = {
-  usage: '  migrate        bring the database schema up to date and exit',
   async run(config) {
     const database = await openDatabase(config, createCommandLogger(config));
     await database.close();

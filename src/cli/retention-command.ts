@@ -10,10 +10,6 @@ import { withDatabase } from './with-database.js';
 
 /** `kura retention [--dry-run] [--json]`: what the retention rules remove, now. */
 export const retentionCommand: Command = {
-  usage: `  retention [--dry-run] [--json]
-                 apply the retention rules now (as the hourly job does): a header, then one line per
-                 archive removed: id, title, size (bytes), reason ("none" when none), then the space
-                 freed; --dry-run: what it would remove, removing nothing; --json: a JSON array`,
   run: runRetention,
 };
 

@@ -5,7 +5,6 @@ import { withDatabase } from './with-database.js';
 
 /** `kura search reindex`: rebuilds the search index of the configured engine from the records. */
 export const searchCommand: Command = {
-  usage: '  search reindex rebuild the search index from the records (KURA_SEARCH engine)',
   run: runSearchReindex,
 };
 

@@ -5,7 +5,6 @@ import type { Command } from './command.js';
 
 /** `kura serve`: runs Kura until SIGINT or SIGTERM (a second one stops it at once), or until its embedded PostgreSQL is lost (exit 1). */
 export const serveCommand: Command = {
-  usage: '  serve          run Kura (api and worker, per KURA_ROLE)',
   run: serve,
 };
 

@@ -9,10 +9,6 @@ import { withDatabase } from './with-database.js';
 
 /** `kura verify [ID|--all]`: checks stored archives now, one line per finding; exits 1 when one is missing or corrupt. */
 export const verifyCommand: Command = {
-  usage: `  verify [ID|--all]
-                 check stored archives now: without arguments what one hourly run checks, ID one
-                 record's archive (size and sha256), --all every archive (size and sha256);
-                 exits 1 when one is missing or corrupt`,
   run: runVerify,
 };
 

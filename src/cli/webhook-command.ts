@@ -11,20 +11,10 @@ import { escapeControls, shown } from '../wiring/terminal-text.js';
 import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
-
-const WEBHOOK_USAGE = `  webhook add URL [--events a,b] [--channel ID]
-                 send signed events (Standard Webhooks) to URL: every event, or only these types
-                 (livestream.queued,live,finished,failed,removed, follow.unhealthy), of every
-                 channel or only one;
-                 prints the webhook's id and its signing secret (shown this once)
-  webhook list [--json]
-                 a header, then one line per webhook: id, state, events, channel, url
-                 ("none" when there is none); --json: a JSON array of the same
-  webhook remove ID`;
+import { USAGES } from './usage.js';
 
 /** `kura webhook add|list|remove`: the instance's webhooks (admin). */
 export const webhookCommand: Command = {
-  usage: WEBHOOK_USAGE,
   run: (config, args) => runWebhook(config, args, createCommandLogger(config)),
 };
 
@@ -70,6 +60,6 @@ async function runWebhook(config: Config, args: string[], log: Logger): Promise<
 }
 
 function usage(problem: string): number {
-  console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${WEBHOOK_USAGE}`);
+  console.error(`kura: ${escapeControls(problem)}\n\nUsage:\n${USAGES.webhook}`);
   return 2;
 }

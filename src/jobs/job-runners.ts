@@ -76,7 +76,7 @@ function runner(handlers: JobHandlers, hooks: JobFailureHooks, name: JobName, on
   return async (job: { id: string; data: unknown; retryCount: number; retryLimit: number }): Promise<object | undefined> => {
     let payload: unknown;
     try {
-      payload = readPayload(name, definition.payload, job.data);
+      payload = await readPayload(name, definition.payload, job.data);
     } catch (error) {
       const refused = finalFailure(error, job) as NonNullable<ReturnType<typeof finalFailure>>;
       onError(new Error(`job ${job.id} refused: ${refused.message}`));

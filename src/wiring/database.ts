@@ -108,11 +108,15 @@ function feedLog(log: Logger): (message: string) => void {
   return throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m));
 }
 
-/** Starts the job queue for scheduling (CLI commands, api processes, workers); `worker`: forget pg-boss's own schedules, as workers keep the time. */
-export function startScheduler(database: Database, log: Logger, options: { worker?: boolean } = {}): Promise<Jobs> {
+/**
+ * Starts the job queue for scheduling (CLI commands, api processes, workers); `worker`: forget
+ * pg-boss's own schedules, as workers keep the time; `command`: a CLI command's, which only sends.
+ */
+export function startScheduler(database: Database, log: Logger, options: { worker?: boolean; command?: boolean } = {}): Promise<Jobs> {
   return startJobs({
     connectionString: database.connectionString,
     forgetCronSchedules: options.worker ?? false,
+    ...(options.command === true ? { sendOnlyOn: database.pool } : {}),
     onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
 }

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { startPgBossQueue } from '../adapters/queue/pg-boss-queue.js';
 import type { QueuePolicy } from '../core/job-queue.js';
 import { queueSpecs, type JobName } from '../jobs/catalogue.js';
@@ -10,6 +11,8 @@ export interface JobsOptions {
   onError: (error: Error) => void;
   /** A worker's start: forget the schedules pg-boss's own clock kept (Kura up to 0.6); the catalogue's job-clock loop keeps the time now. */
   forgetCronSchedules?: boolean;
+  /** A CLI command's: only sends, on the command's pool when the queues are in place (see startPgBossQueue). */
+  sendOnlyOn?: pg.Pool;
   /** Overrides of the jobs' policies (tests: fewer, quicker retries). */
   policies?: Partial<Record<JobName, Partial<QueuePolicy>>>;
 }
@@ -21,7 +24,13 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     queues: queueSpecs(options.policies),
     notifyChannel: JOB_NOTIFY_CHANNEL,
     forgetCronSchedules: options.forgetCronSchedules ?? false,
+    ...(options.sendOnlyOn === undefined ? {} : { sendOnlyOn: sqlOn(options.sendOnlyOn) }),
     onError: options.onError,
   });
   return new Jobs(queue, options.onError);
+}
+
+/** pg-boss's way of running SQL, on `pool`. */
+function sqlOn(pool: pg.Pool): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } {
+  return { executeSql: (text, values) => pool.query(text, values) };
 }

@@ -1,9 +1,12 @@
-// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0081-what-runs-when-idle.md
 import pg from 'pg';
 import { translateConnectionLoss } from './connection-loss.js';
 
 // bigint sums and counts arrive as strings; every one Kura reads fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** How long an idle connection is kept: longer than the longest quiet stretch of an idle Kura's minute (see decision 0081). */
+export const IDLE_CONNECTION_MS = 300_000;
 
 export interface PoolOptions {
   connectionString: string;
@@ -19,11 +22,11 @@ export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    // one connection outlives the idle timeout: an idle worker's few queries a minute would otherwise
-    // each open one (a password handshake costs PostgreSQL and Kura more than the query)
+    // connections outlive the work of a minute (the clock's jobs, the loops' backstops): each query
+    // would otherwise open one (a fork and a password handshake cost PostgreSQL and Kura more than the query)
     min: 1,
     connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     statement_timeout: 30_000,
     application_name: options.applicationName ?? 'kura',
   });

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md, docs/decisions/0081-what-runs-when-idle.md
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,8 +14,9 @@ import { isAlive, readLines, toPid, waitForExit } from './process-state.js';
 const DATABASE = 'kura';
 const USER = 'kura';
 const SHUTDOWN_WAIT_MS = 30_000;
-// loopback TCP only: no unix socket left in /tmp, nothing reachable from the network
-const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+// loopback TCP only: no unix socket left in /tmp, nothing reachable from the network; autovacuum
+// looks at each database every 5 minutes, not every minute: its workers were most of what an idle cluster costs (decision 0081)
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'autovacuum_naptime=300'];
 
 /** The running embedded PostgreSQL as a caller uses it: where to connect, and how to let go of it. */
 export interface EmbeddedDatabase {
@@ -56,6 +57,10 @@ export interface EmbeddedOptions {
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const { dir, log } = options;
   const role = options.role ?? 'command';
+  // a command next to a running cluster needs only its port and password: placing a cluster
+  // (the postgres account, what it may enter: child processes each) is for starting one
+  const shared = role === 'command' ? await shareRunning(dir, log) : null;
+  if (shared !== null) return shared;
   const place = await placePostgres({ link: dir, systemDir: options.systemDir ?? DEFAULT_SYSTEM_DIR });
   for (const note of place.notes) (options.note ?? log)(note);
   const cluster = place.clusterDir;
@@ -73,12 +78,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       log(`taking over the embedded PostgreSQL (pid ${running.pid}) that a kura command (pid ${owner.pid}) started`);
       return owned(url, dir, me, server, running, options);
     }
-    if (ownerAlive || role === 'command') {
-      // `kura user add` while `kura serve` runs, or a command after a crash: never stop what a server may use
-      const whose = ownerAlive ? `of the running Kura (pid ${owner.pid})` : 'left running by a Kura that did not shut down';
-      log(`using the embedded PostgreSQL ${whose} on port ${running.port}`);
-      return { connectionString: url, stop: async () => undefined };
-    }
+    if (ownerAlive || role === 'command') return useShared(url, running, owner, ownerAlive, log);
     log(`stopping PostgreSQL (pid ${running.pid}) left running by a Kura that did not shut down`);
     process.kill(running.pid, 'SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
     await waitForExit(running.pid, SHUTDOWN_WAIT_MS);
@@ -92,6 +92,22 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const started = await start(server, port);
   await ensureDatabase(urlFor(password, port, 'postgres'));
   return owned(urlFor(password, port, DATABASE), dir, me, server, started, options);
+}
+
+/** The running cluster in `dir`, used as it is (`kura user add` while `kura serve` runs); null when none runs or its password is not there yet. */
+async function shareRunning(dir: string, log: (message: string) => void): Promise<EmbeddedDatabase | null> {
+  const running = await runningPostmaster(dir);
+  if (running === null || !existsSync(`${dir}.password`)) return null;
+  const owner = await readOwner(dir);
+  const url = urlFor(await readOrCreatePassword(`${dir}.password`), running.port, DATABASE);
+  return useShared(url, running, owner, owner !== null && (await isOwnerAlive(owner)), log);
+}
+
+/** A running cluster this process uses and never stops: a server may use it. */
+function useShared(url: string, running: Postmaster, owner: ClusterOwner | null, ownerAlive: boolean, log: (message: string) => void): EmbeddedDatabase {
+  const whose = ownerAlive && owner !== null ? `of the running Kura (pid ${owner.pid})` : 'left running by a Kura that did not shut down';
+  log(`using the embedded PostgreSQL ${whose} on port ${running.port}`);
+  return { connectionString: url, stop: async () => undefined };
 }
 
 /** The cluster this process owns: watched when `onLost` is set, stopped by `stop` while the owner file names this process. */

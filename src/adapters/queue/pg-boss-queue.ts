@@ -1,6 +1,8 @@
+// Decisions: docs/decisions/0081-what-runs-when-idle.md
 import PgBoss from 'pg-boss';
+import { IDLE_CONNECTION_MS } from '../db/pool.js';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from '../../core/job-queue.js';
-import { bringForward, dueIn, forgetCronSchedules, installJobNotify, keysInStates } from './pg-boss-tables.js';
+import { bringForward, dueIn, forgetCronSchedules, installJobNotify, isInPlace, keysInStates, type PgBossDb } from './pg-boss-tables.js';
 
 /** What the queue is started with: where, which queues, and the channel its trigger notifies. */
 export interface PgBossQueueOptions {
@@ -11,6 +13,12 @@ export interface PgBossQueueOptions {
   notifyChannel: string;
   /** Forget the schedules pg-boss's own clock kept for these queues (workers: Kura keeps the time itself). */
   forgetCronSchedules?: boolean;
+  /**
+   * A CLI command's queue, which only sends: run on this connection of the command's, with no
+   * maintenance of pg-boss's, when pg-boss, every queue and the trigger are in place (a server
+   * started once made them); else started as a server's is, which makes them.
+   */
+  sendOnlyOn?: PgBossDb;
   onError: (error: Error) => void;
 }
 
@@ -23,10 +31,18 @@ const SEND_ATTEMPTS = 3;
  * stay off: they poll, and Kura wakes on notifications instead.
  */
 export async function startPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
+  const names = options.queues.map((q) => q.name);
+  if (options.sendOnlyOn !== undefined && (await isInPlace(options.sendOnlyOn, names))) {
+    const boss = new PgBoss({ db: options.sendOnlyOn, supervise: false, schedule: false, migrate: false } as PgBoss.ConstructorOptions);
+    const queue = new PgBossQueue(boss, options.queues, options.onError);
+    await boss.start(); // checks pg-boss's schema version: two queries
+    return queue;
+  }
   const boss = new PgBoss({
     connectionString: options.connectionString,
     max: 4,
     min: 1,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     application_name: 'kura-jobs',
     schedule: false,
   } as PgBoss.ConstructorOptions);
@@ -40,10 +56,7 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
   await installJobNotify(boss.getDb(), options.notifyChannel);
   if (options.forgetCronSchedules ?? false) {
-    await forgetCronSchedules(
-      boss.getDb(),
-      options.queues.map((q) => q.name),
-    );
+    await forgetCronSchedules(boss.getDb(), names);
   }
   return queue;
 }

@@ -28,6 +28,8 @@ export const PGBOSS_EXPECTED = {
 
 /** What the notify trigger is called (the function and the trigger alike). */
 const TRIGGER = 'kura_job_notify';
+/** Whether the notify trigger is on pgboss.job (a partition's clone of it has a parent). */
+const TRIGGER_INSTALLED = `exists (select 1 from pg_trigger where tgrelid = 'pgboss.job'::regclass and tgname = '${TRIGGER}' and tgparentid = 0)`;
 
 /** The keys among `keys` with a job of queue `name` in one of `states` (every Kura job is sent with its key as pg-boss's singleton key). */
 export async function keysInStates(db: PgBossDb, name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>> {
@@ -64,6 +66,18 @@ export async function forgetCronSchedules(db: PgBossDb, names: readonly string[]
   await db.executeSql('delete from pgboss.schedule where name = any($1::text[])', [names]);
 }
 
+/** Whether pg-boss's schema, every queue of `names` and the notify trigger exist (what a server's start makes). */
+export async function isInPlace(db: PgBossDb, names: readonly string[]): Promise<boolean> {
+  const schema = await db.executeSql(`select to_regclass('pgboss.queue') is not null and to_regclass('pgboss.job') is not null as made`, []);
+  if ((schema.rows[0] as { made: boolean }).made !== true) return false;
+  const { rows } = await db.executeSql(
+    `select (select count(*) from pgboss.queue where name = any($1::text[])) = cardinality($1::text[])
+        and ${TRIGGER_INSTALLED} as made`,
+    [names],
+  );
+  return (rows[0] as { made: boolean }).made === true;
+}
+
 /**
  * A trigger on pgboss.job notifies `channel` of every job that waits to run: sent by any process
  * (api, CLI, a worker's clock), failed into a retry, or brought forward. The payload is the queue
@@ -75,8 +89,8 @@ export async function forgetCronSchedules(db: PgBossDb, names: readonly string[]
  */
 export async function installJobNotify(db: PgBossDb, channel: string): Promise<void> {
   if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
-  const found = await db.executeSql(`select 1 from pg_trigger where tgrelid = 'pgboss.job'::regclass and tgname = '${TRIGGER}' and tgparentid = 0`, []);
-  if (found.rows.length > 0) return;
+  const found = await db.executeSql(`select ${TRIGGER_INSTALLED} as made`, []);
+  if ((found.rows[0] as { made: boolean }).made) return;
   // one simple query: one transaction, so the lock is held to the end and an error leaves nothing behind
   await db.executeSql(
     `

@@ -19,8 +19,9 @@ export const deliverWebhooksJob = defineJob({
   concurrency: () => 1,
   // one waits at a time, brought forward when asked for sooner
   dedup: { key: () => 'webhooks', oneWaiting: true },
-  // a backstop: deliveries are woken by their events at once and by their own retry times
-  schedule: { everySeconds: 60, atSecond: 30 },
+  // a backstop: deliveries are woken by their events at once and by their own retry times, so
+  // every ten minutes is enough; every minute was most of what an idle Kura did (decision 0081)
+  schedule: { everySeconds: 600, atSecond: 30 },
   async handle(work: Work) {
     if (work.webhooks === undefined) return;
     const { next, disabled } = await deliverWebhooks(work.webhooks.deps);
