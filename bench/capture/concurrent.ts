@@ -80,11 +80,16 @@ async function runSetup(ctx: BenchContext, setup: Setup, stream: { encoded: Enco
     const { env, envs, databaseUrl } = await startServers(ctx, setup, slug, dataDir, extra, kuras);
     await sleep(10); // the tail of start-up is not the captures'
     const urls = Array.from({ length: setup.count }, (_, i) => live.url(`${slug}-${i}`));
-    const measured = await measure(ctx, { kuras, envs, live, encoded: stream.encoded, databaseUrl, urls, baselines: setup.baselines });
+    // announced (a live playlist without segments yet): `kura archive` refuses a 404 playlist
+    live.announce();
+    const queueStarted = Date.now();
+    const ids = await queueArchives(urls, env, ctx.root);
+    const queueSeconds = (Date.now() - queueStarted) / 1000;
+    const measured = await measure(ctx, { kuras, envs, live, encoded: stream.encoded, databaseUrl, ids, baselines: setup.baselines });
     // an embedded PostgreSQL stops with its server: the archives and rows are read first
-    const ids = measured.ids;
     return {
       setup,
+      queueSeconds,
       ...measured,
       ...(await archives(ctx, env, databaseUrl, ids)),
       gaps: await gapsOf(databaseUrl, ids),
@@ -119,28 +124,24 @@ interface Run {
   live: LiveStream;
   encoded: EncodedStream;
   databaseUrl: string;
-  urls: string[];
+  ids: string[];
   /** Also record the stream with bare ffmpeg and streamlink, one per capture, at the same time. */
   baselines: boolean;
 }
 
 /**
- * Plays the stream, queues the captures once it is on air (`kura archive` refuses a playlist not
- * on air yet), and measures the processes until the last archive is stored: queueing's work in
- * Kura's server and database counts, the `kura archive` commands do not.
+ * Plays the stream to the queued captures and measures the processes until the last archive is
+ * stored: from all queued, so the time `kura archive` takes to queue them does not count. The
+ * baselines start as soon as the stream is on air.
  */
 async function measure(ctx: BenchContext, run: Run) {
-  const { kuras, envs, live, encoded, databaseUrl } = run;
+  const { kuras, envs, live, encoded, databaseUrl, ids } = run;
   const samplers = kuras.map((k) => sampleProcess(k.pid, 50));
   const spools = envs.map((e) => sampleDiskPeak(path.join(e.KURA_DATA_DIR as string, 'spool'), 1000));
   for (const k of kuras) await eventLoopLag(k.metricsUrl as string); // opens the lag window
   live.start();
   const onAirAt = Date.now() + (encoded.segments[0]?.seconds ?? 0) * 1000;
-  await onAir(live.url('on-air'));
-  const queueStarted = Date.now();
-  const ids = await queueArchives(run.urls, envs[0] as Record<string, string>, ctx.root);
-  const queueSeconds = (Date.now() - queueStarted) / 1000;
-  const baselines = run.baselines ? recordBaselines(live, run.urls.length, ctx.root) : null;
+  const baselines = run.baselines ? onAir(live.url('on-air')).then(() => recordBaselines(live, ids.length, ctx.root)) : null;
   await live.ended();
   const endedAt = Date.now();
   for (const id of ids) await waitStored(databaseUrl, id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
@@ -148,8 +149,6 @@ async function measure(ctx: BenchContext, run: Run) {
   const lags = await Promise.all(kuras.map((k) => eventLoopLag(k.metricsUrl as string)));
   const timelines = await Promise.all(samplers.map((s) => s.stop()));
   return {
-    ids,
-    queueSeconds,
     onAirAt,
     storedAfterEndSeconds,
     lag: { p99Ms: Math.max(...lags.map((l) => l.p99Ms)), maxMs: Math.max(...lags.map((l) => l.maxMs)) },

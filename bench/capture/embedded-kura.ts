@@ -3,10 +3,9 @@
 // the server starts, with pg_stat_statements preloaded, so PostgreSQL's work can be told by query.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/adapters/postgres/embedded-postgres.js';
 import { captureEnv } from './context.js';
-import { startKura, type KuraServer } from './kura-run.js';
+import { query, startKura, type KuraServer } from './kura-run.js';
 import { isPostmaster } from './postgres-tree.js';
 import { readProc } from './proc-stat.js';
 
@@ -21,13 +20,13 @@ export interface EmbeddedKura {
 export async function startEmbeddedKura(dataDir: string, cwd: string, profileDir: string | null, extra: Record<string, string>): Promise<EmbeddedKura> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   const cluster = await startEmbeddedPostgres({ dir: path.join(dataDir, 'postgres'), log: () => undefined });
-  await withClient(cluster.connectionString, (c) => c.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`));
+  await query(cluster.connectionString, `alter system set shared_preload_libraries = 'pg_stat_statements'`, []);
   await cluster.stop();
   const { DATABASE_URL: _external, ...env } = captureEnv('', dataDir, extra);
   const server = await startKura(env, cwd, profileDir);
   const port = postmasterPort(server.pid);
   const databaseUrl = cluster.connectionString.replace(/:\d+\/kura$/, `:${port}/kura`);
-  await withClient(databaseUrl, (c) => c.query('create extension if not exists pg_stat_statements'));
+  await query(databaseUrl, 'create extension if not exists pg_stat_statements', []);
   return { server, env, databaseUrl };
 }
 
@@ -40,18 +39,8 @@ function postmasterPort(pid: number): number {
   throw new Error(`kura serve (pid ${pid}) runs no embedded PostgreSQL`);
 }
 
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Forgets the statements counted so far (before a capture is queued). */
-export const resetStatements = (databaseUrl: string) => withClient(databaseUrl, (c) => c.query('select pg_stat_statements_reset()'));
+export const resetStatements = (databaseUrl: string) => query(databaseUrl, 'select pg_stat_statements_reset()', []);
 
 export interface Statement {
   query: string;
@@ -62,12 +51,11 @@ export interface Statement {
 
 /** The statements PostgreSQL ran since the reset, the most time first (the bench's own reads left out). */
 export async function topStatements(databaseUrl: string, limit: number): Promise<Statement[]> {
-  const { rows } = await withClient(databaseUrl, (c) =>
-    c.query<{ query: string; calls: string; ms: number }>(
-      `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls, total_exec_time + total_plan_time as ms
-         from pg_stat_statements where query not like '%pg_stat_statements%' order by ms desc limit $1`,
-      [limit],
-    ),
+  const rows = await query<{ query: string; calls: string; ms: number }>(
+    databaseUrl,
+    `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls, total_exec_time + total_plan_time as ms
+       from pg_stat_statements where query not like '%pg_stat_statements%' order by ms desc limit $1`,
+    [limit],
   );
   return rows.map((r) => ({ query: r.query, calls: Number(r.calls), ms: r.ms }));
 }

@@ -8,8 +8,12 @@ import { readProc, readStat } from './proc-stat.js';
 /** The postmaster among a process's children: the `postgres` program itself (its processes rename themselves `postgres: …`). */
 export const isPostmaster = (argv: string[]) => path.basename(argv[0] ?? '') === 'postgres' && argv.includes('-D');
 
+/** A process just forked keeps the postmaster's command line until it sets its title: read again at the next sample. */
+const UNTITLED = 'not titled yet (just forked)';
+
 /** What a PostgreSQL process is, from the title it sets: `client backends`, `checkpointer`, `autovacuum worker`, `io worker`, … */
 export function roleOf(title: string): string {
+  if (!title.startsWith('postgres:')) return UNTITLED;
   const name = title.replace(/^postgres:\s*/, '').trim();
   if (/^\S+ \S+ [\d.:[\]a-f]+\(\d+\)/.test(name)) return 'client backends';
   return name.replace(/\s+\d+$/, '') || 'postgres';
@@ -36,8 +40,10 @@ export class PostgresTree {
       if (stat === null) continue;
       const cpu = stat.own + stat.waited;
       total += cpu;
+      // a process just forked still has the postmaster's command line until it sets its title
       const known = this.seen.get(child);
-      this.seen.set(child, { role: known?.role ?? roleOf(readProc(`/proc/${child}/cmdline`, '').replace(/\0/g, ' ')), cpu });
+      const title = known !== undefined && known.role !== UNTITLED ? null : readProc(`/proc/${child}/cmdline`, '').replace(/\0/g, ' ');
+      this.seen.set(child, { role: title === null ? (known?.role as string) : roleOf(title), cpu });
     }
     const roles: Record<string, number> = { postmaster: postmaster.own };
     for (const { role, cpu } of this.seen.values()) roles[role] = (roles[role] ?? 0) + cpu;

@@ -96,14 +96,13 @@ type SingleRun = { live: LiveStream; env: Record<string, string>; databaseUrl: s
 
 /** `count` captures of the stream at once, to their archives: a server that has recorded a while. */
 async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): Promise<void> {
-  run.live.offAir();
-  run.live.start();
-  await onAir(run.live.url('warm-up'));
+  run.live.announce();
   const ids = await queueArchives(
     Array.from({ length: count }, (_, i) => run.live.url(`warm-up-${i}`)),
     run.env,
     ctx.root,
   );
+  run.live.start();
   await Promise.all(ids.map((id) => waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
 }
 
@@ -125,17 +124,17 @@ export interface MeasuredCapture {
  */
 async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): Promise<MeasuredCapture> {
   const { encoded } = await ctx.stream(ctx.options.seconds);
-  run.live.offAir(); // a stream not on air yet, as each capture's watch first sees it
   await resetStatements(run.databaseUrl);
   const sampler = sampleProcess(run.pid, 10);
   const idleFrom = Date.now();
   await sleep(ctx.options.idleBefore);
   const idleTo = Date.now();
-  // `kura archive` refuses a playlist not on air yet (a follow would wait for it): queued once it is
-  run.live.start();
-  await onAir(run.live.url(`bare-${name}-0`));
+  // `kura archive` refuses a 404 playlist but takes an announced one, watched until on air
+  run.live.announce();
   const queuedAt = Date.now();
   const [id] = (await queueArchives([run.live.url(`kura-${name}`)], run.env, ctx.root)) as [string];
+  run.live.start();
+  await onAir(run.live.url(`bare-${name}-0`));
   const bareRuns = recordLiveRuns(run.live.url, `single-bare-${name}`, ctx.options.bareRuns, ctx.root);
   const streamlinkRuns =
     streamlinkVersion() === null ? null : recordLiveRuns(run.live.url, `single-streamlink-${name}`, ctx.options.bareRuns, ctx.root, recordStreamlink, 'ts');
