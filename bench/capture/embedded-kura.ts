@@ -59,3 +59,15 @@ export async function topStatements(databaseUrl: string, limit: number): Promise
   );
   return rows.map((r) => ({ query: r.query, calls: Number(r.calls), ms: r.ms }));
 }
+
+/** Every statement since the reset (the bench's own reads of pg_stat_statements left out), and the sessions the cluster has opened in all. */
+export async function statementTotals(databaseUrl: string): Promise<{ calls: number; ms: number; sessions: number }> {
+  const [row] = await query<{ calls: number; ms: number; sessions: number }>(
+    databaseUrl,
+    `select (select coalesce(sum(calls), 0)::int from pg_stat_statements where query not like '%pg_stat_statements%') as calls,
+            (select coalesce(sum(total_exec_time + total_plan_time), 0) from pg_stat_statements where query not like '%pg_stat_statements%') as ms,
+            (select coalesce(sum(sessions), 0)::int from pg_stat_database) as sessions`,
+    [],
+  );
+  return row ?? { calls: 0, ms: 0, sessions: 0 };
+}

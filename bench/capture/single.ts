@@ -5,7 +5,7 @@ import path from 'node:path';
 import { probe } from '../../test/support/hls-fixture.js';
 import { recordLiveRuns, type LiveRuns } from './bare-ffmpeg.js';
 import { mbps, onAir, sleep, type BenchContext } from './context.js';
-import { resetStatements, startEmbeddedKura, topStatements, type Statement } from './embedded-kura.js';
+import { resetStatements, startEmbeddedKura, statementTotals, topStatements, type Statement } from './embedded-kura.js';
 import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, waitStored } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
 import { byCategory, childrenByKind, costBetween, steps, total, type Cost, type Step } from './phases.js';
@@ -115,6 +115,8 @@ export interface MeasuredCapture {
   streamlink: LiveRuns | null;
   frames: { source: number; ours: Frames; bare: Frames[]; streamlink: Frames[] };
   statements: Statement[];
+  /** All statements from queueing to stored, and the sessions (connections) opened meanwhile. */
+  totals: { calls: number; ms: number; sessions: number };
 }
 
 /**
@@ -124,11 +126,13 @@ export interface MeasuredCapture {
  */
 async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): Promise<MeasuredCapture> {
   const { encoded } = await ctx.stream(ctx.options.seconds);
-  await resetStatements(run.databaseUrl);
   const sampler = sampleProcess(run.pid, 10);
   const idleFrom = Date.now();
   await sleep(ctx.options.idleBefore);
   const idleTo = Date.now();
+  // between the idle window and queueing: in neither
+  await resetStatements(run.databaseUrl);
+  const sessionsBefore = (await statementTotals(run.databaseUrl)).sessions;
   // `kura archive` refuses a 404 playlist but takes an announced one, watched until on air
   run.live.announce();
   const queuedAt = Date.now();
@@ -141,6 +145,7 @@ async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): 
   const stored = await waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000);
   const [bare, streamlink] = [await bareRuns, await streamlinkRuns];
   const timeline = await sampler.stop();
+  const totals = await statementTotals(run.databaseUrl);
   const cost = await captureCost(timeline, run.databaseUrl, id, queuedAt, stored.at);
   const ours = await probe(await archiveFile(run.env, run.databaseUrl, id, ctx.root));
   const probeAll = (files: string[]) => Promise.all(files.map((f) => probe(f)));
@@ -151,6 +156,8 @@ async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): 
     streamlink,
     frames: { source: encoded.frames, ours, bare: await probeAll(bare.files), streamlink: await probeAll(streamlink?.files ?? []) },
     statements: await topStatements(run.databaseUrl, 8),
+    // less one of the two connections that read the totals
+    totals: { ...totals, sessions: totals.sessions - sessionsBefore - 1 },
   };
 }
 
