@@ -33,6 +33,9 @@ export function timed(command: string[], cwd: string): Promise<Usage> {
   });
 }
 
+/** A tool recording a live stream into `output`, measured. */
+export type LiveRecorder = (url: string, output: string, cwd: string) => Promise<Usage>;
+
 /** `ffmpeg -live_start_index 0 -i URL -c copy out.mp4`: a live stream recorded from its first listed segment. */
 export function recordLive(url: string, output: string, cwd: string): Promise<Usage> {
   return timed(['ffmpeg', ...QUIET, '-live_start_index', '0', '-i', url, '-c', 'copy', output], cwd);
@@ -57,6 +60,14 @@ export async function repeated(runs: number, measure: () => Promise<Usage>): Pro
   return { cpu: spread(usages.map((u) => u.cpuSeconds)), peakRssMb: Math.max(...usages.map((u) => u.peakRssMb)) };
 }
 
+/** Live recordings at once: their CPU's spread, median peak RSS, and what they wrote. */
+export interface LiveRuns {
+  cpu: Spread;
+  peakRssMb: number;
+  file: string;
+  files: string[];
+}
+
 /**
  * `runs` bare recordings of the live stream at once, one viewer URL each (`name-0`, `name-1`, …),
  * into `name-i.mp4` under `cwd`. One run's CPU strays (0.18–0.24 s for the same minute, measured
@@ -68,10 +79,12 @@ export async function recordLiveRuns(
   name: string,
   runs: number,
   cwd: string,
-): Promise<{ cpu: Spread; peakRssMb: number; file: string }> {
-  const files = Array.from({ length: runs }, (_, i) => path.join(cwd, `${name}-${i}.mp4`));
-  const usages = await Promise.all(files.map((file, i) => recordLive(url(`${name}-${i}`), file, cwd)));
-  return { cpu: spread(usages.map((u) => u.cpuSeconds)), peakRssMb: median(usages.map((u) => u.peakRssMb)), file: files[0] as string };
+  record: LiveRecorder = recordLive,
+  extension = 'mp4',
+): Promise<LiveRuns> {
+  const files = Array.from({ length: runs }, (_, i) => path.join(cwd, `${name}-${i}.${extension}`));
+  const usages = await Promise.all(files.map((file, i) => record(url(`${name}-${i}`), file, cwd)));
+  return { cpu: spread(usages.map((u) => u.cpuSeconds)), peakRssMb: median(usages.map((u) => u.peakRssMb)), file: files[0] as string, files };
 }
 
 /** `ffmpeg -f concat -safe 0 -i list -c copy -movflags +faststart out.mp4` of local part files. */

@@ -6,13 +6,15 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { probe } from '../../test/support/hls-fixture.js';
 import { startS3, type TestS3 } from '../../test/support/s3.js';
-import { captureEnv, sleep, type BenchContext } from './context.js';
+import { baselineLines, recordBaselines, type Baselines } from './concurrent-baselines.js';
+import { captureEnv, onAir, sleep, type BenchContext } from './context.js';
+import { startEmbeddedKura } from './embedded-kura.js';
 import { sampleDiskPeak } from './disk-peak.js';
 import type { EncodedStream } from './encoded-stream.js';
 import { archiveFile, captureStarts, eventLoopLag, gapsOf, queueArchives, startKura, waitStored, type KuraServer } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
 import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
-import { childrenByKind, sum, total, type Cost } from './phases.js';
+import { childrenByKind, NO_COST, sum, total, type Cost } from './phases.js';
 import { sampleProcess, type Timeline } from './process-sampler.js';
 import { describeChildren } from './single.js';
 
@@ -21,6 +23,7 @@ interface Setup {
   count: number;
   processes: number;
   storageEnv: Record<string, string>;
+  baselines: boolean;
 }
 
 interface Outcome {
@@ -39,6 +42,8 @@ interface Outcome {
   queueSeconds: number;
   /** Seconds from the stream going on air to each capture starting, sorted. */
   startDelays: number[];
+  /** Bare ffmpeg and streamlink, one per capture, recording at the same time (fs, 1 process only). */
+  baselines: Baselines | null;
 }
 
 export async function runConcurrent(ctx: BenchContext): Promise<void> {
@@ -46,11 +51,17 @@ export async function runConcurrent(ctx: BenchContext): Promise<void> {
   let s3: TestS3 | null = null;
   const outcomes: Outcome[] = [];
   try {
-    const setups: Setup[] = ctx.options.concurrent.map((count) => ({ name: 'fs storage, 1 process', count, processes: 1, storageEnv: {} }));
+    const setups: Setup[] = ctx.options.concurrent.map((count) => ({ name: 'fs storage, 1 process', count, processes: 1, storageEnv: {}, baselines: true }));
     if (ctx.options.s3Concurrent > 0) {
       s3 = await startS3();
       for (const processes of [1, 2])
-        setups.push({ name: `S3 (s3rver), ${processes} process${processes > 1 ? 'es' : ''}`, count: ctx.options.s3Concurrent, processes, storageEnv: s3.env });
+        setups.push({
+          name: `S3 (s3rver), ${processes} process${processes > 1 ? 'es' : ''}`,
+          count: ctx.options.s3Concurrent,
+          processes,
+          storageEnv: s3.env,
+          baselines: false,
+        });
     }
     for (const setup of setups) outcomes.push(await runSetup(ctx, setup, stream));
   } finally {
@@ -61,23 +72,21 @@ export async function runConcurrent(ctx: BenchContext): Promise<void> {
 
 async function runSetup(ctx: BenchContext, setup: Setup, stream: { encoded: EncodedStream; bytes: Buffer[] }): Promise<Outcome> {
   const slug = `${setup.storageEnv.KURA_STORAGE ?? 'fs'}_${setup.processes}p_${setup.count}`;
-  const databaseUrl = await ctx.database(`concurrent_${slug}`);
   const live = await serveLive(stream.encoded, stream.bytes, ctx.options.window);
-  const env = captureEnv(databaseUrl, path.join(ctx.root, `concurrent-${slug}`), {
-    KURA_MAX_CAPTURES: String(Math.ceil(setup.count / setup.processes)),
-    ...setup.storageEnv,
-  });
-  const envs = Array.from({ length: setup.processes }, (_, i) => (i === 0 ? env : { ...env, KURA_DATA_DIR: `${env.KURA_DATA_DIR}-${i}` }));
+  const dataDir = path.join(ctx.root, `concurrent-${slug}`);
+  const extra = { KURA_MAX_CAPTURES: String(Math.ceil(setup.count / setup.processes)), ...setup.storageEnv };
   const kuras: KuraServer[] = [];
   try {
-    for (const [i, each] of envs.entries()) kuras.push(await startKura(each, ctx.root, await ctx.profileDir(`concurrent-${slug}-${i}`)));
+    const { env, envs, databaseUrl } = await startServers(ctx, setup, slug, dataDir, extra, kuras);
     await sleep(10); // the tail of start-up is not the captures'
-    const queueStarted = Date.now();
     const urls = Array.from({ length: setup.count }, (_, i) => live.url(`${slug}-${i}`));
+    // announced (a live playlist without segments yet): `kura archive` refuses a 404 playlist
+    live.announce();
+    const queueStarted = Date.now();
     const ids = await queueArchives(urls, env, ctx.root);
     const queueSeconds = (Date.now() - queueStarted) / 1000;
-    const measured = await measure(ctx, kuras, envs, live, stream.encoded, databaseUrl, ids);
-    for (const k of kuras) await k.stop();
+    const measured = await measure(ctx, { kuras, envs, live, encoded: stream.encoded, databaseUrl, ids, baselines: setup.baselines });
+    // an embedded PostgreSQL stops with its server: the archives and rows are read first
     return {
       setup,
       queueSeconds,
@@ -93,23 +102,46 @@ async function runSetup(ctx: BenchContext, setup: Setup, stream: { encoded: Enco
 }
 
 /**
- * Plays the stream to the queued captures and measures the processes until the last archive is
- * stored: from all queued, so the time `kura archive` takes to queue them does not count.
+ * One process: `kura serve` on its embedded PostgreSQL, counted with it, as a user runs it; two
+ * processes share the bench's external PostgreSQL (not counted), each on a data directory of its own.
  */
-async function measure(
-  ctx: BenchContext,
-  kuras: KuraServer[],
-  envs: Array<Record<string, string>>,
-  live: LiveStream,
-  encoded: EncodedStream,
-  databaseUrl: string,
-  ids: string[],
-) {
+async function startServers(ctx: BenchContext, setup: Setup, slug: string, dataDir: string, extra: Record<string, string>, kuras: KuraServer[]) {
+  if (setup.processes === 1) {
+    const kura = await startEmbeddedKura(dataDir, ctx.root, await ctx.profileDir(`concurrent-${slug}-0`), extra);
+    kuras.push(kura.server);
+    return { env: kura.env, envs: [kura.env], databaseUrl: kura.databaseUrl };
+  }
+  const databaseUrl = await ctx.database(`concurrent_${slug}`);
+  const env = captureEnv(databaseUrl, dataDir, extra);
+  const envs = Array.from({ length: setup.processes }, (_, i) => (i === 0 ? env : { ...env, KURA_DATA_DIR: `${dataDir}-${i}` }));
+  for (const [i, each] of envs.entries()) kuras.push(await startKura(each, ctx.root, await ctx.profileDir(`concurrent-${slug}-${i}`)));
+  return { env, envs, databaseUrl };
+}
+
+interface Run {
+  kuras: KuraServer[];
+  envs: Array<Record<string, string>>;
+  live: LiveStream;
+  encoded: EncodedStream;
+  databaseUrl: string;
+  ids: string[];
+  /** Also record the stream with bare ffmpeg and streamlink, one per capture, at the same time. */
+  baselines: boolean;
+}
+
+/**
+ * Plays the stream to the queued captures and measures the processes until the last archive is
+ * stored: from all queued, so the time `kura archive` takes to queue them does not count. The
+ * baselines start as soon as the stream is on air.
+ */
+async function measure(ctx: BenchContext, run: Run) {
+  const { kuras, envs, live, encoded, databaseUrl, ids } = run;
   const samplers = kuras.map((k) => sampleProcess(k.pid, 50));
   const spools = envs.map((e) => sampleDiskPeak(path.join(e.KURA_DATA_DIR as string, 'spool'), 1000));
   for (const k of kuras) await eventLoopLag(k.metricsUrl as string); // opens the lag window
   live.start();
   const onAirAt = Date.now() + (encoded.segments[0]?.seconds ?? 0) * 1000;
+  const baselines = run.baselines ? onAir(live.url('on-air')).then(() => recordBaselines(live, ids.length, ctx.root)) : null;
   await live.ended();
   const endedAt = Date.now();
   for (const id of ids) await waitStored(databaseUrl, id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
@@ -125,6 +157,7 @@ async function measure(
     cost: sum(timelines.map(wholeCost)),
     children: mergeKinds(timelines),
     peakSpoolMb: Math.max(...(await Promise.all(spools.map((s) => s.stop())))) / 1e6,
+    baselines: await baselines,
   };
 }
 
@@ -143,8 +176,13 @@ async function archives(ctx: BenchContext, env: Record<string, string>, database
 function wholeCost(timeline: Timeline): Cost {
   const first = timeline.samples[0];
   const last = timeline.samples.at(-1);
-  if (first === undefined || last === undefined) return { main: 0, threads: 0, children: 0 };
-  return { main: last.main - first.main, threads: last.threads - first.threads, children: last.waited - first.waited };
+  if (first === undefined || last === undefined) return NO_COST;
+  return {
+    main: last.main - first.main,
+    threads: last.threads - first.threads,
+    children: last.waited - first.waited,
+    postgres: last.postgres - first.postgres,
+  };
 }
 
 function mergeKinds(timelines: Timeline[]): Map<string, { runs: number; cpu: number }> {
@@ -199,6 +237,7 @@ function printConcurrent(ctx: BenchContext, encoded: EncodedStream, outcomes: Ou
     ...kinds,
     '',
     table(TARGET_HEADER, targets),
+    ...outcomes.flatMap((o) => (o.baselines === null ? [] : ['', ...baselineLines(o.setup.count, o.cost, o.baselines, encoded.frames)])),
   ]);
 }
 

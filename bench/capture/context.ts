@@ -79,10 +79,11 @@ export function captureEnv(databaseUrl: string, dataDir: string, extra: Record<s
   };
 }
 
-/** Resolves once `url` answers 200 (bare ffmpeg gives up on a 404, so it starts once the stream is on air). */
+/** Resolves once `url` lists a segment (bare ffmpeg gives up on a 404 and streamlink on an empty playlist, so they start once the stream is on air). */
 export async function onAir(url: string): Promise<void> {
   for (let attempt = 0; attempt < 600; attempt++) {
-    if ((await fetch(url)).ok) return;
+    const response = await fetch(url);
+    if (response.ok && (await response.text()).includes('#EXTINF')) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`${url} never went on air`);

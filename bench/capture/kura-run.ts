@@ -83,7 +83,8 @@ export async function waitStored(databaseUrl: string, id: string, timeoutMs: num
   return { status: row.status, at: Date.now() };
 }
 
-async function query<T extends pg.QueryResultRow>(databaseUrl: string, text: string, values: unknown[]): Promise<T[]> {
+/** One query on a connection of its own. */
+export async function query<T extends pg.QueryResultRow>(databaseUrl: string, text: string, values: unknown[]): Promise<T[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -1,7 +1,8 @@
 // An encoded stream served live by the clock, as a live CDN serves HLS: the media playlist lists the
 // last `window` published segments (a sliding window with a rising EXT-X-MEDIA-SEQUENCE), and
 // #EXT-X-ENDLIST once the last one is out. Before the first segment is published the playlist is
-// 404, as a stream not yet on air. One stream answers under any number of URLs (`?viewer=i`), so
+// 404, as a stream not yet on air, or, once announced, a live playlist without segments yet (what
+// `kura archive` accepts and a watch polls until it is on air). One stream answers under any number of URLs (`?viewer=i`), so
 // each is a source of its own to Kura while one encode feeds them all.
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -15,6 +16,8 @@ export interface LiveStream {
   start(): void;
   /** Takes the stream off the air (its playlist 404 again), until start(). */
   offAir(): void;
+  /** Off the air, but its playlist answers, listing no segment yet, until start(). */
+  announce(): void;
   /** Resolves once the last segment is published (the playlist says #EXT-X-ENDLIST from then). */
   ended(): Promise<void>;
   close(): Promise<void>;
@@ -30,6 +33,7 @@ export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window:
   const publishedAt: number[] = [];
   encoded.segments.reduce((end, s) => (publishedAt.push(end + s.seconds * 1000), end + s.seconds * 1000), 0);
   let startedAt: number | null = null;
+  let announced = false;
   const published = () => (startedAt === null ? 0 : publishedAt.filter((at) => at <= Date.now() - (startedAt as number)).length);
   let markEnded = () => undefined as void;
   const ended = new Promise<void>((resolve) => (markEnded = resolve));
@@ -38,7 +42,7 @@ export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window:
   const server = http.createServer((request, response) => {
     const name = path.basename((request.url ?? '/').split('?')[0] as string);
     const out = published();
-    if (name === 'index.m3u8' && out > 0) {
+    if (name === 'index.m3u8' && (out > 0 || announced)) {
       const body = playlist(encoded, out, window);
       response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache', 'content-length': Buffer.byteLength(body) });
       return void response.end(body);
@@ -60,6 +64,12 @@ export async function serveLive(encoded: EncodedStream, bytes: Buffer[], window:
     offAir: () => {
       clearTimeout(endTimer);
       startedAt = null;
+      announced = false;
+    },
+    announce: () => {
+      clearTimeout(endTimer);
+      startedAt = null;
+      announced = true;
     },
     ended: () => ended,
     close: async () => {

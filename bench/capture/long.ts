@@ -50,6 +50,7 @@ async function capture(ctx: BenchContext, run: Run, startClock: () => Promise<vo
   const sampler = sampleProcess(run.kura.pid, 20);
   const spool = sampleDiskPeak(path.join(run.env.KURA_DATA_DIR as string, 'spool'), 250);
   const queuedAt = Date.now();
+  run.live.announce(); // `kura archive` refuses a 404 playlist
   const [id] = (await queueArchives([run.live.url('kura')], run.env, ctx.root)) as [string];
   await startClock();
   const stored = await waitStored(run.databaseUrl, id, (ctx.options.longSeconds + STAGGER_SECONDS + 600) * 1000);

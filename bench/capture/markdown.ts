@@ -13,9 +13,9 @@ export const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? (Math.abs(
 /** A median with the range of its runs: `0.19 (0.18–0.20)`; a single run is just its value. */
 export const fixedSpread = (s: Spread) => (s.runs === 1 ? fixed(s.median) : `${fixed(s.median)} (${fixed(s.min)}–${fixed(s.max)})`);
 
-/** The cost's cells: total, node main thread, other threads, children. */
-export const costCells = (c: Cost) => [fixed(total(c)), fixed(c.main), fixed(c.threads), fixed(c.children)];
-export const COST_HEADER = ['CPU s', 'node main thread', 'other threads', 'children'];
+/** The cost's cells: total, node main thread, other threads, children, PostgreSQL. */
+export const costCells = (c: Cost) => [fixed(total(c)), fixed(c.main), fixed(c.threads), fixed(c.children), fixed(c.postgres)];
+export const COST_HEADER = ['CPU s', 'node main thread', 'other threads', 'children', 'PostgreSQL'];
 
 /** A target row: what, measured, target, met or not. */
 export function targetRow(what: string, measured: number, limit: number, unit: string, digits = 2): Array<string> {

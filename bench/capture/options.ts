@@ -30,6 +30,8 @@ export interface Options {
   warmUp: number;
   /** Repeats of each baseline whose median is taken: bare live recordings (at once, beside Kura's), floor steps, bare remuxes. */
   bareRuns: number;
+  /** Seconds the single section samples the idle server before each capture (its idle load). */
+  idleBefore: number;
 }
 
 const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
@@ -44,6 +46,7 @@ const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
   --idle-seconds 60     seconds sampled idle
   --warm-up 0           captures at once the single section's server records before its warm capture
   --bare-runs 5         repeats of each baseline, whose median counts (live ones run at once)
+  --idle-before 10      seconds the single section samples the idle server before each capture
   --profile DIR         write V8 CPU profiles of the kura processes under DIR
   --cache DIR           encoded streams (default $XDG_CACHE_HOME/kura-bench/capture)`;
 
@@ -80,6 +83,7 @@ export function parseOptions(argv: string[]): Options {
     idleSeconds: number('idle-seconds', 60),
     warmUp: number('warm-up', 0),
     bareRuns: Math.max(1, number('bare-runs', 5)),
+    idleBefore: Math.max(1, number('idle-before', 10)),
   };
   const known = new Set([
     'seconds',
@@ -95,6 +99,7 @@ export function parseOptions(argv: string[]): Options {
     'idle-seconds',
     'warm-up',
     'bare-runs',
+    'idle-before',
   ]);
   for (const name of given.keys()) if (!known.has(name)) exit(`bench/capture: unknown option --${name}\n${USAGE}`, 2);
   return options;

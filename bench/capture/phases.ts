@@ -2,12 +2,15 @@
 // at every child's start and exit and at the encoder log lines Kura writes on the way.
 import type { ChildRun, Sample, Timeline } from './process-sampler.js';
 
-/** CPU seconds: node's main thread, its other threads (GC, JIT, libuv pool), its children. */
+/** CPU seconds: node's main thread, its other threads (GC, JIT, libuv pool), its children, and its embedded PostgreSQL (postmaster and its processes). */
 export interface Cost {
   main: number;
   threads: number;
   children: number;
+  postgres: number;
 }
+
+export const NO_COST: Cost = { main: 0, threads: 0, children: 0, postgres: 0 };
 
 export interface Mark {
   t: number;
@@ -22,18 +25,22 @@ export interface Step {
   cost: Cost;
 }
 
-export const total = (c: Cost) => c.main + c.threads + c.children;
+export const total = (c: Cost) => c.main + c.threads + c.children + c.postgres;
 export const sum = (costs: Cost[]): Cost =>
-  costs.reduce((a, c) => ({ main: a.main + c.main, threads: a.threads + c.threads, children: a.children + c.children }), { main: 0, threads: 0, children: 0 });
+  costs.reduce(
+    (a, c) => ({ main: a.main + c.main, threads: a.threads + c.threads, children: a.children + c.children, postgres: a.postgres + c.postgres }),
+    NO_COST,
+  );
 
-/** Main and other threads interpolated between the samples around `t`. */
-function threadsAt(samples: Sample[], t: number): { main: number; threads: number } {
+/** Main and other threads, and PostgreSQL, interpolated between the samples around `t`. */
+function threadsAt(samples: Sample[], t: number): { main: number; threads: number; postgres: number } {
   let hi = samples.findIndex((s) => s.t >= t);
   if (hi === -1) hi = samples.length - 1;
   const b = samples[hi] as Sample;
   const a = samples[Math.max(0, hi - 1)] as Sample;
   const f = b.t === a.t ? 1 : Math.min(1, Math.max(0, (t - a.t) / (b.t - a.t)));
-  return { main: a.main + (b.main - a.main) * f, threads: a.threads + (b.threads - a.threads) * f };
+  const at = (key: 'main' | 'threads' | 'postgres') => a[key] + (b[key] - a[key]) * f;
+  return { main: at('main'), threads: at('threads'), postgres: at('postgres') };
 }
 
 /** What the process spent from `from` to `to`: a child counts where it was reaped. */
@@ -41,7 +48,7 @@ export function costBetween(timeline: Timeline, from: number, to: number): Cost 
   const a = threadsAt(timeline.samples, from);
   const b = threadsAt(timeline.samples, to);
   const children = timeline.children.filter((c) => c.to !== null && c.to > from && c.to <= to).reduce((s, c) => s + c.cpu, 0);
-  return { main: b.main - a.main, threads: b.threads - a.threads, children };
+  return { main: b.main - a.main, threads: b.threads - a.threads, children, postgres: b.postgres - a.postgres };
 }
 
 function category(kinds: string[]): string {
@@ -80,7 +87,7 @@ export function steps(timeline: Timeline, start: Mark, end: Mark, marks: Mark[])
 /** The steps summed by category (remux, duration, thumbnail, other). */
 export function byCategory(list: Step[]): Map<string, Cost> {
   const out = new Map<string, Cost>();
-  for (const step of list) out.set(step.category, sum([out.get(step.category) ?? { main: 0, threads: 0, children: 0 }, step.cost]));
+  for (const step of list) out.set(step.category, sum([out.get(step.category) ?? NO_COST, step.cost]));
   return out;
 }
 

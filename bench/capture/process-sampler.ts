@@ -2,11 +2,9 @@
 // (whose own CPU is not counted): node's main thread, its other threads, and the children it has
 // waited for, plus each child's run (what it was, when it ran, what it cost), so any stretch of
 // time can be priced afterwards, step by step.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-
-const TICKS_PER_SECOND = 100;
-const PAGE_BYTES = 4096;
+import { isPostmaster, PostgresTree } from './postgres-tree.js';
+import { readProc, readStat } from './proc-stat.js';
 
 /** Cumulative CPU seconds at time `t` (ms since the epoch). */
 export interface Sample {
@@ -15,6 +13,10 @@ export interface Sample {
   threads: number;
   /** Children waited for (the kernel's cutime + cstime). */
   waited: number;
+  /** The embedded PostgreSQL's tree (0 on an external database). */
+  postgres: number;
+  /** PostgreSQL's CPU by role (see PostgresTree). */
+  postgresRoles: Record<string, number>;
 }
 
 export interface ChildRun {
@@ -37,26 +39,6 @@ export interface Timeline {
   peakTreeRssMb: number;
   /** The process's own peak resident size (VmHWM). */
   peakRssMb: number;
-}
-
-interface Stat {
-  state: string;
-  own: number;
-  waited: number;
-  rssMb: number;
-}
-
-function readStat(file: string): Stat | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null; // gone meanwhile
-  }
-  // fields after the command: state is [0]; utime, stime, cutime, cstime are [11]..[14]; rss (pages) is [21]
-  const f = text.slice(text.lastIndexOf(') ') + 2).split(' ');
-  const n = (i: number) => Number(f[i]);
-  return { state: f[0] as string, own: (n(11) + n(12)) / TICKS_PER_SECOND, waited: (n(13) + n(14)) / TICKS_PER_SECOND, rssMb: (n(21) * PAGE_BYTES) / 1e6 };
 }
 
 /** Names a child by its command line; the finalize's steps are told apart this way. */
@@ -82,7 +64,7 @@ export function sampleProcess(pid: number, intervalMs: number): { stop(): Promis
     async stop() {
       sampler.tick();
       clearInterval(timer);
-      const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileOr(`/proc/${pid}/status`, ''))?.[1] ?? 0) / 1024;
+      const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(readProc(`/proc/${pid}/status`, ''))?.[1] ?? 0) / 1024;
       return { samples: sampler.samples, children: sampler.children, peakTreeRssMb: sampler.peakTreeRssMb, peakRssMb };
     },
   };
@@ -98,9 +80,11 @@ class Sampler {
   /** Waited-for CPU the parent's counter shows that no reaped child has taken yet. */
   private pool = 0;
   private readonly parentCommand: string;
+  /** The embedded PostgreSQL, once seen among the children: its tree is counted apart, not as a child run. */
+  private postgres: PostgresTree | null = null;
 
   constructor(private readonly pid: number) {
-    this.parentCommand = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    this.parentCommand = readProc(`/proc/${pid}/cmdline`, '');
   }
 
   tick(): void {
@@ -109,7 +93,7 @@ class Sampler {
     const main = readStat(`/proc/${this.pid}/task/${this.pid}/stat`);
     if (own === null || main === null) return;
     const listed = new Set(
-      readFileOr(`/proc/${this.pid}/task/${this.pid}/children`, '')
+      readProc(`/proc/${this.pid}/task/${this.pid}/children`, '')
         .split(' ')
         .filter((s) => s !== '')
         .map(Number),
@@ -118,22 +102,28 @@ class Sampler {
     const previous = this.samples.at(-1);
     this.pool += previous === undefined ? 0 : own.waited - previous.waited;
     this.pay(t);
-    this.samples.push({ t, main: main.own, threads: own.own - main.own, waited: own.waited });
+    const postgres = this.postgres?.read() ?? { total: 0, roles: {} };
+    this.samples.push({ t, main: main.own, threads: own.own - main.own, waited: own.waited, postgres: postgres.total, postgresRoles: postgres.roles });
   }
 
   /** Notes the children listed now and those reaped since the last sample; returns the living ones' resident MB. */
   private observe(t: number, listed: Set<number>): number {
     let rssMb = 0;
     for (const child of listed) {
+      if (child === this.postgres?.pid) continue;
       const stat = readStat(`/proc/${child}/stat`);
       if (stat === null) continue;
       let run = this.alive.get(child);
       if (run === undefined) {
         // between fork and exec the child still shows node's command line, and an exited one none:
         // named once it has its own (one never named is counted as an unseen child)
-        const command = readFileOr(`/proc/${child}/cmdline`, '');
+        const command = readProc(`/proc/${child}/cmdline`, '');
         if (command === this.parentCommand || command === '') continue;
         const argv = command.split('\0').filter((a) => a !== '');
+        if (isPostmaster(argv)) {
+          this.postgres = new PostgresTree(child);
+          continue;
+        }
         run = { pid: child, kind: kindOf(argv), command: argv.join(' '), from: t, to: null, cpu: 0, peakRssMb: 0, lastCpu: 0 };
         this.alive.set(child, run);
         this.children.push(run);
@@ -164,13 +154,5 @@ class Sampler {
       this.children.push({ pid: 0, kind: 'unseen child', command: '', from: t, to: t, cpu: this.pool, peakRssMb: 0 });
       this.pool = 0;
     }
-  }
-}
-
-function readFileOr(file: string, fallback: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return fallback;
   }
 }

@@ -1,14 +1,18 @@
-// Section "single": one short 720p capture, Kura (queued → archive stored, by phase) against bare
-// `ffmpeg -live_start_index 0 -i URL -c copy` recording the same live stream at the same time.
+// Section "single": one short 720p capture by Kura on its embedded PostgreSQL, its whole process
+// tree counted (queued → archive stored, by phase), against bare `ffmpeg -live_start_index 0 -i
+// URL -c copy` and streamlink recording the same live stream at the same time.
 import path from 'node:path';
 import { probe } from '../../test/support/hls-fixture.js';
-import { recordLiveRuns, type Spread } from './bare-ffmpeg.js';
-import { captureEnv, mbps, onAir, sleep, type BenchContext } from './context.js';
-import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, startKura, waitStored } from './kura-run.js';
+import { recordLiveRuns, type LiveRuns } from './bare-ffmpeg.js';
+import { mbps, onAir, sleep, type BenchContext } from './context.js';
+import { resetStatements, startEmbeddedKura, statementTotals, topStatements, type Statement } from './embedded-kura.js';
+import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, waitStored } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
-import { COST_HEADER, costCells, fixed, fixedSpread, section, table, TARGET_HEADER, targetRow } from './markdown.js';
-import { byCategory, childrenByKind, costBetween, steps, sum, total, type Cost, type Step } from './phases.js';
-import { sampleProcess, type Timeline } from './process-sampler.js';
+import { byCategory, childrenByKind, costBetween, steps, total, type Cost, type Step } from './phases.js';
+import { sampleProcess, type Sample, type Timeline } from './process-sampler.js';
+import { fixed } from './markdown.js';
+import { printSingle } from './single-report.js';
+import { recordStreamlink, streamlinkVersion } from './streamlink.js';
 
 /** A capture's CPU from queueing to the archive stored, cut into its phases. */
 export interface CaptureCost {
@@ -21,6 +25,8 @@ export interface CaptureCost {
   wall: { queuedToCapturing: number; recording: number; finalize: number; total: number };
   peakRssMb: number;
   peakTreeRssMb: number;
+  /** PostgreSQL's CPU from queueing to stored, by role (client backends, checkpointer, …). */
+  postgresRoles: Record<string, number>;
 }
 
 /** Prices one capture's phases on its process's timeline, from the marks in Kura's database. */
@@ -41,7 +47,15 @@ export async function captureCost(timeline: Timeline, databaseUrl: string, id: s
     },
     peakRssMb: timeline.peakRssMb,
     peakTreeRssMb: timeline.peakTreeRssMb,
+    postgresRoles: rolesBetween(timeline.samples, queuedAt, storedAt),
   };
+}
+
+/** PostgreSQL's CPU by role between the samples nearest `from` and `to`. */
+function rolesBetween(samples: Sample[], from: number, to: number): Record<string, number> {
+  const near = (t: number) => samples.find((s) => s.t >= t) ?? (samples.at(-1) as Sample);
+  const [a, b] = [near(from).postgresRoles, near(to).postgresRoles];
+  return Object.fromEntries(Object.keys(b).map((role) => [role, (b[role] ?? 0) - (a[role] ?? 0)]));
 }
 
 /** The remux's share: the steps in which the remux ffmpeg ran (it and node feeding it and storing its output). */
@@ -50,35 +64,39 @@ export const remuxCost = (c: CaptureCost): Cost | null => byCategory(c.finalize)
 export async function runSingle(ctx: BenchContext): Promise<void> {
   const { encoded, bytes } = await ctx.stream(ctx.options.seconds);
   const live = await serveLive(encoded, bytes, ctx.options.window);
-  const databaseUrl = await ctx.database('single');
-  const env = captureEnv(databaseUrl, path.join(ctx.root, 'single'), { KURA_MAX_CAPTURES: String(Math.max(1, ctx.options.warmUp)) });
-  const kura = await startKura(env, ctx.root, await ctx.profileDir('single'));
+  const extra = { KURA_MAX_CAPTURES: String(Math.max(1, ctx.options.warmUp)) };
+  const kura = await startEmbeddedKura(path.join(ctx.root, 'single'), ctx.root, await ctx.profileDir('single'), extra);
   const heading = `${ctx.options.seconds} s of 1280x720 30 fps at ${fixed(mbps(encoded))} Mbit/s (${encoded.frames} frames, ${encoded.segments.length} segments of ${ctx.options.segmentSeconds} s, window ${ctx.options.window})`;
   try {
     await sleep(10); // the tail of start-up (module loading, JIT, GC) is not the capture's
     // the server's first capture pays for compiling the recording path; a server that has
     // recorded before (the steady state of an archive) does not: both are measured
-    const run = { live, env, databaseUrl, pid: kura.pid };
+    const run = { live, env: kura.env, databaseUrl: kura.databaseUrl, pid: kura.server.pid };
     const cold = await measureCapture(ctx, run, 'cold');
-    ctx.singleCaptureCpu = total(cold.cost.total);
-    printSingle(`1. One capture, the server's first: ${heading}`, cold.cost, cold.bare, cold.frames);
+    // section long runs on the bench's external PostgreSQL: its linearity compares Kura's node tree only
+    ctx.singleCaptureCpu = total(cold.cost.total) - cold.cost.total.postgres;
+    printSingle(`1. One capture, the server's first: ${heading}`, cold, COLD_LIMIT);
     const warmUp = ctx.options.warmUp;
     if (warmUp > 0) await recordAtOnce(ctx, run, warmUp);
     const warm = await measureCapture(ctx, run, 'warm');
     const which = warmUp === 0 ? "the server's second" : `once the server has recorded ${1 + warmUp}`;
-    printSingle(`1w. One capture, ${which} (warm): ${heading}`, warm.cost, warm.bare, warm.frames);
+    printSingle(`1w. One capture, ${which} (warm): ${heading}`, warm, WARM_LIMIT);
   } finally {
-    await kura.stop();
+    await kura.server.stop();
     await live.close();
   }
 }
+
+/** Issue 35: Kura's whole tree against streamlink's, a server's first capture and a warm one. */
+const COLD_LIMIT = 1.2;
+const WARM_LIMIT = 1;
 
 /** The section's live stream and the `kura serve` that records it. */
 type SingleRun = { live: LiveStream; env: Record<string, string>; databaseUrl: string; pid: number };
 
 /** `count` captures of the stream at once, to their archives: a server that has recorded a while. */
 async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): Promise<void> {
-  run.live.offAir();
+  run.live.announce();
   const ids = await queueArchives(
     Array.from({ length: count }, (_, i) => run.live.url(`warm-up-${i}`)),
     run.env,
@@ -88,64 +106,62 @@ async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): P
   await Promise.all(ids.map((id) => waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
 }
 
-/** One capture of the stream from its start, with bare ffmpeg recording it at the same time (`bareRuns` of them, for a steady median). */
-async function measureCapture(ctx: BenchContext, run: SingleRun, name: string) {
+/** One capture measured, with its baselines beside it and what each tool wrote. */
+export interface MeasuredCapture {
+  cost: CaptureCost;
+  /** The whole tree's CPU over `--idle-before` seconds just before queueing, and those seconds. */
+  idle: { seconds: number; cost: Cost };
+  bare: LiveRuns;
+  streamlink: LiveRuns | null;
+  frames: { source: number; ours: Frames; bare: Frames[]; streamlink: Frames[] };
+  statements: Statement[];
+  /** All statements from queueing to stored, and the sessions (connections) opened meanwhile. */
+  totals: { calls: number; ms: number; sessions: number };
+}
+
+/**
+ * One capture of the stream from its start, with bare ffmpeg and streamlink (when installed)
+ * recording it at the same time (`bareRuns` of each, for a steady median), after sampling the
+ * idle server for `--idle-before` seconds.
+ */
+async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): Promise<MeasuredCapture> {
   const { encoded } = await ctx.stream(ctx.options.seconds);
-  run.live.offAir(); // a stream not on air yet, as each capture's watch first sees it
   const sampler = sampleProcess(run.pid, 10);
+  const idleFrom = Date.now();
+  await sleep(ctx.options.idleBefore);
+  const idleTo = Date.now();
+  // between the idle window and queueing: in neither
+  await resetStatements(run.databaseUrl);
+  const sessionsBefore = (await statementTotals(run.databaseUrl)).sessions;
+  // `kura archive` refuses a 404 playlist but takes an announced one, watched until on air
+  run.live.announce();
   const queuedAt = Date.now();
   const [id] = (await queueArchives([run.live.url(`kura-${name}`)], run.env, ctx.root)) as [string];
   run.live.start();
   await onAir(run.live.url(`bare-${name}-0`));
   const bareRuns = recordLiveRuns(run.live.url, `single-bare-${name}`, ctx.options.bareRuns, ctx.root);
+  const streamlinkRuns =
+    streamlinkVersion() === null ? null : recordLiveRuns(run.live.url, `single-streamlink-${name}`, ctx.options.bareRuns, ctx.root, recordStreamlink, 'ts');
   const stored = await waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000);
-  const bare = await bareRuns;
-  const cost = await captureCost(await sampler.stop(), run.databaseUrl, id, queuedAt, stored.at);
+  const [bare, streamlink] = [await bareRuns, await streamlinkRuns];
+  const timeline = await sampler.stop();
+  const totals = await statementTotals(run.databaseUrl);
+  const cost = await captureCost(timeline, run.databaseUrl, id, queuedAt, stored.at);
   const ours = await probe(await archiveFile(run.env, run.databaseUrl, id, ctx.root));
-  const theirs = await probe(bare.file);
-  return { cost, bare, frames: { source: encoded.frames, ours, theirs } };
+  const probeAll = (files: string[]) => Promise.all(files.map((f) => probe(f)));
+  return {
+    cost,
+    idle: { seconds: (idleTo - idleFrom) / 1000, cost: costBetween(timeline, idleFrom, idleTo) },
+    bare,
+    streamlink,
+    frames: { source: encoded.frames, ours, bare: await probeAll(bare.files), streamlink: await probeAll(streamlink?.files ?? []) },
+    statements: await topStatements(run.databaseUrl, 8),
+    // less one of the two connections that read the totals
+    totals: { ...totals, sessions: totals.sessions - sessionsBefore - 1 },
+  };
 }
 
-function printSingle(title: string, c: CaptureCost, bare: { cpu: Spread; peakRssMb: number }, frames: { source: number; ours: Frames; theirs: Frames }): void {
-  const rows = [
-    ['queued → capturing (watch until on air, claim)', fixed(c.wall.queuedToCapturing, 1), ...costCells(c.beforeCapture)],
-    ['recording (capture started → ended)', fixed(c.wall.recording, 1), ...costCells(c.recording)],
-    ...c.finalize.map((s) => [`finalize: ${s.label}`, fixed(s.seconds, 2), ...costCells(s.cost)]),
-    ['**Kura, queued → archive stored**', fixed(c.wall.total, 1), ...costCells(c.total).map((v, i) => (i === 0 ? `**${v}**` : v))],
-    [`bare ffmpeg -live_start_index 0 -i URL -c copy (median of ${bare.cpu.runs} at once, range)`, '', fixedSpread(bare.cpu), '', '', ''],
-  ];
-  const categories = [...byCategory(c.finalize)].map(([name, cost]) => [`finalize: ${name}`, ...costCells(cost)]);
-  categories.push(['finalize, all', ...costCells(sum(c.finalize.map((s) => s.cost)))]);
-  const remux = remuxCost(c);
-  const recordingAndRemux = remux === null ? Number.NaN : total(c.recording) + total(remux);
-  section(title, [
-    table(['phase', 'wall s', ...COST_HEADER], rows),
-    '',
-    table(['finalize by step kind', ...COST_HEADER], categories),
-    '',
-    `The finalize's children: ${describeChildren(c.finalizeChildren)}.`,
-    '',
-    table(
-      ['recording', 'video frames', 'duration s', 'peak RSS MB'],
-      [
-        ['source', frames.source, '', ''],
-        ['bare ffmpeg', frames.theirs.frames, fixed(frames.theirs.duration), fixed(bare.peakRssMb, 0)],
-        ['Kura (node; node + children)', frames.ours.frames, fixed(frames.ours.duration), `${fixed(c.peakRssMb, 0)}; ${fixed(c.peakTreeRssMb, 0)}`],
-      ],
-    ),
-    '',
-    table(TARGET_HEADER, [
-      targetRow('Kura total / bare ffmpeg', total(c.total) / bare.cpu.median, 2.5, '×'),
-      targetRow('(recording + remux) / bare ffmpeg', recordingAndRemux / bare.cpu.median, 1.5, '×'),
-    ]),
-    '',
-    remux === null
-      ? 'No remux ffmpeg child was seen in the finalize: the remux share is unknown.'
-      : `Remux = the finalize steps while the remux ffmpeg ran: the child (${fixed(remux.children)} s) and node feeding it the parts and storing its output (${fixed(remux.main + remux.threads)} s).`,
-  ]);
-}
-
-type Frames = { frames: number; duration: number };
+export type Frames = { frames: number; duration: number };
 
 export const describeChildren = (kinds: Map<string, { runs: number; cpu: number }>) =>
   [...kinds].map(([kind, e]) => `${kind} ${fixed(e.cpu)} s (${e.runs} run${e.runs === 1 ? '' : 's'})`).join(', ') || 'none';
