@@ -191,7 +191,7 @@ describe('the follows page', () => {
     expect(await page.getByLabel(/Members-only streams/).count()).toBe(0); // an HLS endpoint has none
 
     await page.getByLabel(/Title must match/).fill('(unclosed');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByTestId('follow-problem').innerText()).toMatch(/^titleInclude is not a valid regular expression: .*unclosed/i);
     expect(await rules()).toMatchObject({ title_include: null, title_exclude: 'rerun' });
     expect(await seriousViolations(page)).toEqual([]);
@@ -202,9 +202,9 @@ describe('the follows page', () => {
     await page.getByLabel(/Quality/).fill('720p');
     await page.getByLabel('Channel name').fill('Edited Stage');
     await page.getByLabel('Record title').fill('Late show');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Follow: Edited Stage' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
     const shown = await page.getByTestId('follow').innerText();
     expect(shown).toContain('title matches karaoke|singing');
     expect(shown).not.toContain('title does not match');
