@@ -211,6 +211,15 @@ describe('the follows page', () => {
     expect(shown).toContain('quality: 720p');
     // the cleared rule is cleared (null), not an empty pattern that would match every title
     expect(await rules()).toEqual({ channel_name: 'Edited Stage', title: 'Late show', title_include: 'karaoke|singing', title_exclude: null, quality: '720p' });
+
+    // retention: the preview of a limit (the follow queued nothing yet), then the limit saved on the follow
+    await page.getByLabel('Keep the last N archives').fill('3');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => page.getByTestId('retention-preview').innerText()).toBe('would remove 0 archives, 0 B');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const kept = await db.pool.query('select retention_keep_last, retention_max_age_days, retention_max_gb from follows where id = $1', [id]);
+    expect(kept.rows[0]).toEqual({ retention_keep_last: 3, retention_max_age_days: null, retention_max_gb: null });
     expect(errors).toEqual([]);
     await page.close();
   });
