@@ -41,7 +41,8 @@ async function runRetention(config: Config, args: string[]): Promise<number> {
       json,
     );
     const bytes = removals.reduce((sum, removal) => sum + removal.sizeBytes, 0);
-    if (!json) console.log(`${values['dry-run'] === true ? 'would free' : 'freed'} ${bytes} bytes (${removals.length} archives)`);
+    if (!json)
+      console.log(`${values['dry-run'] === true ? 'would free' : 'freed'} ${bytes} bytes (${removals.length} archive${removals.length === 1 ? '' : 's'})`);
     return failed > 0 ? 1 : 0;
   });
 }

@@ -31,7 +31,7 @@ describe('kura retention', () => {
     const dry = await retention('--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toBe(
-      'id\ttitle\tsize\treason\ncli-old\tStream cli-old\t1000\tretention: keep the last 1 of the instance default\nwould free 1000 bytes (1 archives)\n',
+      'id\ttitle\tsize\treason\ncli-old\tStream cli-old\t1000\tretention: keep the last 1 of the instance default\nwould free 1000 bytes (1 archive)\n',
     );
     expect(await store.stat(objectKeys.video('cli-old'))).toEqual({ bytes: 1000 });
 
