@@ -16,7 +16,7 @@ import { serveLive, type LiveStream } from './live-server.js';
 import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
 import { childrenByKind, NO_COST, sum, total, type Cost } from './phases.js';
 import { sampleProcess, type Timeline } from './process-sampler.js';
-import { describeChildren } from './single.js';
+import { describeChildren } from './single-figures.js';
 
 interface Setup {
   name: string;

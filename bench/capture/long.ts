@@ -15,7 +15,8 @@ import { serveLive, type LiveStream } from './live-server.js';
 import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
 import { sum, total } from './phases.js';
 import { sampleProcess } from './process-sampler.js';
-import { captureCost, describeChildren, type CaptureCost } from './single.js';
+import { describeChildren, type CaptureCost } from './single-figures.js';
+import { captureCost } from './single.js';
 
 /** The S3 stream starts this long after the fs one, so the two finalizes do not share the CPU. */
 const STAGGER_SECONDS = 60;

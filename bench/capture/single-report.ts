@@ -3,7 +3,7 @@
 import type { LiveRuns } from './bare-ffmpeg.js';
 import { COST_HEADER, costCells, fixed, fixedSpread, section, table, TARGET_HEADER, targetRow } from './markdown.js';
 import { byCategory, sum, total, type Cost } from './phases.js';
-import { describeChildren, remuxCost, type CaptureCost, type Frames, type MeasuredCapture } from './single.js';
+import { describeChildren, remuxCost, type CaptureCost, type Frames, type MeasuredCapture } from './single-figures.js';
 import { STREAMLINK_COMMAND } from './streamlink.js';
 
 /** Prints one measured capture; `streamlinkLimit` is the target for Kura's whole tree ÷ streamlink's. */

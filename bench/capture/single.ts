@@ -3,31 +3,17 @@
 // URL -c copy` and streamlink recording the same live stream at the same time.
 import path from 'node:path';
 import { probe } from '../../test/support/hls-fixture.js';
-import { recordLiveRuns, type LiveRuns } from './bare-ffmpeg.js';
+import { recordLiveRuns } from './bare-ffmpeg.js';
 import { mbps, onAir, sleep, type BenchContext } from './context.js';
-import { resetStatements, startEmbeddedKura, statementTotals, topStatements, type Statement } from './embedded-kura.js';
+import { resetStatements, startEmbeddedKura, statementTotals, topStatements } from './embedded-kura.js';
 import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, waitStored } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
-import { byCategory, childrenByKind, costBetween, steps, total, type Cost, type Step } from './phases.js';
+import { childrenByKind, costBetween, steps, total } from './phases.js';
 import { sampleProcess, type Sample, type Timeline } from './process-sampler.js';
 import { fixed } from './markdown.js';
+import { type CaptureCost, type MeasuredCapture } from './single-figures.js';
 import { printSingle } from './single-report.js';
 import { recordStreamlink, streamlinkVersion } from './streamlink.js';
-
-/** A capture's CPU from queueing to the archive stored, cut into its phases. */
-export interface CaptureCost {
-  beforeCapture: Cost;
-  recording: Cost;
-  finalize: Step[];
-  /** The finalize's children by kind (helpers such as `fallocate` included). */
-  finalizeChildren: Map<string, { runs: number; cpu: number }>;
-  total: Cost;
-  wall: { queuedToCapturing: number; recording: number; finalize: number; total: number };
-  peakRssMb: number;
-  peakTreeRssMb: number;
-  /** PostgreSQL's CPU from queueing to stored, by role (client backends, checkpointer, …). */
-  postgresRoles: Record<string, number>;
-}
 
 /** Prices one capture's phases on its process's timeline, from the marks in Kura's database. */
 export async function captureCost(timeline: Timeline, databaseUrl: string, id: string, queuedAt: number, storedAt: number): Promise<CaptureCost> {
@@ -57,9 +43,6 @@ function rolesBetween(samples: Sample[], from: number, to: number): Record<strin
   const [a, b] = [near(from).postgresRoles, near(to).postgresRoles];
   return Object.fromEntries(Object.keys(b).map((role) => [role, (b[role] ?? 0) - (a[role] ?? 0)]));
 }
-
-/** The remux's share: the steps in which the remux ffmpeg ran (it and node feeding it and storing its output). */
-export const remuxCost = (c: CaptureCost): Cost | null => byCategory(c.finalize).get('remux') ?? null;
 
 export async function runSingle(ctx: BenchContext): Promise<void> {
   const { encoded, bytes } = await ctx.stream(ctx.options.seconds);
@@ -106,19 +89,6 @@ async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): P
   await Promise.all(ids.map((id) => waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
 }
 
-/** One capture measured, with its baselines beside it and what each tool wrote. */
-export interface MeasuredCapture {
-  cost: CaptureCost;
-  /** The whole tree's CPU over `--idle-before` seconds just before queueing, and those seconds. */
-  idle: { seconds: number; cost: Cost };
-  bare: LiveRuns;
-  streamlink: LiveRuns | null;
-  frames: { source: number; ours: Frames; bare: Frames[]; streamlink: Frames[] };
-  statements: Statement[];
-  /** All statements from queueing to stored, and the sessions (connections) opened meanwhile. */
-  totals: { calls: number; ms: number; sessions: number };
-}
-
 /**
  * One capture of the stream from its start, with bare ffmpeg and streamlink (when installed)
  * recording it at the same time (`bareRuns` of each, for a steady median), after sampling the
@@ -160,8 +130,3 @@ async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): 
     totals: { ...totals, sessions: totals.sessions - sessionsBefore - 1 },
   };
 }
-
-export type Frames = { frames: number; duration: number };
-
-export const describeChildren = (kinds: Map<string, { runs: number; cpu: number }>) =>
-  [...kinds].map(([kind, e]) => `${kind} ${fixed(e.cpu)} s (${e.runs} run${e.runs === 1 ? '' : 's'})`).join(', ') || 'none';
