@@ -7,9 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
-    // two test files at once even on two cores (vitest would take one): most of the suite's time is
-    // real-time streams waiting on the clock, not CPU
-    maxWorkers: 2,
+    // three test files at once even on two cores (vitest would take one): most of the suite's time
+    // is real-time streams waiting on the clock, not CPU (with two, the cores were half idle)
+    maxWorkers: 3,
     sequence: { sequencer: E2eFirstSequencer },
     // end-to-end tests record real-time streams of 10–20 s and take 30–40 s on a quiet 2-core
     // machine; the limit only catches a hang, with room for a loaded CI machine
