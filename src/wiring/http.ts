@@ -24,6 +24,7 @@ import { createChannelResolver, followPolicy } from './follow-signals.js';
 import { createWebhookDeps } from './notifications.js';
 import type { Search } from './search.js';
 import type { Sources } from './sources.js';
+import { archiveDirOf, spoolDirOf } from './storage.js';
 
 /** What the api serves from: this process's database, store, change feed, search, sources and accounts. */
 export interface HttpParts {
@@ -52,7 +53,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       captures: database.captures,
       chats: database.chats,
       // the spool of this data directory: the worker's own under `kura serve` (a live edge without waiting for a chunk to fill)
-      recordedBytes: createRecordedBytes({ captures: database.captures, store, spool: createSpool(path.join(config.dataDir, 'spool')) }),
+      recordedBytes: createRecordedBytes({ captures: database.captures, store, spool: createSpool(spoolDirOf(config)) }),
       store,
       source: sources.source,
       isDatabaseReachable: () => isReachable(database.pool),
@@ -67,7 +68,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
-      disks: diskSource(config.storage.kind === 's3' ? null : path.join(config.dataDir, 'archive'), database.pool),
+      disks: diskSource(config.storage.kind === 's3' ? null : archiveDirOf(config), database.pool),
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },
   );

@@ -9,11 +9,19 @@ import type { LivestreamRepo } from '../core/livestream/ports.js';
 import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
 import type { Database } from './database.js';
 
+/** Where the fs store keeps archives (KURA_STORAGE=fs): `dataDir/archive`. */
+export function archiveDirOf(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'archive');
+}
+
+/** Where a worker keeps what it captures before it is stored: `dataDir/spool`. */
+export function spoolDirOf(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'spool');
+}
+
 /** The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. */
 export function createStore(config: Config, database: Database): ArchiveStore {
-  return config.storage.kind === 's3'
-    ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) })
-    : createFsStore(path.join(config.dataDir, 'archive'));
+  return config.storage.kind === 's3' ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) }) : createFsStore(archiveDirOf(config));
 }
 
 /** What archive verification reads and writes: the store, the records and their checks. */

@@ -30,7 +30,7 @@ import { createFollowSignals } from './follow-signals.js';
 import { createDeliverDeps } from './notifications.js';
 import { searchSyncDeps, type Search } from './search.js';
 import type { Sources } from './sources.js';
-import { createVerifyDeps, verifyPolicy } from './storage.js';
+import { createVerifyDeps, spoolDirOf, verifyPolicy } from './storage.js';
 
 /** Of the shutdown grace, how long a capture's chunks on local disk get to reach the store for the next worker. */
 const HANDOVER_MS = 8_000;
@@ -47,7 +47,7 @@ export interface WorkerParts {
 function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): WorkerDeps {
   const { database, store, jobs, sources } = parts;
   const { capture } = config;
-  const spool = createSpool(path.join(config.dataDir, 'spool'));
+  const spool = createSpool(spoolDirOf(config));
   const recorderDeps = {
     captures: database.captures,
     fetcher: sources.fetcher,
@@ -85,7 +85,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     fetchImage: sources.fetchImage,
     chats: database.chats,
     chatArchive: chatArchive({ chats: database.chats, store, spool }),
-    chatSource: createYouTubeChatSource({ ytdlp: ytdlpOf(config), dir: path.join(config.dataDir, 'spool', 'chats') }),
+    chatSource: createYouTubeChatSource({ ytdlp: ytdlpOf(config), dir: path.join(spoolDirOf(config), 'chats') }),
   };
 }
 
@@ -116,7 +116,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },
     },
     purger: createExpiredPurger(database.pool),
-    spoolReport: { read: () => diskSpace(path.join(config.dataDir, 'spool')), reports: createDiskReportRepo(database.pool) },
+    spoolReport: { read: () => diskSpace(spoolDirOf(config)), reports: createDiskReportRepo(database.pool) },
     ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
     webhooks: { deps: createDeliverDeps(config, database.pool), drains: jobs },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createExpiredPurger } from '../../src/adapters/db/expired-purger.js';
-import { startPurgingExpired } from '../../src/jobs/loops/purge-expired.js';
+import { startEvery } from '../../src/jobs/loops/every.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // Expired sessions, login attempts and rate-limit windows are removed from the real tables;
@@ -76,7 +76,7 @@ describe('purging expired rows', () => {
     await session('expired-before-start', -1);
     await session('live-session', 3600);
 
-    const stop = startPurgingExpired(counted, { everySeconds: 300, onError: (error) => errors.push(error) });
+    const stop = startEvery(counted.purgeExpired, { everySeconds: 300, onError: (error) => errors.push(error) });
     expect(runs).toBe(1);
     await expect.poll(async () => (await remaining()).sessions).toEqual(['live-session']);
 
@@ -96,7 +96,7 @@ describe('purging expired rows', () => {
   it('reports a failed purge to onError instead of throwing', async () => {
     const broken = { purgeExpired: () => Promise.reject(new Error('relation "sessions" does not exist')) };
     const errors: Error[] = [];
-    const stop = startPurgingExpired(broken, { everySeconds: 300, onError: (error) => errors.push(error) });
+    const stop = startEvery(broken.purgeExpired, { everySeconds: 300, onError: (error) => errors.push(error) });
     await expect.poll(() => errors.map((error) => error.message)).toEqual(['relation "sessions" does not exist']);
     stop();
   });

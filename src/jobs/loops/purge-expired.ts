@@ -2,26 +2,15 @@ import type { ExpiredPurger } from '../../core/accounts/ports.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
 import { pruneWebhookHistory } from '../../core/notifications/prune-webhook-history.js';
 import type { BackgroundLog } from '../job-work.js';
+import { startEvery } from './every.js';
 
 /**
- * Every `everySeconds`, deletes expired sessions, login attempts and rate-limit windows (each
- * worker does; the delete is idempotent and cheap). Expired rows are already refused when read:
- * this only keeps the tables small. Runs once at start. Returns a stop function.
+ * The purge-expired loop of the catalogue: deletes expired sessions, login attempts and rate-limit
+ * windows at start and on its timer (each worker does; the delete is idempotent and cheap). Expired
+ * rows are already refused when read: this only keeps the tables small.
  */
-export function startPurgingExpired(
-  purger: { purgeExpired(): Promise<unknown> },
-  options: { everySeconds: number; onError: (error: Error) => void },
-): () => void {
-  const purge = () => void purger.purgeExpired().catch(options.onError);
-  purge();
-  const timer = setInterval(purge, options.everySeconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-/** The purge-expired loop of the catalogue: sessions, login attempts and rate-limit windows, on its timer. */
 export function startPurgeExpiredLoop(context: { purger: ExpiredPurger; log: BackgroundLog }, wake: { everySeconds: number }): () => void {
-  return startPurgingExpired(context.purger, {
+  return startEvery(() => context.purger.purgeExpired(), {
     everySeconds: wake.everySeconds,
     onError: (error) => context.log.warn({ err: error }, 'purging expired sessions failed'),
   });
@@ -34,8 +23,8 @@ export function startPruneWebhookHistoryLoop(
 ): () => void {
   const webhooks = context.webhooks?.deps;
   if (webhooks === undefined) return () => undefined;
-  return startPurgingExpired(
-    { purgeExpired: () => pruneWebhookHistory(webhooks, new Date()) },
-    { everySeconds: wake.everySeconds, onError: (error) => context.log.warn({ err: error }, 'pruning webhook history failed') },
-  );
+  return startEvery(() => pruneWebhookHistory(webhooks, new Date()), {
+    everySeconds: wake.everySeconds,
+    onError: (error) => context.log.warn({ err: error }, 'pruning webhook history failed'),
+  });
 }

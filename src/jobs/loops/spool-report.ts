@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 import type { DiskReports, DiskSpace } from '../../core/archive/disk-figures.js';
 import type { BackgroundLog } from '../job-work.js';
-import { startPurgingExpired } from './purge-expired.js';
+import { startEvery } from './every.js';
 
 /** What a worker reports its spool's space with: its statfs, and where the reports go. */
 export interface SpoolReporting {
@@ -21,8 +21,8 @@ export function startSpoolReportLoop(
   const reporting = context.spoolReport;
   if (reporting === undefined) return () => undefined;
   const report = async () => reporting.reports.reportSpool(context.settings.workerId, await reporting.read());
-  return startPurgingExpired(
-    { purgeExpired: report },
-    { everySeconds: wake.everySeconds, onError: (error) => context.log.warn({ err: error }, 'reporting the spool’s free space failed') },
-  );
+  return startEvery(report, {
+    everySeconds: wake.everySeconds,
+    onError: (error) => context.log.warn({ err: error }, 'reporting the spool’s free space failed'),
+  });
 }
