@@ -25,6 +25,11 @@ beforeAll(async () => {
     }
     if (request.url === '/big') return void response.writeHead(200).end(Buffer.alloc(5 * 1024 * 1024, 35));
     if (request.url === '/reset') return void request.socket.destroy();
+    if (request.url === '/trickle') {
+      response.writeHead(200);
+      const drip = setInterval(() => response.write('.'), 100);
+      return void response.on('close', () => clearInterval(drip));
+    }
     response.writeHead(request.url === '/ok' ? 200 : 404).end('hello');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,6 +61,14 @@ describe('fetching sources', () => {
     const missing = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/missing`));
     expect(missing.status).toBe(404);
     expect(missing.refused).toBe(false);
+  });
+
+  it('cuts a body that keeps trickling in past the whole request’s limit, and leaves a prompt one whole', async () => {
+    const fetcher = createFetcher({ allowPrivate: true, timeoutMs: 600 });
+    expect((await fetcher.bytes(`http://127.0.0.1:${port}/ok`)).toString()).toBe('hello');
+    const trickle = await refusal(fetcher.bytes(`http://127.0.0.1:${port}/trickle`)); // a byte every 100 ms: never idle long enough for bodyTimeout
+    expect(trickle.status).toBe(0);
+    expect(trickle.message).toMatch(/no complete answer within 0.6 s/);
   });
 
   it('fetches byte ranges, whether the server answers 206 or the whole resource', async () => {

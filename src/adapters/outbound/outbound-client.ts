@@ -36,6 +36,8 @@ export interface OutboundOptions {
   addressRefusal?: (address: string) => string | null;
   /** A seam for tests: every address of a name (default: the system resolver, `dns.lookup` with `all`). */
   resolve?: (hostname: string, options: LookupOptions) => Promise<LookupAddress[]>;
+  /** A seam for tests: the per-request limit (default OUTBOUND_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export interface OutboundRequest {
@@ -72,10 +74,11 @@ export interface OutboundClient {
  */
 export function createOutboundClient(options: OutboundOptions): OutboundClient {
   const refuse = options.addressRefusal ?? addressRefusal;
+  const timeoutMs = options.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
   const agent = new Agent({
-    headersTimeout: OUTBOUND_TIMEOUT_MS,
-    bodyTimeout: OUTBOUND_TIMEOUT_MS,
-    connect: { timeout: OUTBOUND_TIMEOUT_MS, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(refuse, options.resolve ?? systemResolve) }) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: timeoutMs, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(refuse, options.resolve ?? systemResolve) }) },
   });
   const checkTarget = (url: URL) => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError(`${url.href}: only http(s) is fetched`, -1);
@@ -91,11 +94,14 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
     for (let hop = 0; hop <= maxRedirects; hop++) {
       checkTarget(url);
       let response: Dispatcher.ResponseData;
+      const deadline = requestDeadline(timeoutMs);
       try {
-        response = await request(url, { method, headers, body, dispatcher: agent, signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS) });
+        response = await request(url, { method, headers, body, dispatcher: agent, signal: deadline.signal });
       } catch (error) {
+        deadline.clear();
         throw asFetchError(url, error);
       }
+      response.body.once('close', deadline.clear); // read, dumped or failed: the deadline is over
       const location = headerValue(response.headers, 'location');
       if (!follows || response.statusCode < 300 || response.statusCode > 399 || location === undefined) {
         return { url, statusCode: response.statusCode, headers: response.headers, body: response.body };
@@ -117,6 +123,18 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
       }
     },
   };
+}
+
+/**
+ * The whole request's limit (connect, headers and body together), cleared once the body is over.
+ * Not `AbortSignal.timeout`: it cannot be cleared, so each request's signal fired ten seconds
+ * later, an exception and an abort event each, and a recording makes two requests a second.
+ */
+function requestDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no complete answer within ${ms / 1000} s`)), ms);
+  timer.unref(); // a command that is done does not wait for it
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 /** A refusal from the lookup stays a refusal; anything else is a network fault (status 0). */
