@@ -125,7 +125,7 @@ async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): 
     bare,
     streamlink,
     frames: { source: encoded.frames, ours, bare: await probeAll(bare.files), streamlink: await probeAll(streamlink?.files ?? []) },
-    statements: await topStatements(run.databaseUrl, 8),
+    statements: await topStatements(run.databaseUrl, 12),
     // less one of the two connections that read the totals
     totals: { ...totals, sessions: totals.sessions - sessionsBefore - 1 },
   };

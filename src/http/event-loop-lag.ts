@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0031-logs-and-metrics.md
+// Decisions: docs/decisions/0031-logs-and-metrics.md, docs/decisions/0083-what-a-recording-pays-for.md
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -8,9 +8,12 @@ export const LAG_SAMPLING_MS = 100;
 export interface LagOptions {
   /** How often the loop's utilization is read to decide whether to sample. Default 5 s. */
   gateMs?: number;
-  /** The share of the time the loop ran above which it is sampled. Default 1 %. */
+  /** The share of the time the loop ran above which it is sampled. Default 5 %. */
   busyShare?: number;
 }
+
+/** A loop busy less than this share of the time has no lag worth sampling (a lone recording keeps it near 2 %). */
+const BUSY_SHARE = 0.05;
 
 const STATS = ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99'] as const;
 type Stat = (typeof STATS)[number];
@@ -20,7 +23,7 @@ type Stat = (typeof STATS)[number];
  * mean,stddev,p50,p90,p99}_seconds`, each sample the interval between two ticks, reset at each
  * scrape), sampled every 100 ms only while the loop works. Sampling wakes the loop ten times a
  * second: 0.7 ms of CPU a second, more than everything else an idle Kura does. So every `gateMs`
- * the loop's utilization decides: above `busyShare` it is sampled, below it is not, and a scrape
+ * the loop's utilization decides: above `busyShare` (5 %) it is sampled, below it is not, and a scrape
  * that found no sample reports what an idle loop measures (no lag). A stall while idle makes the
  * gate's own tick late: that shows in `max`.
  */
@@ -37,7 +40,7 @@ export function registerEventLoopLag(registry: Registry, prefix: string, options
     stallMs = Math.max(stallMs, now - due);
     due = now + gateMs;
     const current = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(current, utilization).utilization > (options.busyShare ?? 0.01);
+    const busy = performance.eventLoopUtilization(current, utilization).utilization > (options.busyShare ?? BUSY_SHARE);
     utilization = current;
     if (busy) sampler.enable();
     else sampler.disable();

@@ -105,7 +105,7 @@ describe('a recording’s figures', () => {
 });
 
 describe('a recording’s recent frame', () => {
-  it('is a JPEG of the last recorded segment (none before one), replaced by a newer one, cached until it changes, and gone once the archive is stored', async () => {
+  it('is a JPEG of the last recorded segment (none before one), replaced by a newer one, cached until it changes, and the archive’s thumbnail once it is stored', async () => {
     const id = 'framed';
     await kura.db.pool.query(`insert into livestreams (id, platform, source_url, status, scheduled_start_at) values ('fresh', 'hls', $1, 'live', now())`, [
       fixture.url,
@@ -164,7 +164,10 @@ describe('a recording’s recent frame', () => {
       staleAfterSeconds: 30,
     });
     expect(await store.stat(objectKeys.liveFrame(id))).toBeNull();
-    expect(await store.stat(objectKeys.thumbnail(id))).not.toBeNull();
+    // the archive's thumbnail is that last frame (640x360), not one ffmpeg made again of the first part (320x180)
+    const thumbnail = await kura.app.inject({ url: `/api/download/${id}/thumbnail` });
+    expect(thumbnail.rawPayload).toEqual(replaced.rawPayload);
+    expect(jpegSize(thumbnail.rawPayload)).toEqual({ width: 640, height: 360 });
     expect((await kura.app.inject({ url: `/api/video/${id}/frame.jpg` })).json()).toMatchObject({ status: 410, code: 'live_ended' });
   });
 });

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0038-leases.md, docs/decisions/0041-downloads-and-encoder-log.md
+// Decisions: docs/decisions/0038-leases.md, docs/decisions/0041-downloads-and-encoder-log.md, docs/decisions/0083-what-a-recording-pays-for.md
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
 import type { Capture, CapturePart, FragmentFormatIds, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
@@ -32,12 +32,13 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
   // leases beat together (keepLease aligns them to the clock): one statement for the process's captures;
   // the state clause is `lease_renewed` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
   const heartbeats = groupCommit<{ livestreamId: string; workerId: string }, 'held' | 'lost' | 'stop'>(async (leases) => {
-    const { rows } = await pool.query<{ livestream_id: string; worker_id: string; stop: boolean }>(
-      `update captures c set heartbeat_at = now() from unnest($1::text[], $2::text[]) as l(id, worker)
+    const { rows } = await pool.query<{ livestream_id: string; worker_id: string; stop: boolean }>({
+      name: 'captures-heartbeat',
+      text: `update captures c set heartbeat_at = now() from unnest($1::text[], $2::text[]) as l(id, worker)
        where c.livestream_id = l.id and c.worker_id = l.worker and c.state in ('capturing', 'ended')
        returning c.livestream_id, c.worker_id, c.state = 'capturing' and c.stop_requested is not null as stop`,
-      [leases.map((l) => l.livestreamId), leases.map((l) => l.workerId)],
-    );
+      values: [leases.map((l) => l.livestreamId), leases.map((l) => l.workerId)],
+    });
     const held = new Map(rows.map((r) => [`${r.worker_id} ${r.livestream_id}`, r.stop]));
     return leases.map((l) => {
       const stop = held.get(`${l.workerId} ${l.livestreamId}`);

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0042-outbound-client.md
+// Decisions: docs/decisions/0042-outbound-client.md, docs/decisions/0083-what-a-recording-pays-for.md
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import dns from 'node:dns/promises';
 import type { IncomingHttpHeaders } from 'node:http';

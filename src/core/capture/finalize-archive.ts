@@ -1,8 +1,9 @@
-// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0038-leases.md, docs/decisions/0039-finalize-writes-once.md
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0038-leases.md, docs/decisions/0039-finalize-writes-once.md, docs/decisions/0083-what-a-recording-pays-for.md
 import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
 import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';
 import { readPlan, storedPart } from './coverage.js';
+import { collect } from './part-formats.js';
 import { trackSource, trackSpans } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from '../livestream/livestream.js';
@@ -112,7 +113,7 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   );
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
   const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
-  const hasThumbnail = await storeThumbnail(deps, record, frame.source, thumbnail, frame.atSeconds);
+  const hasThumbnail = await storeThumbnail(deps, record, capture.frameAt !== null, frame.source, thumbnail, frame.atSeconds);
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const chatMessages = await deps.chatArchive.store(record, chatWaitMs);
   if (chatMessages !== null) await deps.captures.appendLog(id, [`[kura] stored the live chat (${chatMessages} messages)`]);
@@ -189,9 +190,18 @@ function frameSource(part: PartSource, atSeconds: number): { source: ByteSource;
 
 /**
  * The archive's thumbnail, as a local JPEG: the source's own (a YouTube stream's, chosen by its
- * streamer, kept even if YouTube later removes it), else a frame of the captured video.
+ * streamer, kept even if YouTube later removes it), else the recent frame made while recording
+ * (`hasLiveFrame`: a frame of the stream's last minute, which ffmpeg need not make again), else a
+ * frame of the captured video.
  */
-async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: ByteSource, output: string, atSeconds: number): Promise<boolean> {
+async function storeThumbnail(
+  deps: FinalizeDeps,
+  record: Livestream,
+  hasLiveFrame: boolean,
+  video: ByteSource,
+  output: string,
+  atSeconds: number,
+): Promise<boolean> {
   const log = (line: string) => deps.captures.appendLog(record.id, [`[kura] ${line}`]);
   if (record.thumbnailUrl) {
     try {
@@ -199,6 +209,18 @@ async function storeThumbnail(deps: FinalizeDeps, record: Livestream, video: Byt
       return true;
     } catch (error) {
       await log(`the source's thumbnail could not be fetched (${(error as Error).message}); using a frame of the video`);
+    }
+  }
+  if (hasLiveFrame) {
+    try {
+      await deps.spool.writeFile(
+        record.id,
+        'thumbnail.jpg',
+        Buffer.from(await collect((await deps.store.read(objectKeys.liveFrame(record.id))) as AsyncIterable<Uint8Array>)),
+      );
+      return true;
+    } catch (error) {
+      await log(`the recent frame could not be read (${(error as Error).message}); making a frame of the video`);
     }
   }
   return deps.media.thumbnail(video, output, atSeconds).then(
