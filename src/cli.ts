@@ -51,7 +51,7 @@ function reportFailure(error: unknown): number {
   return 1;
 }
 
-tuneV8();
+tuneV8(process.argv[2]);
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => process.exit(reportFailure(error)),
