@@ -6,7 +6,7 @@ import { Gauge, type Registry } from 'prom-client';
 export const LAG_SAMPLING_MS = 100;
 
 export interface LagOptions {
-  /** How often the loop's utilization is read to decide whether to sample. Default 5 s. */
+  /** How often the loop's utilization is read to decide whether to sample. Default 30 s. */
   gateMs?: number;
   /** The share of the time the loop ran above which it is sampled. Default 5 %. */
   busyShare?: number;
@@ -30,7 +30,8 @@ type Stat = (typeof STATS)[number];
 export function registerEventLoopLag(registry: Registry, prefix: string, options: LagOptions = {}): () => void {
   // prom-client's default metrics registered gauges of these names (their sampler parked): ours replace them
   for (const stat of STATS) registry.removeSingleMetric(`${prefix}nodejs_eventloop_lag_${stat}_seconds`);
-  const gateMs = options.gateMs ?? 5_000;
+  // each tick of an idle process costs about a millisecond of CPU: the gate looks twice a minute
+  const gateMs = options.gateMs ?? 30_000;
   const sampler = monitorEventLoopDelay({ resolution: LAG_SAMPLING_MS });
   let utilization = performance.eventLoopUtilization();
   let due = performance.now() + gateMs;

@@ -41,8 +41,8 @@ describe('the disk figures', () => {
     reportedAt: new Date(now.getTime() - agoSeconds * 1000),
   });
 
-  it('names every place under 10 % free, the archive storage and each worker’s spool, and leaves out a worker silent for 2 minutes', async () => {
-    const from = reports(30 * GB, [spool('a:1', 9 * GB, 10), spool('b:2', 50 * GB, 20), spool('gone:3', 1 * GB, 121)]);
+  it('names every place under 10 % free, the archive storage and each worker’s spool, and leaves out a worker silent for 4 minutes', async () => {
+    const from = reports(30 * GB, [spool('a:1', 9 * GB, 10), spool('b:2', 50 * GB, 20), spool('gone:3', 1 * GB, 241)]);
     const figures = await getDiskFigures({ reports: from, archiveSpace: async () => ({ freeBytes: 5 * GB, totalBytes: 200 * GB }) }, now);
     expect(figures.archive).toEqual({ storage: 'local', freeBytes: 5 * GB, totalBytes: 200 * GB, daysUntilFull: 5 });
     expect(figures.archivedBytesLast30Days).toBe(30 * GB);

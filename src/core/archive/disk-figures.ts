@@ -46,7 +46,7 @@ export const LOW_FREE_SHARE = 0.1;
 /** The archive's growth is measured over this many days. */
 export const GROWTH_DAYS = 30;
 /** A worker reports its spool this often (seconds); one not heard from for four reports is left out. */
-export const SPOOL_REPORT_SECONDS = 30;
+export const SPOOL_REPORT_SECONDS = 60;
 const SPOOL_FRESH_MS = 4 * SPOOL_REPORT_SECONDS * 1000;
 const DAY_MS = 86_400_000;
 
