@@ -3,7 +3,9 @@
 // answered 404 (off air) by a server in another process (so its CPU is not counted): the floor
 // under what `kura serve` can cost with N followed endpoints (bench/idle), with no database at all.
 // The same windows are measured with the timers alone (no request), to tell the requests from the clock.
-// Usage: npm run build && node dist/bench/follow-floor.js [--follows 100] [--rounds 3] [--seconds 30] [--settle 10]
+// The servers keep an idle connection `--keep-alive` seconds (Node's default: 5, which undici takes as
+// 4 and so closes every connection before the next look; nginx's default is 75).
+// Usage: npm run build && node dist/bench/follow-floor.js [--follows 100] [--rounds 3] [--seconds 30] [--settle 10] [--keep-alive 5] [--tick 0]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -18,6 +20,9 @@ const FOLLOWS = Number(args.get('--follows') ?? 100);
 const ROUNDS = Number(args.get('--rounds') ?? 3);
 const SECONDS = Number(args.get('--seconds') ?? 30);
 const SETTLE_SECONDS = Number(args.get('--settle') ?? 10);
+const KEEP_ALIVE_SECONDS = Number(args.get('--keep-alive') ?? 5);
+/** Each look's time rounded to the nearest multiple of this (0: not rounded): looks due close together are made at one wake-up. */
+const TICK_MS = Number(args.get('--tick') ?? 0);
 const INTERVAL_MS = 4500;
 
 /** The child: one 404 server per endpoint, each on a loopback address of its own (as bench/idle's). */
@@ -25,6 +30,7 @@ async function serve(count: number): Promise<void> {
   const urls = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const server = http.createServer((_request, response) => response.writeHead(404).end());
+      server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
       server.listen(0, `127.0.${Math.floor((i + 2) / 250)}.${((i + 2) % 250) + 1}`);
       await once(server, 'listening');
       const { address, port } = server.address() as AddressInfo;
@@ -38,6 +44,8 @@ async function serve(count: number): Promise<void> {
 function schedule(urls: string[], look: (url: string) => Promise<void>): () => void {
   const timers = new Set<NodeJS.Timeout>();
   const next = (url: string, inMs: number) => {
+    const at = Date.now() + inMs;
+    if (TICK_MS > 0) inMs = Math.max(0, Math.round(at / TICK_MS) * TICK_MS - Date.now());
     const timer = setTimeout(() => {
       timers.delete(timer);
       void look(url).finally(() => next(url, INTERVAL_MS * (0.9 + 0.2 * Math.random())));
@@ -67,7 +75,7 @@ async function measure(label: string, counted: () => number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(FOLLOWS)]);
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(FOLLOWS), '--keep-alive', String(KEEP_ALIVE_SECONDS)]);
   const [urls] = (await once(child, 'message')) as [string[]];
   const fetcher = createFetcher({ allowPrivate: true });
   let looks = 0;
@@ -84,7 +92,7 @@ async function main(): Promise<void> {
         if (!(error instanceof FetchError && error.status === 404)) throw error;
       });
     });
-    await measure(`${FOLLOWS} endpoints, a GET answered 404 each look`, () => looks);
+    await measure(`${FOLLOWS} endpoints, a GET answered 404 each look (servers keep a connection ${KEEP_ALIVE_SECONDS} s, tick ${TICK_MS} ms)`, () => looks);
     stop();
   } finally {
     child.kill();

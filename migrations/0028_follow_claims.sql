@@ -12,19 +12,19 @@ drop trigger follows_due_added on follows;
 drop trigger follows_due_sooner on follows;
 drop function follows_notify_due();
 
-create function follows_notify_changed() returns trigger language plpgsql as $$
+create function follows_tell_pollers() returns trigger language plpgsql as $$
 begin
   perform pg_notify('kura_follows', case when TG_OP = 'DELETE' then OLD.id else NEW.id end);
   return null;
 end $$;
 
-create trigger follows_added after insert on follows
-  for each row when (not NEW.paused) execute function follows_notify_changed();
+create trigger follows_poller_added after insert on follows
+  for each row when (not NEW.paused) execute function follows_tell_pollers();
 
-create trigger follows_removed after delete on follows
-  for each row execute function follows_notify_changed();
+create trigger follows_poller_removed after delete on follows
+  for each row execute function follows_tell_pollers();
 
-create trigger follows_notify_changed after update of paused, next_check_at, channel_name, title, title_include, title_exclude,
+create trigger follows_poller_changed after update of paused, next_check_at, channel_name, title, title_include, title_exclude,
     members_only, quality, retention_keep_last, retention_max_age_days, retention_max_gb on follows
   for each row when (OLD.paused is distinct from NEW.paused or NEW.next_check_at < OLD.next_check_at
     or OLD.channel_name is distinct from NEW.channel_name or OLD.title is distinct from NEW.title
@@ -33,15 +33,15 @@ create trigger follows_notify_changed after update of paused, next_check_at, cha
     or OLD.retention_keep_last is distinct from NEW.retention_keep_last
     or OLD.retention_max_age_days is distinct from NEW.retention_max_age_days
     or OLD.retention_max_gb is distinct from NEW.retention_max_gb)
-  execute function follows_notify_changed();
+  execute function follows_tell_pollers();
 
-create function follows_notify_released() returns trigger language plpgsql as $$
+create function follows_tell_pollers_released() returns trigger language plpgsql as $$
 begin
   perform pg_notify('kura_follows', '*');
   return null;
 end $$;
 
 -- one notification per statement: PostgreSQL sends one of identical payloads per transaction
-create trigger follows_released after update of claimed_by on follows
+create trigger follows_poller_released after update of claimed_by on follows
   for each row when (OLD.claimed_by is not null and NEW.claimed_by is null and not NEW.paused)
-  execute function follows_notify_released();
+  execute function follows_tell_pollers_released();
