@@ -67,7 +67,7 @@ export const LOOPS = {
     start: startWatchdogLoop,
   }),
   'follow-poller': defineLoop({
-    purpose: 'claims the follows due and checks them, sleeping until the next is due',
+    purpose: 'claims follows for a renewed lease and checks each when its time comes, from memory, writing what a check changed',
     wakeUp: { channel: FOLLOW_NOTIFY_CHANNEL, everySeconds: backstop },
     start: startFollowPollerLoop,
   }),

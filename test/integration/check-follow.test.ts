@@ -395,33 +395,50 @@ describe('checking a follow', () => {
   });
 });
 
-describe('claiming due follows', () => {
-  it('never gives one follow to two concurrent claims, and skips paused ones', async () => {
+describe('claiming follows', () => {
+  it('never gives one follow to two workers claiming at once, skips paused ones, and lets another take them over when the lease ran out', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i += 1) ids.push((await follow({ url: `https://live${i}.example.org/live/index.m3u8` })).id);
     await follows.update(ids[0]!, { paused: true });
-    const [a, b] = await Promise.all([follows.claimDue(minutes(1), 300, 8), follows.claimDue(minutes(1), 300, 8)]);
+    const [a, b] = await Promise.all([follows.claim('worker-a', minutes(1), 300, 8), follows.claim('worker-b', minutes(1), 300, 8)]);
     const claimed = [...a!, ...b!].map((x) => x.id);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual(ids.slice(1).sort());
-    expect(await follows.claimDue(minutes(2), 300, 8)).toEqual([]); // leased for 300 s
-    expect((await follows.claimDue(minutes(7), 300, 20)).length).toBe(11);
+    expect(await follows.claim('worker-c', minutes(2), 300, 20)).toEqual([]); // leased for 300 s
+    // worker-a renews its own (at minute 2, for 300 s more); worker-b's lease runs out at minute 6
+    expect(
+      (
+        await follows.renew(
+          'worker-a',
+          a!.map((x) => x.id),
+          minutes(7),
+        )
+      ).sort(),
+    ).toEqual(a!.map((x) => x.id).sort());
+    const takenOver = await follows.claim('worker-c', minutes(6), 300, 20);
+    expect(takenOver.map((x) => x.id).sort()).toEqual(b!.map((x) => x.id).sort());
+    expect(
+      await follows.renew(
+        'worker-b',
+        b!.map((x) => x.id),
+        minutes(11),
+      ),
+    ).toEqual([]); // no longer its own
   });
 
-  it('keeps a resume made while the claimed check ran: the follow is due at once, not an interval later', async () => {
+  it('keeps a resume made while a check ran: the follow is due then, not an interval later', async () => {
     const { id } = await follow();
+    await checkFollow(deps, (await follows.find(id))!, policy, minutes(1));
+    const found = (await follows.find(id))!;
+    expect(found.nextCheckAt).toEqual(minutes(2));
+    // the check due at minute 2 starts; while it looks, the admin pauses and resumes the follow (at minute 1.5)
     await follows.update(id, { paused: true });
-    await follows.update(id, { paused: false, nextCheckAt: minutes(1) });
-    const [claimed] = (await follows.claimDue(minutes(1), 300, 1)) as [Follow];
-    // while the check looks, the admin pauses and resumes it: due now again
-    await follows.update(id, { paused: true });
-    await follows.update(id, { paused: false, nextCheckAt: minutes(1) });
-    await checkFollow(deps, claimed, policy, minutes(1));
-    expect((await follows.find(id))?.nextCheckAt).toEqual(minutes(1));
-    expect((await follows.find(id))?.signals.map((s) => s.nextCheckAt)).toEqual([minutes(1), minutes(1)]);
+    await follows.update(id, { paused: false, nextCheckAt: minutes(1.5) });
+    await checkFollow(deps, found, policy, minutes(2));
+    expect((await follows.find(id))?.nextCheckAt).toEqual(minutes(1.5));
+    expect((await follows.find(id))?.signals.map((s) => s.nextCheckAt)).toEqual([minutes(1.5), minutes(1.5)]);
     // a check nothing changed during moves the next one an interval (a minute) on, as before
-    const [again] = (await follows.claimDue(minutes(1), 300, 1)) as [Follow];
-    await checkFollow(deps, again, policy, minutes(1));
-    expect(await follows.nextDue()).toEqual(minutes(2));
+    await checkFollow(deps, (await follows.find(id))!, policy, minutes(2));
+    expect((await follows.find(id))?.nextCheckAt).toEqual(minutes(3));
   });
 });

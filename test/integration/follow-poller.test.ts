@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
@@ -7,7 +7,7 @@ import type { Follow } from '../../src/core/follows/follow.js';
 import { updateFollow } from '../../src/core/follows/update-follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { startFollowPoller } from '../../src/jobs/loops/follow-poller.js';
+import { startFollowPoller, type PollerOptions } from '../../src/jobs/loops/follow-poller.js';
 import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -19,12 +19,14 @@ import { startJobsWithoutWorkers } from '../support/jobs.js';
 let db: TestDatabase;
 let jobs: Jobs;
 let wake: ClosableChangeFeed;
-let stopPolling: (() => Promise<void>) | null;
+/** The running pollers' stop functions (a test may start two, as two workers). */
+let pollers: Array<() => Promise<void>>;
 /** Another process's follows: the api's, or `kura follow add`'s. */
 let elsewhere: FollowRepo;
 let closeElsewhere: () => Promise<void>;
-/** When the playlist signal was looked at, per follow url. */
+/** When the playlist signal was looked at, per follow url; and by which poller. */
 let looks: Map<string, number[]>;
+let lookers: Map<string, Set<string>>;
 let looked: () => void;
 
 beforeEach(async () => {
@@ -34,20 +36,22 @@ beforeEach(async () => {
   elsewhere = createFollowRepo(pool);
   closeElsewhere = () => pool.end();
   looks = new Map();
+  lookers = new Map();
   looked = () => undefined;
-  stopPolling = null;
+  pollers = [];
   wake = await listenForChanges(db.url, () => undefined, FOLLOW_NOTIFY_CHANNEL);
 });
 afterEach(async () => {
-  await stopPolling?.();
+  await Promise.all(pollers.map((stop) => stop()));
   await wake.close();
   await closeElsewhere();
   await jobs.stop(0);
   await db.drop();
 });
 
-/** A worker's poller whose HLS endpoints are looked at every `intervalSeconds` (no jitter). */
-function startPolling(intervalSeconds: number): void {
+/** A worker's poller whose HLS endpoints are looked at every `intervalSeconds` (no jitter); `name` tells its looks apart. */
+function startPolling(intervalSeconds: number, more: Partial<PollerOptions> & { name?: string } = {}): () => Promise<void> {
+  const { name = 'worker', ...options } = more;
   const unused = () => Promise.reject(new Error('not used: the endpoint lists nothing'));
   // an IN-TEST signal: an HLS endpoint that is offline, each look noted (the real one: hls-endpoint-signal.test.ts)
   const playlist: FollowSignal = {
@@ -55,11 +59,12 @@ function startPolling(intervalSeconds: number): void {
     host: () => 'streams.example',
     async look(follow) {
       looks.set(follow.url, [...(looks.get(follow.url) ?? []), Date.now()]);
+      lookers.set(follow.url, (lookers.get(follow.url) ?? new Set()).add(name));
       looked();
       return [];
     },
   };
-  stopPolling = startFollowPoller(
+  const stop = startFollowPoller(
     {
       follows: createFollowRepo(db.pool),
       livestreams: db.livestreams,
@@ -75,8 +80,11 @@ function startPolling(intervalSeconds: number): void {
       wake,
       backstopSeconds: 3600,
       onError: (error) => expect.fail(error.message),
+      ...options,
     },
   );
+  pollers.push(stop);
+  return stop;
 }
 
 /** Resolves once `url` has been looked at `count` times. */
@@ -125,5 +133,61 @@ describe('the follow poller', () => {
     await updateFollow({ follows: elsewhere }, { id: follow.id, change: { paused: false }, now: new Date() });
     const [, again] = await looksAt(url, 2);
     expect(again! - resumedAt).toBeLessThan(2000);
+  });
+});
+
+describe('the follows a worker holds', () => {
+  it('are never checked by two workers: two pollers claiming at once share them out', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `https://streams.example/live/shared${i}.m3u8`);
+    for (const url of urls) await addElsewhere(url);
+    startPolling(0.3, { name: 'a', maxHeld: 3 });
+    startPolling(0.3, { name: 'b', maxHeld: 3 });
+    for (const url of urls) await looksAt(url, 3);
+    expect(urls.map((url) => [...lookers.get(url)!])).toEqual(urls.map(() => [expect.stringMatching(/^[ab]$/)]));
+    expect(new Set(urls.map((url) => [...lookers.get(url)!][0])).size).toBe(2);
+  });
+
+  it('are taken over from a worker that stopped without letting them go, once its lease ran out', async () => {
+    const url = 'https://streams.example/live/orphan.m3u8';
+    const { id } = await addElsewhere(url);
+    // a worker claimed it for 2 s, then crashed: it never renews, never lets go
+    const claimedAt = Date.now();
+    expect((await elsewhere.claim('crashed', new Date(claimedAt), 2, 10)).map((f) => f.id)).toEqual([id]);
+    startPolling(3600, { backstopSeconds: 0.25 });
+    const [first] = await looksAt(url, 1);
+    expect(first! - claimedAt).toBeGreaterThanOrEqual(2000);
+    expect(first! - claimedAt).toBeLessThan(3500);
+  });
+
+  it('writes nothing when an off-air look follows an off-air look, and writes the looks’ times when it stops', async () => {
+    const url = 'https://streams.example/live/quiet.m3u8';
+    const { id } = await addElsewhere(url);
+    const stop = startPolling(0.2, { writeLooksSeconds: 3600 });
+    const row = async () =>
+      (await db.pool.query<{ xmin: string; last_checked_at: Date | null }>('select xmin, last_checked_at from follows where id = $1', [id])).rows[0]!;
+    await looksAt(url, 1);
+    // the first check is written: it is the follow's first
+    await vi.waitFor(async () => expect((await row()).last_checked_at).not.toBeNull());
+    const written = await row();
+    const seen = await looksAt(url, 5);
+    expect(await row()).toEqual(written); // the same row version: not written since
+    await stop();
+    const stopped = await row();
+    expect(stopped.last_checked_at!.getTime()).toBeGreaterThanOrEqual(seen[3]!);
+  });
+
+  it('stops checking a follow removed elsewhere', async () => {
+    const gone = 'https://streams.example/live/gone.m3u8';
+    const stays = 'https://streams.example/live/stays.m3u8';
+    const { id } = await addElsewhere(gone);
+    await addElsewhere(stays);
+    startPolling(0.2);
+    await looksAt(gone, 2);
+    await elsewhere.remove(id);
+    const removedAt = Date.now();
+    const count = looks.get(stays)!.length;
+    await looksAt(stays, count + 4); // 0.8 s on, the other follow still looked at
+    // at most a look begun before the removal was heard of
+    expect(looks.get(gone)!.filter((at) => at >= removedAt).length).toBeLessThanOrEqual(1);
   });
 });

@@ -38,7 +38,7 @@ function stubWorker() {
     timing: { maxCaptures: 2, backstopSeconds: 77 },
     log: { info: () => undefined, warn: (_fields: object, message: string) => calls.push(`warn ${message}`) },
     jobs,
-    follows: { deps: { follows: { claimDue: () => asked('claimDue', []), nextDue: () => asked('nextDue', null) } }, concurrency: 1, policy: {} },
+    follows: { deps: { follows: { claim: () => asked('claim', []), release: () => asked('release', undefined) } }, concurrency: 1, policy: {} },
     purger: { purgeExpired: () => asked('purgeExpired', 0) },
     webhooks: { deps: { webhooks: { prune: () => asked('prune', 0) } }, drains: jobs },
     search: () => asked('search drain', []),
@@ -104,7 +104,7 @@ describe("a worker's background work", () => {
     expect(connections).toEqual([LOOP_CHANNELS.filter((channel) => !own.includes(channel)), [RECORD_CHANGES_CHANNEL], [WEBHOOK_EVENTS_CHANNEL]]);
     // each loop looks once at start
     await vi.waitFor(() => {
-      for (const call of ['search drain', 'deliverWebhooks', 'prune', 'purgeExpired', 'leases', 'claimDue', 'clock true', 'work 77s 2 on kura_jobs'])
+      for (const call of ['search drain', 'deliverWebhooks', 'prune', 'purgeExpired', 'leases', 'claim', 'clock true', 'work 77s 2 on kura_jobs'])
         expect(calls).toContain(call);
     });
     calls.length = 0;

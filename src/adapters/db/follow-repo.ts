@@ -2,17 +2,9 @@
 import type pg from 'pg';
 import { AppError } from '../../core/errors.js';
 import type { FollowRepo } from '../../core/follows/ports.js';
-import {
-  accessRefusedJson,
-  earliestCheck,
-  FOLLOW_COLUMNS,
-  SIGHTING_COLUMNS,
-  signalsJson,
-  toFollow,
-  toSighting,
-  type FollowRow,
-  type SightingRow,
-} from './follow-row.js';
+import { earliestCheck } from '../../core/follows/check-changes.js';
+import { createFollowClaims } from './follow-claims.js';
+import { accessRefusedJson, FOLLOW_COLUMNS, SIGHTING_COLUMNS, signalsJson, toFollow, toSighting, type FollowRow, type SightingRow } from './follow-row.js';
 
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
@@ -24,6 +16,7 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
     return rows[0] ? toFollow(rows[0]) : null;
   };
   return {
+    ...createFollowClaims(pool),
     async add(follow) {
       try {
         const added = await one(
@@ -109,18 +102,6 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
       return result.rowCount === 1;
     },
 
-    async claimDue(now, leaseSeconds, limit) {
-      if (limit <= 0) return [];
-      const { rows } = await pool.query<FollowRow>(
-        `update follows set next_check_at = $1::timestamptz + make_interval(secs => $2)
-          where id in (select id from follows where not paused and next_check_at <= $1
-                        order by next_check_at limit $3 for update skip locked)
-          returning ${FOLLOW_COLUMNS}`,
-        [now, leaseSeconds, limit],
-      );
-      return rows.map(toFollow);
-    },
-
     async recordCheck(id, outcome, dueBefore) {
       // one statement: the outcome and its event (migration 0016) commit together. A next check
       // brought before the claim's while the check ran (a resume) is kept, for the follow and each signal.
@@ -146,11 +127,6 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
           accessRefusedJson(outcome.accessRefused),
         ],
       );
-    },
-
-    async nextDue() {
-      const { rows } = await pool.query<{ at: Date | null }>('select min(next_check_at) as at from follows where not paused');
-      return rows[0]?.at ?? null;
     },
 
     async sightings(followId, streamIds) {

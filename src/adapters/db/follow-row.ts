@@ -103,12 +103,6 @@ export function signalsJson(signals: readonly SignalHealth[]): string {
   return JSON.stringify(signals);
 }
 
-/** The earliest next check among the signals (a follow is due when its first signal is). */
-export function earliestCheck(signals: readonly SignalHealth[], fallback: Date): Date {
-  const times = signals.map((s) => s.nextCheckAt.getTime());
-  return times.length === 0 ? fallback : new Date(Math.min(...times));
-}
-
 export interface SightingRow {
   follow_id: string;
   stream_id: string;

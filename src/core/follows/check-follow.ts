@@ -26,6 +26,16 @@ export interface CheckPolicy extends DecidePolicy {
  * (one `follow.unhealthy` event) after an hour of either.
  */
 export async function checkFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
+  const outcome = await lookAtFollow(deps, follow, policy, now);
+  await deps.follows.recordCheck(follow.id, outcome, follow.nextCheckAt);
+  return outcome;
+}
+
+/**
+ * A check as `checkFollow` makes it, but for its outcome, which is not written: the sightings and
+ * queued streams are (as they are decided); the caller writes the outcome when it changed something.
+ */
+export async function lookAtFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
   const looked = await lookAll(deps, follow, policy, now);
   const signals = looked.map((l) => l.health);
   const candidates = dedupe(looked.flatMap((l) => l.candidates));
@@ -34,7 +44,7 @@ export async function checkFollow(deps: CheckDeps, follow: Follow, policy: Check
   const accessRefused: AccessRefusal | null = refused === null ? standing : { ...refused, since: standing?.since ?? now };
   const answered = signals.some((s) => s.lastError === null);
   const failingSince = answered && accessRefused === null ? null : (follow.failingSince ?? now);
-  const outcome: CheckOutcome = {
+  return {
     checkedAt: now,
     signals,
     failingSince,
@@ -42,8 +52,6 @@ export async function checkFollow(deps: CheckDeps, follow: Follow, policy: Check
     queued,
     becameUnhealthy: startsUnhealthySpell(follow, failingSince, now),
   };
-  await deps.follows.recordCheck(follow.id, outcome, follow.nextCheckAt);
-  return outcome;
 }
 
 /**
@@ -168,6 +176,7 @@ async function unsettled(deps: CheckDeps, follow: Follow, candidates: StreamCand
     const movedIn = c.scheduledStart !== null && c.scheduledStart.getTime() - now.getTime() <= policy.horizonSeconds * 1000;
     return movedIn || sighting.recheckAt.getTime() <= now.getTime();
   });
+  if (open.length === 0) return []; // an off-air look asks the database nothing
   const records = new Set((await deps.livestreams.findManyById(open.map((c) => c.id))).map((r) => r.id));
   return open.map((candidate) => ({ candidate, known: records.has(candidate.id) }));
 }

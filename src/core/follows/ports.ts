@@ -18,7 +18,7 @@ export interface CheckOutcome {
   becameUnhealthy: boolean;
 }
 
-export interface FollowRepo {
+export interface FollowRepo extends FollowClaims {
   /** Throws AppError `already_followed` (conflict) when a follow of the same `url` exists. */
   add(follow: NewFollow): Promise<Follow>;
   /** Every follow, oldest first. */
@@ -32,25 +32,48 @@ export interface FollowRepo {
   /** Deletes the follow and its sightings (its records stay); false when there was none. */
   remove(id: string): Promise<boolean>;
   /**
-   * Takes up to `limit` unpaused follows due by `now`, moving each one's nextCheckAt to
-   * `now + leaseSeconds` in the same statement (SKIP LOCKED), so no other worker checks it meanwhile.
-   */
-  claimDue(now: Date, leaseSeconds: number, limit: number): Promise<Follow[]>;
-  /**
    * Stores a check's outcome; nextCheckAt becomes the earliest of the signals' nextCheckAt. With
    * `becameUnhealthy`, a `follow.unhealthy` event goes to the webhook outbox in the same statement.
-   * `dueBefore` is the follow's nextCheckAt as the check found it (its claim's): one made earlier
-   * while the check ran (a resume: due now) is kept, else the resume would be lost until the next look.
+   * `dueBefore` is the follow's nextCheckAt as the check found it: one made earlier while the check
+   * ran (a resume: due now) is kept, else the resume would be lost until the next look.
    */
   recordCheck(id: string, outcome: CheckOutcome, dueBefore: Date): Promise<void>;
-  /** The earliest nextCheckAt of the unpaused follows; null when none. */
-  nextDue(): Promise<Date | null>;
   /** This follow's sightings of these stream ids. */
   sightings(followId: string, streamIds: readonly string[]): Promise<Sighting[]>;
   /** Inserts or replaces sightings (by follow and stream id). */
   recordSightings(sightings: readonly Sighting[]): Promise<void>;
   /** The follow's latest sightings, newest first. */
   recentSightings(followId: string, limit: number): Promise<Sighting[]>;
+}
+
+/** A check that changed nothing but times, as a worker writes it later in a batch (decision 0082). */
+export interface HeldLook {
+  id: string;
+  checkedAt: Date;
+  signals: SignalHealth[];
+  nextCheckAt: Date;
+  /** The follow's nextCheckAt as the worker last wrote or read it: one brought before it meanwhile (a resume) is kept. */
+  dueBefore: Date;
+}
+
+/**
+ * The follows a worker holds (decision 0082): it claims many at once for a lease, renews the lease
+ * of all it holds in one statement, and checks them on a schedule kept in its memory. A follow is
+ * never held by two workers; a crashed worker's follows are claimed by another once its lease ran out.
+ */
+export interface FollowClaims {
+  /**
+   * Takes up to `limit` unpaused follows that no worker holds, or whose holder's lease ran out by
+   * `now`, soonest due first, for `worker` until `now + leaseSeconds` (SKIP LOCKED: concurrent
+   * claims never take one follow twice).
+   */
+  claim(worker: string, now: Date, leaseSeconds: number, limit: number): Promise<Follow[]>;
+  /** Extends the lease of these follows `worker` holds to `until`; returns the ids it still holds (not one removed, or taken over). */
+  renew(worker: string, ids: readonly string[], until: Date): Promise<string[]>;
+  /** Lets go of these follows (every one `worker` holds when null), so another worker may claim them at once. */
+  release(worker: string, ids: readonly string[] | null): Promise<void>;
+  /** Writes the times of checks that changed nothing else, for the follows `worker` still holds. */
+  recordLooks(worker: string, looks: readonly HeldLook[]): Promise<void>;
 }
 
 /**

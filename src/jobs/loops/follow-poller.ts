@@ -1,10 +1,11 @@
-// Decisions: docs/decisions/0029-jobs-woken-not-polled.md
-import { checkFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0082-follows-held-in-memory.md
+import { randomUUID } from 'node:crypto';
+import type { CheckDeps, CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
 import type { CheckOutcome } from '../../core/follows/ports.js';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
-import { Alarm } from '../alarm.js';
 import type { BackgroundLog } from '../job-work.js';
+import { HeldFollows } from './held-follows.js';
 
 /** What the follow poller of a worker checks with, and how many follows at once. */
 export interface FollowChecking {
@@ -14,7 +15,7 @@ export interface FollowChecking {
   policy: CheckPolicy;
 }
 
-/** The follow-poller loop of the catalogue: woken by FOLLOW_NOTIFY_CHANNEL, its backstop its timer. */
+/** The follow-poller loop of the catalogue: told of changes by FOLLOW_NOTIFY_CHANNEL, claiming again at its backstop. */
 export function startFollowPollerLoop(
   context: { follows: FollowChecking; log: BackgroundLog },
   wake: { feed: ChangeFeed; everySeconds: number },
@@ -38,87 +39,102 @@ export interface PollerOptions {
   /** Follows checked at once by this worker (KURA_FOLLOW_CONCURRENCY). */
   concurrency: number;
   policy: CheckPolicy;
-  /** How long a claimed follow is this worker's before another may take it (a crashed worker's claim runs out). Default 300 s. */
+  /** How long the follows a worker claimed are its without a renewal (renewed every third of it); then another worker takes them over. Default 300 s. */
   leaseSeconds?: number;
-  /** FOLLOW_NOTIFY_CHANNEL's notifications (notify-channels.ts), from any process. */
+  /** The longest a check that changed nothing but times waits to be written (lastCheckedAt in the API). Default 60 s. */
+  writeLooksSeconds?: number;
+  /** The most follows one worker holds. Default 1,000. */
+  maxHeld?: number;
+  /** FOLLOW_NOTIFY_CHANNEL's notifications (migration 0028), from any process. */
   wake: ChangeFeed;
-  /** The longest the poller sleeps without looking, whatever the notifications said (KURA_JOB_POLL_SECONDS). */
+  /** How often the worker claims follows without a notification (another worker's lease ran out) (KURA_JOB_POLL_SECONDS). */
   backstopSeconds: number;
   /** Told of each check's outcome (the operator's log lines). */
   onChecked?: (follow: Follow, outcome: CheckOutcome) => void;
-  /** A check or claim that failed (the follow is due again when its lease runs out). */
+  /** A check, claim or write that failed. */
   onError: (error: Error, followId: string | null) => void;
 }
 
-/** A follow due but not claimed is another worker's claim in flight: look again this much later rather than at once. */
-const RECHECK_MS = 1_000;
-
 /**
- * Claims the follows due (as many as there are free slots; several workers never claim one follow
- * at once) and checks each; then sleeps until the earliest next check of any follow, or until a
- * follow is due sooner (a notification), a check ends, or the backstop. The returned stop function
- * waits for running checks.
+ * Claims follows no worker holds (many at once, for a lease renewed in one statement for all),
+ * checks each when its time comes from this worker's memory, and writes only what a check changed
+ * (decision 0082). Told by the notifications of follows added, changed or removed. The returned
+ * stop function waits for running checks, writes what is unwritten and lets the follows go.
  */
 export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () => Promise<void> {
-  const running = new Set<Promise<void>>();
-  const backstopMs = options.backstopSeconds * 1000;
-  let claiming = false;
+  const worker = randomUUID();
+  const leaseSeconds = options.leaseSeconds ?? 300;
+  const maxHeld = options.maxHeld ?? 1000;
+  const held = new HeldFollows(deps, options);
+  const repo = deps.follows;
+  let claiming: Promise<void> | null = null;
   let again = false;
   let stopped = false;
-  const alarm = new Alarm(() => void claim());
-  /** Claims at `at` (epoch ms; now when past), unless a claim is set earlier already. */
-  const claimAt = (at: number) => (at <= Date.now() ? void claim() : alarm.setIn(at - Date.now()));
+  const failed = (followId: string | null) => (error: unknown) => options.onError(error as Error, followId);
 
-  const ended = (check: Promise<void>) => {
-    running.delete(check);
-    void claim(); // its slot is free
+  const claimOnce = async () => {
+    const claimed = await repo.claim(worker, new Date(), leaseSeconds, maxHeld - held.size);
+    for (const follow of claimed) held.take(follow);
   };
-
-  const claim = async (): Promise<void> => {
-    if (stopped) return;
-    if (claiming) {
-      again = true; // the claim in flight may have missed what woke us
-      return;
+  /** Claims what is free; a claim asked for while one runs runs again after it (it may have missed what was asked). */
+  const claim = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (claiming !== null) {
+      again = true;
+      return claiming;
     }
-    claiming = true;
-    try {
+    claiming = (async () => {
       do {
         again = false;
-        const free = options.concurrency - running.size;
-        if (free <= 0) return; // the next check to end claims again
-        const claimed = await deps.follows.claimDue(new Date(), options.leaseSeconds ?? 300, free);
-        for (const follow of claimed) running.add(checkInBackground(deps, follow, options, ended));
-        if (claimed.length < free && !again) {
-          const next = (await deps.follows.nextDue())?.getTime() ?? Infinity;
-          const now = Date.now();
-          claimAt(Math.min(next > now ? next : now + RECHECK_MS, now + backstopMs));
-        }
+        await claimOnce().catch(failed(null));
       } while (again && !stopped);
-    } catch (error) {
-      options.onError(error as Error, null);
-      claimAt(Date.now() + backstopMs); // the notifications' reconnection claims sooner
-    } finally {
-      claiming = false;
-    }
+      claiming = null;
+    })();
+    return claiming;
   };
 
-  // no payload: the notifications (re)connected or were lost, and follows may have changed meanwhile
-  options.wake.onChange((payload) => (payload === undefined ? void claim() : claimAt(Number(payload))));
+  /** A follow changed elsewhere: the one held is read again (let go when paused or removed); one not held may be free. */
+  const changed = async (id: string) => {
+    if (!held.has(id)) return claim();
+    const row = await repo.find(id);
+    if (row !== null && !row.paused) return held.update(row);
+    held.drop(id);
+    if (row !== null) await repo.release(worker, [id]);
+  };
+
+  const renew = async () => {
+    if (held.size === 0) return;
+    const ids = held.ids();
+    const kept = new Set(await repo.renew(worker, ids, new Date(Date.now() + leaseSeconds * 1000)));
+    for (const id of ids) if (!kept.has(id)) held.drop(id); // removed, or taken over after the lease ran out
+  };
+
+  const writeLooks = async () => {
+    const looks = held.takeUnwritten();
+    if (looks.length > 0) await repo.recordLooks(worker, looks);
+  };
+
+  options.wake.onChange((payload) => {
+    if (stopped) return;
+    // no payload: the notifications (re)connected or were lost, and anything may have changed meanwhile
+    if (payload === undefined) void claim().then(() => Promise.all(held.ids().map((id) => changed(id).catch(failed(id)))));
+    else if (payload === '*') void claim();
+    else void changed(payload).catch(failed(payload));
+  });
+  const timers = [
+    setInterval(() => void claim(), options.backstopSeconds * 1000),
+    setInterval(() => void renew().catch(failed(null)), (leaseSeconds * 1000) / 3),
+    setInterval(() => void writeLooks().catch(failed(null)), (options.writeLooksSeconds ?? 60) * 1000),
+  ];
+  for (const timer of timers) timer.unref();
   void claim();
+
   return async () => {
     stopped = true;
-    alarm.clear();
-    while (claiming || running.size > 0) await Promise.race([...running, new Promise((resolve) => setTimeout(resolve, 10))]);
+    for (const timer of timers) clearInterval(timer);
+    await claiming;
+    await held.stop();
+    await writeLooks().catch(failed(null));
+    await repo.release(worker, null).catch(failed(null));
   };
-}
-
-/** Checks a claimed follow; `ended` is told when the check is over, whatever happened. */
-function checkInBackground(deps: CheckDeps, follow: Follow, options: PollerOptions, ended: (check: Promise<void>) => void): Promise<void> {
-  const check: Promise<void> = checkFollow(deps, follow, options.policy, new Date())
-    .then(
-      (outcome) => options.onChecked?.(follow, outcome),
-      (error: Error) => options.onError(error, follow.id),
-    )
-    .finally(() => ended(check));
-  return check;
 }

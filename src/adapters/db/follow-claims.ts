@@ -1,0 +1,56 @@
+// Decisions: docs/decisions/0082-follows-held-in-memory.md
+import type pg from 'pg';
+import type { FollowClaims } from '../../core/follows/ports.js';
+import { FOLLOW_COLUMNS, signalsJson, toFollow, type FollowRow } from './follow-row.js';
+
+/** The follows each worker holds, by lease (migration 0028). */
+export function createFollowClaims(pool: pg.Pool): FollowClaims {
+  return {
+    async claim(worker, now, leaseSeconds, limit) {
+      if (limit <= 0) return [];
+      const { rows } = await pool.query<FollowRow>(
+        `update follows set claimed_by = $1, claim_expires_at = $2::timestamptz + make_interval(secs => $3)
+          where id in (select id from follows where not paused and (claimed_by is null or claim_expires_at <= $2)
+                        order by next_check_at limit $4 for update skip locked)
+          returning ${FOLLOW_COLUMNS}`,
+        [worker, now, leaseSeconds, limit],
+      );
+      return rows.map(toFollow);
+    },
+
+    async renew(worker, ids, until) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query<{ id: string }>(
+        'update follows set claim_expires_at = $3 where claimed_by = $1 and id = any($2::text[]) returning id',
+        [worker, ids, until],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async release(worker, ids) {
+      await pool.query('update follows set claimed_by = null, claim_expires_at = null where claimed_by = $1 and ($2::text[] is null or id = any($2::text[]))', [
+        worker,
+        ids,
+      ]);
+    },
+
+    async recordLooks(worker, looks) {
+      if (looks.length === 0) return;
+      // a follow brought forward meanwhile (a resume: its next_check_at before what the worker knew) keeps it
+      await pool.query(
+        `update follows f set last_checked_at = l.checked_at, signals = l.signals::jsonb, next_check_at = l.next_check_at
+           from unnest($2::text[], $3::timestamptz[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+                  as l(id, checked_at, signals, next_check_at, due_before)
+          where f.id = l.id and f.claimed_by = $1 and f.next_check_at >= l.due_before`,
+        [
+          worker,
+          looks.map((l) => l.id),
+          looks.map((l) => l.checkedAt),
+          looks.map((l) => signalsJson(l.signals)),
+          looks.map((l) => l.nextCheckAt),
+          looks.map((l) => l.dueBefore),
+        ],
+      );
+    },
+  };
+}
