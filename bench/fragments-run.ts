@@ -49,7 +49,7 @@ const CHUNK_BYTES = 64 * 1024 * 1024;
 const ID = 'bench-fragments';
 
 async function main(): Promise<void> {
-  tuneV8('serve'); // as `kura serve` does
+  tuneV8('long'); // as `kura serve` does
   const input = JSON.parse(process.argv[2] as string) as FragmentsRunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
   await migrate(pool, readPackageInfo().migrationsDir);

@@ -63,7 +63,7 @@ async function systemSeconds(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  tuneV8('serve'); // as `kura serve` does
+  tuneV8('long'); // as `kura serve` does
   const input = JSON.parse(process.argv[2] as string) as RunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
   await migrate(pool, readPackageInfo().migrationsDir);

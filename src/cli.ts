@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Decisions: docs/decisions/0025-process-roles-and-composition-root.md, docs/decisions/0033-v8-tuning.md
-import { COMMANDS, USAGE } from './cli/commands.js';
+import { COMMANDS, LONG_RUNNING, USAGE } from './cli/commands.js';
 import { escapeLines, shown } from './wiring/terminal-text.js';
 import { tuneV8 } from './cli/v8-tuning.js';
 import { ConfigError, loadConfig } from './config/config.js';
@@ -51,7 +51,7 @@ function reportFailure(error: unknown): number {
   return 1;
 }
 
-tuneV8(process.argv[2]);
+tuneV8(LONG_RUNNING.has(process.argv[2] ?? '') ? 'long' : 'brief');
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => process.exit(reportFailure(error)),

@@ -22,6 +22,9 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['doctor', async () => (await import('./doctor-command.js')).doctorCommand],
 ]);
 
+/** Commands whose work may take minutes: V8 optimizes their code (the others answer in a moment, see cli/v8-tuning.ts). */
+export const LONG_RUNNING = new Set(['serve', 'import', 'verify', 'search']);
+
 /** What `kura help` prints (and an unknown command, after its complaint). */
 export const USAGE = `Usage: kura <command>
 

@@ -27,14 +27,11 @@ import v8 from 'node:v8';
  * TurboFan (`--no-opt`): in a process of a third of a second, optimizing compiles (on a helper
  * thread) are work whose code barely runs before the process exits. Measured, `kura archive URL`
  * next to a running server, six runs each: 0.40 CPU s by default, 0.33 with `--no-opt`, the same
- * set at run time as on the command line. Commands that may run long (`serve`, `import`, `verify`,
- * `search reindex`) keep it.
+ * set at run time as on the command line. Commands that may run long (`LONG_RUNNING` in cli/commands.ts:
+ * `serve`, `import`, `verify`, `search reindex`) keep it.
  */
-export function tuneV8(command: string | undefined): void {
+export function tuneV8(run: 'brief' | 'long'): void {
   v8.setFlagsFromString('--wasm-tiering-budget=1800000000');
   v8.setFlagsFromString('--heap-growing-percent=200');
-  if (command === undefined || !LONG_RUNNING.has(command)) v8.setFlagsFromString('--no-opt');
+  if (run === 'brief') v8.setFlagsFromString('--no-opt');
 }
-
-/** Commands whose work may take minutes: optimized code pays for itself there. */
-const LONG_RUNNING = new Set(['serve', 'import', 'verify', 'search']);

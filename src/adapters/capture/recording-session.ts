@@ -37,6 +37,8 @@ export abstract class RecordingSession {
   private readonly wake = new AbortController();
   /** Ends a wait between two looks at the source: shutdown or a stop (one signal for the capture, not one per wait). */
   protected readonly pollWait: AbortSignal;
+  /** The capture's spool folder, whose free space `limitReached` reads before every segment and poll. */
+  private readonly spoolDir: string;
 
   constructor(
     protected readonly deps: RecorderDeps,
@@ -54,6 +56,7 @@ export abstract class RecordingSession {
     });
     this.writer = new ChunkWriter(deps.spool, id, deps.limits, (chunk) => this.uploader.enqueue(chunk));
     this.pollWait = AbortSignal.any([signal, this.wake.signal]);
+    this.spoolDir = path.dirname(deps.spool.chunkPath(id, 1, 0));
   }
 
   /** Records from where the stored progress ends until the stream ends; says why it ended. */
@@ -161,7 +164,7 @@ export abstract class RecordingSession {
     if (this.stopRequested) return 'cancelled';
     if (this.totalSeconds >= limits.maxSeconds) return 'duration_limit';
     if (this.totalBytes >= limits.maxBytes) return 'size_limit';
-    const free = await this.deps.freeBytes(path.dirname(this.deps.spool.chunkPath(this.id, 1, 0)));
+    const free = await this.deps.freeBytes(this.spoolDir);
     if (free < limits.minFreeBytes) return 'disk_full';
     return null;
   }
