@@ -10,7 +10,6 @@ import { updateFollow } from '../core/follows/update-follow.js';
 import { describeRules, type RetentionChange } from '../core/retention/retention-rules.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
-import { createChannelResolver, followPolicy } from '../wiring/follow-signals.js';
 import { escapeControls, shown } from '../wiring/terminal-text.js';
 import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
@@ -63,6 +62,8 @@ async function runFollow(config: Config, args: string[], log: Logger): Promise<n
       console.log(shown`kura: ${target} is ${action === 'pause' ? 'paused' : 'followed again'}`);
       return 0;
     }
+    // the channel resolver (the sources and their HTTP client) is loaded only to add a follow
+    const { createChannelResolver, followPolicy } = await import('../wiring/follow-signals.js');
     const follow = await addFollow(
       { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config) },
       {

@@ -44,3 +44,12 @@ export const USAGES = {
                  challenge solver, the cookies file, storage, the database, the public URL):
                  ✔ or ✘ with the fix for each; exits 1 when something fails`,
 } as const;
+
+/** What `kura help` prints (and an unknown command, after its complaint). */
+export const USAGE = `Usage: kura <command>
+
+Commands:
+${Object.values(USAGES).join('\n')}
+  help           show this text
+
+Configuration comes from the environment and .env; see .env.example.`;

@@ -27,7 +27,7 @@ import v8 from 'node:v8';
  * TurboFan (`--no-opt`): in a process of a third of a second, optimizing compiles (on a helper
  * thread) are work whose code barely runs before the process exits. Measured, `kura archive URL`
  * next to a running server, six runs each: 0.40 CPU s by default, 0.33 with `--no-opt`, the same
- * set at run time as on the command line. Commands that may run long (`LONG_RUNNING` in cli/commands.ts:
+ * set at run time as on the command line. Commands that may run long (`LONG_COMMANDS` in cli/long-commands.ts:
  * `serve`, `import`, `verify`, `search reindex`) keep it.
  */
 export function tuneV8(run: 'brief' | 'long'): void {

@@ -19,10 +19,8 @@ import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { RetentionRepo } from '../core/retention/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
-import type { Jobs } from '../jobs/jobs.js';
 import { throttled } from './log-throttle.js';
 import { readPackageInfo } from './package-info.js';
-import { startJobs } from './jobs.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -39,7 +37,7 @@ export interface Database {
 }
 
 /** While the database is away, the same complaint is logged once in this long. */
-const DATABASE_LOG_EVERY_MS = 30_000;
+export const DATABASE_LOG_EVERY_MS = 30_000;
 
 export interface OpenOptions {
   /** `serve`: may take over an embedded cluster a dead Kura or a CLI command left (see startEmbeddedPostgres). */
@@ -109,17 +107,4 @@ export function openChannelFeeds(database: Database, log: Logger, channels: read
 
 function feedLog(log: Logger): (message: string) => void {
   return throttled(DATABASE_LOG_EVERY_MS, (suppressed, m: string) => log.warn({ suppressed }, m));
-}
-
-/**
- * Starts the job queue for scheduling (CLI commands, api processes, workers); `worker`: forget
- * pg-boss's own schedules, as workers keep the time; `command`: a CLI command's, which only sends.
- */
-export function startScheduler(database: Database, log: Logger, options: { worker?: boolean; command?: boolean } = {}): Promise<Jobs> {
-  return startJobs({
-    connectionString: database.connectionString,
-    forgetCronSchedules: options.worker ?? false,
-    ...(options.command === true ? { sendOnlyOn: database.pool } : {}),
-    onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
-  });
 }

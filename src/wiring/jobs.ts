@@ -1,9 +1,12 @@
+import type { Logger } from 'pino';
 import type pg from 'pg';
 import { startPgBossQueue } from '../adapters/queue/pg-boss-queue.js';
 import type { QueuePolicy } from '../core/job-queue.js';
 import { queueSpecs, type JobName } from '../jobs/catalogue.js';
 import { Jobs } from '../jobs/jobs.js';
 import { JOB_NOTIFY_CHANNEL } from '../jobs/notify-channels.js';
+import { DATABASE_LOG_EVERY_MS, type Database } from './database.js';
+import { throttled } from './log-throttle.js';
 
 /** Where the job queue lives, who hears its errors, and (tests) its policies. */
 export interface JobsOptions {
@@ -28,6 +31,19 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     onError: options.onError,
   });
   return new Jobs(queue, options.onError);
+}
+
+/**
+ * Starts the job queue for scheduling (CLI commands, api processes, workers); `worker`: forget
+ * pg-boss's own schedules, as workers keep the time; `command`: a CLI command's, which only sends.
+ */
+export function startScheduler(database: Database, log: Logger, options: { worker?: boolean; command?: boolean } = {}): Promise<Jobs> {
+  return startJobs({
+    connectionString: database.connectionString,
+    forgetCronSchedules: options.worker ?? false,
+    ...(options.command === true ? { sendOnlyOn: database.pool } : {}),
+    onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
+  });
 }
 
 /** pg-boss's way of running SQL, on `pool`. */

@@ -12,9 +12,14 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Lo
   return pino({ level: config.logLevel, base: { service: 'kura' } }, redactingSink(destination(config, 1)));
 }
 
-/** A CLI command's log: on stderr, so stdout carries the command's result alone (`ID=$(kura follow add …)`). */
+/**
+ * A CLI command's log: on stderr, so stdout carries the command's result alone (`ID=$(kura follow
+ * add …)`). Its destination is made at its first line: most commands log none, and on a terminal
+ * they need not load pino-pretty.
+ */
 export function createCommandLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kura' } }, redactingSink(destination(config, 2)));
+  let sink: DestinationStream | undefined;
+  return pino({ level: config.logLevel, base: { service: 'kura' } }, redactingSink({ write: (line: string) => (sink ??= destination(config, 2)).write(line) }));
 }
 
 /** Where lines go, as written: `pretty` (or `auto` on a terminal) one readable line each, else one JSON object each. */

@@ -12,11 +12,17 @@ export interface KuraProcess {
 }
 
 /**
- * Runs the built `kura` command (dist/, as `npm start` does) in `cwd` with only the given
- * environment (and node flags, e.g. --cpu-prof); `stdin`, when given, is what it reads.
+ * Runs the built `kura` command (dist/, as `npm start` does; `cli`: another build's, for a
+ * benchmark's comparison) in `cwd` with only the given environment (and node flags, e.g.
+ * --cpu-prof); `stdin`, when given, is what it reads.
  */
-export function spawnKura(args: string[], env: Record<string, string>, cwd: string, options: { nodeArgs?: string[]; stdin?: string } = {}): KuraProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+export function spawnKura(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  options: { nodeArgs?: string[]; stdin?: string; cli?: string } = {},
+): KuraProcess {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -1,0 +1,58 @@
+// Decisions: docs/decisions/0084-brief-commands-run-from-a-bundle.md
+// Bundles the brief `kura` commands (dist/src/cli/brief.js, compiled by tsc, and every module and
+// package it imports) into dist/bundle/: brief.js and one file per command's own part, loaded
+// when that command runs. dist/src/cli.js runs it for every command but the long-running ones.
+// Left out, found at run time in node_modules as before: what is loaded by a name built at run
+// time (the embedded PostgreSQL's programs) or through createRequire (pino-pretty).
+import { rmSync } from 'node:fs';
+import { build } from 'rolldown';
+
+const OUT = 'dist/bundle';
+
+/**
+ * pg (lib/stream.js) asks on load whether it runs in a Cloudflare Worker: on Node 20, which has
+ * no `navigator`, by making a `Response`, which loads Node's own fetch (undici) for nothing. Kura
+ * runs on Node only, so the bundle skips the question; a pg that asks it differently fails the build.
+ */
+const pgOnNode = {
+  name: 'pg-on-node',
+  transform: {
+    filter: { id: /node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ },
+    handler(code) {
+      const question = 'if (isCloudflareRuntime())';
+      if (!code.includes(question)) this.error(`pg/lib/stream.js no longer says "${question}": see scripts/bundle-cli.mjs`);
+      return code.replace(question, 'if (false)');
+    },
+  },
+};
+
+const UNDICI_CORE = '\0undici-core';
+const undiciCore = {
+  name: 'undici-core',
+  resolveId(id, importer) {
+    if (id === 'undici' && importer?.endsWith('outbound-client.js')) return UNDICI_CORE;
+    return null;
+  },
+  load(id) {
+    if (id !== UNDICI_CORE) return null;
+    return `
+import Agent from 'undici/lib/dispatcher/agent.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import api from 'undici/lib/api/index.js';
+Object.assign(Dispatcher.prototype, api);
+export { Agent };
+export function request(url, opts) {
+  return opts.dispatcher.request({ ...opts, origin: url.origin, path: url.pathname + url.search, method: opts.method ?? (opts.body ? 'PUT' : 'GET') });
+}
+`;
+  },
+};
+
+rmSync(OUT, { recursive: true, force: true });
+await build({
+  input: { brief: 'dist/src/cli/brief.js' },
+  platform: 'node',
+  logLevel: 'warn',
+  plugins: [pgOnNode, undiciCore],
+  output: { dir: OUT, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+});
