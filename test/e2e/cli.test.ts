@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,14 +19,42 @@ afterEach(() => db.drop());
 
 const env = () => ({ DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
 
+/** A live HLS playlist (no end) of one segment. */
+const LIVE_PLAYLIST = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2.0,\nsegment0.ts\n';
+
 describe('kura command', () => {
-  it('exits 2 listing every configuration problem, without a stack trace', async () => {
-    const result = await runKura(['serve'], { PORT: 'abc', KURA_ROLE: 'boss', KURA_USD_PER_GB_MONTH: 'free' }, cwd);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('PORT must be a whole number');
-    expect(result.stderr).toContain('KURA_ROLE must be one of all, api, worker');
-    expect(result.stderr).toContain('KURA_USD_PER_GB_MONTH');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+  it('exits 2 listing every configuration problem, without a stack trace, a long command (dist/src) as a brief one (the bundle)', async () => {
+    for (const command of [['serve'], ['follow', 'list']]) {
+      const result = await runKura(command, { PORT: 'abc', KURA_ROLE: 'boss', KURA_USD_PER_GB_MONTH: 'free' }, cwd);
+      expect(result.code, command.join(' ')).toBe(2);
+      expect(result.stderr).toContain('PORT must be a whole number');
+      expect(result.stderr).toContain('KURA_ROLE must be one of all, api, worker');
+      expect(result.stderr).toContain('KURA_USD_PER_GB_MONTH');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('archive reaches a playlist behind two redirects and queues its stream', async () => {
+    const requests: string[] = [];
+    const playlists = http.createServer((request, response) => {
+      requests.push(request.url ?? '');
+      if (request.url === '/moved/index.m3u8') return response.writeHead(302, { location: '/moved-again/index.m3u8' }).end();
+      if (request.url === '/moved-again/index.m3u8') return response.writeHead(301, { location: '/live/index.m3u8' }).end();
+      response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(LIVE_PLAYLIST);
+    });
+    playlists.listen(0, '127.0.0.1');
+    await once(playlists, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(playlists.address() as AddressInfo).port}/moved/index.m3u8`;
+      const result = await runKura(['archive', url], { ...env(), KURA_ALLOW_PRIVATE_SOURCES: 'true' }, cwd);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^kura: hls-\S+ is upcoming; submitters: cli\//);
+      expect(requests).toEqual(['/moved/index.m3u8', '/moved-again/index.m3u8', '/live/index.m3u8']);
+      const { rows } = await db.pool.query('select status from livestreams');
+      expect(rows).toEqual([{ status: 'upcoming' }]);
+    } finally {
+      playlists.close();
+    }
   });
 
   it('exits 2 on an unknown command with the usage', async () => {
