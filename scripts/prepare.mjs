@@ -18,7 +18,13 @@ function cleanCommit() {
 }
 
 const commit = cleanCommit();
-if (commit !== null && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === commit && existsSync('dist/src/cli.js')) {
+if (
+  commit !== null &&
+  existsSync(STAMP) &&
+  readFileSync(STAMP, 'utf8').trim() === commit &&
+  existsSync('dist/src/cli.js') &&
+  existsSync('dist/bundle/brief.js')
+) {
   console.log(`kura: dist/ is built from ${commit.slice(0, 12)} already`);
 } else {
   execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });

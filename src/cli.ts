@@ -14,4 +14,10 @@ const BRIEF_BUNDLE = '../bundle/brief.js';
 
 const long = LONG_COMMANDS.has(process.argv[2] ?? '');
 tuneV8(long ? 'long' : 'brief');
-await import(long ? './cli/long.js' : BRIEF_BUNDLE);
+try {
+  await import(long ? './cli/long.js' : BRIEF_BUNDLE);
+} catch (error) {
+  // a build left unfinished, or dist/ from before the bundle: say so in one line, not a stack trace
+  console.error(`kura: cannot load its code (${(error as Error).message}); \`npm run build\` makes it`);
+  process.exit(1);
+}
