@@ -8,7 +8,6 @@ import { captureStreamJob } from './definitions/capture-stream.js';
 import { deliverWebhooksJob } from './definitions/deliver-webhooks.js';
 import { finalizeArchiveJob } from './definitions/finalize-archive.js';
 import { indexRecordsJob } from './definitions/index-records.js';
-import { sweepLifecycleJob } from './definitions/sweep-lifecycle.js';
 import { verifyArchivesJob } from './definitions/verify-archives.js';
 import { watchStreamJob } from './definitions/watch-stream.js';
 import type { FinalFailure, JobDefinition, JobSchedule } from './job-definition.js';
@@ -22,15 +21,7 @@ import type { JobWork } from './job-work.js';
 
 /** Every job Kura runs; a catalogue missing one fails to compile. */
 export type JobName =
-  | 'watch-stream'
-  | 'capture-stream'
-  | 'capture-chat'
-  | 'finalize-archive'
-  | 'index-records'
-  | 'sweep-lifecycle'
-  | 'verify-archives'
-  | 'deliver-webhooks'
-  | 'apply-retention';
+  'watch-stream' | 'capture-stream' | 'capture-chat' | 'finalize-archive' | 'index-records' | 'verify-archives' | 'deliver-webhooks' | 'apply-retention';
 
 /** Each job's definition, by name (the order is the clock's, for jobs due at the same tick). */
 export const JOBS = {
@@ -39,11 +30,13 @@ export const JOBS = {
   'capture-chat': captureChatJob,
   'finalize-archive': finalizeArchiveJob,
   'index-records': indexRecordsJob,
-  'sweep-lifecycle': sweepLifecycleJob,
   'verify-archives': verifyArchivesJob,
   'deliver-webhooks': deliverWebhooksJob,
   'apply-retention': applyRetentionJob,
 } satisfies { [N in JobName]: JobDefinition<N, TSchema, JobWork> };
+
+/** Jobs of earlier releases: their queues are deleted at a worker's start ('sweep-lifecycle': the sweep is a loop since 0.7). */
+export const RETIRED_JOBS: readonly string[] = ['sweep-lifecycle'];
 
 /** Every job's name, in the catalogue's order. */
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];

@@ -3,6 +3,7 @@ import { backstop, defineLoop, type Loop, type WakeUp } from './loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
 import { startPruneWebhookHistoryLoop, startPurgeExpiredLoop } from './loops/purge-expired.js';
+import { SWEEP_SECONDS, startLifecycleSweepLoop } from './loops/lifecycle-sweep.js';
 import { startJobClockLoop, startJobRunnersLoop } from './loops/queue-loops.js';
 import { startSearchSyncLoop } from './loops/search-sync.js';
 import { startSpoolReportLoop } from './loops/spool-report.js';
@@ -55,6 +56,11 @@ export const LOOPS = {
     purpose: 'notes this worker’s spool free and total space in PostgreSQL, for the api’s /metrics and stats',
     wakeUp: { channel: null, everySeconds: () => SPOOL_REPORT_SECONDS },
     start: startSpoolReportLoop,
+  }),
+  'lifecycle-sweep': defineLoop({
+    purpose: 'repairs records with nothing behind their state and fails those never live past their deadline, each minute, one worker at a time',
+    wakeUp: { channel: null, everySeconds: () => SWEEP_SECONDS },
+    start: startLifecycleSweepLoop,
   }),
   'ytdlp-update': defineLoop({
     purpose: 'updates the yt-dlp Kura installed once a day (YouTube changes often), logging the version change; a failed update keeps the old one',

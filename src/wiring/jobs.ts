@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { startPgBossQueue } from '../adapters/queue/pg-boss-queue.js';
 import type { QueuePolicy } from '../core/job-queue.js';
-import { queueSpecs, type JobName } from '../jobs/catalogue.js';
+import { RETIRED_JOBS, queueSpecs, type JobName } from '../jobs/catalogue.js';
 import { Jobs } from '../jobs/jobs.js';
 import { JOB_NOTIFY_CHANNEL } from '../jobs/notify-channels.js';
 import { DATABASE_LOG_EVERY_MS, type Database } from './database.js';
@@ -27,6 +27,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     queues: queueSpecs(options.policies),
     notifyChannel: JOB_NOTIFY_CHANNEL,
     forgetCronSchedules: options.forgetCronSchedules ?? false,
+    retiredQueues: RETIRED_JOBS,
     ...(options.sendOnlyOn === undefined ? {} : { sendOnlyOn: sqlOn(options.sendOnlyOn) }),
     onError: options.onError,
   });

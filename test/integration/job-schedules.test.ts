@@ -27,12 +27,12 @@ describe('scheduled jobs', () => {
     try {
       // two workers' clocks strike the same minute, one of them twice
       await Promise.all([
-        one.sendScheduled(schedule('sweep-lifecycle')),
-        two.sendScheduled(schedule('sweep-lifecycle')),
-        two.sendScheduled(schedule('sweep-lifecycle')),
+        one.sendScheduled(schedule('apply-retention')),
+        two.sendScheduled(schedule('apply-retention')),
+        two.sendScheduled(schedule('apply-retention')),
       ]);
       await Promise.all([one.sendScheduled(schedule('verify-archives')), two.sendScheduled(schedule('verify-archives'))]);
-      expect((await queuedJobs(db, 'sweep-lifecycle')).map((job) => job.state)).toEqual(['created']);
+      expect((await queuedJobs(db, 'apply-retention')).map((job) => job.state)).toEqual(['created']);
       expect((await queuedJobs(db, 'verify-archives')).map((job) => job.state)).toEqual(['created']);
     } finally {
       await Promise.all([one.stop(1000), two.stop(1000)]);
@@ -56,15 +56,36 @@ describe('scheduled jobs', () => {
     const boss = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
     await boss.start();
     for (const name of JOB_NAMES) await boss.createQueue(name);
-    await boss.schedule('sweep-lifecycle', '* * * * *', {}, { tz: 'UTC' });
+    await boss.schedule('verify-archives', '23 * * * *', {}, { tz: 'UTC' });
     await boss.stop({ graceful: false, wait: true });
     const api = await start();
-    expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([{ name: 'sweep-lifecycle' }]);
+    expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([{ name: 'verify-archives' }]);
     const worker = await start(true);
     try {
       expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([]);
     } finally {
       await Promise.all([api.stop(1000), worker.stop(1000)]);
+    }
+  });
+
+  it('a worker deletes the queue of a job Kura no longer has (0.6’s sweep-lifecycle), with its waiting job and schedule', async () => {
+    const boss = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
+    await boss.start();
+    await boss.createQueue('sweep-lifecycle');
+    await boss.send('sweep-lifecycle', {});
+    await boss.schedule('sweep-lifecycle', '* * * * *', {}, { tz: 'UTC' });
+    await boss.stop({ graceful: false, wait: true });
+    const queues = () => db.pool.query<{ name: string }>('select name from pgboss.queue order by name').then((r) => r.rows.map((row) => row.name));
+    const api = await start();
+    expect(await queues()).toContain('sweep-lifecycle');
+    // two workers starting together: one deletes it, neither fails
+    const workers = await Promise.all([start(true), start(true)]);
+    try {
+      expect(await queues()).toEqual([...JOB_NAMES].sort());
+      expect((await db.pool.query("select count(*)::int as n from pgboss.job where name = 'sweep-lifecycle'")).rows[0].n).toBe(0);
+      expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([]);
+    } finally {
+      await Promise.all([api.stop(1000), ...workers.map((w) => w.stop(1000))]);
     }
   });
 });

@@ -123,4 +123,24 @@ describe('the lifecycle sweep', () => {
     expect(metrics).toContain('kura_sweep_repairs_total{action="fail"} 1');
     expect(metrics).toContain('kura_sweep_repairs_total{action="watch"} 0');
   });
+
+  it('runs one sweep at a time across workers: one begun while another runs is skipped, the next runs, a failed one lets go', async () => {
+    const mine = createSweepRepo(db.pool);
+    const theirs = createSweepRepo(db.pool); // each sweep holds the lock on a connection of its own, as another process would
+    let finish!: () => void;
+    let begun!: () => void;
+    const running = new Promise<void>((resolve) => (begun = resolve));
+    const first = mine.alone(() => {
+      begun();
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    await running;
+    const ran: string[] = [];
+    await theirs.alone(async () => void ran.push('during'));
+    finish();
+    await first;
+    await expect(theirs.alone(async () => Promise.reject(new Error('the database went away mid-sweep')))).rejects.toThrow('the database went away mid-sweep');
+    await mine.alone(async () => void ran.push('after'));
+    expect(ran).toEqual(['after']);
+  });
 });

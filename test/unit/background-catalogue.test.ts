@@ -33,7 +33,7 @@ function stubWorker() {
     indexRecords: () => asked('indexRecords', undefined),
   };
   const context = {
-    deps: { captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }) } },
+    deps: { captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }) }, sweep: { alone: () => asked('sweep', undefined) } },
     settings: { workerId: 'test', staleAfterSeconds: 30, watch: { pollSeconds: 60, neverLiveSeconds: 3600 } },
     timing: { maxCaptures: 2, backstopSeconds: 77 },
     log: { info: () => undefined, warn: (_fields: object, message: string) => calls.push(`warn ${message}`) },
@@ -64,6 +64,7 @@ describe('the catalogue of background work', () => {
       'prune-webhook-history',
       'purge-expired',
       'spool-report',
+      'lifecycle-sweep',
       'ytdlp-update',
       'capture-watchdog',
       'follow-poller',
@@ -104,7 +105,7 @@ describe("a worker's background work", () => {
     expect(connections).toEqual([LOOP_CHANNELS.filter((channel) => !own.includes(channel)), [RECORD_CHANGES_CHANNEL], [WEBHOOK_EVENTS_CHANNEL]]);
     // each loop looks once at start
     await vi.waitFor(() => {
-      for (const call of ['search drain', 'deliverWebhooks', 'prune', 'purgeExpired', 'leases', 'claim', 'clock true', 'work 77s 2 on kura_jobs'])
+      for (const call of ['search drain', 'deliverWebhooks', 'prune', 'purgeExpired', 'sweep', 'leases', 'claim', 'clock true', 'work 77s 2 on kura_jobs'])
         expect(calls).toContain(call);
     });
     calls.length = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysUntilFull, getDiskFigures, type DiskReports, type SpoolDisk } from '../../src/core/archive/disk-figures.js';
+import { daysUntilFull, getDiskFigures, spoolReportDue, type DiskReports, type SpoolDisk } from '../../src/core/archive/disk-figures.js';
 
 const GB = 10 ** 9;
 const now = new Date('2026-11-27T12:00:00Z');
@@ -58,5 +58,22 @@ describe('the disk figures', () => {
     const figures = await getDiskFigures({ reports: reports(30 * GB, [spool('a:1', 10 * GB, 1)]), archiveSpace: null }, now);
     expect(figures.archive).toEqual({ storage: 's3' });
     expect(figures.low).toEqual([]); // exactly 10 % free is not below it
+  });
+});
+
+describe('when a worker writes its spool’s report', () => {
+  const GB = 1e9;
+  const last = { space: { freeBytes: 400 * GB, totalBytes: 1000 * GB }, atMs: 0 };
+  it('writes the first look, one whose free space moved by a thousandth of the disk, and one three minutes after the last', () => {
+    expect(spoolReportDue(null, last.space, 0)).toBe(true);
+    expect(spoolReportDue(last, { freeBytes: 399 * GB, totalBytes: 1000 * GB }, 60_000)).toBe(true);
+    expect(spoolReportDue(last, { freeBytes: 401 * GB, totalBytes: 1000 * GB }, 60_000)).toBe(true);
+    expect(spoolReportDue(last, { freeBytes: 400 * GB, totalBytes: 2000 * GB }, 60_000)).toBe(true);
+    expect(spoolReportDue(last, last.space, 180_000)).toBe(true);
+  });
+
+  it('skips a look that changed less within three minutes: an idle worker writes every third minute', () => {
+    expect(spoolReportDue(last, last.space, 60_000)).toBe(false);
+    expect(spoolReportDue(last, { freeBytes: 400.9 * GB, totalBytes: 1000 * GB }, 179_999)).toBe(false);
   });
 });

@@ -12,25 +12,30 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe("Kura's job clock", () => {
-  it('sends the sweep at :30 of every minute, the webhook backstop at :30 of every tenth minute and verify-archives at :23 of every hour (UTC)', async () => {
+  it('sends the webhook backstop at :30 of every tenth minute, verify-archives at :23 and retention at :41 of every hour (UTC)', async () => {
     const sent: string[] = [];
     const stop = startJobClock(
       JOB_SCHEDULES,
       async (s: JobSchedule) => void sent.push(`${new Date().toISOString().slice(11, 19)} ${s.name}`),
       (e) => expect.fail(e.message),
     );
-    await vi.advanceTimersByTimeAsync(24 * 60_000);
+    await vi.advanceTimersByTimeAsync(44 * 60_000);
     stop();
-    expect(sent.filter((s) => s.endsWith('verify-archives'))).toEqual(['12:23:00 verify-archives']);
-    expect(sent.filter((s) => s.endsWith('sweep-lifecycle'))).toHaveLength(24);
-    expect(sent.filter((s) => s.endsWith('deliver-webhooks'))).toEqual(['12:00:30 deliver-webhooks', '12:10:30 deliver-webhooks', '12:20:30 deliver-webhooks']);
-    expect(sent.slice(0, 3)).toEqual(['12:00:30 sweep-lifecycle', '12:00:30 deliver-webhooks', '12:01:30 sweep-lifecycle']);
+    expect(sent).toEqual([
+      '12:00:30 deliver-webhooks',
+      '12:10:30 deliver-webhooks',
+      '12:20:30 deliver-webhooks',
+      '12:23:00 verify-archives',
+      '12:30:30 deliver-webhooks',
+      '12:40:30 deliver-webhooks',
+      '12:41:00 apply-retention',
+    ]);
   });
 
   it('sends nothing once stopped, and goes on after a send that failed', async () => {
     const sent: string[] = [];
     const errors: string[] = [];
-    const every = [{ name: 'sweep-lifecycle', everySeconds: 60, atSecond: 30 }] as const;
+    const every = [{ name: 'deliver-webhooks', everySeconds: 60, atSecond: 30 }] as const;
     let fail = true;
     const stop = startJobClock(
       every,

@@ -2,6 +2,9 @@
 import type pg from 'pg';
 import type { SweepAction, SweepRepo, Unattended } from '../../core/livestream/ports.js';
 
+/** The session lock a running sweep holds (each worker sweeps on its own timer; they take turns by skipping). */
+const SWEEP_LOCK_KEY = 4_715_207_303;
+
 /** What the lifecycle sweep reads, from the queue's indexes (upcoming and live records only). */
 export function createSweepRepo(pool: pg.Pool): SweepRepo {
   const upcoming = async (comparison: '<' | '>=', cutoff: Date, limit: number) => {
@@ -41,6 +44,23 @@ export function createSweepRepo(pool: pg.Pool): SweepRepo {
          on conflict (action) do update set count = r.count + 1`,
         [action],
       );
+    },
+
+    async alone(sweep) {
+      // a session lock on a connection of its own, held while the sweep's queries use the pool:
+      // released with the connection if this process dies mid-sweep
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [SWEEP_LOCK_KEY]);
+        if (!rows[0]!.locked) return;
+        try {
+          await sweep();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [SWEEP_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
     },
 
     async repairCounts() {

@@ -2,7 +2,7 @@
 import PgBoss from 'pg-boss';
 import { IDLE_CONNECTION_MS } from '../db/pool.js';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from '../../core/job-queue.js';
-import { bringForward, dueIn, forgetCronSchedules, installJobNotify, isInPlace, keysInStates, type PgBossDb } from './pg-boss-tables.js';
+import { bringForward, deleteRetiredQueues, dueIn, forgetCronSchedules, installJobNotify, isInPlace, keysInStates, type PgBossDb } from './pg-boss-tables.js';
 
 /** What the queue is started with: where, which queues, and the channel its trigger notifies. */
 export interface PgBossQueueOptions {
@@ -13,6 +13,8 @@ export interface PgBossQueueOptions {
   notifyChannel: string;
   /** Forget the schedules pg-boss's own clock kept for these queues (workers: Kura keeps the time itself). */
   forgetCronSchedules?: boolean;
+  /** Queues of jobs an earlier release ran and this one does not: deleted with their jobs and schedules when forgetting. */
+  retiredQueues?: readonly string[];
   /**
    * A CLI command's queue, which only sends: run on this connection of the command's, with no
    * maintenance of pg-boss's, when pg-boss, every queue and the trigger are in place (a server
@@ -56,7 +58,9 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
   await installJobNotify(boss.getDb(), options.notifyChannel);
   if (options.forgetCronSchedules ?? false) {
-    await forgetCronSchedules(boss.getDb(), names);
+    const retired = options.retiredQueues ?? [];
+    await forgetCronSchedules(boss.getDb(), [...names, ...retired]);
+    await deleteRetiredQueues(boss.getDb(), retired);
   }
   return queue;
 }

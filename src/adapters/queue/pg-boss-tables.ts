@@ -66,6 +66,27 @@ export async function forgetCronSchedules(db: PgBossDb, names: readonly string[]
   await db.executeSql('delete from pgboss.schedule where name = any($1::text[])', [names]);
 }
 
+/**
+ * Deletes the queues of `names` (jobs an earlier release ran), with their jobs, when they exist;
+ * workers starting together take turns on a lock (pg-boss's own delete fails on a queue deleted
+ * meanwhile).
+ */
+export async function deleteRetiredQueues(db: PgBossDb, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  if (names.some((name) => !/^[a-z-]+$/.test(name))) throw new Error(`not queue names: ${names.join(', ')}`);
+  const list = names.map((name) => `'${name}'`).join(', ');
+  const found = await db.executeSql(`select exists (select from pgboss.queue where name in (${list})) as found`, []);
+  if ((found.rows[0] as { found: boolean }).found !== true) return;
+  // one simple query: one transaction, the lock held to its end; the jobs first (their partition
+  // refers to the queue's row), then the queue with its partition
+  await db.executeSql(
+    `select pg_advisory_xact_lock(hashtext('kura_retired_queues'));
+     delete from pgboss.job where name in (${list});
+     select pgboss.delete_queue(name) from pgboss.queue where name in (${list});`,
+    [],
+  );
+}
+
 /** Whether pg-boss's schema, every queue of `names` and the notify trigger exist (what a server's start makes). */
 export async function isInPlace(db: PgBossDb, names: readonly string[]): Promise<boolean> {
   const schema = await db.executeSql(`select to_regclass('pgboss.queue') is not null and to_regclass('pgboss.job') is not null as made`, []);

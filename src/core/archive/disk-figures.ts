@@ -45,9 +45,29 @@ export interface DiskFigures {
 export const LOW_FREE_SHARE = 0.1;
 /** The archive's growth is measured over this many days. */
 export const GROWTH_DAYS = 30;
-/** A worker reports its spool this often (seconds); one not heard from for four reports is left out. */
+/** A worker looks at its spool this often (seconds); one not heard from for four looks is left out. */
 export const SPOOL_REPORT_SECONDS = 60;
 const SPOOL_FRESH_MS = 4 * SPOOL_REPORT_SECONDS * 1000;
+/** A spool's report is written again at least this often, changed or not: well inside the freshness. */
+const SPOOL_REWRITE_MS = 3 * SPOOL_REPORT_SECONDS * 1000;
+/** A spool's free space that moved by less than this share of its size since the last report is not written. */
+const SPOOL_CHANGE_SHARE = 0.001;
+
+/** The last report a worker wrote of its spool, and when. */
+export interface SpoolReport {
+  space: DiskSpace;
+  atMs: number;
+}
+
+/**
+ * Whether a worker's look at its spool is worth writing: the first, one whose free space moved by
+ * a thousandth of its size or more, or one three minutes after the last written (so the report
+ * stays fresh). An idle worker writes every third minute, not every minute.
+ */
+export function spoolReportDue(last: SpoolReport | null, space: DiskSpace, nowMs: number): boolean {
+  if (last === null || nowMs - last.atMs >= SPOOL_REWRITE_MS || space.totalBytes !== last.space.totalBytes) return true;
+  return Math.abs(space.freeBytes - last.space.freeBytes) >= space.totalBytes * SPOOL_CHANGE_SHARE;
+}
 const DAY_MS = 86_400_000;
 
 /** Whole days until `freeBytes` are filled at `grownBytes` per `GROWTH_DAYS` days; null without growth. */

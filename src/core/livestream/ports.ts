@@ -116,6 +116,8 @@ export interface SweepRepo {
   countRepair(action: SweepAction): Promise<void>;
   /** Repairs made so far, by action, across every process. */
   repairCounts(): Promise<Partial<Record<SweepAction, number>>>;
+  /** Runs `sweep` unless a sweep runs in any process already (then resolves at once, without running it). */
+  alone(sweep: () => Promise<void>): Promise<void>;
 }
 
 /** What the sweep did to a record: watched it again, resumed its capture or finalize, or failed it. */

@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
-import type { DiskReports, DiskSpace } from '../../core/archive/disk-figures.js';
+import { spoolReportDue, type DiskReports, type DiskSpace, type SpoolReport } from '../../core/archive/disk-figures.js';
 import type { BackgroundLog } from '../job-work.js';
 import { startEvery } from './every.js';
 
@@ -11,7 +11,7 @@ export interface SpoolReporting {
 
 /**
  * The spool-report loop of the catalogue: at start and on its timer, notes this worker's spool
- * space in PostgreSQL, where the api (perhaps on another machine) reads it for /metrics and the
+ * space in PostgreSQL when it moved or the last note is getting old (spoolReportDue), where the api (perhaps on another machine) reads it for /metrics and the
  * admins' stats. Nothing where it is not wired.
  */
 export function startSpoolReportLoop(
@@ -20,7 +20,14 @@ export function startSpoolReportLoop(
 ): () => void {
   const reporting = context.spoolReport;
   if (reporting === undefined) return () => undefined;
-  const report = async () => reporting.reports.reportSpool(context.settings.workerId, await reporting.read());
+  let last: SpoolReport | null = null;
+  const report = async () => {
+    const space = await reporting.read();
+    const now = Date.now();
+    if (!spoolReportDue(last, space, now)) return;
+    await reporting.reports.reportSpool(context.settings.workerId, space);
+    last = { space, atMs: now };
+  };
   return startEvery(report, {
     everySeconds: wake.everySeconds,
     onError: (error) => context.log.warn({ err: error }, 'reporting the spool’s free space failed'),

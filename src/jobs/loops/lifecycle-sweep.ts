@@ -1,0 +1,52 @@
+// Decisions: docs/decisions/0023-lifecycle-sweep.md
+import { completePendingTakedowns } from '../../core/workflow/complete-takedown.js';
+import { sweepLifecycle, type SweepPolicy } from '../../core/workflow/sweep-lifecycle.js';
+import type { BackgroundLog, WorkerDeps, WorkerSettings } from '../job-work.js';
+import { startEvery } from './every.js';
+
+/** A worker sweeps this often (seconds). */
+export const SWEEP_SECONDS = 60;
+/** Records looked at per sweep, per kind of repair. */
+const SWEEP_BATCH = 5000;
+
+/** What a sweep repairs: a live record's lease twice as old as the watchdog allows (the watchdog had its turn). */
+export function sweepPolicy(settings: WorkerSettings): SweepPolicy {
+  return { neverLiveSeconds: settings.watch.neverLiveSeconds, leaseSeconds: 2 * settings.staleAfterSeconds, batch: SWEEP_BATCH };
+}
+
+/**
+ * Completes the takedowns nothing else completed, then repairs records with nothing behind their
+ * state (no job, no live lease), and fails those never live past their deadline. Skipped while
+ * another process's sweep runs (the sweep repo's lock): a sweep finds what the last one repaired
+ * already repaired, so the workers' sweeps need no turn-taking beyond not running at once.
+ */
+export async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<void> {
+  const { deps, settings, log } = work;
+  const { workerId, staleAfterSeconds } = settings;
+  await deps.sweep.alone(async () => {
+    // first: a live record being taken down must not have its capture queued again by the repairs
+    const takenDown = await completePendingTakedowns(
+      deps,
+      { olderThanSeconds: 2 * staleAfterSeconds, batch: SWEEP_BATCH, workerId, staleAfterSeconds },
+      (id, error) => log.warn({ id, err: error }, 'a pending takedown could not be completed; the next sweep tries again'),
+    );
+    if (takenDown.length > 0) log.warn({ takenDown }, 'lifecycle sweep completed pending takedowns');
+    const repairs = await sweepLifecycle(deps, sweepPolicy(settings), new Date());
+    if (repairs.length > 0) log.warn({ repairs }, 'lifecycle sweep repaired records');
+  });
+}
+
+/**
+ * The lifecycle-sweep loop of the catalogue: a sweep at start and on its timer, in each worker,
+ * in the worker itself (no job: a job's send, notification, fetch and completion each minute cost
+ * an idle server more than the sweep's reads). A failed sweep is simply run again at the next tick.
+ */
+export function startLifecycleSweepLoop(
+  context: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog },
+  wake: { everySeconds: number },
+): () => void {
+  return startEvery(() => sweepOnce(context), {
+    everySeconds: wake.everySeconds,
+    onError: (error) => context.log.warn({ err: error }, 'the lifecycle sweep failed; the next one tries again'),
+  });
+}
