@@ -5,8 +5,13 @@ import { translateConnectionLoss } from './connection-loss.js';
 // bigint sums and counts arrive as strings; every one Kura reads fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** How long an idle connection is kept: longer than the longest quiet stretch of an idle Kura's minute (see decision 0081). */
-export const IDLE_CONNECTION_MS = 300_000;
+/**
+ * How long an idle connection is kept: an hour. The pool hands out the connection released last,
+ * so one opened for a moment of more queries at once sits unused until the next such moment; kept
+ * five minutes, it was closed and opened again every few minutes of an idle server (a fork, a
+ * password handshake and a cold catalog cache each time; see decision 0081).
+ */
+export const IDLE_CONNECTION_MS = 3_600_000;
 
 export interface PoolOptions {
   connectionString: string;
