@@ -52,6 +52,7 @@ const SPOOL_FRESH_MS = 4 * SPOOL_REPORT_SECONDS * 1000;
 const SPOOL_REWRITE_MS = 3 * SPOOL_REPORT_SECONDS * 1000;
 /** A spool's free space that moved by less than this share of its size since the last report is not written. */
 const SPOOL_CHANGE_SHARE = 0.001;
+const DAY_MS = 86_400_000;
 
 /** The last report a worker wrote of its spool, and when. */
 export interface SpoolReport {
@@ -68,7 +69,6 @@ export function spoolReportDue(last: SpoolReport | null, space: DiskSpace, nowMs
   if (last === null || nowMs - last.atMs >= SPOOL_REWRITE_MS || space.totalBytes !== last.space.totalBytes) return true;
   return Math.abs(space.freeBytes - last.space.freeBytes) >= space.totalBytes * SPOOL_CHANGE_SHARE;
 }
-const DAY_MS = 86_400_000;
 
 /** Whole days until `freeBytes` are filled at `grownBytes` per `GROWTH_DAYS` days; null without growth. */
 export function daysUntilFull(freeBytes: number, grownBytes: number): number | null {

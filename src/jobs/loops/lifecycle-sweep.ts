@@ -10,7 +10,7 @@ export const SWEEP_SECONDS = 60;
 const SWEEP_BATCH = 5000;
 
 /** What a sweep repairs: a live record's lease twice as old as the watchdog allows (the watchdog had its turn). */
-export function sweepPolicy(settings: WorkerSettings): SweepPolicy {
+function sweepPolicy(settings: WorkerSettings): SweepPolicy {
   return { neverLiveSeconds: settings.watch.neverLiveSeconds, leaseSeconds: 2 * settings.staleAfterSeconds, batch: SWEEP_BATCH };
 }
 
@@ -20,7 +20,7 @@ export function sweepPolicy(settings: WorkerSettings): SweepPolicy {
  * another process's sweep runs (the sweep repo's lock): a sweep finds what the last one repaired
  * already repaired, so the workers' sweeps need no turn-taking beyond not running at once.
  */
-export async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<void> {
+async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<void> {
   const { deps, settings, log } = work;
   const { workerId, staleAfterSeconds } = settings;
   await deps.sweep.alone(async () => {
