@@ -19,10 +19,7 @@ const SHUTDOWN_WAIT_MS = 30_000;
 // cluster costs; the WAL writer wakes every 10 s, not every 0.2 s, while anything was written in
 // the last seconds: commits flush their own WAL (synchronous_commit stays on), so its rounds only
 // woke it (decision 0081)
-const POSTGRES_FLAGS = [
-  ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-  ...['-c', 'autovacuum_naptime=300', '-c', 'wal_writer_delay=10s'],
-];
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'autovacuum_naptime=300', '-c', 'wal_writer_delay=10s'];
 
 /** The running embedded PostgreSQL as a caller uses it: where to connect, and how to let go of it. */
 export interface EmbeddedDatabase {

@@ -10,9 +10,10 @@ export interface SpoolReporting {
 }
 
 /**
- * The spool-report loop of the catalogue: at start and on its timer, notes this worker's spool
- * space in PostgreSQL when it moved or the last note is getting old (spoolReportDue), where the api (perhaps on another machine) reads it for /metrics and the
- * admins' stats. Nothing where it is not wired.
+ * The spool-report loop of the catalogue: at start and on its timer, looks at this worker's spool
+ * space and notes it in PostgreSQL when it moved or the last note is getting old (spoolReportDue),
+ * where the api (perhaps on another machine) reads it for /metrics and the admins' stats. Nothing
+ * where it is not wired.
  */
 export function startSpoolReportLoop(
   context: { spoolReport?: SpoolReporting; settings: { workerId: string }; log: BackgroundLog },
