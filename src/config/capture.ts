@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0085-an-idle-kura-writes-nothing.md
 // The capture slice of the configuration, parsed by src/config/config.ts from the environment it read.
 
 export interface CaptureConfig {
@@ -43,7 +44,7 @@ export function parseCapture(read: Read, integer: Numeric, decimal: Numeric): Ca
     neverLiveSeconds: decimal('KURA_NEVER_LIVE_SECONDS', 12 * 3600, 1, 30 * 86_400),
     watchPollSeconds: decimal('KURA_WATCH_POLL_SECONDS', 15, 0.5, 3600),
     staleAfterSeconds: decimal('KURA_CAPTURE_STALE_SECONDS', 30, 3, 3600),
-    jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 60, 0.5, 3600),
+    jobPollSeconds: decimal('KURA_JOB_POLL_SECONDS', 300, 0.5, 3600),
     chunkBytes: integer('KURA_SPOOL_CHUNK_MB', 64, 1, 1024) * 1024 * 1024,
     chunkSeconds: decimal('KURA_SPOOL_CHUNK_SECONDS', read('KURA_ROLE') === 'worker' && read('KURA_STORAGE') === 's3' ? 30 : 0, 0, 86_400),
   };

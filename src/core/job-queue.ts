@@ -63,6 +63,12 @@ export interface JobQueue {
   due(names: readonly string[]): Promise<Map<string, number>>;
   /** The keys among `keys` with a job of queue `name` in one of `states`. */
   keysIn(name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>>;
+  /**
+   * The queue's upkeep: fails the attempts that outlived their expiry (a dead worker's: retried or
+   * failed), moves finished jobs past their keeping time out of the job table, drops old ones. Safe
+   * in many processes at once; writes nothing when there is nothing to do.
+   */
+  maintain(): Promise<void>;
   /** Closes the queue's connections; nothing of the queue's own runs by then. */
   stop(): Promise<void>;
 }

@@ -90,6 +90,11 @@ export class Jobs implements Scheduler, PendingJobs, WebhookDrains {
     };
   }
 
+  /** The queue's upkeep (JobQueue.maintain): a dead worker's expired attempts retried, old jobs archived. */
+  maintain(): Promise<void> {
+    return this.queue.maintain();
+  }
+
   /** Takes no more jobs (a stopping worker); those running go on. */
   pause(): void {
     this.runners?.pause();

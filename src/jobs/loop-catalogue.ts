@@ -2,13 +2,14 @@ import { SPOOL_REPORT_SECONDS } from '../core/archive/disk-figures.js';
 import { backstop, defineLoop, type Loop, type WakeUp } from './loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
+import { JOB_MAINTENANCE_SECONDS, startJobMaintenanceLoop } from './loops/job-maintenance.js';
 import { startPruneWebhookHistoryLoop, startPurgeExpiredLoop } from './loops/purge-expired.js';
 import { SWEEP_SECONDS, startLifecycleSweepLoop } from './loops/lifecycle-sweep.js';
 import { startJobClockLoop, startJobRunnersLoop } from './loops/queue-loops.js';
 import { startSearchSyncLoop } from './loops/search-sync.js';
 import { startSpoolReportLoop } from './loops/spool-report.js';
 import { startWatchdogLoop } from './loops/watchdog.js';
-import { startWebhookWakeUp } from './loops/webhook-wake-up.js';
+import { WEBHOOK_BACKSTOP_SECONDS, startWebhookWakeUp } from './loops/webhook-wake-up.js';
 import { startYtDlpUpdateLoop } from './loops/ytdlp-update.js';
 import {
   FOLLOW_NOTIFY_CHANNEL,
@@ -37,9 +38,9 @@ export const LOOPS = {
     start: startSearchSyncLoop,
   }),
   'webhook-wake-up': defineLoop({
-    purpose: 'asks for a deliver-webhooks drain at each new webhook event, and once at start',
+    purpose: 'asks for a deliver-webhooks drain at each new webhook event, once at start, and when its backstop finds a delivery due',
     // on a connection of its own, as before this catalogue
-    wakeUp: { channel: WEBHOOK_EVENTS_CHANNEL, everySeconds: null, ownConnection: true },
+    wakeUp: { channel: WEBHOOK_EVENTS_CHANNEL, everySeconds: () => WEBHOOK_BACKSTOP_SECONDS, ownConnection: true },
     start: startWebhookWakeUp,
   }),
   'prune-webhook-history': defineLoop({
@@ -76,6 +77,11 @@ export const LOOPS = {
     purpose: 'claims follows for a renewed lease and checks each when its time comes, from memory, writing what a check changed',
     wakeUp: { channel: FOLLOW_NOTIFY_CHANNEL, everySeconds: backstop },
     start: startFollowPollerLoop,
+  }),
+  'job-maintenance': defineLoop({
+    purpose: 'retries or fails the jobs whose attempt outlived its expiry (a dead worker’s), and archives finished jobs past their keeping time',
+    wakeUp: { channel: null, everySeconds: () => JOB_MAINTENANCE_SECONDS },
+    start: startJobMaintenanceLoop,
   }),
   'job-clock': defineLoop({
     purpose: 'sends the scheduled jobs at their times',

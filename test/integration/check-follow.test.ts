@@ -400,11 +400,12 @@ describe('claiming follows', () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i += 1) ids.push((await follow({ url: `https://live${i}.example.org/live/index.m3u8` })).id);
     await follows.update(ids[0]!, { paused: true });
-    const [a, b] = await Promise.all([follows.claim('worker-a', minutes(1), 300, 8), follows.claim('worker-b', minutes(1), 300, 8)]);
+    const [a, b] = (await Promise.all([follows.claim('worker-a', minutes(1), 300, 8), follows.claim('worker-b', minutes(1), 300, 8)])).map((c) => c.follows);
     const claimed = [...a!, ...b!].map((x) => x.id);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual(ids.slice(1).sort());
-    expect(await follows.claim('worker-c', minutes(2), 300, 20)).toEqual([]); // leased for 300 s
+    // leased for 300 s: nothing to take, and the first lease runs out at minute 6
+    expect(await follows.claim('worker-c', minutes(2), 300, 20)).toEqual({ follows: [], nextLeaseEnd: minutes(6) });
     // worker-a renews its own (at minute 2, for 300 s more); worker-b's lease runs out at minute 6
     expect(
       (
@@ -416,7 +417,8 @@ describe('claiming follows', () => {
       ).sort(),
     ).toEqual(a!.map((x) => x.id).sort());
     const takenOver = await follows.claim('worker-c', minutes(6), 300, 20);
-    expect(takenOver.map((x) => x.id).sort()).toEqual(b!.map((x) => x.id).sort());
+    expect(takenOver.follows.map((x) => x.id).sort()).toEqual(b!.map((x) => x.id).sort());
+    expect(takenOver.nextLeaseEnd).toEqual(minutes(7)); // worker-a's renewed lease
     expect(
       await follows.renew(
         'worker-b',

@@ -39,19 +39,6 @@ describe('scheduled jobs', () => {
     }
   });
 
-  it("the webhook backstop is sent though a drain waits for a delivery's retry time", async () => {
-    const jobs = await start();
-    try {
-      await jobs.deliverWebhooks(new Date(Date.now() + 3_600_000));
-      await jobs.sendScheduled(schedule('deliver-webhooks'));
-      const waiting = await queuedJobs(db, 'deliver-webhooks');
-      expect(waiting.map((job) => job.singletonKey).sort()).toEqual(['clock', 'webhooks']);
-      expect(waiting.find((job) => job.singletonKey === 'clock')!.startAfter.getTime()).toBeLessThanOrEqual(Date.now());
-    } finally {
-      await jobs.stop(1000);
-    }
-  });
-
   it("a worker forgets the schedules pg-boss's own clock kept (0.6 and before): no process runs that clock any more", async () => {
     const boss = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
     await boss.start();
@@ -160,6 +147,26 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
       await worker.complete('watch-stream', running!.id);
       const [next] = await worker.fetch('watch-stream');
       expect(next?.id).toBe(queued[1]!.id);
+    } finally {
+      await worker.stop({ graceful: false, wait: true });
+      await jobs.stop(0);
+    }
+  });
+
+  it('the maintenance retries a dead worker’s job once its attempt outlived its expiry, and leaves a running one alone', async () => {
+    const jobs = await startJobsWithoutWorkers(db.url);
+    const worker = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
+    await worker.start();
+    try {
+      await jobs.watch('dead');
+      await jobs.watch('alive');
+      const taken = await worker.fetch<{ livestreamId: string }>('watch-stream', { batchSize: 2 });
+      expect(taken.map((job) => job.data.livestreamId).sort()).toEqual(['alive', 'dead']);
+      // the worker that took `dead` died an hour ago: its attempt is past the watch's expiry
+      await db.pool.query(`update pgboss.job set started_on = now() - interval '1 hour' where data->>'livestreamId' = 'dead'`);
+      await jobs.maintain();
+      expect((await queuedJobs(db, 'watch-stream', 'dead')).map((job) => job.state)).toEqual(['retry']);
+      expect((await queuedJobs(db, 'watch-stream', 'alive')).map((job) => job.state)).toEqual(['active']);
     } finally {
       await worker.stop({ graceful: false, wait: true });
       await jobs.stop(0);

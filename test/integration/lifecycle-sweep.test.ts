@@ -124,6 +124,19 @@ describe('the lifecycle sweep', () => {
     expect(metrics).toContain('kura_sweep_repairs_total{action="watch"} 0');
   });
 
+  it('has something to look at only while a record is upcoming, live or being taken down (an idle archive’s sweep is one read)', async () => {
+    const sweep = createSweepRepo(db.pool);
+    expect(await sweep.anythingToSweep()).toBe(false);
+    await record('soon', 'upcoming', new Date(Date.now() + 3600_000));
+    expect(await sweep.anythingToSweep()).toBe(true);
+    await db.pool.query(`update livestreams set status = 'live', started_at = now() where id = 'soon'`);
+    expect(await sweep.anythingToSweep()).toBe(true);
+    await db.pool.query(`update livestreams set status = 'failed', failure_reason = 'gone' where id = 'soon'`);
+    expect(await sweep.anythingToSweep()).toBe(false);
+    await db.pool.query(`update livestreams set takedown_requested_at = now(), takedown_admin = 'local/admin', takedown_reason = 'asked' where id = 'soon'`);
+    expect(await sweep.anythingToSweep()).toBe(true);
+  });
+
   it('runs one sweep at a time across workers: one begun while another runs is skipped, the next runs, a failed one lets go', async () => {
     const mine = createSweepRepo(db.pool);
     const theirs = createSweepRepo(db.pool); // each sweep holds the lock on a connection of its own, as another process would

@@ -8,7 +8,7 @@ import { listenForChannels } from '../../src/adapters/db/change-listener.js';
 import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
 import { LOOPS } from '../../src/jobs/loop-catalogue.js';
 import { deliverWebhooksJob } from '../../src/jobs/definitions/deliver-webhooks.js';
-import { startLoop } from '../../src/jobs/loop.js';
+import { startLoop, type Loop } from '../../src/jobs/loop.js';
 import { startJobs } from '../../src/wiring/jobs.js';
 import { createDeliverDeps } from '../../src/wiring/notifications.js';
 import type { TestDatabase } from './database.js';
@@ -74,13 +74,13 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   const log = pino({ level: 'silent' });
   const work = { webhooks: { deps: createDeliverDeps({ allowPrivateSources, publicUrl }, db.pool, QUICK), drains: jobs } };
   const drain = () => deliverWebhooksJob.handle(work, {}, { id: 'test' });
-  const loops = [LOOPS['webhook-wake-up'], LOOPS['prune-webhook-history']];
+  const context = { ...work, jobs, log };
+  const loops: Array<Loop<typeof context>> = [LOOPS['webhook-wake-up'], LOOPS['prune-webhook-history']];
   const feeds = await listenForChannels(
     db.url,
     () => undefined,
     loops.flatMap((loop) => (loop.wakeUp.channel === null ? [] : [loop.wakeUp.channel])),
   );
-  const context = { ...work, jobs, log };
   const stopLoops = await Promise.all(loops.map((loop) => startLoop(loop, context, feeds, { backstopSeconds: 3600 })));
   const handlers: JobHandlers = {
     'watch-stream': noop,

@@ -29,16 +29,24 @@ function stubWorker() {
       calls.push(`work ${options.backstopSeconds}s ${options.maxCaptures} ${options.wake === feeds.get(JOB_NOTIFY_CHANNEL) ? 'on kura_jobs' : 'elsewhere'}`),
     pause: () => calls.push('pause'),
     startClock: (schedules: unknown) => (calls.push(`clock ${schedules === JOB_SCHEDULES}`), () => calls.push('clock stopped')),
+    maintain: () => asked('maintain', undefined),
     deliverWebhooks: () => asked('deliverWebhooks', undefined),
     indexRecords: () => asked('indexRecords', undefined),
   };
   const context = {
-    deps: { captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }) }, sweep: { alone: () => asked('sweep', undefined) } },
+    deps: {
+      captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }) },
+      sweep: { anythingToSweep: () => asked('anythingToSweep', true), alone: () => asked('sweep', undefined) },
+    },
     settings: { workerId: 'test', staleAfterSeconds: 30, watch: { pollSeconds: 60, neverLiveSeconds: 3600 } },
     timing: { maxCaptures: 2, backstopSeconds: 77 },
     log: { info: () => undefined, warn: (_fields: object, message: string) => calls.push(`warn ${message}`) },
     jobs,
-    follows: { deps: { follows: { claim: () => asked('claim', []), release: () => asked('release', undefined) } }, concurrency: 1, policy: {} },
+    follows: {
+      deps: { follows: { claim: () => asked('claim', { follows: [], nextLeaseEnd: null }), release: () => asked('release', undefined) } },
+      concurrency: 1,
+      policy: {},
+    },
     purger: { purgeExpired: () => asked('purgeExpired', 0) },
     webhooks: { deps: { webhooks: { prune: () => asked('prune', 0) } }, drains: jobs },
     search: () => asked('search drain', []),
@@ -68,6 +76,7 @@ describe('the catalogue of background work', () => {
       'ytdlp-update',
       'capture-watchdog',
       'follow-poller',
+      'job-maintenance',
       'job-clock',
       'job-runners',
     ]);
@@ -105,7 +114,18 @@ describe("a worker's background work", () => {
     expect(connections).toEqual([LOOP_CHANNELS.filter((channel) => !own.includes(channel)), [RECORD_CHANGES_CHANNEL], [WEBHOOK_EVENTS_CHANNEL]]);
     // each loop looks once at start
     await vi.waitFor(() => {
-      for (const call of ['search drain', 'deliverWebhooks', 'prune', 'purgeExpired', 'sweep', 'leases', 'claim', 'clock true', 'work 77s 2 on kura_jobs'])
+      for (const call of [
+        'search drain',
+        'deliverWebhooks',
+        'prune',
+        'purgeExpired',
+        'sweep',
+        'leases',
+        'claim',
+        'maintain',
+        'clock true',
+        'work 77s 2 on kura_jobs',
+      ])
         expect(calls).toContain(call);
     });
     calls.length = 0;

@@ -46,7 +46,7 @@ describe('configuration', () => {
         neverLiveSeconds: 43_200,
         watchPollSeconds: 15,
         staleAfterSeconds: 30,
-        jobPollSeconds: 60,
+        jobPollSeconds: 300,
         chunkBytes: 64 * 1024 * 1024,
         chunkSeconds: 0,
       },

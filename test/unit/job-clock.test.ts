@@ -12,24 +12,16 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe("Kura's job clock", () => {
-  it('sends the webhook backstop at :30 of every tenth minute, verify-archives at :23 and retention at :41 of every hour (UTC)', async () => {
+  it('sends verify-archives at :23 and retention at :41 of every hour (UTC), and nothing between', async () => {
     const sent: string[] = [];
     const stop = startJobClock(
       JOB_SCHEDULES,
       async (s: JobSchedule) => void sent.push(`${new Date().toISOString().slice(11, 19)} ${s.name}`),
       (e) => expect.fail(e.message),
     );
-    await vi.advanceTimersByTimeAsync(44 * 60_000);
+    await vi.advanceTimersByTimeAsync(104 * 60_000);
     stop();
-    expect(sent).toEqual([
-      '12:00:30 deliver-webhooks',
-      '12:10:30 deliver-webhooks',
-      '12:20:30 deliver-webhooks',
-      '12:23:00 verify-archives',
-      '12:30:30 deliver-webhooks',
-      '12:40:30 deliver-webhooks',
-      '12:41:00 apply-retention',
-    ]);
+    expect(sent).toEqual(['12:23:00 verify-archives', '12:41:00 apply-retention', '13:23:00 verify-archives', '13:41:00 apply-retention']);
   });
 
   it('sends nothing once stopped, and goes on after a send that failed', async () => {

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0082-follows-held-in-memory.md
+// Decisions: docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
 import type pg from 'pg';
 import type { FollowClaims } from '../../core/follows/ports.js';
 import { FOLLOW_COLUMNS, signalsJson, toFollow, type FollowRow } from './follow-row.js';
@@ -7,15 +7,20 @@ import { FOLLOW_COLUMNS, signalsJson, toFollow, type FollowRow } from './follow-
 export function createFollowClaims(pool: pg.Pool): FollowClaims {
   return {
     async claim(worker, now, leaseSeconds, limit) {
-      if (limit <= 0) return [];
-      const { rows } = await pool.query<FollowRow>(
-        `update follows set claimed_by = $1, claim_expires_at = $2::timestamptz + make_interval(secs => $3)
-          where id in (select id from follows where not paused and (claimed_by is null or claim_expires_at <= $2)
-                        order by next_check_at limit $4 for update skip locked)
-          returning ${FOLLOW_COLUMNS}`,
-        [worker, now, leaseSeconds, limit],
+      // one row with a null id when nothing was claimed; the leases' end as they were before the
+      // update (the statement's snapshot): those it took had ended, and are left out by `> $2`
+      const { rows } = await pool.query<FollowRow & { next_lease_end: Date | null }>(
+        `with claimed as (
+           update follows set claimed_by = $1, claim_expires_at = $2::timestamptz + make_interval(secs => $3)
+            where id in (select id from follows where not paused and (claimed_by is null or claim_expires_at <= $2)
+                          order by next_check_at limit $4 for update skip locked)
+            returning ${FOLLOW_COLUMNS})
+         select claimed.*, n.next_lease_end from claimed
+           right join (select min(claim_expires_at) as next_lease_end from follows
+                        where not paused and claimed_by <> $1 and claim_expires_at > $2) n on true`,
+        [worker, now, leaseSeconds, Math.max(0, limit)],
       );
-      return rows.map(toFollow);
+      return { follows: rows.filter((row) => row.id !== null).map(toFollow), nextLeaseEnd: rows[0]?.next_lease_end ?? null };
     },
 
     async renew(worker, ids, until) {

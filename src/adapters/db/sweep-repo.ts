@@ -16,6 +16,16 @@ export function createSweepRepo(pool: pg.Pool): SweepRepo {
     return rows.map((r) => r.id);
   };
   return {
+    async anythingToSweep() {
+      // two partial indexes (livestreams_queue, livestreams_pending_takedowns): empty on an idle archive
+      const { rows } = await pool.query<{ any: boolean }>({
+        name: 'sweep-anything',
+        text: `select exists (select 1 from livestreams where status in ('upcoming', 'live'))
+                 or exists (select 1 from livestreams where takedown_requested_at is not null) as any`,
+      });
+      return rows[0]!.any;
+    },
+
     upcomingScheduledBefore: (cutoff, limit) => upcoming('<', cutoff, limit),
     upcomingScheduledFrom: (cutoff, limit) => upcoming('>=', cutoff, limit),
 

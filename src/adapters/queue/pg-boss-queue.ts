@@ -29,8 +29,9 @@ const SEND_ATTEMPTS = 3;
 
 /**
  * pg-boss on Kura's database, as the JobQueue port: pg-boss keeps the jobs, their leases, retries,
- * retry delays and expiry; Kura runs them (src/jobs). pg-boss's own clock (cron) and its workers
- * stay off: they poll, and Kura wakes on notifications instead.
+ * retry delays and expiry; Kura runs them (src/jobs). pg-boss's own clock (cron), its workers and
+ * its maintenance timer stay off: they poll or write on a timer, and Kura's loops wake on
+ * notifications and run the maintenance themselves.
  */
 export async function startPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
   const names = options.queues.map((q) => q.name);
@@ -47,6 +48,9 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
     idleTimeoutMillis: IDLE_CONNECTION_MS,
     application_name: 'kura-jobs',
     schedule: false,
+    // its maintenance is the job-maintenance loop's (src/jobs): pg-boss's own timer writes the time
+    // it last maintained every two minutes, a write that kept an idle cluster checkpointing
+    supervise: false,
   } as PgBoss.ConstructorOptions);
   const queue = new PgBossQueue(boss, options.queues, options.onError);
   await boss.start();
@@ -121,6 +125,10 @@ class PgBossQueue implements JobQueue {
   keysIn(name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>> {
     if (keys.length === 0) return Promise.resolve(new Set());
     return keysInStates(this.boss.getDb(), name, states, keys);
+  }
+
+  maintain(): Promise<void> {
+    return this.boss.maintain();
   }
 
   async stop(): Promise<void> {

@@ -7,8 +7,8 @@ import { MemoryIndex } from './memory-index.js';
 
 /** Half the hour `search_changes` keeps its rows (migration 0008): a process that has not read it for longer loads everything. */
 const MAX_CATCH_UP_MS = 30 * 60 * 1000;
-/** The change log is read at least this often, whatever the notifications say. */
-const READ_EVERY_MS = 60 * 1000;
+/** The change log is read at least this often, whatever the notifications say (a backstop, as KURA_JOB_POLL_SECONDS's default). */
+const READ_EVERY_MS = 5 * 60 * 1000;
 /** Documents read at a time when loading them all. */
 const LOAD_BATCH = 5000;
 

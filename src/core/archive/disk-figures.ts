@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
 /** A filesystem's space, as statfs reads it: what an unprivileged process may still write, and its size. */
 export interface DiskSpace {
   freeBytes: number;
@@ -45,11 +45,15 @@ export interface DiskFigures {
 export const LOW_FREE_SHARE = 0.1;
 /** The archive's growth is measured over this many days. */
 export const GROWTH_DAYS = 30;
-/** A worker looks at its spool this often (seconds); one not heard from for four looks is left out. */
+/** A worker looks at its spool this often (seconds). */
 export const SPOOL_REPORT_SECONDS = 60;
-const SPOOL_FRESH_MS = 4 * SPOOL_REPORT_SECONDS * 1000;
-/** A spool's report is written again at least this often, changed or not: well inside the freshness. */
-const SPOOL_REWRITE_MS = 3 * SPOOL_REPORT_SECONDS * 1000;
+/**
+ * A spool's report is written again at least this often, changed or not: an idle archive then
+ * writes nothing for half an hour, and its PostgreSQL does not checkpoint (decision 0085).
+ */
+const SPOOL_REWRITE_MS = 30 * 60 * 1000;
+/** A worker not heard from for this long is left out (gone): its rewrite, and five minutes. */
+const SPOOL_FRESH_MS = SPOOL_REWRITE_MS + 5 * 60 * 1000;
 /** A spool's free space that moved by less than this share of its size since the last report is not written. */
 const SPOOL_CHANGE_SHARE = 0.001;
 const DAY_MS = 86_400_000;
@@ -62,8 +66,8 @@ export interface SpoolReport {
 
 /**
  * Whether a worker's look at its spool is worth writing: the first, one whose free space moved by
- * a thousandth of its size or more, or one three minutes after the last written (so the report
- * stays fresh). An idle worker writes every third minute, not every minute.
+ * a thousandth of its size or more, or one half an hour after the last written (so the report
+ * stays fresh). An idle worker writes every half hour, not every minute.
  */
 export function spoolReportDue(last: SpoolReport | null, space: DiskSpace, nowMs: number): boolean {
   if (last === null || nowMs - last.atMs >= SPOOL_REWRITE_MS || space.totalBytes !== last.space.totalBytes) return true;

@@ -56,6 +56,12 @@ export interface HeldLook {
   dueBefore: Date;
 }
 
+/** What a claim took, and when another worker's lease runs out first. */
+export interface Claimed {
+  follows: Follow[];
+  nextLeaseEnd: Date | null;
+}
+
 /**
  * The follows a worker holds (decision 0082): it claims many at once for a lease, renews the lease
  * of all it holds in one statement, and checks them on a schedule kept in its memory. A follow is
@@ -65,9 +71,10 @@ export interface FollowClaims {
   /**
    * Takes up to `limit` unpaused follows that no worker holds, or whose holder's lease ran out by
    * `now`, soonest due first, for `worker` until `now + leaseSeconds` (SKIP LOCKED: concurrent
-   * claims never take one follow twice).
+   * claims never take one follow twice); and says when the first lease of another worker's runs
+   * out (null: none), when its follows may be taken over if that worker is gone.
    */
-  claim(worker: string, now: Date, leaseSeconds: number, limit: number): Promise<Follow[]>;
+  claim(worker: string, now: Date, leaseSeconds: number, limit: number): Promise<Claimed>;
   /** Extends the lease of these follows `worker` holds to `until`; returns the ids it still holds (not one removed, or taken over). */
   renew(worker: string, ids: readonly string[], until: Date): Promise<string[]>;
   /** Lets go of these follows (every one `worker` holds when null), so another worker may claim them at once. */

@@ -104,6 +104,8 @@ export interface Unattended {
 
 /** What the lifecycle sweep reads, and the repairs it counts. */
 export interface SweepRepo {
+  /** Whether any record is upcoming, live or being taken down: with none, a sweep has nothing to look at. */
+  anythingToSweep(): Promise<boolean>;
   /** Upcoming records scheduled to start before `cutoff`, oldest first. */
   upcomingScheduledBefore(cutoff: Date, limit: number): Promise<string[]>;
   /** Upcoming records scheduled at or after `cutoff`, soonest first. */

@@ -19,7 +19,8 @@ export const DiskSchema = Type.Object(
     ]),
     archivedBytesLast30Days: Type.Integer({ description: 'bytes of archives finished in the last 30 days: the growth' }),
     spools: Type.Array(Type.Object({ workerId: Type.String(), ...Space, reportedAt: Type.String({ format: 'date-time' }) }), {
-      description: 'each worker’s spool as the worker last reported it (every 30 s); a worker silent for 2 minutes is left out',
+      description:
+        'each worker’s spool as the worker last reported it (when its free space moved by 0.1 % of the disk, and at least every 30 minutes); a worker silent for 35 minutes is left out',
     }),
     low: Type.Array(
       Type.Object({

@@ -8,20 +8,17 @@ type Work = Pick<JobWork, 'webhooks' | 'log'>;
 
 /**
  * Sends the due webhook deliveries, then asks for the next drain when the next delivery is due.
- * Woken by each new event (the webhook wake-up loop), by the deliveries' own retry times, and by
- * the clock as a backstop. Does nothing where webhooks are not wired (a test's worker).
+ * Woken by each new event, by the deliveries' own retry times, and by the webhook wake-up loop's
+ * backstop when a delivery is found due. Does nothing where webhooks are not wired (a test's worker).
  */
 export const deliverWebhooksJob = defineJob({
   name: 'deliver-webhooks',
   payload: NoPayload,
-  // a failed drain waits for the next ask or the clock: the deliveries keep their own tries, in webhook_deliveries
+  // a failed drain waits for the next ask or the backstop: the deliveries keep their own tries, in webhook_deliveries
   policy: { retryLimit: 0, expireInSeconds: 900 },
   concurrency: () => 1,
   // one waits at a time, brought forward when asked for sooner
   dedup: { key: () => 'webhooks', oneWaiting: true },
-  // a backstop: deliveries are woken by their events at once and by their own retry times, so
-  // every ten minutes is enough; every minute was most of what an idle Kura did (decision 0081)
-  schedule: { everySeconds: 600, atSecond: 30 },
   async handle(work: Work) {
     if (work.webhooks === undefined) return;
     const { next, disabled } = await deliverWebhooks(work.webhooks.deps);
@@ -31,6 +28,6 @@ export const deliverWebhooksJob = defineJob({
     }
     if (next !== null) await work.webhooks.drains.deliverWebhooks(next);
   },
-  // each delivery keeps its own tries and next time; the next drain (the clock at the latest) sends them
+  // each delivery keeps its own tries and next time; the next drain (the backstop's at the latest) sends them
   onFailure: async () => undefined,
 });

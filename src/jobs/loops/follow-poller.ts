@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0082-follows-held-in-memory.md
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
 import { randomUUID } from 'node:crypto';
 import type { CheckDeps, CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
@@ -15,7 +15,7 @@ export interface FollowChecking {
   policy: CheckPolicy;
 }
 
-/** The follow-poller loop of the catalogue: told of changes by FOLLOW_NOTIFY_CHANNEL, claiming again at its backstop. */
+/** The follow-poller loop of the catalogue: told of changes by FOLLOW_NOTIFY_CHANNEL, claiming again when another worker's lease runs out, or at its backstop. */
 export function startFollowPollerLoop(
   context: { follows: FollowChecking; log: BackgroundLog },
   wake: { feed: ChangeFeed; everySeconds: number },
@@ -47,7 +47,7 @@ export interface PollerOptions {
   maxHeld?: number;
   /** FOLLOW_NOTIFY_CHANNEL's notifications (migration 0028), from any process. */
   wake: ChangeFeed;
-  /** How often the worker claims follows without a notification (another worker's lease ran out) (KURA_JOB_POLL_SECONDS). */
+  /** The longest the worker waits between claims without a notification (KURA_JOB_POLL_SECONDS); it claims sooner when another worker's lease runs out. */
   backstopSeconds: number;
   /** Told of each check's outcome (the operator's log lines). */
   onChecked?: (follow: Follow, outcome: CheckOutcome) => void;
@@ -70,11 +70,21 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
   let claiming: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let claimTimer: NodeJS.Timeout | undefined;
   const failed = (followId: string | null) => (error: unknown) => options.onError(error as Error, followId);
 
+  /** The next claim without a notification: when another worker's first lease runs out (it may be gone), or at the backstop. */
+  const claimIn = (ms: number) => {
+    clearTimeout(claimTimer);
+    claimTimer = setTimeout(() => void claim(), Math.max(0, Math.min(ms, options.backstopSeconds * 1000)));
+    claimTimer.unref();
+  };
   const claimOnce = async () => {
-    const claimed = await repo.claim(worker, new Date(), leaseSeconds, maxHeld - held.size);
-    for (const follow of claimed) held.take(follow);
+    const now = new Date();
+    const { follows, nextLeaseEnd } = await repo.claim(worker, now, leaseSeconds, maxHeld - held.size);
+    for (const follow of follows) held.take(follow);
+    keepUp();
+    claimIn(nextLeaseEnd === null ? Infinity : nextLeaseEnd.getTime() - now.getTime());
   };
   /** Claims what is free; a claim asked for while one runs runs again after it (it may have missed what was asked). */
   const claim = (): Promise<void> => {
@@ -86,7 +96,10 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
     claiming = (async () => {
       do {
         again = false;
-        await claimOnce().catch(failed(null));
+        await claimOnce().catch((error: unknown) => {
+          claimIn(Infinity);
+          failed(null)(error);
+        });
       } while (again && !stopped);
       claiming = null;
     })();
@@ -121,18 +134,30 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
     else if (payload === '*') void claim();
     else void changed(payload).catch(failed(payload));
   });
-  const timers = [
-    setInterval(() => void claim(), options.backstopSeconds * 1000),
-    setInterval(() => void renew().catch(failed(null)), (leaseSeconds * 1000) / 3),
-    setInterval(() => void writeLooks().catch(failed(null)), (options.writeLooksSeconds ?? 60) * 1000),
-  ];
-  for (const timer of timers) timer.unref();
+  /** The leases' renewal and the looks' write run while the worker holds a follow: with none, no timer wakes it. */
+  let upkeep: NodeJS.Timeout[] = [];
+  function keepUp(): boolean {
+    if (held.size > 0 && !stopped) {
+      if (upkeep.length === 0) {
+        upkeep = [
+          setInterval(() => void (keepUp() && renew().catch(failed(null))), (leaseSeconds * 1000) / 3),
+          setInterval(() => void (keepUp() && writeLooks().catch(failed(null))), (options.writeLooksSeconds ?? 60) * 1000),
+        ];
+        for (const timer of upkeep) timer.unref();
+      }
+      return true;
+    }
+    for (const timer of upkeep) clearInterval(timer);
+    upkeep = [];
+    return false;
+  }
   void claim();
 
   return async () => {
     stopped = true;
-    for (const timer of timers) clearInterval(timer);
+    keepUp();
     await claiming;
+    clearTimeout(claimTimer);
     await held.stop();
     await writeLooks().catch(failed(null));
     await repo.release(worker, null).catch(failed(null));

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0023-lifecycle-sweep.md
+// Decisions: docs/decisions/0023-lifecycle-sweep.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
 import { completePendingTakedowns } from '../../core/workflow/complete-takedown.js';
 import { sweepLifecycle, type SweepPolicy } from '../../core/workflow/sweep-lifecycle.js';
 import type { BackgroundLog, WorkerDeps, WorkerSettings } from '../job-work.js';
@@ -16,13 +16,16 @@ function sweepPolicy(settings: WorkerSettings): SweepPolicy {
 
 /**
  * Completes the takedowns nothing else completed, then repairs records with nothing behind their
- * state (no job, no live lease), and fails those never live past their deadline. Skipped while
+ * state (no job, no live lease), and fails those never live past their deadline. Skipped when no
+ * record is upcoming, live or being taken down (all it looks at), and while
  * another process's sweep runs (the sweep repo's lock): a sweep finds what the last one repaired
  * already repaired, so the workers' sweeps need no turn-taking beyond not running at once.
  */
 async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<void> {
   const { deps, settings, log } = work;
   const { workerId, staleAfterSeconds } = settings;
+  // an archive with nothing upcoming, live or being taken down: one read, no lock
+  if (!(await deps.sweep.anythingToSweep())) return;
   await deps.sweep.alone(async () => {
     // first: a live record being taken down must not have its capture queued again by the repairs
     const takenDown = await completePendingTakedowns(
