@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import pino from 'pino';
 import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
 import { deliverWebhooksJob } from '../../src/jobs/definitions/deliver-webhooks.js';
+import { WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/notify-channels.js';
 import { presentRecord } from '../../src/http/livestreams/record.presenter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createDeliverDeps } from '../../src/wiring/notifications.js';
@@ -34,6 +36,28 @@ const queueRecord = (id: string, channelId?: string) => queueIn(db.pool, id, cha
 const deliveriesOf = async (webhookId: string) => (await createWebhookRepo(db.pool).deliveries(webhookId, 50)).reverse();
 
 describe('webhook delivery', () => {
+  it('wakes the webhook workers only for an event that made a delivery: an instance without webhooks sends no drain', async () => {
+    receiver = await startReceiver();
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    try {
+      const heard: string[] = [];
+      listener.on('notification', (n) => heard.push(n.channel));
+      await listener.query(`listen ${WEBHOOK_EVENTS_CHANNEL}`);
+      await queueRecord('unheard'); // no webhook yet: its event is kept (the feeds read it), no one is woken
+      await subscribe();
+      await queueRecord('heard');
+      // notifications arrive in commit order: had the first event notified, two would be heard
+      await vi.waitFor(() => expect(heard).toEqual([WEBHOOK_EVENTS_CHANNEL]));
+      await listener.query('select 1'); // a round trip after the second event's notification: nothing more came
+      expect(heard).toEqual([WEBHOOK_EVENTS_CHANNEL]);
+      const { rows } = await db.pool.query(`select livestream_id from events order by id`);
+      expect(rows.map((r) => r.livestream_id)).toEqual(['unheard', 'heard']);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it("delivers a record's queued, live and finished in order, each signed, with data as /api/history shows the record", async () => {
     receiver = await startReceiver();
     await subscribe();

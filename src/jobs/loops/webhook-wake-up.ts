@@ -7,10 +7,11 @@ import type { BackgroundLog, WebhookDrains } from '../job-work.js';
 export const WEBHOOK_BACKSTOP_SECONDS = 600;
 
 /**
- * The webhook wake-up loop of the catalogue: each new webhook event (WEBHOOK_EVENTS_CHANNEL), and
- * the start (events committed while no worker ran), asks for a `deliver-webhooks` drain now. On
- * its timer, a backstop: a delivery already due (its drain lost with a worker, say) is asked for
- * too. The backstop reads, and sends a job only then: an idle archive writes nothing for it.
+ * The webhook wake-up loop of the catalogue: each new event that made a delivery
+ * (WEBHOOK_EVENTS_CHANNEL, migration 0029), and the start (events committed while no worker ran),
+ * asks for a `deliver-webhooks` drain now. On its timer, a backstop: a delivery already due (its
+ * drain lost with a worker, say) is asked for too. The backstop reads, and sends a job only then:
+ * an idle archive writes nothing for it.
  */
 export function startWebhookWakeUp(
   context: { jobs: WebhookDrains; webhooks?: { deps: { webhooks: Pick<WebhookRepo, 'nextDueAt'> } }; log: BackgroundLog },
