@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0085-an-idle-kura-writes-nothing.md
 // The capture slice of the configuration, parsed by src/config/config.ts from the environment it read.
 
 export interface CaptureConfig {

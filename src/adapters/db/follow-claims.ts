@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0082-follows-held-in-memory.md
 import type pg from 'pg';
 import type { FollowClaims } from '../../core/follows/ports.js';
 import { FOLLOW_COLUMNS, signalsJson, toFollow, type FollowRow } from './follow-row.js';
