@@ -83,7 +83,7 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
     const now = new Date();
     const { follows, nextLeaseEnd } = await repo.claim(worker, now, leaseSeconds, maxHeld - held.size);
     for (const follow of follows) held.take(follow);
-    keepUp();
+    upkeepWhileHolding();
     claimIn(nextLeaseEnd === null ? Infinity : nextLeaseEnd.getTime() - now.getTime());
   };
   /** Claims what is free; a claim asked for while one runs runs again after it (it may have missed what was asked). */
@@ -136,12 +136,13 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
   });
   /** The leases' renewal and the looks' write run while the worker holds a follow: with none, no timer wakes it. */
   let upkeep: NodeJS.Timeout[] = [];
-  function keepUp(): boolean {
+  /** Starts the upkeep's timers while the worker holds a follow and stops them when it holds none (or stops); says whether it holds any. */
+  function upkeepWhileHolding(): boolean {
     if (held.size > 0 && !stopped) {
       if (upkeep.length === 0) {
         upkeep = [
-          setInterval(() => void (keepUp() && renew().catch(failed(null))), (leaseSeconds * 1000) / 3),
-          setInterval(() => void (keepUp() && writeLooks().catch(failed(null))), (options.writeLooksSeconds ?? 60) * 1000),
+          setInterval(() => void (upkeepWhileHolding() && renew().catch(failed(null))), (leaseSeconds * 1000) / 3),
+          setInterval(() => void (upkeepWhileHolding() && writeLooks().catch(failed(null))), (options.writeLooksSeconds ?? 60) * 1000),
         ];
         for (const timer of upkeep) timer.unref();
       }
@@ -155,7 +156,7 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
 
   return async () => {
     stopped = true;
-    keepUp();
+    upkeepWhileHolding();
     await claiming;
     clearTimeout(claimTimer);
     await held.stop();

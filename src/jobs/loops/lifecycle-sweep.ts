@@ -17,9 +17,9 @@ function sweepPolicy(settings: WorkerSettings): SweepPolicy {
 /**
  * Completes the takedowns nothing else completed, then repairs records with nothing behind their
  * state (no job, no live lease), and fails those never live past their deadline. Skipped when no
- * record is upcoming, live or being taken down (all it looks at), and while
- * another process's sweep runs (the sweep repo's lock): a sweep finds what the last one repaired
- * already repaired, so the workers' sweeps need no turn-taking beyond not running at once.
+ * record is upcoming, live or being taken down (all it looks at), and while another process's
+ * sweep runs (the sweep repo's lock): a sweep finds what the last one repaired already repaired,
+ * so the workers' sweeps need no turn-taking beyond not running at once.
  */
 async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<void> {
   const { deps, settings, log } = work;
