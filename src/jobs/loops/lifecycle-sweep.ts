@@ -47,7 +47,7 @@ async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log
 export function startLifecycleSweepLoop(
   context: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog },
   wake: { everySeconds: number },
-): () => void {
+): () => Promise<void> {
   return startEvery(() => sweepOnce(context), {
     everySeconds: wake.everySeconds,
     onError: (error) => context.log.warn({ err: error }, 'the lifecycle sweep failed; the next one tries again'),

@@ -9,7 +9,7 @@ import { startEvery } from './every.js';
  * windows at start and on its timer (each worker does; the delete is idempotent and cheap). Expired
  * rows are already refused when read: this only keeps the tables small.
  */
-export function startPurgeExpiredLoop(context: { purger: ExpiredPurger; log: BackgroundLog }, wake: { everySeconds: number }): () => void {
+export function startPurgeExpiredLoop(context: { purger: ExpiredPurger; log: BackgroundLog }, wake: { everySeconds: number }): () => Promise<void> {
   return startEvery(() => context.purger.purgeExpired(), {
     everySeconds: wake.everySeconds,
     onError: (error) => context.log.warn({ err: error }, 'purging expired sessions failed'),
@@ -20,9 +20,9 @@ export function startPurgeExpiredLoop(context: { purger: ExpiredPurger; log: Bac
 export function startPruneWebhookHistoryLoop(
   context: { webhooks?: { deps: { webhooks: Pick<WebhookRepo, 'prune'> } }; log: BackgroundLog },
   wake: { everySeconds: number },
-): () => void {
+): () => Promise<void> {
   const webhooks = context.webhooks?.deps;
-  if (webhooks === undefined) return () => undefined;
+  if (webhooks === undefined) return async () => undefined;
   return startEvery(() => pruneWebhookHistory(webhooks, new Date()), {
     everySeconds: wake.everySeconds,
     onError: (error) => context.log.warn({ err: error }, 'pruning webhook history failed'),

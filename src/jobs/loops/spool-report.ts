@@ -18,9 +18,9 @@ export interface SpoolReporting {
 export function startSpoolReportLoop(
   context: { spoolReport?: SpoolReporting; settings: { workerId: string }; log: BackgroundLog },
   wake: { everySeconds: number },
-): () => void {
+): () => Promise<void> {
   const reporting = context.spoolReport;
-  if (reporting === undefined) return () => undefined;
+  if (reporting === undefined) return async () => undefined;
   let last: SpoolReport | null = null;
   const report = async () => {
     const space = await reporting.read();

@@ -1,4 +1,5 @@
 import type { BackgroundLog } from '../job-work.js';
+import { startEvery } from './every.js';
 
 /** How an update of yt-dlp went (adapters/ytdlp/ytdlp-updater.ts does it). */
 export type YtDlpUpdateOutcome = { updated: boolean; before: string | null; after: string | null } | { failed: string; before: string | null };
@@ -22,25 +23,18 @@ export function startYtDlpUpdateLoop(
 ): () => Promise<void> {
   const updater = context.ytdlpUpdates;
   if (updater === undefined || updater === null) return async () => undefined;
-  let running: Promise<void> = Promise.resolve();
-  const look = () => {
-    running = running
-      .then(async () => {
-        if (!(await updater.due(wake.everySeconds))) return;
-        const outcome = await updater.update();
-        if ('failed' in outcome)
-          context.log.warn({ kept: outcome.before }, `yt-dlp could not be updated (${outcome.before ?? 'no version'} kept): ${outcome.failed}`);
-        else if (outcome.updated)
-          context.log.info({ before: outcome.before, after: outcome.after }, `yt-dlp updated: ${outcome.before ?? 'none'} → ${outcome.after ?? 'none'}`);
-        else context.log.info({ version: outcome.after }, `yt-dlp is current: ${outcome.after ?? 'unknown version'}`);
-      })
-      .catch((error: Error) => context.log.warn({ err: error }, `yt-dlp could not be updated: ${error.message}`));
+  const look = async () => {
+    if (!(await updater.due(wake.everySeconds))) return;
+    const outcome = await updater.update();
+    if ('failed' in outcome)
+      context.log.warn({ kept: outcome.before }, `yt-dlp could not be updated (${outcome.before ?? 'no version'} kept): ${outcome.failed}`);
+    else if (outcome.updated)
+      context.log.info({ before: outcome.before, after: outcome.after }, `yt-dlp updated: ${outcome.before ?? 'none'} → ${outcome.after ?? 'none'}`);
+    else context.log.info({ version: outcome.after }, `yt-dlp is current: ${outcome.after ?? 'unknown version'}`);
   };
-  look();
-  const timer = setInterval(look, wake.everySeconds * 1000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  // one look at a time, and the stop waits for the look in flight
+  return startEvery(look, {
+    everySeconds: wake.everySeconds,
+    onError: (error) => context.log.warn({ err: error }, `yt-dlp could not be updated: ${error.message}`),
+  });
 }
