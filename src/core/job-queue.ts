@@ -65,8 +65,9 @@ export interface JobQueue {
   keysIn(name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>>;
   /**
    * The queue's upkeep: fails the attempts that outlived their expiry (a dead worker's: retried or
-   * failed), moves finished jobs past their keeping time out of the job table, drops old ones. Safe
-   * in many processes at once; writes nothing when there is nothing to do.
+   * failed) at each call, and now and then moves finished jobs past their keeping time out of the
+   * job table and drops old ones. Safe in many processes at once; writes nothing when there is
+   * nothing to do.
    */
   maintain(): Promise<void>;
   /** Closes the queue's connections; nothing of the queue's own runs by then. */

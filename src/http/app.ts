@@ -27,6 +27,9 @@ const LIMITS = {
   requestTimeout: 30_000,
   connectionTimeout: 60_000,
   keepAliveTimeout: 10_000,
+  // how often Node looks for requests past requestTimeout: once a minute (its default 30 s woke an
+  // idle server twice a minute; decision 0086), so a request that stalls is cut 30 to 90 s in
+  http: { connectionsCheckingInterval: 60_000 },
   routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
 };
 

@@ -1,12 +1,13 @@
-// Decisions: docs/decisions/0031-logs-and-metrics.md, docs/decisions/0083-what-a-recording-pays-for.md
+// Decisions: docs/decisions/0031-logs-and-metrics.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0086-one-wake-up-a-minute.md
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
+import { wakeEvery } from '../core/wake-ups.js';
 
 /** The sampling interval while the loop works; each sample is this plus the lag (bench/capture subtracts it). */
 export const LAG_SAMPLING_MS = 100;
 
 export interface LagOptions {
-  /** How often the loop's utilization is read to decide whether to sample. Default 30 s. */
+  /** How often the loop's utilization is read to decide whether to sample. Default 60 s. */
   gateMs?: number;
   /** The share of the time the loop ran above which it is sampled. Default 5 %. */
   busyShare?: number;
@@ -30,13 +31,14 @@ type Stat = (typeof STATS)[number];
 export function registerEventLoopLag(registry: Registry, prefix: string, options: LagOptions = {}): () => void {
   // prom-client's default metrics registered gauges of these names (their sampler parked): ours replace them
   for (const stat of STATS) registry.removeSingleMetric(`${prefix}nodejs_eventloop_lag_${stat}_seconds`);
-  // each tick of an idle process costs about a millisecond of CPU: the gate looks twice a minute
-  const gateMs = options.gateMs ?? 30_000;
+  // each wake-up of an idle process costs a couple of milliseconds of CPU: the gate looks once a
+  // minute, in the wake-up the process's other chores share (decision 0086)
+  const gateMs = options.gateMs ?? 60_000;
   const sampler = monitorEventLoopDelay({ resolution: LAG_SAMPLING_MS });
   let utilization = performance.eventLoopUtilization();
   let due = performance.now() + gateMs;
   let stallMs = 0;
-  const gate = setInterval(() => {
+  const stopGate = wakeEvery(gateMs, () => {
     const now = performance.now();
     stallMs = Math.max(stallMs, now - due);
     due = now + gateMs;
@@ -45,8 +47,7 @@ export function registerEventLoopLag(registry: Registry, prefix: string, options
     utilization = current;
     if (busy) sampler.enable();
     else sampler.disable();
-  }, gateMs);
-  gate.unref();
+  });
 
   // the registry collects in registration order: the first gauge sets them all, then starts a new window
   const collect = () => {
@@ -75,7 +76,7 @@ export function registerEventLoopLag(registry: Registry, prefix: string, options
     ]),
   ) as Record<Stat, Gauge>;
   return () => {
-    clearInterval(gate);
+    stopGate();
     sampler.disable();
   };
 }

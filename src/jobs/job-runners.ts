@@ -4,6 +4,7 @@ import { JOB_NAMES, JOBS, type JobFailureHooks, type JobHandlers, type JobName }
 import { finalFailure, type JobDefinition, type WorkerLimits } from './job-definition.js';
 import { readPayload } from './payloads.js';
 import { QueueRunner } from './queue-runner.js';
+import { wakeEvery } from '../core/wake-ups.js';
 
 /** How a worker's runners run: its limits, and what wakes them. */
 export interface WorkOptions extends WorkerLimits {
@@ -48,11 +49,10 @@ export function startJobRunners(
     const [name = '', ms = '0'] = payload.split(' ');
     byName.get(name)?.wakeIn(Number(ms));
   });
-  const backstop = setInterval(recheck, options.backstopSeconds * 1000);
-  backstop.unref();
+  const stopBackstop = wakeEvery(options.backstopSeconds * 1000, recheck);
   recheck();
   const pause = () => {
-    clearInterval(backstop);
+    stopBackstop();
     for (const r of runners) r.pause();
   };
   return {

@@ -68,7 +68,7 @@ describe('purging expired rows', () => {
   });
 
   it('runs once when the worker starts and then every interval, until stopped', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }); // the interval only: queries and polls keep real time
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }); // the shared wake-ups' timer only: queries and polls keep real time
     const purger = createExpiredPurger(db.pool);
     let runs = 0;
     const counted = { purgeExpired: () => ((runs += 1), purger.purgeExpired()) };

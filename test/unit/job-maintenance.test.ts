@@ -3,7 +3,7 @@ import { startJobMaintenanceLoop } from '../../src/jobs/loops/job-maintenance.js
 
 // The job-maintenance loop on a fake clock: pg-boss's upkeep at start and every two minutes, never
 // two runs at once in a worker, and a stop that waits for the run in flight (the queue closes after).
-beforeEach(() => void vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }));
+beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
 afterEach(() => void vi.useRealTimers());
 
 describe('the job maintenance', () => {

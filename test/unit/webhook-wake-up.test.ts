@@ -5,7 +5,7 @@ import { startWebhookWakeUp } from '../../src/jobs/loops/webhook-wake-up.js';
 // The webhook wake-up loop on a fake clock: a drain is asked for at each event and at start, and its
 // backstop asks only when a delivery is due (an idle archive's backstop sends no job).
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
   vi.setSystemTime(new Date('2026-11-27T12:00:00Z'));
 });
 afterEach(() => vi.useRealTimers());

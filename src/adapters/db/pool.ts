@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0081-what-runs-when-idle.md
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0081-what-runs-when-idle.md, docs/decisions/0086-one-wake-up-a-minute.md
 import pg from 'pg';
 import { translateConnectionLoss } from './connection-loss.js';
 
@@ -40,8 +40,31 @@ export function createPool(options: PoolOptions): pg.Pool {
   // Nor one checked out (a transaction, a migration): pg drops its own listener then, and a lost
   // socket is emitted as 'error' besides failing the query in flight, which is how the caller hears of it.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  checkoutTimerOnlyWhenWaiting(pool);
   answerLossAsUnavailable(pool);
   return pool;
+}
+
+/**
+ * pg-pool arms its checkout timer (connectionTimeoutMillis) even when it hands over an idle
+ * connection at once, and Node wakes the process when a timer it cleared would have fired: each
+ * query of an idle server woke it again five seconds later (decision 0086). A checkout with an
+ * idle connection there for it arms none; one that has to wait keeps the limit.
+ */
+function checkoutTimerOnlyWhenWaiting(pool: pg.Pool): void {
+  const options = (pool as unknown as { options: { connectionTimeoutMillis?: number } }).options;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  pool.connect = ((...args: unknown[]) => {
+    if (pool.idleCount <= pool.waitingCount) return connect(...args);
+    // read by connect() alone, before it returns (the checkout is handed over on the next tick)
+    const limit = options.connectionTimeoutMillis;
+    options.connectionTimeoutMillis = 0;
+    try {
+      return connect(...args);
+    } finally {
+      options.connectionTimeoutMillis = limit;
+    }
+  }) as typeof pool.connect;
 }
 
 /**

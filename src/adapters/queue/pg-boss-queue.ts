@@ -26,6 +26,8 @@ export interface PgBossQueueOptions {
 
 /** Sends that found the one waiting job taken between the refused send and its bringing forward: sent again this many times at most. */
 const SEND_ATTEMPTS = 3;
+/** How often a process's maintenance archives finished jobs and drops old archived ones. */
+const ARCHIVE_EVERY_MS = 3_600_000;
 
 /**
  * pg-boss on Kura's database, as the JobQueue port: pg-boss keeps the jobs, their leases, retries,
@@ -79,6 +81,8 @@ class PgBossQueue implements JobQueue {
   private readonly oneWaiting: Set<string>;
   /** Set once `stop` began: the pool's connections are closing, and their errors are expected. */
   private stopping = false;
+  /** When maintain next archives and drops old jobs. */
+  private nextArchiveAtMs = 0;
 
   constructor(
     private readonly boss: PgBoss,
@@ -127,8 +131,17 @@ class PgBossQueue implements JobQueue {
     return keysInStates(this.boss.getDb(), name, states, keys);
   }
 
-  maintain(): Promise<void> {
-    return this.boss.maintain();
+  /**
+   * pg-boss's maintenance in two paces (decision 0086): the attempts past their expiry are failed at
+   * each call (a dead worker's job is retried that soon), the finished jobs archived and the old
+   * archive dropped once an hour (they are kept for hours and days: a minute more changes nothing).
+   */
+  async maintain(): Promise<void> {
+    await this.boss.expire();
+    if (Date.now() < this.nextArchiveAtMs) return;
+    await this.boss.archive();
+    await (this.boss as unknown as { drop(): Promise<void> }).drop(); // pg-boss's, left out of its types
+    this.nextArchiveAtMs = Date.now() + ARCHIVE_EVERY_MS;
   }
 
   async stop(): Promise<void> {

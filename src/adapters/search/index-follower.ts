@@ -4,6 +4,7 @@ import type { ChangeFeed } from '../../core/livestream/ports.js';
 import { inTransaction } from '../db/pool.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { MemoryIndex } from './memory-index.js';
+import { wakeEvery } from '../../core/wake-ups.js';
 
 /** Half the hour `search_changes` keeps its rows (migration 0008): a process that has not read it for longer loads everything. */
 const MAX_CATCH_UP_MS = 30 * 60 * 1000;
@@ -145,8 +146,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
     );
   };
   feed?.onChange(refreshQuietly);
-  const timer = setInterval(refreshQuietly, READ_EVERY_MS);
-  timer.unref();
+  const stopReading = wakeEvery(READ_EVERY_MS, refreshQuietly);
   if (feed !== null) refreshQuietly(); // an api process: load before the first search asks
 
   return {
@@ -157,7 +157,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
     },
     async close() {
       closed = true;
-      clearInterval(timer);
+      stopReading();
       await refreshing?.catch(() => undefined);
     },
   };

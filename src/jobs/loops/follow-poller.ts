@@ -6,6 +6,7 @@ import type { CheckOutcome } from '../../core/follows/ports.js';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import type { BackgroundLog } from '../job-work.js';
 import { HeldFollows } from './held-follows.js';
+import { wakeAfter, wakeWithin, type CancelWakeUp } from '../../core/wake-ups.js';
 
 /** What the follow poller of a worker checks with, and how many follows at once. */
 export interface FollowChecking {
@@ -70,14 +71,14 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
   let claiming: Promise<void> | null = null;
   let again = false;
   let stopped = false;
-  let claimTimer: NodeJS.Timeout | undefined;
+  let cancelClaim: CancelWakeUp = () => undefined;
   const failed = (followId: string | null) => (error: unknown) => options.onError(error as Error, followId);
 
   /** The next claim without a notification: when another worker's first lease runs out (it may be gone), or at the backstop. */
   const claimIn = (ms: number) => {
-    clearTimeout(claimTimer);
-    claimTimer = setTimeout(() => void claim(), Math.max(0, Math.min(ms, options.backstopSeconds * 1000)));
-    claimTimer.unref();
+    cancelClaim();
+    const backstopMs = options.backstopSeconds * 1000;
+    cancelClaim = ms < backstopMs ? wakeAfter(ms, () => void claim()) : wakeWithin(backstopMs, () => void claim());
   };
   const claimOnce = async () => {
     const now = new Date();
@@ -158,7 +159,7 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
     stopped = true;
     upkeepWhileHolding();
     await claiming;
-    clearTimeout(claimTimer);
+    cancelClaim();
     await held.stop();
     await writeLooks().catch(failed(null));
     await repo.release(worker, null).catch(failed(null));

@@ -6,6 +6,8 @@ import { startEvery } from './every.js';
 
 /** A worker sweeps this often (seconds). */
 export const SWEEP_SECONDS = 60;
+/** After a look that found nothing upcoming, live or being taken down, the sweep looks again at this tick (the fifth: five minutes). */
+const QUIET_TICKS = 5;
 /** Records looked at per sweep, per kind of repair. */
 const SWEEP_BATCH = 5000;
 
@@ -21,11 +23,11 @@ function sweepPolicy(settings: WorkerSettings): SweepPolicy {
  * sweep runs (the sweep repo's lock): a sweep finds what the last one repaired already repaired,
  * so the workers' sweeps need no turn-taking beyond not running at once.
  */
-async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<void> {
+async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<boolean> {
   const { deps, settings, log } = work;
   const { workerId, staleAfterSeconds } = settings;
   // an archive with nothing upcoming, live or being taken down: one read, no lock
-  if (!(await deps.sweep.anythingToSweep())) return;
+  if (!(await deps.sweep.anythingToSweep())) return false;
   await deps.sweep.alone(async () => {
     // first: a live record being taken down must not have its capture queued again by the repairs
     const takenDown = await completePendingTakedowns(
@@ -37,6 +39,7 @@ async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log
     const repairs = await sweepLifecycle(deps, sweepPolicy(settings), new Date());
     if (repairs.length > 0) log.warn({ repairs }, 'lifecycle sweep repaired records');
   });
+  return true;
 }
 
 /**
@@ -48,7 +51,14 @@ export function startLifecycleSweepLoop(
   context: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog },
   wake: { everySeconds: number },
 ): () => Promise<void> {
-  return startEvery(() => sweepOnce(context), {
+  // while the archive has nothing to sweep, one look every five minutes: what it repairs is minutes
+  // overdue by then anyway, and an idle server's every query wakes PostgreSQL (decision 0086)
+  let ticksToSkip = 0;
+  const sweep = async () => {
+    if (ticksToSkip > 0) return void (ticksToSkip -= 1);
+    ticksToSkip = (await sweepOnce(context)) ? 0 : QUIET_TICKS - 1;
+  };
+  return startEvery(sweep, {
     everySeconds: wake.everySeconds,
     onError: (error) => context.log.warn({ err: error }, 'the lifecycle sweep failed; the next one tries again'),
   });

@@ -3,6 +3,7 @@ import { MOVED_ON_BY } from '../../core/capture/capture-lifecycle.js';
 import type { CaptureLease, EncoderLog } from '../../core/capture/ports.js';
 import type { ChangeFeed, Scheduler } from '../../core/livestream/ports.js';
 import type { BackgroundLog, WorkerSettings } from '../job-work.js';
+import { wakeAfter, wakeWithin, type CancelWakeUp } from '../../core/wake-ups.js';
 
 export interface WatchdogOptions {
   staleAfterSeconds: number;
@@ -42,15 +43,16 @@ export function startWatchdogLoop(
  * backstop: with nothing recording it sleeps. Returns a stop function.
  */
 export function startWatchdog(deps: WatchdogDeps, options: WatchdogOptions): () => void {
-  let timer: NodeJS.Timeout | undefined;
+  let cancelLook: CancelWakeUp = () => undefined;
   let looking = false;
   let again = false;
   let stopped = false;
 
+  /** The next look without a notification: when the oldest lease would go stale, or at the backstop. */
   const lookIn = (ms: number) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void look(), Math.min(ms, options.backstopSeconds * 1000));
-    timer.unref();
+    cancelLook();
+    const backstopMs = options.backstopSeconds * 1000;
+    cancelLook = ms < backstopMs ? wakeAfter(ms, () => void look()) : wakeWithin(backstopMs, () => void look());
   };
 
   const look = async (): Promise<void> => {
@@ -88,6 +90,6 @@ export function startWatchdog(deps: WatchdogDeps, options: WatchdogOptions): () 
   void look();
   return () => {
     stopped = true;
-    clearTimeout(timer);
+    cancelLook();
   };
 }

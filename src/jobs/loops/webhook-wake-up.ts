@@ -2,6 +2,7 @@
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
 import type { BackgroundLog, WebhookDrains } from '../job-work.js';
+import { wakeEvery } from '../../core/wake-ups.js';
 
 /** The backstop looks this often (seconds) for a delivery whose drain was never asked for. */
 export const WEBHOOK_BACKSTOP_SECONDS = 600;
@@ -33,13 +34,12 @@ export function startWebhookWakeUp(
     const due = await repo.nextDueAt();
     if (due !== null && due.getTime() <= Date.now()) ask();
   };
-  const timer = setInterval(
-    () => void backstop().catch((error: Error) => context.log.warn({ err: error }, 'could not look for due webhook deliveries')),
+  const stopBackstop = wakeEvery(
     wake.everySeconds * 1000,
+    () => void backstop().catch((error: Error) => context.log.warn({ err: error }, 'could not look for due webhook deliveries')),
   );
-  timer.unref();
   return () => {
     stopAsking();
-    clearInterval(timer);
+    stopBackstop();
   };
 }
