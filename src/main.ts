@@ -65,6 +65,7 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
     }
+    await database.checkpointAfterStart();
     return { database, jobs, app, url, stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -33,6 +33,13 @@ export interface Database {
   follows: FollowRepo;
   retention: RetentionRepo;
   watchLooks: WatchLooks;
+  /**
+   * Once `kura serve` has started: the embedded cluster writes what the start dirtied (the
+   * migrations, pg-boss's queues, the first reports) now, in one go, rather than in its first
+   * timed checkpoint, which spread it over the server's sixth to tenth idle minutes. Nothing for an
+   * external database.
+   */
+  checkpointAfterStart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,9 +76,6 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     await assertSupportedServer(pool);
     const result = await migrate(pool, readPackageInfo().migrationsDir);
     if (result.applied.length > 0) log.info({ applied: result.applied }, 'database migrated');
-    // the embedded cluster writes what the migrations dirtied now, in one go, rather than in its
-    // first timed checkpoint, which spreads it over the server's first ten idle minutes
-    if (embedded !== null && result.applied.length > 0) await pool.query('checkpoint');
   } catch (error) {
     await pool.end();
     await embedded?.stop();
@@ -87,6 +91,9 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     follows: createFollowRepo(pool),
     retention: createRetentionRepo(pool),
     watchLooks: createWatchLookRepo(pool),
+    async checkpointAfterStart() {
+      if (embedded !== null) await pool.query('checkpoint');
+    },
     async close() {
       closing = true;
       await pool.end();
