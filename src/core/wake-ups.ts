@@ -39,7 +39,7 @@ export function wakeEvery(periodMs: number, run: () => void): CancelWakeUp {
 }
 
 /** Runs `run` once, `ms` from now (for a time that matters: a lease's end, a retry). */
-export function wakeAfter(ms: number, run: () => void): CancelWakeUp {
+function wakeAfter(ms: number, run: () => void): CancelWakeUp {
   return add({ at: performance.now() + Math.max(0, ms), run });
 }
 
@@ -47,12 +47,17 @@ export function wakeAfter(ms: number, run: () => void): CancelWakeUp {
  * Runs `run` once, at most `ms` from now: a backstop of a minute or more comes on the last whole
  * minute of the grid before its time (so up to a minute early), with the other wake-ups of that minute.
  */
-export function wakeWithin(ms: number, run: () => void): CancelWakeUp {
+function wakeWithin(ms: number, run: () => void): CancelWakeUp {
   const now = performance.now();
   if (!(ms >= MINUTE_MS)) return wakeAfter(ms, run);
   const start = gridOrigin();
   const latest = now + ms;
   return add({ at: latest - ((latest - start) % MINUTE_MS), run });
+}
+
+/** Runs `run` once: at `dueInMs` when that comes before the backstop (exactly), else by the backstop (wakeWithin). */
+export function wakeWhenDue(dueInMs: number, backstopMs: number, run: () => void): CancelWakeUp {
+  return dueInMs < backstopMs ? wakeAfter(dueInMs, run) : wakeWithin(backstopMs, run);
 }
 
 function gridOrigin(): number {

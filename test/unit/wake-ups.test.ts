@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { wakeAfter, wakeEvery, wakeWithin } from '../../src/core/wake-ups.js';
+import { wakeEvery, wakeWhenDue } from '../../src/core/wake-ups.js';
 
 // The process's shared wake-ups on a fake clock: chores of one, two and five minutes and the
 // backstops of an idle process run in one wake-up a minute, not one each.
@@ -40,8 +40,8 @@ describe('the shared wake-ups', () => {
     const { ran, mark } = recorder();
     const minute = wakeEvery(60_000, mark('minute'));
     await vi.advanceTimersByTimeAsync(100_000);
-    wakeWithin(300_000, mark('backstop')); // due by 400 s: comes at 360 s, with the minute's chores
-    wakeAfter(15_000, mark('lease end')); // a time that matters: exact
+    wakeWhenDue(Infinity, 300_000, mark('backstop')); // nothing due: the backstop, by 400 s, comes at 360 s with the minute's chores
+    wakeWhenDue(15_000, 300_000, mark('lease end')); // due before the backstop (a lease's end): exact
     await vi.advanceTimersByTimeAsync(400_000);
 
     expect(ran.get('backstop')).toEqual([360_000]);
@@ -52,7 +52,7 @@ describe('the shared wake-ups', () => {
 
   it('run nothing cancelled, and nothing more of a periodic one once it is cancelled', async () => {
     const { ran, mark } = recorder();
-    const cancelOnce = wakeWithin(120_000, mark('backstop'));
+    const cancelOnce = wakeWhenDue(Infinity, 120_000, mark('backstop'));
     const cancelEvery = wakeEvery(60_000, mark('chore'));
     cancelOnce();
     await vi.advanceTimersByTimeAsync(130_000);

@@ -134,7 +134,7 @@ class PgBossQueue implements JobQueue {
   /**
    * pg-boss's maintenance in two paces (decision 0086): the attempts past their expiry are failed at
    * each call (a dead worker's job is retried that soon), the finished jobs archived and the old
-   * archive dropped once an hour (they are kept for hours and days: a minute more changes nothing).
+   * archive dropped once an hour (they are kept for hours and days: an hour's wait changes nothing).
    */
   async maintain(): Promise<void> {
     await this.boss.expire();

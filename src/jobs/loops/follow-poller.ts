@@ -6,7 +6,7 @@ import type { CheckOutcome } from '../../core/follows/ports.js';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import type { BackgroundLog } from '../job-work.js';
 import { HeldFollows } from './held-follows.js';
-import { wakeAfter, wakeWithin, type CancelWakeUp } from '../../core/wake-ups.js';
+import { wakeWhenDue, type CancelWakeUp } from '../../core/wake-ups.js';
 
 /** What the follow poller of a worker checks with, and how many follows at once. */
 export interface FollowChecking {
@@ -77,8 +77,7 @@ export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () =
   /** The next claim without a notification: when another worker's first lease runs out (it may be gone), or at the backstop. */
   const claimIn = (ms: number) => {
     cancelClaim();
-    const backstopMs = options.backstopSeconds * 1000;
-    cancelClaim = ms < backstopMs ? wakeAfter(ms, () => void claim()) : wakeWithin(backstopMs, () => void claim());
+    cancelClaim = wakeWhenDue(ms, options.backstopSeconds * 1000, () => void claim());
   };
   const claimOnce = async () => {
     const now = new Date();

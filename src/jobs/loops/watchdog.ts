@@ -3,7 +3,7 @@ import { MOVED_ON_BY } from '../../core/capture/capture-lifecycle.js';
 import type { CaptureLease, EncoderLog } from '../../core/capture/ports.js';
 import type { ChangeFeed, Scheduler } from '../../core/livestream/ports.js';
 import type { BackgroundLog, WorkerSettings } from '../job-work.js';
-import { wakeAfter, wakeWithin, type CancelWakeUp } from '../../core/wake-ups.js';
+import { wakeWhenDue, type CancelWakeUp } from '../../core/wake-ups.js';
 
 export interface WatchdogOptions {
   staleAfterSeconds: number;
@@ -51,8 +51,7 @@ export function startWatchdog(deps: WatchdogDeps, options: WatchdogOptions): () 
   /** The next look without a notification: when the oldest lease would go stale, or at the backstop. */
   const lookIn = (ms: number) => {
     cancelLook();
-    const backstopMs = options.backstopSeconds * 1000;
-    cancelLook = ms < backstopMs ? wakeAfter(ms, () => void look()) : wakeWithin(backstopMs, () => void look());
+    cancelLook = wakeWhenDue(ms, options.backstopSeconds * 1000, () => void look());
   };
 
   const look = async (): Promise<void> => {
