@@ -65,7 +65,8 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
     }
-    await database.checkpointAfterStart();
+    // what starting dirtied is written now; a refusal costs only a later, spread-out checkpoint
+    await database.checkpointAfterStart().catch((error: Error) => log.warn({ err: error }, 'the checkpoint after start failed'));
     return { database, jobs, app, url, stop: stopAll };
   } catch (error) {
     await stopAll();
