@@ -62,11 +62,14 @@ export async function startKura(config: Config, log: Logger = createLogger(confi
       app = await buildHttp(config, { database, store, feed, search, sources, accounts, log });
       await announceSetup(config, accounts.setup, log);
       stops.push(() => (app as FastifyInstance).close());
+    }
+    // what starting dirtied is written now, before the api listens (from then on `kura serve` is up
+    // and its signals are handled); a refusal costs only a later, spread-out checkpoint
+    await database.checkpointAfterStart().catch((error: Error) => log.warn({ err: error }, 'the checkpoint after start failed'));
+    if (app !== null) {
       url = await app.listen({ port: config.port, host: config.host });
       log.info({ url, publicUrl: config.publicUrl, role: config.role }, 'kura api listening');
     }
-    // what starting dirtied is written now; a refusal costs only a later, spread-out checkpoint
-    await database.checkpointAfterStart().catch((error: Error) => log.warn({ err: error }, 'the checkpoint after start failed'));
     return { database, jobs, app, url, stop: stopAll };
   } catch (error) {
     await stopAll();
