@@ -48,10 +48,9 @@ function wakeAfter(ms: number, run: () => void): CancelWakeUp {
  * minute of the grid before its time (so up to a minute early), with the other wake-ups of that minute.
  */
 function wakeWithin(ms: number, run: () => void): CancelWakeUp {
-  const now = performance.now();
   if (!(ms >= MINUTE_MS)) return wakeAfter(ms, run);
   const start = gridOrigin();
-  const latest = now + ms;
+  const latest = performance.now() + ms;
   return add({ at: latest - ((latest - start) % MINUTE_MS), run });
 }
 
