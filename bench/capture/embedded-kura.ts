@@ -12,7 +12,7 @@ import { readProc } from './proc-stat.js';
 export interface EmbeddedKura {
   server: KuraServer;
   env: Record<string, string>;
-  /** Kura's own database, for the bench's reads (a LISTEN and a few queries per capture: counted with PostgreSQL's). */
+  /** Kura's own database, for the bench's reads (a LISTEN and a few queries per capture; section single leaves its backend out). */
   databaseUrl: string;
 }
 

@@ -44,7 +44,7 @@ const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
   --window 15           segments in the live playlist's sliding window
   --idle-settle 60      seconds between start-up and the idle sample
   --idle-seconds 60     seconds sampled idle
-  --warm-up 0           captures at once the single section's server records before its warm capture
+  --warm-up 5           captures at once the single section's server records before its warm capture (0: the warm one is its second)
   --bare-runs 5         repeats of each baseline, whose median counts (live ones run at once)
   --idle-before 10      seconds the single section samples the idle server before each capture
   --profile DIR         write V8 CPU profiles of the kura processes under DIR
@@ -81,7 +81,7 @@ export function parseOptions(argv: string[]): Options {
     window: number('window', 15),
     idleSettle: number('idle-settle', 60),
     idleSeconds: number('idle-seconds', 60),
-    warmUp: number('warm-up', 0),
+    warmUp: number('warm-up', 5),
     bareRuns: Math.max(1, number('bare-runs', 5)),
     idleBefore: Math.max(1, number('idle-before', 10)),
   };

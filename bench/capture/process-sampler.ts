@@ -55,9 +55,12 @@ export function kindOf(argv: string[]): string {
 
 type LiveRun = ChildRun & { lastCpu: number };
 
-/** Samples `pid` every `intervalMs` until `stop()`. Children are read from the main thread's list (node spawns from it). */
-export function sampleProcess(pid: number, intervalMs: number): { stop(): Promise<Timeline> } {
-  const sampler = new Sampler(pid);
+/**
+ * Samples `pid` every `intervalMs` until `stop()`. Children are read from the main thread's list
+ * (node spawns from it). The PostgreSQL backends in `notKura` are the bench's (see PostgresTree).
+ */
+export function sampleProcess(pid: number, intervalMs: number, notKura?: ReadonlySet<number>): { stop(): Promise<Timeline> } {
+  const sampler = new Sampler(pid, notKura);
   sampler.tick();
   const timer = setInterval(() => sampler.tick(), intervalMs);
   return {
@@ -83,7 +86,10 @@ class Sampler {
   /** The embedded PostgreSQL, once seen among the children: its tree is counted apart, not as a child run. */
   private postgres: PostgresTree | null = null;
 
-  constructor(private readonly pid: number) {
+  constructor(
+    private readonly pid: number,
+    private readonly notKura?: ReadonlySet<number>,
+  ) {
     this.parentCommand = readProc(`/proc/${pid}/cmdline`, '');
   }
 
@@ -121,7 +127,7 @@ class Sampler {
         if (command === this.parentCommand || command === '') continue;
         const argv = command.split('\0').filter((a) => a !== '');
         if (isPostmaster(argv)) {
-          this.postgres = new PostgresTree(child);
+          this.postgres = new PostgresTree(child, this.notKura);
           continue;
         }
         run = { pid: child, kind: kindOf(argv), command: argv.join(' '), from: t, to: null, cpu: 0, peakRssMb: 0, lastCpu: 0 };

@@ -42,7 +42,7 @@ export function printSingle(title: string, m: MeasuredCapture, streamlinkLimit: 
       m.statements.map((s) => [`\`${s.query.slice(0, 110)}\``, s.calls, fixed(s.ms, 1)]),
     ),
     '',
-    `All statements, queued → stored: ${m.totals.calls} calls, ${fixed(m.totals.ms, 1)} ms; sessions (connections) opened: ${m.totals.sessions}, the bench’s own and \`kura archive\`’s included.`,
+    `All statements, queued → stored: ${m.totals.calls} calls, ${fixed(m.totals.ms, 1)} ms; sessions (connections) opened: ${m.totals.sessions} (\`kura archive\`’s; the bench’s one is opened before queueing, and its backend’s CPU is not counted).`,
     '',
     table(['recording', 'video frames (each run)', 'duration s', 'peak RSS MB'], framesRows(m)),
     '',

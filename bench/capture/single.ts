@@ -6,7 +6,7 @@ import { probe } from '../../test/support/hls-fixture.js';
 import { recordLiveRuns } from './bare-ffmpeg.js';
 import { mbps, onAir, sleep, type BenchContext } from './context.js';
 import { resetStatements, startEmbeddedKura, statementTotals, topStatements } from './embedded-kura.js';
-import { archiveFile, captureTimes, finalizeMarks, logLines, queueArchives, waitStored } from './kura-run.js';
+import { archiveFile, captureTimes, finalizeMarks, logLines, openBenchReads, queueArchives, waitStored, type BenchReads } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
 import { childrenByKind, costBetween, steps, total } from './phases.js';
 import { sampleProcess, type Sample, type Timeline } from './process-sampler.js';
@@ -95,8 +95,18 @@ async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): P
  * idle server for `--idle-before` seconds.
  */
 async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): Promise<MeasuredCapture> {
+  // the bench's reads on a connection opened before measuring, its backend not counted as Kura's
+  const reads = await openBenchReads(run.databaseUrl);
+  try {
+    return await measureWith(ctx, run, name, reads);
+  } finally {
+    await reads.close();
+  }
+}
+
+async function measureWith(ctx: BenchContext, run: SingleRun, name: string, reads: BenchReads): Promise<MeasuredCapture> {
   const { encoded } = await ctx.stream(ctx.options.seconds);
-  const sampler = sampleProcess(run.pid, 10);
+  const sampler = sampleProcess(run.pid, 10, new Set([reads.pid]));
   const idleFrom = Date.now();
   await sleep(ctx.options.idleBefore);
   const idleTo = Date.now();
@@ -112,7 +122,7 @@ async function measureCapture(ctx: BenchContext, run: SingleRun, name: string): 
   const bareRuns = recordLiveRuns(run.live.url, `single-bare-${name}`, ctx.options.bareRuns, ctx.root);
   const streamlinkRuns =
     streamlinkVersion() === null ? null : recordLiveRuns(run.live.url, `single-streamlink-${name}`, ctx.options.bareRuns, ctx.root, recordStreamlink, 'ts');
-  const stored = await waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000);
+  const stored = await reads.waitStored(id, (ctx.options.seconds + 300) * 1000);
   const [bare, streamlink] = [await bareRuns, await streamlinkRuns];
   const timeline = await sampler.stop();
   const totals = await statementTotals(run.databaseUrl);
