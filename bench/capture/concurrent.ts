@@ -51,7 +51,13 @@ export async function runConcurrent(ctx: BenchContext): Promise<void> {
   let s3: TestS3 | null = null;
   const outcomes: Outcome[] = [];
   try {
-    const setups: Setup[] = ctx.options.concurrent.map((count) => ({ name: 'fs storage, 1 process', count, processes: 1, storageEnv: {}, baselines: true }));
+    const setups: Setup[] = ctx.options.concurrent.map((count) => ({
+      name: 'fs storage, 1 process',
+      count,
+      processes: 1,
+      storageEnv: {},
+      baselines: count <= ctx.options.baselinesUpTo,
+    }));
     if (ctx.options.s3Concurrent > 0) {
       s3 = await startS3();
       for (const processes of [1, 2])

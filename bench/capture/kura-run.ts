@@ -99,18 +99,20 @@ export async function openBenchReads(databaseUrl: string): Promise<BenchReads> {
   return {
     pid: row?.pid as number,
     async waitStored(id, timeoutMs) {
+      let onChange = () => undefined;
+      let timer: NodeJS.Timeout | undefined;
       const status = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`record ${id} did not end in ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`record ${id} did not end in ${timeoutMs} ms`)), timeoutMs);
         const check = async () => {
           const ended = await recordEnded(id);
-          if (ended === null) return;
-          clearTimeout(timer);
-          client.off('notification', onChange);
-          resolve(ended);
+          if (ended !== null) resolve(ended);
         };
-        const onChange = () => void check().catch(reject);
+        onChange = () => void check().catch(reject);
         client.on('notification', onChange);
         onChange();
+      }).finally(() => {
+        clearTimeout(timer);
+        client.off('notification', onChange);
       });
       // finalize deletes the chunks after marking the capture finalized: a moment more
       for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {

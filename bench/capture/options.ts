@@ -14,6 +14,11 @@ export interface Options {
   concurrent: number[];
   /** Captures at once for the S3 variants (one process, two processes); 0 skips them. */
   s3Concurrent: number;
+  /**
+   * The most captures at once beside which bare ffmpeg and streamlink record too: three recorders a
+   * stream overload 2 cores at 100 (their captures start late and miss what left the window).
+   */
+  baselinesUpTo: number;
   sections: Section[];
   /** Where V8 CPU profiles of the kura processes go, one folder per run. */
   profileDir: string | null;
@@ -39,6 +44,7 @@ const USAGE = `Usage: npm run build && npm run bench:capture -- [options]
   --long-seconds 600    long stream (long)
   --concurrent 100      captures at once in one kura serve (fs); a list runs each: 100,60,40; 0 skips
   --s3-concurrent 0     captures at once on S3 in one process and in two processes; 0 skips
+  --baselines-up-to 20  bare ffmpeg and streamlink record beside Kura's captures (one each per capture) only up to this many
   --only LIST           sections to run: ${SECTIONS.join(',')}
   --segment-seconds 1   target length of the streams' segments (a keyframe every second whatever it is)
   --window 15           segments in the live playlist's sliding window
@@ -74,6 +80,7 @@ export function parseOptions(argv: string[]): Options {
       .map(Number)
       .filter((n) => n > 0),
     s3Concurrent: number('s3-concurrent', 0),
+    baselinesUpTo: number('baselines-up-to', 20),
     sections: sections as Section[],
     profileDir: given.has('profile') ? path.resolve(given.get('profile') as string) : null,
     cacheDir: path.resolve(given.get('cache') ?? defaultCacheDir()),
@@ -90,6 +97,7 @@ export function parseOptions(argv: string[]): Options {
     'long-seconds',
     'concurrent',
     's3-concurrent',
+    'baselines-up-to',
     'only',
     'profile',
     'cache',
