@@ -11,7 +11,7 @@ import { captureEnv, onAir, sleep, type BenchContext } from './context.js';
 import { startEmbeddedKura } from './embedded-kura.js';
 import { sampleDiskPeak } from './disk-peak.js';
 import type { EncodedStream } from './encoded-stream.js';
-import { archiveFile, captureStarts, eventLoopLag, gapsOf, queueArchives, startKura, waitStored, type KuraServer } from './kura-run.js';
+import { archiveFile, captureStarts, eventLoopLag, gapsOf, openBenchReads, queueArchives, startKura, type KuraServer } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
 import { COST_HEADER, costCells, fixed, section, table, TARGET_HEADER, targetRow } from './markdown.js';
 import { childrenByKind, NO_COST, sum, total, type Cost } from './phases.js';
@@ -150,7 +150,12 @@ async function measure(ctx: BenchContext, run: Run) {
   const baselines = run.baselines ? onAir(live.url('on-air')).then(() => recordBaselines(live, ids.length, ctx.root)) : null;
   await live.ended();
   const endedAt = Date.now();
-  for (const id of ids) await waitStored(databaseUrl, id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
+  const reads = await openBenchReads(databaseUrl);
+  try {
+    for (const id of ids) await reads.waitStored(id, (ctx.options.seconds + 1200) * 1000).catch(() => null);
+  } finally {
+    await reads.close();
+  }
   const storedAfterEndSeconds = (Date.now() - endedAt) / 1000;
   const lags = await Promise.all(kuras.map((k) => eventLoopLag(k.metricsUrl as string)));
   const timelines = await Promise.all(samplers.map((s) => s.stop()));

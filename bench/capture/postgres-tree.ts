@@ -25,8 +25,8 @@ export const BENCH_READS = "the bench's own reads (not counted)";
 /**
  * Cumulative CPU seconds of the postmaster's tree, split by role, sampled again and again. The
  * backends in `notKura` (the bench's own connection, which must outlive the sampling: an ended
- * backend's CPU moves into the postmaster's counter) are listed as BENCH_READS and left out of
- * the total.
+ * backend's CPU moves into the postmaster's counter) are shown as BENCH_READS, apart from the
+ * total.
  */
 export class PostgresTree {
   /** Each process's last-seen CPU (own + waited), kept once it ends, by pid. */
@@ -42,6 +42,7 @@ export class PostgresTree {
     const postmaster = readStat(`/proc/${this.pid}/stat`);
     if (postmaster === null) return { total: 0, roles: {} };
     let total = postmaster.own + postmaster.waited;
+    let bench = 0;
     const children = readProc(`/proc/${this.pid}/task/${this.pid}/children`, '')
       .split(' ')
       .filter((s) => s !== '')
@@ -51,7 +52,7 @@ export class PostgresTree {
       if (stat === null) continue;
       const cpu = stat.own + stat.waited;
       if (this.notKura.has(child)) {
-        this.seen.set(child, { role: BENCH_READS, cpu });
+        bench += cpu;
         continue;
       }
       total += cpu;
@@ -62,8 +63,9 @@ export class PostgresTree {
     }
     const roles: Record<string, number> = { postmaster: postmaster.own };
     for (const { role, cpu } of this.seen.values()) roles[role] = (roles[role] ?? 0) + cpu;
-    const accounted = Object.entries(roles).reduce((s, [role, v]) => (role === BENCH_READS ? s : s + v), 0);
+    const accounted = Object.values(roles).reduce((s, v) => s + v, 0);
     roles['ended unseen'] = Math.max(0, total - accounted);
+    if (bench > 0) roles[BENCH_READS] = bench;
     return { total, roles };
   }
 }

@@ -6,7 +6,7 @@ import { probe } from '../../test/support/hls-fixture.js';
 import { recordLiveRuns } from './bare-ffmpeg.js';
 import { mbps, onAir, sleep, type BenchContext } from './context.js';
 import { resetStatements, startEmbeddedKura, statementTotals, topStatements } from './embedded-kura.js';
-import { archiveFile, captureTimes, finalizeMarks, logLines, openBenchReads, queueArchives, waitStored, type BenchReads } from './kura-run.js';
+import { archiveFile, captureTimes, finalizeMarks, logLines, openBenchReads, queueArchives, type BenchReads } from './kura-run.js';
 import { serveLive, type LiveStream } from './live-server.js';
 import { childrenByKind, costBetween, steps, total } from './phases.js';
 import { sampleProcess, type Sample, type Timeline } from './process-sampler.js';
@@ -86,7 +86,12 @@ async function recordAtOnce(ctx: BenchContext, run: SingleRun, count: number): P
     ctx.root,
   );
   run.live.start();
-  await Promise.all(ids.map((id) => waitStored(run.databaseUrl, id, (ctx.options.seconds + 300) * 1000)));
+  const reads = await openBenchReads(run.databaseUrl);
+  try {
+    await Promise.all(ids.map((id) => reads.waitStored(id, (ctx.options.seconds + 300) * 1000)));
+  } finally {
+    await reads.close();
+  }
 }
 
 /**

@@ -35,9 +35,9 @@ export interface Database {
   watchLooks: WatchLooks;
   /**
    * Once `kura serve` has started its parts, before its api listens: the embedded cluster writes
-   * what the start dirtied (the migrations, pg-boss's queues, the first reports) in one go, rather than in its first
-   * timed checkpoint, which spread it over the server's sixth to tenth idle minutes. Nothing for an
-   * external database.
+   * what the start dirtied (the migrations, pg-boss's queues, the first reports) in one go, rather
+   * than in its first timed checkpoint, which spread it over the server's sixth to tenth idle
+   * minutes. Nothing for an external database.
    */
   checkpointAfterStart(): Promise<void>;
   close(): Promise<void>;
