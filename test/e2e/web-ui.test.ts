@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
 import { freePort, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
@@ -13,17 +13,23 @@ import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
-import { putObject, storeArchive } from '../support/archives.js';
+import { finishedRecord, putObject, storeArchive } from '../support/archives.js';
 
 // The web UI in Debian's Chromium against a real `kura serve` (its own process, real PostgreSQL),
 // recording a live HLS fixture that a yt-dlp STAND-IN presents as a YouTube livestream.
-// The tests share one server and run in order: the first one archives the stream the others browse.
+// The tests share one server, and each reads only what it makes or what beforeAll put there: the
+// first records a stream and plays its archive; the others browse the imported history and an
+// archive stored beforehand, so one test failing never fails the next.
 const VIDEO_ID = 'uiTestVid01';
 /** An imported upcoming stream a year away; the lifecycle sweep watches it like any other, so the stand-in answers for it as its own video. */
 const FAR_ID = 'farUpcoming';
 const FAR_TITLE = 'A stream next year';
 const TITLE = '【歌枠】Karaoke night 🎤 #42';
 const IMPORTED = 60;
+/** A finished archive stored before the tests (video and thumbnail), which the history, search and page tests browse. */
+const STORED_ID = 'uiStored001';
+const STORED_TITLE = '【歌枠】Midnight serenade 🎤 #41';
+const STORED_CHANNEL = 'Stored Ch. 試験';
 let served: BrowserKura;
 let db: TestDatabase;
 let cwd: string;
@@ -42,9 +48,52 @@ const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hls
     }),
   );
 
-function ffmpegPoster(file: string): Promise<number | null> {
-  const child = spawn('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360', '-frames:v', '1', '-y', file]);
+function ffmpeg(args: string[]): Promise<number | null> {
+  const child = spawn('ffmpeg', ['-v', 'error', ...args]);
   return new Promise((resolve) => child.on('close', resolve));
+}
+
+const ffmpegPoster = (file: string) => ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=640x360', '-frames:v', '1', '-y', file]);
+
+/** Stores STORED_ID as an archive imported with its files: a playable 4 s MP4 and its thumbnail, and the finished record. */
+async function storePlayableArchive(): Promise<void> {
+  const video = path.join(cwd, 'stored.mp4');
+  const poster = path.join(cwd, 'stored.jpg');
+  const encode = [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x180:rate=30',
+    '-t',
+    '4',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    '-y',
+    video,
+  ];
+  expect(await ffmpeg(encode)).toBe(0);
+  expect(await ffmpegPoster(poster)).toBe(0);
+  const store = createFsStore(path.join(cwd, 'data', 'archive'));
+  const videoBytes = await readFile(video);
+  const stored = await putObject(store, objectKeys.video(STORED_ID), videoBytes);
+  await putObject(store, objectKeys.thumbnail(STORED_ID), await readFile(poster));
+  const archive = {
+    fileSizeBytes: stored.bytes,
+    lengthSeconds: 4,
+    videoKey: objectKeys.video(STORED_ID),
+    logKey: null,
+    thumbnailKey: objectKeys.thumbnail(STORED_ID),
+    sha256: stored.sha256,
+    externalUrl: null,
+  };
+  const record = finishedRecord(STORED_ID, archive);
+  await db.livestreams.upsertMany([
+    { ...record, title: STORED_TITLE, channelName: STORED_CHANNEL, channelId: 'stored-channel', scheduledStart: new Date('2025-06-01T12:00:00Z') },
+  ]);
 }
 
 async function loggedInContext(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark'): Promise<BrowserContext> {
@@ -89,6 +138,7 @@ beforeAll(async () => {
   const imported = buildRecords(IMPORTED).map((r, i) => ({ ...r, thumbnail: i === IMPORTED - 1 ? gone : '' }));
   await writeFile(importFile, JSON.stringify([...imported, upcoming]));
   expect((await runKura(['import', importFile], env(), cwd)).code).toBe(0);
+  await storePlayableArchive();
   expect((await runKura(['user', 'add', 'alice', '--admin'], env(), cwd, 'alice-password-1\n')).code).toBe(0);
   ({ browser } = await served.start());
 }, 120_000);
@@ -106,6 +156,21 @@ const loadedWidth = (page: Page, selector: string) =>
     .first()
     .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0), undefined, { timeout: 1000 })
     .catch(() => 0);
+
+/** What a <video> is doing: where it plays, what it holds, whether it waits or failed. */
+const playerState = (video: Locator) =>
+  video.evaluate((v: HTMLVideoElement) => ({
+    currentTime: v.currentTime,
+    buffered: Array.from({ length: v.buffered.length }, (_, i) => [v.buffered.start(i), v.buffered.end(i)]),
+    readyState: v.readyState,
+    networkState: v.networkState,
+    paused: v.paused,
+    error: v.error?.message ?? null,
+  }));
+
+/** How far the capture of VIDEO_ID has come, as its worker recorded it. */
+const captureState = async () =>
+  (await db.pool.query('select state, next_sequence, heartbeat_at from captures where livestream_id = $1', [VIDEO_ID])).rows[0] ?? null;
 
 /**
  * Opens the archive page of the stream being recorded in a page of its own: it plays the live
@@ -135,7 +200,15 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
   const time = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(time, { timeout: 30_000 }).toBeGreaterThan(0);
   const first = await time();
-  await expect.poll(time, { timeout: 10_000 }).toBeGreaterThan(first + 1); // it plays as it is recorded
+  // it plays as it is recorded (and says what the player and the capture were doing if not)
+  await expect
+    .poll(time, { timeout: 10_000 })
+    .toBeGreaterThan(first + 1)
+    .catch(async (error: Error) => {
+      throw new Error(
+        `${error.message}\nthe player: ${JSON.stringify(await playerState(video))}; live playlist loads: ${playlists.length}; capture: ${JSON.stringify(await captureState())}`,
+      );
+    });
   await page.locator('[data-testid=live-badge]').waitFor({ timeout: 10_000 });
   // beside the player, the recording's figures and its recent frame
   await expect.poll(() => textOf(page, '[data-testid=progress-size]')).toMatch(/^[\d.]+ (kB|MB)$/);
@@ -240,6 +313,10 @@ describe('the web UI', () => {
         }),
     );
     expect(landed).toBeGreaterThanOrEqual(19.5);
+    await expect.poll(() => textOf(page, 'aside')).toMatch(/Complete\s+Yes, no segment lost/);
+    const logFile = await page.request.get((await page.getByRole('link', { name: 'Encoder log' }).getAttribute('href')) as string);
+    expect(logFile.status()).toBe(200);
+    expect(await logFile.text()).toContain('[kura] recording');
     await screenshot(page, 'archive-playing-desktop');
     expect(errors).toEqual([]);
     await page.close();
@@ -247,16 +324,20 @@ describe('the web UI', () => {
 
   it('pages through the history, changes page size and sort, and the archive page’s downloads answer', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
+    // the history counts every finished record: the imported ones, the stored one, and whatever another test archived
+    const finished = async () => (await db.pool.query(`select count(*)::int as n from livestreams where status = 'finished'`)).rows[0].n as number;
+    expect(await finished()).toBeGreaterThanOrEqual(IMPORTED + 1);
     await page.goto('/history');
     const items = page.locator('[data-testid=history-list] > li');
     await expect.poll(() => items.count()).toBe(25);
-    const total = IMPORTED + 1;
-    await expect.poll(() => page.getByText(`1–25 of ${total} archived streams`).count()).toBe(1);
-    expect(await items.first().innerText()).toContain(TITLE); // newest first
+    await expect.poll(async () => page.getByText(`1–25 of ${await finished()} archived streams`).count()).toBe(1);
+    const titleOf = (item: Locator) => item.locator('h3').innerText();
+    const newest = await titleOf(items.first());
 
     await page.getByLabel('Per page').selectOption('50');
     await expect.poll(() => items.count()).toBe(50);
     await page.getByRole('button', { name: 'Next →' }).click();
+    const total = await finished();
     await expect.poll(() => items.count()).toBe(total - 50);
     await page.getByText(`51–${total} of ${total}`).waitFor();
     expect(new URL(page.url()).search).toBe('?page=1&limit=50');
@@ -266,24 +347,32 @@ describe('the web UI', () => {
     await expect.poll(() => items.first().innerText()).toContain('Karaoke night 0');
     await page.reload(); // the URL keeps the view
     await expect.poll(() => items.first().innerText()).toContain('Karaoke night 0');
+    await page.getByRole('button', { name: 'Next →' }).click();
+    await page.getByText(`51–${total} of ${total}`).waitFor();
+    expect(await titleOf(items.last())).toBe(newest); // newest first before, oldest first now
 
-    // playing in the page (test 1) is not a download; the download link is
-    const downloads = () => fetch(`${api}/api/video/${VIDEO_ID}/downloads`).then((r) => r.json());
+    // playing in the page is not a download; the download link is
+    const downloads = () => fetch(`${api}/api/video/${STORED_ID}/downloads`).then((r) => r.json());
+    await page.goto(`/archive/${STORED_ID}`);
+    const video = page.locator('[data-testid=player]');
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
     expect(await downloads()).toEqual({ downloads: 0 });
-    await page.goto(`/archive/${VIDEO_ID}`);
-    for (const name of [/Download video/, 'Encoder log', 'Thumbnail']) {
+    for (const name of [/Download video/, 'Thumbnail']) {
       const href = await page.getByRole('link', { name }).getAttribute('href');
       const response = await page.request.get(href as string);
       expect(response.status(), String(name)).toBe(200);
       expect((await response.body()).length).toBeGreaterThan(0);
     }
     expect(await downloads()).toEqual({ downloads: 1 });
-    await expect.poll(() => textOf(page, 'aside')).toMatch(/Complete\s+Yes, no segment lost/);
 
     // a shared link previews: the server writes the Open Graph tags into the page itself
-    const html = await fetch(`${api}/archive/${VIDEO_ID}`).then((r) => r.text());
-    expect(html).toContain(`<meta property="og:title" content="${TITLE}">`);
-    expect(html).toContain(`<meta property="og:url" content="${api}/archive/${VIDEO_ID}">`);
+    const html = await fetch(`${api}/archive/${STORED_ID}`).then((r) => r.text());
+    expect(html).toContain(`<meta property="og:title" content="${STORED_TITLE}">`);
+    expect(html).toContain(`<meta property="og:url" content="${api}/archive/${STORED_ID}">`);
     expect(html).toMatch(/<meta property="og:image" content="http[^"]+">/);
     await page.close();
   }, 60_000);
@@ -312,16 +401,19 @@ describe('the web UI', () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     await page.goto('/history');
     const search = page.getByRole('searchbox', { name: 'Search the archive' });
-    await search.pressSequentially('karoke', { delay: 40 }); // "karaoke" with a letter missing
-    // on a busy machine a pause between keys can outlast the debounce and search "k" first: wait for the whole word
-    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 10_000 }).toBe('karoke');
+    await search.pressSequentially('sernade', { delay: 40 }); // "serenade" with a letter missing
+    // on a busy machine a pause between keys can outlast the debounce and search "s" first: wait for the whole word
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 10_000 }).toBe('sernade');
     await expect.poll(() => page.getByText(/of \d+ matches/).count(), { timeout: 10_000 }).toBe(1);
     const items = page.locator('[data-testid=history-list] > li');
-    await expect.poll(() => items.first().innerText()).toContain(TITLE);
-    await items.first().getByRole('button', { name: 'only this channel: Fixture Ch. 試験' }).click();
+    await expect.poll(() => items.first().innerText()).toContain(STORED_TITLE);
+    await items
+      .first()
+      .getByRole('button', { name: `only this channel: ${STORED_CHANNEL}` })
+      .click();
     await page.getByText('1–1 of 1 matches').waitFor();
     await expect.poll(() => items.count()).toBe(1);
-    await page.getByText('Channel: Fixture Ch. 試験').waitFor();
+    await page.getByText(`Channel: ${STORED_CHANNEL}`).waitFor();
     await screenshot(page, 'history-search-desktop-light');
     await search.fill('nothing-like-this-anywhere');
     await page.getByText('Nothing in the archive matches').waitFor();
@@ -579,7 +671,7 @@ describe('the web UI', () => {
   }, 60_000);
 
   it('shows every page at desktop and phone widths without serious accessibility violations', async () => {
-    const pages = ['/', '/queue', '/history', `/archive/${VIDEO_ID}`, '/stats', '/tokens', '/login'];
+    const pages = ['/', '/queue', '/history', `/archive/${STORED_ID}`, '/stats', '/tokens', '/login'];
     const found: string[] = [];
     // desktop in the light theme, phone in the dark one: both themes are checked (contrast included)
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
