@@ -1,7 +1,7 @@
 import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
 import type { CaptureDeps } from '../core/capture/capture-stream.js';
 import type { FinalizeDeps } from '../core/capture/finalize-archive.js';
-import type { LiveFrameDeps } from '../core/capture/refresh-live-frame.js';
+import type { KeepLiveFrameDeps } from '../core/capture/refresh-live-frame.js';
 import type { ChatDeps } from '../core/chat/capture-chat.js';
 import type { DeliverDeps } from '../core/notifications/deliver-webhooks.js';
 import type { SweepDeps } from '../core/workflow/sweep-lifecycle.js';
@@ -11,7 +11,7 @@ import type { ApplyRetentionDeps } from '../core/retention/apply-retention.js';
 import type { RetentionRules } from '../core/retention/retention-rules.js';
 
 /** The ports the record jobs (watch, capture and its recent frame, chat, finalize, sweep, a takedown's completion) run on. */
-export type WorkerDeps = WatchDeps & CaptureDeps & LiveFrameDeps & FinalizeDeps & SweepDeps & ChatDeps & CompleteTakedownDeps;
+export type WorkerDeps = WatchDeps & CaptureDeps & KeepLiveFrameDeps & FinalizeDeps & SweepDeps & ChatDeps & CompleteTakedownDeps;
 
 /** Who this worker is and the capture settings its jobs share. */
 export interface WorkerSettings {

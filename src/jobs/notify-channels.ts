@@ -1,7 +1,7 @@
 /*
- * The PostgreSQL NOTIFY channels that wake Kura's background work, from any process. Each is
- * notified by a trigger: the migrations' (migrations/*.sql) or, for the jobs, the one the queue
- * adapter puts on pg-boss's job table (src/adapters/queue/pg-boss-tables.ts).
+ * The PostgreSQL NOTIFY channels that wake Kura's background work, from any process. Each but the
+ * frame looks' is notified by a trigger: the migrations' (migrations/*.sql) or, for the jobs, the
+ * one the queue adapter puts on pg-boss's job table (src/adapters/queue/pg-boss-tables.ts).
  */
 
 /** A job sent, retried or brought forward: `<queue> <ms until due>`. */
@@ -19,6 +19,14 @@ export const RECORD_CHANGES_CHANNEL = 'kura_livestreams_changed';
 /** A new webhook event in the outbox (migrations 0015, 0017). */
 export const WEBHOOK_EVENTS_CHANNEL = 'kura_webhook_events';
 
+/** Someone asked for a recording's recent frame: the record's id (sent by the api, src/adapters/db/frame-repo.ts, not a trigger). */
+export const FRAME_LOOKS_CHANNEL = 'kura_frame_looks';
+
 /** Every channel background work listens to. */
 export type NotifyChannel =
-  typeof JOB_NOTIFY_CHANNEL | typeof FOLLOW_NOTIFY_CHANNEL | typeof LEASE_NOTIFY_CHANNEL | typeof RECORD_CHANGES_CHANNEL | typeof WEBHOOK_EVENTS_CHANNEL;
+  | typeof JOB_NOTIFY_CHANNEL
+  | typeof FOLLOW_NOTIFY_CHANNEL
+  | typeof LEASE_NOTIFY_CHANNEL
+  | typeof RECORD_CHANGES_CHANNEL
+  | typeof WEBHOOK_EVENTS_CHANNEL
+  | typeof FRAME_LOOKS_CHANNEL;

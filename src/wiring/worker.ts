@@ -6,6 +6,7 @@ import { createHlsRecorder } from '../adapters/capture/hls-recorder.js';
 import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool, freeBytes } from '../adapters/capture/spool.js';
 import { createFrameRepo } from '../adapters/db/frame-repo.js';
+import { createFrameLooks } from '../core/capture/frame-looks.js';
 import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
 import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
 import { diskSpace } from '../adapters/system/disk-space.js';
@@ -82,6 +83,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
       bytes: createRecordedBytes({ captures: database.captures, store, spool }),
     }),
     frames: createFrameRepo(database.pool),
+    frameLooks: createFrameLooks(),
     fetchImage: sources.fetchImage,
     chats: database.chats,
     chatArchive: chatArchive({ chats: database.chats, store, spool }),

@@ -10,7 +10,11 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
-import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
+import { keepLiveFrame, refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
+import { createFrameLooks } from '../../src/core/capture/frame-looks.js';
+import { listenForChanges } from '../../src/adapters/db/change-listener.js';
+import { startFrameLooksLoop } from '../../src/jobs/loops/frame-looks.js';
+import { FRAME_LOOKS_CHANNEL } from '../../src/jobs/notify-channels.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
 import { liveFrameDeps, recordLive } from '../support/live-capture.js';
@@ -67,7 +71,7 @@ describe('a recording’s figures', () => {
     // the first segment of each part has no known start among the last ones read: left out of the rate
     const measured = sum(a.slice(1)) + sum(b.slice(1));
     const progress = (await details('figures')).capture.progress;
-    expect(progress).toMatchObject({ bytes: sum(a) + sum(b), recordedSeconds: expect.closeTo(10, 1), gaps: 1, lostSeconds: 2, frameUrl: null, frameAt: null });
+    expect(progress).toMatchObject({ bytes: sum(a) + sum(b), recordedSeconds: expect.closeTo(10, 1), gaps: 1, lostSeconds: 2, frameAt: null });
     expect(progress.bitsPerSecond / ((measured * 8) / 8)).toBeCloseTo(1, 1);
     expect(progress.elapsedSeconds).toBeGreaterThanOrEqual(90);
     expect(progress.elapsedSeconds).toBeLessThan(120);
@@ -105,6 +109,37 @@ describe('a recording’s figures', () => {
 });
 
 describe('a recording’s recent frame', () => {
+  it('is made only once someone asks for it: the ask reaches the worker recording it through PostgreSQL, which makes one at once', async () => {
+    const id = 'looked';
+    await recordLive({ kura, captures, spoolDir, playlistUrl: fixture.url }, id);
+    // the worker's side, as `kura serve` runs it: the frame-looks loop on a LISTEN connection, and the capture's keepLiveFrame
+    const frameLooks = createFrameLooks();
+    const feed = await listenForChanges(kura.db.url, () => undefined, FRAME_LOOKS_CHANNEL);
+    const stopLoop = startFrameLooksLoop({ deps: { frameLooks } }, { feed });
+    const errors: Error[] = [];
+    const stopFrames = keepLiveFrame({ ...frameDeps(), frameLooks }, id, 'worker-1', (error) => errors.push(error));
+    try {
+      // nobody asked yet: no frame; the record names the frame's URL, which changes every 30 s until there is one
+      const before = (await details(id)).capture.progress;
+      expect(before.frameAt).toBeNull();
+      expect(before.frameUrl).toMatch(new RegExp(`^${TEST_PUBLIC_URL}/api/video/${id}/frame\\.jpg\\?at=0&look=\\d+$`));
+      const asked = await kura.app.inject({ url: before.frameUrl.slice(TEST_PUBLIC_URL.length) });
+      expect(asked.json()).toMatchObject({ status: 404, code: 'live_frame_not_found' });
+      // the ask was a look: a frame of the last recorded segment (640x360) follows
+      await expect.poll(async () => (await details(id)).capture.progress.frameAt, { timeout: 10_000 }).not.toBeNull();
+      const after = (await details(id)).capture.progress;
+      expect(after.frameUrl).toBe(`${TEST_PUBLIC_URL}/api/video/${id}/frame.jpg?at=${Date.parse(after.frameAt)}`);
+      const served = await kura.app.inject({ url: after.frameUrl.slice(TEST_PUBLIC_URL.length) });
+      expect(served.statusCode).toBe(200);
+      expect(jpegSize(served.rawPayload)).toEqual({ width: 640, height: 360 });
+      expect(errors).toEqual([]);
+    } finally {
+      stopFrames();
+      stopLoop();
+      await feed.close();
+    }
+  });
+
   it('is a JPEG of the last recorded segment (none before one), replaced by a newer one, cached until it changes, and the archive’s thumbnail once it is stored', async () => {
     const id = 'framed';
     await kura.db.pool.query(`insert into livestreams (id, platform, source_url, status, scheduled_start_at) values ('fresh', 'hls', $1, 'live', now())`, [

@@ -2,22 +2,31 @@ import { objectKeys } from '../archive/object-keys.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from '../livestream/get-livestream.js';
 import type { LivestreamRepo } from '../livestream/ports.js';
-import type { CaptureStates } from './ports.js';
+import type { CaptureStates, FrameLookSignal } from './ports.js';
 
 /**
- * Where the recent frame of a record being recorded is stored, and when it was taken. Throws
- * `livestream_not_found`, `live_ended` (the record is finished or failed: its thumbnail replaced
- * the frame) and `live_frame_not_found` (no frame stored yet).
+ * Where the recent frame of a record being recorded is stored, and when it was taken; asking is a
+ * look, which tells the worker recording it to make frames (0087). Throws `livestream_not_found`,
+ * `live_ended` (the record is finished or failed: its thumbnail replaced the frame) and
+ * `live_frame_not_found` (no frame stored yet: one is made now).
  */
-export async function getLiveFrame(deps: { livestreams: LivestreamRepo; captures: CaptureStates }, id: string): Promise<{ key: string; takenAt: Date }> {
+export async function getLiveFrame(
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates; looks: FrameLookSignal },
+  id: string,
+): Promise<{ key: string; takenAt: Date }> {
   const record = await getLivestream(deps, id);
   if (record.status === 'finished' || record.status === 'failed') {
     throw new AppError('gone', 'live_ended', `${id} is no longer being recorded (status: ${record.status}); its thumbnail replaces the recent frame.`);
   }
+  await deps.looks.looked(id);
   // after the capture ended, the frame stays until finalize stores the archive (and deletes it)
   const capture = await deps.captures.get(id);
   if (capture === null || capture.frameAt === null) {
-    throw new AppError('not_found', 'live_frame_not_found', `${id} has no recent frame yet: one is taken once its first segments are recorded.`);
+    throw new AppError(
+      'not_found',
+      'live_frame_not_found',
+      `${id} has no recent frame yet: one is made now (once its first segments are recorded), and its URL is on the record's capture progress.`,
+    );
   }
   return { key: objectKeys.liveFrame(id), takenAt: capture.frameAt };
 }

@@ -86,6 +86,11 @@ export interface FrameLog {
   frameStored(livestreamId: string, workerId: string, at: Date): Promise<boolean>;
 }
 
+/** Tells the worker recording a capture, in whichever process, that someone asked for its recent frame (see frame-looks.ts). */
+export interface FrameLookSignal {
+  looked(livestreamId: string): Promise<void>;
+}
+
 /** The capture's log, as /api/logz and the archive's log file show it. */
 export interface EncoderLog {
   appendLog(livestreamId: string, lines: readonly string[]): Promise<void>;

@@ -1,10 +1,11 @@
-// Decisions: docs/decisions/0079-recording-progress.md
+// Decisions: docs/decisions/0079-recording-progress.md, docs/decisions/0087-frames-only-while-looked-at.md
 import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import { trackOf } from './fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
 import { isRecording } from './capture-lifecycle.js';
 import type { RecordedSegment } from './capture.js';
+import type { FrameLooks } from './frame-looks.js';
 import type { FrameLog, MediaTools, Spool } from './ports.js';
 import { collect } from './part-formats.js';
 import { readLiveMedia } from './read-live-media.js';
@@ -18,9 +19,14 @@ export interface LiveFrameDeps {
   spool: Pick<Spool, 'writeFile' | 'workPath' | 'removeFile'>;
 }
 
-/** How often the recent frame is replaced while a stream is recorded. */
+/** How often the recent frame is replaced while someone looks at it. */
 export const LIVE_FRAME_EVERY_MS = 60_000;
-/** How often the first frame is tried for, before a segment is recorded. */
+/**
+ * How long after the last look frames go on being made: a page showing the frame asks for each new
+ * one (its URL changes with it), so while it stays open a look follows every frame.
+ */
+export const LOOKED_AT_FOR_MS = 150_000;
+/** How often a frame is tried for while none can be made yet (no segment recorded). */
 const FIRST_FRAME_EVERY_MS = 5_000;
 /** How far back from the next sequence the last recorded segment is looked for (lost ones and, for fragments, audio ones are skipped). */
 const LOOK_BACK = 8;
@@ -58,28 +64,42 @@ export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId
   return 'none';
 }
 
+/** What keeps a recording's frame: what makes it, and the looks at it this process hears of. */
+export type KeepLiveFrameDeps = LiveFrameDeps & { frameLooks: FrameLooks };
+
 /**
- * Keeps a recording's recent frame fresh until the returned function is called: tried every few
- * seconds until the first is stored, then replaced every LIVE_FRAME_EVERY_MS; a failure (told to
- * `onError`) waits the full interval, so a stream ffmpeg cannot read costs one try a minute.
+ * Makes a recording's recent frame while someone looks at it, until the returned function is
+ * called. A look (`deps.frameLooks`) at a recording whose frame is a minute old, or that has none,
+ * makes one at once; then a new one every LIVE_FRAME_EVERY_MS until LOOKED_AT_FOR_MS pass without a
+ * look. Before a segment is recorded it is tried every few seconds; a failure (told to `onError`)
+ * waits the full interval, so a stream ffmpeg cannot read costs one try a minute while looked at.
+ * Nobody looking, no frame: finalize makes the archive's thumbnail itself.
  */
-export function keepLiveFrame(deps: LiveFrameDeps, id: string, workerId: string, onError: (error: Error) => void): () => void {
+export function keepLiveFrame(deps: KeepLiveFrameDeps, id: string, workerId: string, onError: (error: Error) => void): () => void {
   let stopped = false;
+  let making = false;
+  let lookedAt = Number.NEGATIVE_INFINITY;
+  // the next frame's time while frames are made: a look meanwhile has its frame already
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const schedule = (ms: number) => {
-    if (!stopped) timer = setTimeout(() => void refresh(), ms);
-  };
-  const refresh = async () => {
+  const make = async () => {
+    timer = undefined;
+    if (stopped || making || Date.now() - lookedAt >= LOOKED_AT_FOR_MS) return;
+    making = true;
     const outcome = await refreshLiveFrame(deps, id, workerId).catch((error: Error) => {
       onError(error);
       return 'failed' as const;
     });
-    schedule(outcome === 'none' ? FIRST_FRAME_EVERY_MS : LIVE_FRAME_EVERY_MS);
+    making = false;
+    if (!stopped) timer = setTimeout(() => void make(), outcome === 'none' ? FIRST_FRAME_EVERY_MS : LIVE_FRAME_EVERY_MS);
   };
-  schedule(FIRST_FRAME_EVERY_MS);
+  const stopWatching = deps.frameLooks.watch(id, () => {
+    lookedAt = Date.now();
+    if (timer === undefined) void make();
+  });
   return () => {
     stopped = true;
     clearTimeout(timer);
+    stopWatching();
   };
 }
 

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md
+// Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md, docs/decisions/0087-frames-only-while-looked-at.md
 import { describeEndReason } from '../../core/capture/capture.js';
 import type { LivestreamDetails as CoreDetails } from '../../core/workflow/get-livestream-details.js';
 import type { Livestream } from '../../core/livestream/livestream.js';
@@ -6,6 +6,7 @@ import { redactUrlsIn, type Audience } from '../../core/sources/public-url.js';
 import { publicRecord } from '../../core/workflow/public-record.js';
 import type { WatchLook } from '../../core/livestream/ports.js';
 import type { CaptureProgress } from '../../core/capture/capture-progress.js';
+import { LIVE_FRAME_EVERY_MS } from '../../core/capture/refresh-live-frame.js';
 import type { CaptureProgressBody, LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
 /** A record as history, queue and video answer it, and as the search index holds it (see publicRecord, which webhook events carry too). */
@@ -48,16 +49,27 @@ export function presentDetails(details: CoreDetails, publicUrl: string, audience
   };
 }
 
-/** A recording's figures; its frame's URL names the frame's time, so each new frame is a new URL (and an old one stays cacheable). */
-export function presentProgress(progress: CaptureProgress | null, id: string, publicUrl: string): CaptureProgressBody | null {
+/**
+ * A recording's figures, and its frame's URL, which `at` makes the frame's own: each new frame is
+ * a new URL, and an old one stays cacheable. Asking for it is what makes frames (0087): while no
+ * frame is fresh, `look` changes every LOOK_AGAIN_MS, so a page left open asks again.
+ */
+export function presentProgress(progress: CaptureProgress | null, id: string, publicUrl: string, now = new Date()): CaptureProgressBody | null {
   if (progress === null) return null;
   const { frameAt, ...figures } = progress;
+  const fresh = frameAt !== null && now.getTime() - frameAt.getTime() < FRAME_FRESH_FOR_MS;
+  const look = fresh ? '' : `&look=${Math.floor(now.getTime() / LOOK_AGAIN_MS)}`;
   return {
     ...figures,
-    frameUrl: frameAt === null ? null : `${publicUrl}/api/video/${encodeURIComponent(id)}/frame.jpg?at=${frameAt.getTime()}`,
+    frameUrl: `${publicUrl}/api/video/${encodeURIComponent(id)}/frame.jpg?at=${frameAt?.getTime() ?? 0}${look}`,
     frameAt: frameAt?.toISOString() ?? null,
   };
 }
+
+/** A frame is fresh for one and a half of its intervals: the next one is late past that (or nobody looked). */
+const FRAME_FRESH_FOR_MS = (LIVE_FRAME_EVERY_MS * 3) / 2;
+/** How often a page without a fresh frame asks for one again. */
+const LOOK_AGAIN_MS = 30_000;
 
 /** A text Kura wrote from what a source answered: its URLs redacted but for the admin. */
 function shownTo(audience: Audience, text: string | null): string | null {

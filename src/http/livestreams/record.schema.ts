@@ -70,10 +70,13 @@ export const CaptureProgressSchema = Type.Object(
     }),
     gaps: Type.Integer({ description: 'runs of segments lost so far' }),
     lostSeconds: Type.Number({ description: 'seconds of media the lost segments held' }),
-    frameUrl: Type.Union([Type.String(), Type.Null()], {
-      description: 'a JPEG of a frame of a recent segment, replaced about once a minute (the URL changes with it); null before the first',
+    frameUrl: Type.String({
+      description:
+        'a JPEG of a frame of a recent segment: asking for it makes frames, about once a minute while asked (the URL changes with each); while no frame is fresh it changes every 30 s, so a page asks again',
     }),
-    frameAt: Type.Union([Timestamp, Type.Null()], { description: 'when the frame was taken; null before the first' }),
+    frameAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'when the frame was taken; null before the first (none is made until the frame is asked for)',
+    }),
   },
   { $id: 'CaptureProgress' },
 );

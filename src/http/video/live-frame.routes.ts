@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import { getLiveFrame } from '../../core/capture/get-live-frame.js';
-import type { CaptureStates } from '../../core/capture/ports.js';
+import type { CaptureStates, FrameLookSignal } from '../../core/capture/ports.js';
 import { AppError } from '../../core/errors.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import { isNotModified } from '../feeds/conditional.js';
@@ -10,9 +10,9 @@ import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses } from '../responses.schema.js';
 
 /**
- * The frame is replaced about once a minute: a copy is fresh for half of that, then checked again
- * (304 while it is the same frame); the record's `frameUrl` names the frame's time, so a page
- * showing a new frame asks a new URL at once.
+ * The frame is replaced about once a minute while someone asks for it: a copy is fresh for half of
+ * that, then checked again (304 while it is the same frame); the record's `frameUrl` names the
+ * frame's time, so a page showing a new frame asks a new URL at once (and so looks again).
  */
 const FRAME_CACHE = 'public, max-age=30';
 
@@ -20,6 +20,7 @@ const FRAME_CACHE = 'public, max-age=30';
 export interface LiveFrameRouteDeps {
   livestreams: LivestreamRepo;
   captures: CaptureStates;
+  looks: FrameLookSignal;
   store: Pick<ArchiveStore, 'stat' | 'read'>;
 }
 
@@ -31,9 +32,9 @@ export function liveFrameRoutes(deps: LiveFrameRouteDeps): FastifyPluginAsyncTyp
       {
         schema: {
           operationId: 'getLiveFrame',
-          summary: 'A JPEG of a frame of a recent segment of a record being recorded, replaced about once a minute',
+          summary: 'A JPEG of a frame of a recent segment of a record being recorded, replaced about once a minute while it is asked for',
           description:
-            'Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame, 410 live_ended once the record is finished or failed (its thumbnail replaces it).',
+            'Asking is a look: the worker recording the record makes a frame at once when it has none a minute old, then one a minute until 150 s pass without a look. Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame (being made), 410 live_ended once the record is finished or failed (its thumbnail replaces it).',
           params: LivestreamIdParamsSchema,
           response: { 200: bytesResponse('The frame', ['image/jpeg']), 304: { description: 'The frame the client holds is current' }, ...problemResponses },
         },
