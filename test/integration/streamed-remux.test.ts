@@ -176,6 +176,34 @@ describe('remuxing capture parts straight into the archive store', () => {
     expect(await readdir(path.join(dir, 'work-a'))).toEqual([]); // nothing of the archive on the worker's disk
   });
 
+  it('writes the thumbnail in the remux’s own run on fs: the same JPEG a run of its own makes, and the same archive; a stream without video still archives', async () => {
+    const root = path.join(dir, 'archive-framed');
+    const store = createFsStore(root);
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 512 * 1024 });
+    const local = await Promise.all(parts.map(async (p) => ({ bytes: (await stat(p)).size, read: notThroughKura, files: [p] })));
+    const frame = { atSeconds: 7.5, output: path.join(dir, 'work-f', 'thumbnail.jpg') };
+    const framed = await tools.remux(local, await store.beginWrite('archives/f/f.mp4', meta), path.join(dir, 'work-f', 'work.mp4'), frame);
+    expect(framed.frameWritten).toBe(true);
+    expect((await readFile(path.join(root, 'archives/f/f.mp4'))).equals(reference)).toBe(true);
+    const apart = path.join(dir, 'apart.jpg');
+    await tools.thumbnail(local[0] as ByteSource, apart, 7.5);
+    expect((await readFile(frame.output)).equals(await readFile(apart))).toBe(true);
+
+    // audio alone: the run with the thumbnail fails (no video to take it from), the remux alone then archives it
+    const audio = path.join(dir, 'audio.ts');
+    await run('ffmpeg', [...testSignal('testsrc=size=64x64:rate=5', 4), '-map', '1:a', '-c:a', 'aac', '-f', 'mpegts', audio]);
+    const sound = { output: path.join(dir, 'work-g', 'thumbnail.jpg'), atSeconds: 2 };
+    const unframed = await tools.remux(
+      [{ bytes: (await stat(audio)).size, read: notThroughKura, files: [audio] }],
+      await store.beginWrite('archives/g/g.mp4', meta),
+      path.join(dir, 'work-g', 'work.mp4'),
+      sound,
+    );
+    expect(unframed.frameWritten).toBe(false);
+    expect(Math.abs(unframed.durationSeconds - 4)).toBeLessThan(0.1);
+    expect(await stat(sound.output).catch(() => null)).toBeNull();
+  });
+
   it('makes an fs archive appear only whole: what a remux cut off left is never visible, and is gone after the next', async () => {
     const root = path.join(dir, 'archive-cut');
     const store = createFsStore(root);

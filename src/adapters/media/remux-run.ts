@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { StoredObject } from '../../core/archive/ports.js';
 import { PermanentError } from '../../core/errors.js';
-import { ffmpegArgs } from './ffmpeg-args.js';
+import { ffmpegArgs, type FrameOutput } from './ffmpeg-args.js';
 import { concatList } from './part-inputs.js';
 import type { PartServer } from './part-server.js';
 import { start, type Run } from './program.js';
@@ -23,6 +23,8 @@ export interface RemuxRun {
   output: string;
   protocols: string;
   faststart: boolean;
+  /** A thumbnail written in the same run (its input named by `protocols` too). */
+  frame?: FrameOutput;
   /** ffmpeg's working directory (local files are named relative to it). */
   cwd?: string;
   /** The loopback server the parts are read from, if they are: a part it could not read whole voids the output. */
@@ -49,7 +51,8 @@ export async function runRemux(run: RemuxRun, steps: RemuxSteps): Promise<Remuxe
     await mkdir(path.dirname(run.listFile), { recursive: true });
     for (const [i, urls] of run.inputs.entries()) await writeFile(listFileOf(run, i), concatList(urls));
     const listFiles = run.inputs.map((_, i) => listFileOf(run, i));
-    ffmpeg = start(run.ffmpeg, ffmpegArgs.remux(listFiles, run.output, { protocols: run.protocols, faststart: run.faststart }), { cwd: run.cwd });
+    const options = { protocols: run.protocols, faststart: run.faststart, ...(run.frame === undefined ? {} : { frame: run.frame }) };
+    ffmpeg = start(run.ffmpeg, ffmpegArgs.remux(listFiles, run.output, options), { cwd: run.cwd });
     await steps.during?.(ffmpeg.done);
     const { stderr } = await ffmpeg.done;
     if (run.server?.failure) throw new Error(`a capture part could not be read whole: ${run.server.failure.message}`);

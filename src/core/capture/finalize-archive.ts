@@ -103,17 +103,19 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const workFile = deps.spool.workPath(id, 'archive.mp4');
   const parts = 'parts' in input ? input.parts : [input.video, input.audio];
+  const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
+  const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
+  // no thumbnail of the source's own nor a recent frame: the remux's run writes one if it can
+  const remuxFrame = record.thumbnailUrl || capture.frameAt !== null ? undefined : { atSeconds: frame.atSeconds, output: thumbnail };
   const remuxed = await remuxOrExplain(deps, parts, () =>
-    'parts' in input ? deps.media.remux(input.parts, video, workFile) : deps.media.mux({ video: input.video, audio: input.audio }, video, workFile),
+    'parts' in input ? deps.media.remux(input.parts, video, workFile, remuxFrame) : deps.media.mux({ video: input.video, audio: input.audio }, video, workFile),
   );
   const { stored, durationSeconds } = remuxed;
   await deps.captures.appendLog(
     id,
     remuxed.log.map((line) => `[ffmpeg] ${line}`),
   );
-  const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
-  const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
-  const hasThumbnail = await storeThumbnail(deps, record, capture.frameAt !== null, frame.source, thumbnail, frame.atSeconds);
+  const hasThumbnail = remuxed.frameWritten || (await storeThumbnail(deps, record, capture.frameAt !== null, frame.source, thumbnail, frame.atSeconds));
   if (hasThumbnail) await deps.store.put(objectKeys.thumbnail(id), thumbnail, objectMeta(record, 'thumbnail'));
   const chatMessages = await deps.chatArchive.store(record, chatWaitMs);
   if (chatMessages !== null) await deps.captures.appendLog(id, [`[kura] stored the live chat (${chatMessages} messages)`]);

@@ -144,21 +144,35 @@ export interface RecordedBytes {
 }
 
 /** ffmpeg and ffprobe: remux only, never re-encode. */
+/**
+ * A thumbnail a remux may write in its own run, when it can (its parts and its output local files):
+ * a JPEG of a frame of the first part at `atSeconds`, at `output`.
+ */
+export interface RemuxFrame {
+  atSeconds: number;
+  output: string;
+}
+
+/** What a remux made: ffmpeg's log, the archive's duration and stored object, and whether it wrote the frame it was asked for. */
+export interface RemuxedArchive {
+  log: string[];
+  durationSeconds: number;
+  stored: StoredObject;
+  frameWritten: boolean;
+}
+
 export interface MediaTools {
   /**
    * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`) written into
    * `output`: whole into its local file, or streamed as ffmpeg writes it, local disk then holding
    * only the part of `workFile` not yet handed on. Returns ffmpeg's log lines, the duration (the
-   * `moov`'s, as ffprobe reads it) and the stored object. Throws PermanentError (storing nothing)
-   * when the result has no duration: no playable media.
+   * `moov`'s, as ffprobe reads it), the stored object, and whether it wrote `frame` (see
+   * RemuxFrame). Throws PermanentError (storing nothing) when the result has no duration: no
+   * playable media.
    */
-  remux(parts: readonly ByteSource[], output: ObjectWriter, workFile: string): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
+  remux(parts: readonly ByteSource[], output: ObjectWriter, workFile: string, frame?: RemuxFrame): Promise<RemuxedArchive>;
   /** Muxes a video and an audio track side by side (`-c copy`) into one faststart MP4, as `remux` writes it. */
-  mux(
-    tracks: { video: ByteSource; audio: ByteSource },
-    output: ObjectWriter,
-    workFile: string,
-  ): Promise<{ log: string[]; durationSeconds: number; stored: StoredObject }>;
+  mux(tracks: { video: ByteSource; audio: ByteSource }, output: ObjectWriter, workFile: string): Promise<RemuxedArchive>;
   /**
    * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
    * media). Rejects when the bytes cannot be read.
