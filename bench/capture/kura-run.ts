@@ -91,8 +91,15 @@ export async function openBenchReads(databaseUrl: string): Promise<BenchReads> {
   await client.connect();
   await client.query('listen kura_livestreams_changed');
   const [row] = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
+  // one query at a time on the connection (pg only queues overlapping ones, with a warning)
+  let last: Promise<unknown> = Promise.resolve();
+  const serial = <T extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    const next = last.then(() => client.query<T>(text, values));
+    last = next.catch(() => undefined);
+    return next;
+  };
   const recordEnded = async (id: string) => {
-    const { rows } = await client.query<{ status: string }>('select status from livestreams where id = $1', [id]);
+    const { rows } = await serial<{ status: string }>('select status from livestreams where id = $1', [id]);
     const status = rows[0]?.status;
     return status === 'finished' || status === 'failed' ? status : null;
   };
@@ -103,11 +110,21 @@ export async function openBenchReads(databaseUrl: string): Promise<BenchReads> {
       let timer: NodeJS.Timeout | undefined;
       const status = await new Promise<string>((resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`record ${id} did not end in ${timeoutMs} ms`)), timeoutMs);
+        // a burst of notifications makes one check, and one more if any came during it
+        let checking = false;
+        let again = false;
         const check = async () => {
-          const ended = await recordEnded(id);
-          if (ended !== null) resolve(ended);
+          for (checking = true, again = true; again;) {
+            again = false;
+            const ended = await recordEnded(id);
+            if (ended !== null) resolve(ended);
+          }
+          checking = false;
         };
-        onChange = () => void check().catch(reject);
+        onChange = () => {
+          if (checking) again = true;
+          else void check().catch(reject);
+        };
         client.on('notification', onChange);
         onChange();
       }).finally(() => {
@@ -116,7 +133,7 @@ export async function openBenchReads(databaseUrl: string): Promise<BenchReads> {
       });
       // finalize deletes the chunks after marking the capture finalized: a moment more
       for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-        const { rows } = await client.query('select state from captures where livestream_id = $1', [id]);
+        const { rows } = await serial<{ state: string }>('select state from captures where livestream_id = $1', [id]);
         if (rows[0] === undefined || rows[0].state === 'finalized') break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
