@@ -9,6 +9,7 @@ import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js
 import { runKura } from '../support/cli.js';
 import type { TestDatabase } from '../support/database.js';
 import { buildRecord, buildRecords } from '../support/factories.js';
+import { testCodecs, testSignal } from '../support/ffmpeg-args.js';
 import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
@@ -60,19 +61,12 @@ async function storePlayableArchive(): Promise<void> {
   const video = path.join(cwd, 'stored.mp4');
   const poster = path.join(cwd, 'stored.jpg');
   const encode = [
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x180:rate=30',
-    '-t',
-    '4',
-    '-c:v',
-    'libx264',
+    ...testSignal('testsrc=size=320x180:rate=30', 4, { silent: true }),
+    ...testCodecs({ silent: true }),
     '-pix_fmt',
     'yuv420p',
     '-movflags',
     '+faststart',
-    '-y',
     video,
   ];
   expect(await ffmpeg(encode)).toBe(0);
