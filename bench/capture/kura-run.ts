@@ -114,11 +114,12 @@ export async function openBenchReads(databaseUrl: string): Promise<BenchReads> {
         let checking = false;
         let again = false;
         const check = async () => {
-          for (checking = true, again = true; again;) {
+          checking = true;
+          do {
             again = false;
             const ended = await recordEnded(id);
             if (ended !== null) resolve(ended);
-          }
+          } while (again);
           checking = false;
         };
         onChange = () => {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ByteSource, LocalFileWriter, ObjectWriter } from '../../core/archive/ports.js';
-import type { MediaTools, RemuxFrame } from '../../core/capture/ports.js';
+import type { MediaTools, RemuxedArchive, RemuxFrame } from '../../core/capture/ports.js';
 import { ffmpegArgs, type FrameOutput } from './ffmpeg-args.js';
 import { fileDuration } from './mp4-duration.js';
 import { grouped, partInputs, type PartInputs } from './part-inputs.js';
 import { ExitError, start } from './program.js';
-import { runRemux, type Remuxed } from './remux-run.js';
+import { runRemux } from './remux-run.js';
 import { remuxStreamed } from './streamed-remux.js';
 
 export interface FfmpegSettings {
@@ -50,7 +50,7 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
     output: ObjectWriter,
     workFile: string,
     frame?: RemuxFrame,
-  ): Promise<Remuxed & { frameWritten: boolean }> => {
+  ): Promise<RemuxedArchive> => {
     if (output.kind === 'head-last') {
       const remuxed = await remuxStreamed({ ffmpeg: settings.ffmpeg, backlogBytes: settings.backlogBytes, log }, groups, output, workFile);
       return { ...remuxed, frameWritten: false };
@@ -119,7 +119,7 @@ async function remuxToFile(
   output: LocalFileWriter,
   listFile: string,
   frame?: FrameOutput,
-): Promise<Remuxed & { frameWritten: boolean }> {
+): Promise<RemuxedArchive> {
   const run = {
     ffmpeg: ffmpegPath,
     inputs: inputs.urls,

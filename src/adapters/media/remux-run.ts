@@ -51,8 +51,7 @@ export async function runRemux(run: RemuxRun, steps: RemuxSteps): Promise<Remuxe
     await mkdir(path.dirname(run.listFile), { recursive: true });
     for (const [i, urls] of run.inputs.entries()) await writeFile(listFileOf(run, i), concatList(urls));
     const listFiles = run.inputs.map((_, i) => listFileOf(run, i));
-    const options = { protocols: run.protocols, faststart: run.faststart, ...(run.frame === undefined ? {} : { frame: run.frame }) };
-    ffmpeg = start(run.ffmpeg, ffmpegArgs.remux(listFiles, run.output, options), { cwd: run.cwd });
+    ffmpeg = start(run.ffmpeg, ffmpegArgs.remux(listFiles, run.output, run), { cwd: run.cwd });
     await steps.during?.(ffmpeg.done);
     const { stderr } = await ffmpeg.done;
     if (run.server?.failure) throw new Error(`a capture part could not be read whole: ${run.server.failure.message}`);

@@ -143,7 +143,6 @@ export interface RecordedBytes {
   read(livestreamId: string, part: number, range: { start: number; end: number }): Promise<AsyncIterable<Uint8Array> | null>;
 }
 
-/** ffmpeg and ffprobe: remux only, never re-encode. */
 /**
  * A thumbnail a remux may write in its own run, when it can (its parts and its output local files):
  * a JPEG of a frame of the first part at `atSeconds`, at `output`.
@@ -161,6 +160,7 @@ export interface RemuxedArchive {
   frameWritten: boolean;
 }
 
+/** ffmpeg and ffprobe: remux only, never re-encode. */
 export interface MediaTools {
   /**
    * Joins the parts (MPEG-TS or fragmented MP4) into one faststart MP4 (`-c copy`) written into
