@@ -21,6 +21,7 @@ import { tuneV8 } from '../src/cli/v8-tuning.js';
 import { chatArchive } from '../src/core/chat/store-chat.js';
 import { finalizeArchive } from '../src/core/capture/finalize-archive.js';
 import type { FragmentedStream } from '../src/core/sources/ports.js';
+import type { Renewal } from '../src/core/capture/ports.js';
 import { readPackageInfo } from '../src/wiring/package-info.js';
 import { cpuSplit, minus, type CpuSplit } from './proc-usage.js';
 
@@ -94,11 +95,12 @@ async function main(): Promise<void> {
   const before = await cpuSplit(process.pid);
   let endReason: string;
   if (input.path === 'fragments') {
-    // what yt-dlp answers when asked again: the same formats under fresh URLs while live, null once the broadcast is over
+    // what yt-dlp answers when asked again: the same formats under fresh URLs while live, ended once the broadcast is over
     const headUrl = input.stream.video.url;
-    const renew = async () => {
+    const renew = async (): Promise<Renewal> => {
       const { headers } = await fetcher.withHeaders(headUrl, { method: 'HEAD', maxBytes: 0 });
-      return Number(headers['x-head-seqnum']) >= input.lastFragment ? null : input.stream;
+      const over = Number(headers['x-head-seqnum']) >= input.lastFragment;
+      return over ? { state: 'ended', reason: 'the broadcast is over', stream: null } : { state: 'live', stream: input.stream };
     };
     endReason = await createFragmentRecorder(recorderDeps).record({ capture: claimed, stream: input.stream, workerId, renew }, signal);
   } else {

@@ -40,6 +40,18 @@ afterEach(async () => {
   await db.drop();
 });
 
+/** The recorder's pace, shortened: a frozen head is asked about after half a second. */
+const FAST = {
+  backoffMs: [20, 20, 20, 20, 20, 20, 20],
+  renewEveryMs: 500,
+  renewMaxBackoffMs: 1000,
+  quietMs: 500,
+  askMaxMs: 1000,
+  stallLimitMs: 60_000,
+  inFlight: 4,
+  retentionSeconds: 432_000,
+};
+
 /** The broadcast's formats under freshly minted URLs, as the source hands them out. */
 function stream(): FragmentedStream {
   const formats: FragmentFormat[] = material.representations.map((r) => ({
@@ -54,6 +66,11 @@ function stream(): FragmentedStream {
   }));
   return { video: formats[1] as FragmentFormat, audio: formats[2] as FragmentFormat, fragmentSeconds: 1, offered: formats };
 }
+
+/** What the source says while the broadcast is live: the formats under fresh URLs. */
+const live = (): Renewal => ({ state: 'live', stream: stream() });
+/** What the source says once the broadcast is over and its video processed (was_live). */
+const over: Renewal = { state: 'ended', reason: 'the broadcast has ended and its video is processed (was_live)', stream: null };
 
 /** Records the broadcast; `renew` is the source: fresh URLs while live, null once over, `accessLost` once it refuses Kura. */
 async function record(renew: () => Promise<Renewal>, first = stream(), fetcher: Fetcher = createFetcher({ allowPrivate: true })) {
@@ -71,7 +88,7 @@ async function record(renew: () => Promise<Renewal>, first = stream(), fetcher: 
       freeBytes,
       limits: recorderLimits({ idleSeconds: 60, chunkBytes: 256 * 1024 }),
     },
-    { backoffMs: [20, 20, 20, 20, 20, 20, 20], renewEveryMs: 500, quietMs: 500, inFlight: 4 },
+    FAST,
   );
   return recorder.record({ capture: capture!, stream: first, workerId: 'worker-1', renew }, new AbortController().signal);
 }
@@ -96,7 +113,7 @@ describe('the fragment recorder', () => {
     // the source says live while the head grows, and over once it stopped
     const reason = await record(async () => {
       renewals++;
-      return googlevideo.head(ID) === material.fragmentCount - 1 ? null : stream();
+      return googlevideo.head(ID) === material.fragmentCount - 1 ? over : live();
     });
     expect(reason).toBe('endlist');
     expect(renewals).toBe(1);
@@ -125,7 +142,7 @@ describe('the fragment recorder', () => {
     const expiredAtStart = stream();
     googlevideo.broadcast(ID, { material, startedSecondsAgo: 12, expireInSeconds: 3600 });
     let renewals = 0;
-    const reason = await record(async () => (++renewals === 1 ? stream() : null), expiredAtStart);
+    const reason = await record(async () => (++renewals === 1 ? live() : over), expiredAtStart);
     expect(reason).toBe('endlist');
     expect(googlevideo.requests.filter((r) => r.status === 403).length).toBeGreaterThan(0);
     const { video, audio } = await storedTracks();
@@ -139,7 +156,7 @@ describe('the fragment recorder', () => {
     googlevideo.broadcast(ID, { material, startedSecondsAgo: 12 });
     googlevideo.lose(ID, 3); // both tracks
     googlevideo.lose(ID, 5, material.representations[2]!.itag); // the audio alone
-    const reason = await record(async () => null);
+    const reason = await record(async () => over);
     expect(reason).toBe('endlist');
     expect((await captures.gaps(ID)).map(({ firstSequence, lastSequence, seconds }) => ({ firstSequence, lastSequence, seconds }))).toEqual([
       { firstSequence: 6, lastSequence: 7, seconds: 1 },
@@ -167,7 +184,7 @@ describe('the fragment recorder', () => {
   it('gives the fragment path up before storing anything when the source refuses every try of the first fragment', async () => {
     googlevideo.broadcast(ID, { material, startedSecondsAgo: 12 });
     googlevideo.fault = ({ sq }) => (sq === null ? null : 401);
-    await expect(record(async () => stream())).rejects.toThrow(FragmentsUnavailable);
+    await expect(record(async () => live())).rejects.toThrow(FragmentsUnavailable);
     expect(await captures.segmentsFrom(ID, 0)).toEqual([]);
   });
 
@@ -178,7 +195,7 @@ describe('the fragment recorder', () => {
     let renewals = 0;
     const reason = await record(async () => {
       renewals++;
-      return { accessLost: 'Join this channel to get access to members-only content like this video' };
+      return { state: 'access_lost', reason: 'Join this channel to get access to members-only content like this video' };
     });
     expect(reason).toBe('access_lost');
     expect(renewals).toBe(1);
@@ -208,7 +225,7 @@ describe('the fragment recorder', () => {
         return real.withHeaders(url, options);
       },
     };
-    expect(await record(async () => null, stream(), fetcher)).toBe('endlist');
+    expect(await record(async () => over, stream(), fetcher)).toBe('endlist');
     const { video, audio } = await storedTracks();
     expect(video.equals(await expected(1, all()))).toBe(true);
     expect(audio.equals(await expected(2, all()))).toBe(true);

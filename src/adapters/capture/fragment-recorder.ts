@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0070-youtube-fragments-from-the-first.md
+// Decisions: docs/decisions/0070-youtube-fragments-from-the-first.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import type { EndReason } from '../../core/capture/capture.js';
 import { FRAGMENT_TRACKS, fragmentOf, FragmentsUnavailable, sequenceOf, type FragmentTrack } from '../../core/capture/fragment-tracks.js';
 import type { FragmentRecorder, Renewal } from '../../core/capture/ports.js';
@@ -7,34 +7,53 @@ import { FetchError } from '../sources/http-fetch.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { RecordingSession } from './recording-session.js';
 import { MAX_SEGMENT_BYTES } from './segment-fetcher.js';
+import { FragmentUrls, type RenewalTiming } from './fragment-urls.js';
 import { sleep } from './sleep.js';
 import { atMostEverySecond } from './spool.js';
 
-/** How the recorder paces its retries (tests shorten it). */
-export interface FragmentTiming {
+/** How the recorder paces itself (tests shorten it). */
+export interface FragmentTiming extends RenewalTiming {
   /** The waits between the attempts at one fragment the source says exists, before it is recorded as lost (yt-dlp skips after 10 immediate tries; these back off). */
   backoffMs: readonly number[];
-  /** A 403 renews the URLs through the source at most this often (ytarchive's pace). */
-  renewEveryMs: number;
-  /** The newest fragment stopped growing this long (at least; three fragments' time when longer): the source is asked whether the stream is still live. */
+  /** The newest fragment stopped growing this long (at least; three fragments' time when longer): the source is asked whether the stream is still on. */
   quietMs: number;
+  /** While the head stays frozen, the source is asked again after a wait doubling up to this (each look is a yt-dlp run). */
+  askMaxMs: number;
+  /** A head frozen this long while the source says the stream is live ends the capture (`idle`): decision 0088. */
+  stallLimitMs: number;
   /**
-   * How many fragments (each its video and audio) are fetched at once, stored in order: catching
-   * up on hours of a stream found late is then not one round trip after another (yt-dlp's `-N`).
+   * How many fragments (each its video and audio) are fetched at once at most, stored in order:
+   * catching up on hours of a stream found late is then not one round trip after another
+   * (yt-dlp's `-N`). Fewer after a 401 or a time-out, more again after a run of successes.
    */
   inFlight: number;
+  /** How far back the source keeps a live stream's fragments (YouTube: 120 h, yt-dlp's MAX_DURATION). */
+  retentionSeconds: number;
 }
 
-const TIMING: FragmentTiming = { backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000], renewEveryMs: 15_000, quietMs: 6000, inFlight: 4 };
+const TIMING: FragmentTiming = {
+  backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000],
+  renewEveryMs: 15_000,
+  renewMaxBackoffMs: 120_000,
+  quietMs: 6000,
+  askMaxMs: 300_000,
+  stallLimitMs: 12 * 3600_000,
+  inFlight: 4,
+  retentionSeconds: 432_000,
+};
+
+/** Successes in a row after which one more fragment is fetched at once. */
+const WIDEN_AFTER = 16;
 
 /**
- * Records a live stream's adaptive formats fragment by fragment, from fragment 0 whatever the time
- * it starts, as ytarchive and `yt-dlp --live-from-start` do: the newest fragment's number comes
- * from `X-Head-Seqnum`, every fragment up to it is fetched (video and audio side by side) and
- * stored as the capture's segments, video fragment n as sequence 2n and audio as 2n + 1 (see
- * fragment-tracks.ts). A 403 renews the URLs through the source; a fragment that stays missing is
- * a gap of its own. The stream has ended once its head stops growing and the source no longer
- * says it is live.
+ * Records a live stream's adaptive formats fragment by fragment, from fragment 0 (or the first
+ * the source still keeps) whatever the time it starts, as ytarchive and `yt-dlp --live-from-start`
+ * do: the newest fragment's number comes from `X-Head-Seqnum`, every fragment up to it is fetched
+ * (video and audio side by side) and stored as the capture's segments, video fragment n as
+ * sequence 2n and audio as 2n + 1 (see fragment-tracks.ts). A 403 renews the URLs through the
+ * source (FragmentUrls); a fragment that stays missing is a gap of its own. The stream has ended
+ * only when the source says so (decision 0088): a frozen head while it says live waits, a look
+ * that fails is asked again.
  */
 export function createFragmentRecorder(recorderDeps: RecorderDeps, timing: FragmentTiming = TIMING): FragmentRecorder {
   const deps = { ...recorderDeps, freeBytes: atMostEverySecond(recorderDeps.freeBytes) };
@@ -46,29 +65,40 @@ export function createFragmentRecorder(recorderDeps: RecorderDeps, timing: Fragm
   };
 }
 
-/** What came of one fragment of one track: its bytes, or why it is lost. */
-type Fetched = { bytes: Buffer } | { lost: string };
+/** What came of one fragment of one track: its bytes, why it is lost, or `unmade` (past the end of a broadcast that ended). */
+type Fetched = { bytes: Buffer } | { lost: string } | { unmade: true };
 
 class FragmentSession extends RecordingSession {
   /** The newest fragment the source has, as its answers say. */
   private head = -1;
   /** Fragments being fetched ahead of the one stored next, by number. */
   private readonly fetching = new Map<number, Promise<Fetched[]>>();
-  private renewedAt = 0;
+  private readonly urls: FragmentUrls;
   private storedAny = false;
   /** Why the source refused Kura when asked for fresh URLs (the capture ends at once); null while it has not. */
   private accessLost: string | null = null;
+  /** What the source said when it said the broadcast ended; null while it has not. */
+  private ended: { reason: string; served: boolean } | null = null;
+  /** Fragments fetched at once now, and successes in a row since it last changed. */
+  private lanes: number;
+  private successes = 0;
 
   constructor(
     deps: RecorderDeps,
     id: string,
     workerId: string,
     signal: AbortSignal,
-    private stream: FragmentedStream,
-    private readonly renew: () => Promise<Renewal>,
+    stream: FragmentedStream,
+    renew: () => Promise<Renewal>,
     private readonly timing: FragmentTiming,
   ) {
     super(deps, id, workerId, signal);
+    this.urls = new FragmentUrls(stream, renew, timing, (line) => this.log(line), this.pollWait);
+    this.lanes = timing.inFlight;
+  }
+
+  private get stream(): FragmentedStream {
+    return this.urls.stream;
   }
 
   protected override async recordUntilEnd(): Promise<EndReason> {
@@ -76,49 +106,113 @@ class FragmentSession extends RecordingSession {
     const start = this.nextSequence ?? 0;
     this.storedAny = start > 0;
     let fragment = fragmentOf(start);
-    let firstTrack = start % 2 === 0 ? 'video' : 'audio';
+    let firstTrack: FragmentTrack = start % 2 === 0 ? 'video' : 'audio';
     const newest = await this.probeHead();
     await this.log(
       `recording fragments from fragment ${fragment}: video ${describe(video)} and audio ${describe(audio)}, ${fragmentSeconds} s each; the newest is ${newest}`,
     );
-    let grewAt = Date.now();
-    let askedAt = Date.now();
+    const kept = await this.keptFrom(fragment, firstTrack);
+    if (kept > fragment) [fragment, firstTrack] = [kept, 'video'];
+    const stall = new Stall(this.timing, fragmentSeconds);
     for (;;) {
       this.checkStillOurs();
       const limit = await this.limitReached();
       if (limit !== null) return this.finish(limit);
-      if (fragment <= this.head) {
+      if (this.urls.expiring && this.urls.pending === null) void this.urls.renewFor(this.urls.version, 'they expire soon');
+      if (fragment <= this.head && (this.ended === null || this.ended.served)) {
         const tracks: readonly FragmentTrack[] = firstTrack === 'video' ? FRAGMENT_TRACKS : ['audio'];
-        for (let n = fragment; n <= Math.min(this.head, fragment + this.timing.inFlight - 1); n++) {
+        for (let n = fragment; n <= Math.min(this.head, fragment + this.lanes - 1); n++) {
           if (!this.fetching.has(n)) this.fetching.set(n, this.fetchTracks(n, n === fragment ? tracks : FRAGMENT_TRACKS));
         }
         const fetched = await (this.fetching.get(fragment) as Promise<Fetched[]>);
         this.fetching.delete(fragment);
         // refused while fetching it: what was not fetched is not lost at the source, and nothing more can be
         if (this.accessLost !== null && fetched.some((result) => 'lost' in result)) return this.finish('access_lost');
+        if (fetched.some((result) => 'unmade' in result)) return this.finish('endlist', `fragment ${fragment} was never made: the broadcast ended before it`);
         await this.storeFragment(fragment, tracks, fetched);
         fragment++;
         firstTrack = 'video';
         continue;
       }
       if (this.accessLost !== null) return this.finish('access_lost');
+      if (this.ended !== null) return this.finishEnded(fragment);
       const before = this.head;
       await this.probeHead();
       if (this.head > before) {
-        grewAt = askedAt = Date.now();
+        stall.grew();
         continue;
       }
-      // the head stopped growing: the source says whether the stream is still live (as yt-dlp asks again after about 20 s)
-      const quiet = Date.now() - Math.max(grewAt, askedAt);
-      if (quiet > Math.max(3 * fragmentSeconds * 1000, this.timing.quietMs)) {
-        askedAt = Date.now();
-        if (!(await this.renewUrls('the newest fragment stopped growing'))) return this.finish(this.accessLost === null ? 'endlist' : 'access_lost');
-      }
-      if (Date.now() - grewAt > this.deps.limits.idleSeconds * 1000) return this.finish('idle');
+      const end = await this.stalled(stall);
+      if (end !== null) return end;
       await sleep(fragmentSeconds * 1000, this.pollWait).catch((error: unknown) => {
         if (this.signal.aborted) throw error; // woken for a stop: the next round ends the capture
       });
     }
+  }
+
+  /**
+   * The first fragment the source still keeps: a live stream's fragments older than its retention
+   * (YouTube: 120 h) answer 404, so a capture that finds the stream later than that starts at the
+   * first one kept, the ones before it one gap saying why (as yt-dlp and ytarchive start there).
+   */
+  private async keptFrom(fragment: number, track: FragmentTrack): Promise<number> {
+    const { fragmentSeconds } = this.stream;
+    const kept = this.head - Math.floor(this.timing.retentionSeconds / fragmentSeconds);
+    if (kept <= fragment) return fragment;
+    const hours = Math.round((this.head * fragmentSeconds) / 3600);
+    const keptHours = Math.round(this.timing.retentionSeconds / 3600);
+    await this.recordGap(
+      sequenceOf(fragment, track),
+      sequenceOf(kept, 'video') - 1,
+      (kept - fragment) * fragmentSeconds,
+      `the broadcast began ${hours} h before Kura found it; YouTube keeps only its last ${keptHours} h (fragments before ${kept} are no longer served)`,
+    );
+    return kept;
+  }
+
+  /**
+   * The head has not grown since the last look. Once it has been frozen a while the source is
+   * asked, then asked again less and less often: only an end it says ends the capture (0088).
+   * Null: wait on.
+   */
+  private async stalled(stall: Stall): Promise<EndReason | null> {
+    if (!stall.due()) return null;
+    const frozen = stall.frozenSeconds();
+    const answer = await this.urls.look(`the newest fragment stopped growing ${frozen} s ago`);
+    stall.asked();
+    switch (answer.state) {
+      case 'access_lost':
+        this.accessLost = answer.reason;
+        await this.log(`the newest fragment stopped growing, and the source refuses Kura now: ${answer.reason}`);
+        return this.finish('access_lost');
+      case 'ended':
+        await this.log(`the newest fragment stopped growing ${frozen} s ago, and the source says the broadcast ended: ${answer.reason}`);
+        this.ended = { reason: answer.reason, served: answer.stream !== null };
+        return null; // what is left up to the head is fetched, then the capture ends
+      case 'not_live':
+        if (frozen < this.deps.limits.idleSeconds) break;
+        return this.finish('endlist', `the newest fragment has not grown for ${frozen} s and the source says the stream is not live: ${answer.reason}`);
+      case 'live':
+        if (stall.frozenMs() < this.timing.stallLimitMs) break;
+        return this.finish('idle', `the newest fragment has not grown for ${frozen} s while the source still says the stream is live: Kura gives up`);
+    }
+    await this.log(`the newest fragment has not grown for ${frozen} s; the source says: ${answer.state === 'live' ? 'still live' : answer.reason}; waiting`);
+    return null;
+  }
+
+  /** The source said the broadcast ended and every fragment up to its head was fetched (or could not be: processed already). */
+  private async finishEnded(fragment: number): Promise<EndReason> {
+    const ended = this.ended as { reason: string; served: boolean };
+    if (!ended.served && fragment <= this.head) {
+      const first = sequenceOf(fragment, 'video');
+      await this.recordGap(
+        first,
+        sequenceOf(this.head, 'audio'),
+        (this.head - fragment + 1) * this.stream.fragmentSeconds,
+        `no longer served: ${ended.reason}`,
+      );
+    }
+    return this.finish('endlist', `the broadcast ended (${ended.reason}) and every fragment up to ${this.head} was fetched`);
   }
 
   /** The tracks' fragment `n`, fetched side by side; awaited in fragment order (a failure of one fetched ahead is seen when its turn comes). */
@@ -138,8 +232,8 @@ class FragmentSession extends RecordingSession {
     for (const [i, track] of tracks.entries()) {
       const result = fetched[i] as Fetched;
       const sequence = sequenceOf(n, track);
-      if ('lost' in result) {
-        await this.recordGap(sequence, sequence, this.stream.fragmentSeconds, `${track} of fragment ${n} ${result.lost}`);
+      if (!('bytes' in result)) {
+        await this.recordGap(sequence, sequence, this.stream.fragmentSeconds, `${track} of fragment ${n} ${'lost' in result ? result.lost : 'was never made'}`);
         continue;
       }
       await this.writer.write(result.bytes);
@@ -155,18 +249,22 @@ class FragmentSession extends RecordingSession {
     let lastStatus = 0;
     const attempts = this.timing.backoffMs.length + 1;
     for (let tried = 1; tried <= attempts; tried++) {
-      const format = this.stream[track];
+      await this.urls.pending; // URLs about to be replaced are not used
+      const seen = this.urls.version;
       try {
-        const { body, headers } = await this.deps.fetcher.withHeaders(fragmentUrl(format, n), { maxBytes: MAX_SEGMENT_BYTES });
+        const { body, headers } = await this.deps.fetcher.withHeaders(fragmentUrl(this.stream[track], n), { maxBytes: MAX_SEGMENT_BYTES, perRead: true });
         this.noteHead(headers['x-head-seqnum']);
-        if (body.length > 0) return { bytes: body };
+        if (body.length > 0) return this.succeeded({ bytes: body });
         lastError = 'an empty answer';
       } catch (error) {
         if (!(error instanceof FetchError)) throw error;
-        lastError = error.message;
-        lastStatus = error.status;
-        if (error.status === 403) await this.renewUrls(`${track} fragment ${n} answered 403`);
-        if (error.refused || this.accessLost !== null) break;
+        [lastError, lastStatus] = [error.message, error.status];
+        if (error.refused) break;
+        if (error.status === 403 && (await this.renewedFor(seen, `${track} fragment ${n} answered 403`))) continue;
+        if (this.accessLost !== null || (this.ended !== null && !this.ended.served)) break;
+        // YouTube's last two fragments of an ended broadcast may never be made (ytarchive: "probably not actually created")
+        if (error.status === 404 && this.ended !== null && n >= this.head - 1) return { unmade: true };
+        if (error.status === 401 || error.status === 0) await this.narrow(`${track} fragment ${n}: ${lastError}`);
       }
       // nothing stored yet and the fragments refused (not one of them lost: a 404): the HLS path may do
       if (!this.storedAny && tried === attempts && lastStatus !== 404)
@@ -177,15 +275,54 @@ class FragmentSession extends RecordingSession {
     return { lost: `could not be fetched (${lastError})` };
   }
 
+  /**
+   * After a 403: fresh URLs, the renewal shared with every fetch that needs one; true to try again
+   * at once with them (or with those renewed since this fetch began), false when the source no
+   * longer serves the stream (ended and processed, or refusing Kura).
+   */
+  private async renewedFor(seen: number, why: string): Promise<boolean> {
+    for (;;) {
+      if (this.accessLost !== null || (this.ended !== null && !this.ended.served)) return false;
+      const answer = await this.urls.renewFor(seen, why);
+      if (answer === null || answer.state === 'live') return true;
+      if (answer.state === 'access_lost') {
+        const first = this.accessLost === null;
+        this.accessLost = answer.reason; // before the log's wait: fetches answered meanwhile must not ask again
+        if (first) await this.log(`${why}, and the source refuses Kura now: ${answer.reason}`);
+        return false;
+      }
+      if (answer.state === 'ended') {
+        this.ended = { reason: answer.reason, served: answer.stream !== null };
+        return answer.stream !== null;
+      }
+      if (answer.state === 'not_live' || this.pollWait.aborted) return false;
+      seen = this.urls.version; // a look that could not say: ask until the source answers
+    }
+  }
+
+  private succeeded(fetched: Fetched): Fetched {
+    if (++this.successes >= WIDEN_AFTER && this.lanes < this.timing.inFlight) [this.lanes, this.successes] = [this.lanes + 1, 0];
+    return fetched;
+  }
+
+  /** A 401 or a time-out: too many fetches at once for the source, or for the link; half as many from now on. */
+  private async narrow(why: string): Promise<void> {
+    this.successes = 0;
+    if (this.lanes === 1) return;
+    this.lanes = Math.max(1, Math.floor(this.lanes / 2));
+    await this.log(`${why}: fetching ${this.lanes} fragment(s) at once from now on`);
+  }
+
   /** Asks the video format's URL without a fragment number for the newest one (yt-dlp's probe); the head known so far when it cannot. */
   private async probeHead(): Promise<number> {
+    const seen = this.urls.version;
     try {
       const { headers } = await this.deps.fetcher.withHeaders(this.stream.video.url, { method: 'HEAD', maxBytes: 0 });
       this.noteHead(headers['x-head-seqnum']);
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
       await this.log(`asking for the newest fragment failed: ${error.message}`);
-      if (error.status === 403) await this.renewUrls('the URL answered 403');
+      if (error.status === 403) await this.renewedFor(seen, 'the URL answered 403');
     }
     return this.head;
   }
@@ -194,32 +331,45 @@ class FragmentSession extends RecordingSession {
     const head = Number(Array.isArray(value) ? value[0] : value);
     if (Number.isInteger(head) && head > this.head) this.head = head;
   }
+}
 
-  /**
-   * Renews the formats' URLs through the source (they expire, and a 403 says so), at most every
-   * `renewEveryMs`; false once the source says the stream is no longer live, or refuses Kura
-   * (`accessLost` says why: the capture ends at its next step, not after its fragments' retries).
-   */
-  private async renewUrls(why: string): Promise<boolean> {
-    if (this.accessLost !== null) return false;
-    if (Date.now() - this.renewedAt < this.timing.renewEveryMs) return true;
-    this.renewedAt = Date.now();
-    const renewed = await this.renew().catch(async (error: Error) => {
-      await this.log(`renewing the fragment URLs failed: ${error.message}`);
-      return this.stream;
-    });
-    if (renewed === null) {
-      await this.log(`${why}, and the source says the stream is no longer live`);
-      return false;
-    }
-    if ('accessLost' in renewed) {
-      this.accessLost = renewed.accessLost;
-      await this.log(`${why}, and the source refuses Kura now: ${renewed.accessLost}`);
-      return false;
-    }
-    this.stream = renewed;
-    await this.log(`fragment URLs renewed (${why})`);
-    return true;
+/** When a frozen head was last seen growing and when the source is next asked about it: after `quiet`, then less and less often. */
+class Stall {
+  private grewAt = Date.now();
+  /** The first wait: as yt-dlp asks again after about 20 s of no growth, three fragments' time, at least `quietMs`. */
+  private readonly quiet: number;
+  private wait: number;
+  private nextAskAt: number;
+
+  constructor(
+    private readonly timing: FragmentTiming,
+    fragmentSeconds: number,
+  ) {
+    this.quiet = this.wait = Math.max(3 * fragmentSeconds * 1000, timing.quietMs);
+    this.nextAskAt = this.grewAt + this.wait;
+  }
+
+  grew(): void {
+    this.grewAt = Date.now();
+    this.wait = this.quiet;
+    this.nextAskAt = this.grewAt + this.wait;
+  }
+
+  due(): boolean {
+    return Date.now() >= this.nextAskAt;
+  }
+
+  asked(): void {
+    this.wait = Math.min(this.wait * 2, this.timing.askMaxMs);
+    this.nextAskAt = Date.now() + this.wait;
+  }
+
+  frozenMs(): number {
+    return Date.now() - this.grewAt;
+  }
+
+  frozenSeconds(): number {
+    return Math.round(this.frozenMs() / 1000);
   }
 }
 

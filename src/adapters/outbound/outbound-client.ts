@@ -46,6 +46,12 @@ export interface OutboundRequest {
   body?: string | Buffer;
   /** Redirects followed, each hop judged as the first URL was (default 5). Only GET and HEAD follow; other methods get the 3xx back. */
   maxRedirects?: number;
+  /**
+   * Bound only the wait for the answer's headers and for each read of its body, not the whole
+   * answer: a large body on a slow link that keeps arriving is not cut off (YouTube's fragments,
+   * as ytarchive bounds only `ResponseHeaderTimeout`).
+   */
+  perRead?: boolean;
 }
 
 export interface OutboundResponse {
@@ -88,13 +94,17 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
       throw new FetchError(`${url.href}: refused, only public addresses are fetched: ${reason}`, -1, `${redactUrl(url.href)}: ${NOT_PUBLIC_ADDRESS}`);
   };
 
-  const send = async (raw: string, { method = 'GET', headers, body, maxRedirects = MAX_REDIRECTS }: OutboundRequest = {}): Promise<OutboundResponse> => {
+  const send = async (
+    raw: string,
+    { method = 'GET', headers, body, maxRedirects = MAX_REDIRECTS, perRead = false }: OutboundRequest = {},
+  ): Promise<OutboundResponse> => {
     let url = new URL(raw);
     const follows = method === 'GET' || method === 'HEAD';
     for (let hop = 0; hop <= maxRedirects; hop++) {
       checkTarget(url);
       let response: Dispatcher.ResponseData;
-      const deadline = requestDeadline(timeoutMs);
+      // per read: the agent's headersTimeout and bodyTimeout (the longest wait between two reads) bound it alone
+      const deadline = perRead ? NO_DEADLINE : requestDeadline(timeoutMs);
       try {
         response = await request(url, { method, headers, body, dispatcher: agent, signal: deadline.signal });
       } catch (error) {
@@ -124,6 +134,8 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
     },
   };
 }
+
+const NO_DEADLINE = { signal: undefined, clear: () => undefined };
 
 /**
  * The whole request's limit (connect, headers and body together), cleared once the body is over.

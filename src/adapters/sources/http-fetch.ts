@@ -25,6 +25,8 @@ export interface BytesOptions {
   range?: ByteRange | null;
   /** Sent besides Kura's own (an API key a service asks for). */
   headers?: Record<string, string>;
+  /** Bound the wait for the headers and for each read of the body, not the whole body (see OutboundRequest). */
+  perRead?: boolean;
 }
 
 /** Takes a body's bytes as they arrive; the next chunk waits until the promise settles. */
@@ -62,13 +64,13 @@ export function createFetcher(options: OutboundOptions): Fetcher {
   const stream = async (
     raw: string,
     sink: ChunkSink,
-    { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra }: BytesOptions = {},
+    { maxBytes = Number.POSITIVE_INFINITY, range = null, headers: extra, perRead }: BytesOptions = {},
     method: 'GET' | 'HEAD' = 'GET',
     answered: (headers: IncomingHttpHeaders) => void = () => undefined,
   ) => {
     const base = extra ? { ...REQUEST_HEADERS, ...extra } : REQUEST_HEADERS;
     const headers = range ? { ...base, range: `bytes=${range.offset}-${range.offset + range.length - 1}` } : base;
-    const response = await client.send(raw, { headers, method });
+    const response = await client.send(raw, { headers, method, perRead });
     if (response.statusCode < 200 || response.statusCode > 299) {
       // a small body is read away so the connection is reused; a large one closes the connection instead
       await response.body.dump().catch(() => undefined);

@@ -8,6 +8,8 @@ export interface YtDlpFormat {
   protocol?: string;
   is_from_start?: boolean;
   target_duration?: number | null;
+  /** The format's itag as yt-dlp keeps it for a live or post-live adaptive format. */
+  _itag?: string;
   ext?: string;
   vcodec?: string;
   acodec?: string;
@@ -22,9 +24,16 @@ const VIDEO_CODECS = [/^(avc|h264)/i, /^vp0?9/i, /^av0?1/i];
 /** AAC first (an MP4's usual audio, in every player), then Opus. */
 const AUDIO_CODECS = [/^mp4a|^aac/i, /^opus/i];
 
-/** The adaptive formats a live stream's fragments can be recorded in from the first (yt-dlp marks them `is_from_start`). */
+/**
+ * The adaptive formats a stream's fragments can be recorded in from the first: while live, those
+ * yt-dlp marks `is_from_start`; once ended (post_live), the same formats with their fragments
+ * listed (`http_dash_segments`, the mark removed: `_prepare_live_from_start_formats`), which keep
+ * their `target_duration` and `_itag`.
+ */
 export function fragmentFormatsOf(formats: readonly YtDlpFormat[]): { formats: FragmentFormat[]; fragmentSeconds: number | null } {
-  const fromStart = formats.filter((f) => f.is_from_start === true && typeof f.url === 'string' && typeof f.format_id === 'string');
+  const numbered = (f: YtDlpFormat) =>
+    f.is_from_start === true || (f.protocol === 'http_dash_segments' && typeof f._itag === 'string' && (f.target_duration ?? 0) > 0);
+  const fromStart = formats.filter((f) => numbered(f) && typeof f.url === 'string' && typeof f.format_id === 'string');
   const seconds = fromStart.map((f) => f.target_duration).find((d): d is number => typeof d === 'number' && d > 0) ?? null;
   return {
     fragmentSeconds: seconds,

@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
-import type { SourceStatus, StreamDetails, StreamSource } from '../../core/sources/ports.js';
+import type { SourceStatus, SourceTrouble, StreamDetails, StreamSource } from '../../core/sources/ports.js';
 import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
 import { fragmentFormatsOf, pickFragmentFormats, type YtDlpFormat } from './youtube-formats.js';
@@ -104,6 +104,45 @@ export function noAccessReason(need: AccessNeed, cookies: boolean): string {
     : "YouTube asks to sign in (age-restricted or similar): Kura has no access (KURA_YTDLP_COOKIES is not set; a signed-in account's cookies are needed).";
 }
 
+/**
+ * What a failed look says: a video removed or made private is gone, one Kura may not open refuses
+ * it; anything else (a rate limit, a bot check, a time-out, a network fault) is a passing trouble,
+ * never an end (decision 0088).
+ */
+function failedLook(error: unknown): SourceStatus {
+  const reason = (error as Error).message;
+  if (GONE.test(reason)) return { state: 'gone', reason };
+  if (MEMBERS_ONLY.test(reason)) return { state: 'no_access', reason };
+  const trouble = troubleOfLook(error);
+  return {
+    state: 'unknown',
+    trouble,
+    reason:
+      trouble === 'rate_limited'
+        ? `YouTube rate-limits Kura: ${reason}`
+        : trouble === 'bot_check'
+          ? `YouTube asks Kura to prove it is no bot: ${reason}`
+          : reason,
+  };
+}
+
+/** The trouble a failed yt-dlp run names (its `trouble`, else read from its words). */
+function troubleOfLook(error: unknown): SourceTrouble {
+  const named = (error as { trouble?: string }).trouble;
+  const words = (error as Error).message ?? '';
+  if (named === 'rate_limited' || /HTTP Error 429|Too Many Requests/i.test(words)) return 'rate_limited';
+  if (named === 'bot_check' || /not a bot/i.test(words)) return 'bot_check';
+  return 'failed';
+}
+
+/** Why a live stream offers nothing Kura can record: no formats from the start, and no HLS rendition with both video and audio. */
+function noFallbackReason(found: YouTubeVideo, fromHls: YouTubeVideo | null): string {
+  const start = `live, but YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed)`;
+  if (fromHls === null) return `${start}, and the look at its HLS formats failed`;
+  if (fromHls.formatCount === 0) return `${start}, and no HLS format either`;
+  return `${start}, and its HLS formats carry video and audio apart (${fromHls.formatCount} listed, none muxed), which Kura's HLS path cannot record together`;
+}
+
 /** Reads yt-dlp's JSON for a YouTube video. */
 export function readYouTubeVideo(json: unknown): YouTubeVideo {
   const info = json as YtDlpInfo;
@@ -167,8 +206,11 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       const need = await accessNeeded(looked);
       if (need !== null)
         return { kind: 'rejected', reason: noAccessReason(need, cookies), ...(need === 'members_only' ? { membersOnly: true } : { signIn: true }) };
-      if (found.liveStatus === 'was_live' || found.liveStatus === 'post_live') return { kind: 'rejected', reason: 'This livestream has already ended.' };
-      if (found.liveStatus !== 'is_upcoming' && found.liveStatus !== 'is_live') return { kind: 'rejected', reason: 'This video is not a livestream.' };
+      if (found.liveStatus === 'was_live') return { kind: 'rejected', reason: 'This livestream has already ended and YouTube has processed its video.' };
+      // post_live: ended, its fragments still served until the video is processed: archived whole
+      const recordable = found.liveStatus === 'post_live' ? found.fragments.formats.length > 0 : true;
+      if (!recordable) return { kind: 'rejected', reason: 'This livestream has already ended, and YouTube no longer serves its fragments.' };
+      if (!['is_upcoming', 'is_live', 'post_live'].includes(found.liveStatus)) return { kind: 'rejected', reason: 'This video is not a livestream.' };
       return { kind: 'accepted', platform: 'youtube', id: parsed.videoId, canonicalUrl: parsed.canonicalUrl, details: found.details };
     },
     async qualities(url) {
@@ -191,22 +233,38 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       try {
         looked = await look(sourceUrl);
       } catch (error) {
-        const reason = (error as Error).message;
-        return { state: GONE.test(reason) ? 'gone' : 'not_yet', reason };
+        return failedLook(error);
       }
       const { found } = looked;
       const { details } = found;
       const need = await accessNeeded(looked);
       // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
       if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
-      if (found.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };
-      if (found.liveStatus !== 'is_live') return { state: 'ended', reason: `the video is ${found.liveStatus}`, details };
-      const fragments = options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality);
+      const pick = () => (options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality));
+      switch (found.liveStatus) {
+        case 'is_upcoming':
+          return { state: 'not_yet', reason: 'scheduled', details };
+        case 'is_live':
+          break;
+        case 'post_live': {
+          // ended, its fragments still served until the VOD is processed: recordable whole
+          const fragments = pick();
+          const reason = 'the broadcast has ended (post_live)';
+          return fragments === undefined ? { state: 'ended', reason, details } : { state: 'ended', reason, fragments, details };
+        }
+        case 'was_live':
+          return { state: 'ended', reason: 'the broadcast has ended and its video is processed (was_live)', details };
+        case 'not_live':
+          return { state: 'not_live', reason: 'YouTube says the video is not live (not_live)', details };
+        default:
+          return { state: 'unknown', trouble: 'no_status', reason: 'yt-dlp gave no live status for the video', details };
+      }
+      const fragments = pick();
       if (fragments !== undefined) return { state: 'live', fragments, details };
       // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
       const fromHls = await looked.hls();
       const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
-      if (variant === undefined) return { state: 'not_yet', reason: 'live, but no format is offered yet', details };
+      if (variant === undefined) return { state: 'not_yet', reason: noFallbackReason(found, fromHls), details };
       const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
       return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
     },

@@ -55,11 +55,14 @@ export async function captureStream(
   await deps.scheduler.finalize(id);
 }
 
-/** The source's word that the stream is live, or a throw saying it is not (the capture is tried again). */
+/**
+ * The source's word that the stream can be recorded now (live, or ended with its fragments still
+ * served: YouTube's post_live), or a throw saying why not (the capture is tried again).
+ */
 async function liveStatus(deps: Pick<CaptureDeps, 'source'>, record: Livestream, options?: { fragments: false }): Promise<SourceStatus> {
   const status = await deps.source.check(record.sourceUrl, record.requestedQuality, options);
-  if (status.state !== 'live') throw new Error(`${record.id} is not live any more: ${status.reason ?? status.state}`);
-  return status;
+  if (status.state === 'live' || (status.state === 'ended' && status.fragments !== undefined)) return status;
+  throw new Error(`${record.id} cannot be recorded now: ${status.reason ?? status.state}`);
 }
 
 /**
@@ -102,11 +105,7 @@ function pinned(status: SourceStatus, ids: FragmentFormatIds): FragmentedStream 
 async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: RecordingWorker) {
   if ('playlistUrl' in recording) return recordPlaylist(deps, record, capture, recording.playlistUrl, worker);
   const ids = capture.fragmentFormats ?? idsOf(recording.stream);
-  const renew = async (): Promise<Renewal> => {
-    const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
-    if (status.state === 'no_access') return { accessLost: status.reason ?? 'the source refuses Kura' };
-    return status.state === 'live' ? pinned(status, ids) : null;
-  };
+  const renew = () => renewal(deps, record, ids);
   try {
     return await deps.fragmentRecorder.record({ capture, stream: recording.stream, workerId: worker.workerId, renew }, worker.signal);
   } catch (error) {
@@ -118,6 +117,31 @@ async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture,
     await deps.captures.setPlaylist(record.id, status.playlistUrl);
     const fresh = (await deps.captures.get(record.id)) ?? capture;
     return recordPlaylist(deps, record, fresh, status.playlistUrl, worker);
+  }
+}
+
+/** What the source says now of a capture of fragments, in the pinned formats (decision 0088). */
+export async function renewal(deps: Pick<CaptureDeps, 'source'>, record: Livestream, ids: FragmentFormatIds): Promise<Renewal> {
+  const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
+  const reason = status.reason ?? status.state;
+  switch (status.state) {
+    case 'no_access':
+      return { state: 'access_lost', reason };
+    case 'live':
+    case 'ended':
+      try {
+        if (status.state === 'live') return { state: 'live', stream: pinned(status, ids) };
+        return { state: 'ended', reason, stream: status.fragments === undefined ? null : pinned(status, ids) };
+      } catch (error) {
+        return status.state === 'ended' ? { state: 'ended', reason, stream: null } : { state: 'unknown', reason: (error as Error).message };
+      }
+    case 'gone':
+      return { state: 'ended', reason: `the video is gone: ${reason}`, stream: null };
+    case 'not_live':
+    case 'not_yet':
+      return { state: 'not_live', reason };
+    default:
+      return { state: 'unknown', reason };
   }
 }
 

@@ -183,11 +183,20 @@ export interface MediaTools {
 }
 
 /**
- * What the source answers a capture of fragments asking for fresh URLs: the same formats under
- * them; null once the stream is not live; `accessLost` (why) when it refuses Kura mid-stream (a
- * members-only stream the cookies no longer open).
+ * What the source answers a capture of fragments asking again, for fresh URLs or whether the
+ * stream is still on (decision 0088): only `ended` (or `not_live` with a head frozen a while) ends it.
  */
-export type Renewal = FragmentedStream | null | { accessLost: string };
+export type Renewal =
+  /** Still live: the pinned formats under fresh URLs. */
+  | { state: 'live'; stream: FragmentedStream }
+  /** The broadcast is over; `stream`: its fragments are still served under these URLs (YouTube's post_live), null: they are not. */
+  | { state: 'ended'; stream: FragmentedStream | null; reason: string }
+  /** The source says it is not live without saying it ended (YouTube's not_live): an end only once the head stayed frozen a while. */
+  | { state: 'not_live'; reason: string }
+  /** The source could not say (a failed look, a rate limit, a bot check): asked again later, never an end. */
+  | { state: 'unknown'; reason: string }
+  /** The source refuses Kura now (members-only or sign-in: the cookies no longer open it). */
+  | { state: 'access_lost'; reason: string };
 
 /** Records a live stream's numbered fragments, video and audio side by side, from the first, until it ends (see fragment-tracks.ts). */
 export interface FragmentRecorder {

@@ -15,11 +15,18 @@ export interface StreamDetails {
 /** What a source says about a stream right now. */
 export interface SourceStatus {
   /**
+   * `ended`: the source says the broadcast is over (with `fragments` when they are still served:
+   * YouTube's post_live, recordable whole);
+   * `not_live`: it says the stream is not live, without saying it ended (YouTube's not_live);
+   * `unknown`: it could not say (a failed look, a rate limit, a bot check, no status): a passing
+   * trouble, asked again with backoff, never an end (`trouble` says which);
    * `refused`: Kura will not fetch it (a private address without KURA_ALLOW_PRIVATE_SOURCES);
    * `gone`: the source says the video was removed or made private;
    * `no_access`: the source refuses Kura (a members-only or sign-in stream the cookies do not open).
    */
-  state: 'live' | 'not_yet' | 'ended' | 'refused' | 'gone' | 'no_access';
+  state: 'live' | 'not_yet' | 'ended' | 'not_live' | 'unknown' | 'refused' | 'gone' | 'no_access';
+  /** Why the source could not say (state `unknown`): it rate-limits Kura, asks it to prove it is no bot, or its look failed otherwise. */
+  trouble?: SourceTrouble;
   /** The media playlist to record, when live (and not recorded fragment by fragment). */
   playlistUrl?: string;
   /** The adaptive formats to record fragment by fragment from the first, when live and the source offers them (YouTube). */
@@ -30,6 +37,9 @@ export interface SourceStatus {
   /** Fresh details, when the source has them (a moved schedule, a renamed stream). */
   details?: StreamDetails;
 }
+
+/** Why a source could not say what a stream is doing right now (see SourceStatus). */
+export type SourceTrouble = 'rate_limited' | 'bot_check' | 'no_status' | 'failed';
 
 /**
  * One adaptive format of a live stream whose fragments are numbered from 0 (YouTube's `sq`):

@@ -21,7 +21,8 @@ export interface WatchDeps {
 }
 
 /**
- * Checks an upcoming record's source once: live → schedule the capture; not yet → check again
+ * Checks an upcoming record's source once: live (or ended with its fragments still served) →
+ * schedule the capture; not yet, or a look that could not say → check again
  * (seldom while the start is far, every `pollSeconds` near and after it), the look kept with what
  * the source answered, for the pages to show; never live, or no access (members-only without a
  * member's cookies) → failed.
@@ -34,7 +35,8 @@ export async function watchStream(deps: WatchDeps, id: string, policy: WatchPoli
   const moved = status.details ? changedDetails(record, status.details) : null;
   if (moved !== null) await deps.livestreams.update(id, moved);
   const scheduledStart = moved?.scheduledStart ?? record.scheduledStart; // the never-live clock follows the schedule
-  if (status.state === 'live') {
+  // live, or ended with its fragments still served (YouTube's post_live): recorded whole
+  if (status.state === 'live' || (status.state === 'ended' && status.fragments !== undefined)) {
     await deps.scheduler.capture(id);
     return 'capturing';
   }
@@ -48,20 +50,31 @@ export async function watchStream(deps: WatchDeps, id: string, policy: WatchPoli
     await deps.livestreams.transition(id, { type: 'gave_up', reason: `Kura will not fetch this source: ${status.reason ?? 'refused'}.` });
     return 'failed';
   }
-  if (status.state === 'ended' || now > neverLiveDeadline(scheduledStart, policy.neverLiveSeconds)) {
-    const reason =
-      status.state === 'ended' ? 'The stream ended before it could be recorded.' : neverLiveReason(policy.neverLiveSeconds, status.reason ?? 'not live');
+  // a look that could not say (yt-dlp failing, a rate limit, a bot check) is no end: looked at again, until the never-live deadline
+  const over = status.state === 'ended' || status.state === 'not_live';
+  if (over || now > neverLiveDeadline(scheduledStart, policy.neverLiveSeconds)) {
+    const reason = over ? 'The stream ended before it could be recorded.' : neverLiveReason(policy.neverLiveSeconds, status.reason ?? 'not live');
     await deps.livestreams.transition(id, { type: 'gave_up', reason });
     return 'failed';
   }
   const untilStart = (scheduledStart.getTime() - now.getTime()) / 1000;
   // far from the start: check at half the remaining time, at most hourly; near it: every pollSeconds
-  const waitSeconds = untilStart > 2 * policy.pollSeconds ? Math.min(3600, untilStart / 2) : policy.pollSeconds;
+  const usual = untilStart > 2 * policy.pollSeconds ? Math.min(3600, untilStart / 2) : policy.pollSeconds;
+  const waitSeconds = status.state === 'unknown' ? Math.max(usual, await backedOff(deps, id, policy)) : usual;
   const nextLookAt = new Date(now.getTime() + waitSeconds * 1000);
   await deps.watchLooks.note(id, { lookedAt: now, reason: status.reason ?? null, nextLookAt });
   await deps.scheduler.watch(id, nextLookAt);
   return 'waiting';
 }
+
+/** A look that could not say (a rate limit, a bot check, yt-dlp failing) waits twice as long as the one before, up to 15 minutes. */
+async function backedOff(deps: Pick<WatchDeps, 'watchLooks'>, id: string, policy: WatchPolicy): Promise<number> {
+  const last = (await deps.watchLooks.find([id])).get(id);
+  const before = last === undefined ? policy.pollSeconds / 2 : (last.nextLookAt.getTime() - last.lookedAt.getTime()) / 1000;
+  return Math.min(MAX_BACKOFF_SECONDS, Math.max(policy.pollSeconds, 2 * before));
+}
+
+const MAX_BACKOFF_SECONDS = 900;
 
 /** What the source now says differently of the record (a moved schedule, a new title), or null. */
 function changedDetails(record: Livestream, details: StreamDetails): DetailsChange | null {
