@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import type { SourceStatus, SourceTrouble, StreamDetails, StreamSource } from '../../core/sources/ports.js';
 import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';

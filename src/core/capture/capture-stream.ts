@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0037-how-a-capture-ends.md, docs/decisions/0070-youtube-fragments-from-the-first.md
+// Decisions: docs/decisions/0037-how-a-capture-ends.md, docs/decisions/0070-youtube-fragments-from-the-first.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import { AppError } from '../errors.js';
 import { nextCaptureState } from './capture-lifecycle.js';
 import type { Capture, FragmentFormatIds } from './capture.js';

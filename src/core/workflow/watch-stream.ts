@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0073-a-queued-record-says-why-it-waits.md
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0073-a-queued-record-says-why-it-waits.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import { PermanentError } from '../errors.js';
 import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
 import type { Livestream } from '../livestream/livestream.js';
