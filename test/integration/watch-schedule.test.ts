@@ -121,6 +121,38 @@ describe('the never-live deadline', () => {
   });
 });
 
+describe('a look that could not say (decision 0088)', () => {
+  const rateLimited: SourceStatus = { state: 'unknown', trouble: 'rate_limited', reason: 'YouTube rate-limits Kura: HTTP Error 429: Too Many Requests' };
+
+  it('is no end: the record waits, its page says why, and each such look waits twice as long as the one before, up to 15 minutes', async () => {
+    await upcoming('throttled', -10 * 60);
+    expect(await watchOnce('throttled', rateLimited)).toEqual({ outcome: 'waiting', nextLook: at(60), watches: 1 });
+    expect((await db.watchLooks.find(['throttled'])).get('throttled')?.reason).toBe(rateLimited.reason);
+    expect(await db.livestreams.findById('throttled')).toMatchObject({ status: 'upcoming', failureReason: null });
+    // the next look, still throttled: twice the wait (the look kept says when)
+    expect((await watchOnce('throttled', rateLimited)).outcome).toBe('waiting');
+    expect((await db.watchLooks.find(['throttled'])).get('throttled')?.nextLookAt).toEqual(at(120));
+  });
+
+  it('is no end for a null live status either, until the never-live deadline', async () => {
+    await upcoming('no-status', -30 * 60);
+    expect((await watchOnce('no-status', { state: 'unknown', trouble: 'no_status', reason: 'yt-dlp gave no live status' })).outcome).toBe('waiting');
+    expect((await db.livestreams.findById('no-status'))?.status).toBe('upcoming');
+  });
+
+  it('queues the capture of a broadcast that ended while it waited, when its fragments are still served (post_live)', async () => {
+    await upcoming('post-live', -3600);
+    const format = { id: '299', url: 'https://rr1.example/videoplayback?itag=299', mime: 'video/mp4', codec: 'avc1', width: 1920, height: 1080, fps: 60, bitrate: 6e6 };
+    const audio = { ...format, id: '140', mime: 'audio/mp4', codec: 'mp4a.40.2', width: null, height: null, fps: null, bitrate: 128e3 };
+    const fragments = { video: format, audio, fragmentSeconds: 2, offered: [format, audio] };
+    expect(await watchOnce('post-live', { state: 'ended', reason: 'the broadcast has ended (post_live)', fragments })).toMatchObject({ outcome: 'capturing' });
+    expect(await queuedJobs(db, 'capture-stream', 'post-live')).toHaveLength(1);
+    // processed already: nothing to record, said on the record
+    await upcoming('processed', -3600);
+    expect((await watchOnce('processed', { state: 'ended', reason: 'was_live' })).outcome).toBe('failed');
+  });
+});
+
 describe('a members-only stream the cookies do not open', () => {
   // the real YouTube source on the yt-dlp STAND-IN, which answers as yt-dlp 2026.08.19 does with
   // --ignore-no-formats-error: exit 0, no formats, `availability: subscriber_only`, no reason printed

@@ -83,7 +83,7 @@ describe('the YouTube source', () => {
   it('rejects ended streams, ordinary videos, unknown videos and non-video URLs with a reason', async () => {
     expect(await createYouTubeSource(answering('was-live')).inspect(URL_OF_FIXTURE)).toEqual({
       kind: 'rejected',
-      reason: 'This livestream has already ended.',
+      reason: 'This livestream has already ended and YouTube has processed its video.',
     });
     expect(await createYouTubeSource(answering('not-live')).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', reason: 'This video is not a livestream.' });
     expect(await createYouTubeSource(failing('Video unavailable')).inspect(URL_OF_FIXTURE)).toEqual({
@@ -112,7 +112,7 @@ describe('the YouTube source', () => {
       details: { scheduledStart: new Date(1795003200 * 1000) },
     });
     expect((await createYouTubeSource(answering('was-live')).check(URL_OF_FIXTURE, null)).state).toBe('ended');
-    expect(await createYouTubeSource(failing('HTTP Error 429')).check(URL_OF_FIXTURE, null)).toEqual({ state: 'not_yet', reason: 'HTTP Error 429' });
+    expect(await createYouTubeSource(failing('HTTP Error 429')).check(URL_OF_FIXTURE, null)).toMatchObject({ state: 'unknown', trouble: 'rate_limited' });
   });
 
   it('refuses a live members-only stream it gets no formats of, at submission and at a check, naming the cookies setting', async () => {
