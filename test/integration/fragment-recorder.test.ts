@@ -3,7 +3,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFetcher, type Fetcher } from '../../src/adapters/sources/http-fetch.js';
 import { FragmentsUnavailable } from '../../src/core/capture/fragment-tracks.js';
-import type { Renewal } from '../../src/core/capture/ports.js';
 import { liveFrameDeps } from '../support/live-capture.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
