@@ -40,6 +40,13 @@
 // minted afresh for this run, with no `sq`), and no HLS; without `adaptive` it lists none, and says
 // why as yt-dlp does (a WARNING with `--ignore-no-formats-error`, else an ERROR and exit 1). Without
 // `--live-from-start` (or with `--no-live-from-start`, the later of the two wins) the HLS format.
+//
+// YouTube's bad days and later states (docs/research/youtube-live-contract.md §7, each with its
+// source): `failures: {count, kind}` (rate_limited | network | bot_check | content_unavailable |
+// timeout; runs served counted in `${state}.failures-<id>`), `delayMs`, `liveStatus: null`,
+// `liveStatus: "post_live"` (fragments from a HEAD of the googlevideo stand-in, or `headSeqnum`;
+// `endTimestamp` gives `duration`), `"was_live"` (VOD formats), `hls: "muxed" | "split" | "none"`
+// with `hlsAudioUrl`, and `hlsWithCookies` for a run with --cookies.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { googlevideoUrl } from '../googlevideo-url.mjs';
 import { chatActions } from '../live-chat.mjs';
