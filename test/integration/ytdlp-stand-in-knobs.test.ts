@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
 import { makeFragments } from '../support/youtube-fragments.js';
+import { postLive } from '../support/yt-dlp-state.js';
 
 // The yt-dlp STAND-IN's bad days and later states (research §7): each knob answers as yt-dlp 2026.08.19 does.
 
@@ -139,8 +140,7 @@ describe('post_live', () => {
     googlevideo.broadcast(video.id, { material, startedSecondsAgo: 6 });
     googlevideo.end(video.id);
     const head = googlevideo.head(video.id);
-    const state = { liveStatus: 'post_live', releaseTimestamp: Math.floor(Date.now() / 1000) - 6, adaptive: googlevideo.stateFor(video.id), hlsUrl: HLS };
-    await writeFile(video.stateFile, JSON.stringify({ videos: { [video.id]: state } }));
+    await writeFile(video.stateFile, JSON.stringify(postLive(googlevideo, video.id, 6)));
     for (const extra of [[], ['--live-from-start']]) {
       const { info } = await ytdlp(video, extra);
       expect(info).toMatchObject({ live_status: 'post_live', is_live: false, was_live: true, duration: null });
