@@ -1,7 +1,20 @@
-// Research: docs/research/youtube-live-contract.md §1, §5.1 (fake googlevideo)
+// Research: docs/research/youtube-live-contract.md §1, §5.1 (fake googlevideo), §7 (its knobs)
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { googlevideoSig, googlevideoUrl, type AdaptiveState } from './googlevideo-url.mjs';
+import {
+  chunkIndexOf,
+  headHeaders,
+  headOf,
+  holdMsFor,
+  isLive,
+  missing,
+  resumeBroadcast,
+  RETENTION_SECONDS,
+  stallBroadcast,
+  type Broadcast,
+} from './googlevideo-broadcast.js';
+import { writeBody, type Throttle } from './googlevideo-body.js';
 import { fragmentBytes, type FragmentMaterial, type FragmentRepresentation } from './youtube-fragments.js';
 
 export type { AdaptiveFormatState, AdaptiveState } from './googlevideo-url.mjs';
@@ -14,6 +27,17 @@ export interface BroadcastOptions {
   startedSecondsAgo?: number;
   /** Lifetime of each base URL minted for it (YouTube's `expiresInSeconds`, default 21540). */
   expireInSeconds?: number;
+  /**
+   * How far back fragments are kept (default 432000, yt-dlp MAX_DURATION / ytarchive
+   * LiveMaximumSeekable): an sq below `head − floor(retentionSeconds / targetSeconds)` is 404.
+   */
+  retentionSeconds?: number;
+  /**
+   * The sq the material's first chunk is served as (default 0): chunk i is sq `firstSq + i`, an sq
+   * below it is 404 (not materialised), and the broadcast ends by itself at `firstSq + fragmentCount − 1`.
+   * Set it near the head a long `startedSecondsAgo` gives (`sqAgo(startedSecondsAgo, targetSeconds)`).
+   */
+  firstSq?: number;
 }
 
 /** One request as the stand-in answered it; `sq` is null for the head probe (no `sq` in the URL). */
@@ -34,8 +58,14 @@ export interface Googlevideo {
   origin: string;
   /** Puts `videoId` on air (again, from scratch, if it was). */
   broadcast(videoId: string, options: BroadcastOptions): void;
-  /** Ends the broadcast now: the head freezes where it is; what is past it is 404 for good. */
+  /** Ends the broadcast now: the head freezes where it is; what is past it is 404 for good; up to it is served (post_live DVR). */
   end(videoId: string): void;
+  /** The VOD is processed: ends the broadcast if live, and every URL of it (GET and HEAD, with or without sq) is 403 from now on. */
+  process(videoId: string): void;
+  /** Freezes the head (an encoder reconnect): X-Head-Seqnum stays, `sq == head + 1` is held then 404, until `resume`. */
+  stall(videoId: string): void;
+  /** Goes on from the fragment after the frozen head, with nothing lost (the broadcast's clock moves on by the stall). */
+  resume(videoId: string): void;
   /** Makes fragment `sq` of one itag (of every itag without `itag`) 404, every time. */
   lose(videoId: string, sq: number, itag?: number): void;
   /** The newest fragment's sq (what X-Head-Seqnum says). */
@@ -48,7 +78,15 @@ export interface Googlevideo {
   aheadOfHead: 'hold' | 'not-found';
   /** Consulted for each request whose URL is valid; a non-null answer replaces the normal one. */
   fault: ((request: { method: string; videoId: string; itag: number; sq: number | null }) => GooglevideoFault) | null;
-  /** Every request answered so far, in order. */
+  /** A slow link (default null): fragment bodies are written in 50-ms chunks paced to `bytesPerSecond`; headers go at once. */
+  throttle: Throttle | null;
+  /** Default null (no limit): a request with an sq arriving while this many are being answered (held, throttled…) gets 401. */
+  maxConcurrent: number | null;
+  /** Requests with an sq being answered now (a 401 for the limit is not counted). */
+  readonly inFlight: number;
+  /** The most requests with an sq ever answered at once. */
+  readonly inFlightPeak: number;
+  /** Every request answered so far, in order (a throttled one once its body is all written). */
   requests: FragmentRequest[];
   /** Resolves once `count` answered requests match `match`. */
   seen(match: (request: FragmentRequest) => boolean, count: number): Promise<void>;
@@ -56,15 +94,13 @@ export interface Googlevideo {
   close(): Promise<void>;
 }
 
-interface Broadcast {
-  material: FragmentMaterial;
-  startMs: number;
-  expireInSeconds: number;
-  /** The head once ended by `end()`. */
-  endedAt: number | null;
-  /** Lost sq numbers, per itag (0: every itag). */
-  lost: Map<number, Set<number>>;
+/** The sq a broadcast that began `startedSecondsAgo` has as its head at once (what to give `firstSq` a few fragments below). */
+export function sqAgo(startedSecondsAgo: number, targetSeconds: number): number {
+  return Math.floor(startedSecondsAgo / targetSeconds);
 }
+
+export { RETENTION_SECONDS, retentionWindowStart } from './googlevideo-broadcast.js';
+export type { Throttle } from './googlevideo-body.js';
 
 /** A request waiting for its fragment to be made. */
 interface Held {
@@ -80,6 +116,8 @@ interface Station {
   held: Set<Held>;
   /** `seen` promises still waiting; each says whether it is done now. */
   waiters: Array<() => boolean>;
+  inFlight: number;
+  inFlightPeak: number;
 }
 
 /** One request being answered: what its URL names, and how to answer it (which records it). */
@@ -103,9 +141,9 @@ const EXPOSED = [
   'X-Walltime-Ms',
 ];
 
-/** Starts a googlevideo STAND-IN: broadcasts' fragments by `sq`, with X-Head-Seqnum, expiring signed URLs and lost fragments. */
+/** Starts a googlevideo STAND-IN: broadcasts' fragments by `sq`, with X-Head-Seqnum, expiring signed URLs, lost fragments and YouTube's bad days as knobs. */
 export async function startGooglevideo(): Promise<Googlevideo> {
-  const station: Station = { sigSecret: randomBytes(16).toString('hex'), broadcasts: new Map(), held: new Set(), waiters: [] };
+  const station: Station = { sigSecret: randomBytes(16).toString('hex'), broadcasts: new Map(), held: new Set(), waiters: [], inFlight: 0, inFlightPeak: 0 };
   const googlevideo = controlsOf(station);
   const server = http.createServer((request, response) => answerRequest(station, googlevideo, request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -127,16 +165,35 @@ function controlsOf(station: Station): Googlevideo {
     if (broadcast === undefined) throw new Error(`googlevideo stand-in: ${videoId} is not on air`);
     return broadcast;
   };
+  const settleHeld = (videoId: string) => {
+    for (const entry of station.held) if (entry.videoId === videoId) entry.settle();
+  };
   const googlevideo: Googlevideo = {
     origin: '',
-    broadcast: (videoId, { material, startedSecondsAgo = 0, expireInSeconds = 21_540 }) => {
-      station.broadcasts.set(videoId, { material, startMs: Date.now() - startedSecondsAgo * 1000, expireInSeconds, endedAt: null, lost: new Map() });
+    broadcast: (videoId, { material, startedSecondsAgo = 0, expireInSeconds = 21_540, retentionSeconds = RETENTION_SECONDS, firstSq = 0 }) => {
+      station.broadcasts.set(videoId, {
+        material,
+        startMs: Date.now() - startedSecondsAgo * 1000,
+        expireInSeconds,
+        retentionSeconds,
+        firstSq,
+        endedAt: null,
+        stalled: null,
+        processed: false,
+        lost: new Map(),
+      });
     },
     end: (videoId) => {
       const broadcast = on(videoId);
       broadcast.endedAt ??= headOf(broadcast);
-      for (const entry of station.held) if (entry.videoId === videoId) entry.settle();
+      settleHeld(videoId);
     },
+    process: (videoId) => {
+      googlevideo.end(videoId);
+      on(videoId).processed = true;
+    },
+    stall: (videoId) => stallBroadcast(on(videoId)),
+    resume: (videoId) => resumeBroadcast(on(videoId)),
     lose: (videoId, sq, itag = 0) => {
       const { lost } = on(videoId);
       lost.set(itag, (lost.get(itag) ?? new Set()).add(sq));
@@ -158,6 +215,14 @@ function controlsOf(station: Station): Googlevideo {
     },
     aheadOfHead: 'hold',
     fault: null,
+    throttle: null,
+    maxConcurrent: null,
+    get inFlight() {
+      return station.inFlight;
+    },
+    get inFlightPeak() {
+      return station.inFlightPeak;
+    },
     requests: [],
     seen: (match, count) =>
       new Promise<void>((resolve) => {
@@ -179,7 +244,16 @@ function record(station: Station, googlevideo: Googlevideo, request: FragmentReq
   station.waiters = station.waiters.filter((done) => !done());
 }
 
-/** Checks the URL as googlevideo does (403 for a dead or forged one, 404 for what is not on air), then answers it. */
+/** Counts a request with an sq as in flight until its response is over; false (and 401) when `maxConcurrent` are already. */
+function admit(station: Station, googlevideo: Googlevideo, response: http.ServerResponse): boolean {
+  if (googlevideo.maxConcurrent !== null && station.inFlight >= googlevideo.maxConcurrent) return false;
+  station.inFlight += 1;
+  station.inFlightPeak = Math.max(station.inFlightPeak, station.inFlight);
+  response.once('close', () => (station.inFlight -= 1));
+  return true;
+}
+
+/** Checks the URL as googlevideo does (403 for a dead, forged or processed one, 404 for what is not on air), then answers it. */
 function answerRequest(station: Station, googlevideo: Googlevideo, request: http.IncomingMessage, response: http.ServerResponse): void {
   const method = request.method ?? 'GET';
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -190,8 +264,7 @@ function answerRequest(station: Station, googlevideo: Googlevideo, request: http
   const sq = sqValue === undefined ? null : Number(sqValue);
   const answer = (status: number, headers: http.OutgoingHttpHeaders = {}, body?: Buffer) => {
     response.writeHead(status, { 'access-control-expose-headers': EXPOSED.join(', '), 'x-content-type-options': 'nosniff', ...headers });
-    response.end(body);
-    record(station, googlevideo, { method, videoId, itag, sq, status });
+    writeBody(response, body, status === 200 ? googlevideo.throttle : null, () => record(station, googlevideo, { method, videoId, itag, sq, status }));
   };
   if (url.pathname !== '/videoplayback' || videoId === null || itag === null || Number.isNaN(itag) || (sq !== null && !Number.isInteger(sq)))
     return answer(404);
@@ -199,8 +272,12 @@ function answerRequest(station: Station, googlevideo: Googlevideo, request: http
   // `expire` is the second the URL dies (so a lifetime of 0 is already dead)
   if (!(Date.now() < Number(expire) * 1000) || query.get('sig') !== googlevideoSig(station.sigSecret, videoId, itag, expire)) return answer(403);
   const broadcast = station.broadcasts.get(videoId);
+  // the processed VOD: "Download link has likely expired and the stream has probably finished processing" (ytarchive)
+  if (broadcast?.processed === true) return answer(403);
   const representation = broadcast?.material.representations.find((r) => r.itag === itag);
   if (broadcast === undefined || representation === undefined) return answer(404);
+  // too many at once: ytarchive's --threads help, "a chance at causing the download to start failing with HTTP 401"
+  if (sq !== null && !admit(station, googlevideo, response)) return answer(401);
   const fault = googlevideo.fault?.({ method, videoId, itag, sq }) ?? null;
   if (fault === 'reset') {
     record(station, googlevideo, { method, videoId, itag, sq, status: 0 });
@@ -210,7 +287,7 @@ function answerRequest(station: Station, googlevideo: Googlevideo, request: http
   answerSq(station, googlevideo, { method, videoId, itag, sq, answer }, broadcast, representation, true);
 }
 
-/** The head probe (no sq), a fragment up to the head, 404 past it or lost; `sq == head + 1` while live may be held for. */
+/** The head probe (no sq), a fragment up to the head, 404 past it, lost or out of the window; `sq == head + 1` while live may be held for. */
 function answerSq(
   station: Station,
   googlevideo: Googlevideo,
@@ -223,46 +300,22 @@ function answerSq(
   const head = headOf(broadcast);
   const headers = headHeaders(broadcast, head, sq);
   if (sq === null) return answer(200, { ...headers, 'content-type': representation.mime, 'content-length': 0 });
-  const lost = broadcast.lost.get(itag)?.has(sq) === true || broadcast.lost.get(0)?.has(sq) === true;
-  if (sq <= head && !lost) {
-    return void fragmentBytes(representation, sq).then(
+  const gone = missing(broadcast, head, sq, itag);
+  if (sq <= head && !gone) {
+    return void fragmentBytes(representation, chunkIndexOf(broadcast, sq)).then(
       (body) => answer(200, { ...headers, 'content-type': representation.mime, 'content-length': body.length }, body),
       () => answer(500, headers),
     );
   }
-  if (!holding || lost || sq !== head + 1 || !isLive(broadcast) || googlevideo.aheadOfHead !== 'hold') return answer(404, headers);
+  if (!holding || gone || sq !== head + 1 || !isLive(broadcast) || googlevideo.aheadOfHead !== 'hold') return answer(404, headers);
   // hang=1: held until it is made (at most 1.5 × target; `end()` settles it at once), then answered again
-  const targetMs = broadcast.material.targetSeconds * 1000;
-  const madeInMs = broadcast.startMs + sq * targetMs - Date.now() + 5; // a timer may fire a millisecond early
   const entry: Held = {
     videoId: exchange.videoId,
-    timer: setTimeout(() => entry.settle(), Math.min(Math.max(madeInMs, 0), 1.5 * targetMs)),
+    timer: setTimeout(() => entry.settle(), holdMsFor(broadcast, sq)),
     settle: () => {
       clearTimeout(entry.timer);
       if (station.held.delete(entry)) answerSq(station, googlevideo, exchange, broadcast, representation, false);
     },
   };
   station.held.add(entry);
-}
-
-/** The newest fragment made: one per target since the start, until the material's last (the broadcast's end) or `end()`. */
-function headOf(broadcast: Broadcast): number {
-  const made = Math.floor((Date.now() - broadcast.startMs) / (broadcast.material.targetSeconds * 1000));
-  return broadcast.endedAt ?? Math.max(0, Math.min(made, broadcast.material.fragmentCount - 1));
-}
-
-function isLive(broadcast: Broadcast): boolean {
-  return broadcast.endedAt === null && headOf(broadcast) < broadcast.material.fragmentCount - 1;
-}
-
-/** The headers googlevideo sends with every fragment answer; only X-Head-Seqnum is read by yt-dlp and ytarchive. */
-function headHeaders(broadcast: Broadcast, head: number, sq: number | null): http.OutgoingHttpHeaders {
-  const headMs = head * broadcast.material.targetSeconds * 1000;
-  return {
-    'x-head-seqnum': head,
-    ...(sq === null ? {} : { 'x-sequence-num': sq }),
-    'x-head-time-sec': Math.floor(headMs / 1000),
-    'x-head-time-millis': headMs,
-    'x-walltime-ms': Date.now(),
-  };
 }

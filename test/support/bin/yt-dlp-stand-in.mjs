@@ -40,9 +40,18 @@
 // minted afresh for this run, with no `sq`), and no HLS; without `adaptive` it lists none, and says
 // why as yt-dlp does (a WARNING with `--ignore-no-formats-error`, else an ERROR and exit 1). Without
 // `--live-from-start` (or with `--no-live-from-start`, the later of the two wins) the HLS format.
+//
+// YouTube's bad days and later states (docs/research/youtube-live-contract.md §7, each with its
+// source): `failures: {count, kind}` (rate_limited | network | bot_check | content_unavailable |
+// timeout; runs served counted in `${state}.failures-<id>`), `delayMs`, `liveStatus: null`,
+// `liveStatus: "post_live"` (fragments from a HEAD of the googlevideo stand-in, or `headSeqnum`;
+// `endTimestamp` gives `duration`), `"was_live"` (VOD formats), `hls: "muxed" | "split" | "none"`
+// with `hlsAudioUrl`, and `hlsWithCookies` for a run with --cookies.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { googlevideoUrl } from '../googlevideo-url.mjs';
 import { chatActions } from '../live-chat.mjs';
+import { failingNow, failureOf, BUG_REPORTS } from '../yt-dlp-bad-days.mjs';
+import { adaptiveFormat, hlsFormats, postLiveFormat, postLiveFragments } from '../yt-dlp-formats.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,20 +60,12 @@ const SIGN_IN =
   'Sign in to confirm your age. This video may be inappropriate for some users. Use --cookies-from-browser or --cookies for the authentication. ' +
   'See  https://github.com/yt-dlp/yt-dlp/wiki/FAQ#how-do-i-pass-cookies-to-yt-dlp  for how to manually pass cookies. ' +
   'Also see  https://github.com/yt-dlp/yt-dlp/wiki/Extractors#exporting-youtube-cookies  for tips on effectively exporting YouTube cookies';
-/** YouTube's quality names, in yt-dlp's order (`quality` is the index): 144p tiny … 1080p hd1080. */
-const QUALITIES = [
-  'tiny',
-  'audio_quality_ultralow',
-  'audio_quality_low',
-  'audio_quality_medium',
-  'audio_quality_high',
-  'small',
-  'medium',
-  'large',
-  'hd720',
-  'hd1080',
-];
-const QUALITY_OF_HEIGHT = { 144: 'tiny', 240: 'small', 360: 'medium', 480: 'large', 720: 'hd720', 1080: 'hd1080' };
+/** `_live_adaptive_fragments` MAX_DURATION: YouTube keeps the last 120 hours. */
+const MAX_DURATION = 432_000;
+const LAST_120_HOURS = `Starting download from the last 120 hours of the live stream since YouTube does not have data before that. If you think this is wrong, ${BUG_REPORTS}`;
+const NO_RUNTIME =
+  'No supported JavaScript runtime could be found. Only deno is enabled by default; to use another runtime add  --js-runtimes RUNTIME[:PATH]  to your command/config. ' +
+  'YouTube extraction without a JS runtime has been deprecated, and some formats may be missing. See  https://github.com/yt-dlp/yt-dlp/wiki/EJS  for details on installing one';
 const NOT_FROM_START =
   '--live-from-start is passed, but there are no formats that can be downloaded from the start. If you want to download from the current time, use --no-live-from-start';
 
@@ -86,7 +87,7 @@ const optionValue = (name) => (args.includes(name) ? args[args.indexOf(name) + 1
 const runtimes = args.flatMap((arg, i) => (args[i - 1] === '--js-runtimes' ? [arg] : []));
 const hasRuntime = runtimes.some((runtime) => /^(node|deno):/.test(runtime) && existsSync(runtime.slice(runtime.indexOf(':') + 1)));
 if (!hasRuntime && !args.includes('--no-warnings')) {
-  process.stderr.write('WARNING: [youtube] No supported JavaScript runtime could be found. Some formats may be missing.\n');
+  process.stderr.write(`WARNING: [youtube] ${NO_RUNTIME}\n`);
 }
 const cookieLines = optionValue('--cookies')
   ? readFileSync(optionValue('--cookies'), 'utf8')
@@ -106,17 +107,30 @@ if (channelUrl) {
 }
 const id = /[?&]v=([\w-]{11})/.exec(url)?.[1];
 if (id === undefined) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
-process.stdout.write(`${JSON.stringify(videoInfo(id, state.videos?.[id] ?? state))}\n`);
+const video = state.videos?.[id] ?? state;
+const delayMs = video.delayMs ?? state.delayMs ?? 0;
+if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+const failure = failingNow(process.env.YTDLP_STAND_IN_STATE, id, video.failures ?? state.failures)
+  ? failureOf((video.failures ?? state.failures).kind, id)
+  : null;
+if (failure?.hang) await new Promise(() => setInterval(() => undefined, 60_000)); // until killed
+for (const line of failure?.warnings ?? []) warn(line);
+if (failure?.error) fail(`ERROR: ${failure.error}`);
+process.stdout.write(`${JSON.stringify(await videoInfo(id, video, failure?.reason ?? null))}\n`);
 
-/** What `yt-dlp -J` prints for one video in the given state. */
-function videoInfo(id, video) {
+/** A WARNING line on stderr, unless `--no-warnings`. */
+function warn(line) {
+  if (!args.includes('--no-warnings')) process.stderr.write(`WARNING: ${line}\n`);
+}
+
+/** What `yt-dlp -J` prints for one video in the given state; `unplayable` a playability reason YouTube gave instead of the video (bot check…). */
+async function videoInfo(id, video, unplayable) {
   if (video.error) fail(`ERROR: [youtube] ${id}: ${video.error}`);
   // no access: raise_no_formats, which --ignore-no-formats-error turns into a warning
-  const refusal = isMember ? null : video.membersOnly ? MEMBERS_ONLY : video.signIn ? SIGN_IN : null;
+  const refusal = unplayable ?? (isMember ? null : video.membersOnly ? MEMBERS_ONLY : video.signIn ? SIGN_IN : null);
   if (refusal !== null && !args.includes('--ignore-no-formats-error')) fail(`ERROR: [youtube] ${id}: ${refusal}`);
-  if (refusal !== null && !args.includes('--no-warnings')) process.stderr.write(`WARNING: [youtube] ${id}: ${refusal}\n`);
-  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
-  const info = JSON.parse(readFileSync(path.join(fixtures, 'live.json'), 'utf8'));
+  if (refusal !== null) warn(`[youtube] ${id}: ${refusal}`);
+  const info = fixture(video.liveStatus === 'was_live' ? 'was-live.json' : 'live.json');
   info.id = id;
   info.webpage_url = `https://www.youtube.com/watch?v=${id}`;
   if (video.title) info.title = info.fulltitle = video.title;
@@ -128,82 +142,85 @@ function videoInfo(id, video) {
     info.channel = info.uploader = channel.name;
     info.channel_url = `https://www.youtube.com/channel/${channelId}`;
   }
-  info.live_status = video.liveStatus;
-  info.is_live = video.liveStatus === 'is_live';
-  info.was_live = video.liveStatus === 'was_live';
+  // without videoDetails (a bot check's player response) the status is unknown: _list_formats gives None
+  const liveStatus = unplayable !== null ? null : (video.liveStatus ?? null);
+  info.live_status = liveStatus;
+  // YoutubeDL._fill_common_fields derives is_live/was_live from a known status only
+  if (liveStatus === null) {
+    delete info.is_live;
+    delete info.was_live;
+  } else Object.assign(info, { is_live: liveStatus === 'is_live', was_live: liveStatus === 'was_live' || liveStatus === 'post_live' });
   info.release_timestamp = video.releaseTimestamp ?? info.release_timestamp;
+  const ended = video.endTimestamp !== undefined && info.release_timestamp !== null ? video.endTimestamp - info.release_timestamp : null;
+  if (liveStatus === 'post_live' || ended !== null) info.duration = ended;
   if (video.thumbnailUrl) info.thumbnails = [{ url: video.thumbnailUrl, preference: 1, id: '0', width: 1280, height: 720 }];
-  info.formats = video.liveStatus === 'is_live' && hasRuntime && refusal === null ? liveFormats(id, video) : [];
+  const playable = hasRuntime && refusal === null;
+  info.formats = !playable
+    ? []
+    : liveStatus === 'post_live'
+      ? await postLiveFormats(id, video)
+      : liveStatus === 'was_live'
+        ? info.formats
+        : liveFormats(id, video, liveStatus);
   return info;
 }
 
-/** A live video's formats: its HLS variant, or, with `--live-from-start`, its adaptive formats. */
-function liveFormats(id, video) {
-  if (!liveFromStart) {
-    return [
-      {
-        format_id: '91',
-        url: video.hlsUrl,
-        protocol: 'm3u8_native',
-        ext: 'mp4',
-        width: 320,
-        height: 180,
-        tbr: 500,
-        vcodec: 'avc1.42c00d',
-        acodec: 'mp4a.40.2',
-      },
-    ];
+/** One of test/fixtures/yt-dlp/, parsed afresh. */
+function fixture(name) {
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'yt-dlp');
+  return JSON.parse(readFileSync(path.join(fixtures, name), 'utf8'));
+}
+
+/** A live video's formats: its HLS formats (`hls`, or `hlsWithCookies` for a run with --cookies), or, with `--live-from-start`, its adaptive formats. */
+function liveFormats(id, video, liveStatus) {
+  // the live adaptive formats are kept only for a known is_live with --live-from-start (_needs_live_processing)
+  if (!liveFromStart || liveStatus !== 'is_live') {
+    const mode = (optionValue('--cookies') !== undefined ? video.hlsWithCookies : undefined) ?? video.hls ?? 'muxed';
+    const formats = liveStatus === 'is_live' || liveStatus === null ? hlsFormats(mode, video.hlsUrl, video.hlsAudioUrl) : [];
+    // YoutubeDL.process_video_result: no formats at all is raise_no_formats' "No video formats found!"
+    if (formats.length === 0 && liveStatus === 'is_live') {
+      if (!args.includes('--ignore-no-formats-error')) fail(`ERROR: [youtube] ${id}: No video formats found!`);
+      warn('No video formats found!');
+    }
+    return formats;
   }
   if (video.adaptive !== undefined) return video.adaptive.formats.map((format) => adaptiveFormat(id, video.adaptive, format));
   // YoutubeDL.raise_no_formats: an ERROR (exit 1), or only a warning, without the extractor's prefix
   if (!args.includes('--ignore-no-formats-error')) fail(`ERROR: [youtube] ${id}: ${NOT_FROM_START}`);
-  if (!args.includes('--no-warnings')) process.stderr.write(`WARNING: ${NOT_FROM_START}\n`);
+  warn(NOT_FROM_START);
   return [];
 }
 
-/** One live adaptive format as `yt-dlp -J --live-from-start` lists it (process_format_stream + _prepare_live_from_start_formats). */
-function adaptiveFormat(id, adaptive, format) {
-  const video = format.mime.startsWith('video/');
-  const webm = format.mime.endsWith('/webm');
-  const ext = webm ? 'webm' : video ? 'mp4' : 'm4a';
-  const quality = video ? (QUALITY_OF_HEIGHT[format.height] ?? 'hd1080') : 'audio_quality_medium';
-  const itag = String(format.itag);
-  return {
-    format_id: itag,
-    format_note: video ? `${format.height}p${format.fps > 30 ? format.fps : ''}` : 'medium',
-    ...(video ? {} : { asr: 48000, audio_channels: 2 }),
-    filesize: null,
-    source_preference: -1,
-    fps: format.fps,
-    height: format.height,
-    width: format.width,
-    quality: QUALITIES.indexOf(quality),
-    has_drm: false,
-    tbr: format.tbr,
-    language: null,
-    language_preference: -1,
-    ext,
-    vcodec: video ? format.codecs : 'none',
-    acodec: video ? 'none' : format.codecs,
-    ...(video ? { dynamic_range: 'SDR' } : {}),
-    container: `${webm ? 'webm' : video ? 'mp4' : 'm4a'}_dash`,
-    downloader_options: { http_chunk_size: 10485760 },
-    url: googlevideoUrl(adaptive, format.itag),
-    is_from_start: true,
-    target_duration: adaptive.targetSeconds,
-    _itag: itag,
-    _client: 'web',
-    is_live: true,
-    // sanitize_info prints the generator's functools.partial as its repr()
-    fragments: `functools.partial(<bound method YoutubeIE._live_adaptive_fragments of <yt_dlp.extractor.youtube._video.YoutubeIE object at 0x7f3a1c2b4e50>>, '${id}', '${itag}', 'web', ${Math.floor(Date.now() / 1000)}, <function YoutubeIE._prepare_live_from_start_formats.<locals>.url_feed at 0x7f3a1c0d8fe0>, None, ${adaptive.targetSeconds}, {})`,
-    protocol: 'http_dash_segments_generator',
-    video_ext: video ? ext : 'none',
-    audio_ext: video ? 'none' : ext,
-    vbr: video ? format.tbr : 0,
-    abr: video ? 0 : format.tbr,
-    resolution: video ? `${format.width}x${format.height}` : 'audio only',
-    format: video ? `${itag} - ${format.width}x${format.height} (${format.height}p)` : `${itag} - audio only (medium)`,
-  };
+/**
+ * A post_live video's formats (`_prepare_live_from_start_formats`, not live): each adaptive format
+ * with its fragments materialised from one HEAD of its base URL (`_live_adaptive_fragments`, no
+ * url_feed: a HEAD that fails adds 2 to no_fragment_score, so up to 16 are tried before giving up
+ * with no fragments), or from the state's `headSeqnum`. No HLS: post_live is processed live (skip 'hls').
+ */
+async function postLiveFormats(id, video) {
+  const adaptive = video.adaptive;
+  if (adaptive === undefined) return [];
+  const started = video.releaseTimestamp ?? null;
+  const lacksEarly = started !== null && Date.now() / 1000 - started > MAX_DURATION;
+  if (lacksEarly) warn(`[youtube] ${LAST_120_HOURS}`);
+  const formats = [];
+  for (const format of adaptive.formats) {
+    const base = googlevideoUrl(adaptive, format.itag);
+    const head = video.headSeqnum ?? (await headSeqnum(base));
+    const first = lacksEarly && head !== null ? head - 1 - Math.floor(MAX_DURATION / adaptive.targetSeconds) : 0;
+    formats.push(postLiveFormat(id, adaptive, format, base, (url) => postLiveFragments(url, head, first)));
+  }
+  return formats;
+}
+
+/** X-Head-Seqnum of the bare base URL, as `_live_adaptive_fragments` reads it; null once 16 HEADs failed. */
+async function headSeqnum(base) {
+  for (let score = 0; score <= 30; score += 2) {
+    const response = await fetch(base, { method: 'HEAD' }).catch(() => null);
+    const head = response?.ok ? Number.parseInt(response.headers.get('x-head-seqnum') ?? '', 10) : Number.NaN;
+    if (Number.isInteger(head)) return head;
+  }
+  return null;
 }
 
 /** What `yt-dlp -J --flat-playlist` prints for a channel's streams tab (or its home, by handle). */
