@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
+import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
+import { renewal } from '../../src/core/capture/capture-stream.js';
+import type { Livestream } from '../../src/core/livestream/livestream.js';
+import { YTDLP_STAND_IN } from '../support/app.js';
+import { useFragmentRecording } from '../support/fragment-recording.js';
+import { sqAgo } from '../support/googlevideo-stand-in.js';
+import { liveFromStart, postLive, ytDlpStandIn } from '../support/yt-dlp-state.js';
+
+// The fragment recorder on YouTube's bad days (issue 48, decision 0088): the googlevideo STAND-IN
+// stalls, forgets, throttles and refuses as YouTube does, and the source the recorder asks again is
+// the real YouTube source running the yt-dlp STAND-IN, which fails, answers slowly and says
+// post_live as yt-dlp 2026.08 does (docs/research/youtube-live-contract.md §7).
+const f = useFragmentRecording('badDaysTest');
+const ID = f.id;
+
+afterEach(() => {
+  delete process.env.YTDLP_STAND_IN_STATE;
+});
+
+/** The yt-dlp STAND-IN of this test, and the recorder's way of asking it again (what captureStream hands the recorder). */
+function youtube() {
+  const standIn = ytDlpStandIn(f.dir);
+  process.env.YTDLP_STAND_IN_STATE = standIn.file;
+  const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN)));
+  const record = { id: ID, sourceUrl: `https://www.youtube.com/watch?v=${ID}`, requestedQuality: null } as Livestream;
+  const [, video, audio] = f.material.representations.map((r) => String(r.itag));
+  const ids = { video: video as string, audio: audio as string, fragmentSeconds: f.material.targetSeconds };
+  return { says: standIn.says, renew: () => renewal({ source }, record, ids) };
+}
+
+const gapsOf = async () => (await f.captures.gaps(ID)).map(({ firstSequence, lastSequence, reason }) => ({ firstSequence, lastSequence, reason }));
+const all = () => Array.from({ length: f.material.fragmentCount }, (_, i) => i);
+
+/** Both tracks hold every fragment of the material, in order. */
+async function expectWhole(chunks: readonly number[] = all()): Promise<void> {
+  const { video, audio } = await f.storedTracks();
+  expect(video.equals(await f.expected(1, chunks))).toBe(true);
+  expect(audio.equals(await f.expected(2, chunks))).toBe(true);
+}
+
+describe('the fragment recorder on YouTube bad days', () => {
+  it('waits through a stalled head while yt-dlp fails, is rate-limited and says live, and records the whole broadcast once it goes on', async () => {
+    const yt = youtube();
+    f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: 2 });
+    const live = liveFromStart(f.googlevideo, ID, 2) as { videos: Record<string, object> };
+    await yt.says(live);
+    const recording = f.record(yt.renew);
+    // the encoder reconnects: the head stops at fragment 4; meanwhile every look fails, then yt-dlp has no status, then says live
+    await f.googlevideo.seen((r) => r.sq === 4 && r.status === 200, 2);
+    f.googlevideo.stall(ID);
+    await yt.says({ ...live, videos: { [ID]: { ...live.videos[ID], failures: { count: 2, kind: 'rate_limited' } } } });
+    await expect.poll(() => f.captures.readLog(ID), { timeout: 20_000 }).toMatch(/rate-limits Kura[^\n]*; waiting/);
+    await yt.says({ ...live, videos: { [ID]: { ...live.videos[ID], liveStatus: null } } });
+    await expect.poll(() => f.captures.readLog(ID), { timeout: 20_000 }).toMatch(/no live status[^\n]*; waiting/);
+    await yt.says(live);
+    await expect.poll(() => f.captures.readLog(ID), { timeout: 20_000 }).toMatch(/the source says: still live; waiting/);
+    f.googlevideo.resume(ID);
+    // the broadcast runs to the material's end, then YouTube says it is over
+    await f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2);
+    f.googlevideo.end(ID);
+    await yt.says(postLive(f.googlevideo, ID, 14));
+    expect(await recording).toBe('endlist');
+    expect(await gapsOf()).toEqual([]);
+    await expectWhole();
+  });
+
+  it('starts a stream found six days after it began at the first fragment YouTube keeps, the ones before it one gap', async () => {
+    const yt = youtube();
+    const sixDays = 6 * 86_400;
+    // YouTube keeps the last 5 fragments here (a short retention, for a short test: the arithmetic is the same as for 120 h)
+    const firstSq = sqAgo(sixDays, 1) - 5;
+    f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: sixDays, retentionSeconds: 5, firstSq });
+    await yt.says(liveFromStart(f.googlevideo, ID, sixDays));
+    const ended = f.googlevideo.seen((r) => r.sq === firstSq + f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
+      f.googlevideo.end(ID);
+      await yt.says(postLive(f.googlevideo, ID, sixDays));
+    });
+    expect(await f.record(yt.renew, { timing: { retentionSeconds: 5 } })).toBe('endlist');
+    await ended;
+    const gaps = await gapsOf();
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]).toMatchObject({ firstSequence: 0, reason: expect.stringMatching(/^the broadcast began 144 h before Kura found it/) });
+    // nothing below the first fragment kept was asked for, and every one from it was recorded
+    const started = ((gaps[0]?.lastSequence ?? 0) + 1) / 2;
+    expect(f.googlevideo.requests.filter((r) => r.sq !== null && r.sq < started)).toEqual([]);
+    expect(f.googlevideo.requests.filter((r) => r.status === 404 && r.sq !== null && r.sq <= firstSq + f.material.fragmentCount - 1)).toEqual([]);
+    await expectWhole(all().filter((i) => firstSq + i >= started));
+  });
+
+  it('renews expired URLs once for every fetch in flight, while yt-dlp takes its time, and loses nothing', async () => {
+    const yt = youtube();
+    // URLs live 1 s; eight fetches at once on a slow link; yt-dlp answers after 1.5 s
+    f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: 12, expireInSeconds: 1 });
+    f.googlevideo.throttle = { bytesPerSecond: 40_000 };
+    const live = liveFromStart(f.googlevideo, ID, 12) as { videos: Record<string, object> };
+    await yt.says({ ...live, videos: { [ID]: { ...live.videos[ID], delayMs: 1500 } } });
+    const ended = f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
+      f.googlevideo.end(ID);
+      await yt.says(postLive(f.googlevideo, ID, 12));
+    });
+    expect(await f.record(yt.renew, { first: f.stream() })).toBe('endlist');
+    await ended;
+    expect(await gapsOf()).toEqual([]);
+    await expectWhole();
+    const log = await f.captures.readLog(ID);
+    expect(log).toMatch(/fragment URLs renewed/);
+    expect(log).not.toMatch(/attempt \d+ failed: [^\n]*HTTP 403/);
+  });
+
+  it('takes a large fragment on a slow link as long as its bytes keep coming, and loses none', async () => {
+    const yt = youtube();
+    f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: 12 });
+    await yt.says(liveFromStart(f.googlevideo, ID, 12));
+    // each video fragment (about 25 kB) takes about 2.5 s; the fetcher's limit is 1 s
+    f.googlevideo.throttle = { bytesPerSecond: 10_000 };
+    const ended = f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
+      f.googlevideo.end(ID);
+      await yt.says(postLive(f.googlevideo, ID, 12));
+    });
+    expect(await f.record(yt.renew, { fetcher: createFetcher({ allowPrivate: true, timeoutMs: 1000 }) })).toBe('endlist');
+    await ended;
+    expect(await gapsOf()).toEqual([]);
+    await expectWhole();
+  }, 60_000);
+
+  it('fetches fewer fragments at once when YouTube answers 401 to too many, and loses none', async () => {
+    const yt = youtube();
+    f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: 12 });
+    await yt.says(liveFromStart(f.googlevideo, ID, 12));
+    f.googlevideo.throttle = { bytesPerSecond: 100_000 };
+    f.googlevideo.maxConcurrent = 3;
+    const ended = f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
+      f.googlevideo.end(ID);
+      await yt.says(postLive(f.googlevideo, ID, 12));
+    });
+    expect(await f.record(yt.renew)).toBe('endlist');
+    await ended;
+    expect(await gapsOf()).toEqual([]);
+    await expectWhole();
+    expect(await f.captures.readLog(ID)).toMatch(/HTTP 401: fetching 1 fragment\(s\) at once from now on/);
+  });
+
+  it('records a broadcast that has ended (post_live) from its first fragment to its last, then ends', async () => {
+    const yt = youtube();
+    f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: 12 });
+    f.googlevideo.end(ID);
+    await yt.says(postLive(f.googlevideo, ID, 12));
+    const first = await yt.renew();
+    expect(first.state).toBe('ended');
+    if (first.state !== 'ended' || first.stream === null) throw new Error('post_live lists no formats');
+    expect(await f.record(yt.renew, { first: first.stream })).toBe('endlist');
+    expect(await gapsOf()).toEqual([]);
+    await expectWhole();
+    // processed meanwhile: what could not be fetched any more is one gap, said so
+    expect(await f.captures.readLog(ID)).toMatch(/the broadcast ended \(the broadcast has ended \(post_live\)\) and every fragment up to 11 was fetched/);
+  });
+});
