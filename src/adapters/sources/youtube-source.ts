@@ -4,8 +4,9 @@ import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
 import { fragmentFormatsOf, pickFragmentFormats, type YtDlpFormat } from './youtube-formats.js';
 import { parseYouTubeUrl } from './youtube-url.js';
-import { runYtDlp } from '../ytdlp/run-ytdlp.js';
-import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
+import type { YtDlp } from '../ytdlp/ytdlp-video.js';
+
+export { createYtDlp, type YtDlp } from '../ytdlp/ytdlp-video.js';
 
 /** The part of `yt-dlp -J` output Kura reads. */
 interface YtDlpInfo {
@@ -51,33 +52,6 @@ export interface YouTubeVideo {
   availability: string | null;
   /** How many formats yt-dlp listed (any kind). */
   formatCount: number;
-}
-
-/**
- * Runs yt-dlp for one URL; resolves with its parsed JSON, rejects with its error line. `fromStart`
- * (the default) asks for the formats a live stream can be recorded in from its first fragment; false
- * for its HLS formats, which start at the live edge's window.
- */
-export type YtDlp = ((url: string, options?: { fromStart?: boolean }) => Promise<unknown>) & {
-  /** Whether its runs are handed cookies (KURA_YTDLP_COOKIES); absent: no. */
-  cookies?: boolean;
-};
-
-export function createYtDlp(program: YtDlpProgram): YtDlp {
-  // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details.
-  // It also turns YouTube's refusals (members-only, sign in) into warnings, which --no-warnings
-  // hides: yt-dlp exits 0 with no formats and says why only by `availability` (see accessOf).
-  const run = (url: string, { fromStart = true } = {}) =>
-    runYtDlp(program, [
-      '-J',
-      '--no-warnings',
-      '--no-playlist',
-      '--ignore-no-formats-error',
-      fromStart ? '--live-from-start' : '--no-live-from-start',
-      '--',
-      url,
-    ]);
-  return Object.assign(run, { cookies: program.cookiesFile !== null });
 }
 
 /**
@@ -136,7 +110,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
  * hands out expires after some hours; the capture asks again (see the recorder) when it does.
  */
 export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
-  const video = async (url: string, fromStart = true) => readYouTubeVideo(await ytdlp(url, { fromStart }));
+  const video = async (url: string, fromStart = true) => readYouTubeVideo((await ytdlp(url, { fromStart })).json);
   const cookies = ytdlp.cookies === true;
   /** One look at a video: yt-dlp's answer from the stream's start, and its HLS look, run once and only when asked for. */
   const look = async (url: string) => {
