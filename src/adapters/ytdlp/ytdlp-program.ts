@@ -13,7 +13,12 @@ export interface YtDlpProgram {
   cookiesFile: string | null;
   /** The JavaScript runtimes yt-dlp may solve YouTube's challenges with, as `--js-runtimes` values, best first. */
   jsRuntimes: string[];
+  /** KURA_YTDLP_CHANNEL: which releases Kura installs and updates to (`nightly`: pip's `--pre`). */
+  channel: YtDlpChannel;
 }
+
+/** yt-dlp's release channels on PyPI: `stable` releases, and `nightly` ones as pre-releases (`pip install --pre`). */
+export type YtDlpChannel = 'stable' | 'nightly';
 
 /** Where scripts/install-system-deps.sh puts yt-dlp: a virtual environment under KURA_SYSTEM_DIR. */
 export function installedYtDlp(systemDir: string): string {
@@ -26,7 +31,10 @@ export function installedYtDlp(systemDir: string): string {
  * installed beside it (yt-dlp's `deno` extra), then the node running Kura — yt-dlp takes the
  * first it supports (node only from version 22).
  */
-export function ytdlpProgram(configured: string | null, options: { cookiesFile?: string | null; systemDir?: string } = {}): YtDlpProgram {
+export function ytdlpProgram(
+  configured: string | null,
+  options: { cookiesFile?: string | null; systemDir?: string; channel?: YtDlpChannel } = {},
+): YtDlpProgram {
   const installed = options.systemDir === undefined ? null : installedYtDlp(options.systemDir);
   const program = configured ?? (installed !== null && existsSync(installed) ? installed : 'yt-dlp');
   const deno = path.isAbsolute(program) ? path.join(path.dirname(program), 'deno') : null;
@@ -34,6 +42,7 @@ export function ytdlpProgram(configured: string | null, options: { cookiesFile?:
     path: program,
     cookiesFile: options.cookiesFile ?? null,
     jsRuntimes: [...(deno !== null && existsSync(deno) ? [`deno:${deno}`] : []), `node:${process.execPath}`],
+    channel: options.channel ?? 'stable',
   };
 }
 
