@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0088-how-kura-runs-yt-dlp.md
 import { spawn } from 'node:child_process';
 import { withYtDlpArguments, type YtDlpProgram } from './ytdlp-program.js';
 import { isRefusal, troubleInWords, troubleOf, YtDlpFailure, type YtDlpTrouble } from './ytdlp-trouble.js';

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0088-how-kura-runs-yt-dlp.md
 /** What a yt-dlp warning Kura keeps is about; any other warning is noise. */
 export type YtDlpWarningKind =
   | 'bot_check'
