@@ -93,7 +93,7 @@ function youtubeStandIn(dir: string) {
     /**
      * The videos yt-dlp was asked about (by watch URL), in order: one per look (the second run that
      * confirms a live stream's refusal from its HLS formats is part of it, and so is the run with the
-     * cookies that follows one refused without them, decision 0088).
+     * cookies that follows one refused without them, decision 0089).
      */
     async inspected() {
       const log = await readFile(callsFile, 'utf8').catch(() => '');

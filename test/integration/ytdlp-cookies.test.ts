@@ -11,7 +11,7 @@ import { createYtDlp, troubleOf } from '../../src/adapters/ytdlp/ytdlp-video.js'
 import type { Follow } from '../../src/core/follows/follow.js';
 import { YTDLP_STAND_IN } from '../support/app.js';
 
-// Which yt-dlp runs get the cookies (decision 0088), as the yt-dlp STAND-IN's log of each run's
+// Which yt-dlp runs get the cookies (decision 0089), as the yt-dlp STAND-IN's log of each run's
 // arguments shows: none for a public stream, a second run with them for one YouTube refuses without,
 // the first for one known to be members-only; and what a failed run says.
 

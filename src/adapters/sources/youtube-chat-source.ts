@@ -18,7 +18,7 @@ import { isRefusal, troubleInWords, troubleOf, YtDlpFailure } from '../ytdlp/ytd
  * as a viewer's page does and appends each fetched batch to `<dir>/chat.live_chat.json` (one
  * action a line, flushed per batch) until the stream ends; Kura reads the file as it grows
  * (inotify), hands each message on, and stops yt-dlp when asked. `dir` holds one folder per
- * chat being followed on this machine. Cookies only where needed (0088): a chat YouTube refuses
+ * chat being followed on this machine. Cookies only where needed (0089): a chat YouTube refuses
  * without them (a members-only stream's) is followed again with them, when KURA_YTDLP_COOKIES is set.
  */
 export function createYouTubeChatSource(options: { ytdlp: YtDlpProgram; dir: string }): ChatSource {

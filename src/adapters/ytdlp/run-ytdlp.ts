@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0088-how-kura-runs-yt-dlp.md
+// Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0089-how-kura-runs-yt-dlp.md
 import { spawn } from 'node:child_process';
 import { withYtDlpArguments, type YtDlpProgram } from './ytdlp-program.js';
 import { isRefusal, troubleInWords, troubleOf, YtDlpFailure, type YtDlpTrouble } from './ytdlp-trouble.js';
@@ -49,7 +49,7 @@ export function refusalOf(answer: Pick<YtDlpAnswer, 'json' | 'warnings'>): YtDlp
 /**
  * Runs yt-dlp with these arguments (one that prints JSON: `-J`), within YTDLP_TIMEOUT_MS and 16 MB
  * of output, and resolves with the parsed JSON and its meaningful warnings. Cookies only where
- * needed (0088): `cookies` (a members-only stream) runs with them from the first; otherwise a run
+ * needed (0089): `cookies` (a members-only stream) runs with them from the first; otherwise a run
  * without them that YouTube refuses (bot check, sign-in, members-only: an error, or `refusalOf` an
  * answer) is run once more with them, when KURA_YTDLP_COOKIES is set. Rejects with a YtDlpFailure.
  */

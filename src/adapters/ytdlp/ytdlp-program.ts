@@ -9,7 +9,7 @@ import path from 'node:path';
 export interface YtDlpProgram {
   /** The program: YTDLP_PATH, else the one Kura's installer put under KURA_SYSTEM_DIR, else `yt-dlp` from the PATH. */
   path: string;
-  /** KURA_YTDLP_COOKIES: a Netscape cookies.txt (a member's), handed only to runs that need it (0088); null: none. */
+  /** KURA_YTDLP_COOKIES: a Netscape cookies.txt (a member's), handed only to runs that need it (0089); null: none. */
   cookiesFile: string | null;
   /** The JavaScript runtimes yt-dlp may solve YouTube's challenges with, as `--js-runtimes` values, best first. */
   jsRuntimes: string[];

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0088-how-kura-runs-yt-dlp.md
+// Decisions: docs/decisions/0089-how-kura-runs-yt-dlp.md
 /** Why a yt-dlp run failed, in kinds a caller can act on (retry later, ask for cookies, give up). */
 export type YtDlpTrouble = 'rate_limited' | 'bot_check' | 'sign_in' | 'members_only' | 'gone' | 'timeout' | 'missing' | 'failed';
 

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0088-how-kura-runs-yt-dlp.md
+// Decisions: docs/decisions/0089-how-kura-runs-yt-dlp.md
 /**
  * The oldest yt-dlp Kura runs: 2026.07.04, the first release whose YouTube live-from-start lists
  * the adaptive formats Kura records (`_live_adaptive_fragments` behind `http_dash_segments_generator`,

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0088-how-kura-runs-yt-dlp.md
+// Decisions: docs/decisions/0089-how-kura-runs-yt-dlp.md
 import { runYtDlp, type YtDlpAnswer } from './run-ytdlp.js';
 import type { YtDlpProgram } from './ytdlp-program.js';
 

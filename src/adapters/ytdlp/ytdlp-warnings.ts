@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0088-how-kura-runs-yt-dlp.md
+// Decisions: docs/decisions/0089-how-kura-runs-yt-dlp.md
 /** What a yt-dlp warning Kura keeps is about; any other warning is noise. */
 export type YtDlpWarningKind =
   | 'bot_check'
