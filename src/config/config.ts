@@ -47,10 +47,12 @@ export interface Config {
   /** yt-dlp, which Kura asks about YouTube videos (details, live state, HLS playlists). */
   /** YTDLP_PATH; null: the yt-dlp Kura's installer put under KURA_SYSTEM_DIR, else `yt-dlp` from the PATH. */
   readonly ytdlpPath: string | null;
-  /** KURA_YTDLP_COOKIES: a Netscape cookies.txt handed to every yt-dlp run (members-only streams); null: none. */
+  /** KURA_YTDLP_COOKIES: a Netscape cookies.txt handed to the yt-dlp runs that need it (members-only streams, refusals); null: none. */
   readonly ytdlpCookies: string | null;
   /** KURA_YTDLP_AUTO_UPDATE: workers update the yt-dlp Kura installed once a day. */
   readonly ytdlpAutoUpdate: boolean;
+  /** KURA_YTDLP_CHANNEL: `stable` releases, or `nightly` ones (PyPI pre-releases), for the installer and the daily update. */
+  readonly ytdlpChannel: 'stable' | 'nightly';
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
@@ -210,6 +212,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
     ytdlpPath: read('YTDLP_PATH') ?? null,
     ytdlpAutoUpdate: oneOf('KURA_YTDLP_AUTO_UPDATE', ['true', 'false'], 'true') === 'true',
+    ytdlpChannel: oneOf('KURA_YTDLP_CHANNEL', ['stable', 'nightly'], 'stable'),
     ytdlpCookies: read('KURA_YTDLP_COOKIES') ? path.resolve(cwd, read('KURA_YTDLP_COOKIES') as string) : null,
     storage: storage(),
     verify: {

@@ -35,8 +35,8 @@ export function createSources(
 }
 
 /** The yt-dlp every YouTube look runs (YTDLP_PATH, with KURA_YTDLP_COOKIES). */
-export function ytdlpOf(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'>): YtDlpProgram {
-  return ytdlpProgram(config.ytdlpPath, { cookiesFile: config.ytdlpCookies, systemDir: config.systemDir });
+export function ytdlpOf(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'> & Partial<Pick<Config, 'ytdlpChannel'>>): YtDlpProgram {
+  return ytdlpProgram(config.ytdlpPath, { cookiesFile: config.ytdlpCookies, systemDir: config.systemDir, channel: config.ytdlpChannel });
 }
 
 /** How a URL someone makes Kura connect to again and again (a followed endpoint, a webhook) is judged when it is given. */

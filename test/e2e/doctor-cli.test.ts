@@ -30,8 +30,9 @@ describe('kura doctor', () => {
     const cookies = path.join(cwd, 'cookies.txt');
     await writeFile(cookies, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember\n');
     await chmod(cookies, 0o600);
-    const run = await doctor({ KURA_YTDLP_COOKIES: cookies });
+    const run = await doctor({ KURA_YTDLP_COOKIES: cookies, KURA_YTDLP_CHANNEL: 'nightly' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^✔ yt-dlp: \d{4}\.\d{2}\.\d{2} \(.+\), 3 days old, nightly channel$/m);
     for (const name of [
       'ffmpeg',
       'ffprobe',
@@ -51,15 +52,21 @@ describe('kura doctor', () => {
     expect(run.stdout).toContain('kura: everything Kura needs is here');
   });
 
-  it('says ✘ with the exact fix for a cookies file others can read, an old yt-dlp, and a missing one; exits 1', async () => {
+  it('says ✘ with the exact fix for a cookies file others can read, a yt-dlp too old to record from the start, an old one, and a missing one; exits 1', async () => {
     const cookies = path.join(cwd, 'cookies.txt');
     await writeFile(cookies, '# Netscape HTTP Cookie File\n');
     await chmod(cookies, 0o644);
     const shared = await doctor({ KURA_YTDLP_COOKIES: cookies, YTDLP_STAND_IN_VERSION: '2025.06.01' });
     expect(shared.code).toBe(1);
     expect(shared.stdout).toContain(`✘ cookies: ${cookies} is readable by other users\n    fix: chmod 600 ${cookies}\n`);
-    expect(shared.stdout).toMatch(/^✘ yt-dlp: 2025\.06\.01 \(.+\), \d+ days old\n {4}fix: update it: .+ -U$/m);
+    expect(shared.stdout).toMatch(
+      /^✘ yt-dlp: 2025\.06\.01 \(.+\), \d+ days old, stable channel: older than 2026\.07\.04, the first yt-dlp that lists YouTube live streams' formats from their start\n {4}fix: update it: .+ -U$/m,
+    );
     expect(shared.stdout).toContain('kura: 2 of 10 checks failed');
+
+    // past the floor, yet older than 90 days; on the nightly channel, updated to the nightly
+    const stale = await doctor({ YTDLP_STAND_IN_VERSION: '2026.07.04', KURA_YTDLP_CHANNEL: 'nightly' });
+    expect(stale.stdout).toMatch(/^✘ yt-dlp: 2026\.07\.04 \(.+\), \d+ days old, nightly channel\n {4}fix: update it: .+ --update-to nightly$/m);
 
     const missing = await doctor({ YTDLP_PATH: path.join(cwd, 'no-yt-dlp') });
     expect(missing.code).toBe(1);

@@ -90,14 +90,18 @@ function youtubeStandIn(dir: string) {
       await writeFile(file, `# Netscape HTTP Cookie File\n${member ? MEMBER_COOKIE : OTHER_COOKIE}\n`);
       return file;
     },
-    /** The videos yt-dlp was asked about (by watch URL), in order: one per look (the second run that confirms a live stream's refusal from its HLS formats is part of it). */
+    /**
+     * The videos yt-dlp was asked about (by watch URL), in order: one per look (the second run that
+     * confirms a live stream's refusal from its HLS formats is part of it, and so is the run with the
+     * cookies that follows one refused without them, decision 0089).
+     */
     async inspected() {
       const log = await readFile(callsFile, 'utf8').catch(() => '');
       return log
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as string[])
-        .filter((args) => !args.includes('--no-live-from-start'))
+        .filter((args) => !args.includes('--no-live-from-start') && !args.includes('--cookies'))
         .map((args) => args.at(-1))
         .filter((url) => url?.includes('/watch?v='));
     },

@@ -74,10 +74,12 @@ describe('the fragment recorder on YouTube bad days', () => {
     const firstSq = sqAgo(sixDays, 1) - 5;
     f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: sixDays, retentionSeconds: 5, firstSq });
     await yt.says(liveFromStart(f.googlevideo, ID, sixDays));
-    const ended = f.googlevideo.seen((r) => r.sq === firstSq + f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
-      f.googlevideo.end(ID);
-      await yt.says(postLive(f.googlevideo, ID, sixDays));
-    });
+    const ended = f.googlevideo
+      .seen((r) => r.sq === firstSq + f.material.fragmentCount - 1 && r.status === 200, 2)
+      .then(async () => {
+        f.googlevideo.end(ID);
+        await yt.says(postLive(f.googlevideo, ID, sixDays));
+      });
     expect(await f.record(yt.renew, { timing: { retentionSeconds: 5 } })).toBe('endlist');
     await ended;
     const gaps = await gapsOf();
@@ -97,10 +99,12 @@ describe('the fragment recorder on YouTube bad days', () => {
     f.googlevideo.throttle = { bytesPerSecond: 40_000 };
     const live = liveFromStart(f.googlevideo, ID, 12) as { videos: Record<string, object> };
     await yt.says({ ...live, videos: { [ID]: { ...live.videos[ID], delayMs: 1500 } } });
-    const ended = f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
-      f.googlevideo.end(ID);
-      await yt.says(postLive(f.googlevideo, ID, 12));
-    });
+    const ended = f.googlevideo
+      .seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2)
+      .then(async () => {
+        f.googlevideo.end(ID);
+        await yt.says(postLive(f.googlevideo, ID, 12));
+      });
     expect(await f.record(yt.renew, { first: f.stream() })).toBe('endlist');
     await ended;
     expect(await gapsOf()).toEqual([]);
@@ -116,10 +120,12 @@ describe('the fragment recorder on YouTube bad days', () => {
     await yt.says(liveFromStart(f.googlevideo, ID, 12));
     // each video fragment (about 25 kB) takes about 2.5 s; the fetcher's limit is 1 s
     f.googlevideo.throttle = { bytesPerSecond: 10_000 };
-    const ended = f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
-      f.googlevideo.end(ID);
-      await yt.says(postLive(f.googlevideo, ID, 12));
-    });
+    const ended = f.googlevideo
+      .seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2)
+      .then(async () => {
+        f.googlevideo.end(ID);
+        await yt.says(postLive(f.googlevideo, ID, 12));
+      });
     expect(await f.record(yt.renew, { fetcher: createFetcher({ allowPrivate: true, timeoutMs: 1000 }) })).toBe('endlist');
     await ended;
     expect(await gapsOf()).toEqual([]);
@@ -132,10 +138,12 @@ describe('the fragment recorder on YouTube bad days', () => {
     await yt.says(liveFromStart(f.googlevideo, ID, 12));
     f.googlevideo.throttle = { bytesPerSecond: 100_000 };
     f.googlevideo.maxConcurrent = 3;
-    const ended = f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2).then(async () => {
-      f.googlevideo.end(ID);
-      await yt.says(postLive(f.googlevideo, ID, 12));
-    });
+    const ended = f.googlevideo
+      .seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2)
+      .then(async () => {
+        f.googlevideo.end(ID);
+        await yt.says(postLive(f.googlevideo, ID, 12));
+      });
     expect(await f.record(yt.renew)).toBe('endlist');
     await ended;
     expect(await gapsOf()).toEqual([]);

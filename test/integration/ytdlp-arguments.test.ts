@@ -6,8 +6,9 @@ import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/you
 import { installedYtDlp, ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { YTDLP_STAND_IN } from '../support/app.js';
 
-// What every yt-dlp run is handed, as the yt-dlp STAND-IN (test/support/bin) receives it: the
-// running node as its JavaScript runtime, and a private copy of the member's cookies.
+// What every yt-dlp run is handed, as the yt-dlp STAND-IN (test/support/bin) receives it: no config
+// file but its arguments, the running node as its JavaScript runtime, and, for a run YouTube refuses
+// without them, a private copy of the member's cookies.
 
 const MEMBER_COOKIE = '.youtube.com\tTRUE\t/\tTRUE\t1900000000\tSID\tmember-session';
 let dir: string;
@@ -56,32 +57,32 @@ describe('the yt-dlp Kura runs', () => {
     expect(program.jsRuntimes).toEqual([`deno:${path.join(bin, 'deno')}`, `node:${process.execPath}`]);
     await createYouTubeSource(createYtDlp(program)).inspect(MEMBERS_ONLY_URL);
     const [args] = (await runs()).slice(-1);
-    expect(args?.slice(0, 4)).toEqual(['--js-runtimes', `deno:${path.join(bin, 'deno')}`, '--js-runtimes', `node:${process.execPath}`]);
+    expect(args?.slice(0, 5)).toEqual(['--ignore-config', '--js-runtimes', `deno:${path.join(bin, 'deno')}`, '--js-runtimes', `node:${process.execPath}`]);
   });
 });
 
 describe('every yt-dlp run', () => {
-  it('names the running node as its JavaScript runtime, before the arguments of the look', async () => {
+  it('ignores any yt-dlp config file and names the running node as its JavaScript runtime, before the arguments of the look', async () => {
     const source = createYouTubeSource(createYtDlp(ytdlpProgram(YTDLP_STAND_IN)));
     const before = (await runs()).length;
     await source.inspect(MEMBERS_ONLY_URL);
     const look = (await runs()).slice(before);
     // the look from the stream's start (a live refusal is confirmed by a second, HLS look: each run alike)
     expect(look[0]).toEqual([
+      '--ignore-config',
       '--js-runtimes',
       `node:${process.execPath}`,
       '-J',
-      '--no-warnings',
       '--no-playlist',
       '--ignore-no-formats-error',
       '--live-from-start',
       '--',
       MEMBERS_ONLY_URL,
     ]);
-    for (const args of look) expect(args.slice(0, 2)).toEqual(['--js-runtimes', `node:${process.execPath}`]);
+    for (const args of look) expect(args.slice(0, 3)).toEqual(['--ignore-config', '--js-runtimes', `node:${process.execPath}`]);
   });
 
-  it('hands over a private copy of the cookies file, which opens a members-only stream and is gone after the run', async () => {
+  it('hands a refused run a private copy of the cookies file, which opens a members-only stream and is gone after the run', async () => {
     const cookies = path.join(dir, 'cookies.txt');
     await writeFile(cookies, `# Netscape HTTP Cookie File\n${MEMBER_COOKIE}\n`);
     await chmod(cookies, 0o644);
@@ -92,7 +93,7 @@ describe('every yt-dlp run', () => {
     expect(await member.inspect(MEMBERS_ONLY_URL)).toMatchObject({ kind: 'accepted', id: 'kMembers001', details: { membersOnly: true } });
     const [args] = (await runs()).slice(-1);
     const copy = args?.[args.indexOf('--cookies') + 1] ?? '';
-    expect(args?.slice(0, 3)).toEqual(['--js-runtimes', `node:${process.execPath}`, '--cookies']);
+    expect(args?.slice(0, 4)).toEqual(['--ignore-config', '--js-runtimes', `node:${process.execPath}`, '--cookies']);
     expect(copy).not.toBe(cookies);
     expect(path.basename(path.dirname(copy))).toMatch(/^kura-cookies-/);
     // the copy is removed with its folder (that folder, not the temp folder's list: other test files make copies at the same time); the operator's file is left as it was

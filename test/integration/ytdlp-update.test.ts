@@ -11,7 +11,7 @@ import { YTDLP_STAND_IN } from '../support/app.js';
  * A virtual environment as the installer makes it, with STAND-INS for its python (pip) and
  * yt-dlp, since no package index can be reached here: yt-dlp prints the version in `version`;
  * `python -m pip install --upgrade yt-dlp[default,deno]` writes `next-version` there, or fails as
- * pip does when `pip-fails` exists.
+ * pip does when `pip-fails` exists; with `--pre` (the nightly channel) it writes `next-nightly`.
  */
 async function environment(version: string): Promise<{ dir: string; program: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-ytdlp-env-'));
@@ -21,7 +21,11 @@ async function environment(version: string): Promise<{ dir: string; program: str
   await script('yt-dlp', 'cat "$env_dir/version"');
   await script(
     'python',
-    `[ "$*" = "-m pip install --quiet --disable-pip-version-check --upgrade yt-dlp[default,deno]" ] || { echo "unexpected: $*" >&2; exit 2; }
+    `case "$*" in
+  "-m pip install --quiet --disable-pip-version-check --upgrade yt-dlp[default,deno]") ;;
+  "-m pip install --quiet --disable-pip-version-check --upgrade --pre yt-dlp[default,deno]") cp "$env_dir/next-nightly" "$env_dir/version"; exit 0 ;;
+  *) echo "unexpected: $*" >&2; exit 2 ;;
+esac
 if [ -e "$env_dir/pip-fails" ]; then echo "ERROR: Could not find a version that satisfies the requirement yt-dlp" >&2; exit 1; fi
 cp "$env_dir/next-version" "$env_dir/version"`,
   );
@@ -37,6 +41,14 @@ describe('updating the yt-dlp Kura installed', () => {
     expect(await updater?.update()).toEqual({ updated: true, before: '2026.08.19', after: '2026.11.20' });
     expect(await updater?.due(86_400)).toBe(false);
     expect(await updater?.update()).toEqual({ updated: false, before: '2026.11.20', after: '2026.11.20' });
+  });
+
+  it('on the nightly channel, asks pip for pre-releases (where yt-dlp publishes its nightlies)', async () => {
+    const { dir, program } = await environment('2026.08.19');
+    await writeFile(path.join(dir, 'next-version'), '2026.11.20\n');
+    await writeFile(path.join(dir, 'next-nightly'), '2026.11.27.233012\n');
+    const outcome = await createYtDlpUpdater(ytdlpProgram(program, { channel: 'nightly' }))?.update();
+    expect(outcome).toEqual({ updated: true, before: '2026.08.19', after: '2026.11.27.233012' });
   });
 
   it('keeps the version there was when pip fails, and says why', async () => {

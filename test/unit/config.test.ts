@@ -10,6 +10,11 @@ describe('configuration', () => {
     expect(parseConfig({ KURA_YTDLP_COOKIES: '/etc/kura/cookies.txt' }, '/srv/kura').ytdlpCookies).toBe('/etc/kura/cookies.txt');
   });
 
+  it('reads KURA_YTDLP_CHANNEL: stable unless nightly is asked for', () => {
+    expect(parseConfig({}, '/srv/kura').ytdlpChannel).toBe('stable');
+    expect(parseConfig({ KURA_YTDLP_CHANNEL: 'nightly' }, '/srv/kura').ytdlpChannel).toBe('nightly');
+  });
+
   it('has documented defaults', () => {
     const config = parseConfig({}, '/srv/kura');
     expect(config).toEqual({
@@ -34,6 +39,7 @@ describe('configuration', () => {
       ytdlpPath: null,
       ytdlpCookies: null,
       ytdlpAutoUpdate: true,
+      ytdlpChannel: 'stable',
       storage: { kind: 'fs' },
       capture: {
         maxCaptures: 4,
@@ -142,6 +148,7 @@ describe('configuration', () => {
     };
     expect(problems({ KURA_SEARCH: 'elastic' })).toEqual(['KURA_SEARCH must be one of builtin, meilisearch, off (got "elastic")']);
     expect(problems({ LOG_FORMAT: 'xml' })).toEqual(['LOG_FORMAT must be one of auto, pretty, json (got "xml")']);
+    expect(problems({ KURA_YTDLP_CHANNEL: 'master' })).toEqual(['KURA_YTDLP_CHANNEL must be one of stable, nightly (got "master")']);
     expect(problems({ KURA_SEARCH: 'meilisearch', MEILISEARCH_URL: 'ftp://x' })).toEqual([
       'MEILISEARCH_URL must be an http(s) URL (got "ftp://x")',
       'MEILISEARCH_ADMIN_KEY is required when KURA_SEARCH=meilisearch',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createYouTubeSource, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { troubleInWords, YtDlpFailure, type YtDlpTrouble } from '../../src/adapters/ytdlp/ytdlp-trouble.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 
 // What yt-dlp's answers mean for a record and a recording (decision 0088): only YouTube's word
@@ -10,13 +11,12 @@ const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', `${name}.json`), 'utf8')) as Record<string, unknown>;
 const URL_OF_FIXTURE = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 const answering =
-  (fromStart: object, hls: object = fixture('live')): YtDlp =>
-  async (_url, options) =>
-    options?.fromStart === false ? hls : fromStart;
+  (fromStart: object, hls: object = fixture('live'), warnings: string[] = []): YtDlp =>
+  async (_url, options) => ({ json: options?.fromStart === false ? hls : fromStart, warnings, withCookies: false });
 const failing =
-  (message: string): YtDlp =>
+  (trouble: YtDlpTrouble, message: string): YtDlp =>
   async () => {
-    throw new Error(message);
+    throw new YtDlpFailure(trouble, message);
   };
 
 /**
@@ -37,7 +37,7 @@ function postLive(): Record<string, unknown> {
 
 describe('what a YouTube look says of a stream', () => {
   it('takes a failed yt-dlp run for a passing trouble, never an end, naming a rate limit or a bot check', async () => {
-    const check = (message: string) => createYouTubeSource(failing(message)).check(URL_OF_FIXTURE, null);
+    const check = (message: string) => createYouTubeSource(failing(troubleInWords(message), message)).check(URL_OF_FIXTURE, null);
     expect(await check('Unable to download API page: HTTP Error 429: Too Many Requests')).toEqual({
       state: 'unknown',
       trouble: 'rate_limited',
@@ -52,9 +52,16 @@ describe('what a YouTube look says of a stream', () => {
     expect((await check('Private video. Sign in if you have been granted access to this video')).state).toBe('gone');
   });
 
-  it('takes a missing live status for a passing trouble, not an end', async () => {
+  it('takes a missing live status for a passing trouble, not an end, naming the bot check yt-dlp warned of', async () => {
     const status = await createYouTubeSource(answering({ ...fixture('live-from-start'), live_status: null })).check(URL_OF_FIXTURE, null);
     expect(status).toMatchObject({ state: 'unknown', trouble: 'no_status' });
+    // with --ignore-no-formats-error a bot check is a warning and JSON without videoDetails
+    const botCheck = 'Sign in to confirm you’re not a bot. Use --cookies-from-browser or --cookies for the authentication.';
+    const refused = await createYouTubeSource(answering({ ...fixture('upcoming'), live_status: null, formats: [] }, fixture('live'), [botCheck])).check(
+      URL_OF_FIXTURE,
+      null,
+    );
+    expect(refused).toMatchObject({ state: 'unknown', trouble: 'bot_check', reason: expect.stringMatching(/no live status .*not a bot/) });
   });
 
   it('says not_live apart from ended, and ended for a processed video', async () => {

@@ -2,18 +2,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accessOf, createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { troubleInWords, YtDlpFailure } from '../../src/adapters/ytdlp/ytdlp-trouble.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 
 // yt-dlp outputs kept as fixtures (test/fixtures/yt-dlp/README.md says how they were made).
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', `${name}.json`), 'utf8'));
+/** yt-dlp's answer of a run without cookies and without warnings. */
+const answer = (json: unknown) => ({ json, warnings: [], withCookies: false });
 const answering =
   (name: string): YtDlp =>
   async () =>
-    fixture(name);
+    answer(fixture(name));
+/** A run that fails as yt-dlp's runner reports it: its words, and the trouble they tell. */
 const failing =
   (message: string): YtDlp =>
   async () => {
-    throw new Error(message);
+    throw new YtDlpFailure(troubleInWords(message), message);
   };
 const URL_OF_FIXTURE = 'https://youtu.be/dQw4w9WgXcQ';
 
@@ -33,6 +37,7 @@ describe('reading yt-dlp output', () => {
       fragments: { formats: [], fragmentSeconds: null },
       availability: 'public',
       formatCount: 0,
+      warnings: [],
     });
   });
 
@@ -117,19 +122,19 @@ describe('the YouTube source', () => {
 
   it('refuses a live members-only stream it gets no formats of, at submission and at a check, naming the cookies setting', async () => {
     const membersOnlyLive = { ...(fixture('live') as object), availability: 'subscriber_only', formats: [] };
-    const withCookies: YtDlp = Object.assign(async () => membersOnlyLive, { cookies: true });
+    const withCookies: YtDlp = Object.assign(async () => answer(membersOnlyLive), { cookies: true });
     const reason = "Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies).";
     expect(await createYouTubeSource(withCookies).inspect(URL_OF_FIXTURE)).toEqual({ kind: 'rejected', membersOnly: true, reason });
     expect(await createYouTubeSource(withCookies).check(URL_OF_FIXTURE, null)).toMatchObject({ state: 'no_access', reason });
     const ageGated = { ...(fixture('live') as object), availability: 'needs_auth', formats: [] };
-    expect(await createYouTubeSource(async () => ageGated).inspect(URL_OF_FIXTURE)).toMatchObject({
+    expect(await createYouTubeSource(async () => answer(ageGated)).inspect(URL_OF_FIXTURE)).toMatchObject({
       kind: 'rejected',
       signIn: true,
       reason: expect.stringMatching(/sign in/),
     });
     // a member's run: the same stream with its formats is recorded
     const opened = { ...(fixture('live') as object), availability: 'subscriber_only' };
-    expect((await createYouTubeSource(Object.assign(async () => opened, { cookies: true })).check(URL_OF_FIXTURE, null)).state).toBe('live');
+    expect((await createYouTubeSource(Object.assign(async () => answer(opened), { cookies: true })).check(URL_OF_FIXTURE, null)).state).toBe('live');
   });
 
   it('recognises YouTube URLs by their form alone', () => {
@@ -141,7 +146,7 @@ describe('the YouTube source', () => {
 });
 
 describe('recording YouTube from the first fragment', () => {
-  const source = createYouTubeSource(async (_url, options) => fixture(options?.fromStart === false ? 'live' : 'live-from-start'));
+  const source = createYouTubeSource(async (_url, options) => answer(fixture(options?.fromStart === false ? 'live' : 'live-from-start')));
   const chosen = async (quality: string | null) => {
     const { fragments } = await source.check(URL_OF_FIXTURE, quality);
     return fragments === undefined ? undefined : `${fragments.video.id}+${fragments.audio.id}`;
@@ -166,7 +171,7 @@ describe('recording YouTube from the first fragment', () => {
   it('falls back to the HLS rendition when no video and audio are offered from the start, and says why', async () => {
     const noAudio = readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', 'live-from-start.json'), 'utf8');
     const videoOnly = { ...JSON.parse(noAudio), formats: JSON.parse(noAudio).formats.filter((f: { vcodec: string }) => f.vcodec !== 'none') };
-    const hlsOnly = createYouTubeSource(async (_url, options) => (options?.fromStart === false ? fixture('live') : videoOnly));
+    const hlsOnly = createYouTubeSource(async (_url, options) => answer(options?.fromStart === false ? fixture('live') : videoOnly));
     const status = await hlsOnly.check(URL_OF_FIXTURE, '720p');
     expect(status.fragments).toBeUndefined();
     expect(status.playlistUrl).toMatch(/\/itag\/300\//);

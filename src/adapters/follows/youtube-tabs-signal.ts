@@ -2,11 +2,12 @@
 import type { StreamCandidate } from '../../core/follows/follow.js';
 import type { FollowSignal } from '../../core/follows/ports.js';
 import { runYtDlp } from '../ytdlp/run-ytdlp.js';
+import { failureInWords, YtDlpFailure, troubleOf } from '../ytdlp/ytdlp-trouble.js';
 import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 import { channelIdOf, VIDEO_ID, youTubeCandidate } from './youtube-candidate.js';
 
 export interface YouTubeTabsOptions {
-  /** The yt-dlp to run (YTDLP_PATH, with the cookies). */
+  /** The yt-dlp to run (YTDLP_PATH; its cookies only for a run YouTube refuses without). */
   ytdlp: YtDlpProgram;
 }
 
@@ -27,8 +28,9 @@ const TAB_ENTRIES = '1:30';
 
 /**
  * A yt-dlp look at a channel's live/upcoming tab (`/streams`): catches what the feed drops, and
- * says what the feed does not (live or upcoming, the scheduled start, members-only). Throws an
- * Error with yt-dlp's reason.
+ * says what the feed does not (live or upcoming, the scheduled start, members-only: a flat listing
+ * names them without cookies). Throws a YtDlpFailure saying what YouTube did (rate limits, bot
+ * checks) before yt-dlp's reason, which the follow's health shows.
  */
 export function createYouTubeTabsSignal({ ytdlp }: YouTubeTabsOptions): FollowSignal {
   return {
@@ -36,8 +38,10 @@ export function createYouTubeTabsSignal({ ytdlp }: YouTubeTabsOptions): FollowSi
     host: () => 'www.youtube.com',
     async look(follow) {
       const url = `https://www.youtube.com/channel/${channelIdOf(follow)}/streams`;
-      const json = await runYtDlp(ytdlp, ['-J', '--flat-playlist', '--playlist-items', TAB_ENTRIES, '--no-warnings', '--', url]);
-      return readStreamsTab(json);
+      const answer = await runYtDlp(ytdlp, ['-J', '--flat-playlist', '--playlist-items', TAB_ENTRIES, '--', url]).catch((error: unknown) => {
+        throw new YtDlpFailure(troubleOf(error), failureInWords(error));
+      });
+      return readStreamsTab(answer.json);
     },
   };
 }

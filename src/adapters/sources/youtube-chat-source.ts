@@ -11,13 +11,15 @@ import { readLiveChatLine } from './youtube-live-chat.js';
 import { parseYouTubeUrl } from './youtube-url.js';
 import { ytdlpErrorWords, ytdlpStartError } from '../ytdlp/run-ytdlp.js';
 import { withYtDlpArguments, type YtDlpProgram } from '../ytdlp/ytdlp-program.js';
+import { isRefusal, troubleInWords, troubleOf, YtDlpFailure } from '../ytdlp/ytdlp-trouble.js';
 
 /**
  * A YouTube stream's live chat through yt-dlp's `live_chat` subtitle: yt-dlp fetches the chat
  * as a viewer's page does and appends each fetched batch to `<dir>/chat.live_chat.json` (one
  * action a line, flushed per batch) until the stream ends; Kura reads the file as it grows
  * (inotify), hands each message on, and stops yt-dlp when asked. `dir` holds one folder per
- * chat being followed on this machine.
+ * chat being followed on this machine. Cookies only where needed (0089): a chat YouTube refuses
+ * without them (a members-only stream's) is followed again with them, when KURA_YTDLP_COOKIES is set.
  */
 export function createYouTubeChatSource(options: { ytdlp: YtDlpProgram; dir: string }): ChatSource {
   return {
@@ -25,10 +27,15 @@ export function createYouTubeChatSource(options: { ytdlp: YtDlpProgram; dir: str
       const parsed = parseYouTubeUrl(sourceUrl);
       if (parsed.kind !== 'video') return 'none';
       const dir = await freshFolder(options.dir, parsed.videoId);
+      const followOnce = (cookies: boolean) =>
+        withYtDlpArguments(options.ytdlp, chatArguments(parsed.canonicalUrl, dir), (argv) => followWithYtDlp(options.ytdlp, argv, dir, onMessage, signal), {
+          cookies,
+        });
       try {
-        return await withYtDlpArguments(options.ytdlp, chatArguments(parsed.canonicalUrl, dir), (argv) =>
-          followWithYtDlp(options.ytdlp, argv, dir, onMessage, signal),
-        );
+        return await followOnce(false).catch((error: unknown) => {
+          if (options.ytdlp.cookiesFile === null || signal.aborted || !isRefusal(troubleOf(error))) throw error;
+          return followOnce(true);
+        });
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -87,7 +94,9 @@ async function followWithYtDlp(ytdlp: YtDlpProgram, args: string[], dir: string,
       watcher.close();
       void tail.close().then((seen) => {
         if (signal.aborted || code === 0) return resolve(seen || signal.aborted ? 'ended' : 'none');
-        reject(new Error(`yt-dlp could not follow the chat: ${ytdlpErrorWords(stderr) || `it exited with ${code}`}`));
+        const words = ytdlpErrorWords(stderr);
+        const trouble = words.startsWith('yt-dlp is not installed') ? 'missing' : troubleInWords(words);
+        reject(new YtDlpFailure(trouble, `yt-dlp could not follow the chat: ${words || `it exited with ${code}`}`));
       }, reject);
     });
   });

@@ -4,8 +4,11 @@ import { AppError } from '../../core/errors.js';
 import { pickVariant, qualitiesOf, type Variant } from './hls-playlist.js';
 import { fragmentFormatsOf, pickFragmentFormats, type YtDlpFormat } from './youtube-formats.js';
 import { parseYouTubeUrl } from './youtube-url.js';
-import { runYtDlp } from '../ytdlp/run-ytdlp.js';
-import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
+import { troubleOf } from '../ytdlp/ytdlp-trouble.js';
+import { warningKindOf, warningsInShort } from '../ytdlp/ytdlp-warnings.js';
+import type { YtDlp } from '../ytdlp/ytdlp-video.js';
+
+export { createYtDlp, type YtDlp } from '../ytdlp/ytdlp-video.js';
 
 /** The part of `yt-dlp -J` output Kura reads. */
 interface YtDlpInfo {
@@ -51,33 +54,8 @@ export interface YouTubeVideo {
   availability: string | null;
   /** How many formats yt-dlp listed (any kind). */
   formatCount: number;
-}
-
-/**
- * Runs yt-dlp for one URL; resolves with its parsed JSON, rejects with its error line. `fromStart`
- * (the default) asks for the formats a live stream can be recorded in from its first fragment; false
- * for its HLS formats, which start at the live edge's window.
- */
-export type YtDlp = ((url: string, options?: { fromStart?: boolean }) => Promise<unknown>) & {
-  /** Whether its runs are handed cookies (KURA_YTDLP_COOKIES); absent: no. */
-  cookies?: boolean;
-};
-
-export function createYtDlp(program: YtDlpProgram): YtDlp {
-  // --ignore-no-formats-error: an upcoming stream has no formats yet, and still has its details.
-  // It also turns YouTube's refusals (members-only, sign in) into warnings, which --no-warnings
-  // hides: yt-dlp exits 0 with no formats and says why only by `availability` (see accessOf).
-  const run = (url: string, { fromStart = true } = {}) =>
-    runYtDlp(program, [
-      '-J',
-      '--no-warnings',
-      '--no-playlist',
-      '--ignore-no-formats-error',
-      fromStart ? '--live-from-start' : '--no-live-from-start',
-      '--',
-      url,
-    ]);
-  return Object.assign(run, { cookies: program.cookiesFile !== null });
+  /** yt-dlp's meaningful warnings on this look, in its words (a bot check, a PO token, no JavaScript runtime…). */
+  warnings: string[];
 }
 
 /**
@@ -126,13 +104,27 @@ function failedLook(error: unknown): SourceStatus {
   };
 }
 
-/** The trouble a failed yt-dlp run names (its `trouble`, else read from its words). */
+/** The trouble a failed yt-dlp run names, as a source's trouble. */
 function troubleOfLook(error: unknown): SourceTrouble {
-  const named = (error as { trouble?: string }).trouble;
-  const words = (error as Error).message ?? '';
-  if (named === 'rate_limited' || /HTTP Error 429|Too Many Requests/i.test(words)) return 'rate_limited';
-  if (named === 'bot_check' || /not a bot/i.test(words)) return 'bot_check';
-  return 'failed';
+  const trouble = troubleOf(error);
+  return trouble === 'rate_limited' || trouble === 'bot_check' ? trouble : 'failed';
+}
+
+/**
+ * A look without a live status: with --ignore-no-formats-error, YouTube's refusals (a bot check,
+ * "This content isn't available, try again later") come as warnings and JSON without
+ * videoDetails, so without `live_status`: a passing trouble, named by its warning.
+ */
+function noStatus(found: YouTubeVideo): SourceStatus {
+  const kinds = found.warnings.map(warningKindOf);
+  const trouble: SourceTrouble = kinds.includes('bot_check') ? 'bot_check' : kinds.includes('rate_limited') ? 'rate_limited' : 'no_status';
+  return { state: 'unknown', trouble, reason: withWarnings('yt-dlp gave no live status for the video', found.warnings), details: found.details };
+}
+
+/** A reason with what yt-dlp's meaningful warnings say, in short. */
+function withWarnings(reason: string, warnings: readonly string[]): string {
+  const said = warningsInShort(warnings);
+  return said === null ? reason : `${reason} (yt-dlp: ${said})`;
 }
 
 /** Why a live stream offers nothing Kura can record: no formats from the start, and no HLS rendition with both video and audio. */
@@ -166,6 +158,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
     fragments: fragmentFormatsOf(info.formats ?? []),
     availability: typeof info.availability === 'string' ? info.availability : null,
     formatCount: Array.isArray(info.formats) ? info.formats.length : 0,
+    warnings: [],
   };
 }
 
@@ -175,7 +168,10 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
  * hands out expires after some hours; the capture asks again (see the recorder) when it does.
  */
 export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
-  const video = async (url: string, fromStart = true) => readYouTubeVideo(await ytdlp(url, { fromStart }));
+  const video = async (url: string, fromStart = true): Promise<YouTubeVideo> => {
+    const answer = await ytdlp(url, { fromStart });
+    return { ...readYouTubeVideo(answer.json), warnings: answer.warnings };
+  };
   const cookies = ytdlp.cookies === true;
   /** One look at a video: yt-dlp's answer from the stream's start, and its HLS look, run once and only when asked for. */
   const look = async (url: string) => {
@@ -257,14 +253,15 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
         case 'not_live':
           return { state: 'not_live', reason: 'YouTube says the video is not live (not_live)', details };
         default:
-          return { state: 'unknown', trouble: 'no_status', reason: 'yt-dlp gave no live status for the video', details };
+          return noStatus(found);
       }
       const fragments = pick();
       if (fragments !== undefined) return { state: 'live', fragments, details };
       // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
       const fromHls = await looked.hls();
       const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
-      if (variant === undefined) return { state: 'not_yet', reason: noFallbackReason(found, fromHls), details };
+      if (variant === undefined)
+        return { state: 'not_yet', reason: withWarnings(noFallbackReason(found, fromHls), [...found.warnings, ...(fromHls?.warnings ?? [])]), details };
       const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
       return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
     },

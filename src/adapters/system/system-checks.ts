@@ -5,6 +5,9 @@ import { freeBytes } from '../capture/spool.js';
 import { programVersion } from './program-version.js';
 import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 import type { Config } from '../../config/config.js';
+import { pythonCheck, updateCommand, ytdlpCheck } from './ytdlp-checks.js';
+
+export { updateCommand, YTDLP_MAX_AGE_DAYS } from './ytdlp-checks.js';
 
 /** One thing Kura needs, as found on this machine: what it is, and when it fails, the exact fix. */
 export interface SystemCheck {
@@ -14,11 +17,9 @@ export interface SystemCheck {
   fix?: string;
 }
 
-/** yt-dlp older than this is likely to fail on YouTube (yt-dlp warns at the same age). */
-export const YTDLP_MAX_AGE_DAYS = 90;
 const INSTALL = 'run scripts/install-system-deps.sh as root';
 
-/** The programs Kura runs: ffmpeg, ffprobe, yt-dlp (version and age), its challenge solver and JavaScript runtime. */
+/** The programs Kura runs: ffmpeg, ffprobe, yt-dlp (version floor, age, channel), its challenge solver, JavaScript runtime and Python. */
 export async function toolChecks(config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>, ytdlp: YtDlpProgram, now = new Date()): Promise<SystemCheck[]> {
   const [ffmpeg, ffprobe, ytdlpVersion] = await Promise.all([
     programVersion(config.ffmpegPath, ['-version']),
@@ -35,23 +36,8 @@ export async function toolChecks(config: Pick<Config, 'ffmpegPath' | 'ffprobePat
     ytdlpCheck(ytdlp, ytdlpVersion, now),
     // without a yt-dlp, what it would run its challenges with is beside the point
     ...(ytdlpVersion.found ? await solverChecks(ytdlp) : []),
+    ...[await pythonCheck(ytdlp)].filter((check) => check !== null),
   ];
-}
-
-function ytdlpCheck(ytdlp: YtDlpProgram, found: Awaited<ReturnType<typeof programVersion>>, now: Date): SystemCheck {
-  if (!found.found)
-    return { name: 'yt-dlp', ok: false, detail: `${ytdlp.path}: ${found.reason} (YouTube URLs are refused; HLS works)`, fix: `${INSTALL}, or set YTDLP_PATH` };
-  const released = /^(\d{4})\.(\d{2})\.(\d{2})/.exec(found.line);
-  const days = released ? Math.floor((now.getTime() - Date.UTC(Number(released[1]), Number(released[2]) - 1, Number(released[3]))) / 86_400_000) : null;
-  const detail = `${found.line} (${ytdlp.path})${days === null ? '' : `, ${days} days old`}`;
-  if (days !== null && days > YTDLP_MAX_AGE_DAYS) return { name: 'yt-dlp', ok: false, detail, fix: `update it: ${updateCommand(ytdlp)}` };
-  return { name: 'yt-dlp', ok: true, detail };
-}
-
-/** How the yt-dlp at hand is updated: pip in Kura's own virtual environment, else yt-dlp's own -U. */
-export function updateCommand(ytdlp: YtDlpProgram): string {
-  const python = path.join(path.dirname(ytdlp.path), 'python');
-  return path.isAbsolute(ytdlp.path) && existsSync(python) ? `${python} -m pip install -U "yt-dlp[default,deno]"` : `${ytdlp.path} -U`;
 }
 
 async function solverChecks(ytdlp: YtDlpProgram): Promise<SystemCheck[]> {

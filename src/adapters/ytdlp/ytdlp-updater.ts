@@ -13,7 +13,7 @@ const UPDATE_TIMEOUT_MS = 10 * 60 * 1000;
 /**
  * Updates the yt-dlp Kura installed (a virtual environment with its own python beside the
  * program) with pip: `python -m pip install -U "yt-dlp[default,deno]"` (a pip-installed yt-dlp
- * cannot `-U` itself). Null for a yt-dlp of the operator's own (YTDLP_PATH elsewhere): its updates
+ * cannot `-U` itself), with `--pre` on the nightly channel (yt-dlp's nightlies are PyPI pre-releases). Null for a yt-dlp of the operator's own (YTDLP_PATH elsewhere): its updates
  * are the operator's. `due` says whether the last update is older than `everySeconds` (a marker
  * file in the environment keeps its time across restarts); workers sharing the environment take
  * turns (a lock file), so pip never runs twice at once on it.
@@ -40,7 +40,16 @@ export function createYtDlpUpdater(program: YtDlpProgram): { due(everySeconds: n
       try {
         const pip = await programVersion(
           python,
-          ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade', 'yt-dlp[default,deno]'],
+          [
+            '-m',
+            'pip',
+            'install',
+            '--quiet',
+            '--disable-pip-version-check',
+            '--upgrade',
+            ...(program.channel === 'nightly' ? ['--pre'] : []),
+            'yt-dlp[default,deno]',
+          ],
           UPDATE_TIMEOUT_MS,
         );
         if (!pip.found) return { failed: pip.reason, before };

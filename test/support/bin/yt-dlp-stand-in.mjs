@@ -283,6 +283,8 @@ async function followChat() {
   const video = state.videos?.[videoId] ?? state;
   const chat = video.chat ?? state.chat;
   if (chat?.error) fail(`ERROR: [youtube] ${url}: ${chat.error}`);
+  // no access: without --ignore-no-formats-error, raise_no_formats fails the run before any chat
+  if (!isMember && (video.membersOnly || video.signIn)) fail(`ERROR: [youtube] ${videoId}: ${video.membersOnly ? MEMBERS_ONLY : SIGN_IN}`);
   if (video.liveStatus !== 'is_live' || chat === undefined) process.exit(0); // "There are no subtitles for the requested languages"
   const template = args[args.indexOf('-o') + 1];
   const file = template.replace('%(ext)s', 'live_chat.json');
