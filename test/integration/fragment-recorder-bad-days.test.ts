@@ -34,6 +34,17 @@ function youtube() {
 const gapsOf = async () => (await f.captures.gaps(ID)).map(({ firstSequence, lastSequence, reason }) => ({ firstSequence, lastSequence, reason }));
 const all = () => Array.from({ length: f.material.fragmentCount }, (_, i) => i);
 
+/** Once both tracks of fragment `lastSq` are fetched, `then`. */
+function afterLastFragment(lastSq: number, then: () => Promise<void>): Promise<void> {
+  return f.googlevideo.seen((r) => r.sq === lastSq && r.status === 200, 2).then(then);
+}
+
+/** The broadcast ends; yt-dlp says post_live. */
+async function endsAsPostLive(yt: ReturnType<typeof youtube>, startedSecondsAgo: number): Promise<void> {
+  f.googlevideo.end(ID);
+  await yt.says(postLive(f.googlevideo, ID, startedSecondsAgo));
+}
+
 /** Both tracks hold every fragment of the material, in order. */
 async function expectWhole(chunks: readonly number[] = all()): Promise<void> {
   const { video, audio } = await f.storedTracks();
@@ -59,9 +70,7 @@ describe('the fragment recorder on YouTube bad days', () => {
     await expect.poll(() => f.captures.readLog(ID), { timeout: 20_000 }).toMatch(/the source says: still live; waiting/);
     f.googlevideo.resume(ID);
     // the broadcast runs to the material's end, then YouTube says it is over
-    await f.googlevideo.seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2);
-    f.googlevideo.end(ID);
-    await yt.says(postLive(f.googlevideo, ID, 14));
+    await afterLastFragment(f.material.fragmentCount - 1, () => endsAsPostLive(yt, 14));
     expect(await recording).toBe('endlist');
     expect(await gapsOf()).toEqual([]);
     await expectWhole();
@@ -74,12 +83,11 @@ describe('the fragment recorder on YouTube bad days', () => {
     const firstSq = sqAgo(sixDays, 1) - 5;
     f.googlevideo.broadcast(ID, { material: f.material, startedSecondsAgo: sixDays, retentionSeconds: 5, firstSq });
     await yt.says(liveFromStart(f.googlevideo, ID, sixDays));
-    const ended = f.googlevideo
-      .seen((r) => r.sq === firstSq + f.material.fragmentCount - 1 && r.status === 200, 2)
-      .then(async () => {
-        f.googlevideo.end(ID);
-        await yt.says(postLive(f.googlevideo, ID, sixDays));
-      });
+    // at its end the video is processed at once (a post_live look would list six days of fragments)
+    const ended = afterLastFragment(firstSq + f.material.fragmentCount - 1, async () => {
+      f.googlevideo.process(ID);
+      await yt.says({ videos: { [ID]: { liveStatus: 'was_live' } } });
+    });
     expect(await f.record(yt.renew, { timing: { retentionSeconds: 5 } })).toBe('endlist');
     await ended;
     const gaps = await gapsOf();
@@ -99,12 +107,7 @@ describe('the fragment recorder on YouTube bad days', () => {
     f.googlevideo.throttle = { bytesPerSecond: 40_000 };
     const live = liveFromStart(f.googlevideo, ID, 12) as { videos: Record<string, object> };
     await yt.says({ ...live, videos: { [ID]: { ...live.videos[ID], delayMs: 1500 } } });
-    const ended = f.googlevideo
-      .seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2)
-      .then(async () => {
-        f.googlevideo.end(ID);
-        await yt.says(postLive(f.googlevideo, ID, 12));
-      });
+    const ended = afterLastFragment(f.material.fragmentCount - 1, () => endsAsPostLive(yt, 12));
     expect(await f.record(yt.renew, { first: f.stream() })).toBe('endlist');
     await ended;
     expect(await gapsOf()).toEqual([]);
@@ -120,12 +123,7 @@ describe('the fragment recorder on YouTube bad days', () => {
     await yt.says(liveFromStart(f.googlevideo, ID, 12));
     // each video fragment (about 25 kB) takes about 2.5 s; the fetcher's limit is 1 s
     f.googlevideo.throttle = { bytesPerSecond: 10_000 };
-    const ended = f.googlevideo
-      .seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2)
-      .then(async () => {
-        f.googlevideo.end(ID);
-        await yt.says(postLive(f.googlevideo, ID, 12));
-      });
+    const ended = afterLastFragment(f.material.fragmentCount - 1, () => endsAsPostLive(yt, 12));
     expect(await f.record(yt.renew, { fetcher: createFetcher({ allowPrivate: true, timeoutMs: 1000 }) })).toBe('endlist');
     await ended;
     expect(await gapsOf()).toEqual([]);
@@ -138,17 +136,16 @@ describe('the fragment recorder on YouTube bad days', () => {
     await yt.says(liveFromStart(f.googlevideo, ID, 12));
     f.googlevideo.throttle = { bytesPerSecond: 100_000 };
     f.googlevideo.maxConcurrent = 3;
-    const ended = f.googlevideo
-      .seen((r) => r.sq === f.material.fragmentCount - 1 && r.status === 200, 2)
-      .then(async () => {
-        f.googlevideo.end(ID);
-        await yt.says(postLive(f.googlevideo, ID, 12));
-      });
-    expect(await f.record(yt.renew)).toBe('endlist');
+    const ended = afterLastFragment(f.material.fragmentCount - 1, () => endsAsPostLive(yt, 12));
+    const recording = f.record(yt.renew);
+    // narrowed to what YouTube takes; once it takes more again, more are fetched at once again
+    await expect.poll(() => f.captures.readLog(ID)).toMatch(/HTTP 401: fetching 1 fragment\(s\) at once from now on/);
+    f.googlevideo.maxConcurrent = null;
+    expect(await recording).toBe('endlist');
     await ended;
     expect(await gapsOf()).toEqual([]);
     await expectWhole();
-    expect(await f.captures.readLog(ID)).toMatch(/HTTP 401: fetching 1 fragment\(s\) at once from now on/);
+    expect(await f.captures.readLog(ID)).toMatch(/in a row: fetching 2 fragment\(s\) at once again/);
   });
 
   it('records a broadcast that has ended (post_live) from its first fragment to its last, then ends', async () => {

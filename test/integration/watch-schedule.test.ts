@@ -142,7 +142,16 @@ describe('a look that could not say (decision 0088)', () => {
 
   it('queues the capture of a broadcast that ended while it waited, when its fragments are still served (post_live)', async () => {
     await upcoming('post-live', -3600);
-    const format = { id: '299', url: 'https://rr1.example/videoplayback?itag=299', mime: 'video/mp4', codec: 'avc1', width: 1920, height: 1080, fps: 60, bitrate: 6e6 };
+    const format = {
+      id: '299',
+      url: 'https://rr1.example/videoplayback?itag=299',
+      mime: 'video/mp4',
+      codec: 'avc1',
+      width: 1920,
+      height: 1080,
+      fps: 60,
+      bitrate: 6e6,
+    };
     const audio = { ...format, id: '140', mime: 'audio/mp4', codec: 'mp4a.40.2', width: null, height: null, fps: null, bitrate: 128e3 };
     const fragments = { video: format, audio, fragmentSeconds: 2, offered: [format, audio] };
     expect(await watchOnce('post-live', { state: 'ended', reason: 'the broadcast has ended (post_live)', fragments })).toMatchObject({ outcome: 'capturing' });

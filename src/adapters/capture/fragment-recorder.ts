@@ -82,6 +82,9 @@ class FragmentSession extends RecordingSession {
   /** Fragments fetched at once now, and successes in a row since it last changed. */
   private lanes: number;
   private successes = 0;
+  /** Fragment requests under way, and the fetches waiting for one of them to end. */
+  private requests = 0;
+  private readonly slotWaiters: Array<() => void> = [];
 
   constructor(
     deps: RecorderDeps,
@@ -251,12 +254,15 @@ class FragmentSession extends RecordingSession {
     for (let tried = 1; tried <= attempts; tried++) {
       await this.urls.pending; // URLs about to be replaced are not used
       const seen = this.urls.version;
+      const release = await this.requestSlot();
       try {
         const { body, headers } = await this.deps.fetcher.withHeaders(fragmentUrl(this.stream[track], n), { maxBytes: MAX_SEGMENT_BYTES, perRead: true });
+        release();
         this.noteHead(headers['x-head-seqnum']);
         if (body.length > 0) return this.succeeded({ bytes: body });
         lastError = 'an empty answer';
       } catch (error) {
+        release();
         if (!(error instanceof FetchError)) throw error;
         [lastError, lastStatus] = [error.message, error.status];
         if (error.refused) break;
@@ -300,8 +306,28 @@ class FragmentSession extends RecordingSession {
     }
   }
 
+  /**
+   * Waits until fewer requests are under way than the fragments fetched at once allow (two a
+   * fragment: its video and audio), then takes a place; resolves with the function giving it back
+   * (idempotent). Fetches begun before a narrowing also wait their turn on their next try.
+   */
+  private async requestSlot(): Promise<() => void> {
+    while (this.requests >= 2 * this.lanes) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    this.requests++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.requests--;
+      this.slotWaiters.shift()?.();
+    };
+  }
+
   private succeeded(fetched: Fetched): Fetched {
-    if (++this.successes >= WIDEN_AFTER && this.lanes < this.timing.inFlight) [this.lanes, this.successes] = [this.lanes + 1, 0];
+    if (++this.successes >= WIDEN_AFTER && this.lanes < this.timing.inFlight) {
+      [this.lanes, this.successes] = [this.lanes + 1, 0];
+      void this.log(`${WIDEN_AFTER} fragment answers in a row: fetching ${this.lanes} fragment(s) at once again`).catch(() => undefined);
+    }
     return fetched;
   }
 

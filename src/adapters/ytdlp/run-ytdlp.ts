@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0089-how-kura-runs-yt-dlp.md
 import { spawn } from 'node:child_process';
+import { fragmentListsDropped } from './fragment-lists.js';
 import { withYtDlpArguments, type YtDlpProgram } from './ytdlp-program.js';
 import { isRefusal, troubleInWords, troubleOf, YtDlpFailure, type YtDlpTrouble } from './ytdlp-trouble.js';
 import { readWarnings, warningKindOf } from './ytdlp-warnings.js';
@@ -81,8 +82,11 @@ function runForJson(program: YtDlpProgram, argv: string[]): Promise<{ json: unkn
     let stdout = '';
     let stderr = '';
     let tooLong = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
+    // a post_live video's fragments, listed one by one, would be hundreds of MB: dropped as they come
+    const lists = fragmentListsDropped();
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += lists.push(chunk);
       if (stdout.length > MAX_YTDLP_OUTPUT && !tooLong) {
         tooLong = true;
         child.kill('SIGKILL');
@@ -107,7 +111,7 @@ function runForJson(program: YtDlpProgram, argv: string[]): Promise<{ json: unkn
         return reject(new YtDlpFailure(trouble, `${words}${because}`));
       }
       try {
-        resolve({ json: JSON.parse(stdout), warnings: readWarnings(stderr) });
+        resolve({ json: JSON.parse(stdout + lists.end()), warnings: readWarnings(stderr) });
       } catch {
         reject(new YtDlpFailure('failed', 'yt-dlp printed no JSON'));
       }
