@@ -155,20 +155,50 @@ class FragmentSession extends RecordingSession {
 
   /**
    * The first fragment the source still keeps: a live stream's fragments older than its retention
-   * (YouTube: 120 h) answer 404, so a capture that finds the stream later than that starts at the
-   * first one kept, the ones before it one gap saying why (as yt-dlp and ytarchive start there).
+   * (YouTube: 120 h, yt-dlp's and ytarchive's estimate) answer 404, so a capture that finds the
+   * stream later than that starts at the first one kept, the ones before it one gap saying why.
+   * The estimate is checked, and the first fragment served found by halving (a few requests) when
+   * it is off: users report YouTube keeping more or less (yt-dlp#11128).
    */
   private async keptFrom(fragment: number, track: FragmentTrack): Promise<number> {
     const { fragmentSeconds } = this.stream;
-    const kept = this.head - Math.floor(this.timing.retentionSeconds / fragmentSeconds);
+    const estimate = this.head - Math.floor(this.timing.retentionSeconds / fragmentSeconds);
+    if (estimate <= fragment) return fragment;
+    const kept = await this.firstServed(fragment, estimate);
     if (kept <= fragment) return fragment;
     const hours = Math.round((this.head * fragmentSeconds) / 3600);
-    const keptHours = Math.round(this.timing.retentionSeconds / 3600);
+    const keptHours = Math.round(((this.head - kept + 1) * fragmentSeconds) / 3600);
     await this.recordGap(
       sequenceOf(fragment, track),
       sequenceOf(kept, 'video') - 1,
       (kept - fragment) * fragmentSeconds,
       `the broadcast began ${hours} h before Kura found it; YouTube keeps only its last ${keptHours} h (fragments before ${kept} are no longer served)`,
+    );
+    return kept;
+  }
+
+  /** The first fragment from `low` to the head the source serves, starting from `guess`: older ones answer 404, newer ones do not. */
+  private async firstServed(low: number, guess: number): Promise<number> {
+    const served = async (n: number) => {
+      try {
+        await this.deps.fetcher.withHeaders(fragmentUrl(this.stream.video, n), { method: 'HEAD', maxBytes: 0 });
+        return true;
+      } catch (error) {
+        if (!(error instanceof FetchError)) throw error;
+        return error.status !== 404; // anything but "not kept" says nothing of the window: taken as kept
+      }
+    };
+    const atGuess = await served(guess);
+    if (atGuess && !(await served(guess - 1))) return guess;
+    // the boundary lies after notKept, at kept at the latest
+    let [notKept, kept] = atGuess ? [low - 1, guess] : [guess, this.head];
+    while (kept - notKept > 1) {
+      const middle = Math.floor((notKept + kept) / 2);
+      if (await served(middle)) kept = middle;
+      else notKept = middle;
+    }
+    await this.log(
+      `the first fragment the source still serves is ${kept}, not ${guess} as ${this.timing.retentionSeconds / 3600} h of fragments would have it`,
     );
     return kept;
   }
