@@ -121,7 +121,7 @@ class FragmentSession extends RecordingSession {
       this.checkStillOurs();
       const limit = await this.limitReached();
       if (limit !== null) return this.finish(limit);
-      if (this.urls.expiring && this.urls.pending === null) void this.urls.renewFor(this.urls.version, 'they expire soon');
+      if (this.urls.expiring) void this.urls.renewFor(this.urls.version, 'they expire soon');
       if (fragment <= this.head && (this.ended === null || this.ended.served)) {
         const tracks: readonly FragmentTrack[] = firstTrack === 'video' ? FRAGMENT_TRACKS : ['audio'];
         for (let n = fragment; n <= Math.min(this.head, fragment + this.lanes - 1); n++) {

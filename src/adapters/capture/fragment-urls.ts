@@ -37,15 +37,22 @@ export class FragmentUrls {
 
   /** Whether the URLs are due for renewal before they expire (`expire` in them, seconds since the epoch). */
   get expiring(): boolean {
-    const expire = Number(new URL(this.stream.video.url).searchParams.get('expire'));
-    if (!Number.isFinite(expire) || expire <= 0) return false;
-    const life = expire * 1000 - this.receivedAt;
-    return Date.now() > this.receivedAt + RENEW_AT_LIFE * life;
+    const expire = this.expireMs();
+    return expire !== null && Date.now() > this.receivedAt + RENEW_AT_LIFE * (expire - this.receivedAt);
   }
 
-  /** Whether a renewal is under way (a fetch about to start awaits it rather than use URLs about to be replaced). */
+  /**
+   * A renewal under way when the URLs have expired: a fetch about to start awaits it rather than
+   * meet a 403. Null while they are good (a renewal before their end lets fetches go on).
+   */
   get pending(): Promise<Renewal> | null {
-    return this.renewing;
+    const expire = this.expireMs();
+    return expire !== null && Date.now() < expire ? null : this.renewing;
+  }
+
+  private expireMs(): number | null {
+    const expire = Number(new URL(this.stream.video.url).searchParams.get('expire'));
+    return Number.isFinite(expire) && expire > 0 ? expire * 1000 : null;
   }
 
   /**
