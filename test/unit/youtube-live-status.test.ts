@@ -62,6 +62,15 @@ describe('what a YouTube look says of a stream', () => {
       null,
     );
     expect(refused).toMatchObject({ state: 'unknown', trouble: 'bot_check', reason: expect.stringMatching(/no live status .*not a bot/) });
+    // submitted or followed then: refused for now, in words that are no verdict on the video (a follow tries again)
+    const inspection = await createYouTubeSource(answering({ ...fixture('upcoming'), live_status: null, formats: [] }, fixture('live'), [botCheck])).inspect(
+      URL_OF_FIXTURE,
+    );
+    expect(inspection).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/^YouTube did not say what this video is now: .*not a bot.*try again later/),
+    });
+    expect(inspection.kind === 'rejected' && /not a livestream|already ended/i.test(inspection.reason)).toBe(false);
   });
 
   it('says not_live apart from ended, and ended for a processed video', async () => {

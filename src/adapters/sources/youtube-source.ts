@@ -202,6 +202,9 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       const need = await accessNeeded(looked);
       if (need !== null)
         return { kind: 'rejected', reason: noAccessReason(need, cookies), ...(need === 'members_only' ? { membersOnly: true } : { signIn: true }) };
+      // no status (a bot check or a rate limit yt-dlp was told to ignore): not a verdict on the video, try again later
+      if (found.liveStatus === 'unknown')
+        return { kind: 'rejected', reason: `YouTube did not say what this video is now: ${noStatus(found).reason}; try again later.` };
       if (found.liveStatus === 'was_live') return { kind: 'rejected', reason: 'This livestream has already ended and YouTube has processed its video.' };
       // post_live: ended, its fragments still served until the video is processed: archived whole
       const recordable = found.liveStatus === 'post_live' ? found.fragments.formats.length > 0 : true;
