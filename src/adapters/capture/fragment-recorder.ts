@@ -7,7 +7,10 @@ import { FetchError } from '../sources/http-fetch.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { RecordingSession } from './recording-session.js';
 import { MAX_SEGMENT_BYTES } from './segment-fetcher.js';
+import { FetchLanes } from './fragment-lanes.js';
+import { Stall } from './fragment-stall.js';
 import { FragmentUrls, type RenewalTiming } from './fragment-urls.js';
+import { firstServed } from './fragment-window.js';
 import { sleep } from './sleep.js';
 import { atMostEverySecond } from './spool.js';
 
@@ -41,9 +44,6 @@ const TIMING: FragmentTiming = {
   inFlight: 4,
   retentionSeconds: 432_000,
 };
-
-/** Successes in a row after which one more fragment is fetched at once. */
-const WIDEN_AFTER = 16;
 
 /**
  * Records a live stream's adaptive formats fragment by fragment, from fragment 0 (or the first
@@ -79,12 +79,8 @@ class FragmentSession extends RecordingSession {
   private accessLost: string | null = null;
   /** What the source said when it said the broadcast ended; null while it has not. */
   private ended: { reason: string; served: boolean } | null = null;
-  /** Fragments fetched at once now, and successes in a row since it last changed. */
-  private lanes: number;
-  private successes = 0;
-  /** Fragment requests under way, and the fetches waiting for one of them to end. */
-  private requests = 0;
-  private readonly slotWaiters: Array<() => void> = [];
+  /** How many fragments are fetched at once. */
+  private readonly lanes: FetchLanes;
 
   constructor(
     deps: RecorderDeps,
@@ -97,7 +93,7 @@ class FragmentSession extends RecordingSession {
   ) {
     super(deps, id, workerId, signal);
     this.urls = new FragmentUrls(stream, renew, timing, (line) => this.log(line), this.pollWait);
-    this.lanes = timing.inFlight;
+    this.lanes = new FetchLanes(timing.inFlight, (line) => this.log(line));
   }
 
   private get stream(): FragmentedStream {
@@ -124,7 +120,7 @@ class FragmentSession extends RecordingSession {
       if (this.urls.expiring) void this.urls.renewFor(this.urls.version, 'they expire soon');
       if (fragment <= this.head && (this.ended === null || this.ended.served)) {
         const tracks: readonly FragmentTrack[] = firstTrack === 'video' ? FRAGMENT_TRACKS : ['audio'];
-        for (let n = fragment; n <= Math.min(this.head, fragment + this.lanes - 1); n++) {
+        for (let n = fragment; n <= Math.min(this.head, fragment + this.lanes.now - 1); n++) {
           if (!this.fetching.has(n)) this.fetching.set(n, this.fetchTracks(n, n === fragment ? tracks : FRAGMENT_TRACKS));
         }
         const fetched = await (this.fetching.get(fragment) as Promise<Fetched[]>);
@@ -164,21 +160,6 @@ class FragmentSession extends RecordingSession {
     const { fragmentSeconds } = this.stream;
     const estimate = this.head - Math.floor(this.timing.retentionSeconds / fragmentSeconds);
     if (estimate <= fragment) return fragment;
-    const kept = await this.firstServed(fragment, estimate);
-    if (kept <= fragment) return fragment;
-    const hours = Math.round((this.head * fragmentSeconds) / 3600);
-    const keptHours = Math.round(((this.head - kept + 1) * fragmentSeconds) / 3600);
-    await this.recordGap(
-      sequenceOf(fragment, track),
-      sequenceOf(kept, 'video') - 1,
-      (kept - fragment) * fragmentSeconds,
-      `the broadcast began ${hours} h before Kura found it; YouTube keeps only its last ${keptHours} h (fragments before ${kept} are no longer served)`,
-    );
-    return kept;
-  }
-
-  /** The first fragment from `low` to the head the source serves, starting from `guess`: older ones answer 404, newer ones do not. */
-  private async firstServed(low: number, guess: number): Promise<number> {
     const served = async (n: number) => {
       try {
         await this.deps.fetcher.withHeaders(fragmentUrl(this.stream.video, n), { method: 'HEAD', maxBytes: 0 });
@@ -188,17 +169,19 @@ class FragmentSession extends RecordingSession {
         return error.status !== 404; // anything but "not kept" says nothing of the window: taken as kept
       }
     };
-    const atGuess = await served(guess);
-    if (atGuess && !(await served(guess - 1))) return guess;
-    // the boundary lies after notKept, at kept at the latest
-    let [notKept, kept] = atGuess ? [low - 1, guess] : [guess, this.head];
-    while (kept - notKept > 1) {
-      const middle = Math.floor((notKept + kept) / 2);
-      if (await served(middle)) kept = middle;
-      else notKept = middle;
-    }
-    await this.log(
-      `the first fragment the source still serves is ${kept}, not ${guess} as ${this.timing.retentionSeconds / 3600} h of fragments would have it`,
+    const kept = await firstServed(served, fragment, estimate, this.head);
+    if (kept !== estimate)
+      await this.log(
+        `the first fragment the source still serves is ${kept}, not ${estimate} as ${this.timing.retentionSeconds / 3600} h of fragments would have it`,
+      );
+    if (kept <= fragment) return fragment;
+    const hours = Math.round((this.head * fragmentSeconds) / 3600);
+    const keptHours = Math.round(((this.head - kept + 1) * fragmentSeconds) / 3600);
+    await this.recordGap(
+      sequenceOf(fragment, track),
+      sequenceOf(kept, 'video') - 1,
+      (kept - fragment) * fragmentSeconds,
+      `the broadcast began ${hours} h before Kura found it; YouTube keeps only its last ${keptHours} h (fragments before ${kept} are no longer served)`,
     );
     return kept;
   }
@@ -284,12 +267,15 @@ class FragmentSession extends RecordingSession {
     for (let tried = 1; tried <= attempts; tried++) {
       await this.urls.pending; // URLs about to be replaced are not used
       const seen = this.urls.version;
-      const release = await this.requestSlot();
+      const release = await this.lanes.slot();
       try {
         const { body, headers } = await this.deps.fetcher.withHeaders(fragmentUrl(this.stream[track], n), { maxBytes: MAX_SEGMENT_BYTES, perRead: true });
         release();
         this.noteHead(headers['x-head-seqnum']);
-        if (body.length > 0) return this.succeeded({ bytes: body });
+        if (body.length > 0) {
+          this.lanes.succeeded();
+          return { bytes: body };
+        }
         lastError = 'an empty answer';
       } catch (error) {
         release();
@@ -300,7 +286,7 @@ class FragmentSession extends RecordingSession {
         if (this.accessLost !== null || (this.ended !== null && !this.ended.served)) break;
         // YouTube's last two fragments of an ended broadcast may never be made (ytarchive: "probably not actually created")
         if (error.status === 404 && this.ended !== null && n >= this.head - 1) return { unmade: true };
-        if (error.status === 401 || error.status === 0) await this.narrow(`${track} fragment ${n}: ${lastError}`);
+        if (error.status === 401 || error.status === 0) await this.lanes.narrow(`${track} fragment ${n}: ${lastError}`);
       }
       // nothing stored yet and the fragments refused (not one of them lost: a 404): the HLS path may do
       if (!this.storedAny && tried === attempts && lastStatus !== 404)
@@ -336,39 +322,6 @@ class FragmentSession extends RecordingSession {
     }
   }
 
-  /**
-   * Waits until fewer requests are under way than the fragments fetched at once allow (two a
-   * fragment: its video and audio), then takes a place; resolves with the function giving it back
-   * (idempotent). Fetches begun before a narrowing also wait their turn on their next try.
-   */
-  private async requestSlot(): Promise<() => void> {
-    while (this.requests >= 2 * this.lanes) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
-    this.requests++;
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      this.requests--;
-      this.slotWaiters.shift()?.();
-    };
-  }
-
-  private succeeded(fetched: Fetched): Fetched {
-    if (++this.successes >= WIDEN_AFTER && this.lanes < this.timing.inFlight) {
-      [this.lanes, this.successes] = [this.lanes + 1, 0];
-      void this.log(`${WIDEN_AFTER} fragment answers in a row: fetching ${this.lanes} fragment(s) at once again`).catch(() => undefined);
-    }
-    return fetched;
-  }
-
-  /** A 401 or a time-out: too many fetches at once for the source, or for the link; half as many from now on. */
-  private async narrow(why: string): Promise<void> {
-    this.successes = 0;
-    if (this.lanes === 1) return;
-    this.lanes = Math.max(1, Math.floor(this.lanes / 2));
-    await this.log(`${why}: fetching ${this.lanes} fragment(s) at once from now on`);
-  }
-
   /** Asks the video format's URL without a fragment number for the newest one (yt-dlp's probe); the head known so far when it cannot. */
   private async probeHead(): Promise<number> {
     const seen = this.urls.version;
@@ -386,46 +339,6 @@ class FragmentSession extends RecordingSession {
   private noteHead(value: string | string[] | undefined): void {
     const head = Number(Array.isArray(value) ? value[0] : value);
     if (Number.isInteger(head) && head > this.head) this.head = head;
-  }
-}
-
-/** When a frozen head was last seen growing and when the source is next asked about it: after `quiet`, then less and less often. */
-class Stall {
-  private grewAt = Date.now();
-  /** The first wait: as yt-dlp asks again after about 20 s of no growth, three fragments' time, at least `quietMs`. */
-  private readonly quiet: number;
-  private wait: number;
-  private nextAskAt: number;
-
-  constructor(
-    private readonly timing: FragmentTiming,
-    fragmentSeconds: number,
-  ) {
-    this.quiet = this.wait = Math.max(3 * fragmentSeconds * 1000, timing.quietMs);
-    this.nextAskAt = this.grewAt + this.wait;
-  }
-
-  grew(): void {
-    this.grewAt = Date.now();
-    this.wait = this.quiet;
-    this.nextAskAt = this.grewAt + this.wait;
-  }
-
-  due(): boolean {
-    return Date.now() >= this.nextAskAt;
-  }
-
-  asked(): void {
-    this.wait = Math.min(this.wait * 2, this.timing.askMaxMs);
-    this.nextAskAt = Date.now() + this.wait;
-  }
-
-  frozenMs(): number {
-    return Date.now() - this.grewAt;
-  }
-
-  frozenSeconds(): number {
-    return Math.round(this.frozenMs() / 1000);
   }
 }
 

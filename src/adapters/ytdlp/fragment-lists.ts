@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0089-how-kura-runs-yt-dlp.md
 /*
  * yt-dlp lists a post_live video's fragments one by one in `-J` (`_prepare_live_from_start_formats`
  * materialises them: `{"url": base&sq=N, "fragment_count": M}` for every fragment still kept, for
