@@ -85,6 +85,26 @@ describe('what a capture records', () => {
     });
   });
 
+  it('asks again, after a wait, a source that could not say whether the stream is live (a 429), and then records it', async () => {
+    let given: FragmentedStream | null = null;
+    const { value } = deps({ fragments: true, fragmentRecorder: async (target) => ((given = target.stream), 'endlist') });
+    const live = value.source.check;
+    let looks = 0;
+    value.source = {
+      ...value.source,
+      check: async (...args) =>
+        ++looks === 1 ? { state: 'unknown', trouble: 'rate_limited', reason: 'YouTube rate-limits Kura: HTTP Error 429: Too Many Requests' } : live(...args),
+    };
+    const started = Date.now();
+    await captureStream(value, ID, worker());
+    expect(given).toEqual(FRAGMENTS);
+    expect(looks).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+    expect(await value.captures.readLog(ID)).toMatch(
+      /could not say whether the stream is live \(YouTube rate-limits Kura: HTTP Error 429[^\n]*\); asking again in 5 s/,
+    );
+  });
+
   it('records the playlist when no fragments are offered, saying why in the log', async () => {
     const { value, recorded } = deps({ fragments: false, fragmentRecorder: async () => Promise.reject(new Error('not used')) });
     await captureStream(value, ID, worker());

@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import { nextCaptureState } from './capture-lifecycle.js';
 import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
+import { keepLease } from './lease.js';
 import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, Renewal, StreamRecorder } from './ports.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
@@ -20,17 +21,13 @@ export interface CaptureDeps {
 /** What a capture records: a media playlist, or the source's fragments in the formats it pinned. */
 type Recording = { playlistUrl: string } | { stream: FragmentedStream };
 /** The worker recording, and its signal to stop. */
-type RecordingWorker = { workerId: string; signal: AbortSignal };
+type RecordingWorker = { workerId: string; staleAfterSeconds: number; signal: AbortSignal };
 
 /**
  * Records a live stream to its end as `workerId`, resuming stored progress, then schedules
  * finalize. Throws `capture_not_running` (a retry) while another live worker holds the capture.
  */
-export async function captureStream(
-  deps: CaptureDeps,
-  id: string,
-  worker: { workerId: string; staleAfterSeconds: number; signal: AbortSignal },
-): Promise<void> {
+export async function captureStream(deps: CaptureDeps, id: string, worker: RecordingWorker): Promise<void> {
   const record = await deps.livestreams.findById(id);
   if (record === null || record.status === 'finished' || record.status === 'failed') return;
   const capture = await deps.captures.claim(id, worker.workerId, worker.staleAfterSeconds);
@@ -46,7 +43,7 @@ export async function captureStream(
     return deps.scheduler.finalize(id);
   }
   await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);
-  const recording = await howToRecord(deps, record, capture);
+  const recording = await howToRecord(deps, record, capture, worker);
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
   // its chat is a job of its own (any worker's), asked again whenever the capture resumes; it never holds the video up
   if (record.platform === 'youtube') await deps.scheduler.chat(id);
@@ -55,14 +52,51 @@ export async function captureStream(
   await deps.scheduler.finalize(id);
 }
 
+/** The first wait before the source is asked again when it could not say, and the longest (each doubles the last). */
+const UNSURE_FIRST_MS = 5000;
+const UNSURE_MOST_MS = 300_000;
+
 /**
  * The source's word that the stream can be recorded now (live, or ended with its fragments still
- * served: YouTube's post_live), or a throw saying why not (the capture is tried again).
+ * served: YouTube's post_live), or a throw saying why not (the capture is tried again). A look
+ * that could not say (yt-dlp failing, a rate limit, a bot check) is no answer: it is asked again
+ * after 5 s, then twice as long each time up to 5 minutes, the capture's lease kept meanwhile and
+ * each wait in its log (decision 0088).
  */
-async function liveStatus(deps: Pick<CaptureDeps, 'source'>, record: Livestream, options?: { fragments: false }): Promise<SourceStatus> {
-  const status = await deps.source.check(record.sourceUrl, record.requestedQuality, options);
-  if (status.state === 'live' || (status.state === 'ended' && status.fragments !== undefined)) return status;
-  throw new Error(`${record.id} cannot be recorded now: ${status.reason ?? status.state}`);
+async function liveStatus(
+  deps: Pick<CaptureDeps, 'source' | 'captures'>,
+  record: Livestream,
+  worker: RecordingWorker,
+  options?: { fragments: false },
+): Promise<SourceStatus> {
+  let stopLease: (() => void) | null = null;
+  try {
+    for (let wait = UNSURE_FIRST_MS; ; wait = Math.min(2 * wait, UNSURE_MOST_MS)) {
+      const status = await deps.source.check(record.sourceUrl, record.requestedQuality, options);
+      if (status.state === 'live' || (status.state === 'ended' && status.fragments !== undefined)) return status;
+      if (status.state !== 'unknown' || worker.signal.aborted) throw new Error(`${record.id} cannot be recorded now: ${status.reason ?? status.state}`);
+      stopLease ??= keepLease(deps.captures, record.id, worker.workerId, (worker.staleAfterSeconds * 1000) / 3);
+      await deps.captures.appendLog(record.id, [
+        `[kura] the source could not say whether the stream is live (${status.reason}); asking again in ${wait / 1000} s`,
+      ]);
+      await pause(wait, worker.signal);
+    }
+  } finally {
+    stopLease?.();
+  }
+}
+
+/** Waits `ms`, or less when the signal aborts (the next look then ends the wait's loop). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 /**
@@ -70,10 +104,10 @@ async function liveStatus(deps: Pick<CaptureDeps, 'source'>, record: Livestream,
  * playlist; a resumed one goes on as it began, fragments under fresh URLs (they expire) in the
  * formats it pinned.
  */
-async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Capture): Promise<Recording> {
-  if (capture.fragmentFormats !== null) return { stream: pinned(await liveStatus(deps, record), capture.fragmentFormats) };
+async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Capture, worker: RecordingWorker): Promise<Recording> {
+  if (capture.fragmentFormats !== null) return { stream: pinned(await liveStatus(deps, record, worker), capture.fragmentFormats) };
   if (capture.playlistUrl !== null) return { playlistUrl: capture.playlistUrl };
-  const status = await liveStatus(deps, record);
+  const status = await liveStatus(deps, record, worker);
   if (status.fragments !== undefined) {
     await deps.captures.setFragmentFormats(record.id, idsOf(status.fragments));
     return { stream: status.fragments };
@@ -110,7 +144,7 @@ async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture,
     return await deps.fragmentRecorder.record({ capture, stream: recording.stream, workerId: worker.workerId, renew }, worker.signal);
   } catch (error) {
     if (!(error instanceof FragmentsUnavailable)) throw error;
-    const status = await liveStatus(deps, record, { fragments: false });
+    const status = await liveStatus(deps, record, worker, { fragments: false });
     if (status.playlistUrl === undefined) throw error;
     await deps.captures.appendLog(record.id, [`[kura] recording fragments failed (${error.message}); recording from the live edge's window through HLS`]);
     await deps.captures.setFragmentFormats(record.id, null);
@@ -147,6 +181,6 @@ export async function renewal(deps: Pick<CaptureDeps, 'source'>, record: Livestr
 
 function recordPlaylist(deps: CaptureDeps, record: Livestream, capture: Capture, playlistUrl: string, worker: RecordingWorker) {
   // the source hands out the playlist to record, again whenever a signed one expires
-  const refreshPlaylist = async () => (await liveStatus(deps, record, { fragments: false })).playlistUrl ?? null;
+  const refreshPlaylist = async () => (await liveStatus(deps, record, worker, { fragments: false })).playlistUrl ?? null;
   return deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist }, worker.signal);
 }
