@@ -134,7 +134,7 @@ describe('archiving a YouTube livestream (yt-dlp stand-in)', () => {
     await youtubeSays({ liveStatus: 'was_live' });
     const ended = await archive('https://www.youtube.com/live/aqz-KE-bpKQ');
     expect(ended.code).toBe(1);
-    expect(ended.stderr).toContain('This livestream has already ended.');
+    expect(ended.stderr).toContain('This livestream has already ended and YouTube has processed its video.');
     await youtubeSays({ liveStatus: 'not_live' });
     const video = await archive('https://m.youtube.com/watch?v=aqz-KE-bpKQ');
     expect(video.stderr).toContain('This video is not a livestream.');

@@ -62,7 +62,7 @@ describe('validating a URL before submitting it', () => {
     expect((await get('validate', 'https://www.youtube.com/watch?v=aqz-KE-bpKQ')).json()).toEqual({
       valid: false,
       channelId: null,
-      reason: 'This livestream has already ended.',
+      reason: 'This livestream has already ended and YouTube has processed its video.',
     });
     expect((await get('validate', 'https://www.youtube.com/@somechannel')).json()).toMatchObject({ valid: false, reason: expect.stringMatching(/a channel/) });
     expect((await get('validate', 'https://example.com/video.mp4')).json()).toMatchObject({
