@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKura } from '../support/cli.js';
 import { probe } from '../support/hls-fixture.js';
-import { waitForRecord } from '../support/records.js';
 import { liveFromStart, postLive } from '../support/yt-dlp-state.js';
 import { useYouTubeHarness } from '../support/youtube-harness.js';
+import { youtubeArchive } from '../support/youtube-archive.js';
 import { makeFragments } from '../support/youtube-fragments.js';
 
 // A broadcast that has ended but whose fragments YouTube still serves (post_live, before the video
@@ -14,15 +13,7 @@ const VIDEO_ID = 'postLiveE2e';
 const URL = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 const y = useYouTubeHarness('kura-youtube-post-live-');
 
-const archiveFile = () => path.join(y.cwd, 'data', 'archive', 'archives', VIDEO_ID, `${VIDEO_ID}.mp4`);
-
-/** The record once finished, with its capture's details from the API. */
-async function finished(api: string) {
-  const done = await waitForRecord(y.db.url, VIDEO_ID, (r) => r.status === 'finished' || r.status === 'failed', 120_000);
-  const log = await fetch(`${api}/api/download/${VIDEO_ID}/log`).then((r) => r.text());
-  expect(done.status, `${done.failure_reason ?? ''}\n${log}`).toBe('finished');
-  return { details: await fetch(`${api}/api/video/${VIDEO_ID}`).then((r) => r.json()), log };
-}
+const archive = youtubeArchive(y, VIDEO_ID);
 
 describe('a YouTube broadcast that has ended (post_live)', () => {
   it('submitted after it ended: archived whole, from its first fragment to its last', async () => {
@@ -32,11 +23,11 @@ describe('a YouTube broadcast that has ended (post_live)', () => {
     await y.says(postLive(y.googlevideo, VIDEO_ID, 30));
     const api = await y.serve();
     expect((await runKura(['archive', URL], y.env(), y.cwd)).code).toBe(0);
-    const { details, log } = await finished(api);
+    const { details, log } = await archive.finished(api);
     expect(details.capture.gaps).toEqual([]);
     expect(details.capture.complete).toBe(true);
     expect(log).toMatch(/the broadcast ended \(the broadcast has ended \(post_live\)\)/);
-    expect((await probe(archiveFile())).frames).toBe(material.seconds * 10);
+    expect((await probe(archive.file())).frames).toBe(material.seconds * 10);
   }, 120_000);
 
   it('a worker killed during the broadcast and started after it ended: the capture resumes and archives it whole', async () => {
@@ -53,9 +44,9 @@ describe('a YouTube broadcast that has ended (post_live)', () => {
     const last = y.googlevideo.head(VIDEO_ID);
     await y.says(postLive(y.googlevideo, VIDEO_ID, 20));
     const api = await y.serve();
-    const { details, log } = await finished(api);
+    const { details, log } = await archive.finished(api);
     expect(log).toMatch(/resuming at sequence \d+/);
     expect(details.capture.gaps).toEqual([]);
-    expect((await probe(archiveFile())).frames).toBe((last + 1) * 10);
+    expect((await probe(archive.file())).frames).toBe((last + 1) * 10);
   }, 180_000);
 });
