@@ -77,10 +77,14 @@ describe('a recording’s figures', () => {
     expect(progress.elapsedSeconds).toBeLessThan(120);
 
     const queued = (await kura.app.inject({ url: '/api/queue' })).json();
-    const { elapsedSeconds, ...figures } = progress;
+    // the two answers may fall on either side of a 30-s step of the frame URL's `look` (and of a second of elapsed time)
+    const lookStep = (url: string) => Number(new URL(url).searchParams.get('look'));
+    const { elapsedSeconds, frameUrl, ...figures } = progress;
     const item = queued.find((r: { id: string }) => r.id === 'figures').capture.progress;
     expect(item).toMatchObject(figures);
     expect(item.elapsedSeconds).toBeGreaterThanOrEqual(elapsedSeconds);
+    expect(item.frameUrl.replace(/&look=\d+$/, '')).toBe(frameUrl.replace(/&look=\d+$/, ''));
+    expect(lookStep(item.frameUrl) - lookStep(frameUrl)).toBeOneOf([0, 1]);
     expect((await kura.app.inject({ url: '/api/video/figures/frame.jpg' })).json()).toMatchObject({ status: 404, code: 'live_frame_not_found' });
 
     // the capture ends while a frame is being made: that frame is deleted again, not left for finalize to miss
