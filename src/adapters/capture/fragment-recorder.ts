@@ -7,43 +7,14 @@ import { FetchError } from '../sources/http-fetch.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { RecordingSession } from './recording-session.js';
 import { MAX_SEGMENT_BYTES } from './segment-fetcher.js';
+export type { FragmentTiming } from './fragment-timing.js';
 import { FetchLanes } from './fragment-lanes.js';
 import { Stall } from './fragment-stall.js';
-import { FragmentUrls, type RenewalTiming } from './fragment-urls.js';
+import { TIMING, type FragmentTiming } from './fragment-timing.js';
+import { fragmentUrl, FragmentUrls } from './fragment-urls.js';
 import { firstServed } from './fragment-window.js';
 import { sleep } from './sleep.js';
 import { atMostEverySecond } from './spool.js';
-
-/** How the recorder paces itself (tests shorten it). */
-export interface FragmentTiming extends RenewalTiming {
-  /** The waits between the attempts at one fragment the source says exists, before it is recorded as lost (yt-dlp skips after 10 immediate tries; these back off). */
-  backoffMs: readonly number[];
-  /** The newest fragment stopped growing this long (at least; three fragments' time when longer): the source is asked whether the stream is still on. */
-  quietMs: number;
-  /** While the head stays frozen, the source is asked again after a wait doubling up to this (each look is a yt-dlp run). */
-  askMaxMs: number;
-  /** A head frozen this long while the source says the stream is live ends the capture (`idle`): decision 0088. */
-  stallLimitMs: number;
-  /**
-   * How many fragments (each its video and audio) are fetched at once at most, stored in order:
-   * catching up on hours of a stream found late is then not one round trip after another
-   * (yt-dlp's `-N`). Fewer after a 401 or a time-out, more again after a run of successes.
-   */
-  inFlight: number;
-  /** How far back the source keeps a live stream's fragments (YouTube: 120 h, yt-dlp's MAX_DURATION). */
-  retentionSeconds: number;
-}
-
-const TIMING: FragmentTiming = {
-  backoffMs: [250, 500, 1000, 2000, 2000, 3000, 4000],
-  renewEveryMs: 15_000,
-  renewMaxBackoffMs: 120_000,
-  quietMs: 6000,
-  askMaxMs: 300_000,
-  stallLimitMs: 12 * 3600_000,
-  inFlight: 4,
-  retentionSeconds: 432_000,
-};
 
 /**
  * Records a live stream's adaptive formats fragment by fragment, from fragment 0 (or the first
@@ -160,16 +131,7 @@ class FragmentSession extends RecordingSession {
     const { fragmentSeconds } = this.stream;
     const estimate = this.head - Math.floor(this.timing.retentionSeconds / fragmentSeconds);
     if (estimate <= fragment) return fragment;
-    const served = async (n: number) => {
-      try {
-        await this.deps.fetcher.withHeaders(fragmentUrl(this.stream.video, n), { method: 'HEAD', maxBytes: 0 });
-        return true;
-      } catch (error) {
-        if (!(error instanceof FetchError)) throw error;
-        return error.status !== 404; // anything but "not kept" says nothing of the window: taken as kept
-      }
-    };
-    const kept = await firstServed(served, fragment, estimate, this.head);
+    const kept = await firstServed(this.deps.fetcher, this.stream.video, { low: fragment, guess: estimate, head: this.head });
     if (kept !== estimate)
       await this.log(
         `the first fragment the source still serves is ${kept}, not ${estimate} as ${this.timing.retentionSeconds / 3600} h of fragments would have it`,
@@ -340,13 +302,6 @@ class FragmentSession extends RecordingSession {
     const head = Number(Array.isArray(value) ? value[0] : value);
     if (Number.isInteger(head) && head > this.head) this.head = head;
   }
-}
-
-/** The URL of fragment `n` of a format: its URL with `sq` set (as yt-dlp's `update_url_query` does). */
-export function fragmentUrl(format: FragmentFormat, n: number): string {
-  const url = new URL(format.url);
-  url.searchParams.set('sq', String(n));
-  return url.href;
 }
 
 function describe(format: FragmentFormat): string {

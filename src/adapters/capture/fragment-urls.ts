@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import type { Renewal } from '../../core/capture/ports.js';
-import type { FragmentedStream } from '../../core/sources/ports.js';
+import type { FragmentedStream, FragmentFormat } from '../../core/sources/ports.js';
 import { sleep } from './sleep.js';
 
 /** How the URLs are renewed (tests shorten it). */
@@ -108,3 +108,10 @@ export class FragmentUrls {
 
 /** What a renewal cut short by a stop answers: nothing known. */
 const stopped: Renewal = { state: 'unknown', reason: 'stopped while renewing' };
+
+/** The URL of fragment `n` of a format: its URL with `sq` set (as yt-dlp's `update_url_query` does). */
+export function fragmentUrl(format: FragmentFormat, n: number): string {
+  const url = new URL(format.url);
+  url.searchParams.set('sq', String(n));
+  return url.href;
+}
