@@ -116,7 +116,16 @@ async function main(): Promise<void> {
   const media = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: CHUNK_BYTES });
   const chats = createChatRepo(pool);
   await finalizeArchive(
-    { livestreams, captures, media, store, spool, fetchImage: async () => Buffer.alloc(0), chatArchive: chatArchive({ chats, store, spool }) },
+    {
+      livestreams,
+      captures,
+      media,
+      store,
+      spool,
+      fetchImage: async () => Buffer.alloc(0),
+      chatArchive: chatArchive({ chats, store, spool }),
+      scheduler: { watch: async () => {} }, // the bench's stream ends for good: nothing is looked at again
+    },
     ID,
     { workerId, staleAfterSeconds: 30 },
   );

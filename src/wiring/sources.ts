@@ -29,7 +29,7 @@ export function createSources(
 ): Sources {
   return {
     fetcher,
-    source: routeSources([createYouTubeSource(createYtDlp(ytdlpOf(config))), createHlsSource(fetcher)]),
+    source: routeSources([createYouTubeSource(createYtDlp(ytdlpOf(config)), fetcher), createHlsSource(fetcher)]),
     fetchImage: (url) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),
   };
 }

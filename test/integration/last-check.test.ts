@@ -51,7 +51,14 @@ async function queued(id: string, status: LivestreamInput['status'] = 'upcoming'
 }
 
 const look = (id: string, now: Date) =>
-  watchStream({ livestreams: kura.db.livestreams, source: testSources(), scheduler: kura.jobs, watchLooks: kura.db.watchLooks }, id, policy, now);
+  watchStream(
+    { livestreams: kura.db.livestreams, source: testSources(), scheduler: kura.jobs, watchLooks: kura.db.watchLooks, ...nothingKept() },
+    id,
+    policy,
+    now,
+  );
+// these records are upcoming: no capture is kept, nothing is deleted
+const nothingKept = () => ({ captures: kura.db.captures, store: { delete: () => Promise.reject(new Error('nothing is kept for an upcoming record')) } });
 const get = async (url: string, cookie?: string) => (await kura.app.inject({ method: 'GET', url, headers: cookie ? { ...SAME_ORIGIN, cookie } : {} })).json();
 
 describe('a queued record that cannot be reached', () => {

@@ -197,7 +197,15 @@ describe('a recording’s recent frame', () => {
     expect((await details(id)).capture.progress).toBeNull();
     expect((await kura.app.inject({ url: `/api/video/${id}/frame.jpg` })).statusCode).toBe(200);
     const store = createFsStore(kura.archiveDir);
-    const finalize = { livestreams: kura.db.livestreams, captures, media, store, spool: createSpool(spoolDir), chatArchive: { store: async () => null } };
+    const finalize = {
+      livestreams: kura.db.livestreams,
+      captures,
+      media,
+      store,
+      spool: createSpool(spoolDir),
+      chatArchive: { store: async () => null },
+      scheduler: { watch: async () => {} }, // ended 'endlist': final, nothing is looked at again
+    };
     await finalizeArchive({ ...finalize, fetchImage: () => Promise.reject(new Error('no source thumbnail')) }, id, {
       workerId: 'worker-1',
       staleAfterSeconds: 30,

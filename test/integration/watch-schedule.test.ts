@@ -60,9 +60,17 @@ async function upcoming(id: string, startsIn: number): Promise<void> {
   await db.livestreams.upsertMany([record]);
 }
 
+/** These records are upcoming: no capture is kept, nothing is deleted. */
+const nothingKept = () => ({ captures: db.captures, store: { delete: () => Promise.reject(new Error('nothing is kept for an upcoming record')) } });
+
 /** Runs the watcher once at NOW on a source that is not live yet; returns its verdict and the next watch it queued. */
 async function watchOnce(id: string, status: SourceStatus = { state: 'not_yet' }) {
-  const outcome = await watchStream({ livestreams: db.livestreams, source: sourceSaying(status), scheduler: jobs, watchLooks: db.watchLooks }, id, policy, NOW);
+  const outcome = await watchStream(
+    { livestreams: db.livestreams, source: sourceSaying(status), scheduler: jobs, watchLooks: db.watchLooks, ...nothingKept() },
+    id,
+    policy,
+    NOW,
+  );
   const watches = await queuedJobs(db, 'watch-stream', id);
   return { outcome, nextLook: watches.length === 1 ? (watches[0]?.startAfter ?? null) : null, watches: watches.length };
 }
@@ -205,7 +213,9 @@ describe('a members-only stream the cookies do not open', () => {
         },
       ]);
       await says('is_live');
-      expect(await watchStream({ livestreams: db.livestreams, source, scheduler: jobs, watchLooks: db.watchLooks }, 'kMembers002', policy, NOW)).toBe('failed');
+      expect(
+        await watchStream({ livestreams: db.livestreams, source, scheduler: jobs, watchLooks: db.watchLooks, ...nothingKept() }, 'kMembers002', policy, NOW),
+      ).toBe('failed');
       expect(await db.livestreams.findById('kMembers002')).toMatchObject({
         status: 'failed',
         failureReason: "Members-only: the cookies no longer give access to this stream (KURA_YTDLP_COOKIES must be a current member's cookies).",

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createLivestreamRepo } from '../../src/adapters/db/livestream-repo.js';
 import { createWatchLookRepo } from '../../src/adapters/db/watch-look-repo.js';
 import { migrate } from '../../src/adapters/db/migrator.js';
 import { createPool } from '../../src/adapters/db/pool.js';
+import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../../src/core/livestream/ports.js';
 import { readPackageInfo } from '../../src/wiring/package-info.js';
 
@@ -13,6 +15,7 @@ export interface TestDatabase {
   pool: pg.Pool;
   livestreams: LivestreamRepo;
   watchLooks: WatchLooks;
+  captures: CaptureRepo;
   drop(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
     pool,
     livestreams: createLivestreamRepo(pool),
     watchLooks: createWatchLookRepo(pool),
+    captures: createCaptureRepo(pool),
     async drop() {
       await pool.end();
       await withClient(serverUrl, (client) => client.query(`drop database ${name} with (force)`));

@@ -19,6 +19,7 @@ function capture(overrides: Partial<Capture> = {}): Capture {
     startedAt: started,
     endedAt: null,
     frameAt: null,
+    keptUntil: null,
     ...overrides,
   };
 }

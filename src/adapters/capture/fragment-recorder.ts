@@ -169,7 +169,7 @@ class FragmentSession extends RecordingSession {
         return null; // what is left up to the head is fetched, then the capture ends
       case 'not_live':
         if (frozen < this.deps.limits.idleSeconds) break;
-        return this.finish('endlist', `the newest fragment has not grown for ${frozen} s and the source says the stream is not live: ${answer.reason}`);
+        return this.finish('not_live', `the newest fragment has not grown for ${frozen} s and the source says the stream is not live: ${answer.reason}`);
       case 'live':
         if (stall.frozenMs() < this.timing.stallLimitMs) break;
         return this.finish('idle', `the newest fragment has not grown for ${frozen} s while the source still says the stream is live: Kura gives up`);

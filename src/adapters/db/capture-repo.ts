@@ -23,6 +23,7 @@ interface CaptureRow {
   started_at: Date;
   ended_at: Date | null;
   frame_at: Date | null;
+  kept_until: Date | null;
 }
 
 /** Capture progress in PostgreSQL. */
@@ -168,9 +169,17 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async markFinalized(livestreamId) {
-      // `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): no state clause, as its caller holds
-      // the finalize claim (`finalize_claimed`), which only an ended capture gives
-      await pool.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1`, [livestreamId]);
+      // `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): its caller holds the finalize
+      // claim (`finalize_claimed`), which only an ended capture gives; one the record's `archived` kept stays kept
+      await pool.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1 and state = 'ended'`, [livestreamId]);
+    },
+
+    async letGo(livestreamId) {
+      // `let_go` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
+      const { rowCount } = await pool.query(`update captures set state = 'finalized', kept_until = null where livestream_id = $1 and state = 'kept'`, [
+        livestreamId,
+      ]);
+      return rowCount === 1;
     },
 
     async get(livestreamId) {
@@ -291,6 +300,7 @@ function toCapture(row: CaptureRow): Capture {
     startedAt: row.started_at,
     endedAt: row.ended_at,
     frameAt: row.frame_at,
+    keptUntil: row.kept_until,
   };
 }
 

@@ -104,10 +104,23 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
         if (rows[0] === undefined) throw new AppError('not_found', 'livestream_not_found', `No livestream has the id "${id}".`);
         await updateRecord(client, id, applyEvent(rows[0].status, event));
         // finalize's archive and its capture's end are one fact: a reader never sees a finished
-        // record whose capture is not finalized (the chunks are deleted only after this commit);
-        // the state clause is `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
+        // record whose capture is not finalized or kept (the chunks are deleted only after this commit);
+        // the state clauses are `finalized`/`finalized_keeping` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
         if (event.type === 'archived') {
-          await client.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1 and state = 'ended'`, [id]);
+          await client.query(
+            `update captures set state = case when $2::timestamptz is null then 'finalized' else 'kept' end, kept_until = $2, worker_id = null
+             where livestream_id = $1 and state = 'ended'`,
+            [id, event.keptUntil ?? null],
+          );
+        }
+        // so are a record going on and its kept capture recording again (`reopened`): from its next fragment, on any worker
+        if (event.type === 'continued') {
+          const { rowCount } = await client.query(
+            `update captures set state = 'capturing', kept_until = null, end_reason = null, ended_at = null, worker_id = null, stop_requested = null
+             where livestream_id = $1 and state = 'kept'`,
+            [id],
+          );
+          if (rowCount !== 1) throw new AppError('conflict', 'livestream_state_conflict', `${id}'s capture was not kept: it cannot go on recording.`);
         }
         const { rows: records } = await client.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = $1`, [id]);
         return toLivestream(records[0] as LivestreamRow);

@@ -21,7 +21,8 @@ export function createSweepRepo(pool: pg.Pool): SweepRepo {
       const { rows } = await pool.query<{ any: boolean }>({
         name: 'sweep-anything',
         text: `select exists (select 1 from livestreams where status in ('upcoming', 'live'))
-                 or exists (select 1 from livestreams where takedown_requested_at is not null) as any`,
+                 or exists (select 1 from livestreams where takedown_requested_at is not null)
+                 or exists (select 1 from captures where state = 'kept') as any`,
       });
       return rows[0]!.any;
     },
@@ -37,6 +38,15 @@ export function createSweepRepo(pool: pg.Pool): SweepRepo {
         [staleSeconds, limit],
       );
       return rows.map((r) => ({ id: r.id, capture: r.state }));
+    },
+
+    async keptCaptures(limit) {
+      // the partial index captures_kept: empty unless a stream may go on (decision 0090)
+      const { rows } = await pool.query<{ livestream_id: string }>(
+        `select livestream_id from captures where state = 'kept' order by kept_until limit $1`,
+        [limit],
+      );
+      return rows.map((r) => r.livestream_id);
     },
 
     async pendingTakedowns(olderThanSeconds, limit) {

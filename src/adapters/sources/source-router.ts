@@ -16,8 +16,8 @@ export function routeSources(sources: readonly StreamSource[]): StreamSource {
       if (source === null) throw new AppError('invalid', 'invalid_source', NONE);
       return source.qualities(url);
     },
-    async check(sourceUrl, quality) {
-      return sourceOf(sourceUrl)?.check(sourceUrl, quality) ?? { state: 'refused', reason: NONE };
+    async check(sourceUrl, quality, options) {
+      return sourceOf(sourceUrl)?.check(sourceUrl, quality, options) ?? { state: 'refused', reason: NONE };
     },
   };
 }

@@ -7,6 +7,7 @@ import { parseYouTubeUrl } from './youtube-url.js';
 import { troubleOf } from '../ytdlp/ytdlp-trouble.js';
 import { warningKindOf, warningsInShort } from '../ytdlp/ytdlp-warnings.js';
 import type { YtDlp } from '../ytdlp/ytdlp-video.js';
+import { FetchError, type Fetcher } from './http-fetch.js';
 
 export { createYtDlp, type YtDlp } from '../ytdlp/ytdlp-video.js';
 
@@ -167,7 +168,7 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
  * every check, and the HLS playlist of the requested quality once live. The playlist URL yt-dlp
  * hands out expires after some hours; the capture asks again (see the recorder) when it does.
  */
-export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
+export function createYouTubeSource(ytdlp: YtDlp, fetcher?: Pick<Fetcher, 'withHeaders'>): StreamSource {
   const video = async (url: string, fromStart = true): Promise<YouTubeVideo> => {
     const answer = await ytdlp(url, { fromStart });
     return { ...readYouTubeVideo(answer.json), warnings: answer.warnings };
@@ -228,45 +229,68 @@ export function createYouTubeSource(ytdlp: YtDlp): StreamSource {
       return qualitiesOf(fromHls.variants);
     },
     async check(sourceUrl, quality, options = {}): Promise<SourceStatus> {
-      let looked: Awaited<ReturnType<typeof look>>;
-      try {
-        looked = await look(sourceUrl);
-      } catch (error) {
-        return failedLook(error);
-      }
-      const { found } = looked;
-      const { details } = found;
-      const need = await accessNeeded(looked);
-      // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
-      if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
-      const pick = () => (options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality));
-      switch (found.liveStatus) {
-        case 'is_upcoming':
-          return { state: 'not_yet', reason: 'scheduled', details };
-        case 'is_live':
-          break;
-        case 'post_live': {
-          // ended, its fragments still served until the VOD is processed: recordable whole
-          const fragments = pick();
-          const reason = 'the broadcast has ended (post_live)';
-          return fragments === undefined ? { state: 'ended', reason, details } : { state: 'ended', reason, fragments, details };
-        }
-        case 'was_live':
-          return { state: 'ended', reason: 'the broadcast has ended and its video is processed (was_live)', details };
-        case 'not_live':
-          return { state: 'not_live', reason: 'YouTube says the video is not live (not_live)', details };
-        default:
-          return noStatus(found);
-      }
-      const fragments = pick();
-      if (fragments !== undefined) return { state: 'live', fragments, details };
-      // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
-      const fromHls = await looked.hls();
-      const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
-      if (variant === undefined)
-        return { state: 'not_yet', reason: withWarnings(noFallbackReason(found, fromHls), [...found.warnings, ...(fromHls?.warnings ?? [])]), details };
-      const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
-      return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
+      const status = await statusOf(sourceUrl, quality, options);
+      if (options.newest !== true || status.fragments === undefined || fetcher === undefined) return status;
+      const newest = await newestFragment(fetcher, status.fragments.video.url);
+      return newest === null ? status : { ...status, newestFragment: newest };
     },
   };
+
+  async function statusOf(sourceUrl: string, quality: string | null, options: { fragments?: boolean }): Promise<SourceStatus> {
+    let looked: Awaited<ReturnType<typeof look>>;
+    try {
+      looked = await look(sourceUrl);
+    } catch (error) {
+      return failedLook(error);
+    }
+    const { found } = looked;
+    const { details } = found;
+    const need = await accessNeeded(looked);
+    // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
+    if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
+    const pick = () => (options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality));
+    switch (found.liveStatus) {
+      case 'is_upcoming':
+        return { state: 'not_yet', reason: 'scheduled', details };
+      case 'is_live':
+        break;
+      case 'post_live': {
+        // ended, its fragments still served until the VOD is processed: recordable whole
+        const fragments = pick();
+        const reason = 'the broadcast has ended (post_live)';
+        return fragments === undefined ? { state: 'ended', reason, details } : { state: 'ended', reason, fragments, details };
+      }
+      case 'was_live':
+        return { state: 'ended', reason: 'the broadcast has ended and its video is processed (was_live)', details };
+      case 'not_live':
+        return { state: 'not_live', reason: 'YouTube says the video is not live (not_live)', details };
+      default:
+        return noStatus(found);
+    }
+    const fragments = pick();
+    if (fragments !== undefined) return { state: 'live', fragments, details };
+    // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
+    const fromHls = await looked.hls();
+    const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
+    if (variant === undefined)
+      return { state: 'not_yet', reason: withWarnings(noFallbackReason(found, fromHls), [...found.warnings, ...(fromHls?.warnings ?? [])]), details };
+    const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
+    return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
+  }
+}
+
+/**
+ * The newest fragment a format's URL serves: YouTube names it in `X-Head-Seqnum` of any answer,
+ * asked here without a fragment number (yt-dlp's and ytarchive's probe); null when it does not say.
+ */
+async function newestFragment(fetcher: Pick<Fetcher, 'withHeaders'>, url: string): Promise<number | null> {
+  try {
+    const { headers } = await fetcher.withHeaders(url, { method: 'HEAD', maxBytes: 0 });
+    const value = headers['x-head-seqnum'];
+    const head = Number(Array.isArray(value) ? value[0] : value);
+    return Number.isInteger(head) && head >= 0 ? head : null;
+  } catch (error) {
+    if (error instanceof FetchError) return null;
+    throw error;
+  }
 }

@@ -1,11 +1,15 @@
+// Decisions: docs/decisions/0090-a-stream-that-goes-on.md
 /**
  * A capture's own states, beside its record's (src/core/livestream/lifecycle.ts): a worker records
  * it (`capturing`), recording stops (`ended`), finalize stores the archive and deletes the chunks
- * (`finalized`). The row is created `capturing` by the first claim; `CaptureStates.forget` deletes
- * one that recorded no segment, which is no state of its own (the next claim creates it afresh).
+ * (`finalized`). A capture that ended as the stream may go on (mayGoOn, decision 0090) is finalized
+ * `kept`: its chunks stay, and it is `reopened` when the stream goes on, or `let_go` (its chunks
+ * deleted) once it cannot. The row is created `capturing` by the first claim;
+ * `CaptureStates.forget` deletes one that recorded no segment, which is no state of its own (the
+ * next claim creates it afresh).
  */
-export type CaptureState = 'capturing' | 'ended' | 'finalized';
-export const CAPTURE_STATES = ['capturing', 'ended', 'finalized'] as const satisfies readonly CaptureState[];
+export type CaptureState = 'capturing' | 'ended' | 'kept' | 'finalized';
+export const CAPTURE_STATES = ['capturing', 'ended', 'kept', 'finalized'] as const satisfies readonly CaptureState[];
 
 /** What can happen to a capture; each is one statement of the capture repository, named beside it. */
 export type CaptureEvent =
@@ -22,7 +26,13 @@ export type CaptureEvent =
   /** A worker takes the ended capture to finalize it (`claimFinalize`). */
   | 'finalize_claimed'
   /** Finalize stored the archive (with the record's `archived`, in one commit) or found nothing to store (`markFinalized`); the chunks are deleted next. */
-  | 'finalized';
+  | 'finalized'
+  /** Finalize stored the archive of a capture whose stream may go on (with the record's `archived`): its chunks are kept. */
+  | 'finalized_keeping'
+  /** The stream went on: the kept capture records again from its next fragment (`reopen`, with the record's `continued`). */
+  | 'reopened'
+  /** The stream cannot go on any more (`letGo`): the kept chunks are deleted next. */
+  | 'let_go';
 
 /**
  * The whole capture lifecycle: the state each event leads to, per state. A pair missing here is
@@ -31,7 +41,8 @@ export type CaptureEvent =
  */
 export const CAPTURE_TRANSITIONS: Readonly<Record<CaptureState, Readonly<Partial<Record<CaptureEvent, CaptureState>>>>> = {
   capturing: { claimed: 'capturing', lease_renewed: 'capturing', stop_requested: 'capturing', chunk_stored: 'capturing', ended: 'ended' },
-  ended: { lease_renewed: 'ended', finalize_claimed: 'ended', finalized: 'finalized' },
+  ended: { lease_renewed: 'ended', finalize_claimed: 'ended', finalized: 'finalized', finalized_keeping: 'kept' },
+  kept: { reopened: 'capturing', let_go: 'finalized' },
   finalized: {},
 };
 
@@ -58,5 +69,6 @@ export function isFinalized(state: CaptureState): boolean {
 export const MOVED_ON_BY: Readonly<Record<CaptureState, 'capture' | 'finalize' | null>> = {
   capturing: 'capture',
   ended: 'finalize',
+  kept: null,
   finalized: null,
 };

@@ -30,6 +30,8 @@ export interface Capture {
   endedAt: Date | null;
   /** When the worker recording it last stored a frame of a recent segment (see refresh-live-frame.ts); null before the first. */
   frameAt: Date | null;
+  /** A `kept` capture's: until when its chunks are kept, and its stream looked at, for it to go on (decision 0090); null in any other state. */
+  keptUntil: Date | null;
 }
 
 /** A source segment the capture recorded: its bytes end its part at `endOffset` when it is recorded. */
@@ -80,6 +82,7 @@ export type EndReason =
   | 'offline'
   | 'restarted'
   | 'idle'
+  | 'not_live'
   | 'source_unreachable'
   | 'duration_limit'
   | 'size_limit'
@@ -94,6 +97,7 @@ const END_REASONS: Record<EndReason, string> = {
   offline: 'the source went offline (its playlist answered 404)',
   restarted: 'the source started a new broadcast',
   idle: 'the stream stopped sending segments',
+  not_live: 'the source stopped saying the stream is live, and no fragment came for a while',
   source_unreachable: 'the source stopped answering',
   duration_limit: 'the capture reached its duration ceiling',
   size_limit: 'the capture reached its size ceiling',
@@ -109,4 +113,13 @@ export function describeEndReason(reason: string | null): string {
   if (reason === null) return 'no segment was listed';
   const words = END_REASONS[reason as EndReason] as string | undefined;
   return words === undefined ? reason : `${words} (${reason})`;
+}
+
+/**
+ * Ends after which the stream may go on (decision 0090): a capture of fragments whose head froze
+ * while the source still said live (`idle`), or said neither live nor ended (`not_live`). Their
+ * chunks are kept after finalize, and Kura looks again, to go on in the same record.
+ */
+export function mayGoOn(capture: Pick<Capture, 'fragmentFormats' | 'endReason'>): boolean {
+  return capture.fragmentFormats !== null && (capture.endReason === 'idle' || capture.endReason === 'not_live');
 }

@@ -1,5 +1,5 @@
-// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0038-leases.md, docs/decisions/0039-finalize-writes-once.md, docs/decisions/0083-what-a-recording-pays-for.md
-import { describeEndReason, type Capture, type CapturePart, type StoredChunk } from './capture.js';
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0038-leases.md, docs/decisions/0039-finalize-writes-once.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0090-a-stream-that-goes-on.md
+import { describeEndReason, mayGoOn, type Capture, type CapturePart, type StoredChunk } from './capture.js';
 import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';
 import { readPlan, storedPart } from './coverage.js';
@@ -11,7 +11,7 @@ import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ByteRange } from '../archive/byte-range.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import type { CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;
@@ -22,7 +22,15 @@ export interface FinalizeDeps {
   /** Fetches the source's own thumbnail image (through the SSRF-safe fetcher). */
   fetchImage: (url: string) => Promise<Buffer>;
   chatArchive: ChatArchive;
+  /** Asks for the first look at a stream that may go on (see go-on-recording.ts). */
+  scheduler: Pick<Scheduler, 'watch'>;
 }
+
+/**
+ * How long a capture that ended as its stream may go on keeps its chunks, its stream looked at
+ * meanwhile (decision 0090): YouTube's retention of a live stream's fragments, 120 h.
+ */
+export const KEPT_SECONDS = 432_000;
 
 /**
  * Joins the captured parts into one MP4 (remux only), measures it, stores video, thumbnail and
@@ -42,9 +50,11 @@ export async function finalizeArchive(deps: FinalizeDeps, id: string, lease: { w
     return;
   }
   if (capture === null || record === null) {
-    // finalized already (a retry after its chunks could not all be deleted), or another worker is at it
+    // finalized already (a retry after its chunks could not all be deleted, or a kept capture's
+    // after its spool could not be removed), or another worker is at it
     const state = (await deps.captures.get(id))?.state;
     if (state !== undefined && isFinalized(state)) await deleteChunks(deps, id);
+    if (state === 'kept') await keepForLater(deps, id);
     return;
   }
   const stopLease = keepLease(deps.captures, id, lease.workerId, (lease.staleAfterSeconds * 1000) / 3);
@@ -63,18 +73,29 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
     } else {
       const sources = partSources(deps, parts, await deps.captures.chunks(id));
       const archive = capture.fragmentFormats === null ? { parts: sources } : await tracksOf(deps, id, parts, sources);
-      await storeArchive(deps, record, capture, archive, chatWaitMs);
+      const keptUntil = mayGoOn(capture) ? new Date(Date.now() + KEPT_SECONDS * 1000) : undefined;
+      await storeArchive(deps, record, capture, archive, chatWaitMs, keptUntil);
     }
   }
   // the chunks go only once record and capture say so (a finalize retried after this point skips
   // straight here, or to deleteChunks), so a crash anywhere before leaves all needed to start over
   await deps.captures.markFinalized(id);
+  if ((await deps.captures.get(id))?.state === 'kept') return keepForLater(deps, id);
   await deleteChunks(deps, id);
   await deps.spool.remove(id);
 }
 
+/** A kept capture's chunks stay in the store for its stream to go on; this worker's spool goes, and the stream is looked at (decision 0090). */
+async function keepForLater(deps: Pick<FinalizeDeps, 'captures' | 'spool' | 'scheduler'>, id: string): Promise<void> {
+  await deps.spool.remove(id);
+  await deps.captures.appendLog(id, [
+    `[kura] the stream may go on (${describeEndReason((await deps.captures.get(id))?.endReason ?? null)}): its chunks are kept, and Kura looks at it again for ${KEPT_SECONDS / 3600} h`,
+  ]);
+  await deps.scheduler.watch(id);
+}
+
 /** Deletes a finalized capture's chunks and its recent frame (the archive's thumbnail replaces it) from the store (idempotent: a failure is retried with the job). */
-async function deleteChunks(deps: Pick<FinalizeDeps, 'captures' | 'store'>, id: string): Promise<void> {
+export async function deleteChunks(deps: { captures: Pick<ChunkLog, 'chunks'>; store: Pick<ArchiveStore, 'delete'> }, id: string): Promise<void> {
   for (const chunk of await deps.captures.chunks(id)) await deps.store.delete(chunk.key);
   await deps.store.delete(objectKeys.liveFrame(id));
 }
@@ -98,7 +119,14 @@ async function tracksOf(deps: FinalizeDeps, id: string, parts: readonly CaptureP
 }
 
 /** Remuxes the capture straight into the store, then stores thumbnail and log, and marks the record finished. */
-async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Capture, input: ArchiveInput, chatWaitMs: number): Promise<void> {
+async function storeArchive(
+  deps: FinalizeDeps,
+  record: Livestream,
+  capture: Capture,
+  input: ArchiveInput,
+  chatWaitMs: number,
+  keptUntil: Date | undefined,
+): Promise<void> {
   const { id } = record;
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const workFile = deps.spool.workPath(id, 'archive.mp4');
@@ -134,6 +162,7 @@ async function storeArchive(deps: FinalizeDeps, record: Livestream, capture: Cap
       thumbnailKey: hasThumbnail ? objectKeys.thumbnail(id) : null,
       sha256: stored.sha256,
     },
+    ...(keptUntil === undefined ? {} : { keptUntil }),
   });
 }
 

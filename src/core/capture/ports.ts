@@ -39,6 +39,8 @@ export interface CaptureStates {
   requestStop(livestreamId: string, reason: string): Promise<boolean>;
   end(livestreamId: string, reason: string): Promise<void>;
   markFinalized(livestreamId: string): Promise<void>;
+  /** A kept capture's stream cannot go on any more (`let_go`): it is finalized, its chunks to be deleted; false when it was not kept. */
+  letGo(livestreamId: string): Promise<boolean>;
   /** Deletes a capture that stored no segment (its log stays), so the record can be recorded afresh; false when it holds some. */
   forget(livestreamId: string): Promise<boolean>;
   /** The capture in progress that started last, if any. */

@@ -7,8 +7,11 @@ import type { LivestreamStatus } from '../vocabulary.js';
 export type LifecycleEvent =
   /** The capture began recording. */
   | { type: 'went_live'; at: Date }
-  /** Finalize stored the archive; the record says what the stored file is. */
-  | { type: 'archived'; endedAt: Date; archive: NonNullable<LivestreamChange['archive']> }
+  /**
+   * Finalize stored the archive; the record says what the stored file is. `keptUntil`: the
+   * capture's chunks are kept until then, for the stream to go on (decision 0090).
+   */
+  | { type: 'archived'; endedAt: Date; archive: NonNullable<LivestreamChange['archive']>; keptUntil?: Date }
   /** Kura gave up (a permanent error, exhausted retries, a deadline): `reason` is for people. */
   | { type: 'gave_up'; reason: string; endedAt?: Date }
   /** An admin cancelled: an upcoming stream is no longer waited for; a live capture is asked to stop. */
@@ -16,19 +19,22 @@ export type LifecycleEvent =
   /** An admin retried a failed record that has nothing captured: its source is watched again. */
   | { type: 'retried' }
   /** An admin retried a failed record whose capture holds parts: they are finalized again. */
-  | { type: 'retried_finalize' };
+  | { type: 'retried_finalize' }
+  /** The stream of an archived record went on after its capture ended as it might (decision 0090): recorded again from its next fragment, the archive kept until finalize replaces it. */
+  | { type: 'continued' };
 
 export type LifecycleEventType = LifecycleEvent['type'];
 
 /**
  * The whole lifecycle: the state each event leads to, per state. A pair missing here is refused.
- * `finished` is the end; every other state has a way out (`failed` by `retried`). Cancelling a live
+ * `finished` is the end but for a stream that went on after its capture ended as it might
+ * (`continued`, decision 0090); every other state has a way out (`failed` by `retried`). Cancelling a live
  * record leaves it `live`: the capture stops and finalize then archives what was recorded.
  */
 export const TRANSITIONS: Readonly<Record<LivestreamStatus, Readonly<Partial<Record<LifecycleEventType, LivestreamStatus>>>>> = {
   upcoming: { went_live: 'live', gave_up: 'failed', cancelled: 'failed' },
   live: { archived: 'finished', gave_up: 'failed', cancelled: 'live' },
-  finished: {},
+  finished: { continued: 'live' },
   failed: { retried: 'upcoming', retried_finalize: 'live' },
 };
 
@@ -39,6 +45,7 @@ const DOING: Record<LifecycleEventType, string> = {
   cancelled: 'be cancelled',
   retried: 'be retried',
   retried_finalize: 'be finalized again',
+  continued: 'go on recording',
 };
 
 /** Whether `event` may happen to a record in `current`. */
@@ -72,6 +79,8 @@ export function applyEvent(current: LivestreamStatus, event: LifecycleEvent): Li
     case 'retried':
     case 'retried_finalize':
       return { status, failureReason: null };
+    case 'continued':
+      return { status };
   }
 }
 

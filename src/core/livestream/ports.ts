@@ -99,7 +99,7 @@ export interface Scheduler {
 export interface Unattended {
   id: string;
   /** The capture's state; null when the record has none. */
-  capture: 'capturing' | 'ended' | 'finalized' | null;
+  capture: 'capturing' | 'ended' | 'kept' | 'finalized' | null;
 }
 
 /** What the lifecycle sweep reads, and the repairs it counts. */
@@ -112,6 +112,8 @@ export interface SweepRepo {
   upcomingScheduledFrom(cutoff: Date, limit: number): Promise<string[]>;
   /** Live records whose capture lease was last renewed more than `staleSeconds` ago (or that have no capture). */
   liveWithoutLease(staleSeconds: number, limit: number): Promise<Unattended[]>;
+  /** Finished records whose capture is kept for their stream to go on (decision 0090), the soonest let go first. */
+  keptCaptures(limit: number): Promise<string[]>;
   /** Records with a takedown asked more than `olderThanSeconds` ago and not completed yet, oldest first (see complete-takedown.ts). */
   pendingTakedowns(olderThanSeconds: number, limit: number): Promise<string[]>;
   /** Adds one repair of `action` to the counts /metrics shows. */

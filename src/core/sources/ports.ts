@@ -36,6 +36,8 @@ export interface SourceStatus {
   reason?: string;
   /** Fresh details, when the source has them (a moved schedule, a renamed stream). */
   details?: StreamDetails;
+  /** The number of the newest fragment it serves, when asked (`check`'s `newest`) and it could say. */
+  newestFragment?: number;
 }
 
 /** Why a source could not say what a stream is doing right now (see SourceStatus). */
@@ -101,8 +103,12 @@ export interface StreamSource {
   recognises(url: string): boolean;
   /** Whether the URL names a stream this source can record that is upcoming or live. */
   inspect(url: string): Promise<Inspection>;
-  /** `fragments: false` asks for the playlist of the live edge's window even where the source offers fragments from the first (the fallback). */
-  check(sourceUrl: string, quality: string | null, options?: { fragments?: boolean }): Promise<SourceStatus>;
+  /**
+   * `fragments: false` asks for the playlist of the live edge's window even where the source offers
+   * fragments from the first (the fallback); `newest: true` asks for the newest fragment's number
+   * as well (one more request).
+   */
+  check(sourceUrl: string, quality: string | null, options?: { fragments?: boolean; newest?: boolean }): Promise<SourceStatus>;
   /** The qualities the stream offers now, best first; rejects (AppError) when the URL is not a stream. */
   qualities(url: string): Promise<Quality[]>;
 }

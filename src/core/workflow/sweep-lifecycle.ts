@@ -26,7 +26,8 @@ export interface Repair {
  * Finds records whose state has nothing behind it and repairs them: an upcoming record past its
  * never-live deadline that nothing watches is failed with the reason; one before it that nothing
  * watches is watched again; a live record whose capture lease went stale with no capture or
- * finalize waiting has its capture (or finalize) queued again. Each repair is written to the
+ * finalize waiting has its capture (or finalize) queued again; a kept capture whose stream nothing
+ * looks at is looked at again (go-on-recording.ts). Each repair is written to the
  * record's encoder log and counted. Safe to run in many processes at once: jobs are deduplicated
  * by the queue and a record fails once (the transition re-reads it).
  */
@@ -47,6 +48,12 @@ export async function sweepLifecycle(deps: SweepDeps, policy: SweepPolicy, now: 
   for (const id of await unwatched(deps, await deps.sweep.upcomingScheduledFrom(cutoff, policy.batch))) {
     await deps.scheduler.watch(id);
     await repaired(id, 'watch', 'nothing was watching this upcoming stream; watching it again');
+  }
+
+  // a kept capture's stream is looked at until it goes on or its chunks are let go (decision 0090)
+  for (const id of await unwatched(deps, await deps.sweep.keptCaptures(policy.batch))) {
+    await deps.scheduler.watch(id);
+    await repaired(id, 'watch', 'nothing was looking at this stream that may go on; looking at it again');
   }
 
   const stale = await deps.sweep.liveWithoutLease(policy.leaseSeconds, policy.batch);

@@ -4,6 +4,9 @@ import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { DetailsChange, LivestreamRepo, Scheduler, WatchLooks } from '../livestream/ports.js';
 import type { StreamDetails, StreamSource } from '../sources/ports.js';
+import type { ArchiveStore } from '../archive/ports.js';
+import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
+import { lookAfterEnd } from './go-on-recording.js';
 
 export interface WatchPolicy {
   /** Poll interval around and after the scheduled start. */
@@ -12,12 +15,14 @@ export interface WatchPolicy {
   neverLiveSeconds: number;
 }
 
-/** What a look at an upcoming record's source runs on. */
+/** What a look at an upcoming record's source runs on, or at a finished one's whose stream may go on. */
 export interface WatchDeps {
   livestreams: LivestreamRepo;
   source: StreamSource;
   scheduler: Scheduler;
   watchLooks: WatchLooks;
+  captures: CaptureStates & ChunkLog & EncoderLog;
+  store: Pick<ArchiveStore, 'delete'>;
 }
 
 /**
@@ -26,10 +31,18 @@ export interface WatchDeps {
  * (seldom while the start is far, every `pollSeconds` near and after it), the look kept with what
  * the source answered, for the pages to show; never live, or no access (members-only without a
  * member's cookies) → failed.
- * Throws PermanentError when the source says the video is gone (removed, private).
+ * Throws PermanentError when the source says the video is gone (removed, private). A finished
+ * record's look is lookAfterEnd's (its stream may go on).
  */
-export async function watchStream(deps: WatchDeps, id: string, policy: WatchPolicy, now: Date): Promise<'capturing' | 'waiting' | 'failed' | 'skipped'> {
+export async function watchStream(
+  deps: WatchDeps,
+  id: string,
+  policy: WatchPolicy,
+  now: Date,
+): Promise<'capturing' | 'waiting' | 'failed' | 'let_go' | 'skipped'> {
   const record = await deps.livestreams.findById(id);
+  // an archived record's: its capture kept, its stream may go on (decision 0090)
+  if (record?.status === 'finished') return lookAfterEnd(deps, id, policy, now);
   if (record === null || record.status !== 'upcoming') return 'skipped';
   const status = await deps.source.check(record.sourceUrl, record.requestedQuality);
   const moved = status.details ? changedDetails(record, status.details) : null;
