@@ -86,11 +86,8 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
 }
 
 /** A kept capture's chunks stay in the store for its stream to go on; this worker's spool goes, and the stream is looked at (decision 0090). */
-async function keepForLater(deps: Pick<FinalizeDeps, 'captures' | 'spool' | 'scheduler'>, id: string): Promise<void> {
+async function keepForLater(deps: Pick<FinalizeDeps, 'spool' | 'scheduler'>, id: string): Promise<void> {
   await deps.spool.remove(id);
-  await deps.captures.appendLog(id, [
-    `[kura] the stream may go on (${describeEndReason((await deps.captures.get(id))?.endReason ?? null)}): its chunks are kept, and Kura looks at it again for ${KEPT_SECONDS / 3600} h`,
-  ]);
   await deps.scheduler.watch(id);
 }
 
@@ -149,6 +146,10 @@ async function storeArchive(
   if (chatMessages !== null) await deps.captures.appendLog(id, [`[kura] stored the live chat (${chatMessages} messages)`]);
   const gaps = await deps.captures.gaps(id);
   await deps.captures.appendLog(id, [`[kura] archived ${stored.bytes} bytes, ${durationSeconds.toFixed(3)} s, sha256 ${stored.sha256}; ${gaps.length} gap(s)`]);
+  if (keptUntil !== undefined) {
+    const why = describeEndReason(capture.endReason);
+    await deps.captures.appendLog(id, [`[kura] the stream may go on (${why}): its chunks are kept, and Kura looks at it until ${keptUntil.toISOString()}`]);
+  }
   const logFile = await deps.spool.writeFile(id, 'archive.log', await deps.captures.readLog(id));
   await deps.store.put(objectKeys.log(id), logFile, objectMeta(record, 'log'));
   await deps.livestreams.transition(id, {
