@@ -48,7 +48,18 @@ const EXPECTED: Record<CaptureState, Record<CaptureEvent, CaptureState | null>> 
     finalized_keeping: 'kept',
   },
   // kept for a stream that may go on (decision 0090): only going on, or letting it go, leads out
-  kept: { claimed: null, lease_renewed: null, stop_requested: null, chunk_stored: null, ended: null, finalize_claimed: null, finalized: null, ...NONE, reopened: 'capturing', let_go: 'finalized' },
+  kept: {
+    claimed: null,
+    lease_renewed: null,
+    stop_requested: null,
+    chunk_stored: null,
+    ended: null,
+    finalize_claimed: null,
+    finalized: null,
+    ...NONE,
+    reopened: 'capturing',
+    let_go: 'finalized',
+  },
   finalized: { claimed: null, lease_renewed: null, stop_requested: null, chunk_stored: null, ended: null, finalize_claimed: null, finalized: null, ...NONE },
 };
 

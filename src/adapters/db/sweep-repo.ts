@@ -42,10 +42,9 @@ export function createSweepRepo(pool: pg.Pool): SweepRepo {
 
     async keptCaptures(limit) {
       // the partial index captures_kept: empty unless a stream may go on (decision 0090)
-      const { rows } = await pool.query<{ livestream_id: string }>(
-        `select livestream_id from captures where state = 'kept' order by kept_until limit $1`,
-        [limit],
-      );
+      const { rows } = await pool.query<{ livestream_id: string }>(`select livestream_id from captures where state = 'kept' order by kept_until limit $1`, [
+        limit,
+      ]);
       return rows.map((r) => r.livestream_id);
     },
 
