@@ -93,7 +93,7 @@ const CaptureDetailsSchema = Type.Object({
   state: Type.Enum(CAPTURE_STATES),
   endReason: Type.Union([Type.String(), Type.Null()], {
     description:
-      'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption, access_lost (the source refused Kura mid-stream: the cookies no longer open a members-only stream) or cancelled (an admin stopped it)',
+      'endlist, offline (the playlist kept answering 404/410), restarted (a new broadcast began on the same playlist), idle, not_live (a YouTube head frozen while YouTube said not live; with idle, the stream may still go on in the same record), source_unreachable, duration_limit, size_limit, disk_full, unsupported_encryption, access_lost (the source refused Kura mid-stream: the cookies no longer open a members-only stream) or cancelled (an admin stopped it)',
   }),
   endNote: Type.Union([Type.String(), Type.Null()], {
     description: 'why the capture ended, in words, with the end reason after them: "the disk had less free space than the operator keeps free (disk_full)"',
