@@ -9,7 +9,7 @@ export class MeiliError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
-    readonly type: 'invalid_request' | 'auth' | 'internal',
+    readonly type: 'invalid_request' | 'auth' | 'internal' | 'system',
     message: string,
   ) {
     super(message);
@@ -58,6 +58,8 @@ export function asMeiliError(error: Error & { statusCode?: number; code?: string
   }
   const body = error.code === undefined ? undefined : BODY_ERRORS[error.code];
   if (body !== undefined) return new MeiliError(body.status, body.code, 'invalid_request', body.message);
+  // a client over its rate (client-rate-limit.ts): Meilisearch's code for searches it will not take now
+  if (error.statusCode === 429) return new MeiliError(429, 'too_many_search_requests', 'system', error.message);
   if (error.statusCode !== undefined && error.statusCode < 500) return new MeiliError(error.statusCode, 'bad_request', 'invalid_request', error.message);
   return new MeiliError(500, 'internal', 'internal', 'An internal error has occurred.');
 }

@@ -16,6 +16,7 @@ import {
 } from './search-engine.schema.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
+import { limitEachClient, type ClientRate } from '../client-rate-limit.js';
 
 /** What the built-in engine's routes use. */
 export interface SearchEngineRouteDeps {
@@ -27,6 +28,8 @@ export interface SearchEngineRouteDeps {
 }
 
 const tags = ['search engine'];
+/** Searches one client may send (a page searching as its user types sends a few a second at most); each is counted once, a multi-search too. */
+const SEARCH_RATE: ClientRate = { max: 300, windowSeconds: 60, what: 'search requests' };
 /** Methods the catch-all refuses on every other path (writes and admin routes). */
 const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -38,6 +41,7 @@ const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAsync {
   return async (app) => {
     installMeiliErrors(app);
+    await limitEachClient(app, SEARCH_RATE);
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.url?.endsWith('/health')) return;
       await authorise(request, await deps.engine.searchKey());

@@ -7,7 +7,8 @@ import { AppError } from '../../core/errors.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import { isNotModified } from '../feeds/conditional.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { bytesResponse, problemResponses } from '../responses.schema.js';
+import { bytesResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
+import { limitEachClient, type ClientRate } from '../client-rate-limit.js';
 
 /**
  * The frame is replaced about once a minute while someone asks for it: a copy is fresh for half of
@@ -15,6 +16,8 @@ import { bytesResponse, problemResponses } from '../responses.schema.js';
  * frame's time, so a page showing a new frame asks a new URL at once (and so looks again).
  */
 const FRAME_CACHE = 'public, max-age=30';
+/** Frames one client may ask for: a queue page of a hundred live records asks about 200 a minute (a look every 30 s). */
+const FRAME_RATE: ClientRate = { max: 600, windowSeconds: 60, what: 'frame requests' };
 
 /** What the recent frame's route uses. */
 export interface LiveFrameRouteDeps {
@@ -27,6 +30,7 @@ export interface LiveFrameRouteDeps {
 /** `GET /api/video/{id}/frame.jpg`: a frame of a recent segment of a record being recorded. */
 export function liveFrameRoutes(deps: LiveFrameRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    await limitEachClient(app, FRAME_RATE);
     app.get(
       '/video/:id/frame.jpg',
       {
@@ -34,9 +38,14 @@ export function liveFrameRoutes(deps: LiveFrameRouteDeps): FastifyPluginAsyncTyp
           operationId: 'getLiveFrame',
           summary: 'A JPEG of a frame of a recent segment of a record being recorded, replaced about once a minute while it is asked for',
           description:
-            'Asking is a look: the worker recording the record makes a frame at once when it has none a minute old, then one a minute until 150 s pass without a look. Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame (being made), 410 live_ended once the record is finished or failed (its thumbnail replaces it).',
+            'Asking is a look: the worker recording the record makes a frame at once when it has none a minute old, then one a minute until 150 s pass without a look. Answers 304 to a copy of the same frame (ETag, Last-Modified: when it was taken). 404 live_frame_not_found before the first frame (being made), 410 live_ended once the record is finished or failed (its thumbnail replaces it). 429 too_many_requests past 600 a minute from one client.',
           params: LivestreamIdParamsSchema,
-          response: { 200: bytesResponse('The frame', ['image/jpeg']), 304: { description: 'The frame the client holds is current' }, ...problemResponses },
+          response: {
+            200: bytesResponse('The frame', ['image/jpeg']),
+            304: { description: 'The frame the client holds is current' },
+            ...problemResponses,
+            ...rateLimitedResponse,
+          },
         },
       },
       async (request, reply) => {
