@@ -36,6 +36,8 @@ export interface SendOptions {
   windowSeconds?: number;
   /** On a queue keeping one waiting job per key, when one waits already: bring it forward to `at` rather than send nothing. */
   bringForward?: boolean;
+  /** Taken before the queue's jobs of a lower priority (0 when absent). */
+  priority?: number;
 }
 
 /** A job as the queue hands it out, with what the runner needs to know of its attempts. */

@@ -24,8 +24,8 @@ export async function startBackgroundWork(context: WorkerContext, listen: Listen
   };
   try {
     const byChannel = new Map<string, ChangeFeed>();
-    for (const channels of LISTEN_CONNECTIONS) {
-      const connection = await listen(channels);
+    for (const [i, channels] of LISTEN_CONNECTIONS.entries()) {
+      const connection = await listen(channels, { holdsSession: i === 0 });
       connections.push(connection);
       for (const channel of channels) byChannel.set(channel, connection.feed(channel));
     }

@@ -8,6 +8,8 @@ import type { WebhookDrains } from './job-work.js';
 
 /** The key of the jobs the clock sends: a key of its own, so that a clock's job never stands in for another's. */
 const CLOCK_KEY = 'clock';
+/** A resumed capture's priority: a capture whose worker died is taken before those not started yet (decision 0038). */
+const RESUME_PRIORITY = 10;
 
 /**
  * Kura's jobs on the queue: the Scheduler and PendingJobs ports the use cases ask through (each job
@@ -31,8 +33,8 @@ export class Jobs implements Scheduler, PendingJobs, WebhookDrains {
     return this.send('watch-stream', { livestreamId }, at);
   }
 
-  capture(livestreamId: string): Promise<void> {
-    return this.send('capture-stream', { livestreamId });
+  capture(livestreamId: string, options?: { resume: boolean }): Promise<void> {
+    return this.send('capture-stream', { livestreamId }, undefined, options?.resume === true ? RESUME_PRIORITY : undefined);
   }
 
   chat(livestreamId: string): Promise<void> {
@@ -54,10 +56,10 @@ export class Jobs implements Scheduler, PendingJobs, WebhookDrains {
   }
 
   /** Sends a job due at `at` (now when absent), deduplicated as its definition says. */
-  async send<N extends JobName>(name: N, payload: JobPayloads[N], at?: Date): Promise<void> {
+  async send<N extends JobName>(name: N, payload: JobPayloads[N], at?: Date, priority?: number): Promise<void> {
     const { dedup } = JOBS[name] as JobDefinition;
     if (dedup === null) throw new Error(`${name} is sent by the clock only`);
-    const options: SendOptions = { key: dedup.key(payload), ...(at ? { at } : {}) };
+    const options: SendOptions = { key: dedup.key(payload), ...(at ? { at } : {}), ...(priority === undefined ? {} : { priority }) };
     await this.queue.send(name, payload, 'windowSeconds' in dedup ? { ...options, windowSeconds: dedup.windowSeconds } : { ...options, bringForward: true });
   }
 

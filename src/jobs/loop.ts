@@ -67,8 +67,12 @@ export interface ChannelFeeds {
   close(): Promise<void>;
 }
 
-/** Opens one LISTEN connection for `channels` (the shared change-listener adapter, handed in by the composition root). */
-export type Listen = (channels: readonly string[]) => Promise<ChannelFeeds>;
+/**
+ * Opens one LISTEN connection for `channels` (the shared change-listener adapter, handed in by the
+ * composition root); `holdsSession`: the worker's liveness is tied to this connection's session
+ * (one connection of each worker: decision 0038).
+ */
+export type Listen = (channels: readonly string[], options: { holdsSession: boolean }) => Promise<ChannelFeeds>;
 
 /** Starts `loop` with the wake-up it declares: its channel's feed from `feeds`, its timer from `times`. */
 export function startLoop<C>(loop: Loop<C>, context: C, feeds: { feed(channel: string): ChangeFeed }, times: LoopTimes): StopLoop | Promise<StopLoop> {

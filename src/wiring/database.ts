@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { createCaptureRepo } from '../adapters/db/capture-repo.js';
 import { createChatRepo } from '../adapters/db/chat-repo.js';
 import { listenForChanges, listenForChannels, type ChannelFeeds, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
+import { noteWorkerSession } from '../adapters/db/worker-session.js';
 import { startEmbeddedPostgres } from '../adapters/postgres/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createFollowRepo } from '../adapters/db/follow-repo.js';
@@ -108,8 +109,10 @@ export function openChangeFeed(database: Database, log: Logger): Promise<Closabl
 }
 
 /** LISTENs to `channels` on one connection, complaining at most once in a while while disconnected. */
-export function openChannelFeeds(database: Database, log: Logger, channels: readonly string[]): Promise<ChannelFeeds> {
-  return listenForChannels(database.connectionString, feedLog(log), channels);
+export function openChannelFeeds(database: Database, log: Logger, channels: readonly string[], sessionOf?: string): Promise<ChannelFeeds> {
+  // `sessionOf`: the worker whose liveness this connection's session stands for (worker-session.ts)
+  const onConnect = sessionOf === undefined ? undefined : (client: pg.Client) => noteWorkerSession(client, sessionOf);
+  return listenForChannels(database.connectionString, feedLog(log), channels, onConnect);
 }
 
 function feedLog(log: Logger): (message: string) => void {

@@ -133,7 +133,10 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
  */
 export async function startWorker(config: Config, parts: WorkerParts, log: Logger): Promise<() => Promise<void>> {
   const context = createWorkerContext(config, parts, log);
-  const stop = await startBackgroundWork(context, (channels) => openChannelFeeds(parts.database, log, channels));
+  const { workerId } = context.settings;
+  const stop = await startBackgroundWork(context, (channels, { holdsSession }) =>
+    openChannelFeeds(parts.database, log, channels, holdsSession ? workerId : undefined),
+  );
   log.info({ workerId: context.settings.workerId, maxCaptures: context.timing.maxCaptures }, 'kura worker ready');
   return stop;
 }

@@ -54,7 +54,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
         `insert into captures as c (livestream_id, worker_id, heartbeat_at) values ($1, $2, now())
          on conflict (livestream_id) do update set worker_id = excluded.worker_id, heartbeat_at = now()
            where c.state = 'capturing' and (c.worker_id is null or c.worker_id = excluded.worker_id
-             or c.heartbeat_at < now() - make_interval(secs => $3))
+             or c.heartbeat_at < now() - make_interval(secs => $3) or c.worker_id in (select worker_id from gone_workers))
          returning *`,
         [livestreamId, workerId, staleAfterSeconds],
       );
@@ -66,7 +66,7 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       const { rows } = await pool.query<CaptureRow>(
         `update captures set worker_id = $2, heartbeat_at = now()
          where livestream_id = $1 and state = 'ended'
-           and (worker_id is null or worker_id = $2 or heartbeat_at < now() - make_interval(secs => $3))
+           and (worker_id is null or worker_id = $2 or heartbeat_at < now() - make_interval(secs => $3) or worker_id in (select worker_id from gone_workers))
          returning *`,
         [livestreamId, workerId, staleAfterSeconds],
       );
@@ -256,12 +256,15 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     },
 
     async leases(staleAfterSeconds) {
-      // the states that hold a lease (`lease_renewed` of CAPTURE_TRANSITIONS, core/capture/capture-lifecycle.ts);
+      // the states that hold a lease (`lease_renewed` of CAPTURE_TRANSITIONS, core/capture/capture-lifecycle.ts),
+      // stale at once when the worker holding it is gone (its session ended: worker-session.ts);
       // a failed record's capture is left as it is (its parts wait for an admin's retry)
       // and the chats of captures going on whose worker holds them but stopped renewing (a released
       // chat is a failed attempt, retried by its job)
       const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended' | 'chat'; stale_in_ms: number | null }>(
-        `select c.livestream_id, c.state, extract(epoch from c.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000 as stale_in_ms
+        `select c.livestream_id, c.state,
+           case when c.worker_id in (select worker_id from gone_workers) then 0
+             else extract(epoch from c.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000 end as stale_in_ms
          from captures c join livestreams l on l.id = c.livestream_id
          where c.state in ('capturing', 'ended') and l.status = 'live'
          union all

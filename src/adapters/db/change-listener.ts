@@ -35,9 +35,15 @@ export async function listenForChanges(connectionString: string, log: (message: 
 /**
  * LISTENs to `channels` on one connection; each feed hears its channel's notifications (with
  * their payload), and every feed hears (without one) that the connection was lost or came back.
- * Reconnects by itself after a lost connection.
+ * Reconnects by itself after a lost connection (running `onConnect` again).
  */
-export async function listenForChannels(connectionString: string, log: (message: string) => void, channels: readonly string[]): Promise<ChannelFeeds> {
+export async function listenForChannels(
+  connectionString: string,
+  log: (message: string) => void,
+  channels: readonly string[],
+  /** Run on each (re)connection before it listens: to note its session (worker-session.ts). */
+  onConnect?: (client: pg.Client) => Promise<void>,
+): Promise<ChannelFeeds> {
   const listeners = new Map<string, Array<(payload?: string) => void>>(channels.map((c) => [c, []]));
   let client: pg.Client | null = null;
   let connected = false;
@@ -53,6 +59,7 @@ export async function listenForChannels(connectionString: string, log: (message:
     next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('connection ended')));
     await next.connect();
+    await onConnect?.(next);
     for (const channel of channels) await next.query(`listen ${channel}`);
     client = next;
     connected = true;

@@ -100,6 +100,7 @@ class PgBossQueue implements JobQueue {
       singletonKey: options.key,
       ...(options.at ? { startAfter: options.at } : {}),
       ...(options.windowSeconds === undefined ? {} : { singletonSeconds: options.windowSeconds }),
+      ...(options.priority === undefined ? {} : { priority: options.priority }),
     };
     const bringsForward = (options.bringForward ?? false) && this.oneWaiting.has(name);
     // a worker may take the waiting job between the refused send and the update: then send again

@@ -89,7 +89,8 @@ export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 
 /** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
 export interface Scheduler {
   watch(livestreamId: string, at?: Date): Promise<void>;
-  capture(livestreamId: string): Promise<void>;
+  /** `resume`: a capture whose worker died, run before captures that have not started (decision 0038). */
+  capture(livestreamId: string, options?: { resume: boolean }): Promise<void>;
   /** Asks for the live chat of a stream being captured (YouTube). */
   chat(livestreamId: string): Promise<void>;
   finalize(livestreamId: string): Promise<void>;

@@ -18,6 +18,9 @@ export interface WatchdogOptions {
 
 type WatchdogDeps = { captures: CaptureLease & EncoderLog; scheduler: Scheduler };
 
+/** How often a watchdog looks for workers gone while leases are held (one query of the sessions). */
+const DEATH_LOOK_MS = 2000;
+
 /**
  * The capture-watchdog loop of the catalogue: woken by LEASE_NOTIFY_CHANNEL, its backstop its
  * timer; while a stale capture waits for a worker, it asks again every third of the stale time.
@@ -37,10 +40,12 @@ export function startWatchdogLoop(
 }
 
 /**
- * Finds captures whose worker stopped renewing its lease (crashed, killed, cut off) and asks for
- * the capture, or the finalize, again; the next worker resumes from the stored progress. It looks
- * when the oldest lease would go stale, when a lease is taken or given up anywhere, and at the
- * backstop: with nothing recording it sleeps. Returns a stop function.
+ * Finds captures whose worker stopped renewing its lease (crashed, killed, cut off) or whose
+ * worker's database session ended (gone: it died) and asks for the capture (before captures not
+ * started yet), or the finalize, again; the next worker resumes from the stored progress. It
+ * looks at start (a restarted worker takes its own captures back at once), every 2 s while a
+ * lease is held, when a lease is taken or given up anywhere, and at the backstop: with nothing
+ * recording it sleeps. Returns a stop function.
  */
 export function startWatchdog(deps: WatchdogDeps, options: WatchdogOptions): () => void {
   let cancelLook: CancelWakeUp = () => undefined;
@@ -70,12 +75,13 @@ export function startWatchdog(deps: WatchdogDeps, options: WatchdogOptions): () 
             await deps.scheduler.chat(livestreamId); // its worker died; the video capture goes on
           } else if (MOVED_ON_BY[state] === 'capture') {
             await deps.captures.appendLog(livestreamId, ['[kura] the recording worker stopped answering; handing the capture to another worker']);
-            await deps.scheduler.capture(livestreamId);
+            await deps.scheduler.capture(livestreamId, { resume: true });
           } else {
             await deps.scheduler.finalize(livestreamId); // its finalize died with its worker, or was never queued
           }
         }
-        lookIn(stale.length > 0 ? options.everySeconds * 1000 : (nextStaleInMs ?? Infinity));
+        // while any worker holds a lease, look again soon: its death shows at once (its session ended), not when the lease goes stale
+        lookIn(stale.length > 0 ? options.everySeconds * 1000 : nextStaleInMs === null ? Infinity : Math.min(nextStaleInMs, DEATH_LOOK_MS));
       } while (again && !stopped);
     } catch (error) {
       options.onError(error as Error);
