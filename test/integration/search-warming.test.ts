@@ -18,19 +18,23 @@ let gate: pg.Client;
 let key: string;
 
 beforeAll(async () => {
-  kura = await startTestApp({}, {}, {
-    search: async (db, feed) => {
-      const worker = await followSearch(db, { kind: 'builtin' });
-      await importLivestreams(db, records);
-      await worker.drain();
-      await worker.stop();
-      gate = new pg.Client({ connectionString: db.url });
-      await gate.connect();
-      await gate.query('begin');
-      await gate.query('lock table search_documents in access exclusive mode');
-      return createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed);
+  kura = await startTestApp(
+    {},
+    {},
+    {
+      search: async (db, feed) => {
+        const worker = await followSearch(db, { kind: 'builtin' });
+        await importLivestreams(db, records);
+        await worker.drain();
+        await worker.stop();
+        gate = new pg.Client({ connectionString: db.url });
+        await gate.connect();
+        await gate.query('begin');
+        await gate.query('lock table search_documents in access exclusive mode');
+        return createSearch({ search: { kind: 'builtin' }, publicUrl: TEST_PUBLIC_URL }, db.pool, feed);
+      },
     },
-  });
+  );
   key = (await kura.app.inject({ url: '/api/search' })).json<{ apiKey: string }>().apiKey;
 });
 afterAll(async () => {
