@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'database_unavailable'
   | 'search_unavailable'
+  | 'search_warming'
+  | 'invalid_search_q'
   | 'not_logged_in'
   | 'feed_token_invalid'
   | 'invalid_credentials'
@@ -56,7 +58,7 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     readonly code: ErrorCode,
     readonly detail: string,
-    /** For `rate_limited`: when the caller may try again. */
+    /** For `rate_limited` and `unavailable`: when the caller may try again. */
     readonly retryAfterSeconds?: number,
   ) {
     super(detail);

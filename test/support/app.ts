@@ -90,7 +90,8 @@ export async function startTestApp(
   options: Partial<AppOptions> = {},
   accountOptions: TestAccountOptions = {},
   wiring: {
-    search?: (db: TestDatabase, feed: ChangeFeed) => Search;
+    /** The search the app serves (may first prepare the database, e.g. hold a lock its index load waits on). */
+    search?: (db: TestDatabase, feed: ChangeFeed) => Search | Promise<Search>;
     /** Where the app keeps archives (default: an fs store in `archiveDir`). */
     store?: ArchiveStore;
     /** The spool live playback reads beside the store (default: an empty folder of its own). */
@@ -135,7 +136,7 @@ export async function startTestApp(
     await db.pool.query(`select pg_notify('kura_livestreams_changed', $1)`, [barrier]);
     await arrived;
   };
-  const search = wiring.search?.(db, feed);
+  const search = await wiring.search?.(db, feed);
   const info = readPackageInfo();
   const app = await buildApp(
     {

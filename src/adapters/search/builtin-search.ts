@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
-import type { MatchedWord, SearchEngine } from '../../core/search/search.js';
+import { searchWarming, type MatchedWord, type SearchEngine } from '../../core/search/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';
@@ -16,6 +16,8 @@ const MIN_TYPO_LENGTH = 4;
 const MAX_CORRECTIONS = 3;
 /** Words of a query looked up as record ids (Meilisearch's default limit of query words). */
 const MAX_ID_WORDS = 10;
+/** How long a search waits for the index being loaded (at start) before it answers `search_warming`: a small index loads well within it. */
+const WARMING_WAIT_MS = 1000;
 /** Characters of documents' JSON text kept in memory: ~19,000 documents of 850, 16–32 MB (1 or 2 bytes a character). */
 const DOCUMENT_CACHE_CHARACTERS = 16_000_000;
 
@@ -32,6 +34,8 @@ export interface BuiltinSearch extends SearchEngine {
  * that record first. The
  * page's documents are then read from `search_documents`, unless recently shown. `onIndexError`
  * hears when the index fails to come up to date in the background (FollowerHooks.onError).
+ * Searches throw `invalid_search_q` for a word too long to search (query-words.ts) and
+ * `search_warming` while the index loads (loadedIndex).
  */
 export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIndexError?: (error: Error) => void): BuiltinSearch {
   let key: Promise<string> | null = null;
@@ -43,7 +47,7 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
   return {
     async search(request) {
       const words = await split(request.q);
-      const index = await follow().current();
+      const index = await loadedIndex(follow());
       const { query, matched } = matchWords(index, words);
       const ids = request.q
         .split(/\s+/)
@@ -62,13 +66,35 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
     },
 
     async count() {
-      return (await follow().current()).size;
+      return (await loadedIndex(follow())).size;
     },
+
+    warming: () => follow().warming(),
 
     async close() {
       await follower?.close();
     },
   };
+}
+
+/**
+ * The index once up to date; while it is being loaded in full, waits for that at most
+ * WARMING_WAIT_MS, then throws `search_warming` (unavailable, Retry-After): loading a million
+ * documents takes a minute, and a connection left hanging that long tells a client nothing.
+ */
+async function loadedIndex(follower: IndexFollower): Promise<MemoryIndex> {
+  const current = follower.current();
+  if (!follower.warming()) return current;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<null>((resolve) => (timer = setTimeout(resolve, WARMING_WAIT_MS, null)));
+  try {
+    const index = await Promise.race([current, gaveUp]);
+    if (index !== null) return index;
+    current.catch(() => undefined); // its failure is the next search's to meet
+    throw searchWarming();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

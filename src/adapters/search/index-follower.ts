@@ -47,6 +47,8 @@ export interface FollowerHooks {
 export interface IndexFollower {
   /** The index, with every change committed before the call (and notified) applied. */
   current(): Promise<MemoryIndex>;
+  /** Whether the index has not been loaded yet, or is being loaded in full again (after a truncate): `current` waits for that load. */
+  warming(): boolean;
   close(): Promise<void>;
 }
 
@@ -63,10 +65,12 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
   let stale = true;
   let refreshing: Promise<void> | null = null;
   let closed = false;
+  let loading = false;
 
   const loadAll = async () => {
     const startedAt = Date.now();
     const fresh = new MemoryIndex();
+    loading = true;
     // in batches (the rows of 100,000 documents at once would take hundreds of MB), one snapshot
     const loaded = await inTransaction(pool, async (client) => {
       await client.query('set transaction isolation level repeatable read, read only');
@@ -86,7 +90,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
         if (last === undefined || batch.rows.length < LOAD_BATCH) return (rows[0] as { horizon: string }).horizon;
         after = [last.start_at, last.id as string];
       }
-    });
+    }).finally(() => (loading = false));
     index = fresh;
     onApplied(null);
     horizon = loaded;
@@ -155,6 +159,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
       else if (stale || refreshing !== null) await (refreshing ?? refresh());
       return index;
     },
+    warming: () => horizon === null || loading,
     async close() {
       closed = true;
       stopReading();

@@ -1,3 +1,5 @@
+import { AppError } from '../errors.js';
+
 /** The index name clients are given, as Meilisearch clients of the original interface expect. */
 export const SEARCH_INDEX = 'kura';
 
@@ -77,11 +79,22 @@ export interface SearchHits {
 /** Hits are counted, and reachable by paging, up to this many (Meilisearch's maxTotalHits default). */
 export const MAX_TOTAL_HITS = 1000;
 
-/** The built-in engine's reading side. */
+/** The answer while the built-in engine's index is being loaded (at start): unavailable, try again in 5 s. */
+export function searchWarming(): AppError {
+  return new AppError('unavailable', 'search_warming', 'The search index is being loaded (after a start or a reindex); try again in a few seconds.', 5);
+}
+
+/**
+ * The built-in engine's reading side. `search` and `count` throw AppError `search_warming`
+ * (unavailable, with Retry-After) while the index is being loaded; `search`, `invalid_search_q`
+ * for a query word too long to search.
+ */
 export interface SearchEngine {
   search(request: SearchRequest): Promise<SearchHits>;
   /** The search-only key clients are given; the same in every process. */
   searchKey(): Promise<string>;
   /** Documents in the index. */
   count(): Promise<number>;
+  /** Whether the index is being loaded (at start): searches answer `search_warming` meanwhile. */
+  warming(): boolean;
 }

@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
 import type { FastifyReply } from 'fastify';
+import { AppError } from '../../core/errors.js';
 
 /**
  * An error of the search engine endpoint, answered in Meilisearch's format
@@ -11,6 +12,8 @@ export class MeiliError extends Error {
     readonly code: string,
     readonly type: 'invalid_request' | 'auth' | 'internal' | 'system',
     message: string,
+    /** Sent as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'MeiliError';
@@ -25,7 +28,15 @@ export const MISSING_KEY = () =>
   new MeiliError(401, 'missing_authorization_header', 'auth', 'The Authorization header is missing. It must use the bearer authorization method.');
 export const INVALID_KEY = () => new MeiliError(403, 'invalid_api_key', 'auth', 'The provided API key is invalid.');
 
+/** The engine's own refusals (core's AppError): 400 for a query it cannot search, 503 while its index loads (with Retry-After). */
+export function fromAppError(error: AppError): MeiliError {
+  if (error.kind === 'unavailable') return new MeiliError(503, error.code, 'system', error.detail, error.retryAfterSeconds);
+  if (error.kind === 'invalid') return invalidRequest(error.code, error.detail);
+  return new MeiliError(500, 'internal', 'internal', 'An internal error has occurred.');
+}
+
 export function sendMeiliError(reply: FastifyReply, error: MeiliError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')
@@ -43,10 +54,12 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; code: string; messa
 /**
  * Any error of the search engine routes as Meilisearch would answer it: a schema violation of a
  * search parameter is `invalid_search_<parameter>` (others `bad_request`), a body Fastify could
- * not read has Meilisearch's payload codes, anything else unexpected is `internal` (500).
+ * not read has Meilisearch's payload codes, an AppError keeps its code (fromAppError), anything
+ * else unexpected is `internal` (500).
  */
 export function asMeiliError(error: Error & { statusCode?: number; code?: string; validation?: unknown }): MeiliError {
   if (error instanceof MeiliError) return error;
+  if (error instanceof AppError) return fromAppError(error);
   const violation = (error.validation as Array<{ instancePath: string; message?: string; params: { missingProperty?: string } }> | undefined)?.[0];
   if (violation !== undefined) {
     const path = violation.instancePath.split('/').filter((s) => s !== '');

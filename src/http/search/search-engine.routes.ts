@@ -1,8 +1,9 @@
 // Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { SEARCH_INDEX, type SearchEngine } from '../../core/search/search.js';
-import { asMeiliError, INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
+import { SEARCH_INDEX, searchWarming, type SearchEngine } from '../../core/search/search.js';
+import { AppError } from '../../core/errors.js';
+import { asMeiliError, fromAppError, INVALID_KEY, invalidRequest, MeiliError, MISSING_KEY, sendMeiliError } from './meili-error.js';
 import {
   HealthSchema,
   IndexSchema,
@@ -49,10 +50,19 @@ export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAs
 
     app.get(
       '/health',
-      { schema: { tags, operationId: 'getSearchEngineHealth', summary: 'Engine health (no key needed)', response: { 200: HealthSchema, ...errors } } },
-      async () => ({
-        status: 'available',
-      }),
+      {
+        schema: {
+          tags,
+          operationId: 'getSearchEngineHealth',
+          summary: 'Engine health (no key needed)',
+          description: '503 `search_warming` (with Retry-After) while the index is being loaded, as searches answer meanwhile.',
+          response: { 200: HealthSchema, ...errors },
+        },
+      },
+      async () => {
+        if (deps.engine.warming()) throw searchWarming();
+        return { status: 'available' };
+      },
     );
     app.get(
       '/version',
@@ -112,7 +122,8 @@ export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAs
           const { indexUid, ...rest } = query;
           try {
             results.push(`{"indexUid":${JSON.stringify(indexUid)},${(await search(String(indexUid), rest, false)).slice(1)}`);
-          } catch (error) {
+          } catch (thrown) {
+            const error = thrown instanceof AppError ? fromAppError(thrown) : thrown;
             if (error instanceof MeiliError) error.message = `Inside \`.queries[${i}]\`: ${error.message}`;
             throw error;
           }
