@@ -406,7 +406,11 @@ describe('checking an HLS endpoint follow', () => {
   it('applies the title rules to the title the broadcast’s record would get: an excluded one is skipped, saying why, the next one let through is queued', async () => {
     const endpoint = await startHlsEndpointFixture();
     try {
-      deps = { ...deps, source: testSources(), signals: { ...deps.signals, playlist: createHlsEndpointSignal({ fetcher: createFetcher({ allowPrivate: true }) }) } };
+      deps = {
+        ...deps,
+        source: testSources(),
+        signals: { ...deps.signals, playlist: createHlsEndpointSignal({ fetcher: createFetcher({ allowPrivate: true }) }) },
+      };
       // the probe's rule that matches every title still queued the broadcast
       const { id } = await follow({ url: endpoint.url, channel: 'Karaoke night', titleExclude: '.' });
       await endpoint.broadcast({ seconds: 3 }).onAir;
@@ -420,7 +424,10 @@ describe('checking an HLS endpoint follow', () => {
       await updateFollow({ follows }, { id, change: { titleExclude: null, titleInclude: '^karaoke night 2026-03-01 12:01 UTC$' }, now: minutes(1) });
       await endpoint.broadcast({ seconds: 3 }).onAir;
       expect((await check(id, minutes(1))).queued).toBe(1);
-      expect(await db.livestreams.findLatestBySource(endpoint.url)).toMatchObject({ title: 'Karaoke night 2026-03-01 12:01 UTC', submitters: [`follow/${id}`] });
+      expect(await db.livestreams.findLatestBySource(endpoint.url)).toMatchObject({
+        title: 'Karaoke night 2026-03-01 12:01 UTC',
+        submitters: [`follow/${id}`],
+      });
     } finally {
       await endpoint.close();
     }

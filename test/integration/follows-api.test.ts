@@ -154,7 +154,9 @@ describe('follows API', () => {
     const refused = await create({ url: '@karaoke', titleExclude: costly });
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json()).toMatchObject({ code: 'invalid_follow' });
-    expect(refused.json().detail).toMatch(/^titleExclude is too costly to compile: its counted repetitions \(\{n,m\}\) write it out to 110000 characters, more than 2000/);
+    expect(refused.json().detail).toMatch(
+      /^titleExclude is too costly to compile: its counted repetitions \(\{n,m\}\) write it out to 110000 characters, more than 2000/,
+    );
     expect((await kura.app.inject({ url: '/api/follows' })).json()).toEqual([]);
 
     // a long rule without counts is no cost: 45 words

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0054-follows-claims-and-sightings.md
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0056-title-rules-re2.md
 import { AppError } from '../errors.js';
 import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
@@ -231,7 +231,15 @@ export async function decideBroadcast(
   const title = defaultTitle(follow.title ?? follow.channelName, now);
   const refusal = titles(title);
   if (refusal !== null) {
-    const skipped = { followId: follow.id, streamId: SKIPPED_BROADCAST_SIGHTING, title, verdict: 'skipped' as const, reason: refusal, seenAt: now, recheckAt: null };
+    const skipped = {
+      followId: follow.id,
+      streamId: SKIPPED_BROADCAST_SIGHTING,
+      title,
+      verdict: 'skipped' as const,
+      reason: refusal,
+      seenAt: now,
+      recheckAt: null,
+    };
     await sightings(skipped);
     return false;
   }
