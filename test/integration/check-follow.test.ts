@@ -12,7 +12,10 @@ import { healthOf, type Follow, type FollowRequest, type SignalName, type Stream
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { YTDLP_STAND_IN, YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { testSources, YTDLP_STAND_IN, YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
+import { createHlsEndpointSignal } from '../../src/adapters/follows/hls-endpoint-signal.js';
+import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
+import { startHlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
 import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { updateFollow } from '../../src/core/follows/update-follow.js';
 import { presentFollow } from '../../src/http/follows/follow.presenter.js';
@@ -396,6 +399,38 @@ describe('checking a follow', () => {
     expect(healthOf(stored, minutes(63))).toBe('ok');
     expect(stored.signals[1]).toMatchObject({ signal: 'tabs', lastError: null, lastOkAt: minutes(63) });
     expect(stored.signals[0]).toMatchObject({ signal: 'feed', lastError: 'the feed answered 500' });
+  });
+});
+
+describe('checking an HLS endpoint follow', () => {
+  it('applies the title rules to the title the broadcast’s record would get: an excluded one is skipped, saying why, the next one let through is queued', async () => {
+    const endpoint = await startHlsEndpointFixture();
+    try {
+      deps = {
+        ...deps,
+        source: testSources(),
+        signals: { ...deps.signals, playlist: createHlsEndpointSignal({ fetcher: createFetcher({ allowPrivate: true }) }) },
+      };
+      // the probe's rule that matches every title still queued the broadcast
+      const { id } = await follow({ url: endpoint.url, channel: 'Karaoke night', titleExclude: '.' });
+      await endpoint.broadcast({ seconds: 3 }).onAir;
+      expect((await check(id, T0)).queued).toBe(0);
+      expect(await db.livestreams.findLatestBySource(endpoint.url)).toBeNull();
+      expect(await follows.recentSightings(id, 10)).toContainEqual(
+        expect.objectContaining({ title: 'Karaoke night 2026-03-01 12:00 UTC', verdict: 'skipped', reason: 'the title matches the excluded /./i' }),
+      );
+
+      await endpoint.goOffline();
+      await updateFollow({ follows }, { id, change: { titleExclude: null, titleInclude: '^karaoke night 2026-03-01 12:01 UTC$' }, now: minutes(1) });
+      await endpoint.broadcast({ seconds: 3 }).onAir;
+      expect((await check(id, minutes(1))).queued).toBe(1);
+      expect(await db.livestreams.findLatestBySource(endpoint.url)).toMatchObject({
+        title: 'Karaoke night 2026-03-01 12:01 UTC',
+        submitters: [`follow/${id}`],
+      });
+    } finally {
+      await endpoint.close();
+    }
   });
 });
 

@@ -1,9 +1,10 @@
+import { RE2JS } from 're2js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
-import type { Follow } from '../../src/core/follows/follow.js';
+import type { Follow, FollowRules } from '../../src/core/follows/follow.js';
 import { updateFollow } from '../../src/core/follows/update-follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
@@ -42,6 +43,7 @@ beforeEach(async () => {
   wake = await listenForChanges(db.url, () => undefined, FOLLOW_NOTIFY_CHANNEL);
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.all(pollers.map((stop) => stop()));
   await wake.close();
   await closeElsewhere();
@@ -94,7 +96,7 @@ async function looksAt(url: string, count: number): Promise<number[]> {
 }
 
 /** A follow of an HLS endpoint as `kura follow add` writes it: every signal due now. */
-function addElsewhere(url: string): Promise<Follow> {
+function addElsewhere(url: string, rules: Partial<FollowRules> = {}): Promise<Follow> {
   const now = new Date();
   return elsewhere.add({
     id: `f${Math.random().toString(36).slice(2, 12)}`,
@@ -103,7 +105,7 @@ function addElsewhere(url: string): Promise<Follow> {
     channelId: null,
     channelName: 'Endpoint',
     title: null,
-    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
+    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null, ...rules },
     createdBy: 'local/admin',
     createdAt: now,
     signals: [{ signal: 'playlist', lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: now }],
@@ -174,6 +176,25 @@ describe('the follows a worker holds', () => {
     await stop();
     const stopped = await row();
     expect(stopped.last_checked_at!.getTime()).toBeGreaterThanOrEqual(seen[3]!);
+  });
+
+  it('have their title rules compiled once, not at every look, and once more when an admin changes them', async () => {
+    // the probe's HLS follow with a long rule blocked the event loop 0.3–1.25 s at every look, compiling it again
+    const compiled = vi.spyOn(RE2JS, 'compile');
+    const compiles = (pattern: string) => compiled.mock.calls.filter(([compiling]) => compiling === pattern).length;
+    const url = 'https://streams.example/live/ruled.m3u8';
+    const { id } = await addElsewhere(url, { titleExclude: 'rerun' });
+    startPolling(0.2);
+    await looksAt(url, 2);
+    expect(compiles('rerun')).toBe(1);
+    await looksAt(url, 6);
+    expect(compiles('rerun')).toBe(1);
+    await updateFollow({ follows: elsewhere }, { id, change: { titleExclude: 'replay' }, now: new Date() });
+    // checked once as the admin's edit, then compiled once by the worker that read the follow again
+    await vi.waitFor(() => expect(compiles('replay')).toBe(2), { timeout: 5000 });
+    await looksAt(url, looks.get(url)!.length + 4);
+    expect(compiles('replay')).toBe(2);
+    expect(compiles('rerun')).toBe(1);
   });
 
   it('stops checking a follow removed elsewhere', async () => {

@@ -148,6 +148,28 @@ describe('follows API', () => {
     expect((await kura.app.inject({ url: '/api/follows' })).json()).toEqual([]);
   });
 
+  it('answers 400 invalid_follow naming the rule when its counted repetitions make it too costly to compile, on POST and PATCH', async () => {
+    // 495 characters that RE2 writes out to 110,000: the probe's rule took 2.35 s to create, then as long at every check
+    const costly = '.{1,1000}'.repeat(55);
+    const refused = await create({ url: '@karaoke', titleExclude: costly });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_follow' });
+    expect(refused.json().detail).toMatch(
+      /^titleExclude is too costly to compile: its counted repetitions \(\{n,m\}\) write it out to 110000 characters, more than 2000/,
+    );
+    expect((await kura.app.inject({ url: '/api/follows' })).json()).toEqual([]);
+
+    // a long rule without counts is no cost: 45 words
+    const words = Array.from({ length: 45 }, (_, i) => `karaoke${i}`).join('|');
+    const created = await create({ url: '@karaoke', titleInclude: words });
+    expect(created.statusCode, created.body).toBe(201);
+    const patched = await send('PATCH', `/api/follows/${created.json().id}`, admin, { titleInclude: costly });
+    expect(patched.statusCode, patched.body).toBe(400);
+    expect(patched.json()).toMatchObject({ code: 'invalid_follow' });
+    expect(patched.json().detail).toMatch(/^titleInclude is too costly to compile/);
+    expect((await kura.app.inject({ url: `/api/follows/${created.json().id}` })).json().rules.titleInclude).toBe(words);
+  });
+
   it('is admin-only for writes, and judges the caller before the body (401/403 whatever was sent)', async () => {
     for (const payload of [{ url: '@karaoke' }, { nonsense: true }]) {
       expect((await send('POST', '/api/follows', undefined, payload)).json()).toMatchObject({ status: 401, code: 'not_logged_in' });

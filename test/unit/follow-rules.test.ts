@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { checkRules, titleRules } from '../../src/core/follows/follow-rules.js';
+import { RE2JS } from 're2js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkRules, MAX_RULE_EXPANSION, titleRules } from '../../src/core/follows/follow-rules.js';
+import { expandedLength } from '../../src/core/follows/rule-expansion.js';
 import type { FollowRules } from '../../src/core/follows/follow.js';
 
 const rules = (extra: Partial<FollowRules>): FollowRules => ({ titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null, ...extra });
@@ -60,5 +62,45 @@ describe("a follow's title rules", () => {
   it('skip every title, saying why, when a stored rule cannot be run any more', () => {
     // stored before rules ran on RE2: JavaScript took lookbehind, RE2 does not
     expect(titleRules(rules({ titleInclude: '(?<!re)run' }))('Karaoke run')).toMatch(/^a title rule cannot be run \(.+\); edit the follow$/);
+  });
+
+  it('skip every title, saying why, when a stored rule is too costly to compile, and do not compile it', () => {
+    // stored before rules were bounded: 495 characters, 110,000 once written out
+    const compiled = vi.spyOn(RE2JS, 'compile');
+    const refusal = titleRules(rules({ titleInclude: 'karaoke', titleExclude: '.{1,1000}'.repeat(55) }));
+    expect(refusal('Karaoke night')).toBe(
+      'a title rule cannot be run (too costly to compile: its counted repetitions ({n,m}) write it out to 110000 characters, more than 2000); edit the follow',
+    );
+    expect(compiled.mock.calls.map(([pattern]) => pattern)).toEqual(['karaoke']);
+  });
+});
+
+describe('how long a title rule is once RE2 writes out its counted repetitions', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // what RE2 compiles the rule into (its program's size) is what costs; the figure is read without compiling
+  const shapes = [
+    'karaoke|歌枠',
+    '.{1,100}'.repeat(5),
+    '(?:.{1,10}){1,100}'.repeat(2),
+    '[a-z]{1,100}'.repeat(40),
+    '(?:karaoke|singing){1,10}'.repeat(19),
+    '\\p{Greek}{3,}x{2}',
+    '[]{]{3}\\Q{5}\\E{3}',
+  ];
+  it.each(shapes)('is never less than the size of the program RE2 compiles %s into, but for the instructions every program has', (pattern) => {
+    const size = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE).programSize();
+    expect(expandedLength(pattern)).toBeGreaterThanOrEqual(size - 3);
+    expect(expandedLength(pattern)).toBeLessThanOrEqual(2 * size);
+  });
+
+  it('refuses a rule past the bound at creation without compiling it, naming the rule', () => {
+    const compiled = vi.spyOn(RE2JS, 'compile');
+    expect(() => checkRules(rules({ titleExclude: '[a-z]{1,100}'.repeat(40) }))).toThrow(
+      `titleExclude is too costly to compile: its counted repetitions ({n,m}) write it out to 8000 characters, more than ${MAX_RULE_EXPANSION}; use smaller counts, or + and *.`,
+    );
+    expect(compiled).not.toHaveBeenCalled();
+    // a count that fits is taken
+    expect(checkRules(rules({ titleInclude: '\\bpart [0-9]{1,3}\\b' })).titleInclude).toBe('\\bpart [0-9]{1,3}\\b');
   });
 });

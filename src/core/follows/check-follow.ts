@@ -3,7 +3,7 @@ import { healthOf, SIGNALS_OF, type AccessRefusal, type Follow, type Sighting, t
 import { decideBroadcast, decideVideo, probeAccess, type Decision, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
 import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
 import { publicErrorWords } from '../sources/public-url.js';
-import { titleRules } from './follow-rules.js';
+import { titleRules, type TitleRefusal } from './follow-rules.js';
 
 export interface CheckDeps extends DecideDeps {
   follows: FollowRepo;
@@ -26,7 +26,7 @@ export interface CheckPolicy extends DecidePolicy {
  * (one `follow.unhealthy` event) after an hour of either.
  */
 export async function checkFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
-  const outcome = await lookAtFollow(deps, follow, policy, now);
+  const outcome = await lookAtFollow(deps, follow, policy, now, titleRules(follow.rules));
   await deps.follows.recordCheck(follow.id, outcome, follow.nextCheckAt);
   return outcome;
 }
@@ -34,13 +34,15 @@ export async function checkFollow(deps: CheckDeps, follow: Follow, policy: Check
 /**
  * A check as `checkFollow` makes it, but for its outcome, which is not written: the sightings and
  * queued streams are (as they are decided); the caller writes the outcome when it changed something.
+ * `titles`: the follow's title rules compiled (`titleRules`), which a caller that checks the follow
+ * again and again keeps until they change.
  */
-export async function lookAtFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
+export async function lookAtFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date, titles: TitleRefusal): Promise<CheckOutcome> {
   const looked = await lookAll(deps, follow, policy, now);
   const signals = looked.map((l) => l.health);
   const candidates = dedupe(looked.flatMap((l) => l.candidates));
   const standing = await probeAccess(deps, follow);
-  const { queued, refused } = await decideAll(deps, follow, candidates, policy, now);
+  const { queued, refused } = await decideAll(deps, follow, candidates, { ...policy, titles }, now);
   const accessRefused: AccessRefusal | null = refused === null ? standing : { ...refused, since: standing?.since ?? now };
   const answered = signals.some((s) => s.lastError === null);
   const failingSince = answered && accessRefused === null ? null : (follow.failingSince ?? now);
@@ -134,23 +136,21 @@ async function decideAll(
   deps: CheckDeps,
   follow: Follow,
   candidates: StreamCandidate[],
-  policy: CheckPolicy,
+  policy: CheckPolicy & { titles: TitleRefusal },
   now: Date,
 ): Promise<{ queued: number; refused: Omit<AccessRefusal, 'since'> | null }> {
   let queued = 0;
   let refused: Omit<AccessRefusal, 'since'> | null = null;
   for (const broadcast of candidates.filter((c) => c.id === null)) {
     // a broadcast that ended between the look and the queuing is simply not queued; the next look sees the next one
-    if (await decideBroadcast(deps, follow, broadcast, now).catch(() => false)) queued += 1;
+    if (await decideBroadcast(deps, follow, broadcast, policy.titles, now).catch(() => false)) queued += 1;
   }
   const videos = await unsettled(deps, follow, candidates, policy, now);
-  // the follow's title rules, compiled once for every title of this check
-  const decide = { ...policy, titles: titleRules(follow.rules) };
   const sightings: Sighting[] = [];
   for (const { candidate, known } of videos) {
     const decision: Decision = known
       ? { verdict: 'known', reason: 'Kura has a record of it already', recheckAt: null }
-      : await decideVideo(deps, follow, candidate, decide, now);
+      : await decideVideo(deps, follow, candidate, policy, now);
     if (decision.verdict === 'queued') queued += 1;
     const { accessRefused, ...decided } = decision;
     if (accessRefused !== undefined) refused = { error: accessRefused, probeUrl: candidate.url };

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0054-follows-claims-and-sightings.md
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0056-title-rules-re2.md
 import { AppError } from '../errors.js';
 import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
@@ -170,16 +170,25 @@ export const PLAYLIST_SIGHTING = 'playlist';
 const sequenceAt = (position: string | null | undefined) => Number(/^segment (\d+):/.exec(position ?? '')?.[1] ?? Number.NaN);
 
 /**
+ * The sighting of an HLS broadcast the follow's title rules skipped (it has no record, so no id of
+ * its own): one per follow, the last such broadcast, shown on the follow's page.
+ */
+export const SKIPPED_BROADCAST_SIGHTING = 'skipped-broadcast';
+
+/**
  * An HLS endpoint live now: a new record for this broadcast, unless one of its source is being
  * recorded already, or its playlist has not moved since it was last seen (an endpoint that leaves
  * the ended broadcast's playlist in place, whose record ended idle), or it is the broadcast whose
  * capture an admin stopped, going on (its sequence did not go back: a stop sticks until the next
- * broadcast). Returns whether it queued one.
+ * broadcast), or the follow's title rules skip the title its record would have (the rules are
+ * the admin's words for which streams to keep, and that title is the one the admin then sees).
+ * Returns whether it queued one.
  */
 export async function decideBroadcast(
   deps: DecideDeps & { follows: Pick<FollowRepo, 'sightings' | 'recordSightings'> },
   follow: Follow,
   candidate: StreamCandidate,
+  titles: TitleRefusal,
   now: Date,
 ): Promise<boolean> {
   const sightings = (...more: Sighting[]) =>
@@ -219,10 +228,25 @@ export async function decideBroadcast(
     await sightings(broadcast(stopped.record, 'known', `stopped by ${stopped.by}: not queued again while this broadcast goes on`));
     return false;
   }
+  const title = defaultTitle(follow.title ?? follow.channelName, now);
+  const refusal = titles(title);
+  if (refusal !== null) {
+    const skipped = {
+      followId: follow.id,
+      streamId: SKIPPED_BROADCAST_SIGHTING,
+      title,
+      verdict: 'skipped' as const,
+      reason: refusal,
+      seenAt: now,
+      recheckAt: null,
+    };
+    await sightings(skipped);
+    return false;
+  }
   const queued = await queueStream(deps, {
     url: candidate.url,
     submitter: followSubmitter(follow.id),
-    title: defaultTitle(follow.title ?? follow.channelName, now),
+    title,
     channelName: follow.channelName,
     ...(follow.channelId === null ? {} : { channelId: follow.channelId }),
     now,

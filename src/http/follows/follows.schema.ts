@@ -1,11 +1,12 @@
 import Type, { type Static } from 'typebox';
 import { FOLLOW_ID_PATTERN, FOLLOW_KINDS, MEMBERS_ONLY_RULES, SIGNALS_OF } from '../../core/follows/follow.js';
-import { MAX_RULE_LENGTH } from '../../core/follows/follow-rules.js';
+import { MAX_RULE_EXPANSION, MAX_RULE_LENGTH } from '../../core/follows/follow-rules.js';
 import { retentionChangeProperties, retentionCreateProperties, RetentionRulesSchema } from '../retention/retention.schema.js';
 
 const time = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 const SIGNAL_NAMES = ['feed', 'tabs', 'holodex', 'playlist'] as const satisfies readonly (typeof SIGNALS_OF)[keyof typeof SIGNALS_OF][number][];
-const rule = (description: string) => Type.String({ minLength: 1, maxLength: MAX_RULE_LENGTH, description });
+const RULE_BOUND = `; HLS endpoints: matched against each broadcast's record title ("{title or channel} YYYY-MM-DD HH:MM UTC"); refused (400 invalid_follow) when its counted repetitions ({n,m}) write it out past ${MAX_RULE_EXPANSION} characters`;
+const rule = (description: string) => Type.String({ minLength: 1, maxLength: MAX_RULE_LENGTH, description: `${description}${RULE_BOUND}` });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const RulesSchema = Type.Object({

@@ -1,7 +1,8 @@
-// Decisions: docs/decisions/0082-follows-held-in-memory.md
+// Decisions: docs/decisions/0056-title-rules-re2.md, docs/decisions/0082-follows-held-in-memory.md
 import { afterCheck, checkChanged } from '../../core/follows/check-changes.js';
 import { lookAtFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow, SignalName } from '../../core/follows/follow.js';
+import { titleRules, type TitleRefusal } from '../../core/follows/follow-rules.js';
 import type { CheckOutcome, HeldLook } from '../../core/follows/ports.js';
 
 /** Node's timers hold at most 2^31 - 1 ms (about 24 days); a check further off is looked at then, early. */
@@ -27,6 +28,8 @@ interface Held {
   again: boolean;
   /** A check that changed nothing but times, not written yet. */
   unwritten: HeldLook | null;
+  /** Its title rules compiled, with their text: compiled again only when they change, not at every check. */
+  titles: { text: string; refusal: TitleRefusal } | null;
 }
 
 export interface HeldOptions {
@@ -67,7 +70,7 @@ export class HeldFollows {
   /** Holds a follow as claimed (its row as read), checked at its nextCheckAt. */
   take(follow: Follow): void {
     this.drop(follow.id);
-    const held: Held = { follow, storedDue: follow.nextCheckAt, timer: undefined, checking: false, again: false, unwritten: null };
+    const held: Held = { follow, storedDue: follow.nextCheckAt, timer: undefined, checking: false, again: false, unwritten: null, titles: null };
     this.held.set(follow.id, held);
     this.schedule(held);
   }
@@ -122,6 +125,14 @@ export class HeldFollows {
     return Math.min(TICK_MS, this.options.policy.intervals[signal] * 1000 * EARLY_SHARE);
   }
 
+  /** The held follow's title rules, compiled when first needed and again only when an edit changed them. */
+  private titlesOf(held: Held): TitleRefusal {
+    const { rules } = held.follow;
+    const text = JSON.stringify([rules.titleInclude, rules.titleExclude]);
+    if (held.titles?.text !== text) held.titles = { text, refusal: titleRules(rules) };
+    return held.titles.refusal;
+  }
+
   private schedule(held: Held): void {
     clearTimeout(held.timer);
     if (held.checking || this.stopped) return; // scheduled again when its check ends
@@ -162,7 +173,7 @@ export class HeldFollows {
       const dueNow = follow.signals.map((s) =>
         s.nextCheckAt.getTime() - now.getTime() <= this.earlyMs(s.signal) + TIMER_SLOP_MS ? { ...s, nextCheckAt: now } : s,
       );
-      const outcome = await lookAtFollow(this.deps, { ...follow, signals: dueNow }, this.options.policy, now);
+      const outcome = await lookAtFollow(this.deps, { ...follow, signals: dueNow }, this.options.policy, now, this.titlesOf(held));
       const after = afterCheck(follow, outcome);
       if (checkChanged(follow, outcome)) {
         await this.deps.follows.recordCheck(follow.id, outcome, held.storedDue);
