@@ -81,13 +81,14 @@ describe('kura command', () => {
     expect((await runKura(['import', file], env(), cwd)).stdout).toMatch(/imported 0 new and 500 updated records/);
 
     const bad = buildRecords(3, { offset: 1000 }) as Array<Record<string, unknown>>;
+    bad[0]!.scheduledStart = '0000-01-01T00:00:00Z';
     bad[1]!.title = 'Karaoke\u0000night';
     bad[2]!.finished = 'yes';
     await writeFile(file, JSON.stringify(bad));
     const refused = await runKura(['import', file], env(), cwd);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'Nothing was imported:\nrecord 1 (id "rec00001001"): title holds a character the database cannot store (U+0000 at position 7)\nrecord 2 (id "rec00001002"): finished',
+      'Nothing was imported:\nrecord 0 (id "rec00001000"): scheduledStart 0000-01-01T00:00:00Z is outside the dates Kura can store (0001-01-01 to 9999-12-31 UTC)\nrecord 1 (id "rec00001001"): title holds a character the database cannot store (U+0000 at position 7)\nrecord 2 (id "rec00001002"): finished',
     );
     const { rows } = await db.pool.query('select count(*)::int as n from livestreams');
     expect(rows[0].n).toBe(500);
