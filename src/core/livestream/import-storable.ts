@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0011-import.md
 /**
  * The values of an import file PostgreSQL would refuse (or store altered): each is found before
  * anything is written, so the whole import fails with the record and field named rather than with

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0019-submission.md
 /**
  * How a record of an HLS stream is named when nobody gave it a name: by its channel (or host) and
  * the minute it began, `Karaoke night 2026-11-30 18:02 UTC`, under a channel id that is a slug of
