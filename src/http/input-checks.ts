@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0002-one-check-of-raw-input.md
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 
 /** The parts of a request Fastify validates, named as in its validation errors. */
 type Part = 'params' | 'querystring' | 'body';
@@ -30,6 +30,21 @@ export function installInputChecks(app: FastifyInstance): void {
     const refusal = findHostileInput(request);
     done(refusal === null ? undefined : validationError(refusal));
   });
+}
+
+/**
+ * A route's own `preValidation` hook refusing each of `fields` that the body holds as anything but
+ * a JSON string: type coercion, on for every route, would turn `["a"]` into "a" and `5` into "5"
+ * where the route takes only text a person wrote (a name). Refused as a validation error of the
+ * body, as the checks above are.
+ */
+export function requireStrings(...fields: string[]): preValidationHookHandler {
+  return (request, _reply, done) => {
+    const body = request.body;
+    const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const field = fields.find((name) => given[name] !== undefined && typeof given[name] !== 'string');
+    done(field === undefined ? undefined : validationError({ part: 'body', path: `/${field}`, message: 'must be a JSON string' }));
+  };
 }
 
 /** The first hostile input of a request, or null. */

@@ -81,13 +81,14 @@ describe('kura command', () => {
     expect((await runKura(['import', file], env(), cwd)).stdout).toMatch(/imported 0 new and 500 updated records/);
 
     const bad = buildRecords(3, { offset: 1000 }) as Array<Record<string, unknown>>;
+    bad[0]!.scheduledStart = '0000-01-01T00:00:00Z';
     bad[1]!.title = 'Karaoke\u0000night';
     bad[2]!.finished = 'yes';
     await writeFile(file, JSON.stringify(bad));
     const refused = await runKura(['import', file], env(), cwd);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'Nothing was imported:\nrecord 1: title holds a character the database cannot store (U+0000 at position 7)\nrecord 2: finished',
+      'Nothing was imported:\nrecord 0 (id "rec00001000"): scheduledStart 0000-01-01T00:00:00Z is outside the dates Kura can store (0001-01-01 to 9999-12-31 UTC)\nrecord 1 (id "rec00001001"): title holds a character the database cannot store (U+0000 at position 7)\nrecord 2 (id "rec00001002"): finished',
     );
     const { rows } = await db.pool.query('select count(*)::int as n from livestreams');
     expect(rows[0].n).toBe(500);
@@ -99,7 +100,7 @@ describe('kura command', () => {
     expect([bad.code, bad.stderr]).toEqual([2, 'kura: --base-url must be an http(s) URL such as https://archive.example (got "pomu.example")\n']);
     const without = await runKura(['import', file], env(), cwd);
     expect(without.code).toBe(1);
-    expect(without.stderr).toContain('record 0: downloadUrl "/api/download/kQp3xF0aZ1c/video" is relative');
+    expect(without.stderr).toContain('record 0 (id "kQp3xF0aZ1c"): downloadUrl "/api/download/kQp3xF0aZ1c/video" is relative');
     const imported = await runKura(['import', file, '--base-url', 'https://pomu.example'], env(), cwd);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/imported 10 new and 0 updated records/);

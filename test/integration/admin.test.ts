@@ -214,4 +214,43 @@ describe('rename', () => {
     expect(unknown.json()).toMatchObject({ status: 404, code: 'livestream_not_found' });
     expect((await kura.db.livestreams.findById('named1'))?.title).toBe('Stream named1');
   });
+
+  const renameRecord = (id: string, payload: object) =>
+    kura.app.inject({ method: 'PATCH', url: `/api/video/${id}`, headers: { ...SAME_ORIGIN, cookie: admin }, payload });
+
+  it('refuses a title or channel name that is not a JSON string (no type coercion), naming the field', async () => {
+    await makeRecord('named2', 'finished');
+    const bodies: Array<[object, string]> = [
+      [{ title: ['a'] }, 'title'],
+      [{ title: 5 }, 'title'],
+      [{ title: null }, 'title'],
+      [{ title: 'fine', channelName: true }, 'channelName'],
+      [{ channelName: { name: 'a' } }, 'channelName'],
+    ];
+    for (const [body, field] of bodies) {
+      const refused = await renameRecord('named2', body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_body', detail: expect.stringContaining(`Field "${field}" must be a JSON string`) });
+    }
+    expect(await kura.db.livestreams.findById('named2')).toMatchObject({ title: 'Stream named2', channelName: 'Channel' });
+  });
+
+  it('keeps names as submissions do: controls become a space, bidi overrides and isolates and other invisible characters go; nothing visible is refused', async () => {
+    await makeRecord('named3', 'finished');
+    const renamed = await renameRecord('named3', {
+      title: ' Friday\u202e ekoarak\u2066 night\u0007\r\nlive\u200b\u2069 ',
+      channelName: '\u2067Karaoke\u2069\tNight\u0085',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ title: 'Friday ekoarak night live', channelName: 'Karaoke Night' });
+    expect(await kura.db.livestreams.findById('named3')).toMatchObject({ title: 'Friday ekoarak night live', channelName: 'Karaoke Night' });
+    // emoji sequences keep their joiners
+    expect((await renameRecord('named3', { title: 'Family 👨\u200d👩\u200d👧' })).json().title).toBe('Family 👨\u200d👩\u200d👧');
+    for (const body of [{ title: '\u202e\u200b\u2066' }, { channelName: ' \u2069\u0009\u009b ' }]) {
+      const refused = await renameRecord('named3', body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_body', detail: expect.stringMatching(/^Field "(title|channelName)" must match pattern/) });
+    }
+    expect((await kura.db.livestreams.findById('named3'))?.channelName).toBe('Karaoke Night');
+  });
 });

@@ -69,6 +69,28 @@ describe('submitting a stream', () => {
     expect(blank.json()).toMatchObject({ code: 'invalid_body' });
   });
 
+  it('keeps given names as renames do: controls become a space, bidi overrides and invisible characters go; a name that is not a JSON string or has nothing visible is refused', async () => {
+    await addUser(kura, 'frank'); // his own submission limit, untouched by the other tests
+    const frank = { ...SAME_ORIGIN, cookie: await logIn(kura, 'frank') };
+    const named = await submit(kura, frank, {
+      videoUrl: `${base}/live/named/index.m3u8`,
+      title: ' Friday\u202e ekoarak\u2066 night\u0007\r\nlive\u200b\u2069 ',
+      channel: '\u2067Karaoke\u2069\tNight\u0085',
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json()).toMatchObject({ title: 'Friday ekoarak night live', channelName: 'Karaoke Night', channelId: 'karaoke-night' });
+    const refusals: Array<[object, string]> = [
+      [{ title: ['a'] }, 'Field "title" must be a JSON string'],
+      [{ channel: 5 }, 'Field "channel" must be a JSON string'],
+      [{ title: '\u202e\u200b' }, 'Field "title" must match pattern'],
+    ];
+    for (const [names, detail] of refusals) {
+      const refused = await submit(kura, frank, { videoUrl: `${base}/live/refused/index.m3u8`, ...names });
+      expect(refused.statusCode, JSON.stringify(names)).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_body', detail: expect.stringContaining(detail) });
+    }
+  });
+
   it('makes one record for two users, with both submitters in order; a second submission adds no one', async () => {
     const url = `${base}/live/karaoke/index.m3u8`;
     const first = await submit(kura, asUser('alice'), { videoUrl: url, quality: '720p' });

@@ -7,6 +7,7 @@ import { youtubeWatchUrl, type LivestreamInput } from './livestream.js';
 import { LIVESTREAM_ID_PATTERN, LIVESTREAM_STATUSES, PLATFORMS, type LivestreamStatus } from '../vocabulary.js';
 import { neverLiveDeadline, neverLiveReason } from './lifecycle.js';
 import type { LivestreamRepo } from './ports.js';
+import { declaredBytes, MAX_STORABLE_BYTES, unstorableProblems } from './import-storable.js';
 import { IMPORT_SUBMITTER_PATTERN, importedSubmitter, parseBaseUrl, RELATIVE_URL_PATTERN, resolveDownloadUrl } from './original-export.js';
 
 /** One import file holds at most this many records. */
@@ -82,21 +83,31 @@ export function parseImportFile(file: unknown, baseUrl?: string): LivestreamInpu
   const problems: string[] = [];
   const records: LivestreamInput[] = [];
   const firstIndexOfId = new Map<string, number>();
+  let declaredTotal = 0;
+  let totalRefused = false;
   file.forEach((raw: unknown, index) => {
+    const where = recordLabel(raw, index);
     const recordProblems = problemsOf(raw);
     if (recordProblems.length > 0) {
-      problems.push(...recordProblems.map((p) => `record ${index}: ${p}`));
+      problems.push(...recordProblems.map((p) => `${where}: ${p}`));
       return;
     }
     const downloadUrl = resolveDownloadUrl((raw as ImportRecord).downloadUrl ?? '', baseUrl);
     if ('problem' in downloadUrl) {
-      problems.push(`record ${index}: ${downloadUrl.problem}`);
+      problems.push(`${where}: ${downloadUrl.problem}`);
+      return;
+    }
+    // the totals (/api/stats, each channel's) add every size up: the file's sum must fit too
+    declaredTotal += declaredBytes(raw as ImportRecord);
+    if (declaredTotal > MAX_STORABLE_BYTES && !totalRefused) {
+      problems.push(`${where}: fileSizeBytes brings the file's total size past ${MAX_STORABLE_BYTES} bytes, more than Kura can count`);
+      totalRefused = true;
       return;
     }
     const record = toInput(raw as ImportRecord, downloadUrl.url || null);
     const earlier = firstIndexOfId.get(record.id);
     if (earlier !== undefined) {
-      problems.push(`record ${index}: id "${record.id}" already appears at record ${earlier}`);
+      problems.push(`${where}: the id already appears at record ${earlier}`);
       return;
     }
     firstIndexOfId.set(record.id, index);
@@ -104,6 +115,13 @@ export function parseImportFile(file: unknown, baseUrl?: string): LivestreamInpu
   });
   if (problems.length > 0) throw invalid(problems);
   return records;
+}
+
+/** `record 3 (id "abc")`: where a problem is, by the record's index in the file and, when it has one, its id. */
+function recordLabel(raw: unknown, index: number): string {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string') return `record ${index}`;
+  return `record ${index} (id ${JSON.stringify(id.length > 64 ? `${id.slice(0, 64)}…` : id)})`;
 }
 
 function problemsOf(raw: unknown): string[] {
@@ -122,26 +140,6 @@ function problemsOf(raw: unknown): string[] {
 
 function describe(keyword: string, message: string): string {
   return keyword === 'required' ? 'is required' : message;
-}
-
-/**
- * A NUL (PostgreSQL's text cannot hold one: the whole import would fail with the driver's words)
- * or half of a surrogate pair (UTF-8 has no such character: it would be stored altered).
- */
-// eslint-disable-next-line no-control-regex -- the NUL is what is looked for
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Every string field (each submitter too) holding a character the database cannot store as given, named with its position. */
-function unstorableProblems(record: ImportRecord): string[] {
-  const strings = Object.entries(record).flatMap(([field, value]): Array<[string, unknown]> =>
-    Array.isArray(value) ? value.map((item, i) => [`${field}.${i}`, item]) : [[field, value]],
-  );
-  return strings.flatMap(([field, value]) => {
-    const found = typeof value === 'string' ? UNSTORABLE.exec(value) : null;
-    if (found === null) return [];
-    const code = found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return [`${field} holds a character the database cannot store (U+${code} at position ${found.index})`];
-  });
 }
 
 function consistencyProblems(record: ImportRecord): string[] {

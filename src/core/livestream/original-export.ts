@@ -32,16 +32,17 @@ export function parseBaseUrl(raw: string): string | null {
 }
 
 /**
- * A record's download URL made absolute: an absolute URL as it is, a path resolved against
- * `baseUrl`. Without a base, a path is a problem (in words) naming what to give.
+ * A record's download URL made absolute: an absolute URL as it is (the export names it in full), a
+ * path resolved against `baseUrl` and kept only within its origin (WHATWG URLs read `/\host` as
+ * `//host`, another origin). Without a base, a path is a problem (in words) naming what to give.
  */
 export function resolveDownloadUrl(value: string, baseUrl: string | undefined): { url: string } | { problem: string } {
   if (!value.startsWith('/')) return { url: value };
-  if (baseUrl === undefined) {
-    return {
-      problem: `downloadUrl "${value.length > 80 ? `${value.slice(0, 80)}…` : value}" is relative: give the address of the instance it came from (kura import --base-url URL)`,
-    };
-  }
-  const url = new URL(value, baseUrl).href;
-  return url.length > 2048 ? { problem: 'downloadUrl is longer than 2048 characters once resolved against the base URL' } : { url };
+  const given = `downloadUrl "${value.length > 80 ? `${value.slice(0, 80)}…` : value}"`;
+  if (baseUrl === undefined) return { problem: `${given} is relative: give the address of the instance it came from (kura import --base-url URL)` };
+  const url = URL.parse(value, baseUrl);
+  if (url === null) return { problem: `${given} is not a URL once resolved against the base URL` };
+  const origin = new URL(baseUrl).origin;
+  if (url.origin !== origin) return { problem: `${given} resolves to ${url.origin}, outside the base URL's origin ${origin}` };
+  return url.href.length > 2048 ? { problem: 'downloadUrl is longer than 2048 characters once resolved against the base URL' } : { url: url.href };
 }

@@ -2,6 +2,7 @@
 import { submitterOf, type Caller } from '../accounts/account.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';
 import { queueStream } from './queue-stream.js';
+import { givenName } from '../livestream/record-names.js';
 import { AppError } from '../errors.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
@@ -12,6 +13,7 @@ import type { StreamSource } from '../sources/ports.js';
  * A user's submission: counted against the per-user rate limit, then queued by `queueStream`
  * with the caller as a submitter (joining an upcoming or live record, never twice). `source` is
  * the submission source, which applies the operator's rules (kinds, channels, private targets).
+ * The title and channel name given are kept as `givenName` makes them.
  * Throws `too_many_requests` and whatever `queueStream` throws.
  */
 export async function submitStream(
@@ -28,6 +30,10 @@ export async function submitStream(
       limit.retryAfterSeconds,
     );
   }
-  const { url, quality, title, channelName, now } = request;
-  return queueStream(deps, { url, submitter, quality, now, ...(title === undefined ? {} : { title }), ...(channelName === undefined ? {} : { channelName }) });
+  const { url, quality, now } = request;
+  const names = {
+    ...(request.title === undefined ? {} : { title: givenName(request.title) }),
+    ...(request.channelName === undefined ? {} : { channelName: givenName(request.channelName) }),
+  };
+  return queueStream(deps, { url, submitter, quality, now, ...names });
 }

@@ -7,6 +7,7 @@ import { callerOf, type Guard } from '../auth/guard.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 import { problemResponses } from '../responses.schema.js';
+import { requireStrings } from '../input-checks.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
@@ -36,6 +37,7 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
       '/submit',
       {
         onRequest: guard.requireCaller,
+        preValidation: requireStrings('title', 'channel'),
         schema: {
           operationId: 'submitLivestream',
           summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
@@ -58,8 +60,8 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
             caller,
             url: request.body.videoUrl,
             quality: requestedQuality(request.body.quality),
-            title: request.body.title?.trim(),
-            channelName: request.body.channel?.trim(),
+            title: request.body.title,
+            channelName: request.body.channel,
             rule: deps.settings.submitLimit,
             now: new Date(),
           },

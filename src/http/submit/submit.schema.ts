@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0075-original-interface-compatibility.md
 import Type, { type Static } from 'typebox';
+import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/livestream/record-names.js';
 
 /** A quality code as /api/qualities hands it out: `best`, or a height like `720p`. */
 const QUALITY_CODE_PATTERN = '^(best|[1-9][0-9]{2,3}p)$';
@@ -27,12 +28,17 @@ export const SubmitBodySchema = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 200,
-      pattern: '\\S',
-      description: 'An HLS stream’s title (default: its channel or host and the minute it was queued); YouTube streams keep YouTube’s',
+      pattern: VISIBLE_NAME_PATTERN,
+      description: `An HLS stream’s title (default: its channel or host and the minute it was queued); YouTube streams keep YouTube’s. A JSON string; ${GIVEN_NAME_RULE}`,
     }),
   ),
   channel: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'An HLS stream’s channel (default: its host); its channel id is a slug of it' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: VISIBLE_NAME_PATTERN,
+      description: `An HLS stream’s channel (default: its host); its channel id is a slug of it. A JSON string; ${GIVEN_NAME_RULE}`,
+    }),
   ),
 });
 export type SubmitBody = Static<typeof SubmitBodySchema>;

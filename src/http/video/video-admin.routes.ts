@@ -9,18 +9,29 @@ import { callerOf, type Guard } from '../auth/guard.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams/record.schema.js';
 import { sendNoContent } from '../problem.js';
+import { requireStrings } from '../input-checks.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import type { AccountDeps } from '../auth/account-deps.js';
+import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/livestream/record-names.js';
 
 const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
 const RenameSchema = Type.Object(
   {
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'The record’s new title' })),
-    channelName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Its channel’s new name (the channel id stays)' })),
+    title: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, pattern: VISIBLE_NAME_PATTERN, description: `The record’s new title (a JSON string; ${GIVEN_NAME_RULE})` }),
+    ),
+    channelName: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: VISIBLE_NAME_PATTERN,
+        description: `Its channel’s new name, the channel id staying (a JSON string; ${GIVEN_NAME_RULE})`,
+      }),
+    ),
   },
   { minProperties: 1, additionalProperties: false },
 );
@@ -79,6 +90,7 @@ export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncT
       '/video/:id',
       {
         onRequest: guard.requireAdmin,
+        preValidation: requireStrings('title', 'channelName'),
         schema: {
           operationId: 'renameVideo',
           summary: 'Admin: renames a record (its title, its channel’s name, or both); the search index follows',
