@@ -18,6 +18,8 @@ export interface WorkerSettings {
   workerId: string;
   /** A capture's lease older than this is stale: its worker is gone (KURA_STALE_AFTER_SECONDS). */
   staleAfterSeconds: number;
+  /** How long a source may give no answer before its capture ends `source_unreachable` (KURA_CAPTURE_UNREACHABLE_SECONDS). */
+  unreachableSeconds: number;
   watch: WatchPolicy;
 }
 

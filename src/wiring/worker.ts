@@ -102,6 +102,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
     settings: {
       workerId: `${hostname()}:${process.pid}`,
       staleAfterSeconds: capture.staleAfterSeconds,
+      unreachableSeconds: capture.unreachableSeconds,
       watch: { pollSeconds: capture.watchPollSeconds, neverLiveSeconds: capture.neverLiveSeconds },
     },
     timing: { maxCaptures: capture.maxCaptures, backstopSeconds: capture.jobPollSeconds },

@@ -66,7 +66,7 @@ function deps(options: { fragments: boolean; fragmentRecorder: FragmentRecorder[
   };
   return { value, asked, recorded };
 }
-const worker = () => ({ workerId: 'worker-1', staleAfterSeconds: 30, signal: new AbortController().signal });
+const worker = () => ({ workerId: 'worker-1', staleAfterSeconds: 30, unreachableSeconds: 600, signal: new AbortController().signal });
 const captureRow = async () =>
   (await db.pool.query<{ fragment_formats: unknown; playlist_url: string | null; end_reason: string }>('select * from captures where livestream_id = $1', [ID]))
     .rows[0];

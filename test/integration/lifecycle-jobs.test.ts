@@ -156,6 +156,7 @@ async function startWorker(media: MediaTools): Promise<WorkerDeps> {
   const worker = createHandlers(deps, {
     workerId: 'finalizer',
     staleAfterSeconds: 30,
+    unreachableSeconds: 600,
     watch: { pollSeconds: 1, neverLiveSeconds: 3600 },
   });
   stopWorking = await workJobs(jobs, db.url, worker);

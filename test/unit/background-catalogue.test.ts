@@ -38,7 +38,7 @@ function stubWorker() {
       captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }) },
       sweep: { anythingToSweep: () => asked('anythingToSweep', true), alone: () => asked('sweep', undefined) },
     },
-    settings: { workerId: 'test', staleAfterSeconds: 30, watch: { pollSeconds: 60, neverLiveSeconds: 3600 } },
+    settings: { workerId: 'test', staleAfterSeconds: 30, unreachableSeconds: 600, watch: { pollSeconds: 60, neverLiveSeconds: 3600 } },
     timing: { maxCaptures: 2, backstopSeconds: 77 },
     log: { info: () => undefined, warn: (_fields: object, message: string) => calls.push(`warn ${message}`) },
     jobs,

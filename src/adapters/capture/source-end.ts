@@ -1,12 +1,9 @@
 // Decisions: docs/decisions/0037-how-a-capture-ends.md
 import type { EndReason } from '../../core/capture/capture.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
-import { parsePlaylist, type MediaPlaylist } from '../sources/hls-playlist.js';
+import { OFFLINE_STATUSES, parsePlaylist, type MediaPlaylist } from '../sources/hls-playlist.js';
 import type { RecorderLimits } from './recorder-deps.js';
 import type { SignedPlaylist } from './signed-playlist.js';
-
-/** What a server that is live only sometimes (MediaMTX, Owncast, nginx-rtmp) answers once a broadcast stopped. */
-const OFFLINE_STATUSES = [404, 410];
 
 /**
  * Tells, from a capture's playlist fetches, when a source without ENDLIST is gone: its playlist

@@ -2,10 +2,7 @@
 import type { Follow, StreamCandidate } from '../../core/follows/follow.js';
 import type { FollowSignal } from '../../core/follows/ports.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
-import { parsePlaylist, pickVariant, type MediaPlaylist, type Playlist } from '../sources/hls-playlist.js';
-
-/** What a server that is live only sometimes (MediaMTX, Owncast, nginx-rtmp) answers while offline. */
-const OFFLINE_STATUSES = [404, 410];
+import { OFFLINE_STATUSES, parsePlaylist, pickVariant, type MediaPlaylist, type Playlist } from '../sources/hls-playlist.js';
 
 /**
  * The `playlist` signal of an HLS endpoint follow: the endpoint is live while its media playlist

@@ -2,6 +2,9 @@ import HLS from 'hls-parser';
 import type { Quality } from '../../core/sources/ports.js';
 import type { ByteRange, Fetcher } from './http-fetch.js';
 
+/** What a server that is live only sometimes (MediaMTX, Owncast, nginx-rtmp) answers for its playlist while no broadcast is on air. */
+export const OFFLINE_STATUSES = [404, 410];
+
 /** Where a segment's bytes are: a whole resource, or a byte range of one. */
 export interface Resource {
   url: string;

@@ -2,7 +2,7 @@
 import { AppError } from '../../core/errors.js';
 import type { SourceStatus, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
-import { loadPlaylist, pickVariant, qualitiesOf } from './hls-playlist.js';
+import { loadPlaylist, OFFLINE_STATUSES, pickVariant, qualitiesOf } from './hls-playlist.js';
 
 const NOT_HLS = 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.';
 /** What to do with an HLS address whose stream has not begun (a server answering 404 until then). */
@@ -49,8 +49,11 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
         if (playlist.segments.length === 0) return { state: playlist.ended ? 'ended' : 'not_yet', reason: 'no segment yet' };
         return { state: 'live', playlistUrl };
       } catch (error) {
-        if (error instanceof FetchError) return { state: error.refused ? 'refused' : 'not_yet', reason: error.message };
-        return { state: 'not_yet', reason: `the playlist cannot be read: ${(error as Error).message}` };
+        if (error instanceof FetchError && error.refused) return { state: 'refused', reason: error.message };
+        // 404/410: a server that answers the stream is not on air (yet); anything else is no answer, as a capture's playlist fetch counts it
+        if (error instanceof FetchError && OFFLINE_STATUSES.includes(error.status)) return { state: 'not_yet', reason: error.message };
+        if (error instanceof FetchError) return { state: 'not_yet', unanswered: true, reason: error.message };
+        return { state: 'not_yet', unanswered: true, reason: `the playlist cannot be read: ${(error as Error).message}` };
       }
     },
   };

@@ -4,6 +4,7 @@ import { nextCaptureState } from './capture-lifecycle.js';
 import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
+import { redactUrlsIn } from '../sources/public-url.js';
 import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, Renewal, StreamRecorder } from './ports.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
@@ -20,8 +21,14 @@ export interface CaptureDeps {
 
 /** What a capture records: a media playlist, or the source's fragments in the formats it pinned. */
 type Recording = { playlistUrl: string } | { stream: FragmentedStream };
-/** The worker recording, and its signal to stop. */
-type RecordingWorker = { workerId: string; staleAfterSeconds: number; signal: AbortSignal };
+/**
+ * The worker recording, and its signal to stop; `unreachableSeconds`: how long a source may give
+ * no answer before its capture ends `source_unreachable` (KURA_CAPTURE_UNREACHABLE_SECONDS, as the recorder's).
+ */
+type RecordingWorker = { workerId: string; staleAfterSeconds: number; unreachableSeconds: number; signal: AbortSignal };
+
+/** A capture with nothing to record yet whose source gave no answer for the worker's `unreachableSeconds`. */
+class SourceUnreachable extends Error {}
 
 /**
  * Records a live stream to its end as `workerId`, resuming stored progress, then schedules
@@ -43,7 +50,16 @@ export async function captureStream(deps: CaptureDeps, id: string, worker: Recor
     return deps.scheduler.finalize(id);
   }
   await deps.captures.appendLog(id, [`[kura] worker ${worker.workerId} records this stream`]);
-  const recording = await howToRecord(deps, record, capture, worker);
+  let recording: Recording;
+  try {
+    recording = await howToRecord(deps, record, capture, worker);
+  } catch (error) {
+    // ended as the recorder ends a capture whose playlist stopped answering: kept what there is (nothing), finalized
+    if (!(error instanceof SourceUnreachable)) throw error;
+    await deps.captures.appendLog(id, [`[kura] capture ended (source_unreachable): ${error.message}`]);
+    await deps.captures.end(id, 'source_unreachable');
+    return deps.scheduler.finalize(id);
+  }
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
   // its chat is a job of its own (any worker's), asked again whenever the capture resumes; it never holds the video up
   if (record.platform === 'youtube') await deps.scheduler.chat(id);
@@ -61,25 +77,36 @@ const UNSURE_MOST_MS = 300_000;
  * served: YouTube's post_live), or a throw saying why not (the capture is tried again). A look
  * that could not say (yt-dlp failing, a rate limit, a bot check) is no answer: it is asked again
  * after 5 s, then twice as long each time up to 5 minutes, the capture's lease kept meanwhile and
- * each wait in its log (decision 0088).
+ * each wait in its log (decision 0088). With `unanswered: 'wait'` (a capture with nothing to record
+ * yet), a source that gave no answer at all is asked the same way, until `unreachableSeconds` after
+ * the first such look: then it throws SourceUnreachable.
  */
 async function liveStatus(
   deps: Pick<CaptureDeps, 'source' | 'captures'>,
   record: Livestream,
   worker: RecordingWorker,
-  options?: { fragments: false },
+  options: { fragments?: false; unanswered?: 'wait' } = {},
 ): Promise<SourceStatus> {
   let stopLease: (() => void) | null = null;
+  let unansweredSince: number | null = null;
   try {
     for (let wait = UNSURE_FIRST_MS; ; wait = Math.min(2 * wait, UNSURE_MOST_MS)) {
-      const status = await deps.source.check(record.sourceUrl, record.requestedQuality, options);
+      const status = await deps.source.check(record.sourceUrl, record.requestedQuality, options.fragments === false ? { fragments: false } : undefined);
       if (status.state === 'live' || (status.state === 'ended' && status.fragments !== undefined)) return status;
-      if (status.state !== 'unknown' || worker.signal.aborted) throw new Error(`${record.id} cannot be recorded now: ${status.reason ?? status.state}`);
+      const unanswered = options.unanswered === 'wait' && status.state === 'not_yet' && status.unanswered === true;
+      if ((status.state !== 'unknown' && !unanswered) || worker.signal.aborted)
+        throw new Error(`${record.id} cannot be recorded now: ${status.reason ?? status.state}`);
       stopLease ??= keepLease(deps.captures, record.id, worker.workerId, (worker.staleAfterSeconds * 1000) / 3);
-      await deps.captures.appendLog(record.id, [
-        `[kura] the source could not say whether the stream is live (${status.reason}); asking again in ${wait / 1000} s`,
-      ]);
-      await pause(wait, worker.signal);
+      let pauseMs = wait;
+      if (unanswered) {
+        unansweredSince ??= Date.now();
+        const left = unansweredSince + worker.unreachableSeconds * 1000 - Date.now();
+        if (left <= 0) throw new SourceUnreachable(`the source gave no answer for ${worker.unreachableSeconds} s; nothing was recorded`);
+        pauseMs = Math.min(wait, left);
+      }
+      const why = unanswered ? 'the source did not answer' : 'the source could not say whether the stream is live';
+      await deps.captures.appendLog(record.id, [`[kura] ${why} (${redactUrlsIn(status.reason ?? status.state)}); asking again in ${pauseMs / 1000} s`]);
+      await pause(pauseMs, worker.signal);
     }
   } finally {
     stopLease?.();
@@ -107,7 +134,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Capture, worker: RecordingWorker): Promise<Recording> {
   if (capture.fragmentFormats !== null) return { stream: pinned(await liveStatus(deps, record, worker), capture.fragmentFormats) };
   if (capture.playlistUrl !== null) return { playlistUrl: capture.playlistUrl };
-  const status = await liveStatus(deps, record, worker);
+  const status = await liveStatus(deps, record, worker, { unanswered: 'wait' });
   if (status.fragments !== undefined) {
     await deps.captures.setFragmentFormats(record.id, idsOf(status.fragments));
     return { stream: status.fragments };

@@ -25,6 +25,12 @@ export interface SourceStatus {
    * `no_access`: the source refuses Kura (a members-only or sign-in stream the cookies do not open).
    */
   state: 'live' | 'not_yet' | 'ended' | 'not_live' | 'unknown' | 'refused' | 'gone' | 'no_access';
+  /**
+   * With `not_yet`: no answer came at all (a refused connection, a time-out, an error status but
+   * 404/410, something that is no playlist), what a capture's playlist fetch counts toward
+   * `source_unreachable`; absent when the source answered that there is nothing yet.
+   */
+  unanswered?: true;
   /** Why the source could not say (state `unknown`): it rate-limits Kura, asks it to prove it is no bot, or its look failed otherwise. */
   trouble?: SourceTrouble;
   /** The media playlist to record, when live (and not recorded fragment by fragment). */

@@ -23,7 +23,7 @@ export const captureStreamJob = defineJob({
   // a running capture is judged by its lease, not its job
   pending: { kind: 'capture', states: ['created', 'retry'] },
   async handle(work: Work, { livestreamId }) {
-    const { workerId, staleAfterSeconds } = work.settings;
+    const { workerId, staleAfterSeconds, unreachableSeconds } = work.settings;
     // already recording here: a duplicate request
     await runOnce(work.running.captures, livestreamId, async (signal) => {
       // the recording's recent frame, for pages to show while it goes on (0079)
@@ -31,7 +31,7 @@ export const captureStreamJob = defineJob({
         work.log?.warn({ livestreamId, err: error }, 'the recent frame of a recording could not be made'),
       );
       try {
-        await captureStream(work.deps, livestreamId, { workerId, staleAfterSeconds, signal });
+        await captureStream(work.deps, livestreamId, { workerId, staleAfterSeconds, unreachableSeconds, signal });
       } finally {
         stopFrames();
       }
