@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'search_unavailable'
   | 'search_warming'
   | 'invalid_search_q'
+  | 'storage_full'
   | 'not_logged_in'
   | 'feed_token_invalid'
   | 'invalid_credentials'

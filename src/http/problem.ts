@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { CHANNEL_ID_MAX_LENGTH } from '../core/vocabulary.js';
 import { AppError, type ErrorKind } from '../core/errors.js';
+import { resourceExhaustion } from './resource-exhaustion.js';
 import { PROBLEM_MEDIA_TYPE, problemResponses } from './responses.schema.js';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -45,6 +46,12 @@ export function sendProblem(reply: FastifyReply, status: number, code: string, d
   return reply.code(status).type(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body));
 }
 
+/** Answers an AppError: the status of its kind, with Retry-After when it says when to try again. */
+function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  return sendProblem(reply, STATUS_OF_KIND[error.kind], error.code, error.detail);
+}
+
 /** Answers 204 without a body (the routes document it with NoContentSchema). */
 export function sendNoContent(reply: FastifyReply): FastifyReply {
   return reply.code(204).send();
@@ -55,6 +62,7 @@ export function sendNoContent(reply: FastifyReply): FastifyReply {
  * parameter and its rule, unknown routes 404, known routes with the wrong method 405; a browser's
  * page load of an unknown path outside the API is answered `notFoundPage` (the web UI, which says
  * the page is not found) with 404.
+ * A full disk or a PostgreSQL short of resources is 503 with Retry-After (resource-exhaustion.ts).
  * Anything unexpected is logged with its stack and answered `internal_error` without internals.
  * `OPTIONS` that is not a CORS preflight answers 204 with `Allow`; every route documents its
  * errors as problem JSON unless it declares its own.
@@ -92,9 +100,12 @@ export function installProblemHandling(app: FastifyInstance, options: { notFound
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-      return sendProblem(reply, STATUS_OF_KIND[error.kind], error.code, error.detail);
+    if (error instanceof AppError) return sendAppError(reply, error);
+    const exhausted = resourceExhaustion(error);
+    if (exhausted !== null) {
+      // the operator's to mend (free space, raise a limit): logged whole, answered in words
+      request.log.error({ err: error }, `request failed: ${exhausted.detail}`);
+      return sendAppError(reply, exhausted);
     }
     if (error.validation) return sendProblem(reply, 400, codeOfContext(error.validationContext), validationDetail(error, request));
     const status = error.statusCode ?? 500;

@@ -28,7 +28,9 @@ export function problemResponse(description: string) {
  */
 export const problemResponses = {
   '4xx': problemResponse('A refusal of the request, with a stable `code`'),
-  '5xx': problemResponse('A failure of Kura or of what it depends on, with a stable `code`'),
+  '5xx': problemResponse(
+    "A failure of Kura or of what it depends on, with a stable `code`: 500 `internal_error`; 503 (with Retry-After) `database_unavailable` (PostgreSQL cannot be reached, or is short of memory or connections), `search_unavailable` or `storage_full` (a full disk: PostgreSQL's, or the one Kura writes files to)",
+  ),
 };
 
 export type Problem = Static<typeof ProblemSchema>;
