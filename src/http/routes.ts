@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { authRoutes } from './auth/auth.routes.js';
 import type { Guard } from './auth/guard.js';
+import { isCredentialLive, type Credential } from '../core/accounts/authenticate.js';
 import { markAccess } from './auth/read-access.js';
 import { localAuthRoutes } from './auth/local-auth.routes.js';
 import { setupRoutes } from './auth/setup.routes.js';
@@ -104,14 +105,17 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     if (deps.retention) await api.register(retentionRoutes({ ...deps.retention, guard }));
     if (deps.retention) await api.register(videoPinRoutes({ retention: deps.retention.retention, guard }));
     await api.register(videoAdminRoutes({ livestreams, captures, store, scheduler, adminActions, publicUrl, guard }));
-    await api.register(searchRoutes({ access: deps.search?.access ?? null }));
     const searchEngine = deps.search?.engine;
+    // a private instance's built-in engine hands each caller a key of its own (decision 0091)
+    const keysPerCaller = !settings.publicRead && searchEngine != null;
+    await api.register(searchRoutes({ access: deps.search?.access ?? null, keysPerCaller }));
     if (searchEngine) {
       const version = { pkgVersion: deps.about.version, commitSha: deps.about.commit };
+      const callerKeys = keysPerCaller ? { isLive: (credential: Credential) => isCredentialLive(deps.accounts, credential) } : null;
       await api.register(async (engine) => {
         // the engine asks for its own search key, which only a logged-in caller gets (GET /api/search)
         markAccess(engine, 'own-key');
-        await engine.register(searchEngineRoutes({ engine: searchEngine, cache, version }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
+        await engine.register(searchEngineRoutes({ engine: searchEngine, cache, version, callerKeys }), { prefix: SEARCH_ENGINE_PATH.slice('/api'.length) });
       });
     }
   };

@@ -23,3 +23,15 @@ export async function authenticate(
 export async function isFeedToken(deps: { feedTokens: FeedTokenRepo }, token: string): Promise<boolean> {
   return (await deps.feedTokens.use(hashSecret(token))) !== null;
 }
+
+/** A session or an API token, by the hash Kura keeps of it. */
+export interface Credential {
+  via: 'session' | 'token';
+  hash: Buffer;
+}
+
+/** Whether a credential still authenticates (a revoked token or an ended or expired session does not); its use is noted as a request's is. */
+export async function isCredentialLive(deps: { sessions: SessionRepo; apiTokens: ApiTokenRepo }, credential: Credential): Promise<boolean> {
+  if (credential.via === 'token') return (await deps.apiTokens.use(credential.hash)) !== null;
+  return (await deps.sessions.use(credential.hash, SESSION_TTL_SECONDS, SESSION_REFRESH_SECONDS)) !== null;
+}

@@ -18,6 +18,8 @@ import {
 import { sendCached, type ReadCache } from '../read-cache.js';
 import { parseSearch, presentSearch } from './search-request.js';
 import { limitEachClient, type ClientRate } from '../client-rate-limit.js';
+import { readCallerKey } from './caller-search-key.js';
+import type { Credential } from '../../core/accounts/authenticate.js';
 
 /** What the built-in engine's routes use. */
 export interface SearchEngineRouteDeps {
@@ -26,6 +28,11 @@ export interface SearchEngineRouteDeps {
   cache: ReadCache;
   /** Answered by `/version`. */
   version: { pkgVersion: string; commitSha: string };
+  /**
+   * A private instance: keys are the callers' own (caller-search-key.ts), each accepted while
+   * the session or API token it names still authenticates; null: the stored key itself.
+   */
+  callerKeys: { isLive(credential: Credential): Promise<boolean> } | null;
 }
 
 const tags = ['search engine'];
@@ -45,7 +52,7 @@ export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAs
     await limitEachClient(app, SEARCH_RATE);
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.url?.endsWith('/health')) return;
-      await authorise(request, await deps.engine.searchKey());
+      await authorise(request, await deps.engine.searchKey(), deps.callerKeys);
     });
 
     app.get(
@@ -152,10 +159,16 @@ function knownIndex(uid: string): void {
   if (uid !== SEARCH_INDEX) throw new MeiliError(404, 'index_not_found', 'invalid_request', `Index \`${uid}\` not found.`);
 }
 
-async function authorise(request: FastifyRequest, key: string): Promise<void> {
+async function authorise(request: FastifyRequest, key: string, callerKeys: SearchEngineRouteDeps['callerKeys']): Promise<void> {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') throw MISSING_KEY();
-  const given = Buffer.from(header.replace(/^Bearer\s+/i, '').trim());
+  const presented = header.replace(/^Bearer\s+/i, '').trim();
+  if (callerKeys !== null) {
+    const credential = readCallerKey(key, presented, Math.floor(Date.now() / 1000));
+    if (credential === null || !(await callerKeys.isLive(credential))) throw INVALID_KEY();
+    return;
+  }
+  const given = Buffer.from(presented);
   const wanted = Buffer.from(key);
   if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw INVALID_KEY();
 }
