@@ -27,7 +27,12 @@ const readKey = async (headers: Record<string, string>): Promise<string> => {
 };
 /** The status a search of the engine answers with this key, and Meilisearch's code when it refuses. */
 const searchWith = async (key: string): Promise<[number, string | undefined]> => {
-  const response = await kura.app.inject({ method: 'POST', url: '/api/search-engine/indexes/kura/search', headers: { authorization: `Bearer ${key}` }, payload: { q: '' } });
+  const response = await kura.app.inject({
+    method: 'POST',
+    url: '/api/search-engine/indexes/kura/search',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { q: '' },
+  });
   return [response.statusCode, response.statusCode === 200 ? undefined : response.json().code];
 };
 
@@ -61,5 +66,4 @@ describe('the search key of a private instance', () => {
     expect(given).not.toBe(stored);
     expect(await searchWith(stored)).toEqual([403, 'invalid_api_key']);
   });
-
 });

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0091-private-search-keys-per-caller.md
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { hashSecret, type Caller } from '../../core/accounts/account.js';

@@ -73,7 +73,12 @@ export const SearchAccessSchema = Type.Object(
   {
     enabled: Type.Boolean(),
     url: Type.Optional(Type.String({ description: 'the Meilisearch-compatible engine to query' })),
-    apiKey: Type.Optional(Type.String({ description: 'a key that can only search the index' })),
+    apiKey: Type.Optional(
+      Type.String({
+        description:
+          "a key that can only search the index; on a private instance with the built-in engine, the caller's own, working while the session or API token that read it does, for an hour at most (then 403 invalid_api_key: ask again)",
+      }),
+    ),
     index: Type.Optional(Type.String({ description: 'always kura' })),
   },
   { $id: 'SearchAccess' },

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0063-web-ui-conventions.md
+// Decisions: docs/decisions/0063-web-ui-conventions.md, docs/decisions/0091-private-search-keys-per-caller.md
 import type { LivestreamRecord } from './api.js';
 import { getJson } from './api.js';
 
