@@ -11,6 +11,7 @@ import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/searc
 import { reindexSearch, type SearchSyncDeps } from '../core/search/sync-search-index.js';
 import { publicRecord } from '../core/workflow/public-record.js';
 import type { SearchAccessProvider } from '../http/search/search.routes.js';
+import { CALLER_KEY_SECONDS } from '../http/search/caller-search-key.js';
 
 /** The configured search: how clients reach it, the built-in engine (if that one), the index to keep. */
 export interface Search {
@@ -27,13 +28,20 @@ export interface Search {
  * (null where nothing is served: the index is then read from the change log at each search).
  * `log` hears when that index cannot be brought up to date.
  */
-export function createSearch(config: { search: SearchConfig; publicUrl: string }, pool: pg.Pool, feed: ChangeFeed | null, log?: Pick<Logger, 'warn'>): Search {
+export function createSearch(
+  config: { search: SearchConfig; publicUrl: string; publicRead?: boolean },
+  pool: pg.Pool,
+  feed: ChangeFeed | null,
+  log?: Pick<Logger, 'warn'>,
+): Search {
   const { search } = config;
   const close = async () => undefined;
   if (search.kind === 'off') return { access: null, engine: null, index: null, close };
   if (search.kind === 'meilisearch') {
     const index = createMeilisearchIndex({ url: search.url, adminKey: search.adminKey });
-    return { access: async () => ({ url: search.publicUrl, apiKey: await index.searchKey(), index: SEARCH_INDEX }), engine: null, index, close };
+    // a private instance hands out keys that Meilisearch refuses after an hour (decision 0091)
+    const apiKey = config.publicRead === false ? () => index.tenantToken(new Date(Date.now() + CALLER_KEY_SECONDS * 1000)) : () => index.searchKey();
+    return { access: async () => ({ url: search.publicUrl, apiKey: await apiKey(), index: SEARCH_INDEX }), engine: null, index, close };
   }
   const engine = createBuiltinSearch(pool, feed, (error) =>
     log?.warn({ err: error }, 'the search index could not be brought up to date; searches may miss recent changes until it is'),

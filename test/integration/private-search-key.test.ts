@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearch } from '../../src/wiring/search.js';
 import { addUser, createToken, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
+import { MeilisearchDouble } from '../support/meilisearch-double.js';
 
 // KURA_PUBLIC_READ=false with the built-in engine: the search key a caller reads from
 // /api/search works only while the session or API token it was read with still does.
@@ -65,5 +67,46 @@ describe('the search key of a private instance', () => {
     const given = await readKey({ cookie: await logIn(kura, 'other') });
     expect(given).not.toBe(stored);
     expect(await searchWith(stored)).toEqual([403, 'invalid_api_key']);
+  });
+});
+
+// KURA_SEARCH=meilisearch against a MEILISEARCH DOUBLE (no Meilisearch server runs here): the
+// token is checked as Meilisearch checks a tenant token (its signature by the parent key, `exp`).
+describe('the search key of a private instance searching Meilisearch', () => {
+  let double: MeilisearchDouble;
+  let meili: TestApp;
+  beforeAll(async () => {
+    double = await MeilisearchDouble.start('admin-key');
+    const search = { kind: 'meilisearch' as const, url: double.url, publicUrl: 'https://search.example.org', adminKey: 'admin-key' };
+    meili = await startTestApp(
+      { publicRead: false, corsOrigins: [TEST_PUBLIC_URL] },
+      {},
+      { search: (db, feed) => createSearch({ search, publicUrl: TEST_PUBLIC_URL, publicRead: false }, db.pool, feed) },
+    );
+    await addUser(meili, 'reader');
+  });
+  afterAll(async () => {
+    await meili?.close();
+    await double?.close();
+  });
+
+  it('is a tenant token of the search-only key that Meilisearch refuses an hour later, never the key itself', async () => {
+    const response = await meili.app.inject({ url: '/api/search', headers: { cookie: await logIn(meili, 'reader') } });
+    expect(response.statusCode).toBe(200);
+    const token: string = response.json().apiKey;
+    const parent = double.keys.find((key) => key.name === 'kura-search');
+    expect(parent).toBeDefined();
+    expect(token).not.toBe(parent?.key);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    expect(
+      createHmac('sha256', parent?.key as string)
+        .update(`${header}.${payload}`)
+        .digest('base64url'),
+    ).toBe(signature);
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const now = Date.now() / 1000;
+    expect(claims).toMatchObject({ apiKeyUid: parent?.uid, searchRules: ['kura'] });
+    expect(claims.exp).toBeGreaterThan(now + 3500);
+    expect(claims.exp).toBeLessThanOrEqual(now + 3600);
   });
 });

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0051-meilisearch.md
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export interface RecordedRequest {
   method: string;
@@ -65,7 +65,7 @@ export class MeilisearchDouble {
     if (request.method === 'GET' && path.startsWith('/keys')) return json(200, { results: this.keys, offset: 0, limit: 1000, total: this.keys.length });
     if (request.method === 'POST' && path === '/keys') {
       const key = {
-        uid: randomBytes(16).toString('hex'),
+        uid: randomUUID(),
         key: `search-${randomBytes(16).toString('hex')}`,
         name: null,
         expiresAt: null,

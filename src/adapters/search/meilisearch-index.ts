@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
+import { generateTenantToken } from 'meilisearch/token';
 import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
 
 export interface MeilisearchSettings {
@@ -25,6 +26,7 @@ export const MEILISEARCH_INDEX_SETTINGS = {
 export const SEARCH_KEY_NAME = 'kura-search';
 
 interface MeiliKey {
+  uid: string;
   name: string | null;
   key: string;
   actions: string[];
@@ -43,8 +45,15 @@ export class MeilisearchError extends Error {
   }
 }
 
+/** What Meilisearch's clients are handed: its search-only key, or a tenant token signed with it. */
+export interface MeilisearchKeys {
+  searchKey(): Promise<string>;
+  /** A tenant token of the search key that searches `kura` only, refused by Meilisearch from `expiresAt` on. */
+  tenantToken(expiresAt: Date): Promise<string>;
+}
+
 /** An external Meilisearch kept in sync (documents replaced by id), and its search-only key. */
-export function createMeilisearchIndex(settings: MeilisearchSettings): SearchIndex & { searchKey(): Promise<string> } {
+export function createMeilisearchIndex(settings: MeilisearchSettings): SearchIndex & MeilisearchKeys {
   const base = settings.url.replace(/\/+$/, '');
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
@@ -69,7 +78,12 @@ export function createMeilisearchIndex(settings: MeilisearchSettings): SearchInd
     return (text === '' ? undefined : safeJson(text)) as T;
   };
   const documents = `/indexes/${SEARCH_INDEX}/documents`;
-  let key: Promise<string> | null = null;
+  let key: Promise<MeiliKey> | null = null;
+  const searchKey = () =>
+    (key ??= findOrCreateSearchKey(call).catch((error: unknown) => {
+      key = null;
+      throw error;
+    }));
   return {
     async prepare() {
       // both are queued tasks applied in order; creating an existing index fails in its task, harmlessly
@@ -85,20 +99,20 @@ export function createMeilisearchIndex(settings: MeilisearchSettings): SearchInd
     async clear() {
       await call('DELETE', documents);
     },
-    searchKey() {
-      key ??= findOrCreateSearchKey(call).catch((error: unknown) => {
-        key = null;
-        throw error;
-      });
-      return key;
+    async searchKey() {
+      return (await searchKey()).key;
+    },
+    async tenantToken(expiresAt) {
+      const { key: apiKey, uid: apiKeyUid } = await searchKey();
+      return generateTenantToken({ apiKey, apiKeyUid, searchRules: [SEARCH_INDEX], expiresAt });
     },
   };
 }
 
-async function findOrCreateSearchKey(call: <T>(method: string, path: string, body?: unknown) => Promise<T>): Promise<string> {
+async function findOrCreateSearchKey(call: <T>(method: string, path: string, body?: unknown) => Promise<T>): Promise<MeiliKey> {
   const { results } = await call<{ results: MeiliKey[] }>('GET', '/keys?limit=1000');
   const reusable = results.find((k) => k.name === SEARCH_KEY_NAME && k.expiresAt === null && same(k.actions, ['search']) && same(k.indexes, [SEARCH_INDEX]));
-  if (reusable) return reusable.key;
+  if (reusable) return reusable;
   const created = await call<MeiliKey>('POST', '/keys', {
     name: SEARCH_KEY_NAME,
     description: 'Handed to clients by Kura (GET /api/search): search on the kura index only',
@@ -106,7 +120,7 @@ async function findOrCreateSearchKey(call: <T>(method: string, path: string, bod
     indexes: [SEARCH_INDEX],
     expiresAt: null,
   });
-  return created.key;
+  return created;
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {
