@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
+// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0091-private-search-keys-per-caller.md
 import { generateTenantToken } from 'meilisearch/token';
 import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
 

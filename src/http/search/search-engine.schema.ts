@@ -76,7 +76,7 @@ export const SearchAccessSchema = Type.Object(
     apiKey: Type.Optional(
       Type.String({
         description:
-          "a key that can only search the index; on a private instance with the built-in engine, the caller's own, working while the session or API token that read it does, for an hour at most (then 403 invalid_api_key: ask again)",
+          "a key that can only search the index; on a private instance with the built-in engine, the caller's own, working while the session or API token that read it does, for an hour at most (then 403 invalid_api_key: ask again); with Meilisearch, a tenant token expiring in an hour",
       }),
     ),
     index: Type.Optional(Type.String({ description: 'always kura' })),
