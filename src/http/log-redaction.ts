@@ -6,15 +6,23 @@ export interface LineSink {
 
 /**
  * Kura's secrets as they may show in a line: a feed token or an API token (their prefix and 256
- * random bits), and whatever a URL's `feed_token` parameter held (a wrong token is someone's
- * mistyped right one).
+ * random bits), whatever a URL's `feed_token` parameter held (a wrong token is someone's
+ * mistyped right one), and a private instance's search key (`kura_search_`, a payload and its
+ * signature: caller-search-key.ts).
  */
-const SECRETS = [/\bkura_(feed_)?[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, /(feed_token(?:=|%3D|"\s*:\s*"))[^&\s"\\#]*/gi];
+const SECRETS = [
+  /\bkura_(feed_)?[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+  /(feed_token(?:=|%3D|"\s*:\s*"))[^&\s"\\#]*/gi,
+  /\bkura_search_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
+];
 
 /** A line with every secret replaced by `[redacted]`. */
 export function redactSecrets(line: string): string {
-  const [token, parameter] = SECRETS as [RegExp, RegExp];
-  return line.replace(token, (_match, feed: string | undefined) => `kura_${feed ?? ''}[redacted]`).replace(parameter, '$1[redacted]');
+  const [token, parameter, searchKey] = SECRETS as [RegExp, RegExp, RegExp];
+  return line
+    .replace(searchKey, 'kura_search_[redacted]')
+    .replace(token, (_match, feed: string | undefined) => `kura_${feed ?? ''}[redacted]`)
+    .replace(parameter, '$1[redacted]');
 }
 
 /**

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { redactingSink } from '../../src/http/log-redaction.js';
+import { issueCallerKey } from '../../src/http/search/caller-search-key.js';
 
 const FEED_TOKEN = `kura_feed_${'A1b2-_'.repeat(7)}x`;
 const API_TOKEN = `kura_${'Z9y8_-'.repeat(7)}q`;
@@ -23,6 +24,16 @@ describe('log lines', () => {
     expect(text).toContain('feed_token=[redacted]&a=1');
     expect(text).toContain('channelId=c&feed_token=[redacted]');
     expect(text).toContain('kura_[redacted] where');
+  });
+
+  it("never hold a private instance's search key", () => {
+    const lines: string[] = [];
+    const key = issueCallerKey('stored-key', { via: 'session', hash: Buffer.alloc(32, 7) }, 2_000_000_000);
+    collectingLogger(lines).warn({ headers: { authorization: `Bearer ${key}` } }, `search refused for ${key}`);
+    const text = lines.join('');
+    expect(text).not.toContain(key.split('.')[1]);
+    expect(text).toContain('Bearer kura_search_[redacted]');
+    expect(text).toContain('search refused for kura_search_[redacted]');
   });
 
   it('keep what holds no secret as it was', () => {
