@@ -112,6 +112,37 @@ describe('job runners', () => {
     await expect.poll(() => jobState('capture-stream', 'first')).toEqual(['completed']);
   });
 
+  it('with every capture slot busy, start a resumed capture (its worker died) before new ones that waited longer', async () => {
+    const started: string[] = [];
+    const running = new Map<string, () => void>();
+    let startedChanged = signal();
+    await startWorker(
+      {
+        'capture-stream': ({ livestreamId }) =>
+          new Promise<void>((resolve) => {
+            started.push(livestreamId);
+            running.set(livestreamId, resolve);
+            startedChanged.resolve();
+          }),
+      },
+      { maxCaptures: 1 },
+    );
+    await sender.capture('busy');
+    while (started.length < 1) {
+      startedChanged = signal();
+      await startedChanged.promise;
+    }
+    await sender.capture('new-1');
+    await sender.capture('new-2');
+    await sender.capture('resumed', { resume: true }); // as the watchdog asks for a dead worker's capture
+    running.get('busy')!();
+    while (started.length < 2) {
+      startedChanged = signal();
+      await startedChanged.promise;
+    }
+    expect(started).toEqual(['busy', 'resumed']);
+  });
+
   it("retry a failing job per its queue's policy, then run its failure hook", async () => {
     const attempts: number[] = [];
     const failed = signal<FinalFailure>();
