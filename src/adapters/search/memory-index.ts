@@ -1,7 +1,9 @@
 // Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md
-import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search/search.js';
+import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { fieldParts, hasCjk } from './cjk-words.js';
+import { FieldOrder, PLACED_ONE_BY_ONE } from './field-order.js';
 import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
+import { walkField, walkNewest, type Walk, type Walked } from './ordered-walk.js';
 import { TermMatcher, TITLE_SCORE, type PostingLists, type Term } from './term-matcher.js';
 import { SmallestKeys, TopK } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
@@ -27,14 +29,13 @@ export interface IndexQuery extends QueryTerms {
 
 /** Slots of replaced or removed documents tolerated before the lists are rebuilt without them. */
 const MIN_DEAD_TO_COMPACT = 1000;
-/** New slots put in their place one by one (a move of the list each); more are sorted in together. */
-const PLACED_ONE_BY_ONE = 32;
 
 /**
  * Posting lists of the documents' words, in memory: which documents (by slot) hold each word in
- * their title and in their channel name, and every slot's place newest first. A document whose
- * words or start change takes a new slot; the old one is left dead (its document kept, for the
- * order) until enough are to rebuild the lists without them.
+ * their title and in their channel name, and every slot's place newest first; once a search has
+ * sorted the whole index by a field, every slot's place in that field's order (field-order.ts). A
+ * document whose words or sort values change takes a new slot; the old one is left dead (its
+ * document kept, for the orders) until enough are to rebuild the lists without them.
  */
 export class MemoryIndex {
   private slots: IndexedDocument[] = [];
@@ -54,6 +55,8 @@ export class MemoryIndex {
   /** Each slot's index in `newest`, once `placed`. */
   private place = new Int32Array(0);
   private placed = true;
+  /** The kept orders of sort fields, each made at the first search that sorts the whole index by it. */
+  private orders = new Map<SortField, FieldOrder>();
   private matcher = new TermMatcher();
 
   get size(): number {
@@ -87,7 +90,7 @@ export class MemoryIndex {
       const slot = this.slotOf.get(document.id);
       if (slot !== undefined) {
         const old = this.slots[slot] as IndexedDocument;
-        if (old.start === document.start && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
+        if (sameOrders(old, document) && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
           this.slots[slot] = document;
           continue;
         }
@@ -101,6 +104,7 @@ export class MemoryIndex {
       for (const slot of fresh) this.newest.push(slot);
       this.sorted = false;
     }
+    for (const order of this.orders.values()) order.add(fresh);
     this.placed = false;
     this.compactIfWasteful();
   }
@@ -116,9 +120,11 @@ export class MemoryIndex {
    * The ids of one page of the documents matching every term and the filter, in order: a
    * document whose id the query is first; then the sort asked, else best match first (a term found
    * in the title counts more than in the channel name, a whole CJK word more than its grams alone),
-   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS.
+   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS. Without words,
+   * the page is read from a kept order, up to the MAX_TOTAL_HITS-th hit; with words, every match is
+   * read. `examined` is the slots read.
    */
-  search(query: IndexQuery): { ids: string[]; total: number } {
+  search(query: IndexQuery): { ids: string[]; total: number; examined: number } {
     const { terms, filter, sort, offset } = query;
     const grams = query.grams ?? [];
     const bonus = query.bonus ?? [];
@@ -128,16 +134,21 @@ export class MemoryIndex {
     const keep = Math.max(0, end - first.length);
     this.sortNewest();
     const { alive, newest } = this;
+    const everything = terms.length + grams.length === 0;
+    if (everything) {
+      const walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep });
+      const ids = [...first, ...walked.page].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
+      return { ids, total: Math.min(first.length + walked.counted, MAX_TOTAL_HITS), examined: walked.examined };
+    }
     const place = this.places();
     const n = newest.length;
-    const everything = terms.length + grams.length === 0;
-    const count = everything ? n : this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
-    const candidates: ArrayLike<number> = everything ? newest : this.matcher.found;
+    const count = this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
+    const candidates = this.matcher.found;
     let offer: (slot: number) => void;
     let page: () => number[];
     if (sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart')) {
       // keys: score (best first), then place newest first (or oldest first): numbers, no comparator
-      const ranked = sort.length === 0 && !everything;
+      const ranked = sort.length === 0;
       const oldestFirst = sort[0]?.order === 'asc';
       const best = (terms.length + bonus.length) * TITLE_SCORE;
       const { score } = this.matcher;
@@ -162,7 +173,23 @@ export class MemoryIndex {
       offer(slot);
     }
     const ids = [...first, ...page()].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
-    return { ids, total: Math.min(total, MAX_TOTAL_HITS) };
+    return { ids, total: Math.min(total, MAX_TOTAL_HITS), examined: count };
+  }
+
+  /** A page of the whole index: newest first (or its reverse) from `newest`, any other sort from its first field's kept order. */
+  private walk(sort: SearchRequest['sort'], walk: Walk): Walked {
+    const [first] = sort;
+    if (first === undefined || (sort.length === 1 && first.field === 'scheduledStart')) return walkNewest(this.newest, first?.order === 'asc', walk);
+    let order = this.orders.get(first.field);
+    if (order === undefined) {
+      order = new FieldOrder(first.field, this.slots, this.liveSlots());
+      this.orders.set(first.field, order);
+    }
+    return walkField(order, sort, walk);
+  }
+
+  private *liveSlots(): Generator<number> {
+    for (let slot = 0; slot < this.slots.length; slot++) if (this.alive[slot] === 1) yield slot;
   }
 
   /** The live slots of these ids that pass the filter, each once. */
@@ -271,6 +298,7 @@ export class MemoryIndex {
       strings: live.strings,
       newest: live.newest,
       sorted: live.sorted,
+      orders: new Map(),
       dead: 0,
       placed: false,
     });
@@ -281,6 +309,11 @@ function post(lists: Map<string, number[]>, word: string, slot: number): void {
   const list = lists.get(word);
   if (list === undefined) lists.set(word, [slot]);
   else list.push(slot);
+}
+
+/** Whether a document keeps its places in the orders: the same start, length and size. */
+function sameOrders(a: IndexedDocument, b: IndexedDocument): boolean {
+  return a.start === b.start && a.length === b.length && a.fileSizeBytes === b.fileSizeBytes;
 }
 
 function sameWords(a: readonly string[], b: readonly string[]): boolean {

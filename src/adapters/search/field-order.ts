@@ -1,0 +1,91 @@
+import type { SortField } from '../../core/search/search.js';
+import { bySort, sortValue, type IndexedDocument } from './indexed-document.js';
+
+/** New slots put in their place one by one (a move of the order each); more are sorted in together. */
+export const PLACED_ONE_BY_ONE = 32;
+
+/**
+ * Slots in one sort field's order, ascending (documents without the value last, ties newest
+ * first): built at the first search that sorts the whole index by the field, then kept. A few new
+ * slots are each put in their place; more are appended and sorted in (their own sort, then one
+ * merge) at the next search. 4 bytes a slot, in an array that at most doubles.
+ */
+export class FieldOrder {
+  private order: Int32Array;
+  private length = 0;
+  /** `order` is sorted up to here; the slots after it are new. */
+  private sortedUpTo = 0;
+  private readonly compare: (a: number, b: number) => number;
+
+  constructor(
+    readonly field: SortField,
+    private readonly slots: readonly IndexedDocument[],
+    live: Iterable<number>,
+  ) {
+    this.compare = bySort(slots, [{ field, order: 'asc' }]);
+    const all = Int32Array.from(live);
+    this.order = all.sort(this.compare);
+    this.length = all.length;
+    this.sortedUpTo = all.length;
+  }
+
+  /** Adds new slots (every slot is added once; dead ones are skipped by searches). */
+  add(fresh: readonly number[]): void {
+    this.reserve(this.length + fresh.length);
+    const oneByOne = this.sortedUpTo === this.length && fresh.length <= PLACED_ONE_BY_ONE;
+    for (const slot of fresh) {
+      const at = oneByOne ? this.placeOf(slot) : this.length;
+      this.order.copyWithin(at + 1, at, this.length);
+      this.order[at] = slot;
+      this.length += 1;
+    }
+    if (oneByOne) this.sortedUpTo = this.length;
+  }
+
+  /** The slots in order, all sorted: a view valid until the next `add`. */
+  sorted(): Int32Array {
+    if (this.sortedUpTo < this.length) {
+      const head = this.order.subarray(0, this.sortedUpTo);
+      const tail = this.order.slice(this.sortedUpTo, this.length).sort(this.compare);
+      const merged = new Int32Array(this.order.length);
+      let i = 0;
+      let j = 0;
+      for (let k = 0; k < this.length; k++) {
+        merged[k] = j >= tail.length || (i < head.length && this.compare(head[i] as number, tail[j] as number) <= 0) ? (head[i++] as number) : (tail[j++] as number);
+      }
+      this.order = merged;
+      this.sortedUpTo = this.length;
+    }
+    return this.order.subarray(0, this.length);
+  }
+
+  /** Where the first slot without a value is (`length` when every slot has one). */
+  firstWithout(order: Int32Array): number {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sortValue(this.field, this.slots[order[mid] as number] as IndexedDocument) !== null) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private placeOf(slot: number): number {
+    let low = 0;
+    let high = this.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.compare(this.order[mid] as number, slot) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private reserve(size: number): void {
+    if (size <= this.order.length) return;
+    const grown = new Int32Array(Math.max(size, this.order.length * 2, 1024));
+    grown.set(this.order.subarray(0, this.length));
+    this.order = grown;
+  }
+}
