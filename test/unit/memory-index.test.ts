@@ -193,8 +193,10 @@ describe('the in-memory index', () => {
         const current = changed.some((d) => d.id === id) ? undefined : live.get(id); // each document changed once a batch
         if (roll < 0.3 || current === undefined) changed.push(fresh(`n${batch}-${i}`));
         else if (roll < 0.5) changed.push({ ...current, length: Math.floor(next() * 5) * 600, fileSizeBytes: Math.floor(next() * 1e6) });
-        else if (roll < 0.6) changed.push({ ...current, status: 'deleted' }); // no sort value changed
-        else if (roll < 0.7) changed.push({ ...fresh(id), titleWords: current.titleWords }); // rescheduled
+        else if (roll < 0.6)
+          changed.push({ ...current, status: 'deleted' }); // no sort value changed
+        else if (roll < 0.7)
+          changed.push({ ...fresh(id), titleWords: current.titleWords }); // rescheduled
         else {
           live.delete(id);
           index.remove(id);

@@ -17,14 +17,18 @@ export class FieldOrder {
   private sortedUpTo = 0;
   private readonly compare: (a: number, b: number) => number;
 
+  /** `newest`: the live slots newest first, whose order a stable sort by the value alone keeps among equals. */
   constructor(
     readonly field: SortField,
     private readonly slots: readonly IndexedDocument[],
-    live: Iterable<number>,
+    newest: readonly number[],
   ) {
     this.compare = bySort(slots, [{ field, order: 'asc' }]);
-    const all = Int32Array.from(live);
-    this.order = all.sort(this.compare);
+    // the values once in an array: a sort reading numbers, not documents (seconds at a million)
+    const values = new Float64Array(slots.length);
+    for (const slot of newest) values[slot] = sortValue(field, slots[slot] as IndexedDocument) ?? Infinity;
+    const all = [...newest].sort((a, b) => (values[a] as number) - (values[b] as number) || 0);
+    this.order = Int32Array.from(all);
     this.length = all.length;
     this.sortedUpTo = all.length;
   }
@@ -34,7 +38,7 @@ export class FieldOrder {
     this.reserve(this.length + fresh.length);
     const oneByOne = this.sortedUpTo === this.length && fresh.length <= PLACED_ONE_BY_ONE;
     for (const slot of fresh) {
-      const at = oneByOne ? this.placeOf(slot) : this.length;
+      const at = oneByOne ? this.placeOf(slot, 0, this.length) : this.length;
       this.order.copyWithin(at + 1, at, this.length);
       this.order[at] = slot;
       this.length += 1;
@@ -45,14 +49,19 @@ export class FieldOrder {
   /** The slots in order, all sorted: a view valid until the next `add`. */
   sorted(): Int32Array {
     if (this.sortedUpTo < this.length) {
-      const head = this.order.subarray(0, this.sortedUpTo);
-      const tail = this.order.slice(this.sortedUpTo, this.length).sort(this.compare);
+      // the new slots sorted, each then found its place in the rest by a binary search: the rest is copied, not compared
+      const tail = Array.from(this.order.subarray(this.sortedUpTo, this.length)).sort(this.compare);
       const merged = new Int32Array(this.order.length);
-      let i = 0;
-      let j = 0;
-      for (let k = 0; k < this.length; k++) {
-        merged[k] = j >= tail.length || (i < head.length && this.compare(head[i] as number, tail[j] as number) <= 0) ? (head[i++] as number) : (tail[j++] as number);
+      let from = 0;
+      let k = 0;
+      for (const slot of tail) {
+        const at = this.placeOf(slot, from, this.sortedUpTo);
+        merged.set(this.order.subarray(from, at), k);
+        k += at - from;
+        from = at;
+        merged[k++] = slot;
       }
+      merged.set(this.order.subarray(from, this.sortedUpTo), k);
       this.order = merged;
       this.sortedUpTo = this.length;
     }
@@ -71,9 +80,8 @@ export class FieldOrder {
     return low;
   }
 
-  private placeOf(slot: number): number {
-    let low = 0;
-    let high = this.length;
+  /** Where `slot` goes among the sorted slots from `low` to `high`. */
+  private placeOf(slot: number, low: number, high: number): number {
     while (low < high) {
       const mid = (low + high) >>> 1;
       if (this.compare(this.order[mid] as number, slot) < 0) low = mid + 1;

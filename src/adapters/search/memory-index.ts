@@ -182,14 +182,14 @@ export class MemoryIndex {
     if (first === undefined || (sort.length === 1 && first.field === 'scheduledStart')) return walkNewest(this.newest, first?.order === 'asc', walk);
     let order = this.orders.get(first.field);
     if (order === undefined) {
-      order = new FieldOrder(first.field, this.slots, this.liveSlots());
+      order = new FieldOrder(
+        first.field,
+        this.slots,
+        this.newest.filter((slot) => this.alive[slot] === 1),
+      );
       this.orders.set(first.field, order);
     }
     return walkField(order, sort, walk);
-  }
-
-  private *liveSlots(): Generator<number> {
-    for (let slot = 0; slot < this.slots.length; slot++) if (this.alive[slot] === 1) yield slot;
   }
 
   /** The live slots of these ids that pass the filter, each once. */

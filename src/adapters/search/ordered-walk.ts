@@ -85,7 +85,7 @@ export function walkField(order: FieldOrder, sort: SearchRequest['sort'], walk: 
     return pager.done;
   };
   if (sort[0]?.order === 'desc') {
-    for (let high = withoutValue; high > 0; ) {
+    for (let high = withoutValue; high > 0;) {
       let low = high - 1;
       while (low > 0 && value(low - 1) === value(high - 1)) low -= 1;
       if (run(low, high)) return pager;
@@ -98,7 +98,7 @@ export function walkField(order: FieldOrder, sort: SearchRequest['sort'], walk: 
     run(0, n);
     return pager;
   }
-  for (let low = 0; low < n; ) {
+  for (let low = 0; low < n;) {
     let high = low + 1;
     while (high < n && value(high) === value(low)) high += 1;
     if (run(low, high)) return pager;
