@@ -49,9 +49,9 @@ export class MemoryIndex {
   /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
   private strings = new Map<string, string>();
   private dead = 0;
-  /** Every slot (dead ones too), newest first (then by id, descending), once `sorted`. */
+  /** Every slot (dead ones too), newest first (then by id, descending), up to `newestSorted`; the rest are new. */
   private newest: number[] = [];
-  private sorted = true;
+  private newestSorted = 0;
   /** Each slot's index in `newest`, once `placed`. */
   private place = new Int32Array(0);
   private placed = true;
@@ -98,11 +98,11 @@ export class MemoryIndex {
       }
       fresh.push(this.append(document));
     }
-    if (this.sorted && fresh.length <= PLACED_ONE_BY_ONE) {
-      for (const slot of fresh) this.newest.splice(this.placeOf(this.slots[slot] as IndexedDocument), 0, slot);
+    if (this.newestSorted === this.newest.length && fresh.length <= PLACED_ONE_BY_ONE) {
+      for (const slot of fresh) this.newest.splice(this.placeOf(this.slots[slot] as IndexedDocument, 0, this.newest.length), 0, slot);
+      this.newestSorted = this.newest.length;
     } else {
       for (const slot of fresh) this.newest.push(slot);
-      this.sorted = false;
     }
     for (const order of this.orders.values()) order.add(fresh);
     this.placed = false;
@@ -255,11 +255,22 @@ export class MemoryIndex {
     };
   }
 
+  /** The new slots sorted, then each put in its place in `newest` found by a binary search: the rest is copied, not compared. */
   private sortNewest(): void {
-    if (this.sorted) return;
-    const { slots } = this;
-    this.newest.sort((a, b) => newestFirst(slots[a] as IndexedDocument, slots[b] as IndexedDocument));
-    this.sorted = true;
+    const { slots, newest, newestSorted } = this;
+    if (newestSorted === newest.length) return;
+    const tail = newest.slice(newestSorted).sort((a, b) => newestFirst(slots[a] as IndexedDocument, slots[b] as IndexedDocument));
+    const merged: number[] = [];
+    let from = 0;
+    for (const slot of tail) {
+      const at = this.placeOf(slots[slot] as IndexedDocument, from, newestSorted);
+      for (let i = from; i < at; i++) merged.push(newest[i] as number);
+      merged.push(slot);
+      from = at;
+    }
+    for (let i = from; i < newestSorted; i++) merged.push(newest[i] as number);
+    this.newest = merged;
+    this.newestSorted = merged.length;
     this.placed = false;
   }
 
@@ -272,10 +283,8 @@ export class MemoryIndex {
     return this.place;
   }
 
-  /** Where `document` goes in `newest` (binary search). */
-  private placeOf(document: IndexedDocument): number {
-    let low = 0;
-    let high = this.newest.length;
+  /** Where `document` goes in `newest`, between `low` and `high` (binary search). */
+  private placeOf(document: IndexedDocument, low: number, high: number): number {
     while (low < high) {
       const mid = (low + high) >>> 1;
       if (newestFirst(this.slots[this.newest[mid] as number] as IndexedDocument, document) < 0) low = mid + 1;
@@ -297,7 +306,7 @@ export class MemoryIndex {
       grams: live.grams,
       strings: live.strings,
       newest: live.newest,
-      sorted: live.sorted,
+      newestSorted: live.newestSorted,
       orders: new Map(),
       dead: 0,
       placed: false,
