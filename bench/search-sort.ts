@@ -171,4 +171,4 @@ for (const count of [10, 1000, 10_000]) {
 }
 await gc();
 const grownBytes = process.memoryUsage().arrayBuffers - buffersBefore;
-console.log(`kept orders after the changes (grown by doubling): ${(grownBytes / RECORDS / 3).toFixed(2)} bytes per document per field`);
+console.log(`kept orders after the changes (grown by a quarter): ${(grownBytes / RECORDS / 3).toFixed(2)} bytes per document per field`);

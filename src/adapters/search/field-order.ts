@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0048-builtin-search-in-memory.md
 import type { SortField } from '../../core/search/search.js';
 import { bySort, sortValue, type IndexedDocument } from './indexed-document.js';
 
