@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0048-builtin-search-in-memory.md
 import type { SortField } from '../../core/search/search.js';
 import { bySort, sortValue, type IndexedDocument } from './indexed-document.js';
 

@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0048-builtin-search-in-memory.md
 import { MAX_TOTAL_HITS, type SearchRequest } from '../../core/search/search.js';
 import type { FieldOrder } from './field-order.js';
 import { bySort, sortValue, type IndexedDocument } from './indexed-document.js';
