@@ -17,18 +17,21 @@ export class FieldOrder {
   private sortedUpTo = 0;
   private readonly compare: (a: number, b: number) => number;
 
-  /** `newest`: the live slots newest first, whose order a stable sort by the value alone keeps among equals. */
+  /** `newest`: the live slots newest first, the order kept among equal values. */
   constructor(
     readonly field: SortField,
     private readonly slots: readonly IndexedDocument[],
     newest: readonly number[],
   ) {
     this.compare = bySort(slots, [{ field, order: 'asc' }]);
-    // the values once in an array: a sort reading numbers, not documents (seconds at a million)
-    const values = new Float64Array(slots.length);
-    for (const slot of newest) values[slot] = sortValue(field, slots[slot] as IndexedDocument) ?? Infinity;
-    const all = [...newest].sort((a, b) => (values[a] as number) - (values[b] as number) || 0);
-    this.order = Int32Array.from(all);
+    // numbers sorted natively, no comparator called (seconds at a million): each slot's key is its
+    // value's rank among the values, then its place newest first (both under n, so the key is exact)
+    const n = newest.length;
+    const values = Float64Array.from(newest, (slot) => sortValue(field, slots[slot] as IndexedDocument) ?? Infinity);
+    const ranked = values.slice().sort();
+    const keys = values.map((value, i) => firstAtLeast(ranked, value) * n + i).sort();
+    const all = Int32Array.from(keys, (key) => newest[key % n] as number);
+    this.order = all;
     this.length = all.length;
     this.sortedUpTo = all.length;
   }
@@ -97,4 +100,16 @@ export class FieldOrder {
     grown.set(this.order.subarray(0, this.length));
     this.order = grown;
   }
+}
+
+/** The index of the first of the ascending `sorted` that is `value` or more. */
+function firstAtLeast(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((sorted[mid] as number) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
