@@ -157,6 +157,21 @@ console.log(`| TopK over every slot (before) | ${median(scanTimes).toFixed(1)} |
 console.log(`| kept orders (after) | ${median(keptTimes).toFixed(2)} | ${Math.round(examined / ROUNDS / PROBE.length)} |`);
 console.log(`| ratio | ${(median(scanTimes) / median(keptTimes)).toFixed(0)}× | |`);
 
+// what is left: a filter no document passes is read to the end, through either path
+const nothing: SearchFilter = { kind: 'term', field: 'channelId', equal: true, value: 'UCnone' };
+const empty = PROBE.map((query) => ({ ...query, filter: nothing }));
+const emptyKept: number[] = [];
+const emptyScan: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  started = performance.now();
+  for (const query of empty) index.search({ terms: [], filter: query.filter, sort: query.sort, offset: 0, limit: 20 });
+  emptyKept.push(ms(started));
+  started = performance.now();
+  for (const query of empty) scan(all, newest, place, query);
+  emptyScan.push(ms(started));
+}
+console.log(`the 20 queries filtered on a channel no document has: ${median(emptyScan).toFixed(1)} ms before, ${median(emptyKept).toFixed(1)} ms after`);
+
 const next = random(7);
 const changes = (count: number) =>
   Array.from({ length: count }, () => {
