@@ -152,6 +152,8 @@ describe('the in-memory index', () => {
     const index = MemoryIndex.of(live.values());
     const finished: SearchFilter = { kind: 'term', field: 'finished', equal: true, value: true };
     const hls: SearchFilter = { kind: 'term', field: 'platform', equal: true, value: 'hls' };
+    // passed by a few documents (changed below): a walk of a kept order gives up, the scan answers
+    const deleted: SearchFilter = { kind: 'term', field: 'status', equal: true, value: 'deleted' };
     const sorts: Array<SearchRequest['sort']> = [[]];
     for (const field of ['scheduledStart', 'length', 'fileSizeBytes'] as const) {
       for (const order of ['asc', 'desc'] as const) {
@@ -163,9 +165,10 @@ describe('the in-memory index', () => {
         ]);
       }
     }
+    const filters: Array<SearchFilter | null> = [null, finished, hls, deleted];
     const check = () => {
       for (const sort of sorts) {
-        for (const filter of [null, finished, hls]) {
+        for (const filter of filters) {
           const all = expected(live.values(), [], filter, sort);
           for (const [offset, limit] of [
             [0, 20],
@@ -178,7 +181,7 @@ describe('the in-memory index', () => {
             // up to the 1,000th hit (the count): twice that through a filter half pass, more past dead
             // slots; not all 6,000 and more. The lengths take 5 values, so a sort by length then size
             // reads whole runs of one length.
-            if (sort.length === 1 || sort[0]?.field !== 'length') expect(got.examined).toBeLessThan(3 * MAX_TOTAL_HITS);
+            if (filter !== deleted && (sort.length === 1 || sort[0]?.field !== 'length')) expect(got.examined).toBeLessThan(3 * MAX_TOTAL_HITS);
           }
         }
       }

@@ -29,6 +29,12 @@ export interface IndexQuery extends QueryTerms {
 
 /** Slots of replaced or removed documents tolerated before the lists are rebuilt without them. */
 const MIN_DEAD_TO_COMPACT = 1000;
+/**
+ * A walk of a kept order reads at most this share of the slots (1/16: half a scan's time, a slot
+ * out of memory order costing about 8 of a scan's) or WALK_BUDGET_MIN, before the scan takes over.
+ */
+const WALK_BUDGET_SHARE = 16;
+const WALK_BUDGET_MIN = 4 * MAX_TOTAL_HITS;
 
 /**
  * Posting lists of the documents' words, in memory: which documents (by slot) hold each word in
@@ -135,20 +141,25 @@ export class MemoryIndex {
     this.sortNewest();
     const { alive, newest } = this;
     const everything = terms.length + grams.length === 0;
+    let walked: Walked | null = null;
     if (everything) {
-      const walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep });
-      const ids = [...first, ...walked.page].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
-      return { ids, total: Math.min(first.length + walked.counted, MAX_TOTAL_HITS), examined: walked.examined };
+      const budget = Math.max(WALK_BUDGET_MIN, newest.length / WALK_BUDGET_SHARE);
+      walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep, budget });
+      if (!walked.gaveUp) {
+        const ids = [...first, ...walked.page].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
+        return { ids, total: Math.min(first.length + walked.counted, MAX_TOTAL_HITS), examined: walked.examined };
+      }
     }
+    // with words, or when the filter passed too few for a kept order to pay: every candidate, newest first
     const place = this.places();
     const n = newest.length;
-    const count = this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
-    const candidates = this.matcher.found;
+    const count = everything ? n : this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
+    const candidates: ArrayLike<number> = everything ? newest : this.matcher.found;
     let offer: (slot: number) => void;
     let page: () => number[];
     if (sort.length === 0 || (sort.length === 1 && sort[0]?.field === 'scheduledStart')) {
       // keys: score (best first), then place newest first (or oldest first): numbers, no comparator
-      const ranked = sort.length === 0;
+      const ranked = sort.length === 0 && !everything;
       const oldestFirst = sort[0]?.order === 'asc';
       const best = (terms.length + bonus.length) * TITLE_SCORE;
       const { score } = this.matcher;
@@ -173,13 +184,14 @@ export class MemoryIndex {
       offer(slot);
     }
     const ids = [...first, ...page()].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
-    return { ids, total: Math.min(total, MAX_TOTAL_HITS), examined: count };
+    return { ids, total: Math.min(total, MAX_TOTAL_HITS), examined: count + (walked?.examined ?? 0) };
   }
 
   /** A page of the whole index: newest first (or its reverse) from `newest`, any other sort from its first field's kept order. */
   private walk(sort: SearchRequest['sort'], walk: Walk): Walked {
     const [first] = sort;
-    if (first === undefined || (sort.length === 1 && first.field === 'scheduledStart')) return walkNewest(this.newest, first?.order === 'asc', walk);
+    if (first === undefined || (sort.length === 1 && first.field === 'scheduledStart'))
+      return walkNewest(this.newest, first?.order === 'asc', { ...walk, budget: Infinity }); // in memory order: never slower than the scan
     let order = this.orders.get(first.field);
     if (order === undefined) {
       order = new FieldOrder(
