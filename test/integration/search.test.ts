@@ -185,6 +185,21 @@ describe('the built-in engine through the meilisearch client', () => {
     expect(prefix.hits[0]?._formatted?.title).toMatch(/\[Kara\]oke|\[kara\]oke/);
   });
 
+  it('refuses a highlight tag longer than 128 characters, alone and inside a multi-search, in Meilisearch format', async () => {
+    const tag = `<${'x'.repeat(1022)}>`;
+    const alone = await index()
+      .search('', { sort: ['length:desc'], attributesToHighlight: ['*'], highlightPreTag: tag })
+      .catch((e: unknown) => e);
+    expect((alone as MeilisearchApiError).cause).toMatchObject({ code: 'invalid_search_highlight_pre_tag', type: 'invalid_request' });
+    expect((alone as MeilisearchApiError).response?.status).toBe(400);
+    const multi = await client
+      .multiSearch({ queries: [{ indexUid: 'kura', q: '', sort: ['length:desc'], attributesToHighlight: ['*'], highlightPostTag: tag }] })
+      .catch((e: unknown) => e);
+    expect((multi as MeilisearchApiError).cause).toMatchObject({ code: 'invalid_search_highlight_post_tag' });
+    const usual = await index().search('karaoke', { attributesToHighlight: ['title'], highlightPreTag: '<mark class="ais-Highlight-highlighted">' });
+    expect(usual.hits[0]?._formatted?.title).toContain('<mark class="ais-Highlight-highlighted">');
+  });
+
   it('answers the GET form, multi-search, the index, health and version', async () => {
     const viaGet = await index().searchGet('karaoke', { filter: 'finished = true', sort: ['scheduledStart:desc'], limit: 3 });
     const viaPost = await index().search('karaoke', { filter: 'finished = true', sort: ['scheduledStart:desc'], limit: 3 });

@@ -1,4 +1,4 @@
-import type { SearchFilter, SearchRequest } from '../../core/search/search.js';
+import type { SearchFilter, SearchRequest, SortField } from '../../core/search/search.js';
 
 /** What the index keeps of a search document: its words, and the fields filters and sorts read. */
 export interface IndexedDocument {
@@ -21,6 +21,11 @@ const SORT_VALUES = {
   length: (d: IndexedDocument) => d.length,
   fileSizeBytes: (d: IndexedDocument) => d.fileSizeBytes,
 } as const;
+
+/** The document's value of a sort field; null when it has none (no archive yet). */
+export function sortValue(field: SortField, document: IndexedDocument): number | null {
+  return SORT_VALUES[field](document);
+}
 
 /** Newest first, then by id, descending: the order of last resort. */
 export function newestFirst(x: IndexedDocument, y: IndexedDocument): number {

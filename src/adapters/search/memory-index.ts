@@ -1,7 +1,9 @@
 // Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md
-import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest } from '../../core/search/search.js';
+import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { fieldParts, hasCjk } from './cjk-words.js';
+import { FieldOrder, PLACED_ONE_BY_ONE } from './field-order.js';
 import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
+import { walkField, walkNewest, type Walk, type Walked } from './ordered-walk.js';
 import { TermMatcher, TITLE_SCORE, type PostingLists, type Term } from './term-matcher.js';
 import { SmallestKeys, TopK } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
@@ -27,14 +29,19 @@ export interface IndexQuery extends QueryTerms {
 
 /** Slots of replaced or removed documents tolerated before the lists are rebuilt without them. */
 const MIN_DEAD_TO_COMPACT = 1000;
-/** New slots put in their place one by one (a move of the list each); more are sorted in together. */
-const PLACED_ONE_BY_ONE = 32;
+/**
+ * A walk of a kept order reads at most this share of the slots (1/16: half a scan's time, a slot
+ * out of memory order costing about 8 of a scan's) or WALK_BUDGET_MIN, before the scan takes over.
+ */
+const WALK_BUDGET_SHARE = 16;
+const WALK_BUDGET_MIN = 4 * MAX_TOTAL_HITS;
 
 /**
  * Posting lists of the documents' words, in memory: which documents (by slot) hold each word in
- * their title and in their channel name, and every slot's place newest first. A document whose
- * words or start change takes a new slot; the old one is left dead (its document kept, for the
- * order) until enough are to rebuild the lists without them.
+ * their title and in their channel name, and every slot's place newest first; once a search has
+ * sorted the whole index by a field, every slot's place in that field's order (field-order.ts). A
+ * document whose words or sort values change takes a new slot; the old one is left dead (its
+ * document kept, for the orders) until enough are to rebuild the lists without them.
  */
 export class MemoryIndex {
   private slots: IndexedDocument[] = [];
@@ -48,12 +55,14 @@ export class MemoryIndex {
   /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
   private strings = new Map<string, string>();
   private dead = 0;
-  /** Every slot (dead ones too), newest first (then by id, descending), once `sorted`. */
+  /** Every slot (dead ones too), newest first (then by id, descending), up to `newestSorted`; the rest are new. */
   private newest: number[] = [];
-  private sorted = true;
+  private newestSorted = 0;
   /** Each slot's index in `newest`, once `placed`. */
   private place = new Int32Array(0);
   private placed = true;
+  /** The kept orders of sort fields, each made at the first search that sorts the whole index by it. */
+  private orders = new Map<SortField, FieldOrder>();
   private matcher = new TermMatcher();
 
   get size(): number {
@@ -87,7 +96,7 @@ export class MemoryIndex {
       const slot = this.slotOf.get(document.id);
       if (slot !== undefined) {
         const old = this.slots[slot] as IndexedDocument;
-        if (old.start === document.start && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
+        if (sameOrders(old, document) && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
           this.slots[slot] = document;
           continue;
         }
@@ -95,12 +104,13 @@ export class MemoryIndex {
       }
       fresh.push(this.append(document));
     }
-    if (this.sorted && fresh.length <= PLACED_ONE_BY_ONE) {
-      for (const slot of fresh) this.newest.splice(this.placeOf(this.slots[slot] as IndexedDocument), 0, slot);
+    if (this.newestSorted === this.newest.length && fresh.length <= PLACED_ONE_BY_ONE) {
+      for (const slot of fresh) this.newest.splice(this.placeOf(this.slots[slot] as IndexedDocument, 0, this.newest.length), 0, slot);
+      this.newestSorted = this.newest.length;
     } else {
       for (const slot of fresh) this.newest.push(slot);
-      this.sorted = false;
     }
+    for (const order of this.orders.values()) order.add(fresh);
     this.placed = false;
     this.compactIfWasteful();
   }
@@ -116,9 +126,11 @@ export class MemoryIndex {
    * The ids of one page of the documents matching every term and the filter, in order: a
    * document whose id the query is first; then the sort asked, else best match first (a term found
    * in the title counts more than in the channel name, a whole CJK word more than its grams alone),
-   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS.
+   * then newest first, then by id. `total` counts the matches up to MAX_TOTAL_HITS. Without words,
+   * the page is read from a kept order, up to the MAX_TOTAL_HITS-th hit; with words, every match is
+   * read. `examined` is the slots read.
    */
-  search(query: IndexQuery): { ids: string[]; total: number } {
+  search(query: IndexQuery): { ids: string[]; total: number; examined: number } {
     const { terms, filter, sort, offset } = query;
     const grams = query.grams ?? [];
     const bonus = query.bonus ?? [];
@@ -128,9 +140,19 @@ export class MemoryIndex {
     const keep = Math.max(0, end - first.length);
     this.sortNewest();
     const { alive, newest } = this;
+    const everything = terms.length + grams.length === 0;
+    let walked: Walked | null = null;
+    if (everything) {
+      const budget = Math.max(WALK_BUDGET_MIN, newest.length / WALK_BUDGET_SHARE);
+      walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep, budget });
+      if (!walked.gaveUp) {
+        const ids = [...first, ...walked.page].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
+        return { ids, total: Math.min(first.length + walked.counted, MAX_TOTAL_HITS), examined: walked.examined };
+      }
+    }
+    // with words, or when the filter passed too few for a kept order to pay: every candidate, newest first
     const place = this.places();
     const n = newest.length;
-    const everything = terms.length + grams.length === 0;
     const count = everything ? n : this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
     const candidates: ArrayLike<number> = everything ? newest : this.matcher.found;
     let offer: (slot: number) => void;
@@ -162,7 +184,24 @@ export class MemoryIndex {
       offer(slot);
     }
     const ids = [...first, ...page()].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
-    return { ids, total: Math.min(total, MAX_TOTAL_HITS) };
+    return { ids, total: Math.min(total, MAX_TOTAL_HITS), examined: count + (walked?.examined ?? 0) };
+  }
+
+  /** A page of the whole index: newest first (or its reverse) from `newest`, any other sort from its first field's kept order. */
+  private walk(sort: SearchRequest['sort'], walk: Walk): Walked {
+    const [first] = sort;
+    if (first === undefined || (sort.length === 1 && first.field === 'scheduledStart'))
+      return walkNewest(this.newest, first?.order === 'asc', { ...walk, budget: Infinity }); // in memory order: never slower than the scan
+    let order = this.orders.get(first.field);
+    if (order === undefined) {
+      order = new FieldOrder(
+        first.field,
+        this.slots,
+        this.newest.filter((slot) => this.alive[slot] === 1),
+      );
+      this.orders.set(first.field, order);
+    }
+    return walkField(order, sort, walk);
   }
 
   /** The live slots of these ids that pass the filter, each once. */
@@ -228,11 +267,22 @@ export class MemoryIndex {
     };
   }
 
+  /** The new slots sorted, then each put in its place in `newest` found by a binary search: the rest is copied, not compared. */
   private sortNewest(): void {
-    if (this.sorted) return;
-    const { slots } = this;
-    this.newest.sort((a, b) => newestFirst(slots[a] as IndexedDocument, slots[b] as IndexedDocument));
-    this.sorted = true;
+    const { slots, newest, newestSorted } = this;
+    if (newestSorted === newest.length) return;
+    const tail = newest.slice(newestSorted).sort((a, b) => newestFirst(slots[a] as IndexedDocument, slots[b] as IndexedDocument));
+    const merged: number[] = [];
+    let from = 0;
+    for (const slot of tail) {
+      const at = this.placeOf(slots[slot] as IndexedDocument, from, newestSorted);
+      for (let i = from; i < at; i++) merged.push(newest[i] as number);
+      merged.push(slot);
+      from = at;
+    }
+    for (let i = from; i < newestSorted; i++) merged.push(newest[i] as number);
+    this.newest = merged;
+    this.newestSorted = merged.length;
     this.placed = false;
   }
 
@@ -245,10 +295,8 @@ export class MemoryIndex {
     return this.place;
   }
 
-  /** Where `document` goes in `newest` (binary search). */
-  private placeOf(document: IndexedDocument): number {
-    let low = 0;
-    let high = this.newest.length;
+  /** Where `document` goes in `newest`, between `low` and `high` (binary search). */
+  private placeOf(document: IndexedDocument, low: number, high: number): number {
     while (low < high) {
       const mid = (low + high) >>> 1;
       if (newestFirst(this.slots[this.newest[mid] as number] as IndexedDocument, document) < 0) low = mid + 1;
@@ -270,7 +318,8 @@ export class MemoryIndex {
       grams: live.grams,
       strings: live.strings,
       newest: live.newest,
-      sorted: live.sorted,
+      newestSorted: live.newestSorted,
+      orders: new Map(),
       dead: 0,
       placed: false,
     });
@@ -281,6 +330,11 @@ function post(lists: Map<string, number[]>, word: string, slot: number): void {
   const list = lists.get(word);
   if (list === undefined) lists.set(word, [slot]);
   else list.push(slot);
+}
+
+/** Whether a document keeps its places in the orders: the same start, length and size. */
+function sameOrders(a: IndexedDocument, b: IndexedDocument): boolean {
+  return a.start === b.start && a.length === b.length && a.fileSizeBytes === b.fileSizeBytes;
 }
 
 function sameWords(a: readonly string[], b: readonly string[]): boolean {

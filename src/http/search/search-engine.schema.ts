@@ -19,8 +19,8 @@ export const SearchBodySchema = Type.Object(
     sort: Type.Optional(Type.Union([Strings, Type.Null()], { description: 'scheduledStart, length or fileSizeBytes, each :asc or :desc' })),
     attributesToRetrieve: Type.Optional(Type.Union([Strings, Type.Null()])),
     attributesToHighlight: Type.Optional(Type.Union([Strings, Type.Null()], { description: 'title, channelName or *' })),
-    highlightPreTag: Type.Optional(Type.String()),
-    highlightPostTag: Type.Optional(Type.String()),
+    highlightPreTag: Type.Optional(Type.String({ maxLength: 128, description: 'default <em>; at most 128 characters' })),
+    highlightPostTag: Type.Optional(Type.String({ maxLength: 128, description: 'default </em>; at most 128 characters' })),
   },
   { $id: 'SearchEngineQuery', additionalProperties: true },
 );
@@ -36,8 +36,8 @@ export const SearchQueryStringSchema = Type.Object(
     sort: Type.Optional(Type.String({ description: 'comma-separated' })),
     attributesToRetrieve: Type.Optional(Type.String({ description: 'comma-separated' })),
     attributesToHighlight: Type.Optional(Type.String({ description: 'comma-separated' })),
-    highlightPreTag: Type.Optional(Type.String()),
-    highlightPostTag: Type.Optional(Type.String()),
+    highlightPreTag: Type.Optional(Type.String({ maxLength: 128, description: 'default <em>; at most 128 characters' })),
+    highlightPostTag: Type.Optional(Type.String({ maxLength: 128, description: 'default </em>; at most 128 characters' })),
   },
   { additionalProperties: true },
 );

@@ -2,19 +2,30 @@
 import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 import { parseFilter } from './search-filter.js';
-import type { LivestreamRecord } from '../livestreams/record.schema.js';
+import { LivestreamRecordSchema, type LivestreamRecord } from '../livestreams/record.schema.js';
 
 /** Longest query accepted, in characters (Meilisearch itself reads only the first 10 words). */
 export const MAX_Q_LENGTH = 1000;
 /** Words of a query that are searched; the rest are ignored, as Meilisearch does. */
 export const MAX_Q_WORDS = 10;
+/**
+ * Longest highlight tag, in characters: clients send `<em>`, `<mark>`, `__ais-highlight__` or a
+ * tag with a class; each highlighted word of each hit carries two tags, so a longer one only
+ * multiplies the answer (decision 0050).
+ */
+export const MAX_HIGHLIGHT_TAG_LENGTH = 128;
 const HIGHLIGHTABLE = ['title', 'channelName'] as const;
+/** The attributes a hit has: any other asked is left out (as Meilisearch does), and each is picked once. */
+const RECORD_ATTRIBUTES: ReadonlySet<string> = new Set(Object.keys(LivestreamRecordSchema.properties));
 
 /** A search as a Meilisearch client asks it, read from a JSON body or a query string. */
 export interface ParsedSearch {
   request: SearchRequest;
   paging: { kind: 'offset'; offset: number; limit: number } | { kind: 'page'; page: number; hitsPerPage: number };
   retrieve: string[] | null;
+  /** Whether hits carry `_formatted` (any attribute asked highlighted, as Meilisearch does). */
+  formatted: boolean;
+  /** The attributes to highlight, each once. */
   highlight: string[];
   tags: { pre: string; post: string };
 }
@@ -63,10 +74,12 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
       ? { offset: Math.max(0, paging.page - 1) * paging.hitsPerPage, limit: paging.page === 0 ? 0 : paging.hitsPerPage }
       : { offset: paging.offset, limit: paging.limit };
   const retrieve = list('attributesToRetrieve', 'invalid_search_attributes_to_retrieve') ?? null;
+  const toHighlight = list('attributesToHighlight', 'invalid_search_attributes_to_highlight') ?? [];
   const tag = (name: string, fallback: string) => {
     const value = input[name] ?? fallback;
-    if (typeof value !== 'string')
-      throw invalidRequest(`invalid_search_${name === 'highlightPreTag' ? 'highlight_pre_tag' : 'highlight_post_tag'}`, `\`${name}\` is a string.`);
+    const code = `invalid_search_${name === 'highlightPreTag' ? 'highlight_pre_tag' : 'highlight_post_tag'}`;
+    if (typeof value !== 'string') throw invalidRequest(code, `\`${name}\` is a string.`);
+    if (value.length > MAX_HIGHLIGHT_TAG_LENGTH) throw invalidRequest(code, `\`${name}\` is longer than ${MAX_HIGHLIGHT_TAG_LENGTH} characters.`);
     return value;
   };
   return {
@@ -82,8 +95,10 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
       sort,
     },
     paging,
-    retrieve: retrieve === null || retrieve.includes('*') ? null : retrieve,
-    highlight: (list('attributesToHighlight', 'invalid_search_attributes_to_highlight') ?? []).flatMap((a) => (a === '*' ? [...HIGHLIGHTABLE] : a)),
+    retrieve: retrieve === null || retrieve.includes('*') ? null : [...new Set(retrieve)].filter((name) => RECORD_ATTRIBUTES.has(name)),
+    formatted: toHighlight.length > 0,
+    // only what can be highlighted, once: the work per hit stays that of two attributes
+    highlight: HIGHLIGHTABLE.filter((name) => toHighlight.includes(name) || toHighlight.includes('*')),
     tags: { pre: tag('highlightPreTag', '<em>'), post: tag('highlightPostTag', '</em>') },
   };
 }
@@ -94,7 +109,7 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
  * highlighted (most searches): no parse and serialise again per hit.
  */
 export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): string {
-  const reshape = parsed.retrieve !== null || parsed.highlight.length > 0;
+  const reshape = parsed.retrieve !== null || parsed.formatted;
   const documents = reshape
     ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as LivestreamRecord, hits.words)))
     : hits.documents;
@@ -111,7 +126,7 @@ export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string,
 
 function reshapeHit(parsed: ParsedSearch, document: LivestreamRecord, words: MatchedWord[]): Record<string, unknown> {
   const hit = pick(document, parsed.retrieve);
-  if (parsed.highlight.length === 0) return hit;
+  if (!parsed.formatted) return hit;
   const formatted: Record<string, unknown> = { ...hit };
   for (const name of parsed.highlight) {
     if ((HIGHLIGHTABLE as readonly string[]).includes(name) && typeof document[name as 'title'] === 'string') {
