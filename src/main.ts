@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0025-process-roles-and-composition-root.md, docs/decisions/0092-background-work-in-its-own-thread.md
+// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
@@ -13,7 +13,6 @@ import { createSources, ytdlpOf } from './wiring/sources.js';
 import { createStore } from './wiring/storage.js';
 import { startWorker } from './wiring/worker.js';
 import { createLogger } from './wiring/logger.js';
-import { startWorkerThread } from './wiring/worker-thread.js';
 
 /*
  * The composition root: the only place that knows every implementation. `startKura` builds one
@@ -34,34 +33,28 @@ export interface RunningKura {
 }
 
 /**
- * Starts the roles `config.role` asks for; `stop` closes them in reverse order. `onLost` is told
- * when a part the process cannot run without is gone: the embedded PostgreSQL exited and could not
- * be started again, or the worker thread of KURA_ROLE=all stopped unasked.
+ * Starts the roles `config.role` asks for; `stop` closes them in reverse order. `onDatabaseLost`
+ * is told when the embedded PostgreSQL exited and could not be started again.
  */
-export async function startKura(config: Config, log: Logger = createLogger(config), onLost?: (error: Error) => void): Promise<RunningKura> {
-  const database = await openDatabase(config, log, { role: 'serve', ...(onLost ? { onLost } : {}) });
+export async function startKura(config: Config, log: Logger = createLogger(config), onDatabaseLost?: (error: Error) => void): Promise<RunningKura> {
+  const database = await openDatabase(config, log, { role: 'serve', ...(onDatabaseLost ? { onLost: onDatabaseLost } : {}) });
   const store = createStore(config, database);
   const sources = createSources(config);
   const stops: Array<() => Promise<void> | void> = [() => database.close()];
-  // which ffmpeg and yt-dlp this process runs, or what is missing and the fix (not waited for; KURA_ROLE=all: its worker thread says)
-  if (config.role !== 'all') logToolChecks(config, ytdlpOf(config), log).catch((error: Error) => log.warn(`the tools could not be checked: ${error.message}`));
+  // which ffmpeg and yt-dlp this process runs, or what is missing and the fix (not waited for)
+  logToolChecks(config, ytdlpOf(config), log).catch((error: Error) => log.warn(`the tools could not be checked: ${error.message}`));
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    // KURA_ROLE=all: the background work runs in a thread of its own (worker-thread.ts), on this database
-    const workerConfig: Config = { ...config, role: 'worker', databaseUrl: database.connectionString };
-    const workerThread = config.role === 'all' ? await startWorkerThread(workerConfig, (error) => onLost?.(error)) : null;
-    if (workerThread !== null) stops.push(() => workerThread.stop());
-    const worksHere = config.role === 'worker';
-    const jobs = await startScheduler(database, log, { worker: worksHere });
+    const jobs = await startScheduler(database, log, { worker: config.role !== 'api' });
     stops.push(() => jobs.stop(SHUTDOWN_GRACE_MS));
     // the api's change feed empties its read cache and keeps the built-in search index current
     const feed = config.role === 'worker' ? null : await openChangeFeed(database, log);
     if (feed !== null) stops.push(() => feed.close());
     const search = createSearch(config, database.pool, feed, log);
     stops.push(() => search.close());
-    if (worksHere) stops.push(await startWorker(config, { database, store, jobs, sources, search }, log));
+    if (config.role !== 'api') stops.push(await startWorker(config, { database, store, jobs, sources, search }, log));
     let app: FastifyInstance | null = null;
     let url: string | null = null;
     if (feed !== null) {

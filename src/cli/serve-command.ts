@@ -3,7 +3,7 @@ import { startKura } from '../main.js';
 import { createLogger } from '../wiring/logger.js';
 import type { Command } from './command.js';
 
-/** `kura serve`: runs Kura until SIGINT or SIGTERM (a second one stops it at once), or until its embedded PostgreSQL or its worker thread is lost (exit 1). */
+/** `kura serve`: runs Kura until SIGINT or SIGTERM (a second one stops it at once), or until its embedded PostgreSQL is lost (exit 1). */
 export const serveCommand: Command = {
   run: serve,
 };
@@ -27,7 +27,7 @@ async function serve(config: Config): Promise<number> {
       process.once('SIGTERM', onSignal);
     }),
   ]);
-  if (stopped !== null) log.fatal({ err: stopped }, `${stopped.message}; Kura stops (its log says why)`);
+  if (stopped !== null) log.fatal({ err: stopped }, `${stopped.message}; Kura stops (its log says why PostgreSQL did not start)`);
   await kura.stop();
   log.info('stopped');
   return stopped === null ? 0 : 1;
