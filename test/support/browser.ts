@@ -27,14 +27,22 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A TCP port free on 127.0.0.1 now, so a server's public URL can be known before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+export async function freePort(): Promise<number> {
+  // below Linux's ephemeral range (32768–60999): a port there is never handed to an outgoing
+  // connection or a listen on port 0 meanwhile (one was, between this choice and the server's
+  // listen, and `kura serve` failed EADDRINUSE in a full run); free now, checked by listening on it
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await listensOn(port)) return port;
+  }
+}
+
+/** Whether a server could listen on `port` of 127.0.0.1 just now (it is closed again). */
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
