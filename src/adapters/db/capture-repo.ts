@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0038-leases.md, docs/decisions/0041-downloads-and-encoder-log.md, docs/decisions/0083-what-a-recording-pays-for.md
+// Decisions: docs/decisions/0041-downloads-and-encoder-log.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0092-leases-and-worker-sessions.md
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
 import type { Capture, CapturePart, FragmentFormatIds, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';

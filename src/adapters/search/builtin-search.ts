@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md
+// Decisions: docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import { searchWarming, type MatchedWord, type SearchEngine } from '../../core/search/search.js';

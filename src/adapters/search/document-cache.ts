@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0048-builtin-search-in-memory.md, docs/decisions/0049-hand-written-index-library-lru.md
+// Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0093-builtin-search-kept-orders.md
 import { LRUCache } from 'lru-cache';
 
 /**

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0048-builtin-search-in-memory.md
+// Decisions: docs/decisions/0093-builtin-search-kept-orders.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
 import { inTransaction } from '../db/pool.js';

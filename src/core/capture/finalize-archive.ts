@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0038-leases.md, docs/decisions/0039-finalize-writes-once.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0090-a-stream-that-goes-on.md
+// Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0039-finalize-writes-once.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0090-a-stream-that-goes-on.md, docs/decisions/0092-leases-and-worker-sessions.md
 import { describeEndReason, mayGoOn, type Capture, type CapturePart, type StoredChunk } from './capture.js';
 import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0038-leases.md
+// Decisions: docs/decisions/0092-leases-and-worker-sessions.md
 import type { CaptureLease } from './ports.js';
 
 /**

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0056-title-rules-re2.md
+// Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0095-title-rules-compiled-once-and-bounded.md
 import { AppError } from '../errors.js';
 import { queueStream } from '../workflow/queue-stream.js';
 import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0056-title-rules-re2.md
+// Decisions: docs/decisions/0095-title-rules-compiled-once-and-bounded.md
 import { RE2JS } from 're2js';
 import { AppError } from '../errors.js';
 import { MEMBERS_ONLY_RULES, type FollowRules } from './follow.js';

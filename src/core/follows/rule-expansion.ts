@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0056-title-rules-re2.md
+// Decisions: docs/decisions/0095-title-rules-compiled-once-and-bounded.md
 /**
  * How long a title rule is once RE2 has written out its counted repetitions: RE2 compiles `x{2,5}`
  * as `xx(x(x(x)?)?)?`, so the time to compile a rule, and its program's size (which each match

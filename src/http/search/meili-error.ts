@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
+// Decisions: docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../../core/errors.js';
 

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md, docs/decisions/0091-private-search-keys-per-caller.md
+// Decisions: docs/decisions/0091-private-search-keys-per-caller.md, docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INDEX, searchWarming, type SearchEngine } from '../../core/search/search.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
+// Decisions: docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import { FILTER_FIELDS, type FilterField, type SearchFilter } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0050-builtin-engine-as-meilisearch.md
+// Decisions: docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 import { parseFilter } from './search-filter.js';

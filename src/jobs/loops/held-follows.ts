@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0056-title-rules-re2.md, docs/decisions/0082-follows-held-in-memory.md
+// Decisions: docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0095-title-rules-compiled-once-and-bounded.md
 import { afterCheck, checkChanged } from '../../core/follows/check-changes.js';
 import { lookAtFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow, SignalName } from '../../core/follows/follow.js';

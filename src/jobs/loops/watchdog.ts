@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0038-leases.md
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0092-leases-and-worker-sessions.md
 import { MOVED_ON_BY } from '../../core/capture/capture-lifecycle.js';
 import type { CaptureLease, EncoderLog } from '../../core/capture/ports.js';
 import type { ChangeFeed, Scheduler } from '../../core/livestream/ports.js';
