@@ -33,8 +33,15 @@ export class Jobs implements Scheduler, PendingJobs, WebhookDrains {
     return this.send('watch-stream', { livestreamId }, at);
   }
 
-  capture(livestreamId: string, options?: { resume: boolean }): Promise<void> {
-    return this.send('capture-stream', { livestreamId }, undefined, options?.resume === true ? RESUME_PRIORITY : undefined);
+  /**
+   * Queues the recording of a record. A resume (a watchdog found its worker gone) is sent whatever
+   * was sent in the dedup window: the job it replaces, the dead worker's, may have been sent in the
+   * same window, and being refused as its duplicate would cost a window of stream. A duplicate
+   * resume from another watchdog finds the capture held and ends when it does.
+   */
+  async capture(livestreamId: string, options?: { resume: boolean }): Promise<void> {
+    if (options?.resume !== true) return this.send('capture-stream', { livestreamId });
+    await this.queue.send('capture-stream', { livestreamId }, { key: livestreamId, priority: RESUME_PRIORITY });
   }
 
   chat(livestreamId: string): Promise<void> {
@@ -56,10 +63,10 @@ export class Jobs implements Scheduler, PendingJobs, WebhookDrains {
   }
 
   /** Sends a job due at `at` (now when absent), deduplicated as its definition says. */
-  async send<N extends JobName>(name: N, payload: JobPayloads[N], at?: Date, priority?: number): Promise<void> {
+  async send<N extends JobName>(name: N, payload: JobPayloads[N], at?: Date): Promise<void> {
     const { dedup } = JOBS[name] as JobDefinition;
     if (dedup === null) throw new Error(`${name} is sent by the clock only`);
-    const options: SendOptions = { key: dedup.key(payload), ...(at ? { at } : {}), ...(priority === undefined ? {} : { priority }) };
+    const options: SendOptions = { key: dedup.key(payload), ...(at ? { at } : {}) };
     await this.queue.send(name, payload, 'windowSeconds' in dedup ? { ...options, windowSeconds: dedup.windowSeconds } : { ...options, bringForward: true });
   }
 

@@ -50,6 +50,29 @@ async function startWorker(
   return worker;
 }
 
+/** A capture handler that runs until told to end, with the ids it started in order and a wait for the n-th start. */
+function heldCaptures() {
+  const started: string[] = [];
+  const running = new Map<string, () => void>();
+  let startedChanged = signal();
+  return {
+    started,
+    end: (id: string) => running.get(id)!(),
+    handler: ({ livestreamId }: { livestreamId: string }) =>
+      new Promise<void>((resolve) => {
+        started.push(livestreamId);
+        running.set(livestreamId, resolve);
+        startedChanged.resolve();
+      }),
+    async startedCount(count: number) {
+      while (started.length < count) {
+        startedChanged = signal();
+        await startedChanged.promise;
+      }
+    },
+  };
+}
+
 const jobState = async (name: JobName, key: string) => (await queuedJobs(db, name)).filter((job) => job.singletonKey === key).map((job) => job.state);
 
 describe('job runners', () => {
@@ -73,74 +96,49 @@ describe('job runners', () => {
   });
 
   it('with every capture slot busy, leave a further capture waiting, and start it when a slot frees', async () => {
-    const started: string[] = [];
-    const running = new Map<string, () => void>();
-    let startedChanged = signal();
+    const captures = heldCaptures();
     const indexed = signal();
-    await startWorker(
-      {
-        'capture-stream': ({ livestreamId }) =>
-          new Promise<void>((resolve) => {
-            started.push(livestreamId);
-            running.set(livestreamId, resolve);
-            startedChanged.resolve();
-          }),
-        'index-records': async () => indexed.resolve(),
-      },
-      { maxCaptures: 2 },
-    );
-    const startedCount = async (count: number) => {
-      while (started.length < count) {
-        startedChanged = signal();
-        await startedChanged.promise;
-      }
-    };
+    await startWorker({ 'capture-stream': captures.handler, 'index-records': async () => indexed.resolve() }, { maxCaptures: 2 });
     for (const id of ['first', 'second', 'third']) await sender.capture(id);
-    await startedCount(2);
+    await captures.startedCount(2);
     // a job sent after the third capture has run: the worker heard of the third and had no slot for it
     await sender.indexRecords();
     await indexed.promise;
     // the two may start in either order (fetched apart, as each notification came)
-    expect([...started].sort()).toEqual(['first', 'second']);
+    expect([...captures.started].sort()).toEqual(['first', 'second']);
     expect(await jobState('capture-stream', 'third')).toEqual(['created']);
 
     const freedAt = Date.now();
-    running.get('first')!();
-    await startedCount(3);
-    expect(started[2]).toBe('third');
+    captures.end('first');
+    await captures.startedCount(3);
+    expect(captures.started[2]).toBe('third');
     expect(Date.now() - freedAt).toBeLessThan(2000);
     await expect.poll(() => jobState('capture-stream', 'first')).toEqual(['completed']);
   });
 
   it('with every capture slot busy, start a resumed capture (its worker died) before new ones that waited longer', async () => {
-    const started: string[] = [];
-    const running = new Map<string, () => void>();
-    let startedChanged = signal();
-    await startWorker(
-      {
-        'capture-stream': ({ livestreamId }) =>
-          new Promise<void>((resolve) => {
-            started.push(livestreamId);
-            running.set(livestreamId, resolve);
-            startedChanged.resolve();
-          }),
-      },
-      { maxCaptures: 1 },
-    );
+    const captures = heldCaptures();
+    await startWorker({ 'capture-stream': captures.handler }, { maxCaptures: 1 });
     await sender.capture('busy');
-    while (started.length < 1) {
-      startedChanged = signal();
-      await startedChanged.promise;
-    }
+    await captures.startedCount(1);
     await sender.capture('new-1');
     await sender.capture('new-2');
     await sender.capture('resumed', { resume: true }); // as the watchdog asks for a dead worker's capture
-    running.get('busy')!();
-    while (started.length < 2) {
-      startedChanged = signal();
-      await startedChanged.promise;
-    }
-    expect(started).toEqual(['busy', 'resumed']);
+    captures.end('busy');
+    await captures.startedCount(2);
+    expect(captures.started).toEqual(['busy', 'resumed']);
+  });
+
+  it("start a resumed capture at once though the same record's capture was sent moments before (the dead worker's, in the same dedup window)", async () => {
+    const captures = heldCaptures();
+    await startWorker({ 'capture-stream': captures.handler }, { maxCaptures: 2 });
+    await sender.capture('crashed');
+    await sender.capture('crashed'); // a second ask in the window is the same work
+    await captures.startedCount(1);
+    captures.end('crashed'); // its worker died: the job is over, the capture is not
+    await sender.capture('crashed', { resume: true });
+    await captures.startedCount(2);
+    expect(captures.started).toEqual(['crashed', 'crashed']);
   });
 
   it("retry a failing job per its queue's policy, then run its failure hook", async () => {
