@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Decisions: docs/decisions/0025-process-roles-and-composition-root.md, docs/decisions/0033-v8-tuning.md, docs/decisions/0084-brief-commands-run-from-a-bundle.md
+// Decisions: docs/decisions/0033-v8-tuning.md, docs/decisions/0084-brief-commands-run-from-a-bundle.md
 import { LONG_COMMANDS } from './cli/long-commands.js';
 import { tuneV8 } from './cli/v8-tuning.js';
 

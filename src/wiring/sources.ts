@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import { hostRefusal } from '../adapters/outbound/address-policy.js';
 import { createAddressCheck, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
 import { createFetcher, type Fetcher } from '../adapters/sources/http-fetch.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useCaptureHarness } from '../support/capture-harness.js';
 import { SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 
-// A crash costs seconds, not a lease's stale time (issue 49, decision 0038): `kura serve` killed
+// A crash costs seconds, not a lease's stale time (issue 49, decision 0092): `kura serve` killed
 // (SIGKILL) during six live captures whose playlists keep 12 s, then started again at once. The
 // lease's stale time is the default 30 s here: only the dead worker's ended database session
 // tells the new one to take its captures back.
@@ -24,8 +24,9 @@ describe('a worker killed during live captures', () => {
       await h.kura!.exited;
 
       const restarted = new Date();
-      await h.serve(STALE);
-      // each capture is held again (a lease renewed by the new worker) within 5 s of the restart
+      const serving = h.serve(STALE);
+      // each capture is held again (a lease renewed by the new worker) within 5 s of the restart,
+      // whether or not the api listens yet (the worker does not wait for it: decision 0096)
       const heldAgain = async () =>
         (
           await h.db.pool.query(
@@ -36,6 +37,7 @@ describe('a worker killed during live captures', () => {
       await expect.poll(heldAgain, { timeout: 5000 - (Date.now() - restarted.getTime()), interval: 100 }).toBe(CAPTURES);
       const tookBack = Date.now() - restarted.getTime();
       expect(tookBack).toBeLessThan(5000);
+      await serving;
 
       await encoded;
       for (const id of ids) {

@@ -22,8 +22,8 @@ export interface CaptureHarness {
   readonly fixture: HlsFixture;
   startFixture(options: FixtureOptions): Promise<HlsFixture>;
   env(extra?: Record<string, string>): Record<string, string>;
-  /** Starts `kura serve`; resolves with its URL once it listens. */
-  serve(extra?: Record<string, string>): Promise<string>;
+  /** Starts `kura serve` (with `nodeArgs`, e.g. a preloaded module); resolves with its URL once it listens. */
+  serve(extra?: Record<string, string>, nodeArgs?: string[]): Promise<string>;
   /** Queues `url` with `kura archive`; resolves with the record id. */
   archive(url: string): Promise<string>;
   /** Resolves with the record once it is finished or failed. */
@@ -94,8 +94,8 @@ export function useCaptureHarness(): CaptureHarness {
       return fixture;
     },
     env: (extra = {}) => e2eEnv(db.url, dataDir, { LOG_LEVEL: 'warn', ...extra }),
-    async serve(extra = {}) {
-      kura = spawnKura(['serve'], harness.env({ LOG_LEVEL: 'info', ...extra }), path.dirname(dataDir));
+    async serve(extra = {}, nodeArgs = []) {
+      kura = spawnKura(['serve'], harness.env({ LOG_LEVEL: 'info', ...extra }), path.dirname(dataDir), { nodeArgs });
       const line = await kura.waitForLog((l) => l.msg === 'kura api listening');
       return line.url as string;
     },

@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
 import type { FragmentedStream } from '../sources/ports.js';
 import type { CaptureState } from './capture-lifecycle.js';

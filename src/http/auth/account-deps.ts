@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0025-process-roles-and-composition-root.md
 import type { Caller } from '../../core/accounts/account.js';
 import type {
   AdminActionRepo,
