@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
+import { noteWorkerSession } from '../../src/adapters/db/worker-session.js';
+import pg from 'pg';
 import { captureChat } from '../../src/core/chat/capture-chat.js';
 import type { ChatMessage } from '../../src/core/chat/chat.js';
 import type { ChatSource } from '../../src/core/chat/ports.js';
@@ -110,6 +112,20 @@ describe('the capture-chat job', () => {
     const unused: ChatSource = { follow: () => Promise.reject(new Error('not followed twice')) };
     await captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: unused }, 'chatjob0004', worker());
     expect(await chats().state('chatjob0004')).toEqual({ state: 'capturing', held: true, detail: null });
+  });
+});
+
+describe('a chat whose worker died', () => {
+  it('is taken over at once, not when its lease goes stale: its worker\'s database session ended', async () => {
+    await liveYouTubeRecord('chatjob0005');
+    const dead = new pg.Client({ connectionString: db.url });
+    await dead.connect();
+    await noteWorkerSession(dead, 'dead-worker');
+    expect(await chats().claim('chatjob0005', 'dead-worker', 30)).toBe(true);
+    expect(await chats().claim('chatjob0005', 'another-worker', 30)).toBe(false); // held, fresh
+    await dead.end(); // the process died: PostgreSQL ends its session
+    await expect.poll(async () => (await captures.leases(30)).stale).toContainEqual({ livestreamId: 'chatjob0005', state: 'chat' });
+    expect(await chats().claim('chatjob0005', 'another-worker', 30)).toBe(true);
   });
 });
 

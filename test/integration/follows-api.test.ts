@@ -90,6 +90,26 @@ describe('follows API', () => {
     expect(created.json().signals.map((s: { signal: string }) => s.signal)).toEqual(['playlist']);
   });
 
+  it('keeps the names an admin gives as submissions keep theirs, and refuses names that are not JSON strings', async () => {
+    const created = await create({ url: 'http://127.0.0.1:9/named/index.m3u8', channel: 'Karaoke\u202e Night\u0007', title: '\u200bLate\tshow ' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ channelName: 'Karaoke Night', title: 'Late show' });
+    const renamed = await send('PATCH', `/api/follows/${created.json().id}`, admin, { channel: 'Ina\u2066 night', title: 'Encore\u0007' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ channelName: 'Ina night', title: 'Encore' });
+    for (const [method, url, body] of [
+      ['POST', '/api/follows', { url: 'http://127.0.0.1:9/other/index.m3u8', channel: ['a'] }],
+      ['POST', '/api/follows', { url: 'http://127.0.0.1:9/other/index.m3u8', title: 5 }],
+      ['PATCH', `/api/follows/${created.json().id}`, { channel: ['a'] }],
+    ] as const) {
+      const refused = await send(method, url, admin, body);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().detail ?? refused.json().message).toMatch(/must be a JSON string/);
+    }
+    const invisible = await send('PATCH', `/api/follows/${created.json().id}`, admin, { channel: '\u202e\u200b' });
+    expect(invisible.statusCode, invisible.body).toBe(400);
+  });
+
   it('keeps retention limits on a follow, which govern the archives it queued before its channel’s do', async () => {
     const created = await create({ url: 'http://127.0.0.1:9/ina/index.m3u8', channel: 'Ina', keepLast: 1 });
     expect(created.json()).toMatchObject({ channelId: 'ina', retention: { keepLast: 1, maxAgeDays: null, maxGb: null } });

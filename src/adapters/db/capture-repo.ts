@@ -259,8 +259,8 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       // the states that hold a lease (`lease_renewed` of CAPTURE_TRANSITIONS, core/capture/capture-lifecycle.ts),
       // stale at once when the worker holding it is gone (its session ended: worker-session.ts);
       // a failed record's capture is left as it is (its parts wait for an admin's retry)
-      // and the chats of captures going on whose worker holds them but stopped renewing (a released
-      // chat is a failed attempt, retried by its job)
+      // and the chats of captures going on whose worker holds them but stopped renewing or is gone
+      // (a released chat is a failed attempt, retried by its job)
       const { rows } = await pool.query<{ livestream_id: string; state: 'capturing' | 'ended' | 'chat'; stale_in_ms: number | null }>(
         `select c.livestream_id, c.state,
            case when c.worker_id in (select worker_id from gone_workers) then 0
@@ -268,7 +268,9 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
          from captures c join livestreams l on l.id = c.livestream_id
          where c.state in ('capturing', 'ended') and l.status = 'live'
          union all
-         select h.livestream_id, 'chat', extract(epoch from h.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000
+         select h.livestream_id, 'chat',
+           case when h.worker_id in (select worker_id from gone_workers) then 0
+             else extract(epoch from h.heartbeat_at + make_interval(secs => $1) - now())::float8 * 1000 end
          from chat_captures h join captures c on c.livestream_id = h.livestream_id
          where h.state = 'capturing' and h.worker_id is not null and c.state = 'capturing'`,
         [staleAfterSeconds],

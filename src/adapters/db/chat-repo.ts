@@ -52,7 +52,7 @@ export function createChatRepo(pool: pg.Pool): ChatLog {
         `insert into chat_captures as c (livestream_id, worker_id, heartbeat_at) values ($1, $2, now())
          on conflict (livestream_id) do update set worker_id = excluded.worker_id, heartbeat_at = now()
            where c.state = 'capturing' and (c.worker_id is null or c.worker_id = excluded.worker_id
-             or c.heartbeat_at < now() - make_interval(secs => $3))`,
+             or c.heartbeat_at < now() - make_interval(secs => $3) or c.worker_id in (select worker_id from gone_workers))`,
         [livestreamId, workerId, staleAfterSeconds],
       );
       return rowCount === 1;

@@ -6,7 +6,7 @@ import type { CheckAddresses } from '../sources/ports.js';
 import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import { changeRules, NO_LIMITS } from '../retention/retention-rules.js';
-import { channelSlug } from '../livestream/record-names.js';
+import { channelSlug, givenName } from '../livestream/record-names.js';
 import { isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
 
@@ -48,7 +48,8 @@ export async function addFollow(
   return deps.follows.add({
     id: mintId(),
     ...source,
-    title: follow.title ?? null,
+    // names as a person gives them are kept as givenName makes them (nothing visible left: none given)
+    title: (follow.title === undefined ? '' : givenName(follow.title)) || null,
     rules,
     retention,
     createdBy,
@@ -65,7 +66,7 @@ interface Identity {
 }
 
 async function identify(deps: { resolver: ChannelResolver; policy: FollowPolicy }, target: FollowTarget, channel: string | undefined): Promise<Identity> {
-  const name = channel?.trim() || undefined;
+  const name = (channel === undefined ? '' : givenName(channel)) || undefined;
   switch (target.kind) {
     case 'youtube_channel': {
       const found = await deps.resolver.resolveYouTube(target.channel).catch((error: Error) => {

@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import type { Follow, FollowChange } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import type { FollowRepo } from './ports.js';
+import { givenName } from '../livestream/record-names.js';
 import { changeRules } from '../retention/retention-rules.js';
 
 const notFound = (id: string) => new AppError('not_found', 'follow_not_found', `No follow has the id "${id}".`);
@@ -20,13 +21,15 @@ export async function updateFollow(deps: { follows: FollowRepo }, request: { id:
     membersOnly: change.membersOnly ?? follow.rules.membersOnly,
     quality: change.quality === undefined ? follow.rules.quality : change.quality,
   });
-  const channelName = change.channel?.trim();
+  // names as a person gives them are kept as givenName makes them
+  const channelName = change.channel === undefined ? undefined : givenName(change.channel);
   if (channelName === '') throw new AppError('invalid', 'invalid_follow', 'channel must not be empty.');
+  const title = change.title === undefined || change.title === null ? change.title : givenName(change.title) || null;
   const resumed = follow.paused && change.paused === false;
   const updated = await deps.follows.update(id, {
     rules,
     ...(channelName !== undefined ? { channelName } : {}),
-    ...(change.title !== undefined ? { title: change.title } : {}),
+    ...(title !== undefined ? { title } : {}),
     ...(change.paused !== undefined ? { paused: change.paused } : {}),
     ...(change.retention !== undefined ? { retention: changeRules(follow.retention, change.retention) } : {}),
     ...(resumed ? { nextCheckAt: now } : {}),

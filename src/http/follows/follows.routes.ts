@@ -11,6 +11,7 @@ import { FOLLOW_CREATION_RATE } from '../../core/follows/follow.js';
 import { updateFollow } from '../../core/follows/update-follow.js';
 import { audienceOf } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
+import { requireStrings } from '../input-checks.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { splitRetention } from '../retention/retention-body.js';
@@ -73,6 +74,7 @@ export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
       '/follows',
       {
         onRequest: guard.requireAdmin,
+        preValidation: requireStrings('channel', 'title'),
         schema: {
           operationId: 'createFollow',
           summary: `Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201); ${describeRate(FOLLOW_CREATION_RATE)} an admin`,
@@ -90,6 +92,7 @@ export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
       '/follows/:id',
       {
         onRequest: guard.requireAdmin,
+        preValidation: requireStrings('channel', 'title'),
         schema: {
           operationId: 'updateFollow',
           summary: 'Admin: changes a follow’s rules or names, pauses or resumes it',

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { FOLLOW_ID_PATTERN, FOLLOW_KINDS, MEMBERS_ONLY_RULES, SIGNALS_OF } from '../../core/follows/follow.js';
 import { MAX_RULE_EXPANSION, MAX_RULE_LENGTH } from '../../core/follows/follow-rules.js';
+import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/livestream/record-names.js';
 import { retentionChangeProperties, retentionCreateProperties, RetentionRulesSchema } from '../retention/retention.schema.js';
 
 const time = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
@@ -86,7 +87,7 @@ export type FollowDetailJson = Static<typeof FollowDetailSchema>;
 export const FollowParamsSchema = Type.Object({ id: Type.String({ pattern: FOLLOW_ID_PATTERN, description: 'A follow id from GET /api/follows' }) });
 
 const quality = Type.String({ pattern: '^[0-9]{3,4}p$|^best$', description: '`best` or a height like `720p`' });
-const name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+const name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: VISIBLE_NAME_PATTERN, description: `${description}. A JSON string; ${GIVEN_NAME_RULE}` });
 
 export const CreateFollowSchema = Type.Object(
   {
