@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0081-what-runs-when-idle.md
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { IDLE_CONNECTION_MS } from '../db/pool.js';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from '../../core/job-queue.js';
@@ -56,19 +57,39 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   } as PgBoss.ConstructorOptions);
   const queue = new PgBossQueue(boss, options.queues, options.onError);
   await boss.start();
-  for (const spec of options.queues) {
-    const policy = queuePolicy(spec);
-    await boss.createQueue(spec.name, policy); // does nothing when the queue exists
-    await boss.updateQueue(spec.name, policy);
-  }
-  // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
-  await installJobNotify(boss.getDb(), options.notifyChannel);
-  if (options.forgetCronSchedules ?? false) {
-    const retired = options.retiredQueues ?? [];
-    await forgetCronSchedules(boss.getDb(), [...names, ...retired]);
-    await deleteRetiredQueues(boss.getDb(), retired);
-  }
+  // one process at a time: creating a queue (its partition) in one while another creates the
+  // trigger (which locks every partition) deadlocks, as the api and the worker thread of a first
+  // `kura serve` did, and as processes of a scale-out starting together would
+  await oneAtATime(options.connectionString, async () => {
+    for (const spec of options.queues) {
+      const policy = queuePolicy(spec);
+      await boss.createQueue(spec.name, policy); // does nothing when the queue exists
+      await boss.updateQueue(spec.name, policy);
+    }
+    // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
+    await installJobNotify(boss.getDb(), options.notifyChannel);
+    if (options.forgetCronSchedules ?? false) {
+      const retired = options.retiredQueues ?? [];
+      await forgetCronSchedules(boss.getDb(), [...names, ...retired]);
+      await deleteRetiredQueues(boss.getDb(), retired);
+    }
+  });
   return queue;
+}
+
+/** The session lock the queues' setup holds (a constant of Kura's, apart from the migrations' and the sweep's). */
+const SETUP_LOCK = 'kura_job_queue_setup';
+
+/** Runs `setup` while holding SETUP_LOCK on a connection of its own, so processes (and threads) set the queues up in turn. */
+async function oneAtATime(connectionString: string, setup: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString, application_name: 'kura-jobs-setup' });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [SETUP_LOCK]);
+    await setup();
+  } finally {
+    await client.end(); // the session's end releases the lock
+  }
 }
 
 /** A queue's spec in pg-boss's words: one waiting job per key is its 'short' policy. */
