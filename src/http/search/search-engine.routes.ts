@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0091-private-search-keys-per-caller.md, docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
+import { setImmediate } from 'node:timers/promises';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INDEX, searchWarming, type SearchEngine } from '../../core/search/search.js';
@@ -126,6 +127,9 @@ export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAs
         }
         const results: string[] = [];
         for (const [i, query] of request.body.queries.entries()) {
+          // each query in a turn of its own: other requests (a /healthz, a page) are answered between
+          // the queries of many clients' multi-searches, not after all of them (issue 49)
+          if (i > 0) await setImmediate();
           const { indexUid, ...rest } = query;
           try {
             results.push(`{"indexUid":${JSON.stringify(indexUid)},${(await search(String(indexUid), rest, false)).slice(1)}`);

@@ -1,0 +1,59 @@
+// bench/search-probe: issue 49's probe against the built-in search engine at scale: N records
+// (1,000,000 by default), then 20 strangers sending the multi-search that once held the api 9.8 s,
+// back to back for 30 s, while /healthz is asked every 20 ms (bench/search-probe-clients.ts, a
+// process of its own). Targets: p99 of /healthz ≤ 50 ms, of search ≤ 1 s.
+// Usage: npm run build && node dist/bench/search-probe.js [--records 1000000 --seconds 30]
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parseConfig } from '../src/config/config.js';
+import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
+import { startKura, type RunningKura } from '../src/main.js';
+import { createLogger } from '../src/wiring/logger.js';
+import { readPackageInfo } from '../src/wiring/package-info.js';
+import { buildRecords } from '../test/support/factories.js';
+
+const run = promisify(execFile);
+const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
+const RECORDS = Number(args.get('--records') ?? 1_000_000);
+const SECONDS = Number(args.get('--seconds') ?? 30);
+const CLIENTS = 20;
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-probe-'));
+  await chmod(root, 0o755);
+  let kura: RunningKura | null = null;
+  try {
+    const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn', KURA_TRUST_PROXY: 'loopback' });
+    kura = await startKura(config, createLogger(config));
+    let started = Date.now();
+    for (let offset = 0; offset < RECORDS; offset += 100_000) {
+      await importLivestreams(kura.database, buildRecords(Math.min(100_000, RECORDS - offset), { offset, unfinishedEvery: 10 }));
+    }
+    const imported = (Date.now() - started) / 1000;
+    started = Date.now();
+    // the worker drains the outbox into the index
+    for (;;) {
+      const { rows } = await kura.database.pool.query<{ n: number }>('select count(*)::integer as n from search_outbox');
+      if (rows[0]?.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const indexed = (Date.now() - started) / 1000;
+    await kura.database.pool.query('vacuum analyze');
+    await kura.database.pool.query('checkpoint');
+    const options = path.join(root, 'clients.json');
+    await writeFile(options, JSON.stringify({ url: kura.url, clients: CLIENTS, seconds: SECONDS }));
+    const script = path.join(readPackageInfo().root, 'dist', 'bench', 'search-probe-clients.js');
+    const { stdout } = await run(process.execPath, [script, options], { maxBuffer: 1 << 20 });
+    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}`);
+    console.log(`${RECORDS} records imported in ${imported.toFixed(1)} s, indexed in ${indexed.toFixed(1)} s; ${CLIENTS} strangers for ${SECONDS} s:`);
+    console.log(stdout.trim());
+  } finally {
+    await kura?.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();
