@@ -144,10 +144,12 @@ export class MemoryIndex {
     let walked: Walked | null = null;
     if (everything) {
       const budget = Math.max(WALK_BUDGET_MIN, newest.length / WALK_BUDGET_SHARE);
-      walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep, budget });
+      // without a filter every live document is a hit: the total is the index's size, and the walk only fills the page
+      walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep, budget, counts: accepts !== null });
       if (!walked.gaveUp) {
         const ids = [...first, ...walked.page].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
-        return { ids, total: Math.min(first.length + walked.counted, MAX_TOTAL_HITS), examined: walked.examined };
+        const total = accepts === null ? this.size : first.length + walked.counted;
+        return { ids, total: Math.min(total, MAX_TOTAL_HITS), examined: walked.examined };
       }
     }
     // with words, or when the filter passed too few for a kept order to pay: every candidate, newest first

@@ -9,6 +9,8 @@ export interface Walk {
   accepts: ((document: IndexedDocument) => boolean) | null;
   /** Slots already first on the page (the ids the query is). */
   skip: readonly number[];
+  /** false when every live slot is a hit (no filter): the total is known without counting, and the walk stops once the page is full. */
+  counts: boolean;
   keep: number;
   /**
    * Slots a walk of a field's order may read before it gives up: it reads documents out of their
@@ -20,7 +22,7 @@ export interface Walk {
 export interface Walked {
   /** The page's slots, in order (up to `keep`). */
   page: number[];
-  /** Hits counted (beyond `skip`), up to what MAX_TOTAL_HITS needs. */
+  /** Hits counted (beyond `skip`), up to what MAX_TOTAL_HITS needs; only the page's when the walk does not count. */
   counted: number;
   /** Slots read: the walk's work. */
   examined: number;
@@ -36,7 +38,7 @@ class Pager implements Walked {
   private readonly countTo: number;
 
   constructor(private readonly walk: Walk) {
-    this.countTo = MAX_TOTAL_HITS - walk.skip.length;
+    this.countTo = walk.counts ? MAX_TOTAL_HITS - walk.skip.length : 0;
   }
 
   hit(slot: number): boolean {
