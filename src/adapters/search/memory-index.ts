@@ -1,8 +1,9 @@
 // Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0093-builtin-search-kept-orders.md
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { fieldParts, hasCjk } from './cjk-words.js';
-import { FieldOrder, PLACED_ONE_BY_ONE } from './field-order.js';
-import { bySort, newestFirst, predicate, type IndexedDocument } from './indexed-document.js';
+import { FieldOrder } from './field-order.js';
+import { bySort, predicate, type IndexedDocument } from './indexed-document.js';
+import { NewestOrder } from './newest-order.js';
 import { walkField, walkNewest, type Walk, type Walked } from './ordered-walk.js';
 import { TermMatcher, TITLE_SCORE, type PostingLists, type Term } from './term-matcher.js';
 import { SmallestKeys, TopK } from './top-k.js';
@@ -55,12 +56,8 @@ export class MemoryIndex {
   /** One string for each distinct word and field value, shared by every document holding it (most of the index's memory otherwise). */
   private strings = new Map<string, string>();
   private dead = 0;
-  /** Every slot (dead ones too), newest first (then by id, descending), up to `newestSorted`; the rest are new. */
-  private newest: number[] = [];
-  private newestSorted = 0;
-  /** Each slot's index in `newest`, once `placed`. */
-  private place = new Int32Array(0);
-  private placed = true;
+  /** Every slot (dead ones too), newest first. */
+  private newest = new NewestOrder(this.slots);
   /** The kept orders of sort fields, each made at the first search that sorts the whole index by it. */
   private orders = new Map<SortField, FieldOrder>();
   private matcher = new TermMatcher();
@@ -104,14 +101,8 @@ export class MemoryIndex {
       }
       fresh.push(this.append(document));
     }
-    if (this.newestSorted === this.newest.length && fresh.length <= PLACED_ONE_BY_ONE) {
-      for (const slot of fresh) this.newest.splice(this.placeOf(this.slots[slot] as IndexedDocument, 0, this.newest.length), 0, slot);
-      this.newestSorted = this.newest.length;
-    } else {
-      for (const slot of fresh) this.newest.push(slot);
-    }
+    this.newest.add(fresh);
     for (const order of this.orders.values()) order.add(fresh);
-    this.placed = false;
     this.compactIfWasteful();
   }
 
@@ -138,14 +129,14 @@ export class MemoryIndex {
     const accepts = filter === null ? null : predicate(filter);
     const first = this.slotsOfIds(query.ids ?? [], accepts);
     const keep = Math.max(0, end - first.length);
-    this.sortNewest();
-    const { alive, newest } = this;
+    const { alive } = this;
+    const newest = this.newest.sorted();
     const everything = terms.length + grams.length === 0;
     let walked: Walked | null = null;
     if (everything) {
       const budget = Math.max(WALK_BUDGET_MIN, newest.length / WALK_BUDGET_SHARE);
       // without a filter every live document is a hit: the total is the index's size, and the walk only fills the page
-      walked = this.walk(sort, { alive, slots: this.slots, accepts, skip: first, keep, budget, counts: accepts !== null });
+      walked = this.walk(sort, newest, { alive, slots: this.slots, accepts, skip: first, keep, budget, counts: accepts !== null });
       if (!walked.gaveUp) {
         const ids = [...first, ...walked.page].slice(offset, end).map((slot) => (this.slots[slot] as IndexedDocument).id);
         const total = accepts === null ? this.size : first.length + walked.counted;
@@ -153,7 +144,7 @@ export class MemoryIndex {
       }
     }
     // with words, or when the filter passed too few for a kept order to pay: every candidate, newest first
-    const place = this.places();
+    const place = this.newest.places();
     const n = newest.length;
     const count = everything ? n : this.matcher.match(this.lists, this.slots.length, { words: terms, grams, bonus });
     const candidates: ArrayLike<number> = everything ? newest : this.matcher.found;
@@ -190,16 +181,16 @@ export class MemoryIndex {
   }
 
   /** A page of the whole index: newest first (or its reverse) from `newest`, any other sort from its first field's kept order. */
-  private walk(sort: SearchRequest['sort'], walk: Walk): Walked {
+  private walk(sort: SearchRequest['sort'], newest: readonly number[], walk: Walk): Walked {
     const [first] = sort;
     if (first === undefined || (sort.length === 1 && first.field === 'scheduledStart'))
-      return walkNewest(this.newest, first?.order === 'asc', { ...walk, budget: Infinity }); // in memory order: never slower than the scan
+      return walkNewest(newest, first?.order === 'asc', { ...walk, budget: Infinity }); // in memory order: never slower than the scan
     let order = this.orders.get(first.field);
     if (order === undefined) {
       order = new FieldOrder(
         first.field,
         this.slots,
-        this.newest.filter((slot) => this.alive[slot] === 1),
+        newest.filter((slot) => this.alive[slot] === 1),
       );
       this.orders.set(first.field, order);
     }
@@ -269,44 +260,6 @@ export class MemoryIndex {
     };
   }
 
-  /** The new slots sorted, then each put in its place in `newest` found by a binary search: the rest is copied, not compared. */
-  private sortNewest(): void {
-    const { slots, newest, newestSorted } = this;
-    if (newestSorted === newest.length) return;
-    const tail = newest.slice(newestSorted).sort((a, b) => newestFirst(slots[a] as IndexedDocument, slots[b] as IndexedDocument));
-    const merged: number[] = [];
-    let from = 0;
-    for (const slot of tail) {
-      const at = this.placeOf(slots[slot] as IndexedDocument, from, newestSorted);
-      for (let i = from; i < at; i++) merged.push(newest[i] as number);
-      merged.push(slot);
-      from = at;
-    }
-    for (let i = from; i < newestSorted; i++) merged.push(newest[i] as number);
-    this.newest = merged;
-    this.newestSorted = merged.length;
-    this.placed = false;
-  }
-
-  /** Each live slot's index in `newest`. */
-  private places(): Int32Array {
-    if (this.placed) return this.place;
-    if (this.place.length < this.slots.length) this.place = new Int32Array(this.slots.length * 2);
-    this.newest.forEach((slot, i) => (this.place[slot] = i));
-    this.placed = true;
-    return this.place;
-  }
-
-  /** Where `document` goes in `newest`, between `low` and `high` (binary search). */
-  private placeOf(document: IndexedDocument, low: number, high: number): number {
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (newestFirst(this.slots[this.newest[mid] as number] as IndexedDocument, document) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-
   /** The lists again without dead slots, once they are a quarter of them. */
   private compactIfWasteful(): void {
     if (this.dead < MIN_DEAD_TO_COMPACT || this.dead * 4 <= this.slots.length) return;
@@ -320,10 +273,8 @@ export class MemoryIndex {
       grams: live.grams,
       strings: live.strings,
       newest: live.newest,
-      newestSorted: live.newestSorted,
       orders: new Map(),
       dead: 0,
-      placed: false,
     });
   }
 }
