@@ -116,7 +116,7 @@ describe('the capture-chat job', () => {
 });
 
 describe('a chat whose worker died', () => {
-  it('is taken over at once, not when its lease goes stale: its worker\'s database session ended', async () => {
+  it("is taken over at once, not when its lease goes stale: its worker's database session ended", async () => {
     await liveYouTubeRecord('chatjob0005');
     const dead = new pg.Client({ connectionString: db.url });
     await dead.connect();

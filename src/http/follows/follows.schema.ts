@@ -87,7 +87,8 @@ export type FollowDetailJson = Static<typeof FollowDetailSchema>;
 export const FollowParamsSchema = Type.Object({ id: Type.String({ pattern: FOLLOW_ID_PATTERN, description: 'A follow id from GET /api/follows' }) });
 
 const quality = Type.String({ pattern: '^[0-9]{3,4}p$|^best$', description: '`best` or a height like `720p`' });
-const name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: VISIBLE_NAME_PATTERN, description: `${description}. A JSON string; ${GIVEN_NAME_RULE}` });
+const name = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 200, pattern: VISIBLE_NAME_PATTERN, description: `${description}. A JSON string; ${GIVEN_NAME_RULE}` });
 
 export const CreateFollowSchema = Type.Object(
   {
