@@ -39,11 +39,25 @@ export function installInputChecks(app: FastifyInstance): void {
  * body, as the checks above are.
  */
 export function requireStrings(...fields: string[]): preValidationHookHandler {
+  return refuseNonStrings(fields, false);
+}
+
+/** As requireStrings, for fields where null is also taken (it clears them). */
+export function requireStringsOrNull(...fields: string[]): preValidationHookHandler {
+  return refuseNonStrings(fields, true);
+}
+
+function refuseNonStrings(fields: readonly string[], nullTaken: boolean): preValidationHookHandler {
   return (request, _reply, done) => {
     const body = request.body;
     const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    const field = fields.find((name) => given[name] !== undefined && typeof given[name] !== 'string');
-    done(field === undefined ? undefined : validationError({ part: 'body', path: `/${field}`, message: 'must be a JSON string' }));
+    const taken = (value: unknown) => value === undefined || typeof value === 'string' || (nullTaken && value === null);
+    const field = fields.find((name) => !taken(given[name]));
+    done(
+      field === undefined
+        ? undefined
+        : validationError({ part: 'body', path: `/${field}`, message: nullTaken ? 'must be a JSON string or null' : 'must be a JSON string' }),
+    );
   };
 }
 

@@ -101,11 +101,16 @@ describe('follows API', () => {
       ['POST', '/api/follows', { url: 'http://127.0.0.1:9/other/index.m3u8', channel: ['a'] }],
       ['POST', '/api/follows', { url: 'http://127.0.0.1:9/other/index.m3u8', title: 5 }],
       ['PATCH', `/api/follows/${created.json().id}`, { channel: ['a'] }],
+      ['PATCH', `/api/follows/${created.json().id}`, { title: ['a'] }],
     ] as const) {
       const refused = await send(method, url, admin, body);
       expect(refused.statusCode, refused.body).toBe(400);
       expect(refused.json().detail ?? refused.json().message).toMatch(/must be a JSON string/);
     }
+    // null clears the title (the channel's name is the records' title again)
+    const cleared = await send('PATCH', `/api/follows/${created.json().id}`, admin, { title: null });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json()).toMatchObject({ channelName: 'Ina night', title: null });
     const invisible = await send('PATCH', `/api/follows/${created.json().id}`, admin, { channel: '\u202e\u200b' });
     expect(invisible.statusCode, invisible.body).toBe(400);
   });

@@ -11,7 +11,7 @@ import { FOLLOW_CREATION_RATE } from '../../core/follows/follow.js';
 import { updateFollow } from '../../core/follows/update-follow.js';
 import { audienceOf } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
-import { requireStrings } from '../input-checks.js';
+import { requireStrings, requireStringsOrNull } from '../input-checks.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { splitRetention } from '../retention/retention-body.js';
@@ -92,7 +92,7 @@ export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
       '/follows/:id',
       {
         onRequest: guard.requireAdmin,
-        preValidation: requireStrings('channel', 'title'),
+        preValidation: [requireStrings('channel'), requireStringsOrNull('title')],
         schema: {
           operationId: 'updateFollow',
           summary: 'Admin: changes a follow’s rules or names, pauses or resumes it',
