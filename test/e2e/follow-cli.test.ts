@@ -80,10 +80,14 @@ describe('kura follow', () => {
   });
 
   it('prints names and ids with their control characters escaped: nothing a channel name holds acts on the terminal', async () => {
-    // ESC (a title-setting OSC sequence), BEL, CR and RIGHT-TO-LEFT OVERRIDE, from an admin here; from YouTube through yt-dlp alike
+    // ESC (a title-setting OSC sequence), BEL, CR and RIGHT-TO-LEFT OVERRIDE: an admin's name is
+    // kept as submissions keep theirs (controls a space, the override removed)...
     const name = 'Evil\u001b]0;owned\u0007\rName\u202e';
     const added = await runKura(['follow', 'add', 'https://live.example.org/evil/index.m3u8', '--channel', name], env(), cwd);
     expect(added.code, added.stderr).toBe(0);
+    expect((await db.pool.query('select channel_name from follows')).rows).toEqual([{ channel_name: 'Evil ]0;owned Name' }]);
+    // ...while a channel's name as YouTube gives it (through yt-dlp) is stored as it comes
+    await db.pool.query('update follows set channel_name = $1', [name]);
     const listed = await runKura(['follow', 'list'], env(), cwd);
     expect(listed.stdout.trim().split('\n')[1]?.split('\t').slice(4)).toEqual([
       'Evil\\u001b]0;owned\\u0007\\rName\\u202e',
