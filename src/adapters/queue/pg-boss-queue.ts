@@ -57,10 +57,13 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   } as PgBoss.ConstructorOptions);
   const queue = new PgBossQueue(boss, options.queues, options.onError);
   await boss.start();
-  // one process at a time: creating a queue (its partition) in one while another creates the
-  // trigger (which locks every partition) deadlocks, as the api and the worker thread of a first
-  // `kura serve` did, and as processes of a scale-out starting together would
-  await oneAtATime(options.connectionString, async () => {
+  // one process at a time while something is missing: creating a queue (its partition) in one
+  // while another creates the trigger (which locks every partition) deadlocks, as the api and the
+  // worker thread of a first `kura serve` did, and as processes of a scale-out starting together
+  // would; once all is in place, each only updates its queues' policies, at once (a restarted
+  // worker does not wait for the api's setup to take its captures back)
+  const inPlace = await isInPlace(boss.getDb(), names);
+  await oneAtATime(inPlace ? null : options.connectionString, async () => {
     for (const spec of options.queues) {
       const policy = queuePolicy(spec);
       await boss.createQueue(spec.name, policy); // does nothing when the queue exists
@@ -80,8 +83,9 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
 /** The session lock the queues' setup holds (a constant of Kura's, apart from the migrations' and the sweep's). */
 const SETUP_LOCK = 'kura_job_queue_setup';
 
-/** Runs `setup` while holding SETUP_LOCK on a connection of its own, so processes (and threads) set the queues up in turn. */
-async function oneAtATime(connectionString: string, setup: () => Promise<void>): Promise<void> {
+/** Runs `setup` while holding SETUP_LOCK on a connection of its own, so processes (and threads) set the queues up in turn; at once without `connectionString`. */
+async function oneAtATime(connectionString: string | null, setup: () => Promise<void>): Promise<void> {
+  if (connectionString === null) return setup();
   const client = new pg.Client({ connectionString, application_name: 'kura-jobs-setup' });
   await client.connect();
   try {
