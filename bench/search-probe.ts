@@ -12,6 +12,7 @@ import { parseConfig } from '../src/config/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { startKura, type RunningKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
+import { searchIndexDrained } from './search-drained.js';
 import { readPackageInfo } from '../src/wiring/package-info.js';
 import { buildRecords } from '../test/support/factories.js';
 
@@ -28,21 +29,12 @@ async function main(): Promise<void> {
   try {
     const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn', KURA_TRUST_PROXY: 'loopback' });
     kura = await startKura(config, createLogger(config));
-    let started = Date.now();
+    const started = Date.now();
     for (let offset = 0; offset < RECORDS; offset += 100_000) {
       await importLivestreams(kura.database, buildRecords(Math.min(100_000, RECORDS - offset), { offset, unfinishedEvery: 10 }));
     }
     const imported = (Date.now() - started) / 1000;
-    started = Date.now();
-    // the worker drains the outbox into the index
-    for (;;) {
-      const { rows } = await kura.database.pool.query<{ n: number }>('select count(*)::integer as n from search_outbox');
-      if (rows[0]?.n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const indexed = (Date.now() - started) / 1000;
-    await kura.database.pool.query('vacuum analyze');
-    await kura.database.pool.query('checkpoint');
+    const indexed = await searchIndexDrained(kura.database.pool);
     const options = path.join(root, 'clients.json');
     await writeFile(options, JSON.stringify({ url: kura.url, clients: CLIENTS, seconds: SECONDS }));
     const script = path.join(readPackageInfo().root, 'dist', 'bench', 'search-probe-clients.js');

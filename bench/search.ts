@@ -11,6 +11,7 @@ import { parseConfig } from '../src/config/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { startKura, type RunningKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
+import { searchIndexDrained } from './search-drained.js';
 import { readPackageInfo } from '../src/wiring/package-info.js';
 import { buildCorpus } from './search-corpus.js';
 
@@ -88,21 +89,12 @@ async function main(): Promise<void> {
   };
   try {
     const kura = await start(1000);
-    let started = Date.now();
+    const started = Date.now();
     const corpus = buildCorpus(RECORDS);
     const distinct = distinctQueries(corpus);
     await importLivestreams(kura.database, corpus);
     const imported = (Date.now() - started) / 1000;
-    started = Date.now();
-    // the worker drains the outbox into the index; a bench may poll
-    for (;;) {
-      const { rows } = await kura.database.pool.query<{ n: number }>('select count(*)::integer as n from search_outbox');
-      if (rows[0]?.n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const indexed = (Date.now() - started) / 1000;
-    await kura.database.pool.query('vacuum analyze');
-    await kura.database.pool.query('checkpoint');
+    const indexed = await searchIndexDrained(kura.database.pool);
     const hits: string[] = [];
     const key = ((await (await fetch(`${kura.url}/api/search`)).json()) as { apiKey: string }).apiKey;
     for (const q of Object.values(QUERIES).flat()) {

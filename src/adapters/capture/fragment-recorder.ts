@@ -2,12 +2,12 @@
 import type { EndReason } from '../../core/capture/capture.js';
 import { FRAGMENT_TRACKS, fragmentOf, FragmentsUnavailable, sequenceOf, type FragmentTrack } from '../../core/capture/fragment-tracks.js';
 import type { FragmentRecorder, Renewal } from '../../core/capture/ports.js';
-import type { FragmentedStream, FragmentFormat } from '../../core/sources/ports.js';
+import type { FragmentedStream } from '../../core/sources/ports.js';
 import { FetchError } from '../sources/http-fetch.js';
 import type { RecorderDeps } from './recorder-deps.js';
 import { RecordingSession } from './recording-session.js';
 import { MAX_SEGMENT_BYTES } from './segment-fetcher.js';
-export type { FragmentTiming } from './fragment-timing.js';
+import { describeFormats, type Fetched } from './fragment-formats.js';
 import { FetchLanes } from './fragment-lanes.js';
 import { Stall } from './fragment-stall.js';
 import { TIMING, type FragmentTiming } from './fragment-timing.js';
@@ -35,9 +35,6 @@ export function createFragmentRecorder(recorderDeps: RecorderDeps, timing: Fragm
     },
   };
 }
-
-/** What came of one fragment of one track: its bytes, why it is lost, or `unmade` (past the end of a broadcast that ended). */
-type Fetched = { bytes: Buffer } | { lost: string } | { unmade: true };
 
 class FragmentSession extends RecordingSession {
   /** The newest fragment the source has, as its answers say. */
@@ -72,15 +69,13 @@ class FragmentSession extends RecordingSession {
   }
 
   protected override async recordUntilEnd(): Promise<EndReason> {
-    const { video, audio, fragmentSeconds } = this.stream;
+    const { fragmentSeconds } = this.stream;
     const start = this.nextSequence ?? 0;
     this.storedAny = start > 0;
     let fragment = fragmentOf(start);
     let firstTrack: FragmentTrack = start % 2 === 0 ? 'video' : 'audio';
     const newest = await this.probeHead();
-    await this.log(
-      `recording fragments from fragment ${fragment}: video ${describe(video)} and audio ${describe(audio)}, ${fragmentSeconds} s each; the newest is ${newest}`,
-    );
+    await this.log(`recording fragments from fragment ${fragment}: ${describeFormats(this.stream)}; the newest is ${newest}`);
     const kept = await this.keptFrom(fragment, firstTrack);
     if (kept > fragment) [fragment, firstTrack] = [kept, 'video'];
     const stall = new Stall(this.timing, fragmentSeconds);
@@ -302,9 +297,4 @@ class FragmentSession extends RecordingSession {
     const head = Number(Array.isArray(value) ? value[0] : value);
     if (Number.isInteger(head) && head > this.head) this.head = head;
   }
-}
-
-function describe(format: FragmentFormat): string {
-  const size = format.height === null ? '' : ` ${format.width ?? '?'}x${format.height}${format.fps ? `@${format.fps}` : ''}`;
-  return `${format.id} (${format.codec}${size}, ${Math.round(format.bitrate / 1000)} kbit/s)`;
 }
