@@ -25,7 +25,7 @@ export async function buildApi(config: Config, database: Database, log: Logger, 
   onStop(() => jobs.stop(0));
   const feed = await openChangeFeed(database, log);
   onStop(() => feed.close());
-  const search = createSearch(config, database.pool, feed, log);
+  const search = createSearch(config, database.pool, feed, log, { databaseUrl: database.connectionString });
   onStop(() => search.close());
   const sources = createSources(config);
   const accounts = createAccountDeps(config, database.pool, jobs, sources);

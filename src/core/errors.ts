@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'database_unavailable'
   | 'search_unavailable'
   | 'search_warming'
+  | 'too_many_search_requests'
   | 'invalid_search_q'
   | 'storage_full'
   | 'not_logged_in'

@@ -1,9 +1,10 @@
-// Decisions: docs/decisions/0051-meilisearch.md
+// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { createSearchOutbox } from '../adapters/db/search-outbox.js';
 import { createBuiltinIndex } from '../adapters/search/builtin-index.js';
 import { createBuiltinSearch } from '../adapters/search/builtin-search.js';
+import { startSearchThread } from '../adapters/search/threaded-search.js';
 import { createMeilisearchIndex } from '../adapters/search/meilisearch-index.js';
 import type { SearchConfig } from '../config/search.js';
 import type { ChangeFeed, LivestreamRepo } from '../core/livestream/ports.js';
@@ -26,13 +27,15 @@ export interface Search {
  * Builds the search KURA_SEARCH names; the Meilisearch admin key stays inside its adapter.
  * `feed`: the api process's change feed, which the built-in engine's in-memory index follows
  * (null where nothing is served: the index is then read from the change log at each search).
- * `log` hears when that index cannot be brought up to date.
+ * `log` hears when that index cannot be brought up to date. `inThread`: the api's database, for
+ * the built-in engine to keep its index in a thread of its own, reading it there (decision 0097).
  */
 export function createSearch(
   config: { search: SearchConfig; publicUrl: string; publicRead?: boolean },
   pool: pg.Pool,
   feed: ChangeFeed | null,
   log?: Pick<Logger, 'warn'>,
+  inThread?: { databaseUrl: string },
 ): Search {
   const { search } = config;
   const close = async () => undefined;
@@ -43,9 +46,9 @@ export function createSearch(
     const apiKey = config.publicRead === false ? () => index.tenantToken(new Date(Date.now() + CALLER_KEY_SECONDS * 1000)) : () => index.searchKey();
     return { access: async () => ({ url: search.publicUrl, apiKey: await apiKey(), index: SEARCH_INDEX }), engine: null, index, close };
   }
-  const engine = createBuiltinSearch(pool, feed, (error) =>
-    log?.warn({ err: error }, 'the search index could not be brought up to date; searches may miss recent changes until it is'),
-  );
+  const onIndexError = (error: Error) =>
+    log?.warn({ err: error }, 'the search index could not be brought up to date; searches may miss recent changes until it is');
+  const engine = inThread === undefined ? createBuiltinSearch(pool, feed, onIndexError) : startSearchThread(inThread.databaseUrl, pool, onIndexError);
   const url = `${config.publicUrl}/api/search-engine`;
   return {
     access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }),

@@ -214,6 +214,31 @@ describe('the in-memory index', () => {
     }
   });
 
+  it("reads a few of a long run's values to find where it ends, not the whole run (a million documents may share a hundred lengths)", () => {
+    const next = random(5);
+    // 40 lengths, 500 documents each
+    const documents = Array.from({ length: 20_000 }, (_, i) => ({ ...documentOf(next, `r${i}`, i * 1000), length: 3600 + (i % 40) * 60, finished: true, status: 'finished' }));
+    const index = MemoryIndex.of(documents);
+    const sort: SearchRequest['sort'] = [{ field: 'length', order: 'desc' }];
+    index.search({ terms: [], filter: null, sort, offset: 0, limit: 1 }); // the kept order made
+    // every read of a length the index holds is counted from here (the index keeps its own copies)
+    let reads = 0;
+    for (const kept of (index as unknown as { slots: IndexedDocument[] }).slots) {
+      const { length } = kept;
+      Object.defineProperty(kept, 'length', { get: () => ((reads += 1), length) });
+    }
+    const longest = expected(documents, [], null, sort);
+    for (const [offset, limit] of [
+      [0, 20],
+      [490, 20], // across two runs
+    ] as const) {
+      reads = 0;
+      const got = index.search({ terms: [], filter: null, sort, offset, limit });
+      expect(got.ids).toEqual(longest.slice(offset, offset + limit).map((d) => d.id));
+      expect(reads).toBeLessThan(60);
+    }
+  });
+
   it('knows the words documents hold, by prefix and by likeness, and forgets those no document holds', () => {
     const index = MemoryIndex.of([
       {

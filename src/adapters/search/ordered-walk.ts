@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
 import { MAX_TOTAL_HITS, type SearchRequest } from '../../core/search/search.js';
 import type { FieldOrder } from './field-order.js';
 import { bySort, sortValue, type IndexedDocument } from './indexed-document.js';
@@ -85,6 +86,28 @@ export function walkField(order: FieldOrder, sort: SearchRequest['sort'], walk: 
   const n = all.length;
   const withoutValue = order.firstWithout(all);
   const value = (i: number) => sortValue(order.field, walk.slots[all[i] as number] as IndexedDocument);
+  // the last place of the run of one value that goes on from `from` stepping by `step`, before `stop`:
+  // found by galloping, then halving (a few reads for a run of thousands: a million documents may
+  // share a hundred lengths), one read for a run of one
+  const runEdge = (from: number, step: 1 | -1, stop: number): number => {
+    const wanted = value(from);
+    let same = from;
+    let other = stop;
+    for (let size = 1; (from + step * size - stop) * step < 0; size *= 2) {
+      const probe = from + step * size;
+      if (value(probe) !== wanted) {
+        other = probe;
+        break;
+      }
+      same = probe;
+    }
+    while (Math.abs(other - same) > 1) {
+      const mid = same + step * (Math.abs(other - same) >> 1);
+      if (value(mid) === wanted) same = mid;
+      else other = mid;
+    }
+    return same;
+  };
   const rest = sort.length > 1;
   const full = bySort(walk.slots, sort);
   const run = (low: number, high: number): boolean => {
@@ -99,8 +122,7 @@ export function walkField(order: FieldOrder, sort: SearchRequest['sort'], walk: 
   };
   if (sort[0]?.order === 'desc') {
     for (let high = withoutValue; high > 0;) {
-      let low = high - 1;
-      while (low > 0 && value(low - 1) === value(high - 1)) low -= 1;
+      const low = runEdge(high - 1, -1, -1);
       if (run(low, high)) return pager;
       high = low;
     }
@@ -111,11 +133,11 @@ export function walkField(order: FieldOrder, sort: SearchRequest['sort'], walk: 
     run(0, n);
     return pager;
   }
-  for (let low = 0; low < n;) {
-    let high = low + 1;
-    while (high < n && value(high) === value(low)) high += 1;
+  for (let low = 0; low < withoutValue;) {
+    const high = runEdge(low, 1, withoutValue) + 1;
     if (run(low, high)) return pager;
     low = high;
   }
+  run(withoutValue, n);
   return pager;
 }

@@ -181,7 +181,8 @@ async function authorise(request: FastifyRequest, key: string, callerKeys: Searc
 function installMeiliErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: Error, request, reply) => {
     const meili = asMeiliError(error);
-    if (meili.status >= 500) request.log.error({ err: error }, 'search engine request failed');
+    // a 503 is an answer (the index loading, the queue full, the database away: each said where it happens), not a fault
+    if (meili.status >= 500 && meili.status !== 503) request.log.error({ err: error }, 'search engine request failed');
     return sendMeiliError(reply, meili);
   });
 }

@@ -1,0 +1,60 @@
+// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
+import { parentPort, workerData } from 'node:worker_threads';
+import { AppError } from '../../core/errors.js';
+import { listenForChanges } from '../db/change-listener.js';
+import { createPool } from '../db/pool.js';
+import { createBuiltinSearch } from './builtin-search.js';
+import type { SearchHits } from '../../core/search/search.js';
+import type { CarriedError, SearchThreadAnswer, SearchThreadAsk, SearchThreadData } from './search-thread-messages.js';
+
+/*
+ * The built-in engine's index (a million documents take a gigabyte and more) in a thread of its
+ * own, beside the api's (threaded-search.ts): the api's heap and event loop no longer hold or walk
+ * it, so a page or a /healthz never waits for a search or for the collector of the index's heap.
+ * It reads the database on connections of its own and follows the changes on one more.
+ */
+const port = parentPort;
+if (port === null) throw new Error('search-thread.ts runs as the search thread of an api');
+const { databaseUrl } = workerData as SearchThreadData;
+const post = (answer: SearchThreadAnswer) => port.postMessage(answer);
+
+const pool = createPool({ connectionString: databaseUrl, max: 3, applicationName: 'kura search' });
+const feed = await listenForChanges(databaseUrl, (message) => post({ kind: 'index_error', message }));
+const engine = createBuiltinSearch(pool, feed, (error) => post({ kind: 'index_error', message: error.message }));
+
+// the api reads `warming` without asking: told with each answer, and whenever it changes between
+// (the load at start, another after a truncate)
+let warming = engine.warming();
+post({ kind: 'warming', warming });
+const watch = setInterval(() => {
+  if (engine.warming() === warming) return;
+  warming = !warming;
+  post({ kind: 'warming', warming });
+}, 200);
+const answer = (id: number, outcome: { result: SearchHits | number } | { error: CarriedError }) => {
+  warming = engine.warming();
+  post({ kind: 'answer', id, warming, ...outcome });
+};
+
+port.on('message', (ask: SearchThreadAsk) => {
+  if (ask.kind === 'close') return void close();
+  const work = ask.kind === 'search' ? engine.search(ask.request) : engine.count();
+  work.then(
+    (result) => answer(ask.id, { result }),
+    (error: unknown) =>
+      answer(ask.id, {
+        error:
+          error instanceof AppError
+            ? { app: { kind: error.kind, code: error.code, detail: error.detail, retryAfterSeconds: error.retryAfterSeconds } }
+            : { message: error instanceof Error ? error.message : String(error) },
+      }),
+  );
+});
+
+async function close(): Promise<void> {
+  clearInterval(watch);
+  await engine.close();
+  await feed.close();
+  await pool.end();
+  port?.close();
+}
