@@ -217,7 +217,12 @@ describe('the in-memory index', () => {
   it("reads a few of a long run's values to find where it ends, not the whole run (a million documents may share a hundred lengths)", () => {
     const next = random(5);
     // 40 lengths, 500 documents each
-    const documents = Array.from({ length: 20_000 }, (_, i) => ({ ...documentOf(next, `r${i}`, i * 1000), length: 3600 + (i % 40) * 60, finished: true, status: 'finished' }));
+    const documents = Array.from({ length: 20_000 }, (_, i) => ({
+      ...documentOf(next, `r${i}`, i * 1000),
+      length: 3600 + (i % 40) * 60,
+      finished: true,
+      status: 'finished',
+    }));
     const index = MemoryIndex.of(documents);
     const sort: SearchRequest['sort'] = [{ field: 'length', order: 'desc' }];
     index.search({ terms: [], filter: null, sort, offset: 0, limit: 1 }); // the kept order made

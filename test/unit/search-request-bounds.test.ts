@@ -28,17 +28,17 @@ describe('the bounds of one search', () => {
       ['<mark class="ais-Highlight-highlighted">', '</mark>'],
       ['a'.repeat(MAX_HIGHLIGHT_TAG_LENGTH), 'b'],
     ] as const) {
-      expect(parseSearch({ q: 'a', highlightPreTag: pre, highlightPostTag: post }, false).tags).toEqual({ pre, post });
+      expect(parseSearch({ q: 'a', highlightPreTag: pre, highlightPostTag: post }, false).request.format.tags).toEqual({ pre, post });
     }
   });
 
   it('highlights and retrieves each attribute once, and only those a record has, however many are asked', () => {
     const many = Array.from({ length: 10_000 }, (_, i) => (i % 2 === 0 ? 'title' : `field${i}`));
     const parsed = parseSearch({ q: 'a', attributesToHighlight: [...many, '*'], attributesToRetrieve: [...many, 'channelName', 'title'] }, false);
-    expect(parsed.highlight).toEqual(['title', 'channelName']);
-    expect(parsed.retrieve).toEqual(['title', 'channelName']);
+    expect(parsed.request.format.highlight).toEqual(['title', 'channelName']);
+    expect(parsed.request.format.retrieve).toEqual(['title', 'channelName']);
     // an attribute no record has still asks for _formatted, as Meilisearch answers it
     const unknown = parseSearch({ q: 'a', attributesToHighlight: ['status', 'nothing'] }, false);
-    expect({ formatted: unknown.formatted, highlight: unknown.highlight }).toEqual({ formatted: true, highlight: [] });
+    expect({ formatted: unknown.request.format.formatted, highlight: unknown.request.format.highlight }).toEqual({ formatted: true, highlight: [] });
   });
 });

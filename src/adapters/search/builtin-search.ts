@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
+import { AS_KEPT, formatHits } from '../../core/search/hit-format.js';
 import { searchWarming, type MatchedWord, type SearchEngine } from '../../core/search/search.js';
 import { ensureSearchKey } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';
@@ -54,7 +55,8 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
         .filter((word) => word !== '')
         .slice(0, MAX_ID_WORDS);
       const page = index.search({ ...query, ids, filter: request.filter, sort: request.sort, offset: request.offset, limit: request.limit });
-      return { documents: await readDocuments(pool, cache, page.ids), total: page.total, words: matched };
+      const documents = await readDocuments(pool, cache, page.ids);
+      return { documents: formatHits(documents, request.format ?? AS_KEPT, matched), total: page.total, words: matched };
     },
 
     searchKey() {

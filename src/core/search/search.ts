@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import type { HitFormat } from './hit-format.js';
 
 /** The index name clients are given, as Meilisearch clients of the original interface expect. */
 export const SEARCH_INDEX = 'kura';
@@ -59,6 +60,8 @@ export interface SearchRequest {
   filter: SearchFilter | null;
   /** Empty: best match first (see docs/decisions/0050-builtin-engine-as-meilisearch.md). */
   sort: Array<{ field: SortField; order: 'asc' | 'desc' }>;
+  /** How the hits are shown; absent: as the index keeps them. */
+  format?: HitFormat;
 }
 
 /** A word a search matched, normalised (lower case, no accents): for highlighting. */

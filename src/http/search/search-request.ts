@@ -1,8 +1,9 @@
 // Decisions: docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
-import { MAX_TOTAL_HITS, SORT_FIELDS, type MatchedWord, type SearchHits, type SearchRequest, type SortField } from '../../core/search/search.js';
+import type { HitFormat } from '../../core/search/hit-format.js';
+import { MAX_TOTAL_HITS, SORT_FIELDS, type SearchHits, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { invalidRequest } from './meili-error.js';
 import { parseFilter } from './search-filter.js';
-import { LivestreamRecordSchema, type LivestreamRecord } from '../livestreams/record.schema.js';
+import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 
 /** Longest query accepted, in characters (Meilisearch itself reads only the first 10 words). */
 export const MAX_Q_LENGTH = 1000;
@@ -18,16 +19,10 @@ const HIGHLIGHTABLE = ['title', 'channelName'] as const;
 /** The attributes a hit has: any other asked is left out (as Meilisearch does), and each is picked once. */
 const RECORD_ATTRIBUTES: ReadonlySet<string> = new Set(Object.keys(LivestreamRecordSchema.properties));
 
-/** A search as a Meilisearch client asks it, read from a JSON body or a query string. */
+/** A search as a Meilisearch client asks it, read from a JSON body or a query string; how its hits are shown is `request.format`. */
 export interface ParsedSearch {
-  request: SearchRequest;
+  request: SearchRequest & { format: HitFormat };
   paging: { kind: 'offset'; offset: number; limit: number } | { kind: 'page'; page: number; hitsPerPage: number };
-  retrieve: string[] | null;
-  /** Whether hits carry `_formatted` (any attribute asked highlighted, as Meilisearch does). */
-  formatted: boolean;
-  /** The attributes to highlight, each once. */
-  highlight: string[];
-  tags: { pre: string; post: string };
 }
 
 /** Throws MeiliError (`invalid_search_*`) for a parameter Meilisearch would refuse. */
@@ -93,26 +88,20 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
       limit: window.limit,
       filter,
       sort,
+      format: {
+        retrieve: retrieve === null || retrieve.includes('*') ? null : [...new Set(retrieve)].filter((name) => RECORD_ATTRIBUTES.has(name)),
+        formatted: toHighlight.length > 0,
+        // only what can be highlighted, once: the work per hit stays that of two attributes
+        highlight: HIGHLIGHTABLE.filter((name) => toHighlight.includes(name) || toHighlight.includes('*')),
+        tags: { pre: tag('highlightPreTag', '<em>'), post: tag('highlightPostTag', '</em>') },
+      },
     },
     paging,
-    retrieve: retrieve === null || retrieve.includes('*') ? null : [...new Set(retrieve)].filter((name) => RECORD_ATTRIBUTES.has(name)),
-    formatted: toHighlight.length > 0,
-    // only what can be highlighted, once: the work per hit stays that of two attributes
-    highlight: HIGHLIGHTABLE.filter((name) => toHighlight.includes(name) || toHighlight.includes('*')),
-    tags: { pre: tag('highlightPreTag', '<em>'), post: tag('highlightPostTag', '</em>') },
   };
 }
 
-/**
- * The answer Meilisearch gives for this search, as JSON text: hits, with `_formatted` when
- * highlighting. Documents are passed on as the index keeps them unless attributes are picked or
- * highlighted (most searches): no parse and serialise again per hit.
- */
+/** The answer Meilisearch gives for this search, as JSON text: the hits as the engine formatted them (HitFormat), then the paging. */
 export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string, startedAt: number): string {
-  const reshape = parsed.retrieve !== null || parsed.formatted;
-  const documents = reshape
-    ? hits.documents.map((text) => JSON.stringify(reshapeHit(parsed, JSON.parse(text) as LivestreamRecord, hits.words)))
-    : hits.documents;
   const processingTimeMs = Math.round(performance.now() - startedAt);
   let rest: Record<string, unknown>;
   if (parsed.paging.kind === 'page') {
@@ -121,47 +110,5 @@ export function presentSearch(parsed: ParsedSearch, hits: SearchHits, q: string,
   } else {
     rest = { query: q, processingTimeMs, limit: parsed.paging.limit, offset: parsed.paging.offset, estimatedTotalHits: hits.total };
   }
-  return `{"hits":[${documents.join(',')}],${JSON.stringify(rest).slice(1)}`;
-}
-
-function reshapeHit(parsed: ParsedSearch, document: LivestreamRecord, words: MatchedWord[]): Record<string, unknown> {
-  const hit = pick(document, parsed.retrieve);
-  if (!parsed.formatted) return hit;
-  const formatted: Record<string, unknown> = { ...hit };
-  for (const name of parsed.highlight) {
-    if ((HIGHLIGHTABLE as readonly string[]).includes(name) && typeof document[name as 'title'] === 'string') {
-      formatted[name] = highlight(document[name as 'title'], words, parsed.tags);
-    }
-  }
-  return { ...hit, _formatted: formatted };
-}
-
-function pick(document: LivestreamRecord, attributes: string[] | null): Record<string, unknown> {
-  if (attributes === null) return { ...document };
-  const hit: Record<string, unknown> = {};
-  for (const name of attributes) if (name in document) hit[name] = document[name as keyof LivestreamRecord];
-  return hit;
-}
-
-/** Folds text as the index does (accents off, lower case), to compare words. */
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** Wraps each word of `text` that a matched word is (or, for the last query word, begins). */
-export function highlight(text: string, words: readonly MatchedWord[], tags: { pre: string; post: string }): string {
-  if (words.length === 0) return text;
-  return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
-    const folded = fold(word);
-    const hit = words.find((m) => (m.prefix ? folded.startsWith(m.word) : folded === m.word));
-    if (hit === undefined) return word;
-    // a prefix highlights only the part typed, as Meilisearch does
-    const length = hit.prefix ? prefixLength(word, hit.word.length) : word.length;
-    return `${tags.pre}${word.slice(0, length)}${tags.post}${word.slice(length)}`;
-  });
-}
-
-function prefixLength(word: string, foldedLength: number): number {
-  for (let i = 1; i <= word.length; i++) if (fold(word.slice(0, i)).length >= foldedLength) return i;
-  return word.length;
+  return `{"hits":[${hits.documents.join(',')}],${JSON.stringify(rest).slice(1)}`;
 }
