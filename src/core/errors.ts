@@ -47,6 +47,7 @@ export type ErrorCode =
   | 'setup_done'
   | 'download_type_not_found'
   | 'chat_not_found'
+  | 'log_not_imported'
   | 'range_not_satisfiable'
   | 'livestream_state_conflict'
   | 'invalid_webhook'

@@ -94,6 +94,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     usdPerGbPerMonth: options.usdPerGbPerMonth,
     webDir: options.webDir,
     pagination,
+    originalClient: pagination.originalHeaders,
   });
   return app;
 }

@@ -53,6 +53,8 @@ export interface RouteSettings {
   webDir?: string | null;
   /** Which pagination headers the paginated lists send. */
   pagination: PaginationOptions;
+  /** Also answer the original service's web client where it differs (KURA_ORIGINAL_HEADERS; decision 0098). */
+  originalClient: boolean;
 }
 
 /**
@@ -60,15 +62,17 @@ export interface RouteSettings {
  * `…RouteDeps`, declared beside it): the one place AppDeps is taken apart.
  */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settings: RouteSettings): Promise<void> {
-  const { publicUrl, guard, publicRead } = settings;
+  const { publicUrl, guard, publicRead, originalClient } = settings;
   const { users, sessions, loginAttempts, rateLimiter, passwords, setup, providers, settings: rules } = deps.accounts;
   const loginRules = { admins: rules.admins, loginLimit: rules.loginLimit };
   // open on a private instance too: health, and everything a login needs (see decision 0080)
   await app.register(async (open) => {
     markAccess(open, 'open');
     await open.register(healthRoutes({ isDatabaseReachable: deps.isDatabaseReachable }));
-    await open.register(authRoutes({ providers, loginAttempts, users, sessions, setup, settings: { admins: rules.admins }, publicUrl, publicRead }));
-    await open.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl }));
+    await open.register(
+      authRoutes({ providers, loginAttempts, users, sessions, setup, settings: { admins: rules.admins }, publicUrl, publicRead, originalClient }),
+    );
+    await open.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl, originalClient }));
     await open.register(setupRoutes({ setup, passwords, sessions, rateLimiter, settings: loginRules, publicUrl }));
     if (settings.webDir)
       await open.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, publicRead, dir: settings.webDir }));
@@ -81,7 +85,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settin
 function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): FastifyPluginAsync {
   const { livestreams, watchLooks, channels, captures, chats, recordedBytes, store, source } = deps;
   const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, feedTokens, settings: rules } = deps.accounts;
-  const { cache, publicUrl, pagination } = settings;
+  const { cache, publicUrl, pagination, originalClient } = settings;
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl }));
     await api.register(historyRoutes({ livestreams, cache, publicUrl, guard, pagination }));
@@ -94,8 +98,8 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameLooks, store }));
     await api.register(logzRoutes({ livestreams, captures }));
     await api.register(downloadRoutes({ livestreams, chats, store }));
-    await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit } }));
-    await api.register(userRoutes({ users, guard }));
+    await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit }, originalClient }));
+    await api.register(userRoutes({ users, guard, originalClient }));
     await api.register(tokenRoutes({ apiTokens, guard }));
     await api.register(feedTokenRoutes({ feedTokens, guard }));
     const submitLimit = rules.submitLimit;

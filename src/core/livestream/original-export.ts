@@ -15,6 +15,16 @@ export const IMPORT_SUBMITTER_PATTERN = '^([a-z0-9_-]{1,32}/[^\\s/]{1,128}|[^\\s
 /** A download URL relative to the instance that served it: a path from its root (`/api/download/{id}/video`). */
 export const RELATIVE_URL_PATTERN = '^/(?!/)\\S*$';
 
+/**
+ * How a `legacy/<value>` submitter is named (no account stands behind it): a host name is the
+ * earlier service queueing a stream by itself ("pomu.app (automatic)"), any other value one of its
+ * users by the id it knew ("186447523415293952 (imported)"); the web UI's legacyName says the same.
+ */
+export function legacySubmitterName(value: string): string {
+  const isHost = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) && !/^[\d.]+$/.test(value);
+  return isHost ? `${value} (automatic)` : `${value} (imported)`;
+}
+
 /** A submitter as Kura keeps it: `provider/id` as given; anything else under the legacy provider. */
 export function importedSubmitter(value: string): string {
   return value.includes('/') ? value : `${LEGACY_PROVIDER}/${value}`;

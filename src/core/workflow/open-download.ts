@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0098-the-original-client-works-whole.md
 import { parseRange, type ByteRange } from '../archive/byte-range.js';
 import { objectKeys, objectMeta, type DownloadType, type ObjectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
@@ -79,6 +80,7 @@ export async function openDownload(deps: DownloadDeps, request: DownloadRequest)
     await countIfDownload(deps, fetcher, record.id);
     return { serve: 'redirect', url: record.archive.externalUrl, corrupt: false };
   }
+  if (type === 'log' && record.archive?.logKey == null && record.archive?.externalUrl) return importedLog(record.id, record.archive.externalUrl);
   if (type === 'chat' && record.status === 'finished') await requireStoredChat(deps, record.id);
   const key = keyOf(record, type);
   if (key === null) throw new AppError('conflict', 'archive_not_ready', `${record.id} has no ${type} yet (status: ${record.status}).`);
@@ -97,6 +99,20 @@ export async function openDownload(deps: DownloadDeps, request: DownloadRequest)
   if (range === 'unsatisfiable') return { serve: 'range-not-satisfiable', size: object.bytes, corrupt };
   if (type === 'video' && (range === undefined || range.start === 0)) await countIfDownload(deps, fetcher, record.id);
   return { serve: 'object', key, meta, size: object.bytes, range, corrupt };
+}
+
+/**
+ * The encoder log of a record imported from the original service: where that instance served it,
+ * beside the video it names (`…/api/download/{id}/video` → `…/ffmpeg`, as its web client asks);
+ * a video named any other way came without a findable log (`log_not_imported`, 404).
+ */
+function importedLog(id: string, videoUrl: string): Download {
+  const url = URL.parse(videoUrl);
+  if (url !== null && url.pathname.endsWith(`/api/download/${encodeURIComponent(id)}/video`)) {
+    url.pathname = `${url.pathname.slice(0, -'video'.length)}ffmpeg`;
+    return { serve: 'redirect', url: url.href, corrupt: false };
+  }
+  throw new AppError('not_found', 'log_not_imported', `${id} was imported without its encoder log: only its video's address (${videoUrl}) came with it.`);
 }
 
 /** The object a download type serves; null while the record has none. */

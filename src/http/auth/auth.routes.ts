@@ -1,4 +1,6 @@
+// Decisions: docs/decisions/0098-the-original-client-works-whole.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { beginLogin } from '../../core/accounts/begin-login.js';
 import { completeLogin } from '../../core/accounts/complete-login.js';
 import { isSetupPending } from '../../core/accounts/offer-setup-token.js';
@@ -13,11 +15,18 @@ export interface AuthRouteDeps extends Pick<AccountDeps, 'providers' | 'loginAtt
   publicUrl: string;
   /** Whether anyone may read the archive (KURA_PUBLIC_READ): the UI shows strangers only the login when not. */
   publicRead: boolean;
+  /** Also the original web client's login link, `/oauth/{provider}` (KURA_ORIGINAL_HEADERS; decision 0098). */
+  originalClient?: boolean;
 }
 
 /** `/auth/providers`, `/auth/{provider}/login` and `/auth/{provider}/callback`: logins at external providers. */
 export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
   const { publicUrl } = deps;
+  const startLogin = async (reply: FastifyReply, provider: string, next: string | undefined) => {
+    const { attemptId, redirectTo } = await beginLogin(deps, { provider, next });
+    setLoginCookie(reply, publicUrl, attemptId);
+    return reply.redirect(redirectTo.href, 302);
+  };
   return async (app) => {
     app.get(
       '/auth/providers',
@@ -47,12 +56,22 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
           response: { 302: redirectResponse('To the provider'), ...problemResponses },
         },
       },
-      async (request, reply) => {
-        const { attemptId, redirectTo } = await beginLogin(deps, { provider: request.params.provider, next: request.query.next });
-        setLoginCookie(reply, publicUrl, attemptId);
-        return reply.redirect(redirectTo.href, 302);
-      },
+      async (request, reply) => startLogin(reply, request.params.provider, request.query.next),
     );
+    if (deps.originalClient) {
+      app.get(
+        '/oauth/:provider',
+        {
+          schema: {
+            operationId: 'startLoginOriginal',
+            summary: 'The original web client’s login link: the same login as /auth/{provider}/login, back to / (KURA_ORIGINAL_HEADERS=true only)',
+            params: ProviderParamsSchema,
+            response: { 302: redirectResponse('To the provider'), ...problemResponses },
+          },
+        },
+        async (request, reply) => startLogin(reply, request.params.provider, '/'),
+      );
+    }
 
     app.get(
       '/auth/:provider/callback',

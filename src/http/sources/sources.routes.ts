@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0098-the-original-client-works-whole.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { PLATFORMS } from '../../core/vocabulary.js';
@@ -31,7 +32,10 @@ const ValidationSchema = Type.Object(
 );
 const QualitySchema = Type.Object(
   {
-    code: Type.String({ description: '`720p`-style height, or `best`: what `quality` takes at submission' }),
+    code: Type.Union([Type.String(), Type.Integer()], {
+      description:
+        '`720p`-style height, or `best`: what `quality` takes at submission. With KURA_ORIGINAL_HEADERS=true a number, as the original web client sends it back: the height (720), 0 for the best',
+    }),
     resolution: Type.String(),
     best: Type.Boolean({ description: 'Recorded when no quality is asked for' }),
   },
@@ -43,6 +47,13 @@ export interface SourceRouteDeps extends Pick<AccountDeps, 'submissionSource' | 
   /** The sources themselves, for the qualities a stream offers. */
   source: StreamSource;
   settings: Pick<AccountSettings, 'lookupLimit'>;
+  /** Quality codes as numbers, which the original web client sends back as they are (KURA_ORIGINAL_HEADERS; decision 0098). */
+  originalClient?: boolean;
+}
+
+/** A quality code as the original web client sends it back (`+code`): `720p` as 720, `best` as 0, both of which submit takes. */
+export function originalQualityCode(code: string): number {
+  return code === 'best' ? 0 : Number.parseInt(code, 10);
 }
 
 /** `GET /api/validate` and `GET /api/qualities`: what Kura would record from a URL. */
@@ -87,7 +98,10 @@ export function sourceRoutes(deps: SourceRouteDeps): FastifyPluginAsyncTypebox {
           response: { 200: Type.Array(QualitySchema), ...problemResponses },
         },
       },
-      (request) => qualities.get(request.query.url, () => deps.source.qualities(request.query.url)),
+      async (request) => {
+        const offered = await qualities.get(request.query.url, () => deps.source.qualities(request.query.url));
+        return deps.originalClient ? offered.map((quality) => ({ ...quality, code: originalQualityCode(quality.code) })) : offered;
+      },
     );
   };
 }

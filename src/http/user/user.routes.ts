@@ -1,6 +1,9 @@
+// Decisions: docs/decisions/0098-the-original-client-works-whole.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
+import type { FastifyReply } from 'fastify';
+import Type, { type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
+import { LEGACY_PROVIDER, legacySubmitterName } from '../../core/livestream/original-export.js';
 import { CallerSchema, UserSchema } from './user.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
@@ -29,12 +32,24 @@ const UserParamsSchema = Type.Object({
 /** What the user routes use. */
 export interface UserRouteDeps extends Pick<AccountDeps, 'users'> {
   guard: Pick<Guard, 'optional' | 'requireCaller'>;
+  /** Answer as the original service did where its web client reads the answer (KURA_ORIGINAL_HEADERS; decision 0098). */
+  originalClient?: boolean;
 }
+
+/** An imported submitter (`legacy/<id>`) as a public identity the original web client shows by its name. */
+function legacyIdentity(id: string): Static<typeof UserSchema> {
+  return { id, name: legacySubmitterName(id), avatar: null, provider: LEGACY_PROVIDER };
+}
+
+/** The original service's refusals were plain text, which its web client reads as "no user" (a JSON body it would read as one). */
+const sendPlainRefusal = (reply: FastifyReply, status: 401 | 404, text: string) => reply.code(status).type('text/plain; charset=utf-8').send(text);
 
 /**
  * `GET /api/user` (the caller; with `?optional=true` null for nobody) and
  * `GET /api/user/{provider}/{id}` (anyone's public identity; with `?optional=true` null for a
- * submitter without an account).
+ * submitter without an account). For the original web client (`originalClient`): nobody is a
+ * plain-text 401, an imported submitter its legacyIdentity, a submitter without an account a
+ * plain-text 404.
  */
 export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
   const { guard } = deps;
@@ -46,12 +61,16 @@ export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
         config: { access: 'open' },
         // the login is judged before the query is validated (a stranger gets 401, never 400): the raw query decides
         onRequest: async (request, reply) => {
-          if ((request.query as Record<string, unknown>).optional === 'true') await guard.optional(request, reply);
-          else await guard.requireCaller(request, reply);
+          if ((request.query as Record<string, unknown>).optional === 'true') return guard.optional(request, reply);
+          if (!deps.originalClient) return guard.requireCaller(request, reply);
+          await guard.optional(request, reply);
+          if (request.caller === null) return sendPlainRefusal(reply, 401, 'please log in first');
         },
         schema: {
           operationId: 'getCurrentUser',
           summary: 'The logged-in caller (401 when not logged in; null with optional=true)',
+          description:
+            'With KURA_ORIGINAL_HEADERS=true the 401 is plain text, as the original service answered: its web client shows the login only when the body is not JSON.',
           querystring: CurrentUserQuerySchema,
           response: { 200: Type.Union([CallerSchema, Type.Null()]), ...problemResponses },
         },
@@ -64,16 +83,21 @@ export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getUser',
           summary: 'A user’s public identity (a submitter `provider/id`; 404, or null with optional=true, when no account stands behind it)',
+          description:
+            'With KURA_ORIGINAL_HEADERS=true, for the original web client: an imported submitter (`legacy/…`) is shown as `<id> (automatic)` (the old instance’s host name) or `<id> (imported)` (a bare id), and the 404 is plain text.',
           params: UserParamsSchema,
           querystring: UserQuerySchema,
           response: { 200: Type.Union([UserSchema, Type.Null()]), ...problemResponses },
         },
       },
-      async (request) => {
-        const user = await deps.users.find(request.params.provider, request.params.id);
-        if (user === null && request.query.optional === true) return null;
-        if (user === null) throw new AppError('not_found', 'user_not_found', `There is no user ${request.params.provider}/${request.params.id}.`);
-        return presentUser(user);
+      async (request, reply) => {
+        const { provider, id } = request.params;
+        const user = await deps.users.find(provider, id);
+        if (user !== null) return presentUser(user);
+        if (request.query.optional === true) return null;
+        if (deps.originalClient && provider === LEGACY_PROVIDER) return legacyIdentity(id);
+        if (deps.originalClient) return sendPlainRefusal(reply, 404, 'requested user not found');
+        throw new AppError('not_found', 'user_not_found', `There is no user ${provider}/${id}.`);
       },
     );
   };
