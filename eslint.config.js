@@ -52,6 +52,16 @@ export default tseslint.config(
     languageOptions: { parser: svelteParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
   },
   {
+    // commands are composed as the server is: through src/wiring, never around it (issue 51)
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../adapters/*', '../../adapters/*'], message: 'a command reaches adapters through src/wiring (docs/ARCHITECTURE.md)' }] },
+      ],
+    },
+  },
+  {
     files: ['src/core/**'],
     rules: {
       'no-restricted-imports': [

@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { createStore } from '../wiring/storage.js';
 import type { Command } from './command.js';
-import { cookiesCheck, dataDirCheck, publicUrlCheck, toolChecks, type SystemCheck } from '../adapters/system/system-checks.js';
-import { ytdlpOf } from '../wiring/sources.js';
+import { machineChecks, publicUrlCheck, type SystemCheck } from '../wiring/machine-checks.js';
 import { shown } from '../wiring/terminal-text.js';
 import { withDatabase } from './with-database.js';
 
@@ -15,7 +14,7 @@ export const doctorCommand: Command = {
 };
 
 async function runDoctor(config: Config): Promise<number> {
-  const checks: SystemCheck[] = [...(await toolChecks(config, ytdlpOf(config))), await cookiesCheck(config), await dataDirCheck(config)];
+  const checks: SystemCheck[] = await machineChecks(config);
   checks.push(...(await databaseAndStoreChecks(config)), publicUrlCheck(config));
   for (const check of checks) {
     console.log(shown`${check.ok ? '✔' : '✘'} ${check.name}: ${check.detail}`);

@@ -1,8 +1,7 @@
-import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
 import type { Config } from '../config/config.js';
 import { applyRetention, currentPlan } from '../core/retention/apply-retention.js';
 import type { PlannedRemoval } from '../core/retention/plan-retention.js';
-import { createStore } from '../wiring/storage.js';
+import { createRetentionDeps } from '../wiring/retention.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 import { printListing } from './listing.js';
@@ -26,8 +25,7 @@ async function runRetention(config: Config, args: string[]): Promise<number> {
     let failed = 0;
     if (values['dry-run'] === true) removals = (await currentPlan(database, config.retention, now)).removals;
     else {
-      const deps = { ...database, store: createStore(config, database), adminActions: createAdminActionRepo(database.pool) };
-      removals = await applyRetention(deps, config.retention, now, {
+      removals = await applyRetention(createRetentionDeps(config, database), config.retention, now, {
         removed: () => undefined,
         failed: (id, error) => {
           failed += 1;

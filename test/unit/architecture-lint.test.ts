@@ -90,6 +90,12 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
       'kura/layers: core/capture must not import core/chat',
     ],
     [
+      'a command reaching an adapter around the composition root',
+      'src/cli/retention-command.ts',
+      "import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';\nexport { createAdminActionRepo };\n",
+      'no-restricted-imports: ',
+    ],
+    [
       'a new core folder not placed in the domain table',
       'src/core/quotas/keep-last.ts',
       "import type { Livestream } from '../livestream/livestream.js';\nexport type { Livestream };\n",
