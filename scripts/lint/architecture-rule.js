@@ -44,12 +44,41 @@ export const CORE_DOMAINS = {
   notifications: ['kernel', 'livestream', 'sources', 'accounts', 'follows'],
 };
 
+/**
+ * The adapter folders, from the bottom up, and the folders each may import besides its own: as in
+ * core, anything not listed is a back-edge and refused, and a new folder is placed here before it
+ * may import, or be imported by, another. `os` is what the operating system tells (free disk space,
+ * a program's version); `system` checks the whole machine, so it sits on top.
+ */
+export const ADAPTER_FOLDERS = {
+  os: [],
+  outbound: [],
+  db: [],
+  postgres: [],
+  storage: [],
+  media: [],
+  auth: [],
+  ytdlp: ['os'],
+  queue: ['db'],
+  search: ['db'],
+  sources: ['outbound', 'ytdlp'],
+  notifications: ['outbound'],
+  follows: ['sources', 'ytdlp'],
+  capture: ['db', 'os', 'sources'],
+  system: ['os', 'ytdlp'],
+};
+
+/** The folder of a file under `src/<layer>/` (`kernel` for the layer's own root files); null outside it. */
+function folderOf(relativePath, layer) {
+  const p = relativePath.split(path.sep).join('/');
+  if (!p.startsWith(`src/${layer}/`)) return null;
+  const parts = p.slice(`src/${layer}/`.length).split('/');
+  return parts.length === 1 ? 'kernel' : parts[0];
+}
+
 /** The core domain of a file under src/core (`kernel` for core's own root files); null outside core. */
 export function domainOf(relativePath) {
-  const p = relativePath.split(path.sep).join('/');
-  if (!p.startsWith('src/core/')) return null;
-  const parts = p.slice('src/core/'.length).split('/');
-  return parts.length === 1 ? 'kernel' : parts[0];
+  return folderOf(relativePath, 'core');
 }
 
 /** The layer a file belongs to, from its path relative to the repository root. */
@@ -79,8 +108,8 @@ function check(context, node, source) {
     context.report({ node: source, messageId: 'outside', data: { from, spec: source.value } });
     return;
   }
-  if (from === 'core' && target === 'core') {
-    checkDomains(context, source);
+  if (from === target && (from === 'core' || from === 'adapters')) {
+    checkFolders(context, source, from);
     return;
   }
   if (target === from || rules.values.includes(target)) return;
@@ -91,17 +120,18 @@ function check(context, node, source) {
   context.report({ node: source, messageId: 'forbidden', data: { from, to: target, spec: source.value } });
 }
 
-/** Inside core: a domain imports only itself and the domains CORE_DOMAINS gives it. */
-function checkDomains(context, source) {
-  const from = domainOf(path.relative(ROOT, context.filename));
-  const to = domainOf(path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)));
+/** Inside core or adapters: a folder imports only itself and the folders its table (CORE_DOMAINS, ADAPTER_FOLDERS) gives it. */
+function checkFolders(context, source, layer) {
+  const from = folderOf(path.relative(ROOT, context.filename), layer);
+  const to = folderOf(path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)), layer);
   if (from === null || to === null || from === to) return;
-  const allowed = CORE_DOMAINS[from];
+  const table = layer === 'core' ? CORE_DOMAINS : ADAPTER_FOLDERS;
+  const allowed = table[from];
   if (allowed === undefined) {
-    context.report({ node: source, messageId: 'unplacedDomain', data: { domain: from } });
+    context.report({ node: source, messageId: 'unplacedDomain', data: { layer, domain: from, table: layer === 'core' ? 'CORE_DOMAINS' : 'ADAPTER_FOLDERS' } });
     return;
   }
-  if (!allowed.includes(to)) context.report({ node: source, messageId: 'domainBackEdge', data: { from, to, spec: source.value } });
+  if (!allowed.includes(to)) context.report({ node: source, messageId: 'domainBackEdge', data: { layer, from, to, spec: source.value } });
 }
 
 export const layersRule = {
@@ -113,9 +143,9 @@ export const layersRule = {
       forbidden: '{{from}} must not import {{to}} ("{{spec}}"): see docs/ARCHITECTURE.md',
       typeOnly: '{{from}} may import {{to}} only with `import type` ("{{spec}}"): see docs/ARCHITECTURE.md',
       outside: '{{from}} must not import "{{spec}}", which is outside the layers: see docs/ARCHITECTURE.md',
-      domainBackEdge: 'core/{{from}} must not import core/{{to}} ("{{spec}}"): see the domain table in docs/ARCHITECTURE.md',
+      domainBackEdge: '{{layer}}/{{from}} must not import {{layer}}/{{to}} ("{{spec}}"): see the folder tables in docs/ARCHITECTURE.md',
       unplacedDomain:
-        'core/{{domain}} is not in the domain table (CORE_DOMAINS in scripts/lint/architecture-rule.js): place it before it imports another domain',
+        '{{layer}}/{{domain}} is not in the folder table ({{table}} in scripts/lint/architecture-rule.js): place it before it imports another folder',
     },
   },
   create(context) {

@@ -9,7 +9,7 @@ import { createSpool } from '../adapters/capture/spool.js';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
 import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
 import { createFrameLookSignal } from '../adapters/db/frame-repo.js';
-import { diskSpace, rememberedFor } from '../adapters/system/disk-space.js';
+import { diskSpace, rememberedFor } from '../adapters/os/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import type { Config } from '../config/config.js';

@@ -90,6 +90,24 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
       'kura/layers: core/capture must not import core/chat',
     ],
     [
+      'an adapter folder importing one above it (os → system)',
+      'src/adapters/os/disk-space.ts',
+      "import { publicUrlCheck } from '../system/system-checks.js';\nexport { publicUrlCheck };\n",
+      'kura/layers: adapters/os must not import adapters/system',
+    ],
+    [
+      'a borrowed port type between adapter folders (db → storage)',
+      'src/adapters/db/upload-journal.ts',
+      "import type { S3StoreOptions } from '../storage/s3-store.js';\nexport type { S3StoreOptions };\n",
+      'kura/layers: adapters/db must not import adapters/storage',
+    ],
+    [
+      'a new adapter folder not placed in the folder table',
+      'src/adapters/mail/smtp.ts',
+      "import { createPool } from '../db/pool.js';\nexport { createPool };\n",
+      'kura/layers: adapters/mail is not in the folder table',
+    ],
+    [
       'a command reaching an adapter around the composition root',
       'src/cli/retention-command.ts',
       "import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';\nexport { createAdminActionRepo };\n",
@@ -99,7 +117,7 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
       'a new core folder not placed in the domain table',
       'src/core/quotas/keep-last.ts',
       "import type { Livestream } from '../livestream/livestream.js';\nexport type { Livestream };\n",
-      'kura/layers: core/quotas is not in the domain table',
+      'kura/layers: core/quotas is not in the folder table',
     ],
   ])('refuses %s', async (_name, filePath, code, expected) => {
     const found = await problems(filePath, code);

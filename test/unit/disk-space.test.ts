@@ -2,7 +2,7 @@ import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { diskSpace, rememberedFor } from '../../src/adapters/system/disk-space.js';
+import { diskSpace, rememberedFor } from '../../src/adapters/os/disk-space.js';
 
 afterEach(() => vi.useRealTimers());
 

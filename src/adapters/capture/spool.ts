@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import path from 'node:path';
 import type { LocalChunk, Spool } from '../../core/capture/ports.js';
-import { diskSpace, rememberedFor } from '../system/disk-space.js';
+import { rememberedFor } from '../os/disk-space.js';
 
 const CHUNK_FILE = /^part-(\d{4,})-at-(\d{14,})$/;
 
@@ -50,11 +50,6 @@ export function createSpool(root: string): Spool {
       await rm(path.join(root, id), { recursive: true, force: true });
     },
   };
-}
-
-/** Free bytes on the filesystem holding `dir` (or its nearest existing parent). */
-export async function freeBytes(dir: string): Promise<number> {
-  return (await diskSpace(dir)).freeBytes;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0040-s3-storage.md
 import type pg from 'pg';
-import type { UploadJournal } from '../storage/s3-store.js';
+import type { UploadJournal } from '../../core/archive/ports.js';
 
 /** Open multipart uploads in PostgreSQL, so any worker can abort what a dead one left. */
 export function createUploadJournal(pool: pg.Pool): UploadJournal {

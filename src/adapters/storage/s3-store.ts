@@ -6,7 +6,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.js';
 import type { ObjectMeta } from '../../core/archive/object-keys.js';
-import type { ArchiveStore } from '../../core/archive/ports.js';
+import type { ArchiveStore, UploadJournal } from '../../core/archive/ports.js';
 import { beginS3HeadLast } from './s3-head-last.js';
 
 /** Multipart part size: large enough for few requests, small enough to retry cheaply. */
@@ -32,13 +32,6 @@ export function createS3Client(config: S3Config): S3Client {
     ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
     ...(config.credentials === undefined ? {} : { credentials: config.credentials }),
   });
-}
-
-/** Where multipart uploads in flight are noted, so one cut by a crash can be aborted later. */
-export interface UploadJournal {
-  started(key: string, uploadId: string): Promise<void>;
-  ended(uploadId: string): Promise<void>;
-  open(key: string): Promise<string[]>;
 }
 
 export interface S3StoreOptions {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freeBytes } from '../capture/spool.js';
-import { programVersion } from './program-version.js';
+import { freeBytes } from '../os/disk-space.js';
+import { programVersion } from '../os/program-version.js';
 import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 import type { Config } from '../../config/config.js';
 import { pythonCheck, updateCommand, ytdlpCheck } from './ytdlp-checks.js';

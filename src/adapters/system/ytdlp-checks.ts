@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { programVersion, type ProgramVersion } from './program-version.js';
+import { programVersion, type ProgramVersion } from '../os/program-version.js';
 import type { YtDlpProgram } from '../ytdlp/ytdlp-program.js';
 import { isPythonTooOld, isYtDlpTooOld, PYTHON_FLOOR, YTDLP_FLOOR } from '../ytdlp/ytdlp-version.js';
 import type { SystemCheck } from './system-checks.js';

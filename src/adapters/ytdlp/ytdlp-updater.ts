@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { open, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { programVersion } from '../system/program-version.js';
+import { programVersion } from '../os/program-version.js';
 import type { YtDlpProgram } from './ytdlp-program.js';
 
 /** How an update of yt-dlp went: the versions before and after, or why it failed (the old one stays). */

@@ -64,3 +64,13 @@ export interface ArchiveStore {
   read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream>;
   delete(key: string): Promise<void>;
 }
+
+/**
+ * Where an object store that uploads in parts (S3's multipart uploads) notes each upload in flight,
+ * so one cut by a crash can be aborted later by any worker.
+ */
+export interface UploadJournal {
+  started(key: string, uploadId: string): Promise<void>;
+  ended(uploadId: string): Promise<void>;
+  open(key: string): Promise<string[]>;
+}

@@ -29,3 +29,8 @@ export function rememberedFor<A, T>(ms: number, read: (argument: A) => Promise<T
     return last.value;
   };
 }
+
+/** Free bytes on the filesystem holding `dir` (or its nearest existing parent). */
+export async function freeBytes(dir: string): Promise<number> {
+  return (await diskSpace(dir)).freeBytes;
+}
