@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { createBuiltinSearch, type BuiltinSearch } from '../../src/adapters/search/builtin-search.js';
@@ -95,6 +95,25 @@ describe('the built-in engine in a thread of its own', () => {
     expect(answers.slice(0, MAX_SEARCHES_HELD).every((answer) => Array.isArray((answer as { documents?: unknown }).documents))).toBe(true);
     // the queue empties as it answers: the next search is answered
     expect((await threaded.search(request({ q: 'karaoke' }))).documents.length).toBeGreaterThan(0);
+  });
+
+  it('starts a thread that died again at most every 5 s, answering search_warming meanwhile without one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const died: Error[] = [];
+      // nothing listens there: each thread dies at its start, as with the database away
+      const engine = startSearchThread('postgres://kura:x@127.0.0.1:9/nothing', db.pool, (error) => died.push(error));
+      await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // held by the first thread, which died
+      expect(died).toHaveLength(1);
+      await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // within 5 s: no thread started
+      expect(died).toHaveLength(1);
+      vi.setSystemTime(Date.now() + 5_000);
+      await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // a new thread, which died too
+      expect(died).toHaveLength(2);
+      await engine.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ends its thread when closed, and a search then answers search_warming', async () => {

@@ -15,6 +15,9 @@ import type { CarriedError, SearchThreadAnswer, SearchThreadAsk, SearchThreadDat
  */
 export const MAX_SEARCHES_HELD = 64;
 
+/** The least time between two starts of the search thread. */
+const RESTART_MS = 5000;
+
 type Waiting = { resolve: (result: SearchHits | number) => void; reject: (error: Error) => void };
 type Ask = { kind: 'search'; request: Parameters<BuiltinSearch['search']>[0] } | { kind: 'count' };
 
@@ -22,15 +25,18 @@ type Ask = { kind: 'search'; request: Parameters<BuiltinSearch['search']>[0] } |
  * The built-in engine served from a thread of its own (search-thread.ts), for an api on
  * `databaseUrl`; `pool` (the api's) reads the search key. A thread that stops unasked (its heap
  * exhausted, an uncaught error) is told to `onIndexError`; the searches it held answer
- * `search_warming`, and the next search starts a new thread, which loads the index again.
+ * `search_warming`, and the next search starts a new thread (at most one every RESTART_MS), which
+ * loads the index again.
  */
 export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexError: (error: Error) => void = () => undefined): BuiltinSearch {
   let key: Promise<string> | null = null;
   let nextId = 0;
   let running: { thread: Worker; exited: Promise<void>; warming: boolean; waiting: Map<number, Waiting> } | null = null;
   let closed = false;
+  let startedAt = 0;
 
   const start = () => {
+    startedAt = Date.now();
     const thread = new Worker(new URL('./search-thread.js', import.meta.url), { workerData: { databaseUrl } satisfies SearchThreadData });
     const state = { thread, exited: Promise.resolve(), warming: true, waiting: new Map<number, Waiting>() };
     let failure: Error | null = null;
@@ -59,6 +65,8 @@ export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexErr
 
   const ask = (what: Ask): Promise<SearchHits | number> => {
     if (closed) return Promise.reject(searchWarming());
+    // a thread that keeps dying (the database away at its start) is started again at most every RESTART_MS
+    if (running === null && Date.now() - startedAt < RESTART_MS) return Promise.reject(searchWarming());
     const state = (running ??= start());
     if (state.waiting.size >= MAX_SEARCHES_HELD) return Promise.reject(tooManySearches());
     const id = nextId++;
