@@ -43,3 +43,13 @@ export async function ensureSearchKey(pool: pg.Pool): Promise<string> {
   const { rows } = await pool.query<{ search_key: string }>('select search_key from search_settings');
   return (rows[0] as { search_key: string }).search_key;
 }
+
+/** `searchKey` of an engine on `pool`: read once, and again only after a read that failed. */
+export function searchKeyOf(pool: pg.Pool): () => Promise<string> {
+  let key: Promise<string> | null = null;
+  return () =>
+    (key ??= ensureSearchKey(pool).catch((error: unknown) => {
+      key = null;
+      throw error;
+    }));
+}

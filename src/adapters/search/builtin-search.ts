@@ -1,9 +1,9 @@
 // Decisions: docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../core/livestream/ports.js';
-import { AS_KEPT, formatHits } from '../../core/search/hit-format.js';
+import { formatHits } from '../../core/search/hit-format.js';
 import { searchWarming, type MatchedWord, type SearchEngine } from '../../core/search/search.js';
-import { ensureSearchKey } from './builtin-index.js';
+import { searchKeyOf } from './builtin-index.js';
 import { DocumentCache } from './document-cache.js';
 import { followIndex, type IndexFollower } from './index-follower.js';
 import { cjkRuns, hasCjk, isCjk, pairsOf, segmentWords } from './cjk-words.js';
@@ -22,6 +22,12 @@ const WARMING_WAIT_MS = 1000;
 /** Characters of documents' JSON text kept in memory: ~19,000 documents of 850, 16–32 MB (1 or 2 bytes a character). */
 const DOCUMENT_CACHE_CHARACTERS = 16_000_000;
 
+/** What the built-in engine tells as it keeps its index: a background refresh that failed (FollowerHooks.onError), `warming` changing. */
+export interface BuiltinSearchHooks {
+  onIndexError?: (error: Error) => void;
+  onWarming?: (warming: boolean) => void;
+}
+
 /** The built-in engine with its index in this process's memory; `close` stops following the documents. */
 export interface BuiltinSearch extends SearchEngine {
   close(): Promise<void>;
@@ -38,11 +44,14 @@ export interface BuiltinSearch extends SearchEngine {
  * Searches throw `invalid_search_q` for a word too long to search (query-words.ts) and
  * `search_warming` while the index loads (loadedIndex).
  */
-export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIndexError?: (error: Error) => void): BuiltinSearch {
-  let key: Promise<string> | null = null;
+export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, hooks: BuiltinSearchHooks = {}): BuiltinSearch {
   let follower: IndexFollower | null = null;
   const cache = new DocumentCache(DOCUMENT_CACHE_CHARACTERS);
-  const follow = () => (follower ??= followIndex(pool, feed, { onApplied: (ids) => cache.forget(ids), onError: onIndexError }));
+  const onApplied = (ids: string[] | null) => {
+    cache.forget(ids);
+    if (ids === null) hooks.onWarming?.(false);
+  };
+  const follow = () => (follower ??= followIndex(pool, feed, { onApplied, onLoading: () => hooks.onWarming?.(true), onError: hooks.onIndexError }));
   if (feed !== null) follow(); // an api process: load the index before the first search
   const split = queryWords(pool);
   return {
@@ -56,16 +65,10 @@ export function createBuiltinSearch(pool: pg.Pool, feed: ChangeFeed | null, onIn
         .slice(0, MAX_ID_WORDS);
       const page = index.search({ ...query, ids, filter: request.filter, sort: request.sort, offset: request.offset, limit: request.limit });
       const documents = await readDocuments(pool, cache, page.ids);
-      return { documents: formatHits(documents, request.format ?? AS_KEPT, matched), total: page.total, words: matched };
+      return { documents: request.format ? formatHits(documents, request.format, matched) : documents, total: page.total, words: matched };
     },
 
-    searchKey() {
-      key ??= ensureSearchKey(pool).catch((error: unknown) => {
-        key = null;
-        throw error;
-      });
-      return key;
-    },
+    searchKey: searchKeyOf(pool),
 
     async count() {
       return (await loadedIndex(follow())).size;

@@ -37,8 +37,10 @@ const COLUMNS = `d.id, (extract(epoch from d.scheduled_start_at) * 1000)::float8
 const HORIZON = 'select pg_snapshot_xmin(pg_current_snapshot())::text as horizon';
 
 export interface FollowerHooks {
-  /** Hears the ids of each change applied (null: everything was loaded again). */
+  /** Hears the ids of each change applied (null: everything was loaded again; `warming` is false by then). */
   onApplied?: (ids: string[] | null) => void;
+  /** Hears a load of everything begin (at start, after a truncate): `warming` is true until it is applied. */
+  onLoading?: () => void;
   /** Hears the first background refresh that fails, and again only after one has succeeded. */
   onError?: (error: Error) => void;
 }
@@ -58,7 +60,7 @@ export interface IndexFollower {
  * if more changes came meanwhile). While the feed is down, every search reads the log first.
  */
 export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: FollowerHooks = {}): IndexFollower {
-  const { onApplied = () => undefined, onError = () => undefined } = hooks;
+  const { onApplied = () => undefined, onLoading = () => undefined, onError = () => undefined } = hooks;
   let index = new MemoryIndex();
   let horizon: string | null = null;
   let readAt = 0;
@@ -71,6 +73,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
     const startedAt = Date.now();
     const fresh = new MemoryIndex();
     loading = true;
+    onLoading();
     // in batches (the rows of 100,000 documents at once would take hundreds of MB), one snapshot
     const loaded = await inTransaction(pool, async (client) => {
       await client.query('set transaction isolation level repeatable read, read only');
@@ -92,9 +95,9 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
       }
     }).finally(() => (loading = false));
     index = fresh;
-    onApplied(null);
     horizon = loaded;
     readAt = startedAt;
+    onApplied(null);
   };
 
   const catchUp = async (since: string) => {

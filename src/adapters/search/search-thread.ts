@@ -19,22 +19,16 @@ const { databaseUrl } = workerData as SearchThreadData;
 const post = (answer: SearchThreadAnswer) => port.postMessage(answer);
 
 const pool = createPool({ connectionString: databaseUrl, max: 3, applicationName: 'kura search' });
-const feed = await listenForChanges(databaseUrl, (message) => post({ kind: 'index_error', message }));
-const engine = createBuiltinSearch(pool, feed, (error) => post({ kind: 'index_error', message: error.message }));
-
-// the api reads `warming` without asking: told with each answer, and whenever it changes between
-// (the load at start, another after a truncate)
-let warming = engine.warming();
-post({ kind: 'warming', warming });
-const watch = setInterval(() => {
-  if (engine.warming() === warming) return;
-  warming = !warming;
-  post({ kind: 'warming', warming });
-}, 200);
-const answer = (id: number, outcome: { result: SearchHits | number } | { error: CarriedError }) => {
-  warming = engine.warming();
-  post({ kind: 'answer', id, warming, ...outcome });
-};
+// its connection's losses are not told again: the api's own change feed reports the same database's (throttled)
+const feed = await listenForChanges(databaseUrl, () => undefined);
+// the api reads `warming` without asking: told as it changes (the load at start, another after a
+// truncate), and with each answer
+const engine = createBuiltinSearch(pool, feed, {
+  onIndexError: (error) => post({ kind: 'index_error', message: error.message }),
+  onWarming: (warming) => post({ kind: 'warming', warming }),
+});
+const answer = (id: number, outcome: { result: SearchHits | number } | { error: CarriedError }) =>
+  post({ kind: 'answer', id, warming: engine.warming(), ...outcome });
 
 port.on('message', (ask: SearchThreadAsk) => {
   if (ask.kind === 'close') return void close();
@@ -52,7 +46,6 @@ port.on('message', (ask: SearchThreadAsk) => {
 });
 
 async function close(): Promise<void> {
-  clearInterval(watch);
   await engine.close();
   await feed.close();
   await pool.end();

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { AppError } from '../../core/errors.js';
 import { searchWarming, type SearchHits } from '../../core/search/search.js';
-import { ensureSearchKey } from './builtin-index.js';
+import { searchKeyOf } from './builtin-index.js';
 import type { BuiltinSearch } from './builtin-search.js';
 import type { CarriedError, SearchThreadAnswer, SearchThreadAsk, SearchThreadData } from './search-thread-messages.js';
 
@@ -29,7 +29,6 @@ type Ask = { kind: 'search'; request: Parameters<BuiltinSearch['search']>[0] } |
  * loads the index again.
  */
 export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexError: (error: Error) => void = () => undefined): BuiltinSearch {
-  let key: Promise<string> | null = null;
   let nextId = 0;
   let running: { thread: Worker; exited: Promise<void>; warming: boolean; waiting: Map<number, Waiting> } | null = null;
   let closed = false;
@@ -81,13 +80,7 @@ export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexErr
     search: async (request) => (await ask({ kind: 'search', request })) as SearchHits,
     count: async () => (await ask({ kind: 'count' })) as number,
     warming: () => running?.warming ?? true,
-    searchKey() {
-      key ??= ensureSearchKey(pool).catch((error: unknown) => {
-        key = null;
-        throw error;
-      });
-      return key;
-    },
+    searchKey: searchKeyOf(pool),
     async close() {
       closed = true;
       if (running === null) return;

@@ -12,9 +12,6 @@ export interface HitFormat {
   tags: { pre: string; post: string };
 }
 
-/** Every attribute, nothing highlighted: the documents as the index keeps them. */
-export const AS_KEPT: HitFormat = { retrieve: null, formatted: false, highlight: [], tags: { pre: '<em>', post: '</em>' } };
-
 /**
  * The hits as `format` asks, each JSON text: passed on as the index keeps them unless attributes
  * are picked or highlighted (most searches), so that most are not parsed and serialised again.
