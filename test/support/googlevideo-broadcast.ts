@@ -22,6 +22,8 @@ export interface Broadcast {
   stalled: { head: number; sinceMs: number } | null;
   /** The VOD has been processed: every URL of it is 403. */
   processed: boolean;
+  /** Set by `withdraw()`: URLs minted up to this second (Unix) are 403 though their `expire` is ahead. */
+  withdrawnUpTo: number | null;
   /** Lost sq numbers, per itag (0: every itag). */
   lost: Map<number, Set<number>>;
 }

@@ -66,6 +66,12 @@ export interface Googlevideo {
   stall(videoId: string): void;
   /** Goes on from the fragment after the frozen head, with nothing lost (the broadcast's clock moves on by the stall). */
   resume(videoId: string): void;
+  /**
+   * Withdraws every URL of it minted so far (this second included): they answer 403 before their
+   * `expire`, and only URLs minted from the next second on work. A client learns it from the 403
+   * alone, as from YouTube (yt-dlp#17484; ytarchive renews on any 403, whatever `expire` says).
+   */
+  withdraw(videoId: string): void;
   /** Makes fragment `sq` of one itag (of every itag without `itag`) 404, every time. */
   lose(videoId: string, sq: number, itag?: number): void;
   /** The newest fragment's sq (what X-Head-Seqnum says). */
@@ -180,6 +186,7 @@ function controlsOf(station: Station): Googlevideo {
         endedAt: null,
         stalled: null,
         processed: false,
+        withdrawnUpTo: null,
         lost: new Map(),
       });
     },
@@ -191,6 +198,9 @@ function controlsOf(station: Station): Googlevideo {
     process: (videoId) => {
       googlevideo.end(videoId);
       on(videoId).processed = true;
+    },
+    withdraw: (videoId) => {
+      on(videoId).withdrawnUpTo = Math.floor(Date.now() / 1000);
     },
     stall: (videoId) => stallBroadcast(on(videoId)),
     resume: (videoId) => resumeBroadcast(on(videoId)),
@@ -274,6 +284,8 @@ function answerRequest(station: Station, googlevideo: Googlevideo, request: http
   const broadcast = station.broadcasts.get(videoId);
   // the processed VOD: "Download link has likely expired and the stream has probably finished processing" (ytarchive)
   if (broadcast?.processed === true) return answer(403);
+  // withdrawn before its expire: minted at `expire − expireInSeconds`
+  if (broadcast !== undefined && broadcast.withdrawnUpTo !== null && Number(expire) - broadcast.expireInSeconds <= broadcast.withdrawnUpTo) return answer(403);
   const representation = broadcast?.material.representations.find((r) => r.itag === itag);
   if (broadcast === undefined || representation === undefined) return answer(404);
   // too many at once: ytarchive's --threads help, "a chance at causing the download to start failing with HTTP 401"
