@@ -67,7 +67,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/core/follows/check-changes.js'], message: 'check a follow with checkFollow (src/core/follows/check-follow.ts): it decides what is written and when' }] },
+        {
+          patterns: [
+            {
+              group: ['**/core/follows/check-changes.js'],
+              message: 'check a follow with checkFollow (src/core/follows/check-follow.ts): it decides what is written and when',
+            },
+          ],
+        },
       ],
     },
   },
