@@ -9,7 +9,7 @@ import { updateFollow } from '../../src/core/follows/update-follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
 import { startFollowPoller, type PollerOptions } from '../../src/jobs/loops/follow-poller.js';
-import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CITATION, decisionRecords, isCitable } from '../../scripts/docs/decision-records.mjs';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 // docs/decisions holds one record per decision; each names the files it governs, and each of those
 // files names it back (scripts/docs/cite-decisions.mjs writes those comments).

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { CheckDeps, CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
 import type { CheckOutcome, FollowRepo } from '../../core/follows/ports.js';
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { BackgroundLog } from '../job-work.js';
 import { HeldFollows } from './held-follows.js';
-import { wakeWhenDue, type CancelWakeUp } from '../../core/wake-ups.js';
+import { wakeWhenDue, type CancelWakeUp } from '../../shared/wake-ups.js';
 
 /** What the follow poller of a worker checks with, and how many follows at once. */
 export interface FollowChecking {
