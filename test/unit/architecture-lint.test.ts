@@ -158,7 +158,9 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
 
 describe('the one home of background work', () => {
   it('keeps pg-boss inside src/jobs/runtime/: no other file of src imports it', () => {
-    const files = execFileSync('git', ['ls-files', 'src'], { encoding: 'utf8' }).split('\n').filter((file) => file.endsWith('.ts'));
+    const files = execFileSync('git', ['ls-files', 'src'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file.endsWith('.ts'));
     const importers = files.filter((file) => /from 'pg-boss'|import\('pg-boss'\)/.test(readFileSync(file, 'utf8')));
     expect(importers.length).toBeGreaterThan(0);
     expect(importers.filter((file) => !file.startsWith('src/jobs/runtime/'))).toEqual([]);
