@@ -114,9 +114,24 @@ describe('the decision records', () => {
 
   it('tell a measurement from a limit', () => {
     const record = (line: string) => `# 0000. T\n\n## Context\n\n${line}\n`;
-    for (const limit of ['at most 500 ms', 'a 60 s time-out', 'every 5 s', 'a default of 30 s', '5 s doubling to 30 s', 'at most 0.25 CPU s and 1 s wall', 'below 10 % free'])
+    for (const limit of [
+      'at most 500 ms',
+      'a 60 s time-out',
+      'every 5 s',
+      'a default of 30 s',
+      '5 s doubling to 30 s',
+      'at most 0.25 CPU s and 1 s wall',
+      'below 10 % free',
+    ])
       expect(measurementsIn(record(limit)), limit).toEqual([]);
-    for (const figure of ['an idle server cost 1.5–2.5 ms/s', 'it took 9.8 s', 'the p99 was 120 ms', 'memory 146 → 177 MB', 'peaked at 308 MB', 'costs about 1.8× the CPU'])
+    for (const figure of [
+      'an idle server cost 1.5–2.5 ms/s',
+      'it took 9.8 s',
+      'the p99 was 120 ms',
+      'memory 146 → 177 MB',
+      'peaked at 308 MB',
+      'costs about 1.8× the CPU',
+    ])
       expect(measurementsIn(record(figure)), figure).not.toEqual([]);
   });
 });
