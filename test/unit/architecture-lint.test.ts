@@ -74,16 +74,22 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
       'kura/layers: web may import http only with `import type`',
     ],
     [
-      'a core domain importing one above it (livestream → capture)',
-      'src/core/livestream/list-queue.ts',
+      'a core domain importing one above it (records → capture)',
+      'src/core/records/list-queue.ts',
       "import type { PartLog } from '../capture/ports.js';\nexport type { PartLog };\n",
-      'kura/layers: core/livestream must not import core/capture',
+      'kura/layers: core/records must not import core/capture',
     ],
     [
       'the kernel importing a domain',
       'src/core/errors.ts',
-      "import type { Livestream } from './livestream/livestream.js';\nexport type { Livestream };\n",
-      'kura/layers: core/kernel must not import core/livestream',
+      "import type { Livestream } from './records/livestream.js';\nexport type { Livestream };\n",
+      'kura/layers: core/kernel must not import core/records',
+    ],
+    [
+      'capture importing playback (live playback sits above capture)',
+      'src/core/capture/capture-stream.ts',
+      "import { buildLivePlaylist } from '../playback/live-playlist.js';\nexport { buildLivePlaylist };\n",
+      'kura/layers: core/capture must not import core/playback',
     ],
     [
       'capture importing chat (finalize reaches the chat through its ChatArchive port)',
@@ -118,7 +124,7 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     [
       'a new core folder not placed in the domain table',
       'src/core/quotas/keep-last.ts',
-      "import type { Livestream } from '../livestream/livestream.js';\nexport type { Livestream };\n",
+      "import type { Livestream } from '../records/livestream.js';\nexport type { Livestream };\n",
       'kura/layers: core/quotas is not in the folder table',
     ],
   ])('refuses %s', async (_name, filePath, code, expected) => {
@@ -132,8 +138,8 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
   it.each([
     ['core importing core from a domain folder', 'src/core/capture/start-capture.ts', "import { AppError } from '../errors.js';\nexport { AppError };\n"],
     [
-      'a core domain importing one below it (workflow → capture)',
-      'src/core/workflow/cancel-livestream.ts',
+      'a core domain importing one below it (record-actions → capture)',
+      'src/core/record-actions/cancel-livestream.ts',
       "import type { PartLog } from '../capture/ports.js';\nexport type { PartLog };\n",
     ],
     [
