@@ -52,6 +52,16 @@ export default tseslint.config(
     languageOptions: { parser: svelteParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
   },
   {
+    // a function longer than 80 lines is split by concern, or listed below with the reason (issue 51, item 9)
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // the exceptions: createFollowRepo (145 lines) and startFollowPoller (90) are being reworked (issue 51, item 2)
+    files: ['src/adapters/db/follow-repo.ts', 'src/jobs/loops/follow-poller.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // commands are composed as the server is: through src/wiring, never around it (issue 51)
     files: ['src/cli/**'],
     rules: {
