@@ -15,7 +15,7 @@ import { requireStrings, requireStringsOrNull } from '../input-checks.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { splitRetention } from '../retention/retention-body.js';
-import type { TypeboxApp } from '../typebox-app.js';
+import { routeGroups, type TypeboxApp } from '../typebox-app.js';
 import { presentFollow, presentFollowDetail } from './follow.presenter.js';
 import { CreateFollowSchema, FollowDetailSchema, FollowListSchema, FollowParamsSchema, FollowSchema, UpdateFollowSchema } from './follows.schema.js';
 
@@ -38,10 +38,7 @@ export interface FollowRouteDeps extends FollowDeps {
  * `DELETE` (admin): the channels Kura follows by itself.
  */
 export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    followReadRoutes(app, deps);
-    followAdminRoutes(app, deps);
-  };
+  return routeGroups(deps, followReadRoutes, followAdminRoutes);
 }
 
 /** `GET /api/follows[/{id}]`: public, URLs and errors redacted but for the admin. */

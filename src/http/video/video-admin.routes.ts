@@ -11,7 +11,7 @@ import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams
 import { sendNoContent } from '../problem.js';
 import { requireStrings } from '../input-checks.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
-import type { TypeboxApp } from '../typebox-app.js';
+import { routeGroups, type TypeboxApp } from '../typebox-app.js';
 import type { LivestreamRepo } from '../../core/livestream/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
@@ -59,10 +59,7 @@ export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'ad
 
 /** Admin actions on a record: take it down, cancel waiting for it, retry it, rename it. */
 export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    takedownAndRenameRoutes(app, deps);
-    cancelAndRetryRoutes(app, deps);
-  };
+  return routeGroups(deps, takedownAndRenameRoutes, cancelAndRetryRoutes);
 }
 
 /** `DELETE /api/video/{id}` (take it down) and `PATCH` (rename it). */
