@@ -72,6 +72,23 @@ export default tseslint.config(
     },
   },
   {
+    // a worker checks a follow with the core's rule as a whole (checkFollow), never with its parts (issue 51)
+    files: ['src/jobs/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/follows/check-changes.js'],
+              message: 'check a follow with checkFollow (src/core/follows/check-follow.ts): it decides what is written and when',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/core/**'],
     rules: {
       'no-restricted-imports': [

@@ -11,7 +11,7 @@ import { parseConfig } from '../src/config/config.js';
 import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
 import { startKura, type RunningKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { buildRecords } from '../test/support/factories.js';
 
 const run = promisify(execFile);

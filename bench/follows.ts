@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { migrate } from '../src/adapters/db/migrator.js';
 import { startEmbeddedPostgres } from '../src/adapters/postgres/embedded-postgres.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
 import { insertFollows, startFeedServer, writeStandInState, ytdlpRuns, type FeedServer } from './follow-fixtures.js';
 import { cpuSplit, describe, minus, treeCpuSeconds, type CpuSplit } from './proc-usage.js';

@@ -23,7 +23,7 @@ import { chatArchive } from '../src/core/chat/store-chat.js';
 import { finalizeArchive } from '../src/core/capture/finalize-archive.js';
 import type { FragmentedStream } from '../src/core/sources/ports.js';
 import type { Renewal } from '../src/core/capture/ports.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { cpuSplit, minus, type CpuSplit } from './proc-usage.js';
 
 export type FragmentsRunInput = {

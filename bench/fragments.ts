@@ -29,7 +29,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/adapters/postgres/embedded-postgres.js';
 import type { FragmentedStream, FragmentFormat } from '../src/core/sources/ports.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import type { Googlevideo } from '../test/support/googlevideo-stand-in.js';
 import { makeFragments, type FragmentMaterial, type FragmentRepresentation } from '../test/support/youtube-fragments.js';
 import { onAir } from './capture/context.js';

@@ -16,7 +16,7 @@ import { migrate } from '../src/adapters/db/migrator.js';
 import { createPool } from '../src/adapters/db/pool.js';
 import { createFetcher } from '../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../src/adapters/storage/fs-store.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { tuneV8 } from '../src/cli/v8-tuning.js';
 import { cpuSplit, minus, peakRssMb } from './proc-usage.js';
 

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/adapters/postgres/embedded-postgres.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { HD, onAir } from './capture/context.js';
 import { encodedStream } from './capture/encoded-stream.js';
 import { loadSegments, serveLive, type LiveStream } from './capture/live-server.js';

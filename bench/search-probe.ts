@@ -16,7 +16,7 @@ import { importLivestreams } from '../src/core/livestream/import-livestreams.js'
 import { startKura, type RunningKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
 import { searchIndexDrained } from './search-drained.js';
-import { readPackageInfo } from '../src/wiring/package-info.js';
+import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { buildRecords } from '../test/support/factories.js';
 
 const run = promisify(execFile);

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../../test/support/cli.js';
 import type { Mark } from './phases.js';
 

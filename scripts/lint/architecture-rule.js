@@ -59,7 +59,6 @@ export const ADAPTER_FOLDERS = {
   media: [],
   auth: [],
   ytdlp: ['os'],
-  queue: ['db'],
   search: ['db'],
   sources: ['outbound', 'ytdlp'],
   notifications: ['outbound'],
@@ -87,7 +86,7 @@ export function layerOf(relativePath) {
   const top = p.match(/^src\/(core|adapters|http|jobs)\//);
   if (top) return top[1];
   if (p.startsWith('web/')) return 'web';
-  if (/^src\/config\/error\.[jt]s$/.test(p)) return 'shared';
+  if (p.startsWith('src/shared/')) return 'shared';
   if (p.startsWith('src/config/')) return 'config';
   // main.ts, cli.ts and whatever else wires the server (search-wiring.ts, a wiring/ folder)
   if (p.startsWith('src/')) return 'composition';

@@ -5,7 +5,7 @@ import { createTokenForUser } from '../core/accounts/create-token-for-user.js';
 import { createAccountStores } from '../wiring/accounts.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
-import { shown } from '../wiring/terminal-text.js';
+import { shown } from './terminal-text.js';
 import { withDatabase } from './with-database.js';
 
 /** `kura user add NAME [--admin]`: creates a local account, or sets its password and role; the password comes on stdin. */

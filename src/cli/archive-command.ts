@@ -7,7 +7,7 @@ import { startScheduler } from '../wiring/jobs.js';
 import { createSources } from '../wiring/sources.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
-import { shown } from '../wiring/terminal-text.js';
+import { shown } from './terminal-text.js';
 
 /** `kura archive URL`: queues a stream for archiving as the operator (`cli/<user>`), as a submission through the API would. */
 export const archiveCommand: Command = {

@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import { createStore } from '../wiring/storage.js';
 import type { Command } from './command.js';
 import { machineChecks, publicUrlCheck, type SystemCheck } from '../wiring/machine-checks.js';
-import { shown } from '../wiring/terminal-text.js';
+import { shown } from './terminal-text.js';
 import { withDatabase } from './with-database.js';
 
 /** `kura doctor`: what Kura needs on this machine, ✔ or ✘ with the fix; exits 1 when something fails. */

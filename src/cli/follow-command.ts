@@ -10,7 +10,7 @@ import { updateFollow } from '../core/follows/update-follow.js';
 import { describeRules, type RetentionChange } from '../core/retention/retention-rules.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase, type Database } from '../wiring/database.js';
-import { escapeControls, shown } from '../wiring/terminal-text.js';
+import { escapeControls, shown } from './terminal-text.js';
 import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';

@@ -4,7 +4,7 @@ import { importLivestreams } from '../core/livestream/import-livestreams.js';
 import { parseBaseUrl } from '../core/livestream/original-export.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
-import { shown } from '../wiring/terminal-text.js';
+import { shown } from './terminal-text.js';
 import { withDatabase } from './with-database.js';
 
 const OPTIONS = { 'base-url': { type: 'string' } } as const;

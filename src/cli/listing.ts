@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0069-cli-output-and-arguments.md
-import { escapeControls, row } from '../wiring/terminal-text.js';
+import { escapeControls, row } from './terminal-text.js';
 
 /**
  * Prints a listing on stdout: a header of the column names, then a tab-separated line per item,

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0084-brief-commands-run-from-a-bundle.md
 import { ConfigError, loadConfig } from '../config/config.js';
 import { AppError } from '../core/errors.js';
-import { escapeLines, shown } from '../wiring/terminal-text.js';
+import { escapeLines, shown } from './terminal-text.js';
 import type { Command } from './command.js';
 import { USAGE } from './usage.js';
 

@@ -4,7 +4,7 @@ import { verifyAllArchives, verifyDueArchives, verifyOneArchive, type VerifySumm
 import { createStore, createVerifyDeps, verifyPolicy } from '../wiring/storage.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
-import { shown } from '../wiring/terminal-text.js';
+import { shown } from './terminal-text.js';
 import { withDatabase } from './with-database.js';
 
 /** `kura verify [ID|--all]`: checks stored archives now, one line per finding; exits 1 when one is missing or corrupt. */

@@ -7,7 +7,7 @@ import { removeWebhook } from '../core/notifications/remove-webhook.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase } from '../wiring/database.js';
 import { createWebhookDeps } from '../wiring/notifications.js';
-import { escapeControls, shown } from '../wiring/terminal-text.js';
+import { escapeControls, shown } from './terminal-text.js';
 import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';

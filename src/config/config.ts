@@ -9,7 +9,7 @@ import { parseCapture, type CaptureConfig } from './capture.js';
 import { parseSearch, type SearchConfig } from './search.js';
 import { parseRetention } from './retention.js';
 import type { RetentionRules } from '../core/retention/retention-rules.js';
-import { ConfigError } from './error.js';
+import { ConfigError } from '../shared/config-error.js';
 import { envReaders } from './env-readers.js';
 import { parseStorage, type S3Config, type StorageConfig } from './storage.js';
 

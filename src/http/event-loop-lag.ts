@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0031-logs-and-metrics.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0086-one-wake-up-a-minute.md
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
-import { wakeEvery } from '../core/wake-ups.js';
+import { wakeEvery } from '../shared/wake-ups.js';
 
 /** The sampling interval while the loop works; each sample is this plus the lag (bench/capture subtracts it). */
 export const LAG_SAMPLING_MS = 100;

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0007-read-cache.md
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSafeMethod } from './auth/guard.js';
-import type { ChangeFeed } from '../core/livestream/ports.js';
+import type { ChangeFeed } from '../shared/change-feed.js';
 import { readCacheKey, type CacheVary } from './read-cache-key.js';
 
 /** A response body already serialized, with the headers that belong to it. */

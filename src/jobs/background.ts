@@ -1,7 +1,7 @@
-import type { ChangeFeed } from '../core/livestream/ports.js';
+import type { ChangeFeed } from '../shared/change-feed.js';
 import { LISTEN_CONNECTIONS, LOOPS } from './loop-catalogue.js';
 import { createHandlers } from './handlers.js';
-import { startLoop, type ChannelFeeds, type Listen, type Loop, type StopLoop } from './loop.js';
+import { startLoop, type ChannelFeeds, type Listen, type Loop, type StopLoop } from './runtime/loop.js';
 import type { LoopContext, WorkerContext } from './worker-context.js';
 
 /**

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0030-kura-clock.md
 import type { Static, TSchema } from 'typebox';
-import type { QueuePolicy, QueueSpec } from '../core/job-queue.js';
-import type { PendingJobs } from '../core/livestream/ports.js';
+import type { QueuePolicy, QueueSpec } from './runtime/job-queue.js';
+import type { PendingJobs } from '../core/scheduler.js';
 import { applyRetentionJob } from './definitions/apply-retention.js';
 import { captureChatJob } from './definitions/capture-chat.js';
 import { captureStreamJob } from './definitions/capture-stream.js';

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from 'typebox';
 import { PermanentError } from '../core/errors.js';
-import type { JobState, QueuePolicy } from '../core/job-queue.js';
-import type { PendingJobs } from '../core/livestream/ports.js';
+import type { JobState, QueuePolicy } from './runtime/job-queue.js';
+import type { PendingJobs } from '../core/scheduler.js';
 import type { JobWork } from './job-work.js';
 
 /** How a job ended for good: a PermanentError, or the last allowed attempt failing. */

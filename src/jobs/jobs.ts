@@ -1,9 +1,9 @@
-import type { JobQueue, SendOptions } from '../core/job-queue.js';
-import type { PendingJobs, Scheduler } from '../core/livestream/ports.js';
+import type { JobQueue, SendOptions } from './runtime/job-queue.js';
+import type { PendingJobs, Scheduler } from '../core/scheduler.js';
 import { JOBS, pendingJob, type JobFailureHooks, type JobHandlers, type JobName, type JobPayloads } from './catalogue.js';
 import type { JobDefinition, JobSchedule } from './job-definition.js';
-import { startJobClock } from './job-clock.js';
-import { startJobRunners, type JobRunners, type WorkOptions } from './job-runners.js';
+import { startJobClock } from './runtime/job-clock.js';
+import { startJobRunners, type JobRunners, type WorkOptions } from './runtime/job-runners.js';
 import type { WebhookDrains } from './job-work.js';
 
 /** The key of the jobs the clock sends: a key of its own, so that a clock's job never stands in for another's. */

@@ -1,12 +1,12 @@
 import { SPOOL_REPORT_SECONDS } from '../core/archive/disk-figures.js';
-import { backstop, defineLoop, type Loop, type WakeUp } from './loop.js';
+import { backstop, defineLoop, type Loop, type WakeUp } from './runtime/loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
 import { startFrameLooksLoop } from './loops/frame-looks.js';
-import { JOB_MAINTENANCE_SECONDS, startJobMaintenanceLoop } from './loops/job-maintenance.js';
+import { JOB_MAINTENANCE_SECONDS, startJobMaintenanceLoop } from './runtime/job-maintenance.js';
 import { startPruneWebhookHistoryLoop, startPurgeExpiredLoop } from './loops/purge-expired.js';
 import { SWEEP_SECONDS, startLifecycleSweepLoop } from './loops/lifecycle-sweep.js';
-import { startJobClockLoop, startJobRunnersLoop } from './loops/queue-loops.js';
+import { startJobClockLoop, startJobRunnersLoop } from './runtime/queue-loops.js';
 import { startSearchSyncLoop } from './loops/search-sync.js';
 import { startSpoolReportLoop } from './loops/spool-report.js';
 import { startWatchdogLoop } from './loops/watchdog.js';
@@ -20,7 +20,7 @@ import {
   RECORD_CHANGES_CHANNEL,
   WEBHOOK_EVENTS_CHANNEL,
   type NotifyChannel,
-} from './notify-channels.js';
+} from './runtime/notify-channels.js';
 import type { LoopContext } from './worker-context.js';
 
 /*

@@ -3,7 +3,7 @@ import type { JobFailureHooks, JobHandlers } from './catalogue.js';
 import type { WorkerLimits } from './job-definition.js';
 import type { BackgroundLog, JobParts, WorkerDeps, WorkerSettings } from './job-work.js';
 import type { Jobs } from './jobs.js';
-import type { LoopTimes } from './loop.js';
+import type { LoopTimes } from './runtime/loop.js';
 import type { FollowChecking } from './loops/follow-poller.js';
 import type { SpoolReporting } from './loops/spool-report.js';
 import type { YtDlpUpdating } from './loops/ytdlp-update.js';

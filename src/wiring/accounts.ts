@@ -15,7 +15,7 @@ import { createSubmissionSource } from '../adapters/sources/submission-policy.js
 import type { Config } from '../config/config.js';
 import type { LoginProvider, SetupRepo } from '../core/accounts/ports.js';
 import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
-import type { Scheduler } from '../core/livestream/ports.js';
+import type { Scheduler } from '../core/scheduler.js';
 import type { AccountDeps } from '../http/auth/account-deps.js';
 import type { Sources } from './sources.js';
 

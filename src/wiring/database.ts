@@ -12,7 +12,7 @@ import { createRetentionRepo } from '../adapters/db/retention-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
 import { createWatchLookRepo } from '../adapters/db/watch-look-repo.js';
 import { migrate } from '../adapters/db/migrator.js';
-import { assertSupportedServer, createPool } from '../adapters/db/pool.js';
+import { assertSupportedServer, checkpoint, createPool } from '../adapters/db/pool.js';
 import type { Config } from '../config/config.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
@@ -20,8 +20,8 @@ import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { RetentionRepo } from '../core/retention/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
-import { throttled } from './log-throttle.js';
-import { readPackageInfo } from './package-info.js';
+import { throttled } from '../shared/log-throttle.js';
+import { readPackageInfo } from '../adapters/os/package-info.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -93,7 +93,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
     retention: createRetentionRepo(pool),
     watchLooks: createWatchLookRepo(pool),
     async checkpointAfterStart() {
-      if (embedded !== null) await pool.query('checkpoint');
+      if (embedded !== null) await checkpoint(pool);
     },
     async close() {
       closing = true;

@@ -19,7 +19,7 @@ import type { DiskSource } from '../http/disk-metrics.js';
 import type { AccountDeps } from '../http/auth/account-deps.js';
 import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
-import { readPackageInfo } from './package-info.js';
+import { readPackageInfo } from '../adapters/os/package-info.js';
 import type { Database } from './database.js';
 import { createChannelResolver, followPolicy } from './follow-signals.js';
 import { createWebhookDeps } from './notifications.js';

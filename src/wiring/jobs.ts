@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
+import { IDLE_CONNECTION_MS } from '../adapters/db/pool.js';
 import type pg from 'pg';
-import { startPgBossQueue } from '../adapters/queue/pg-boss-queue.js';
-import type { QueuePolicy } from '../core/job-queue.js';
+import { startPgBossQueue } from '../jobs/runtime/pg-boss-queue.js';
+import type { QueuePolicy } from '../jobs/runtime/job-queue.js';
 import { RETIRED_JOBS, queueSpecs, type JobName } from '../jobs/catalogue.js';
 import { Jobs } from '../jobs/jobs.js';
-import { JOB_NOTIFY_CHANNEL } from '../jobs/notify-channels.js';
+import { JOB_NOTIFY_CHANNEL } from '../jobs/runtime/notify-channels.js';
 import { DATABASE_LOG_EVERY_MS, type Database } from './database.js';
-import { throttled } from './log-throttle.js';
+import { throttled } from '../shared/log-throttle.js';
 
 /** Where the job queue lives, who hears its errors, and (tests) its policies. */
 export interface JobsOptions {
@@ -24,11 +25,12 @@ export interface JobsOptions {
 export async function startJobs(options: JobsOptions): Promise<Jobs> {
   const queue = await startPgBossQueue({
     connectionString: options.connectionString,
+    idleConnectionMs: IDLE_CONNECTION_MS,
     queues: queueSpecs(options.policies),
     notifyChannel: JOB_NOTIFY_CHANNEL,
     forgetCronSchedules: options.forgetCronSchedules ?? false,
     retiredQueues: RETIRED_JOBS,
-    ...(options.sendOnlyOn === undefined ? {} : { sendOnlyOn: sqlOn(options.sendOnlyOn) }),
+    ...(options.sendOnlyOn === undefined ? {} : { sendOnlyOn: options.sendOnlyOn }),
     onError: options.onError,
   });
   return new Jobs(queue, options.onError);
@@ -45,9 +47,4 @@ export function startScheduler(database: Database, log: Logger, options: { worke
     ...(options.command === true ? { sendOnlyOn: database.pool } : {}),
     onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
-}
-
-/** pg-boss's way of running SQL, on `pool`. */
-function sqlOn(pool: pg.Pool): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } {
-  return { executeSql: (text, values) => pool.query(text, values) };
 }

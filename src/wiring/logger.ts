@@ -5,7 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from '../config/config.js';
 import { redactingSink } from '../http/log-redaction.js';
-import { escapeControls } from './terminal-text.js';
+import { escapeControls } from '../cli/terminal-text.js';
 
 /** The process's log, on stdout: lines a person reads on a terminal, JSON otherwise (LOG_FORMAT). */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { buildRecords } from '../support/factories.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 // `kura serve` exactly as an operator runs it: no DATABASE_URL, so Kura starts its own PostgreSQL.
 let dataDir: string;

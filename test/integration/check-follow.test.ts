@@ -21,6 +21,7 @@ import { updateFollow } from '../../src/core/follows/update-follow.js';
 import { presentFollow } from '../../src/http/follows/follow.presenter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
+import { checkAsHeld } from '../support/follow-holder.js';
 
 const CHANNEL = 'UCabcdefghijklmnopqrstuv';
 /** A cookies.txt line the stand-in opens members-only videos for (a member's), and one it does not. */
@@ -159,7 +160,7 @@ async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
 
 /** Checks the follow as stored now, at `at`. */
 async function check(id: string, at: Date) {
-  return checkFollow(deps, (await follows.find(id)) as Follow, policy, at);
+  return checkAsHeld(deps, id, policy, at);
 }
 const verdicts = async (id: string) => Object.fromEntries((await follows.recentSightings(id, 50)).map((s) => [s.streamId, [s.verdict, s.reason]]));
 
@@ -469,17 +470,20 @@ describe('claiming follows', () => {
 
   it('keeps a resume made while a check ran: the follow is due then, not an interval later', async () => {
     const { id } = await follow();
-    await checkFollow(deps, (await follows.find(id))!, policy, minutes(1));
-    const found = (await follows.find(id))!;
-    expect(found.nextCheckAt).toEqual(minutes(2));
+    await check(id, minutes(1));
+    const claimed = (await follows.claim('worker-a', minutes(2), 300, 10)).follows[0]!;
+    expect(claimed.nextCheckAt).toEqual(minutes(2));
     // the check due at minute 2 starts; while it looks, the admin pauses and resumes the follow (at minute 1.5)
     await follows.update(id, { paused: true });
     await follows.update(id, { paused: false, nextCheckAt: minutes(1.5) });
-    await checkFollow(deps, found, policy, minutes(2));
+    const { unwritten } = await checkFollow(deps, claimed, policy, minutes(2));
+    expect(unwritten).not.toBeNull(); // it changed only times: written in the worker's next batch
+    await follows.recordLooks('worker-a', [unwritten!]);
     expect((await follows.find(id))?.nextCheckAt).toEqual(minutes(1.5));
     expect((await follows.find(id))?.signals.map((s) => s.nextCheckAt)).toEqual([minutes(1.5), minutes(1.5)]);
     // a check nothing changed during moves the next one an interval (a minute) on, as before
-    await checkFollow(deps, (await follows.find(id))!, policy, minutes(2));
+    await follows.release('worker-a', null);
+    await check(id, minutes(2));
     expect((await follows.find(id))?.nextCheckAt).toEqual(minutes(3));
   });
 });

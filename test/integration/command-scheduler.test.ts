@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenForChannels } from '../../src/adapters/db/change-listener.js';
-import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { startJobs } from '../../src/wiring/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queuedJobs } from '../support/jobs.js';

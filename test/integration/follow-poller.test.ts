@@ -9,10 +9,17 @@ import { updateFollow } from '../../src/core/follows/update-follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
 import { startFollowPoller, type PollerOptions } from '../../src/jobs/loops/follow-poller.js';
-import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
+import { checkFollow } from '../../src/core/follows/check-follow.js';
+
+// the core's check, watched: the poller must check with it (its tests, check-follow.test.ts, then test what workers run)
+vi.mock('../../src/core/follows/check-follow.js', async (importOriginal) => {
+  const core = await importOriginal<typeof import('../../src/core/follows/check-follow.js')>();
+  return { ...core, checkFollow: vi.fn(core.checkFollow) };
+});
 
 // The follow poller of a worker on the real PostgreSQL: it does not claim every second, it sleeps
 // until a follow is due. What another process adds or resumes wakes it (migration 0018's
@@ -123,6 +130,15 @@ describe('the follow poller', () => {
     // the next check is the signal's interval later (no jitter): slept until then, not polled
     expect(second! - first!).toBeGreaterThanOrEqual(1400);
     expect(second! - first!).toBeLessThan(2500);
+  });
+
+  it("checks each follow with the core's rule (checkFollow), so what that rule's tests prove is what a worker does", async () => {
+    startPolling(1);
+    const url = 'https://streams.example/live/core.m3u8';
+    const { id } = await addElsewhere(url);
+    await looksAt(url, 3);
+    const checksOfIt = vi.mocked(checkFollow).mock.calls.filter(([, follow]) => follow.id === id);
+    expect(checksOfIt.length).toBeGreaterThanOrEqual(3);
   });
 
   it('checks at once a follow another process resumes, though its next check was an hour away', async () => {

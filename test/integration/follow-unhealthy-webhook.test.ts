@@ -7,7 +7,8 @@ import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
-import { checkFollow, type CheckDeps, type CheckPolicy } from '../../src/core/follows/check-follow.js';
+import type { CheckDeps, CheckPolicy } from '../../src/core/follows/check-follow.js';
+import { checkAsHeld } from '../support/follow-holder.js';
 import type { Follow } from '../../src/core/follows/follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
@@ -76,7 +77,7 @@ async function addEndpoint(id: string, channelId: string): Promise<Follow> {
   });
 }
 
-const check = async (id: string, at: Date) => checkFollow(deps(), (await follows.find(id)) as Follow, policy, at);
+const check = async (id: string, at: Date) => checkAsHeld(deps(), id, policy, at);
 /** The follow.unhealthy events of `flaky` in the outbox (which has a webhook that wants them, so none is pruned). */
 const unhealthyEvents = async () =>
   Number((await db.pool.query(`select count(*) from events where type = 'follow.unhealthy' and follow_id = 'flaky'`)).rows[0].count);
@@ -178,7 +179,7 @@ describe('follow.unhealthy', () => {
         createdAt: T0,
         signals: [{ signal: 'feed', lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: T0 }],
       });
-      const checkMembers = async (at: Date) => checkFollow(checkDeps, (await follows.find('members')) as Follow, policy, at);
+      const checkMembers = async (at: Date) => checkAsHeld(checkDeps, 'members', policy, at);
       for (const at of [0, 2, 30, 61, 62, 120]) await checkMembers(minutes(at));
       await receiver.waitFor(1);
       await worker.drain();

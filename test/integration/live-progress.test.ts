@@ -14,7 +14,7 @@ import { keepLiveFrame, refreshLiveFrame } from '../../src/core/capture/refresh-
 import { createFrameLooks } from '../../src/core/capture/frame-looks.js';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import { startFrameLooksLoop } from '../../src/jobs/loops/frame-looks.js';
-import { FRAME_LOOKS_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { FRAME_LOOKS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
 import { liveFrameDeps, recordLive } from '../support/live-capture.js';

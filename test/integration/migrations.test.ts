@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/adapters/db/migrator.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const dir = readPackageInfo().migrationsDir;

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGBOSS_EXPECTED } from '../../src/adapters/queue/pg-boss-tables.js';
+import { PGBOSS_EXPECTED } from '../../src/jobs/runtime/pg-boss-tables.js';
 import { JOB_NAMES } from '../../src/jobs/catalogue.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
 
-// The queue adapter reads and writes pg-boss's own tables (src/adapters/queue/pg-boss-tables.ts),
+// The queue adapter reads and writes pg-boss's own tables (src/jobs/runtime/pg-boss-tables.ts),
 // which are pg-boss's private business: this file fails when the installed pg-boss is not the one
 // those queries were written for, or the schema it creates lacks what they use.
 let db: TestDatabase;

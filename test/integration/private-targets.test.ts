@@ -5,8 +5,7 @@ import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createHlsEndpointSignal } from '../../src/adapters/follows/hls-endpoint-signal.js';
 import { createHostPacer } from '../../src/adapters/follows/host-pacer.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
-import { checkFollow } from '../../src/core/follows/check-follow.js';
-import type { Follow } from '../../src/core/follows/follow.js';
+import { checkAsHeld } from '../support/follow-holder.js';
 import type { FollowSignal } from '../../src/core/follows/ports.js';
 import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { createWebhookSender } from '../../src/adapters/notifications/webhook-sender.js';
@@ -78,7 +77,7 @@ describe('a follow whose host name resolves to a non-public address', () => {
       signals: { feed: unused, tabs: unused, holodex: unused, playlist },
     };
     const policy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60 }, horizonSeconds: 3600 };
-    await checkFollow(deps, (await follows.find(created.json().id)) as Follow, policy, new Date());
+    await checkAsHeld(deps, created.json().id, policy, new Date());
 
     for (const cookie of [undefined, viewer]) {
       const shown = await kura.app.inject({ url: '/api/follows', headers: cookie === undefined ? {} : { cookie } });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createExpiredPurger } from '../../src/adapters/db/expired-purger.js';
-import { startEvery } from '../../src/jobs/loops/every.js';
+import { startEvery } from '../../src/jobs/runtime/every.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // Expired sessions, login attempts and rate-limit windows are removed from the real tables;

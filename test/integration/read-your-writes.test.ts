@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChangeFeed } from '../../src/core/livestream/ports.js';
+import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { buildRecord } from '../support/factories.js';

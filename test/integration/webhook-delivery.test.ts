@@ -4,7 +4,7 @@ import pino from 'pino';
 import { createWebhookRepo } from '../../src/adapters/db/webhook-repo.js';
 import { addWebhook } from '../../src/core/notifications/add-webhook.js';
 import { deliverWebhooksJob } from '../../src/jobs/definitions/deliver-webhooks.js';
-import { WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { presentRecord } from '../../src/http/livestreams/record.presenter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createDeliverDeps } from '../../src/wiring/notifications.js';

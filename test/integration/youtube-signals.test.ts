@@ -12,7 +12,7 @@ import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { followOf as aFollow } from '../support/follows.js';
 import type { Follow } from '../../src/core/follows/follow.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import { YTDLP_STAND_IN, YTDLP_STAND_IN_PROGRAM } from '../support/app.js';
 import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import { startGooglevideo, type Googlevideo } from '../support/googlevideo-stand-in.js';
 import { makeFragments } from '../support/youtube-fragments.js';
 import { postLive } from '../support/yt-dlp-state.js';

@@ -21,7 +21,7 @@ import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
-import type { ChangeFeed } from '../../src/core/livestream/ports.js';
+import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import type { StreamSource } from '../../src/core/sources/ports.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
@@ -38,7 +38,7 @@ import { createChannelResolver, followPolicy } from '../../src/wiring/follow-sig
 import { createWebhookDeps } from '../../src/wiring/notifications.js';
 import { diskSource } from '../../src/wiring/http.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import type { Search } from '../../src/wiring/search.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HistoryRecordJson } from './factories.js';

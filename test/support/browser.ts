@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 /** Debian's Chromium (scripts/install-system-deps.sh installs it). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

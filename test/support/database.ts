@@ -8,7 +8,7 @@ import { migrate } from '../../src/adapters/db/migrator.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../../src/core/livestream/ports.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 export interface TestDatabase {
   url: string;

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0067-tests-that-cannot-lie.md
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { startJobs } from '../../src/wiring/jobs.js';
 import type { JobFailureHooks, JobHandlers, JobName } from '../../src/jobs/catalogue.js';
 

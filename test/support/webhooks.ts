@@ -8,7 +8,7 @@ import { listenForChannels } from '../../src/adapters/db/change-listener.js';
 import type { JobFailureHooks, JobHandlers } from '../../src/jobs/catalogue.js';
 import { LOOPS } from '../../src/jobs/loop-catalogue.js';
 import { deliverWebhooksJob } from '../../src/jobs/definitions/deliver-webhooks.js';
-import { startLoop, type Loop } from '../../src/jobs/loop.js';
+import { startLoop, type Loop } from '../../src/jobs/runtime/loop.js';
 import { startJobs } from '../../src/wiring/jobs.js';
 import { createDeliverDeps } from '../../src/wiring/notifications.js';
 import type { TestDatabase } from './database.js';

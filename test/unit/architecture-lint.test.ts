@@ -1,5 +1,7 @@
 // Decisions: docs/decisions/0068-lint-and-format.md
 import { ESLint } from 'eslint';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 // Lints a snippet as if it lived at `filePath`, with the repository's own eslint.config.js: the
@@ -151,5 +153,16 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     ],
   ])('allows %s', async (_name, filePath, code) => {
     expect(await problems(filePath, code)).toEqual([]);
+  });
+});
+
+describe('the one home of background work', () => {
+  it('keeps pg-boss inside src/jobs/runtime/: no other file of src imports it', () => {
+    const files = execFileSync('git', ['ls-files', 'src'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file.endsWith('.ts'));
+    const importers = files.filter((file) => /from 'pg-boss'|import\('pg-boss'\)/.test(readFileSync(file, 'utf8')));
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((file) => !file.startsWith('src/jobs/runtime/'))).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { ChangeFeed } from '../../src/core/livestream/ports.js';
+import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import { startBackgroundWork } from '../../src/jobs/background.js';
 import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
 import { LISTEN_CONNECTIONS, LOOP_CHANNELS, LOOPS } from '../../src/jobs/loop-catalogue.js';
-import { FRAME_LOOKS_CHANNEL, JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/notify-channels.js';
+import { FRAME_LOOKS_CHANNEL, JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import type { WorkerContext } from '../../src/jobs/worker-context.js';
 
 // src/jobs/catalogue.ts is the one list of what runs in the background: every loop there, each

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
 import type { JobSchedule } from '../../src/jobs/job-definition.js';
-import { startJobClock } from '../../src/jobs/job-clock.js';
+import { startJobClock } from '../../src/jobs/runtime/job-clock.js';
 
 // Kura's clock for scheduled jobs, on a fake clock: when each job is sent. That the sends of every
 // worker make one job per period is pg-boss's singleton slot: integration/job-schedules.test.ts.

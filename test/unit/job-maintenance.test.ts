@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startJobMaintenanceLoop } from '../../src/jobs/loops/job-maintenance.js';
+import { startJobMaintenanceLoop } from '../../src/jobs/runtime/job-maintenance.js';
 
 // The job-maintenance loop on a fake clock: pg-boss's upkeep at start and every two minutes, never
 // two runs at once in a worker, and a stop that waits for the run in flight (the queue closes after).

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../src/core/errors.js';
 import { JOB_NAMES, JOBS } from '../../src/jobs/catalogue.js';
 import { finalFailure, type JobDefinition } from '../../src/jobs/job-definition.js';
-import { NoPayload, readPayload, RecordPayload } from '../../src/jobs/payloads.js';
+import { NoPayload, readPayload, RecordPayload } from '../../src/jobs/runtime/payloads.js';
 
 /** What readPayload threw, or null. */
 async function refusal(schema: typeof RecordPayload | typeof NoPayload, data: unknown): Promise<PermanentError | null> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControls, row, shown } from '../../src/wiring/terminal-text.js';
+import { escapeControls, row, shown } from '../../src/cli/terminal-text.js';
 
 describe('what the CLI prints', () => {
   it('writes ESC, BEL, CR, C1 controls and bidirectional overrides as visible escapes', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { wakeEvery, wakeWhenDue } from '../../src/core/wake-ups.js';
+import { wakeEvery, wakeWhenDue } from '../../src/shared/wake-ups.js';
 
 // The process's shared wake-ups on a fake clock: chores of one, two and five minutes and the
 // backstops of an idle process run in one wake-up a minute, not one each.

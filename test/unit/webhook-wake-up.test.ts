@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChangeFeed } from '../../src/core/livestream/ports.js';
+import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import { startWebhookWakeUp } from '../../src/jobs/loops/webhook-wake-up.js';
 
 // The webhook wake-up loop on a fake clock: a drain is asked for at each event and at start, and its

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createYouTubeSource, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { troubleInWords, YtDlpFailure, type YtDlpTrouble } from '../../src/adapters/ytdlp/ytdlp-trouble.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 // What yt-dlp's answers mean for a record and a recording (decision 0088): only YouTube's word
 // that the broadcast ended is an end; a run that failed or could not say is a passing trouble.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accessOf, createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { troubleInWords, YtDlpFailure } from '../../src/adapters/ytdlp/ytdlp-trouble.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 // yt-dlp outputs kept as fixtures (test/fixtures/yt-dlp/README.md says how they were made).
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(readPackageInfo().root, 'test', 'fixtures', 'yt-dlp', `${name}.json`), 'utf8'));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareVersions, isPythonTooOld, isYtDlpTooOld, PYTHON_FLOOR, YTDLP_FLOOR } from '../../src/adapters/ytdlp/ytdlp-version.js';
-import { readPackageInfo } from '../../src/wiring/package-info.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 describe('yt-dlp and Python versions', () => {
   it('compare part by part as numbers, a nightly after its day, a missing part as 0', () => {

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0007-read-cache.md
 import pg from 'pg';
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 
 const CHANNEL = 'kura_livestreams_changed';
 const RECONNECT_DELAY_MS = 1_000;

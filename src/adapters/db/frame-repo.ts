@@ -19,7 +19,7 @@ export function createFrameRepo(pool: pg.Pool): FrameLog {
 
 /**
  * A look at a recording's recent frame, told by NOTIFY on `kura_frame_looks` (FRAME_LOOKS_CHANNEL,
- * src/jobs/notify-channels.ts) with the record's id: every worker hears it, the one recording it acts.
+ * src/jobs/runtime/notify-channels.ts) with the record's id: every worker hears it, the one recording it acts.
  */
 export function createFrameLookSignal(pool: pg.Pool): FrameLookSignal {
   return {

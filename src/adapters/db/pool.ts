@@ -111,6 +111,11 @@ export async function isReachable(pool: pg.Pool): Promise<boolean> {
 }
 
 /** Oldest PostgreSQL Kura supports (`server_version_num`). */
+/** Writes every dirty page now (a CHECKPOINT): what a start dirtied, in one go rather than at the cluster's next timed checkpoint. */
+export async function checkpoint(pool: pg.Pool): Promise<void> {
+  await pool.query('checkpoint');
+}
+
 export const MIN_SERVER_VERSION = 150000;
 
 /** Throws when the server is older than PostgreSQL 15, naming the version found. */

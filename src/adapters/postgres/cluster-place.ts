@@ -4,7 +4,7 @@ import { constants, type Stats } from 'node:fs';
 import { access, chmod, cp, lstat, mkdir, readdir, readlink, realpath, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../../config/error.js';
+import { ConfigError } from '../../shared/config-error.js';
 import { canEnter, ensurePostgresAccount, runsAs, type PostgresAccount } from './system-account.js';
 import { bundledPrograms, postgresBinary, type PostgresPrograms } from './postgres-programs.js';
 

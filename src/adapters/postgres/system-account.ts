@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0027-embedded-postgresql-as-root.md
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ConfigError } from '../../config/error.js';
+import { ConfigError } from '../../shared/config-error.js';
 
 const run = promisify(execFile);
 

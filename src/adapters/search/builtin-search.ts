@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0094-builtin-engine-as-meilisearch-bounded.md
 import type pg from 'pg';
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import { formatHits } from '../../core/search/hit-format.js';
 import { searchWarming, type MatchedWord, type SearchEngine } from '../../core/search/search.js';
 import { searchKeyOf } from './builtin-index.js';

@@ -1,10 +1,10 @@
 // Decisions: docs/decisions/0093-builtin-search-kept-orders.md
 import type pg from 'pg';
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import { inTransaction } from '../db/pool.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { MemoryIndex } from './memory-index.js';
-import { wakeEvery } from '../../core/wake-ups.js';
+import { wakeEvery } from '../../shared/wake-ups.js';
 
 /** Half the hour `search_changes` keeps its rows (migration 0008): a process that has not read it for longer loads everything. */
 const MAX_CATCH_UP_MS = 30 * 60 * 1000;

@@ -11,7 +11,8 @@ import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ByteRange } from '../archive/byte-range.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import type { CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
-import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Scheduler } from '../scheduler.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;

@@ -1,7 +1,8 @@
 // Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0057-webhook-events-with-the-change.md
 import { healthOf, SIGNALS_OF, type AccessRefusal, type Follow, type Sighting, type SignalHealth, type SignalName, type StreamCandidate } from './follow.js';
 import { decideBroadcast, decideVideo, probeAccess, type Decision, type DecideDeps, type DecidePolicy } from './decide-candidate.js';
-import type { CheckOutcome, FollowRepo, FollowSignal } from './ports.js';
+import type { CheckOutcome, FollowRepo, FollowSignal, HeldLook } from './ports.js';
+import { afterCheck, checkChanged } from './check-changes.js';
 import { publicErrorWords } from '../sources/public-url.js';
 import { titleRules, type TitleRefusal } from './follow-rules.js';
 
@@ -17,27 +18,49 @@ export interface CheckPolicy extends DecidePolicy {
   random?: () => number;
 }
 
-/**
- * Checks a follow once: looks at each of its signals that is due (paced per host; a failure is
- * kept in that signal's health, never thrown), looks again at the members-only stream YouTube
- * refused it (if any), decides every stream they list (see decide-candidate.ts), keeps the
- * decisions as sightings and writes the outcome. Returns it. The follow is failing while every
- * signal fails, or while the cookies do not open the members-only streams it includes; unhealthy
- * (one `follow.unhealthy` event) after an hour of either.
- */
-export async function checkFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date): Promise<CheckOutcome> {
-  const outcome = await lookAtFollow(deps, follow, policy, now, titleRules(follow.rules));
-  await deps.follows.recordCheck(follow.id, outcome, follow.nextCheckAt);
-  return outcome;
+/** How a holder of the follow checks it (decision 0082); the defaults are a lone check's. */
+export interface Holding {
+  /** The follow's title rules compiled (`titleRules`), kept by a holder until they change. */
+  titles: TitleRefusal;
+  /** The follow's next_check_at as the holder last wrote or read it: one brought before it meanwhile (a resume) is kept. */
+  storedDue: Date;
+}
+
+/** What a check leaves behind. */
+export interface CheckResult {
+  outcome: CheckOutcome;
+  /** The follow as it stands after the check (what the database has once every write is made). */
+  after: Follow;
+  /**
+   * Null when the check was written at once (it changed what a user or another process sees); else
+   * the check changed only times, and the holder writes it later with others (FollowRepo.recordLooks).
+   */
+  unwritten: HeldLook | null;
 }
 
 /**
- * A check as `checkFollow` makes it, but for its outcome, which is not written: the sightings and
- * queued streams are (as they are decided); the caller writes the outcome when it changed something.
- * `titles`: the follow's title rules compiled (`titleRules`), which a caller that checks the follow
- * again and again keeps until they change.
+ * Checks a follow once: looks at each of its signals that is due (paced per host; a failure is
+ * kept in that signal's health, never thrown), looks again at the members-only stream YouTube
+ * refused it (if any), decides every stream they list (see decide-candidate.ts) and keeps the
+ * decisions as sightings as they are made. The outcome is written at once when it changed what
+ * users see (`checkChanged`), else left to the holder's next batch. The follow is failing while
+ * every signal fails, or while the cookies do not open the members-only streams it includes;
+ * unhealthy (one `follow.unhealthy` event) after an hour of either.
  */
-export async function lookAtFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date, titles: TitleRefusal): Promise<CheckOutcome> {
+export async function checkFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date, holding?: Holding): Promise<CheckResult> {
+  const { titles, storedDue } = holding ?? { titles: titleRules(follow.rules), storedDue: follow.nextCheckAt };
+  const outcome = await lookAtFollow(deps, follow, policy, now, titles);
+  const after = afterCheck(follow, outcome);
+  if (checkChanged(follow, outcome)) {
+    await deps.follows.recordCheck(follow.id, outcome, storedDue);
+    return { outcome, after, unwritten: null };
+  }
+  const unwritten = { id: follow.id, checkedAt: outcome.checkedAt, signals: after.signals, nextCheckAt: after.nextCheckAt, dueBefore: storedDue };
+  return { outcome, after, unwritten };
+}
+
+/** A check's outcome, nothing written but the sightings and queued streams (as they are decided). */
+async function lookAtFollow(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now: Date, titles: TitleRefusal): Promise<CheckOutcome> {
   const looked = await lookAll(deps, follow, policy, now);
   const signals = looked.map((l) => l.health);
   const candidates = dedupe(looked.flatMap((l) => l.candidates));

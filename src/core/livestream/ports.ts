@@ -86,16 +86,6 @@ export interface WatchLooks {
 /** What a source may change of a record outside the lifecycle. */
 export type DetailsChange = Pick<LivestreamChange, 'scheduledStart' | 'title' | 'channelName' | 'thumbnailUrl'>;
 
-/** Schedules the lifecycle's next steps (pg-boss jobs behind it). */
-export interface Scheduler {
-  watch(livestreamId: string, at?: Date): Promise<void>;
-  /** `resume`: a capture whose worker died, run before captures that have not started (decision 0038). */
-  capture(livestreamId: string, options?: { resume: boolean }): Promise<void>;
-  /** Asks for the live chat of a stream being captured (YouTube). */
-  chat(livestreamId: string): Promise<void>;
-  finalize(livestreamId: string): Promise<void>;
-}
-
 /** A record the sweep found with nothing behind its state. */
 export interface Unattended {
   id: string;
@@ -127,17 +117,3 @@ export interface SweepRepo {
 
 /** What the sweep did to a record: watched it again, resumed its capture or finalize, or failed it. */
 export type SweepAction = 'watch' | 'capture' | 'finalize' | 'fail';
-
-/** Which records have a job waiting or running (the sweep repairs those that have none). */
-export interface PendingJobs {
-  /** The ids among `livestreamIds` with a `job` created, waiting to retry, or running. */
-  pending(job: 'watch' | 'capture' | 'finalize', livestreamIds: readonly string[]): Promise<Set<string>>;
-}
-
-/** Committed changes to records, from any process; read caches depend on it. */
-export interface ChangeFeed {
-  /** False while changes could be missed: caches must be bypassed then. */
-  readonly connected: boolean;
-  /** `payload`: what the change said (its notification's payload); absent when the feed connected again or was lost, when anything may have changed. */
-  onChange(listener: (payload?: string) => void): void;
-}

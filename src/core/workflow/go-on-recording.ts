@@ -5,7 +5,8 @@ import { fragmentOf } from '../capture/fragment-tracks.js';
 import type { Capture } from '../capture/capture.js';
 import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
 import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Scheduler } from '../scheduler.js';
 import type { StreamSource } from '../sources/ports.js';
 
 /** What it takes to tell whether a kept capture's stream went on, and to go on recording it. */

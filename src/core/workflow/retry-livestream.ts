@@ -6,7 +6,8 @@ import { getLivestream } from '../livestream/get-livestream.js';
 import type { Livestream } from '../livestream/livestream.js';
 import { canMove } from '../livestream/lifecycle.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Scheduler } from '../scheduler.js';
 import { reviveLivestream } from './revive-livestream.js';
 
 /**

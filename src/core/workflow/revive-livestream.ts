@@ -1,6 +1,7 @@
 import { isFinalized } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Scheduler } from '../scheduler.js';
 
 /**
  * Gives a failed record another go, through the lifecycle. When its capture holds parts (kept

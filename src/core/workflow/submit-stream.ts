@@ -6,7 +6,8 @@ import { givenName } from '../livestream/record-names.js';
 import { AppError } from '../errors.js';
 import type { Livestream } from '../livestream/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, Scheduler } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Scheduler } from '../scheduler.js';
 import type { StreamSource } from '../sources/ports.js';
 
 /**

@@ -3,7 +3,8 @@ import { failLivestream } from './fail-livestream.js';
 import { neverLiveReason } from '../livestream/lifecycle.js';
 import { MOVED_ON_BY } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo, PendingJobs, Scheduler, SweepAction, SweepRepo, Unattended } from '../livestream/ports.js';
+import type { LivestreamRepo, SweepAction, SweepRepo, Unattended } from '../livestream/ports.js';
+import type { PendingJobs, Scheduler } from '../scheduler.js';
 
 export interface SweepPolicy {
   /** The never-live deadline, as the watch applies it (WatchPolicy.neverLiveSeconds). */

@@ -2,7 +2,8 @@
 import { PermanentError } from '../errors.js';
 import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
 import type { Livestream } from '../livestream/livestream.js';
-import type { DetailsChange, LivestreamRepo, Scheduler, WatchLooks } from '../livestream/ports.js';
+import type { DetailsChange, LivestreamRepo, WatchLooks } from '../livestream/ports.js';
+import type { Scheduler } from '../scheduler.js';
 import type { StreamDetails, StreamSource } from '../sources/ports.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';

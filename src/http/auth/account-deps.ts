@@ -10,7 +10,7 @@ import type {
   SetupRepo,
   UserRepo,
 } from '../../core/accounts/ports.js';
-import type { Scheduler } from '../../core/livestream/ports.js';
+import type { Scheduler } from '../../core/scheduler.js';
 import type { RateLimit, RateLimiter } from '../../core/rate-limit.js';
 import type { StreamSource } from '../../core/sources/ports.js';
 

@@ -1,7 +1,7 @@
 import { applyRetention } from '../../core/retention/apply-retention.js';
 import { defineJob } from '../job-definition.js';
 import type { BackgroundLog, JobWork, RetentionWork } from '../job-work.js';
-import { NoPayload } from '../payloads.js';
+import { NoPayload } from '../runtime/payloads.js';
 
 type Work = Pick<JobWork, 'retention' | 'log'>;
 

@@ -1,7 +1,7 @@
 import { captureChat } from '../../core/chat/capture-chat.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
-import { RecordPayload } from '../payloads.js';
+import { RecordPayload } from '../runtime/payloads.js';
 import { runOnce } from './run-once.js';
 
 type Work = Pick<JobWork, 'deps' | 'settings' | 'running'>;

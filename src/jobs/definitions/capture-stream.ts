@@ -4,7 +4,7 @@ import { keepLiveFrame } from '../../core/capture/refresh-live-frame.js';
 import { AppError } from '../../core/errors.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
-import { RecordPayload } from '../payloads.js';
+import { RecordPayload } from '../runtime/payloads.js';
 import { failRecord } from './fail-record.js';
 import { recordEvents } from './record-events.js';
 import { runOnce } from './run-once.js';

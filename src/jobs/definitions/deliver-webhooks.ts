@@ -2,7 +2,7 @@ import { deliverWebhooks } from '../../core/notifications/deliver-webhooks.js';
 import { redactUrl, redactUrlsIn } from '../../core/sources/public-url.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
-import { NoPayload } from '../payloads.js';
+import { NoPayload } from '../runtime/payloads.js';
 
 type Work = Pick<JobWork, 'webhooks' | 'log'>;
 

@@ -2,7 +2,7 @@ import { finalizeArchive } from '../../core/capture/finalize-archive.js';
 import { completeTakedown } from '../../core/workflow/complete-takedown.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
-import { RecordPayload } from '../payloads.js';
+import { RecordPayload } from '../runtime/payloads.js';
 import { failRecord } from './fail-record.js';
 import { recordEvents } from './record-events.js';
 

@@ -1,6 +1,6 @@
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
-import { NoPayload } from '../payloads.js';
+import { NoPayload } from '../runtime/payloads.js';
 
 type Work = Pick<JobWork, 'search'>;
 

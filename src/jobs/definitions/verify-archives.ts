@@ -2,7 +2,7 @@ import type { Finding } from '../../core/archive/verify-archive.js';
 import { verifyDueArchives, type VerifyArchivesDeps, type VerifyPolicy, type VerifySummary } from '../../core/archive/verify-archives.js';
 import { defineJob } from '../job-definition.js';
 import type { BackgroundLog, JobWork } from '../job-work.js';
-import { NoPayload } from '../payloads.js';
+import { NoPayload } from '../runtime/payloads.js';
 
 type Work = Pick<JobWork, 'verify' | 'log'>;
 

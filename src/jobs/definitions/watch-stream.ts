@@ -1,7 +1,7 @@
 import { watchStream } from '../../core/workflow/watch-stream.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
-import { RecordPayload } from '../payloads.js';
+import { RecordPayload } from '../runtime/payloads.js';
 import { failRecord } from './fail-record.js';
 import { recordEvents } from './record-events.js';
 

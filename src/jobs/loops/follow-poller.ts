@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckDeps, CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
-import type { CheckOutcome } from '../../core/follows/ports.js';
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { CheckOutcome, FollowRepo } from '../../core/follows/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { BackgroundLog } from '../job-work.js';
 import { HeldFollows } from './held-follows.js';
-import { wakeWhenDue, type CancelWakeUp } from '../../core/wake-ups.js';
+import { wakeWhenDue, type CancelWakeUp } from '../../shared/wake-ups.js';
 
 /** What the follow poller of a worker checks with, and how many follows at once. */
 export interface FollowChecking {
@@ -63,104 +63,127 @@ export interface PollerOptions {
  * stop function waits for running checks, writes what is unwritten and lets the follows go.
  */
 export function startFollowPoller(deps: CheckDeps, options: PollerOptions): () => Promise<void> {
-  const worker = randomUUID();
-  const leaseSeconds = options.leaseSeconds ?? 300;
-  const maxHeld = options.maxHeld ?? 1000;
-  const held = new HeldFollows(deps, options);
-  const repo = deps.follows;
-  let claiming: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  let cancelClaim: CancelWakeUp = () => undefined;
-  const failed = (followId: string | null) => (error: unknown) => options.onError(error as Error, followId);
+  const poller = new FollowPoller(deps, options);
+  return () => poller.stop();
+}
+
+/** One worker's follow poller: what it holds (HeldFollows checks them), its claims, leases and batched writes. */
+class FollowPoller {
+  private readonly worker = randomUUID();
+  private readonly leaseSeconds: number;
+  private readonly maxHeld: number;
+  private readonly held: HeldFollows;
+  private readonly repo: FollowRepo;
+  private claiming: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private cancelClaim: CancelWakeUp = () => undefined;
+  /** The leases' renewal and the looks' write run while the worker holds a follow: with none, no timer wakes it. */
+  private upkeep: NodeJS.Timeout[] = [];
+
+  constructor(
+    deps: CheckDeps,
+    private readonly options: PollerOptions,
+  ) {
+    this.leaseSeconds = options.leaseSeconds ?? 300;
+    this.maxHeld = options.maxHeld ?? 1000;
+    this.held = new HeldFollows(deps, options);
+    this.repo = deps.follows;
+    options.wake.onChange((payload) => this.told(payload));
+    void this.claim();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.upkeepWhileHolding();
+    await this.claiming;
+    this.cancelClaim();
+    await this.held.stop();
+    await this.writeLooks().catch(this.failed(null));
+    await this.repo.release(this.worker, null).catch(this.failed(null));
+  }
+
+  private failed(followId: string | null) {
+    return (error: unknown) => this.options.onError(error as Error, followId);
+  }
+
+  /** A notification: no payload, the notifications (re)connected or were lost, and anything may have changed meanwhile. */
+  private told(payload: string | undefined): void {
+    if (this.stopped) return;
+    if (payload === undefined) void this.claim().then(() => Promise.all(this.held.ids().map((id) => this.changed(id).catch(this.failed(id)))));
+    else if (payload === '*') void this.claim();
+    else void this.changed(payload).catch(this.failed(payload));
+  }
 
   /** The next claim without a notification: when another worker's first lease runs out (it may be gone), or at the backstop. */
-  const claimIn = (ms: number) => {
-    cancelClaim();
-    cancelClaim = wakeWhenDue(ms, options.backstopSeconds * 1000, () => void claim());
-  };
-  const claimOnce = async () => {
+  private claimIn(ms: number): void {
+    this.cancelClaim();
+    this.cancelClaim = wakeWhenDue(ms, this.options.backstopSeconds * 1000, () => void this.claim());
+  }
+
+  private async claimOnce(): Promise<void> {
     const now = new Date();
-    const { follows, nextLeaseEnd } = await repo.claim(worker, now, leaseSeconds, maxHeld - held.size);
-    for (const follow of follows) held.take(follow);
-    upkeepWhileHolding();
-    claimIn(nextLeaseEnd === null ? Infinity : nextLeaseEnd.getTime() - now.getTime());
-  };
+    const { follows, nextLeaseEnd } = await this.repo.claim(this.worker, now, this.leaseSeconds, this.maxHeld - this.held.size);
+    for (const follow of follows) this.held.take(follow);
+    this.upkeepWhileHolding();
+    this.claimIn(nextLeaseEnd === null ? Infinity : nextLeaseEnd.getTime() - now.getTime());
+  }
+
   /** Claims what is free; a claim asked for while one runs runs again after it (it may have missed what was asked). */
-  const claim = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    if (claiming !== null) {
-      again = true;
-      return claiming;
+  private claim(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.claiming !== null) {
+      this.again = true;
+      return this.claiming;
     }
-    claiming = (async () => {
+    this.claiming = (async () => {
       do {
-        again = false;
-        await claimOnce().catch((error: unknown) => {
-          claimIn(Infinity);
-          failed(null)(error);
+        this.again = false;
+        await this.claimOnce().catch((error: unknown) => {
+          this.claimIn(Infinity);
+          this.failed(null)(error);
         });
-      } while (again && !stopped);
-      claiming = null;
+      } while (this.again && !this.stopped);
+      this.claiming = null;
     })();
-    return claiming;
-  };
+    return this.claiming;
+  }
 
   /** A follow changed elsewhere: the one held is read again (let go when paused or removed); one not held may be free. */
-  const changed = async (id: string) => {
-    if (!held.has(id)) return claim();
-    const row = await repo.find(id);
-    if (row !== null && !row.paused) return held.update(row);
-    held.drop(id);
-    if (row !== null) await repo.release(worker, [id]);
-  };
+  private async changed(id: string): Promise<void> {
+    if (!this.held.has(id)) return this.claim();
+    const row = await this.repo.find(id);
+    if (row !== null && !row.paused) return this.held.update(row);
+    this.held.drop(id);
+    if (row !== null) await this.repo.release(this.worker, [id]);
+  }
 
-  const renew = async () => {
-    if (held.size === 0) return;
-    const ids = held.ids();
-    const kept = new Set(await repo.renew(worker, ids, new Date(Date.now() + leaseSeconds * 1000)));
-    for (const id of ids) if (!kept.has(id)) held.drop(id); // removed, or taken over after the lease ran out
-  };
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    const ids = this.held.ids();
+    const kept = new Set(await this.repo.renew(this.worker, ids, new Date(Date.now() + this.leaseSeconds * 1000)));
+    for (const id of ids) if (!kept.has(id)) this.held.drop(id); // removed, or taken over after the lease ran out
+  }
 
-  const writeLooks = async () => {
-    const looks = held.takeUnwritten();
-    if (looks.length > 0) await repo.recordLooks(worker, looks);
-  };
+  private async writeLooks(): Promise<void> {
+    const looks = this.held.takeUnwritten();
+    if (looks.length > 0) await this.repo.recordLooks(this.worker, looks);
+  }
 
-  options.wake.onChange((payload) => {
-    if (stopped) return;
-    // no payload: the notifications (re)connected or were lost, and anything may have changed meanwhile
-    if (payload === undefined) void claim().then(() => Promise.all(held.ids().map((id) => changed(id).catch(failed(id)))));
-    else if (payload === '*') void claim();
-    else void changed(payload).catch(failed(payload));
-  });
-  /** The leases' renewal and the looks' write run while the worker holds a follow: with none, no timer wakes it. */
-  let upkeep: NodeJS.Timeout[] = [];
   /** Starts the upkeep's timers while the worker holds a follow and stops them when it holds none (or stops); says whether it holds any. */
-  function upkeepWhileHolding(): boolean {
-    if (held.size > 0 && !stopped) {
-      if (upkeep.length === 0) {
-        upkeep = [
-          setInterval(() => void (upkeepWhileHolding() && renew().catch(failed(null))), (leaseSeconds * 1000) / 3),
-          setInterval(() => void (upkeepWhileHolding() && writeLooks().catch(failed(null))), (options.writeLooksSeconds ?? 60) * 1000),
+  private upkeepWhileHolding(): boolean {
+    if (this.held.size > 0 && !this.stopped) {
+      if (this.upkeep.length === 0) {
+        this.upkeep = [
+          setInterval(() => void (this.upkeepWhileHolding() && this.renew().catch(this.failed(null))), (this.leaseSeconds * 1000) / 3),
+          setInterval(() => void (this.upkeepWhileHolding() && this.writeLooks().catch(this.failed(null))), (this.options.writeLooksSeconds ?? 60) * 1000),
         ];
-        for (const timer of upkeep) timer.unref();
+        for (const timer of this.upkeep) timer.unref();
       }
       return true;
     }
-    for (const timer of upkeep) clearInterval(timer);
-    upkeep = [];
+    for (const timer of this.upkeep) clearInterval(timer);
+    this.upkeep = [];
     return false;
   }
-  void claim();
-
-  return async () => {
-    stopped = true;
-    upkeepWhileHolding();
-    await claiming;
-    cancelClaim();
-    await held.stop();
-    await writeLooks().catch(failed(null));
-    await repo.release(worker, null).catch(failed(null));
-  };
 }

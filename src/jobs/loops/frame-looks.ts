@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0087-frames-only-while-looked-at.md
 import type { FrameLooks } from '../../core/capture/frame-looks.js';
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 
 /**
  * The frame-looks loop of the catalogue: each look at a recording's recent frame (FRAME_LOOKS_CHANNEL,

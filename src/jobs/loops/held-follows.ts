@@ -1,6 +1,5 @@
 // Decisions: docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0095-title-rules-compiled-once-and-bounded.md
-import { afterCheck, checkChanged } from '../../core/follows/check-changes.js';
-import { lookAtFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
+import { checkFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow, SignalName } from '../../core/follows/follow.js';
 import { titleRules, type TitleRefusal } from '../../core/follows/follow-rules.js';
 import type { CheckOutcome, HeldLook } from '../../core/follows/ports.js';
@@ -173,16 +172,12 @@ export class HeldFollows {
       const dueNow = follow.signals.map((s) =>
         s.nextCheckAt.getTime() - now.getTime() <= this.earlyMs(s.signal) + TIMER_SLOP_MS ? { ...s, nextCheckAt: now } : s,
       );
-      const outcome = await lookAtFollow(this.deps, { ...follow, signals: dueNow }, this.options.policy, now, this.titlesOf(held));
-      const after = afterCheck(follow, outcome);
-      if (checkChanged(follow, outcome)) {
-        await this.deps.follows.recordCheck(follow.id, outcome, held.storedDue);
-        held.storedDue = after.nextCheckAt;
-        held.unwritten = null;
-      } else {
-        const { signals, nextCheckAt } = after;
-        held.unwritten = { id: follow.id, checkedAt: outcome.checkedAt, signals, nextCheckAt, dueBefore: held.storedDue };
-      }
+      const { outcome, after, unwritten } = await checkFollow(this.deps, { ...follow, signals: dueNow }, this.options.policy, now, {
+        titles: this.titlesOf(held),
+        storedDue: held.storedDue,
+      });
+      if (unwritten === null) held.storedDue = after.nextCheckAt;
+      held.unwritten = unwritten;
       // what was read again meanwhile (rules, names) stays; the health is the check's
       const { signals, lastCheckedAt, nextCheckAt, failingSince, accessRefused, queuedCount } = after;
       held.follow = { ...held.follow, signals, lastCheckedAt, nextCheckAt, failingSince, accessRefused, queuedCount };

@@ -2,7 +2,7 @@
 import { completePendingTakedowns } from '../../core/workflow/complete-takedown.js';
 import { sweepLifecycle, type SweepPolicy } from '../../core/workflow/sweep-lifecycle.js';
 import type { BackgroundLog, WorkerDeps, WorkerSettings } from '../job-work.js';
-import { startEvery } from './every.js';
+import { startEvery } from '../runtime/every.js';
 
 /** A worker sweeps this often (seconds). */
 export const SWEEP_SECONDS = 60;

@@ -2,7 +2,7 @@ import type { ExpiredPurger } from '../../core/accounts/ports.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
 import { pruneWebhookHistory } from '../../core/notifications/prune-webhook-history.js';
 import type { BackgroundLog } from '../job-work.js';
-import { startEvery } from './every.js';
+import { startEvery } from '../runtime/every.js';
 
 /**
  * The purge-expired loop of the catalogue: deletes expired sessions, login attempts and rate-limit

@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0047-search-outbox.md
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import { syncSearchIndex, type SearchSyncDeps } from '../../core/search/sync-search-index.js';
 import type { BackgroundLog, SearchDrain } from '../job-work.js';
 

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 import { spoolReportDue, type DiskReports, type DiskSpace, type SpoolReport } from '../../core/archive/disk-figures.js';
 import type { BackgroundLog } from '../job-work.js';
-import { startEvery } from './every.js';
+import { startEvery } from '../runtime/every.js';
 
 /** What a worker reports its spool's space with: its statfs, and where the reports go. */
 export interface SpoolReporting {

@@ -1,9 +1,10 @@
 // Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0092-leases-and-worker-sessions.md
 import { MOVED_ON_BY } from '../../core/capture/capture-lifecycle.js';
 import type { CaptureLease, EncoderLog } from '../../core/capture/ports.js';
-import type { ChangeFeed, Scheduler } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
+import type { Scheduler } from '../../core/scheduler.js';
 import type { BackgroundLog, WorkerSettings } from '../job-work.js';
-import { wakeWhenDue, type CancelWakeUp } from '../../core/wake-ups.js';
+import { wakeWhenDue, type CancelWakeUp } from '../../shared/wake-ups.js';
 
 export interface WatchdogOptions {
   staleAfterSeconds: number;

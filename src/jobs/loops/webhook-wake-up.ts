@@ -1,8 +1,8 @@
 // Decisions: docs/decisions/0085-an-idle-kura-writes-nothing.md
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
 import type { BackgroundLog, WebhookDrains } from '../job-work.js';
-import { wakeEvery } from '../../core/wake-ups.js';
+import { wakeEvery } from '../../shared/wake-ups.js';
 
 /** The backstop looks this often (seconds) for a delivery whose drain was never asked for. */
 export const WEBHOOK_BACKSTOP_SECONDS = 600;

@@ -1,5 +1,5 @@
 import type { BackgroundLog } from '../job-work.js';
-import { startEvery } from './every.js';
+import { startEvery } from '../runtime/every.js';
 
 /** How an update of yt-dlp went (adapters/ytdlp/ytdlp-updater.ts does it). */
 export type YtDlpUpdateOutcome = { updated: boolean; before: string | null; after: string | null } | { failed: string; before: string | null };

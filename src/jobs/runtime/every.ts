@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0086-one-wake-up-a-minute.md
-import { wakeEvery } from '../../core/wake-ups.js';
+import { wakeEvery } from '../../shared/wake-ups.js';
 
 /**
  * Runs `chore` now and then every `everySeconds` (on the process's shared wake-ups, decision 0086)

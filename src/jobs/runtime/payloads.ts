@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0081-what-runs-when-idle.md
 import type { Static, TObject, TSchema, TString } from 'typebox';
 import type { Compile } from 'typebox/compile';
-import { PermanentError } from '../core/errors.js';
+import { PermanentError } from '../../core/errors.js';
 
 /*
  * The payload schemas are written as the JSON Schema `Type.Object` makes, and typebox's compiler is

@@ -1,7 +1,7 @@
 /*
- * The port between Kura's background jobs (src/jobs) and the queue that keeps them durable
- * (src/adapters/queue: pg-boss). It is declared in core so that the adapter may implement it:
- * adapters import core only. No use case calls it; use cases ask for work through `Scheduler`.
+ * The port between Kura's background jobs and the queue that keeps them durable (pg-boss,
+ * pg-boss-queue.ts beside it): the runtime runs jobs through it, and tests may put another queue
+ * behind it. No use case calls it; use cases ask for work through core's `Scheduler`.
  */
 
 /** A queued job's state, as the queue keeps it: waiting (`created`, `retry`), running, or ended. */

@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0030-kura-clock.md
-import type { JobSchedule } from './job-definition.js';
+import type { JobSchedule } from '../job-definition.js';
 
 /**
  * Calls `send` for each schedule when its time comes, in every worker; `send` makes the workers'

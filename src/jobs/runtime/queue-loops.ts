@@ -1,4 +1,4 @@
-import type { ChangeFeed } from '../../core/livestream/ports.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { JobFailureHooks, JobHandlers } from '../catalogue.js';
 import type { JobSchedule, WorkerLimits } from '../job-definition.js';
 import type { Jobs } from '../jobs.js';

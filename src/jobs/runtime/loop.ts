@@ -1,5 +1,5 @@
-import type { ChangeFeed } from '../core/livestream/ports.js';
-import type { JobSchedule } from './job-definition.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
+import type { JobSchedule } from '../job-definition.js';
 import type { NotifyChannel } from './notify-channels.js';
 
 /** The backstop timer of the loops that notifications wake. */

@@ -1,13 +1,14 @@
 // Decisions: docs/decisions/0081-what-runs-when-idle.md
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { IDLE_CONNECTION_MS } from '../db/pool.js';
-import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from '../../core/job-queue.js';
+import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from './job-queue.js';
 import { bringForward, deleteRetiredQueues, dueIn, forgetCronSchedules, installJobNotify, isInPlace, keysInStates, type PgBossDb } from './pg-boss-tables.js';
 
 /** What the queue is started with: where, which queues, and the channel its trigger notifies. */
 export interface PgBossQueueOptions {
   connectionString: string;
+  /** How long an idle connection of the queue's pool is kept (the database pools' own). */
+  idleConnectionMs: number;
   /** Every queue Kura runs, with its policy: created when missing, updated when it exists (a new release's limits apply). */
   queues: readonly QueueSpec[];
   /** The channel the trigger on pg-boss's job table notifies of each waiting job (`<queue> <ms until due>`). */
@@ -21,8 +22,13 @@ export interface PgBossQueueOptions {
    * maintenance of pg-boss's, when pg-boss, every queue and the trigger are in place (a server
    * started once made them); else started as a server's is, which makes them.
    */
-  sendOnlyOn?: PgBossDb;
+  sendOnlyOn?: pg.Pool;
   onError: (error: Error) => void;
+}
+
+/** pg-boss's way of running SQL, on `pool`. */
+function sqlOn(pool: pg.Pool): PgBossDb {
+  return { executeSql: (text, values) => pool.query(text, values) };
 }
 
 /** Sends that found the one waiting job taken between the refused send and its bringing forward: sent again this many times at most. */
@@ -32,14 +38,15 @@ const ARCHIVE_EVERY_MS = 3_600_000;
 
 /**
  * pg-boss on Kura's database, as the JobQueue port: pg-boss keeps the jobs, their leases, retries,
- * retry delays and expiry; Kura runs them (src/jobs). pg-boss's own clock (cron), its workers and
+ * retry delays and expiry; Kura runs them (src/jobs/runtime). pg-boss's own clock (cron), its workers and
  * its maintenance timer stay off: they poll or write on a timer, and Kura's loops wake on
  * notifications and run the maintenance themselves.
  */
 export async function startPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
   const names = options.queues.map((q) => q.name);
-  if (options.sendOnlyOn !== undefined && (await isInPlace(options.sendOnlyOn, names))) {
-    const boss = new PgBoss({ db: options.sendOnlyOn, supervise: false, schedule: false, migrate: false } as PgBoss.ConstructorOptions);
+  const sendOnlyOn = options.sendOnlyOn === undefined ? undefined : sqlOn(options.sendOnlyOn);
+  if (sendOnlyOn !== undefined && (await isInPlace(sendOnlyOn, names))) {
+    const boss = new PgBoss({ db: sendOnlyOn, supervise: false, schedule: false, migrate: false } as PgBoss.ConstructorOptions);
     const queue = new PgBossQueue(boss, options.queues, options.onError);
     await boss.start(); // checks pg-boss's schema version: two queries
     return queue;
@@ -48,7 +55,7 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
     connectionString: options.connectionString,
     max: 4,
     min: 1,
-    idleTimeoutMillis: IDLE_CONNECTION_MS,
+    idleTimeoutMillis: options.idleConnectionMs,
     application_name: 'kura-jobs',
     schedule: false,
     // its maintenance is the job-maintenance loop's (src/jobs): pg-boss's own timer writes the time

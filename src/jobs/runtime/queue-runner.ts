@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0029-jobs-woken-not-polled.md
-import type { FetchedJob, JobQueue } from '../core/job-queue.js';
+import type { FetchedJob, JobQueue } from './job-queue.js';
 import { Alarm } from './alarm.js';
 
 /** What a queue runner asks of the queue: its fetch, complete and fail (leases, retries, retry delays and expiry stay the queue's). */

@@ -1,10 +1,10 @@
-import type { JobQueue } from '../core/job-queue.js';
-import type { ChangeFeed } from '../core/livestream/ports.js';
-import { JOB_NAMES, JOBS, type JobFailureHooks, type JobHandlers, type JobName } from './catalogue.js';
-import { finalFailure, type JobDefinition, type WorkerLimits } from './job-definition.js';
+import type { JobQueue } from './job-queue.js';
+import type { ChangeFeed } from '../../shared/change-feed.js';
+import { JOB_NAMES, JOBS, type JobFailureHooks, type JobHandlers, type JobName } from '../catalogue.js';
+import { finalFailure, type JobDefinition, type WorkerLimits } from '../job-definition.js';
 import { readPayload } from './payloads.js';
 import { QueueRunner } from './queue-runner.js';
-import { wakeEvery } from '../core/wake-ups.js';
+import { wakeEvery } from '../../shared/wake-ups.js';
 
 /** How a worker's runners run: its limits, and what wakes them. */
 export interface WorkOptions extends WorkerLimits {

@@ -5,7 +5,7 @@
  * down below (PGBOSS_EXPECTED), and test/integration/pg-boss-schema.test.ts checks it against
  * the schema the installed pg-boss creates: upgrading pg-boss means reading this file again.
  */
-import type { JobState } from '../../core/job-queue.js';
+import type { JobState } from './job-queue.js';
 
 /** How pg-boss hands out SQL on its own pool (`boss.getDb()`). */
 export interface PgBossDb {

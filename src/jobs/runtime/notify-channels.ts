@@ -1,7 +1,7 @@
 /*
  * The PostgreSQL NOTIFY channels that wake Kura's background work, from any process. Each but the
  * frame looks' is notified by a trigger: the migrations' (migrations/*.sql) or, for the jobs, the
- * one the queue adapter puts on pg-boss's job table (src/adapters/queue/pg-boss-tables.ts).
+ * one the queue adapter puts on pg-boss's job table (pg-boss-tables.ts).
  */
 
 /** A job sent, retried or brought forward: `<queue> <ms until due>`. */
