@@ -24,7 +24,7 @@ import { CHUNK_META, objectKeys } from '../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../src/core/archive/ports.js';
 import type { StoredChunk } from '../src/core/capture/capture.js';
 import { finalizeArchive, type FinalizeDeps } from '../src/core/capture/finalize-archive.js';
-import type { Livestream } from '../src/core/livestream/livestream.js';
+import type { Livestream } from '../src/core/records/livestream.js';
 import { HD } from './capture/context.js';
 import { encodedStream, type EncodedStream } from './capture/encoded-stream.js';
 import { defaultCacheDir } from './capture/options.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { migrate } from '../src/adapters/db/migrator.js';
-import { startEmbeddedPostgres } from '../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
 import { insertFollows, startFeedServer, writeStandInState, ytdlpRuns, type FeedServer } from './follow-fixtures.js';

@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
 import type { FragmentedStream, FragmentFormat } from '../src/core/sources/ports.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import type { Googlevideo } from '../test/support/googlevideo-stand-in.js';

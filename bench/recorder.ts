@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { HD, onAir } from './capture/context.js';
 import { encodedStream } from './capture/encoded-stream.js';

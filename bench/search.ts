@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseConfig } from '../src/config/config.js';
-import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../src/core/records/import-livestreams.js';
 import { startKura, type RunningKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
 import { searchIndexDrained } from './search-drained.js';

@@ -6,7 +6,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../src/config/config.js';
-import { importLivestreams } from '../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../src/core/records/import-livestreams.js';
 import { startKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';

@@ -3,7 +3,7 @@
 // the server starts, with pg_stat_statements preloaded, so PostgreSQL's work can be told by query.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../src/adapters/embedded-postgres/embedded-postgres.js';
 import { captureEnv } from './context.js';
 import { query, startKura, type KuraServer } from './kura-run.js';
 import { isPostmaster } from './postgres-tree.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../src/adapters/embedded-postgres/embedded-postgres.js';
 import { createContext, type BenchContext } from './context.js';
 import { runConcurrent } from './concurrent.js';
 import { runFloor } from './floor.js';

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0068-lint-and-format.md
 // ESLint rule "kura/layers": which part of the house may import which (docs/ARCHITECTURE.md).
 // Relative specifiers are resolved against the importing file, so the rule keeps holding when a
-// layer grows sub-folders (core/livestream/x.ts importing ../errors.js stays inside core).
+// layer grows sub-folders (core/records/x.ts importing ../errors.js stays inside core).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,16 +32,17 @@ export const CORE_DOMAINS = {
   kernel: [],
   sources: ['kernel'],
   accounts: ['kernel'],
-  livestream: ['kernel'],
-  archive: ['kernel', 'livestream'],
-  channels: ['kernel', 'livestream'],
-  search: ['kernel', 'livestream'],
-  capture: ['kernel', 'livestream', 'archive', 'sources'],
-  chat: ['kernel', 'livestream', 'archive', 'capture'],
-  workflow: ['kernel', 'livestream', 'archive', 'capture', 'chat', 'sources', 'accounts'],
-  retention: ['kernel', 'livestream', 'archive', 'capture', 'accounts', 'workflow'],
-  follows: ['kernel', 'livestream', 'sources', 'capture', 'workflow', 'retention'],
-  notifications: ['kernel', 'livestream', 'sources', 'accounts', 'follows'],
+  records: ['kernel'],
+  archive: ['kernel', 'records'],
+  channels: ['kernel', 'records'],
+  search: ['kernel', 'records'],
+  capture: ['kernel', 'records', 'archive', 'sources'],
+  playback: ['kernel', 'records', 'archive', 'capture'],
+  chat: ['kernel', 'records', 'archive', 'capture'],
+  'record-actions': ['kernel', 'records', 'archive', 'capture', 'chat', 'sources', 'accounts'],
+  retention: ['kernel', 'records', 'archive', 'capture', 'accounts', 'record-actions'],
+  follows: ['kernel', 'records', 'sources', 'capture', 'record-actions', 'retention'],
+  notifications: ['kernel', 'records', 'sources', 'accounts', 'follows'],
 };
 
 /**
@@ -54,7 +55,7 @@ export const ADAPTER_FOLDERS = {
   os: [],
   outbound: [],
   db: [],
-  postgres: [],
+  'embedded-postgres': [],
   storage: [],
   media: [],
   auth: [],

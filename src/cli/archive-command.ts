@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Config } from '../config/config.js';
-import { queueStream } from '../core/workflow/queue-stream.js';
+import { queueStream } from '../core/record-actions/queue-stream.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase } from '../wiring/database.js';
 import { startScheduler } from '../wiring/jobs.js';

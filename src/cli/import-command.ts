@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../config/config.js';
-import { importLivestreams } from '../core/livestream/import-livestreams.js';
-import { parseBaseUrl } from '../core/livestream/original-export.js';
+import { importLivestreams } from '../core/records/import-livestreams.js';
+import { parseBaseUrl } from '../core/records/original-export.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
 import { shown } from './terminal-text.js';

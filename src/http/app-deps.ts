@@ -4,7 +4,7 @@ import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { CaptureRepo, FrameLookSignal, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
-import type { LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
 import type { ChangeFeed } from '../shared/change-feed.js';
 import type { SearchEngine } from '../core/search/search.js';
 import type { StreamSource } from '../core/sources/ports.js';

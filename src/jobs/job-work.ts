@@ -1,12 +1,12 @@
 import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
 import type { CaptureDeps } from '../core/capture/capture-stream.js';
 import type { FinalizeDeps } from '../core/capture/finalize-archive.js';
-import type { KeepLiveFrameDeps } from '../core/capture/refresh-live-frame.js';
+import type { KeepLiveFrameDeps } from '../core/playback/refresh-live-frame.js';
 import type { ChatDeps } from '../core/chat/capture-chat.js';
 import type { DeliverDeps } from '../core/notifications/deliver-webhooks.js';
-import type { SweepDeps } from '../core/workflow/sweep-lifecycle.js';
-import type { CompleteTakedownDeps } from '../core/workflow/complete-takedown.js';
-import type { WatchDeps, WatchPolicy } from '../core/workflow/watch-stream.js';
+import type { SweepDeps } from '../core/record-actions/sweep-lifecycle.js';
+import type { CompleteTakedownDeps } from '../core/record-actions/complete-takedown.js';
+import type { WatchDeps, WatchPolicy } from '../core/record-actions/watch-stream.js';
 import type { ApplyRetentionDeps } from '../core/retention/apply-retention.js';
 import type { RetentionRules } from '../core/retention/retention-rules.js';
 

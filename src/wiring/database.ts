@@ -5,7 +5,7 @@ import { createCaptureRepo } from '../adapters/db/capture-repo.js';
 import { createChatRepo } from '../adapters/db/chat-repo.js';
 import { listenForChanges, listenForChannels, type ChannelFeeds, type ClosableChangeFeed } from '../adapters/db/change-listener.js';
 import { noteWorkerSession } from '../adapters/db/worker-session.js';
-import { startEmbeddedPostgres } from '../adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../adapters/embedded-postgres/embedded-postgres.js';
 import { createChannelRepo } from '../adapters/db/channel-repo.js';
 import { createFollowRepo } from '../adapters/db/follow-repo.js';
 import { createRetentionRepo } from '../adapters/db/retention-repo.js';
@@ -19,7 +19,7 @@ import type { ChatLog } from '../core/chat/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 import type { RetentionRepo } from '../core/retention/ports.js';
-import type { LivestreamRepo, WatchLooks } from '../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
 import { throttled } from '../shared/log-throttle.js';
 import { readPackageInfo } from '../adapters/os/package-info.js';
 

@@ -7,11 +7,11 @@ import { createBuiltinSearch } from '../adapters/search/builtin-search.js';
 import { startSearchThread } from '../adapters/search/threaded-search.js';
 import { createMeilisearchIndex } from '../adapters/search/meilisearch-index.js';
 import type { SearchConfig } from '../config/search.js';
-import type { LivestreamRepo } from '../core/livestream/ports.js';
+import type { LivestreamRepo } from '../core/records/ports.js';
 import type { ChangeFeed } from '../shared/change-feed.js';
 import { SEARCH_INDEX, type SearchEngine, type SearchIndex } from '../core/search/search.js';
 import { reindexSearch, type SearchSyncDeps } from '../core/search/sync-search-index.js';
-import { publicRecord } from '../core/workflow/public-record.js';
+import { publicRecord } from '../core/record-actions/public-record.js';
 import type { SearchAccessProvider } from '../http/search/search.routes.js';
 import { CALLER_KEY_SECONDS } from '../http/search/caller-search-key.js';
 

@@ -5,7 +5,7 @@ import { createFsStore } from '../adapters/storage/fs-store.js';
 import { createS3Store } from '../adapters/storage/s3-store.js';
 import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
-import type { LivestreamRepo } from '../core/livestream/ports.js';
+import type { LivestreamRepo } from '../core/records/ports.js';
 import type { VerifyArchivesDeps, VerifyPolicy } from '../core/archive/verify-archives.js';
 import type { Database } from './database.js';
 

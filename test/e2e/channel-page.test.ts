@@ -4,7 +4,7 @@ import { screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js'
 import { prepareBrowserKura, type BrowserKura } from '../support/browser-kura.js';
 import type { TestDatabase } from '../support/database.js';
 import { buildRecord } from '../support/factories.js';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 
 // The channel pages in Debian's Chromium against a real `kura serve` (its own process and database),
 // on records loaded before it starts; no test writes: each reads what beforeAll loaded.

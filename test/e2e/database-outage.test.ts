@@ -2,7 +2,7 @@ import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/adapters/embedded-postgres/embedded-postgres.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';

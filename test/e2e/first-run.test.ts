@@ -3,8 +3,8 @@ import { chmod, lstat, mkdtemp, readdir, readlink, rename, stat, writeFile } fro
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ensurePostgresAccount, runsAs } from '../../src/adapters/postgres/system-account.js';
-import { bundledPrograms, postgresBinary } from '../../src/adapters/postgres/postgres-programs.js';
+import { ensurePostgresAccount, runsAs } from '../../src/adapters/embedded-postgres/system-account.js';
+import { bundledPrograms, postgresBinary } from '../../src/adapters/embedded-postgres/postgres-programs.js';
 import { freePort, launchBrowser, screenshot, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { utcMinute } from '../../src/core/livestream/record-names.js';
+import { utcMinute } from '../../src/core/records/record-names.js';
 import { freePort, launchBrowser, logInOnPage } from '../support/browser.js';
 import { useCaptureHarness } from '../support/capture-harness.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';

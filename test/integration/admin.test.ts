@@ -2,7 +2,7 @@ import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
+import type { LivestreamInput } from '../../src/core/records/livestream.js';
 import type { LivestreamStatus } from '../../src/core/vocabulary.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
+import type { LivestreamInput } from '../../src/core/records/livestream.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { finishedRecord } from '../support/archives.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readPartFormat } from '../../src/core/capture/part-format.js';
+import { readPartFormat } from '../../src/core/playback/part-format.js';
 import { fragmentBytes, makeFragments } from '../support/youtube-fragments.js';
 
 // A fragment as the googlevideo STAND-IN answers it (the muxer's initialization segment, then the

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
 import { renewal } from '../../src/core/capture/capture-stream.js';
-import type { Livestream } from '../../src/core/livestream/livestream.js';
+import type { Livestream } from '../../src/core/records/livestream.js';
 import { YTDLP_STAND_IN } from '../support/app.js';
 import { useFragmentRecording } from '../support/fragment-recording.js';
 import { sqAgo } from '../support/googlevideo-stand-in.js';

@@ -5,7 +5,7 @@ import { createFetcher, type Fetcher } from '../../src/adapters/sources/http-fet
 import { FragmentsUnavailable } from '../../src/core/capture/fragment-tracks.js';
 import { liveFrameDeps } from '../support/live-capture.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
-import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
+import { refreshLiveFrame } from '../../src/core/playback/refresh-live-frame.js';
 import { OVER, useFragmentRecording } from '../support/fragment-recording.js';
 
 // The fragment recorder in this process, on a real PostgreSQL and the fs store, against the

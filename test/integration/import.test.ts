@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildRecord, buildRecords } from '../support/factories.js';
 

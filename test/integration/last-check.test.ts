@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
-import { watchStream } from '../../src/core/workflow/watch-stream.js';
+import type { LivestreamInput } from '../../src/core/records/livestream.js';
+import { watchStream } from '../../src/core/record-actions/watch-stream.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { startTestApp, testSources, type TestApp } from '../support/app.js';
 

@@ -1,7 +1,7 @@
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createFrameRepo } from '../../src/adapters/db/frame-repo.js';
-import { createFrameLooks } from '../../src/core/capture/frame-looks.js';
-import { liveDepsOf } from '../../src/core/capture/get-live-playlist.js';
+import { createFrameLooks } from '../../src/core/playback/frame-looks.js';
+import { liveDepsOf } from '../../src/core/playback/get-live-playlist.js';
 import { chatArchive } from '../../src/core/chat/store-chat.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { spawn } from 'node:child_process';
@@ -20,7 +20,7 @@ import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import type { CaptureRepo, MediaTools } from '../../src/core/capture/ports.js';
-import { reviveLivestream } from '../../src/core/workflow/revive-livestream.js';
+import { reviveLivestream } from '../../src/core/record-actions/revive-livestream.js';
 import { createHandlers } from '../../src/jobs/handlers.js';
 import type { WorkerDeps } from '../../src/jobs/job-work.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
@@ -29,7 +29,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { workJobs } from '../support/jobs.js';
 import { buildRecord } from '../support/factories.js';
 import { waitForRecord } from '../support/records.js';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 import { testSignal } from '../support/ffmpeg-args.js';
 
 // A job that fails for good moves its record to `failed` with why, and keeps what was captured:

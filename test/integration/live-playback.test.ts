@@ -8,14 +8,14 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { StoredChunk } from '../../src/core/capture/capture.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
-import { getLivePlaylist } from '../../src/core/capture/get-live-playlist.js';
-import { PartFormats } from '../../src/core/capture/part-formats.js';
-import { RecordedSegments } from '../../src/core/capture/recorded-segments.js';
-import { readLiveMedia } from '../../src/core/capture/read-live-media.js';
+import { getLivePlaylist } from '../../src/core/playback/get-live-playlist.js';
+import { PartFormats } from '../../src/core/playback/part-format-cache.js';
+import { RecordedSegments } from '../../src/core/playback/recorded-segments.js';
+import { readLiveMedia } from '../../src/core/playback/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { probe, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
 import { liveFrameDeps, recordLive } from '../support/live-capture.js';
-import { refreshLiveFrame } from '../../src/core/capture/refresh-live-frame.js';
+import { refreshLiveFrame } from '../../src/core/playback/refresh-live-frame.js';
 
 // Live playback on a real PostgreSQL: the real recorder records a stream ffmpeg wrote into the
 // spool and the fs store (a chunk every 2 s of media, so there are many), and the app serves what it recorded.

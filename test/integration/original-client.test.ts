@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, sessionCookieOf } from '../support/accounts.js';
 import { buildRecord } from '../support/factories.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { createBuiltinSearch, type BuiltinSearch } from '../../src/adapters/search/builtin-search.js';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 import type { SearchRequest } from '../../src/core/search/search.js';
 import { buildRecord, buildRecords } from '../support/factories.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

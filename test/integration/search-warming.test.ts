@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 import { createSearch } from '../../src/wiring/search.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { buildRecords } from '../support/factories.js';

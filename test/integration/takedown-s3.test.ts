@@ -9,7 +9,7 @@ import { finalizeArchiveJob } from '../../src/jobs/definitions/finalize-archive.
 import type { JobWork } from '../../src/jobs/job-work.js';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
-import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
+import type { LivestreamInput } from '../../src/core/records/livestream.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -20,7 +20,7 @@ import { createHlsSource } from '../../src/adapters/sources/hls-source.js';
 import { routeSources } from '../../src/adapters/sources/source-router.js';
 import { createYouTubeSource, createYtDlp } from '../../src/adapters/sources/youtube-source.js';
 import { ytdlpProgram } from '../../src/adapters/ytdlp/ytdlp-program.js';
-import { importLivestreams } from '../../src/core/livestream/import-livestreams.js';
+import { importLivestreams } from '../../src/core/records/import-livestreams.js';
 import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import type { StreamSource } from '../../src/core/sources/ports.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LivestreamInput } from '../../src/core/livestream/livestream.js';
+import type { LivestreamInput } from '../../src/core/records/livestream.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
-import type { LivestreamRepo } from '../../src/core/livestream/ports.js';
+import type { LivestreamRepo } from '../../src/core/records/ports.js';
 
 /** A finished record, as a capture leaves it, whose `archive` the caller gives (or none). */
 export function finishedRecord(id: string, archive: LivestreamInput['archive'] = null): LivestreamInput {

@@ -7,7 +7,7 @@ import { createWatchLookRepo } from '../../src/adapters/db/watch-look-repo.js';
 import { migrate } from '../../src/adapters/db/migrator.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
-import type { LivestreamRepo, WatchLooks } from '../../src/core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../../src/core/records/ports.js';
 import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 export interface TestDatabase {

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../src/adapters/postgres/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../src/adapters/embedded-postgres/embedded-postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -75,15 +75,15 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     ],
     [
       'a core domain importing one above it (livestream → capture)',
-      'src/core/livestream/list-queue.ts',
+      'src/core/records/list-queue.ts',
       "import type { PartLog } from '../capture/ports.js';\nexport type { PartLog };\n",
-      'kura/layers: core/livestream must not import core/capture',
+      'kura/layers: core/records must not import core/capture',
     ],
     [
       'the kernel importing a domain',
       'src/core/errors.ts',
       "import type { Livestream } from './livestream/livestream.js';\nexport type { Livestream };\n",
-      'kura/layers: core/kernel must not import core/livestream',
+      'kura/layers: core/kernel must not import core/records',
     ],
     [
       'capture importing chat (finalize reaches the chat through its ChatArchive port)',
@@ -133,7 +133,7 @@ describe('the import boundaries of docs/ARCHITECTURE.md', () => {
     ['core importing core from a domain folder', 'src/core/capture/start-capture.ts', "import { AppError } from '../errors.js';\nexport { AppError };\n"],
     [
       'a core domain importing one below it (workflow → capture)',
-      'src/core/workflow/cancel-livestream.ts',
+      'src/core/record-actions/cancel-livestream.ts',
       "import type { PartLog } from '../capture/ports.js';\nexport type { PartLog };\n",
     ],
     [

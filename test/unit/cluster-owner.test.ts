@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isConnectionLoss } from '../../src/adapters/db/connection-loss.js';
-import { isOwnerAlive, readOwner, releaseOwner, thisProcess, writeOwner } from '../../src/adapters/postgres/cluster-owner.js';
+import { isOwnerAlive, readOwner, releaseOwner, thisProcess, writeOwner } from '../../src/adapters/embedded-postgres/cluster-owner.js';
 import { AppError } from '../../src/core/errors.js';
 
 describe('the owner of the embedded PostgreSQL', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFrameLooks } from '../../src/core/capture/frame-looks.js';
-import { keepLiveFrame, LIVE_FRAME_EVERY_MS, LOOKED_AT_FOR_MS, type KeepLiveFrameDeps } from '../../src/core/capture/refresh-live-frame.js';
+import { createFrameLooks } from '../../src/core/playback/frame-looks.js';
+import { keepLiveFrame, LIVE_FRAME_EVERY_MS, LOOKED_AT_FOR_MS, type KeepLiveFrameDeps } from '../../src/core/playback/refresh-live-frame.js';
 
 // When a recording's frame is made (decision 0087), on fake timers: every try here fails at its
 // first step, reading the capture (a stand-in that counts the tries), which keepLiveFrame retries a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importedSubmitter } from '../../src/core/livestream/original-export.js';
+import { importedSubmitter } from '../../src/core/records/original-export.js';
 import { commandLineName, legacyName } from '../../web/src/lib/submitter.js';
 
 describe('submitters of the original service, imported and shown', () => {

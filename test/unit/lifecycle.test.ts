@@ -9,7 +9,7 @@ import {
   nextStatus,
   type LifecycleEvent,
   type LifecycleEventType,
-} from '../../src/core/livestream/lifecycle.js';
+} from '../../src/core/records/lifecycle.js';
 import { LIVESTREAM_STATUSES, type LivestreamStatus } from '../../src/core/vocabulary.js';
 import { finalFailure } from '../../src/jobs/job-definition.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Gap, RecordedSegment } from '../../src/core/capture/capture.js';
-import { buildLivePlaylist, type PartFormat } from '../../src/core/capture/live-playlist.js';
-import { readPartFormat } from '../../src/core/capture/part-format.js';
+import { buildLivePlaylist } from '../../src/core/playback/live-playlist.js';
+import { type PartFormat } from '../../src/core/playback/part-format.js';
+import { readPartFormat } from '../../src/core/playback/part-format.js';
 
 const segment = (sequence: number, part = 1, durationSeconds = 2): RecordedSegment => ({ sequence, part, endOffset: (sequence + 1) * 1000, durationSeconds });
 const gap = (firstSequence: number, lastSequence: number, seconds: number): Gap => ({ firstSequence, lastSequence, seconds, reason: 'left the window' });

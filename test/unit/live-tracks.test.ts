@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Gap, RecordedSegment } from '../../src/core/capture/capture.js';
-import { buildLivePlaylist, type PartFormat } from '../../src/core/capture/live-playlist.js';
+import { buildLivePlaylist } from '../../src/core/playback/live-playlist.js';
+import { type PartFormat } from '../../src/core/playback/part-format.js';
 import { recordedFragments } from '../../src/core/capture/fragment-tracks.js';
-import { buildMultivariantPlaylist, peakBandwidth, trackGaps, trackPlaylistInput } from '../../src/core/capture/live-tracks.js';
+import { buildMultivariantPlaylist, peakBandwidth, trackGaps, trackPlaylistInput } from '../../src/core/playback/live-tracks.js';
 
 // A capture of fragments (2-s fragments): video fragment n is sequence 2n, audio fragment n 2n + 1.
 // Part 1: fragments 0, 1 and 3 (2 lost on both tracks); part 2 (a resumed capture): fragment 4's

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ChatLog } from '../../src/core/chat/ports.js';
 import { AppError } from '../../src/core/errors.js';
-import type { Livestream } from '../../src/core/livestream/livestream.js';
-import type { LivestreamRepo } from '../../src/core/livestream/ports.js';
-import { openDownload, type DownloadDeps, type DownloadRequest, type Fetcher } from '../../src/core/workflow/open-download.js';
+import type { Livestream } from '../../src/core/records/livestream.js';
+import type { LivestreamRepo } from '../../src/core/records/ports.js';
+import { openDownload, type DownloadDeps, type DownloadRequest, type Fetcher } from '../../src/core/record-actions/open-download.js';
 import { externalArchive, finishedRecord } from '../support/archives.js';
 
 const SIZE = 1000;

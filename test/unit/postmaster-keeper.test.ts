@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { keepPostgres, type Postmaster } from '../../src/adapters/postgres/postmaster-keeper.js';
+import { keepPostgres, type Postmaster } from '../../src/adapters/embedded-postgres/postmaster-keeper.js';
 
 // The keeper's two ways of noticing a postmaster is gone, with real processes standing in for it
 // (`sleep`): a child of this process says when it exits; one taken over from a CLI command is not

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PublicFollow } from '../../src/core/follows/public-follow.js';
-import type { PublicRecord } from '../../src/core/workflow/public-record.js';
+import type { PublicRecord } from '../../src/core/record-actions/public-record.js';
 import type { FollowJson } from '../../src/http/follows/follows.schema.js';
 import type { LivestreamRecord } from '../../src/http/livestreams/record.schema.js';
 

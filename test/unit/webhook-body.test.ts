@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Livestream } from '../../src/core/livestream/livestream.js';
+import type { Livestream } from '../../src/core/records/livestream.js';
 import type { OutboxEvent } from '../../src/core/notifications/webhook.js';
 import { webhookBodies } from '../../src/adapters/notifications/webhook-body.js';
 import { finishedRecord } from '../support/archives.js';

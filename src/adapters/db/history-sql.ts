@@ -1,4 +1,4 @@
-import type { HistorySlice } from '../../core/livestream/ports.js';
+import type { HistorySlice } from '../../core/records/ports.js';
 import { RECORD_COLUMNS } from './livestream-row.js';
 
 /**

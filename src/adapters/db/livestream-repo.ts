@@ -1,10 +1,10 @@
 // Decisions: docs/decisions/0011-import.md, docs/decisions/0021-lifecycle-table.md
 import type pg from 'pg';
-import type { LivestreamChange, LivestreamInput } from '../../core/livestream/livestream.js';
+import type { LivestreamChange, LivestreamInput } from '../../core/records/livestream.js';
 import type { LivestreamStatus } from '../../core/vocabulary.js';
 import { AppError } from '../../core/errors.js';
-import { applyEvent } from '../../core/livestream/lifecycle.js';
-import type { GrowthMonth, LivestreamRepo, LivestreamTotals } from '../../core/livestream/ports.js';
+import { applyEvent } from '../../core/records/lifecycle.js';
+import type { GrowthMonth, LivestreamRepo, LivestreamTotals } from '../../core/records/ports.js';
 import { historySql } from './history-sql.js';
 import { RECORD_COLUMNS, toLivestream, type LivestreamRow } from './livestream-row.js';
 import { inTransaction } from './pool.js';

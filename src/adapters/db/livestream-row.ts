@@ -1,5 +1,5 @@
 import type { Integrity } from '../../core/vocabulary.js';
-import type { Livestream } from '../../core/livestream/livestream.js';
+import type { Livestream } from '../../core/records/livestream.js';
 import type { LivestreamStatus, Platform } from '../../core/vocabulary.js';
 
 /** The columns every record read selects, from `livestreams l`. */

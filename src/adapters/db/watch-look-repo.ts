@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0073-a-queued-record-says-why-it-waits.md
 import type pg from 'pg';
-import type { WatchLook, WatchLooks } from '../../core/livestream/ports.js';
+import type { WatchLook, WatchLooks } from '../../core/records/ports.js';
 
 export function createWatchLookRepo(pool: pg.Pool): WatchLooks {
   return {

@@ -1,5 +1,5 @@
 import { publicFollow } from '../../core/follows/public-follow.js';
-import { publicRecord } from '../../core/workflow/public-record.js';
+import { publicRecord } from '../../core/record-actions/public-record.js';
 import { discordMessage, type DiscordEvent } from './discord-message.js';
 import { isDiscordWebhookUrl } from './discord-url.js';
 import { standardBody, type BodyFor } from './webhook-sender.js';

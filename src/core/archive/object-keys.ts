@@ -1,4 +1,4 @@
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 
 /** Every object key Kura stores, built here and nowhere else. */
 export const objectKeys = {

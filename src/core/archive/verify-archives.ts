@@ -1,8 +1,8 @@
 // Decisions: docs/decisions/0052-archive-integrity.md
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
+import { getLivestream } from '../records/get-livestream.js';
 import type { ArchiveCheckRepo } from './integrity.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import { verifyArchive, type Finding, type VerifyDeps } from './verify-archive.js';
 
 export interface VerifyArchivesDeps extends VerifyDeps {

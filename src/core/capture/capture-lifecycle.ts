@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0090-a-stream-that-goes-on.md
 /**
- * A capture's own states, beside its record's (src/core/livestream/lifecycle.ts): a worker records
+ * A capture's own states, beside its record's (src/core/records/lifecycle.ts): a worker records
  * it (`capturing`), recording stops (`ended`), finalize stores the archive and deletes the chunks
  * (`finalized`). A capture that ended as the stream may go on (mayGoOn, decision 0090) is finalized
  * `kept`: its chunks stay, and it is `reopened` when the stream goes on, or `let_go` (its chunks

@@ -6,8 +6,8 @@ import { FragmentsUnavailable } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
 import { redactUrlsIn } from '../sources/public-url.js';
 import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, Renewal, StreamRecorder } from './ports.js';
-import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Livestream } from '../records/livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import type { FragmentedStream, SourceStatus, StreamSource } from '../sources/ports.js';
 

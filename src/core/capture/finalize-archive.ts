@@ -3,15 +3,15 @@ import { describeEndReason, mayGoOn, type Capture, type CapturePart, type Stored
 import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';
 import { readPlan, storedPart } from './coverage.js';
-import { collect } from './part-formats.js';
+import { collect } from '../archive/collect-bytes.js';
 import { trackSource, trackSpans } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ByteRange } from '../archive/byte-range.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import type { CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 
 export interface FinalizeDeps {

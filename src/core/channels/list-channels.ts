@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0008-channels-listed-and-ordered.md
-import { HISTORY_MAX_LIMIT } from '../livestream/list-history.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import { HISTORY_MAX_LIMIT } from '../records/list-history.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { ChannelSummary } from './channel.js';
 import type { ChannelRepo } from './ports.js';
 

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0046-chat-capture-job.md
 import type { ChatMessage } from './chat.js';
 import type { ChatLog, ChatSource } from './ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 
 export interface ChatDeps {
   livestreams: LivestreamRepo;

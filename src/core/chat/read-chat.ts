@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0046-chat-capture-job.md
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import { toChatLine, type ChatLine, type ChatState } from './chat.js';
 import type { ChatLog } from './ports.js';
 

@@ -2,7 +2,7 @@
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import type { ChatArchive, Spool } from '../capture/ports.js';
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import { toChatLine } from './chat.js';
 import type { ChatLog } from './ports.js';
 

@@ -6,7 +6,7 @@ import type { CheckAddresses } from '../sources/ports.js';
 import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type FollowRequest } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import { changeRules, NO_LIMITS } from '../retention/retention-rules.js';
-import { channelSlug, givenName } from '../livestream/record-names.js';
+import { channelSlug, givenName } from '../records/record-names.js';
 import { isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
 

@@ -1,10 +1,10 @@
 // Decisions: docs/decisions/0054-follows-claims-and-sightings.md, docs/decisions/0095-title-rules-compiled-once-and-bounded.md
 import { AppError } from '../errors.js';
-import { queueStream } from '../workflow/queue-stream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import { queueStream } from '../record-actions/queue-stream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
-import type { Livestream } from '../livestream/livestream.js';
-import { defaultTitle, utcMinute } from '../livestream/record-names.js';
+import type { Livestream } from '../records/livestream.js';
+import { defaultTitle, utcMinute } from '../records/record-names.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
 import { followSubmitter, type AccessRefusal, type Follow, type Sighting, type SightingVerdict, type StreamCandidate } from './follow.js';

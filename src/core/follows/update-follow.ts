@@ -2,7 +2,7 @@ import { AppError } from '../errors.js';
 import type { Follow, FollowChange } from './follow.js';
 import { checkRules } from './follow-rules.js';
 import type { FollowRepo } from './ports.js';
-import { givenName } from '../livestream/record-names.js';
+import { givenName } from '../records/record-names.js';
 import { changeRules } from '../retention/retention-rules.js';
 
 const notFound = (id: string) => new AppError('not_found', 'follow_not_found', `No follow has the id "${id}".`);

@@ -1,5 +1,5 @@
 import type { Follow } from '../follows/follow.js';
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import type { RateLimit } from '../rate-limit.js';
 
 /** Every event a webhook may ask for. `webhook.test` is sent only on request, to one webhook. */

@@ -2,8 +2,8 @@
 import type { AdminActionRepo } from '../accounts/ports.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import type { ChunkLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
-import { removeRecord } from '../workflow/take-down-livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
+import { removeRecord } from '../record-actions/take-down-livestream.js';
 import { planRetention, type PlannedRemoval, type RetentionPlan } from './plan-retention.js';
 import type { RetentionRepo } from './ports.js';
 import { readRetentionInputs } from './read-retention-inputs.js';

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0047-search-outbox.md
-import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Livestream } from '../records/livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { SearchDocument, SearchIndex, SearchOutbox } from './search.js';
 
 export interface SearchSyncDeps {

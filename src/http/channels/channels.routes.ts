@@ -5,7 +5,7 @@ import { paginatedResponse, paginationHeaders, type PaginationOptions } from '..
 import { problemResponses } from '../responses.schema.js';
 import { presentChannel } from './channel.presenter.js';
 import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 

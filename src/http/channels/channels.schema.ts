@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { HISTORY_DEFAULTS } from '../../core/livestream/list-history.js';
+import { HISTORY_DEFAULTS } from '../../core/records/list-history.js';
 import { PageQueryProperties } from '../history/history.schema.js';
 import { channelIdSchema } from './channel-id.schema.js';
 

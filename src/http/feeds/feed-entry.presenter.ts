@@ -1,9 +1,9 @@
 // Decisions: docs/decisions/0061-atom-feeds.md
-import type { Livestream } from '../../core/livestream/livestream.js';
+import type { Livestream } from '../../core/records/livestream.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { duration } from '../web/open-graph.js';
 import type { AtomEntry } from './atom.js';
-import { utcMinute } from '../../core/livestream/record-names.js';
+import { utcMinute } from '../../core/records/record-names.js';
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 

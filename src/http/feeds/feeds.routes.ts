@@ -1,9 +1,9 @@
 // Decisions: docs/decisions/0061-atom-feeds.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { listHistory } from '../../core/livestream/list-history.js';
-import { listQueue } from '../../core/livestream/list-queue.js';
-import type { Livestream } from '../../core/livestream/livestream.js';
+import { listHistory } from '../../core/records/list-history.js';
+import { listQueue } from '../../core/records/list-queue.js';
+import type { Livestream } from '../../core/records/livestream.js';
 import type { CachedResponse, ReadCache } from '../read-cache.js';
 import { readCacheKey } from '../read-cache-key.js';
 import { problemResponses } from '../responses.schema.js';
@@ -12,7 +12,7 @@ import { entityTag, FeedVersions, isNotModified } from './conditional.js';
 import { archiveEntry, channelPageUrl, queueEntry } from './feed-entry.presenter.js';
 import { FeedQuerySchema, FeedResponses } from './feeds.schema.js';
 import { FEED_TOKEN_PARAMETER } from '../auth/read-access.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';
 
 /** Entries in one feed: readers poll far more often than 50 streams are archived. */

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { FOLLOW_ID_PATTERN, FOLLOW_KINDS, MEMBERS_ONLY_RULES, SIGNALS_OF } from '../../core/follows/follow.js';
 import { MAX_RULE_EXPANSION, MAX_RULE_LENGTH } from '../../core/follows/follow-rules.js';
-import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/livestream/record-names.js';
+import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/records/record-names.js';
 import { retentionChangeProperties, retentionCreateProperties, RetentionRulesSchema } from '../retention/retention.schema.js';
 
 const time = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listHistory } from '../../core/livestream/list-history.js';
+import { listHistory } from '../../core/records/list-history.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { HistoryQuerySchema, HistoryResponseSchema, toHistoryRequest } from './history.schema.js';
 import { paginatedResponse, paginationHeaders, type PaginationOptions } from '../pagination.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** What the history route uses. */

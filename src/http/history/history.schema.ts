@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/livestream/list-history.js';
+import { HISTORY_DEFAULTS, HISTORY_MAX_LIMIT, HISTORY_MAX_PAGE, type HistoryRequest } from '../../core/records/list-history.js';
 import { channelIdSchema } from '../channels/channel-id.schema.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 

@@ -1,12 +1,12 @@
 // Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md, docs/decisions/0087-frames-only-while-looked-at.md
 import { describeEndReason } from '../../core/capture/capture.js';
-import type { LivestreamDetails as CoreDetails } from '../../core/workflow/get-livestream-details.js';
-import type { Livestream } from '../../core/livestream/livestream.js';
+import type { LivestreamDetails as CoreDetails } from '../../core/record-actions/get-livestream-details.js';
+import type { Livestream } from '../../core/records/livestream.js';
 import { redactUrlsIn, type Audience } from '../../core/sources/public-url.js';
-import { publicRecord } from '../../core/workflow/public-record.js';
-import type { WatchLook } from '../../core/livestream/ports.js';
+import { publicRecord } from '../../core/record-actions/public-record.js';
+import type { WatchLook } from '../../core/records/ports.js';
 import type { CaptureProgress } from '../../core/capture/capture-progress.js';
-import { LIVE_FRAME_EVERY_MS } from '../../core/capture/refresh-live-frame.js';
+import { LIVE_FRAME_EVERY_MS } from '../../core/playback/refresh-live-frame.js';
 import type { CaptureProgressBody, LivestreamDetails, LivestreamRecord } from './record.schema.js';
 
 /** A record as history, queue and video answer it, and as the search index holds it (see publicRecord, which webhook events carry too). */

@@ -5,7 +5,7 @@ import { isRecording } from '../../core/capture/capture-lifecycle.js';
 import { AppError } from '../../core/errors.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import { problemResponses } from '../responses.schema.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 
 const LogzQuerySchema = Type.Object({

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recordingProgress } from '../../core/capture/capture-progress.js';
 import type { CaptureStates, PartLog } from '../../core/capture/ports.js';
-import { listQueueWithLooks } from '../../core/livestream/list-queue.js';
+import { listQueueWithLooks } from '../../core/records/list-queue.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { presentLastCheck, presentProgress, presentRecord } from '../livestreams/record.presenter.js';
 import { problemResponses } from '../responses.schema.js';
 import { QueueQuerySchema, QueueResponseSchema } from './queue.schema.js';
-import type { LivestreamRepo, WatchLooks } from '../../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../../core/records/ports.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** How long a cached queue answer may show a recording's figures: the queue page asks every 5 s. */

@@ -1,12 +1,12 @@
 // Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DiskFigures } from '../../core/archive/disk-figures.js';
-import { getGrowth } from '../../core/livestream/get-growth.js';
-import { getStats } from '../../core/livestream/get-stats.js';
+import { getGrowth } from '../../core/records/get-growth.js';
+import { getStats } from '../../core/records/get-stats.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { GrowthSchema, StatsSchema, type DiskStats } from './stats.schema.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import { sendCached, type ReadCache } from '../read-cache.js';
 
 /** What the statistics routes use: the records' aggregates, the storage price the bill is estimated with, and the disks (admins). */

@@ -1,14 +1,14 @@
 // Decisions: docs/decisions/0075-original-interface-compatibility.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { submitterOf } from '../../core/accounts/account.js';
-import { submitStream } from '../../core/workflow/submit-stream.js';
+import { submitStream } from '../../core/record-actions/submit-stream.js';
 import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
 import { problemResponses } from '../responses.schema.js';
 import { requireStrings } from '../input-checks.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
 import { requestedQuality, SUBMIT_MEDIA_TYPES, SubmitBodySchema } from './submit.schema.js';

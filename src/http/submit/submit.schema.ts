@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0075-original-interface-compatibility.md
 import Type, { type Static } from 'typebox';
-import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/livestream/record-names.js';
+import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/records/record-names.js';
 
 /** A quality code as /api/qualities hands it out: `best`, or a height like `720p`. */
 const QUALITY_CODE_PATTERN = '^(best|[1-9][0-9]{2,3}p)$';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
-import { LEGACY_PROVIDER, legacySubmitterName } from '../../core/livestream/original-export.js';
+import { LEGACY_PROVIDER, legacySubmitterName } from '../../core/records/original-export.js';
 import { CallerSchema, UserSchema } from './user.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';

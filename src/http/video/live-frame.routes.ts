@@ -1,10 +1,10 @@
 // Decisions: docs/decisions/0079-recording-progress.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArchiveStore } from '../../core/archive/ports.js';
-import { getLiveFrame } from '../../core/capture/get-live-frame.js';
+import { getLiveFrame } from '../../core/playback/get-live-frame.js';
 import type { CaptureStates, FrameLookSignal } from '../../core/capture/ports.js';
 import { AppError } from '../../core/errors.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import { isNotModified } from '../feeds/conditional.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';

@@ -3,11 +3,11 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { getLivePlaylist, liveDepsOf } from '../../core/capture/get-live-playlist.js';
-import { readLiveMedia, type LiveMedia } from '../../core/capture/read-live-media.js';
+import { getLivePlaylist, liveDepsOf } from '../../core/playback/get-live-playlist.js';
+import { readLiveMedia, type LiveMedia } from '../../core/playback/read-live-media.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses } from '../responses.schema.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo, RecordedBytes } from '../../core/capture/ports.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { submitterOf } from '../../core/accounts/account.js';
-import { cancelLivestream } from '../../core/workflow/cancel-livestream.js';
-import { renameLivestream } from '../../core/workflow/rename-livestream.js';
-import { retryLivestream } from '../../core/workflow/retry-livestream.js';
-import { takeDownLivestream } from '../../core/workflow/take-down-livestream.js';
+import { cancelLivestream } from '../../core/record-actions/cancel-livestream.js';
+import { renameLivestream } from '../../core/record-actions/rename-livestream.js';
+import { retryLivestream } from '../../core/record-actions/retry-livestream.js';
+import { takeDownLivestream } from '../../core/record-actions/take-down-livestream.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams/record.schema.js';
@@ -12,11 +12,11 @@ import { sendNoContent } from '../problem.js';
 import { requireStrings } from '../input-checks.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
 import { routeGroups, type TypeboxApp } from '../typebox-app.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import type { AccountDeps } from '../auth/account-deps.js';
-import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/livestream/record-names.js';
+import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/records/record-names.js';
 
 const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });

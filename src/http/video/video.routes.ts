@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getLivestreamDetails } from '../../core/workflow/get-livestream-details.js';
+import { getLivestreamDetails } from '../../core/record-actions/get-livestream-details.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
 import { problemResponses } from '../responses.schema.js';
 import { presentDetails } from '../livestreams/record.presenter.js';
 import { LivestreamDetailsSchema, LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import type { LivestreamRepo, WatchLooks } from '../../core/livestream/ports.js';
+import type { LivestreamRepo, WatchLooks } from '../../core/records/ports.js';
 import type { CaptureStates, PartLog } from '../../core/capture/ports.js';
 
 /** What the record details route uses. */

@@ -11,7 +11,7 @@ import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import { presentChannel } from '../channels/channel.presenter.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { archiveHead, channelHead, HEAD_PLACEHOLDER } from './open-graph.js';
-import type { LivestreamRepo } from '../../core/livestream/ports.js';
+import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';
 
 /** The pages of the UI; each answers the app's index.html, whose router shows the page. */

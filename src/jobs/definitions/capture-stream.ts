@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0079-recording-progress.md
 import { captureStream } from '../../core/capture/capture-stream.js';
-import { keepLiveFrame } from '../../core/capture/refresh-live-frame.js';
+import { keepLiveFrame } from '../../core/playback/refresh-live-frame.js';
 import { AppError } from '../../core/errors.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';

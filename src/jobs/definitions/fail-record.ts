@@ -1,4 +1,4 @@
-import { failLivestream } from '../../core/workflow/fail-livestream.js';
+import { failLivestream } from '../../core/record-actions/fail-livestream.js';
 import type { FinalFailure } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { recordEvents } from './record-events.js';

@@ -1,5 +1,5 @@
 import { finalizeArchive } from '../../core/capture/finalize-archive.js';
-import { completeTakedown } from '../../core/workflow/complete-takedown.js';
+import { completeTakedown } from '../../core/record-actions/complete-takedown.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { RecordPayload } from '../runtime/payloads.js';

@@ -1,4 +1,4 @@
-import type { Livestream } from '../../core/livestream/livestream.js';
+import type { Livestream } from '../../core/records/livestream.js';
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type { JobWork } from '../job-work.js';
 

@@ -1,4 +1,4 @@
-import { watchStream } from '../../core/workflow/watch-stream.js';
+import { watchStream } from '../../core/record-actions/watch-stream.js';
 import { defineJob } from '../job-definition.js';
 import type { JobWork } from '../job-work.js';
 import { RecordPayload } from '../runtime/payloads.js';

@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0087-frames-only-while-looked-at.md
-import type { FrameLooks } from '../../core/capture/frame-looks.js';
+import type { FrameLooks } from '../../core/playback/frame-looks.js';
 import type { ChangeFeed } from '../../shared/change-feed.js';
 
 /**

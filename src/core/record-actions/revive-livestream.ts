@@ -1,6 +1,6 @@
 import { isFinalized } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 
 /**

@@ -1,8 +1,8 @@
 // Decisions: docs/decisions/0022-final-failure-keeps-what-was-captured.md
 import { AppError } from '../errors.js';
-import { canMove } from '../livestream/lifecycle.js';
+import { canMove } from '../records/lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 
 /**
  * Kura gives up on a record: it becomes `failed` with `reason` (words for people), an open

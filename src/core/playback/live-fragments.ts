@@ -1,10 +1,11 @@
 // Decisions: docs/decisions/0071-watching-a-capture-of-fragments.md
 import { AppError } from '../errors.js';
-import type { Gap, RecordedSegment } from './capture.js';
-import { FRAGMENT_TRACKS, recordedFragments, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
-import { buildLivePlaylist, hasInitSection, type PartFormat } from './live-playlist.js';
+import type { Gap, RecordedSegment } from '../capture/capture.js';
+import { FRAGMENT_TRACKS, recordedFragments, type FragmentTrack, type RecordedFragment } from '../capture/fragment-tracks.js';
+import { buildLivePlaylist } from './live-playlist.js';
+import { hasInitSection, type PartFormat } from './part-format.js';
 import { buildMultivariantPlaylist, peakBandwidth, trackPlaylistInput } from './live-tracks.js';
-import { servablePrefix, type PartFormats } from './part-formats.js';
+import { servablePrefix, type PartFormats } from './part-format-cache.js';
 
 /** What a capture of fragments recorded so far, as getLivePlaylist read it. */
 export interface RecordedFragments {

@@ -1,13 +1,13 @@
 // Decisions: docs/decisions/0079-recording-progress.md, docs/decisions/0087-frames-only-while-looked-at.md
 import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
-import { trackOf } from './fragment-tracks.js';
+import { trackOf } from '../capture/fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
-import { isRecording } from './capture-lifecycle.js';
-import type { RecordedSegment } from './capture.js';
+import { isRecording } from '../capture/capture-lifecycle.js';
+import type { RecordedSegment } from '../capture/capture.js';
 import type { FrameLooks } from './frame-looks.js';
-import type { FrameLog, MediaTools, Spool } from './ports.js';
-import { collect } from './part-formats.js';
+import type { FrameLog, MediaTools, Spool } from '../capture/ports.js';
+import { collect } from '../archive/collect-bytes.js';
 import { readLiveMedia } from './read-live-media.js';
 
 /** What the recent frame is made with: the capture's recorded bytes (as live playback reads them), ffmpeg, the store and the spool. */

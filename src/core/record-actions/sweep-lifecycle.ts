@@ -1,9 +1,9 @@
 // Decisions: docs/decisions/0023-lifecycle-sweep.md
 import { failLivestream } from './fail-livestream.js';
-import { neverLiveReason } from '../livestream/lifecycle.js';
+import { neverLiveReason } from '../records/lifecycle.js';
 import { MOVED_ON_BY } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo, SweepAction, SweepRepo, Unattended } from '../livestream/ports.js';
+import type { LivestreamRepo, SweepAction, SweepRepo, Unattended } from '../records/ports.js';
 import type { PendingJobs, Scheduler } from '../scheduler.js';
 
 export interface SweepPolicy {

@@ -1,9 +1,9 @@
 import type { Capture, CapturePart, Gap } from '../capture/capture.js';
 import { captureProgress, type CaptureProgress } from '../capture/capture-progress.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { Livestream } from '../livestream/livestream.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import type { CaptureStates, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo, WatchLook, WatchLooks } from '../livestream/ports.js';
+import type { LivestreamRepo, WatchLook, WatchLooks } from '../records/ports.js';
 
 export interface LivestreamDetails {
   record: Livestream;

@@ -5,9 +5,9 @@ import type { ArchiveStore } from '../archive/ports.js';
 import { requireStoredChat } from '../chat/read-chat.js';
 import type { ChatLog } from '../chat/ports.js';
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { Livestream } from '../records/livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 
 /** What openDownload reads: the record, whether its chat was stored, and where its objects are. */
 export interface DownloadDeps {

@@ -2,11 +2,11 @@
 import { submitterOf, type Caller } from '../accounts/account.js';
 import type { RateLimit, RateLimiter } from '../rate-limit.js';
 import { queueStream } from './queue-stream.js';
-import { givenName } from '../livestream/record-names.js';
+import { givenName } from '../records/record-names.js';
 import { AppError } from '../errors.js';
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import type { StreamSource } from '../sources/ports.js';
 

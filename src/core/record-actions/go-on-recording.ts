@@ -4,8 +4,8 @@ import { deleteChunks } from '../capture/finalize-archive.js';
 import { fragmentOf } from '../capture/fragment-tracks.js';
 import type { Capture } from '../capture/capture.js';
 import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
-import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Livestream } from '../records/livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import type { StreamSource } from '../sources/ports.js';
 

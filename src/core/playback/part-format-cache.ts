@@ -1,8 +1,9 @@
 // Decisions: docs/decisions/0043-live-playlist.md
-import type { FragmentSpan, FragmentTrack } from './fragment-tracks.js';
-import type { PartFormat } from './live-playlist.js';
+import type { FragmentSpan, FragmentTrack } from '../capture/fragment-tracks.js';
+import type { PartFormat } from './part-format.js';
 import { readPartFormat } from './part-format.js';
-import type { RecordedBytes } from './ports.js';
+import type { RecordedBytes } from '../capture/ports.js';
+import { collect } from '../archive/collect-bytes.js';
 
 /** How many parts' formats a process remembers (a few bytes each). */
 const REMEMBERED = 10_000;
@@ -79,21 +80,4 @@ export async function servablePrefix<T extends { part: number; endOffset: number
     count++;
   }
   return { count, formats };
-}
-
-/** Every byte of `chunks`, joined. */
-export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of chunks) {
-    parts.push(chunk);
-    length += chunk.length;
-  }
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of parts) {
-    joined.set(chunk, at);
-    at += chunk.length;
-  }
-  return joined;
 }

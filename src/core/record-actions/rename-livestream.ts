@@ -1,8 +1,8 @@
 import { requireAdmin, type Caller } from '../accounts/account.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { Livestream } from '../livestream/livestream.js';
-import type { DetailsChange, LivestreamRepo } from '../livestream/ports.js';
-import { givenName } from '../livestream/record-names.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { Livestream } from '../records/livestream.js';
+import type { DetailsChange, LivestreamRepo } from '../records/ports.js';
+import { givenName } from '../records/record-names.js';
 
 /**
  * An admin renames a record: its title, its channel's name, or both (what an HLS source never

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0044-live-segments-where-they-are.md
-import type { RecordedSegment } from './capture.js';
-import type { PartLog } from './ports.js';
+import type { RecordedSegment } from '../capture/capture.js';
+import type { PartLog } from '../capture/ports.js';
 
 /** How many captures' segment lists a process keeps (about 1 MB for a 10-hour capture of 2 s segments). */
 const REMEMBERED = 50;

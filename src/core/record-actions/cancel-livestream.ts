@@ -2,11 +2,11 @@
 import { requireAdmin, submitterOf, type Caller } from '../accounts/account.js';
 import type { AdminActionRepo } from '../accounts/ports.js';
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import { canMove } from '../livestream/lifecycle.js';
-import type { Livestream } from '../livestream/livestream.js';
+import { getLivestream } from '../records/get-livestream.js';
+import { canMove } from '../records/lifecycle.js';
+import type { Livestream } from '../records/livestream.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 
 /**
  * An admin cancels a livestream. An upcoming one is no longer waited for: the record becomes

@@ -1,16 +1,16 @@
 // Decisions: docs/decisions/0043-live-playlist.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { Livestream } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
-import type { RecordedSegment } from './capture.js';
-import { isRecording } from './capture-lifecycle.js';
-import type { FragmentTrack } from './fragment-tracks.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { Livestream } from '../records/livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
+import type { RecordedSegment } from '../capture/capture.js';
+import { isRecording } from '../capture/capture-lifecycle.js';
+import type { FragmentTrack } from '../capture/fragment-tracks.js';
 import { fragmentPlaylist } from './live-fragments.js';
 import { buildLivePlaylist } from './live-playlist.js';
-import { PartFormats, servablePrefix } from './part-formats.js';
+import { PartFormats, servablePrefix } from './part-format-cache.js';
 import { RecordedSegments } from './recorded-segments.js';
-import type { CaptureStates, PartLog, RecordedBytes, SegmentLog } from './ports.js';
+import type { CaptureStates, PartLog, RecordedBytes, SegmentLog } from '../capture/ports.js';
 
 export interface LiveDeps {
   livestreams: LivestreamRepo;

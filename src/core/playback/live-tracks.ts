@@ -7,9 +7,10 @@
  * WebM fragments (VP9, Opus) are listed the same way with their own extension: HLS players cannot
  * play them, the page's WebM player (web/src/lib/webm-live-player.ts) reads these playlists.
  */
-import type { Gap } from './capture.js';
-import { sequenceOf, type FragmentTrack, type RecordedFragment } from './fragment-tracks.js';
-import type { LivePlaylistInput, LiveUris, PartFormat } from './live-playlist.js';
+import type { Gap } from '../capture/capture.js';
+import { sequenceOf, type FragmentTrack, type RecordedFragment } from '../capture/fragment-tracks.js';
+import type { LivePlaylistInput, LiveUris } from './live-playlist.js';
+import type { PartFormat } from './part-format.js';
 
 const extensionOf = (format: PartFormat | undefined) => (format?.kind === 'webm' ? 'webm' : 'mp4');
 

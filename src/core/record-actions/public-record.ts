@@ -1,4 +1,4 @@
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import { urlFor, type Audience } from '../sources/public-url.js';
 import type { Integrity, LivestreamStatus, Platform } from '../vocabulary.js';
 

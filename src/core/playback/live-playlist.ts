@@ -1,16 +1,6 @@
 // Decisions: docs/decisions/0043-live-playlist.md
-import type { Gap, RecordedSegment } from './capture.js';
-
-/**
- * How a part (or a fragment) holds its media: MPEG-TS (or another format needing nothing in
- * front), or fragmented MP4 or WebM behind an initialization section of `initBytes` (WebM: only
- * in a capture of a source's fragments, played by the page's own player, as HLS cannot carry it).
- */
-export type PartFormat = { kind: 'mpegts' } | { kind: 'fmp4' | 'webm'; initBytes: number };
-
-/** Whether a part's segments play behind an initialization section (`#EXT-X-MAP`). */
-export const hasInitSection = (format: PartFormat | undefined): format is Extract<PartFormat, { initBytes: number }> =>
-  format !== undefined && format.kind !== 'mpegts';
+import type { Gap, RecordedSegment } from '../capture/capture.js';
+import { hasInitSection, type PartFormat } from './part-format.js';
 
 export interface LivePlaylistInput {
   /** The segments to list, in sequence order: those this process can serve, from the first recorded. */

@@ -1,10 +1,10 @@
 // Decisions: docs/decisions/0044-live-segments-where-they-are.md
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { RecordedSegment, SegmentSpan } from './capture.js';
-import { trackOf, type FragmentTrack } from './fragment-tracks.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { RecordedSegment, SegmentSpan } from '../capture/capture.js';
+import { trackOf, type FragmentTrack } from '../capture/fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
-import { hasInitSection, type PartFormat } from './live-playlist.js';
+import { hasInitSection, type PartFormat } from './part-format.js';
 
 /** A segment, or a part's initialization section, as a player fetches it. */
 export interface LiveMedia {

@@ -1,4 +1,13 @@
-import type { PartFormat } from './live-playlist.js';
+/**
+ * How a part (or a fragment) holds its media: MPEG-TS (or another format needing nothing in
+ * front), or fragmented MP4 or WebM behind an initialization section of `initBytes` (WebM: only
+ * in a capture of a source's fragments, played by the page's own player, as HLS cannot carry it).
+ */
+export type PartFormat = { kind: 'mpegts' } | { kind: 'fmp4' | 'webm'; initBytes: number };
+
+/** Whether a part's segments play behind an initialization section (`#EXT-X-MAP`). */
+export const hasInitSection = (format: PartFormat | undefined): format is Extract<PartFormat, { initBytes: number }> =>
+  format !== undefined && format.kind !== 'mpegts';
 
 /** Reads `length` bytes of a part from `offset` (fewer at its end). */
 export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;

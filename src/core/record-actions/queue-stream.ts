@@ -1,12 +1,12 @@
 // Decisions: docs/decisions/0019-submission.md, docs/decisions/0034-hls-sources.md, docs/decisions/0090-a-stream-that-goes-on.md
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Livestream } from '../livestream/livestream.js';
+import type { Livestream } from '../records/livestream.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Inspection, StreamSource } from '../sources/ports.js';
-import { channelSlug, defaultTitle } from '../livestream/record-names.js';
+import { channelSlug, defaultTitle } from '../records/record-names.js';
 import { reviveLivestream } from './revive-livestream.js';
 import { goOnRecording, whatFollows } from './go-on-recording.js';
 

@@ -1,8 +1,8 @@
 // Decisions: docs/decisions/0020-youtube-through-yt-dlp.md, docs/decisions/0022-final-failure-keeps-what-was-captured.md, docs/decisions/0073-a-queued-record-says-why-it-waits.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import { PermanentError } from '../errors.js';
-import { neverLiveDeadline, neverLiveReason } from '../livestream/lifecycle.js';
-import type { Livestream } from '../livestream/livestream.js';
-import type { DetailsChange, LivestreamRepo, WatchLooks } from '../livestream/ports.js';
+import { neverLiveDeadline, neverLiveReason } from '../records/lifecycle.js';
+import type { Livestream } from '../records/livestream.js';
+import type { DetailsChange, LivestreamRepo, WatchLooks } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import type { StreamDetails, StreamSource } from '../sources/ports.js';
 import type { ArchiveStore } from '../archive/ports.js';

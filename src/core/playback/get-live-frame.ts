@@ -1,8 +1,8 @@
 import { objectKeys } from '../archive/object-keys.js';
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
-import type { CaptureStates, FrameLookSignal } from './ports.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
+import type { CaptureStates, FrameLookSignal } from '../capture/ports.js';
 
 /**
  * Where the recent frame of a record being recorded is stored, and when it was taken; asking is a

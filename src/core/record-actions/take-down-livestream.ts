@@ -5,8 +5,8 @@ import { AppError } from '../errors.js';
 import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
 import { objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
-import type { Livestream, PendingTakedown } from '../livestream/livestream.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { Livestream, PendingTakedown } from '../records/livestream.js';
+import type { LivestreamRepo } from '../records/ports.js';
 
 export type TakeDownDeps = {
   livestreams: LivestreamRepo;

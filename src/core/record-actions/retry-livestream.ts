@@ -2,11 +2,11 @@
 import { requireAdmin, submitterOf, type Caller } from '../accounts/account.js';
 import type { AdminActionRepo } from '../accounts/ports.js';
 import { AppError } from '../errors.js';
-import { getLivestream } from '../livestream/get-livestream.js';
-import type { Livestream } from '../livestream/livestream.js';
-import { canMove } from '../livestream/lifecycle.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { Livestream } from '../records/livestream.js';
+import { canMove } from '../records/lifecycle.js';
 import type { CaptureStates, EncoderLog, PartLog } from '../capture/ports.js';
-import type { LivestreamRepo } from '../livestream/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import { reviveLivestream } from './revive-livestream.js';
 

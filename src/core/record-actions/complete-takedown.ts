@@ -3,7 +3,7 @@ import type { AdminActionRepo } from '../accounts/ports.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import { isRecording } from '../capture/capture-lifecycle.js';
 import type { CaptureLease, CaptureStates, ChunkLog, Spool } from '../capture/ports.js';
-import type { LivestreamRepo, SweepRepo } from '../livestream/ports.js';
+import type { LivestreamRepo, SweepRepo } from '../records/ports.js';
 import { removeRecord } from './take-down-livestream.js';
 
 export type CompleteTakedownDeps = {
