@@ -52,6 +52,11 @@ export default tseslint.config(
     languageOptions: { parser: svelteParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
   },
   {
+    // a function longer than 80 lines is split by concern, or listed below with the reason (issue 51, item 9)
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // commands are composed as the server is: through src/wiring, never around it (issue 51)
     files: ['src/cli/**'],
     rules: {

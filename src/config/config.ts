@@ -10,6 +10,8 @@ import { parseSearch, type SearchConfig } from './search.js';
 import { parseRetention } from './retention.js';
 import type { RetentionRules } from '../core/retention/retention-rules.js';
 import { ConfigError } from '../shared/config-error.js';
+import { envReaders } from './env-readers.js';
+import { parseStorage, type S3Config, type StorageConfig } from './storage.js';
 
 /** Which halves of Kura a process runs. */
 export type Role = 'all' | 'api' | 'worker';
@@ -56,7 +58,7 @@ export interface Config {
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
-  readonly storage: { kind: 'fs' } | ({ kind: 's3' } & S3Config);
+  readonly storage: StorageConfig;
   readonly accounts: AccountsConfig;
   readonly search: SearchConfig;
   /** The scheduled `verify-archives` job (KURA_VERIFY_EVERY_DAYS, KURA_VERIFY_GB_PER_HOUR). */
@@ -75,24 +77,10 @@ export interface VerifyConfig {
   bytesPerHour: number;
 }
 
-/** KURA_STORAGE=s3: the bucket and how downloads reach it. */
-export interface S3Config {
-  /** Unset: AWS's own endpoint for the region. */
-  endpoint: string | undefined;
-  region: string;
-  bucket: string;
-  /** Unset: the AWS SDK's default credential chain (instance role, ~/.aws, AWS_* variables). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-  forcePathStyle: boolean;
-  /** Downloads redirect here (a CDN or public bucket base) instead of to presigned URLs. */
-  publicUrl: string | undefined;
-  presignSeconds: number;
-}
-
 /** Capture engine limits; each is a KURA_* variable documented in .env.example. */
 
 export { ConfigError };
-export type { CaptureConfig };
+export type { CaptureConfig, S3Config };
 
 /** Documented default: AWS S3 Standard list price (USD per GB-month); set your provider's. */
 export const DEFAULT_USD_PER_GB_MONTH = 0.023;
@@ -116,40 +104,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 /** Validates an environment map into a frozen Config. Throws ConfigError. */
 export function parseConfig(env: Env, cwd = process.cwd()): Config {
   const problems: string[] = [];
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === '' ? undefined : value;
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (!(allowed as readonly string[]).includes(raw)) {
-      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
-      return fallback;
-    }
-    return raw as T;
-  };
-
-  const decimal = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
+  const readers = envReaders(env, problems);
+  const { read, integer, oneOf, decimal } = readers;
 
   const port = integer('PORT', 8080, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
@@ -166,29 +122,6 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
   if (!Number.isFinite(usdPerGbPerMonth) || usdPerGbPerMonth < 0 || usdRaw === '') {
     problems.push(`KURA_USD_PER_GB_MONTH must be a number of US dollars of 0 or more (got "${usdRaw}")`);
   }
-
-  const storage = (): Config['storage'] => {
-    if (oneOf('KURA_STORAGE', ['fs', 's3'], 'fs') === 'fs') return { kind: 'fs' };
-    const bucket = read('S3_BUCKET');
-    if (bucket === undefined) problems.push('S3_BUCKET is required when KURA_STORAGE=s3');
-    const accessKeyId = read('S3_ACCESS_KEY_ID');
-    const secretAccessKey = read('S3_SECRET_ACCESS_KEY');
-    if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or neither, for the AWS default credentials)');
-    }
-    const endpoint = read('S3_ENDPOINT');
-    const publicUrl = read('S3_PUBLIC_URL');
-    return {
-      kind: 's3',
-      endpoint: endpoint === undefined ? undefined : parseHttpUrl('S3_ENDPOINT', endpoint, problems),
-      region: read('S3_REGION') ?? 'us-east-1',
-      bucket: bucket ?? '',
-      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-      forcePathStyle: oneOf('S3_FORCE_PATH_STYLE', ['true', 'false'], 'false') === 'true',
-      publicUrl: publicUrl === undefined ? undefined : parseHttpUrl('S3_PUBLIC_URL', publicUrl, problems),
-      presignSeconds: integer('S3_PRESIGN_SECONDS', 3600, 60, 7 * 86_400),
-    };
-  };
 
   const config: Config = {
     port,
@@ -214,7 +147,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ytdlpAutoUpdate: oneOf('KURA_YTDLP_AUTO_UPDATE', ['true', 'false'], 'true') === 'true',
     ytdlpChannel: oneOf('KURA_YTDLP_CHANNEL', ['stable', 'nightly'], 'stable'),
     ytdlpCookies: read('KURA_YTDLP_COOKIES') ? path.resolve(cwd, read('KURA_YTDLP_COOKIES') as string) : null,
-    storage: storage(),
+    storage: parseStorage(readers, problems, (name, raw) => parseHttpUrl(name, raw, problems)),
     verify: {
       everyDays: integer('KURA_VERIFY_EVERY_DAYS', 30, 1, 3650),
       bytesPerHour: Math.round(decimal('KURA_VERIFY_GB_PER_HOUR', 10, 0, 100_000) * 10 ** 9),

@@ -2,7 +2,7 @@
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
 import type { Capture, CapturePart, FragmentFormatIds, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
-import type { CaptureRepo } from '../../core/capture/ports.js';
+import type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog } from '../../core/capture/ports.js';
 import { createLeaseRenewals } from './capture-leases.js';
 import { createSegmentRows } from './segment-rows.js';
 
@@ -28,8 +28,11 @@ interface CaptureRow {
 
 /** Capture progress in PostgreSQL. */
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
-  // the hot path of 100 captures: one statement carries the segments of many (see createSegmentRows)
-  const recordSegments = createSegmentRows(pool);
+  return { ...captureLeases(pool), ...captureStates(pool), ...segmentLog(pool), ...partLog(pool), ...chunkAndEncoderLog(pool) };
+}
+
+/** Which worker holds a capture. */
+function captureLeases(pool: pg.Pool): CaptureLease {
   const leases = createLeaseRenewals(pool);
 
   return {
@@ -64,6 +67,13 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
 
     heartbeat: leases.heartbeat,
 
+    leases: leases.stale,
+  };
+}
+
+/** The capture's own state. */
+function captureStates(pool: pg.Pool): CaptureStates {
+  return {
     async requestStop(livestreamId, reason) {
       // the state clause is `stop_requested` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
       const { rowCount } = await pool.query(`update captures set stop_requested = $2 where livestream_id = $1 and state = 'capturing'`, [livestreamId, reason]);
@@ -73,10 +83,64 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
     async setPlaylist(livestreamId, playlistUrl) {
       await pool.query('update captures set playlist_url = $2 where livestream_id = $1', [livestreamId, playlistUrl]);
     },
+
     async setFragmentFormats(livestreamId, formats) {
       await pool.query('update captures set fragment_formats = $2 where livestream_id = $1', [livestreamId, formats === null ? null : JSON.stringify(formats)]);
     },
 
+    async end(livestreamId, reason) {
+      // the state clause is `ended` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): ending an ended capture changes nothing
+      await pool.query(
+        `update captures set state = 'ended', end_reason = $2, ended_at = now(), worker_id = null
+         where livestream_id = $1 and state = 'capturing'`,
+        [livestreamId, reason],
+      );
+    },
+
+    async markFinalized(livestreamId) {
+      // `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): its caller holds the finalize
+      // claim (`finalize_claimed`), which only an ended capture gives; one the record's `archived` kept stays kept
+      await pool.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1 and state = 'ended'`, [livestreamId]);
+    },
+
+    async letGo(livestreamId) {
+      // `let_go` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
+      const { rowCount } = await pool.query(`update captures set state = 'finalized', kept_until = null where livestream_id = $1 and state = 'kept'`, [
+        livestreamId,
+      ]);
+      return rowCount === 1;
+    },
+
+    async get(livestreamId) {
+      const { rows } = await pool.query<CaptureRow>('select * from captures where livestream_id = $1', [livestreamId]);
+      return rows[0] ? toCapture(rows[0]) : null;
+    },
+
+    async latestRunning() {
+      // recording: the state isRecording (core/capture/capture-lifecycle.ts) names
+      const { rows } = await pool.query<{ livestream_id: string }>(
+        `select livestream_id from captures where state = 'capturing' order by started_at desc limit 1`,
+      );
+      return rows[0]?.livestream_id ?? null;
+    },
+
+    async forget(livestreamId) {
+      const { rowCount } = await pool.query(
+        `delete from captures c where c.livestream_id = $1
+           and not exists (select 1 from capture_segments s where s.livestream_id = c.livestream_id)`,
+        [livestreamId],
+      );
+      return rowCount === 1;
+    },
+  };
+}
+
+/** The recorder's progress, segment by segment. */
+function segmentLog(pool: pg.Pool): SegmentLog {
+  // the hot path of 100 captures: one statement carries the segments of many (see createSegmentRows)
+  const recordSegments = createSegmentRows(pool);
+
+  return {
     recordSegment(livestreamId, segment, log) {
       return recordSegments(livestreamId, segment, stamped(log));
     },
@@ -122,54 +186,12 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       );
       return rows[0] ? toSegment(rows[0]) : null;
     },
+  };
+}
 
-    async recordChunk(livestreamId, workerId, chunk) {
-      // the state clause is `chunk_stored` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
-      const { rowCount } = await pool.query(
-        `insert into capture_chunks (livestream_id, part, start_offset, end_offset, object_key)
-         select $1, $3, $4, $5, $6 from captures where livestream_id = $1 and worker_id = $2 and state = 'capturing'
-         on conflict (livestream_id, part, start_offset) do nothing`,
-        [livestreamId, workerId, chunk.part, chunk.startOffset, chunk.endOffset, chunk.key],
-      );
-      return rowCount === 1;
-    },
-
-    async chunks(livestreamId) {
-      const { rows } = await pool.query(
-        `select part, start_offset, end_offset, object_key from capture_chunks where livestream_id = $1 order by part, start_offset`,
-        [livestreamId],
-      );
-      return rows.map((r) => ({ part: r.part, startOffset: Number(r.start_offset), endOffset: Number(r.end_offset), key: r.object_key }) satisfies StoredChunk);
-    },
-
-    async end(livestreamId, reason) {
-      // the state clause is `ended` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): ending an ended capture changes nothing
-      await pool.query(
-        `update captures set state = 'ended', end_reason = $2, ended_at = now(), worker_id = null
-         where livestream_id = $1 and state = 'capturing'`,
-        [livestreamId, reason],
-      );
-    },
-
-    async markFinalized(livestreamId) {
-      // `finalized` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts): its caller holds the finalize
-      // claim (`finalize_claimed`), which only an ended capture gives; one the record's `archived` kept stays kept
-      await pool.query(`update captures set state = 'finalized', worker_id = null where livestream_id = $1 and state = 'ended'`, [livestreamId]);
-    },
-
-    async letGo(livestreamId) {
-      // `let_go` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
-      const { rowCount } = await pool.query(`update captures set state = 'finalized', kept_until = null where livestream_id = $1 and state = 'kept'`, [
-        livestreamId,
-      ]);
-      return rowCount === 1;
-    },
-
-    async get(livestreamId) {
-      const { rows } = await pool.query<CaptureRow>('select * from captures where livestream_id = $1', [livestreamId]);
-      return rows[0] ? toCapture(rows[0]) : null;
-    },
-
+/** What a capture recorded, as readers see it. */
+function partLog(pool: pg.Pool): PartLog {
+  return {
     async parts(livestreamId) {
       const { rows } = await pool.query(
         `select part, max(end_offset) as bytes, count(*)::int as segments, sum(duration_seconds) as seconds
@@ -206,6 +228,30 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       );
       return rows[0] ? { ...toSegment(rows[0]), startOffset: Number(rows[0].start_offset) } : null;
     },
+  };
+}
+
+/** The stored chunks of a capture's parts, and its encoder log. */
+function chunkAndEncoderLog(pool: pg.Pool): ChunkLog & EncoderLog {
+  return {
+    async recordChunk(livestreamId, workerId, chunk) {
+      // the state clause is `chunk_stored` of CAPTURE_TRANSITIONS (core/capture/capture-lifecycle.ts)
+      const { rowCount } = await pool.query(
+        `insert into capture_chunks (livestream_id, part, start_offset, end_offset, object_key)
+         select $1, $3, $4, $5, $6 from captures where livestream_id = $1 and worker_id = $2 and state = 'capturing'
+         on conflict (livestream_id, part, start_offset) do nothing`,
+        [livestreamId, workerId, chunk.part, chunk.startOffset, chunk.endOffset, chunk.key],
+      );
+      return rowCount === 1;
+    },
+
+    async chunks(livestreamId) {
+      const { rows } = await pool.query(
+        `select part, start_offset, end_offset, object_key from capture_chunks where livestream_id = $1 order by part, start_offset`,
+        [livestreamId],
+      );
+      return rows.map((r) => ({ part: r.part, startOffset: Number(r.start_offset), endOffset: Number(r.end_offset), key: r.object_key }) satisfies StoredChunk);
+    },
 
     async appendLog(livestreamId, lines) {
       if (lines.length === 0) return;
@@ -220,25 +266,6 @@ export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
       );
       return rows.map((r) => `${r.line}\n`).join('');
     },
-
-    async latestRunning() {
-      // recording: the state isRecording (core/capture/capture-lifecycle.ts) names
-      const { rows } = await pool.query<{ livestream_id: string }>(
-        `select livestream_id from captures where state = 'capturing' order by started_at desc limit 1`,
-      );
-      return rows[0]?.livestream_id ?? null;
-    },
-
-    async forget(livestreamId) {
-      const { rowCount } = await pool.query(
-        `delete from captures c where c.livestream_id = $1
-           and not exists (select 1 from capture_segments s where s.livestream_id = c.livestream_id)`,
-        [livestreamId],
-      );
-      return rowCount === 1;
-    },
-
-    leases: leases.stale,
   };
 }
 

@@ -42,10 +42,11 @@ const ARCHIVE_START = `coalesce(
 
 /** Captured chats in PostgreSQL (migration 0019). */
 export function createChatRepo(pool: pg.Pool): ChatLog {
-  const archiveStart = async (livestreamId: string): Promise<Date | null> => {
-    const { rows } = await pool.query<{ start: Date | null }>(`select ${ARCHIVE_START} as start`, [livestreamId]);
-    return rows[0]?.start ?? null;
-  };
+  return { ...chatCaptures(pool), ...chatReads(pool) };
+}
+
+/** The chat capture: which worker holds it, the messages it stores, and how it ended. */
+function chatCaptures(pool: pg.Pool): Pick<ChatLog, 'claim' | 'append' | 'release' | 'finish' | 'state'> {
   return {
     async claim(livestreamId, workerId, staleAfterSeconds) {
       const { rowCount } = await pool.query(
@@ -116,7 +117,16 @@ export function createChatRepo(pool: pg.Pool): ChatLog {
       );
       return rows[0] ?? null;
     },
+  };
+}
 
+/** The stored messages, as the archive's timeline places them. */
+function chatReads(pool: pg.Pool): Pick<ChatLog, 'archiveStart' | 'window' | 'perMinute' | 'all' | 'count'> {
+  const archiveStart = async (livestreamId: string): Promise<Date | null> => {
+    const { rows } = await pool.query<{ start: Date | null }>(`select ${ARCHIVE_START} as start`, [livestreamId]);
+    return rows[0]?.start ?? null;
+  };
+  return {
     archiveStart,
 
     async window(livestreamId, range) {

@@ -11,12 +11,13 @@ const UNIQUE_VIOLATION = '23505';
 
 /** Follows and their sightings in PostgreSQL (migration 0013). */
 export function createFollowRepo(pool: pg.Pool): FollowRepo {
-  const one = async (text: string, values: unknown[]) => {
-    const { rows } = await pool.query<FollowRow>(text, values);
-    return rows[0] ? toFollow(rows[0]) : null;
-  };
+  return { ...createFollowClaims(pool), ...followRows(pool), ...followChanges(pool), ...followChecks(pool) };
+}
+
+/** The follows themselves: added, listed, found, changed, removed. */
+function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | 'remove'> {
+  const one = (text: string, values: unknown[]) => oneFollow(pool, text, values);
   return {
-    ...createFollowClaims(pool),
     async add(follow) {
       try {
         const added = await one(
@@ -59,6 +60,17 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
 
     find: (id) => one(`select ${FOLLOW_COLUMNS} from follows where id = $1`, [id]),
 
+    async remove(id) {
+      const result = await pool.query('delete from follows where id = $1', [id]);
+      return result.rowCount === 1;
+    },
+  };
+}
+
+/** An edit of a follow: its rules, names, pause and next check. */
+function followChanges(pool: pg.Pool): Pick<FollowRepo, 'update'> {
+  const one = (text: string, values: unknown[]) => oneFollow(pool, text, values);
+  return {
     update(id, change) {
       const rules = change.rules;
       // a new next check (resuming) brings every signal due later forward to it
@@ -96,12 +108,12 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
         ],
       );
     },
+  };
+}
 
-    async remove(id) {
-      const result = await pool.query('delete from follows where id = $1', [id]);
-      return result.rowCount === 1;
-    },
-
+/** What checks leave: their outcome, and the sightings of the streams they decided. */
+function followChecks(pool: pg.Pool): Pick<FollowRepo, 'recordCheck' | 'sightings' | 'recordSightings' | 'recentSightings'> {
+  return {
     async recordCheck(id, outcome, dueBefore) {
       // one statement: the outcome and its event (migration 0016) commit together. A next check
       // brought before the claim's while the check ran (a resume) is kept, for the follow and each signal.
@@ -165,4 +177,9 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
       return rows.map(toSighting);
     },
   };
+}
+
+async function oneFollow(pool: pg.Pool, text: string, values: unknown[]) {
+  const { rows } = await pool.query<FollowRow>(text, values);
+  return rows[0] ? toFollow(rows[0]) : null;
 }

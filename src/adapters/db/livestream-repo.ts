@@ -14,6 +14,13 @@ const UPSERT_BATCH = 5_000;
 
 /** Livestream records in PostgreSQL. */
 export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
+  return { ...livestreamLookups(pool), ...livestreamTotals(pool), ...livestreamWrites(pool) };
+}
+
+/** Records read: the history and queue pages, and one or several by source or id. */
+function livestreamLookups(
+  pool: pg.Pool,
+): Pick<LivestreamRepo, 'listHistory' | 'listQueue' | 'findActiveBySource' | 'findLatestBySource' | 'findById' | 'findManyById'> {
   return {
     async listHistory(slice, total) {
       const { name, sql, params, reversed } = historySql(slice, total);
@@ -59,7 +66,12 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       const { rows } = await pool.query<LivestreamRow>(`select ${RECORD_COLUMNS} from livestreams l where l.id = any($1::text[])`, [ids]);
       return rows.map(toLivestream);
     },
+  };
+}
 
+/** The archive's counts, a channel's and month by month. */
+function livestreamTotals(pool: pg.Pool): Pick<LivestreamRepo, 'totals' | 'channelTotal' | 'growth'> {
+  return {
     async totals() {
       const { rows } = await pool.query<Record<string, number>>({ name: 'livestream-totals', text: 'select * from livestream_totals' });
       const row = rows[0] ?? {};
@@ -93,7 +105,12 @@ export function createLivestreamRepo(pool: pg.Pool): LivestreamRepo {
       });
       return rows;
     },
+  };
+}
 
+/** Records written: a change, a lifecycle event, a download counted, an import. */
+function livestreamWrites(pool: pg.Pool): Pick<LivestreamRepo, 'update' | 'transition' | 'countDownload' | 'upsertMany'> {
+  return {
     async update(id, change) {
       await updateRecord(pool, id, change);
     },

@@ -51,6 +51,11 @@ function fromSnapshot(snapshot: Record<string, unknown>): OutboxEvent['record'] 
 
 /** Webhooks, the event outbox and deliveries in PostgreSQL (migration 0015). */
 export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
+  return { ...webhookRegistry(pool), ...deliveryQueue(pool), ...deliveryLog(pool) };
+}
+
+/** The webhooks themselves: added, listed, removed, enabled again. */
+function webhookRegistry(pool: pg.Pool): Pick<WebhookRepo, 'add' | 'list' | 'get' | 'remove' | 'enable'> {
   return {
     add(webhook, perOwner) {
       const insert = async (client: Pick<pg.ClientBase, 'query'>) => {
@@ -102,26 +107,12 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
         return toWebhook(rows[0]);
       });
     },
+  };
+}
 
-    async deliveries(webhookId, limit) {
-      const { rows } = await pool.query(
-        `select d.*, e.type as event_type, e.livestream_id from webhook_deliveries d join events e on e.id = d.event_id
-         where d.webhook_id = $1 order by d.id desc limit $2`,
-        [webhookId, limit],
-      );
-      return rows.map(toDelivery);
-    },
-
-    enqueueTest(webhookId, data) {
-      return inTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ id: string }>(`insert into events (type, data) values ('webhook.test', $1) returning id::text`, [data]);
-        const id = (rows[0] as { id: string }).id;
-        await client.query('insert into webhook_deliveries (webhook_id, event_id) values ($1, $2)', [webhookId, id]);
-        await client.query(`select pg_notify('kura_webhook_events', '')`);
-        return id;
-      });
-    },
-
+/** Deliveries as the sender works through them: claimed when due, each attempt recorded. */
+function deliveryQueue(pool: pg.Pool): Pick<WebhookRepo, 'claimDue' | 'recordAttempt' | 'nextDueAt'> {
+  return {
     async claimDue(limit, leaseSeconds) {
       const { rows } = await pool.query(
         `with due as (
@@ -192,6 +183,30 @@ export function createWebhookRepo(pool: pg.Pool): WebhookRepo {
          where d.delivered_at is null and d.given_up_at is null and w.disabled_at is null and ${HEAD_OF_ITS_RECORD}`,
       );
       return rows[0]?.at ?? null;
+    },
+  };
+}
+
+/** A webhook's deliveries as its owner sees them, a test one, and the old ones pruned. */
+function deliveryLog(pool: pg.Pool): Pick<WebhookRepo, 'deliveries' | 'enqueueTest' | 'prune'> {
+  return {
+    async deliveries(webhookId, limit) {
+      const { rows } = await pool.query(
+        `select d.*, e.type as event_type, e.livestream_id from webhook_deliveries d join events e on e.id = d.event_id
+         where d.webhook_id = $1 order by d.id desc limit $2`,
+        [webhookId, limit],
+      );
+      return rows.map(toDelivery);
+    },
+
+    enqueueTest(webhookId, data) {
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ id: string }>(`insert into events (type, data) values ('webhook.test', $1) returning id::text`, [data]);
+        const id = (rows[0] as { id: string }).id;
+        await client.query('insert into webhook_deliveries (webhook_id, event_id) values ($1, $2)', [webhookId, id]);
+        await client.query(`select pg_notify('kura_webhook_events', '')`);
+        return id;
+      });
     },
 
     async prune(before) {

@@ -27,6 +27,7 @@ interface DocumentRow {
 }
 
 type LoadRow = DocumentRow & { start_at: string };
+type ChangeRow = DocumentRow & { horizon: string; truncated: boolean | null; changed: string | null };
 
 // a document as the index keeps it; its words as the database made them (tsvector weights A and B)
 const COLUMNS = `d.id, (extract(epoch from d.scheduled_start_at) * 1000)::float8 as start, d.length_seconds,
@@ -74,26 +75,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
     const fresh = new MemoryIndex();
     loading = true;
     onLoading();
-    // in batches (the rows of 100,000 documents at once would take hundreds of MB), one snapshot
-    const loaded = await inTransaction(pool, async (client) => {
-      await client.query('set transaction isolation level repeatable read, read only');
-      const { rows } = await client.query<{ horizon: string }>(HORIZON);
-      // newest first, as the index places them: its slots then follow that order, and a page
-      // newest first turns most matches away at the first comparison
-      let after: [string, string] | null = null;
-      for (;;) {
-        const batch: pg.QueryResult<LoadRow> = await client.query<LoadRow>(
-          `select ${COLUMNS}, d.scheduled_start_at::text as start_at from search_documents d
-           ${after === null ? '' : 'where (d.scheduled_start_at, d.id) < ($1::timestamptz, $2)'}
-           order by d.scheduled_start_at desc, d.id desc limit ${LOAD_BATCH}`,
-          after ?? undefined,
-        );
-        fresh.addAll(batch.rows.map(indexed));
-        const last: LoadRow | undefined = batch.rows.at(-1);
-        if (last === undefined || batch.rows.length < LOAD_BATCH) return (rows[0] as { horizon: string }).horizon;
-        after = [last.start_at, last.id as string];
-      }
-    }).finally(() => (loading = false));
+    const loaded = await loadDocuments(pool, fresh).finally(() => (loading = false));
     index = fresh;
     horizon = loaded;
     readAt = startedAt;
@@ -102,15 +84,7 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
 
   const catchUp = async (since: string) => {
     const startedAt = Date.now();
-    const { rows } = await pool.query<DocumentRow & { horizon: string; truncated: boolean | null; changed: string | null }>({
-      name: 'search-index-changes',
-      text: `with h as (${HORIZON}),
-          c as (select distinct document_id from search_changes where xid >= $1::xid8 and document_id is not null)
-        select h.horizon, (select bool_or(document_id is null) from search_changes where xid >= $1::xid8) as truncated,
-          c.document_id as changed, ${COLUMNS}
-        from h left join (c left join search_documents d on d.id = c.document_id) on true`,
-      values: [since],
-    });
+    const { rows } = await changesSince(pool, since);
     if (rows[0]?.truncated === true) return loadAll();
     const changed = rows.filter((row) => row.changed !== null);
     // together: an import's thousands of new documents take their places by one sort
@@ -169,6 +143,43 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
       await refreshing?.catch(() => undefined);
     },
   };
+}
+
+/** Loads every search document into `fresh`; the horizon of the snapshot it read them in. */
+function loadDocuments(pool: pg.Pool, fresh: MemoryIndex): Promise<string> {
+  // in batches (the rows of 100,000 documents at once would take hundreds of MB), one snapshot
+  return inTransaction(pool, async (client) => {
+    await client.query('set transaction isolation level repeatable read, read only');
+    const { rows } = await client.query<{ horizon: string }>(HORIZON);
+    // newest first, as the index places them: its slots then follow that order, and a page
+    // newest first turns most matches away at the first comparison
+    let after: [string, string] | null = null;
+    for (;;) {
+      const batch: pg.QueryResult<LoadRow> = await client.query<LoadRow>(
+        `select ${COLUMNS}, d.scheduled_start_at::text as start_at from search_documents d
+           ${after === null ? '' : 'where (d.scheduled_start_at, d.id) < ($1::timestamptz, $2)'}
+           order by d.scheduled_start_at desc, d.id desc limit ${LOAD_BATCH}`,
+        after ?? undefined,
+      );
+      fresh.addAll(batch.rows.map(indexed));
+      const last: LoadRow | undefined = batch.rows.at(-1);
+      if (last === undefined || batch.rows.length < LOAD_BATCH) return (rows[0] as { horizon: string }).horizon;
+      after = [last.start_at, last.id as string];
+    }
+  });
+}
+
+/** The documents `search_changes` names since `since` (one row a document, or one row when none), with the new horizon. */
+function changesSince(pool: pg.Pool, since: string): Promise<pg.QueryResult<ChangeRow>> {
+  return pool.query<ChangeRow>({
+    name: 'search-index-changes',
+    text: `with h as (${HORIZON}),
+          c as (select distinct document_id from search_changes where xid >= $1::xid8 and document_id is not null)
+        select h.horizon, (select bool_or(document_id is null) from search_changes where xid >= $1::xid8) as truncated,
+          c.document_id as changed, ${COLUMNS}
+        from h left join (c left join search_documents d on d.id = c.document_id) on true`,
+    values: [since],
+  });
 }
 
 function indexed(row: DocumentRow): IndexedDocument {

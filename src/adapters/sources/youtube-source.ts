@@ -163,12 +163,8 @@ export function readYouTubeVideo(json: unknown): YouTubeVideo {
   };
 }
 
-/**
- * YouTube livestreams through yt-dlp (`YTDLP_PATH`): details and live state at submission and at
- * every check, and the HLS playlist of the requested quality once live. The playlist URL yt-dlp
- * hands out expires after some hours; the capture asks again (see the recorder) when it does.
- */
-export function createYouTubeSource(ytdlp: YtDlp, fetcher?: Pick<Fetcher, 'withHeaders'>): StreamSource {
+/** How the source looks at videos: through yt-dlp, with or without cookies. */
+function youTubeLooks(ytdlp: YtDlp) {
   const video = async (url: string, fromStart = true): Promise<YouTubeVideo> => {
     const answer = await ytdlp(url, { fromStart });
     return { ...readYouTubeVideo(answer.json), warnings: answer.warnings };
@@ -187,6 +183,19 @@ export function createYouTubeSource(ytdlp: YtDlp, fetcher?: Pick<Fetcher, 'withH
     const fromHls = await hls();
     return fromHls === null ? need : accessOf(fromHls, cookies);
   };
+  return { cookies, look, accessNeeded };
+}
+
+type YouTubeLooks = ReturnType<typeof youTubeLooks>;
+
+/**
+ * YouTube livestreams through yt-dlp (`YTDLP_PATH`): details and live state at submission and at
+ * every check, and the HLS playlist of the requested quality once live. The playlist URL yt-dlp
+ * hands out expires after some hours; the capture asks again (see the recorder) when it does.
+ */
+export function createYouTubeSource(ytdlp: YtDlp, fetcher?: Pick<Fetcher, 'withHeaders'>): StreamSource {
+  const looks = youTubeLooks(ytdlp);
+  const { cookies, look, accessNeeded } = looks;
   return {
     recognises: (url) => parseYouTubeUrl(url).kind !== 'not_youtube',
     async inspect(url) {
@@ -229,54 +238,56 @@ export function createYouTubeSource(ytdlp: YtDlp, fetcher?: Pick<Fetcher, 'withH
       return qualitiesOf(fromHls.variants);
     },
     async check(sourceUrl, quality, options = {}): Promise<SourceStatus> {
-      const status = await statusOf(sourceUrl, quality, options);
+      const status = await statusOf(looks, sourceUrl, quality, options);
       if (options.newest !== true || status.fragments === undefined || fetcher === undefined) return status;
       const newest = await newestFragment(fetcher, status.fragments.video.url);
       return newest === null ? status : { ...status, newestFragment: newest };
     },
   };
+}
 
-  async function statusOf(sourceUrl: string, quality: string | null, options: { fragments?: boolean }): Promise<SourceStatus> {
-    let looked: Awaited<ReturnType<typeof look>>;
-    try {
-      looked = await look(sourceUrl);
-    } catch (error) {
-      return failedLook(error);
-    }
-    const { found } = looked;
-    const { details } = found;
-    const need = await accessNeeded(looked);
-    // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
-    if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
-    const pick = () => (options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality));
-    switch (found.liveStatus) {
-      case 'is_upcoming':
-        return { state: 'not_yet', reason: 'scheduled', details };
-      case 'is_live':
-        break;
-      case 'post_live': {
-        // ended, its fragments still served until the VOD is processed: recordable whole
-        const fragments = pick();
-        const reason = 'the broadcast has ended (post_live)';
-        return fragments === undefined ? { state: 'ended', reason, details } : { state: 'ended', reason, fragments, details };
-      }
-      case 'was_live':
-        return { state: 'ended', reason: 'the broadcast has ended and its video is processed (was_live)', details };
-      case 'not_live':
-        return { state: 'not_live', reason: 'YouTube says the video is not live (not_live)', details };
-      default:
-        return noStatus(found);
-    }
-    const fragments = pick();
-    if (fragments !== undefined) return { state: 'live', fragments, details };
-    // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
-    const fromHls = await looked.hls();
-    const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
-    if (variant === undefined)
-      return { state: 'not_yet', reason: withWarnings(noFallbackReason(found, fromHls), [...found.warnings, ...(fromHls?.warnings ?? [])]), details };
-    const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
-    return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
+/** A video's state as a check reports it, from one look (and its HLS look when the formats from its start fail). */
+async function statusOf(looks: YouTubeLooks, sourceUrl: string, quality: string | null, options: { fragments?: boolean }): Promise<SourceStatus> {
+  const { look, accessNeeded, cookies } = looks;
+  let looked: Awaited<ReturnType<typeof look>>;
+  try {
+    looked = await look(sourceUrl);
+  } catch (error) {
+    return failedLook(error);
   }
+  const { found } = looked;
+  const { details } = found;
+  const need = await accessNeeded(looked);
+  // a live stream Kura cannot open would otherwise look like one whose formats are not offered yet
+  if (need !== null) return { state: 'no_access', reason: noAccessReason(need, cookies), details };
+  const pick = () => (options.fragments === false ? undefined : pickFragmentFormats(found.fragments.formats, found.fragments.fragmentSeconds, quality));
+  switch (found.liveStatus) {
+    case 'is_upcoming':
+      return { state: 'not_yet', reason: 'scheduled', details };
+    case 'is_live':
+      break;
+    case 'post_live': {
+      // ended, its fragments still served until the VOD is processed: recordable whole
+      const fragments = pick();
+      const reason = 'the broadcast has ended (post_live)';
+      return fragments === undefined ? { state: 'ended', reason, details } : { state: 'ended', reason, fragments, details };
+    }
+    case 'was_live':
+      return { state: 'ended', reason: 'the broadcast has ended and its video is processed (was_live)', details };
+    case 'not_live':
+      return { state: 'not_live', reason: 'YouTube says the video is not live (not_live)', details };
+    default:
+      return noStatus(found);
+  }
+  const fragments = pick();
+  if (fragments !== undefined) return { state: 'live', fragments, details };
+  // the fallback: from the live edge's window, through the HLS formats yt-dlp lists without --live-from-start
+  const fromHls = await looked.hls();
+  const variant = fromHls === null ? undefined : pickVariant(fromHls.variants, quality);
+  if (variant === undefined)
+    return { state: 'not_yet', reason: withWarnings(noFallbackReason(found, fromHls), [...found.warnings, ...(fromHls?.warnings ?? [])]), details };
+  const fragmentsRefused = `YouTube offers no video and audio formats from the stream's start (${found.fragments.formats.length} adaptive formats listed); recording from the live edge's window through HLS`;
+  return { state: 'live', playlistUrl: variant.url, fragmentsRefused, details };
 }
 
 /**

@@ -58,24 +58,7 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
 
   /** One attempt: a multipart upload, aborted (with retries) when it fails. */
   const putOnce = async (key: string, localPath: string, meta: ObjectMeta) => {
-    const body = new PassThrough();
-    createReadStream(localPath)
-      .on('error', (error) => body.destroy(error))
-      .pipe(body);
-    const upload = new Upload({
-      client,
-      params: {
-        Bucket,
-        Key: key,
-        Body: body,
-        ContentType: meta.contentType,
-        ContentDisposition: meta.contentDisposition,
-        ContentEncoding: meta.contentEncoding,
-      },
-      partSize: S3_PART_BYTES,
-      queueSize: 2,
-      leavePartsOnError: true, // aborted below, with retries, so an outage leaves no billed parts
-    });
+    const upload = multipartUpload(client, Bucket, key, localPath, meta);
     try {
       await upload.done();
     } catch (error) {
@@ -142,6 +125,28 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
+}
+
+/** A multipart upload of a local file; its parts stay behind when it fails, for the caller to abort. */
+function multipartUpload(client: S3Client, Bucket: string, key: string, localPath: string, meta: ObjectMeta): Upload {
+  const body = new PassThrough();
+  createReadStream(localPath)
+    .on('error', (error) => body.destroy(error))
+    .pipe(body);
+  return new Upload({
+    client,
+    params: {
+      Bucket,
+      Key: key,
+      Body: body,
+      ContentType: meta.contentType,
+      ContentDisposition: meta.contentDisposition,
+      ContentEncoding: meta.contentEncoding,
+    },
+    partSize: S3_PART_BYTES,
+    queueSize: 2,
+    leavePartsOnError: true, // aborted by the caller, with retries, so an outage leaves no billed parts
+  });
 }
 
 function isNotFound(error: unknown): boolean {

@@ -15,6 +15,7 @@ import { requireStrings, requireStringsOrNull } from '../input-checks.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { splitRetention } from '../retention/retention-body.js';
+import { routeGroups, type TypeboxApp } from '../typebox-app.js';
 import { presentFollow, presentFollowDetail } from './follow.presenter.js';
 import { CreateFollowSchema, FollowDetailSchema, FollowListSchema, FollowParamsSchema, FollowSchema, UpdateFollowSchema } from './follows.schema.js';
 
@@ -37,92 +38,100 @@ export interface FollowRouteDeps extends FollowDeps {
  * `DELETE` (admin): the channels Kura follows by itself.
  */
 export function followRoutes(deps: FollowRouteDeps): FastifyPluginAsyncTypebox {
+  return routeGroups(deps, followReadRoutes, followAdminRoutes);
+}
+
+/** `GET /api/follows[/{id}]`: public, URLs and errors redacted but for the admin. */
+function followReadRoutes(app: TypeboxApp, deps: FollowRouteDeps): void {
   const { guard } = deps;
-  return async (app) => {
-    app.get(
-      '/follows',
-      {
-        schema: {
-          operationId: 'listFollows',
-          summary: 'What the instance follows, oldest first, with each follow’s health',
-          response: { 200: FollowListSchema, ...problemResponses },
-        },
+  app.get(
+    '/follows',
+    {
+      schema: {
+        operationId: 'listFollows',
+        summary: 'What the instance follows, oldest first, with each follow’s health',
+        response: { 200: FollowListSchema, ...problemResponses },
       },
-      async (request, reply) => {
-        const now = new Date();
-        const audience = await audienceOf(guard, request, reply);
-        return (await listFollows(deps)).map((follow) => presentFollow(follow, now, audience));
+    },
+    async (request, reply) => {
+      const now = new Date();
+      const audience = await audienceOf(guard, request, reply);
+      return (await listFollows(deps)).map((follow) => presentFollow(follow, now, audience));
+    },
+  );
+  app.get(
+    '/follows/:id',
+    {
+      schema: {
+        operationId: 'getFollow',
+        summary: 'One follow with its health and its latest decisions (queued, skipped and why)',
+        params: FollowParamsSchema,
+        response: { 200: FollowDetailSchema, ...problemResponses },
       },
-    );
-    app.get(
-      '/follows/:id',
-      {
-        schema: {
-          operationId: 'getFollow',
-          summary: 'One follow with its health and its latest decisions (queued, skipped and why)',
-          params: FollowParamsSchema,
-          response: { 200: FollowDetailSchema, ...problemResponses },
-        },
+    },
+    async (request, reply) => {
+      const audience = await audienceOf(guard, request, reply);
+      const { follow, recent } = await getFollow(deps, request.params.id);
+      return presentFollowDetail(follow, recent, new Date(), audience);
+    },
+  );
+}
+
+/** `POST /api/follows`, `PATCH` and `DELETE /api/follows/{id}`: the admin's. */
+function followAdminRoutes(app: TypeboxApp, deps: FollowRouteDeps): void {
+  const { guard } = deps;
+  app.post(
+    '/follows',
+    {
+      onRequest: guard.requireAdmin,
+      preValidation: requireStrings('channel', 'title'),
+      schema: {
+        operationId: 'createFollow',
+        summary: `Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201); ${describeRate(FOLLOW_CREATION_RATE)} an admin`,
+        body: CreateFollowSchema,
+        response: { 201: FollowSchema, 409: problemResponse('`already_followed`'), ...rateLimitedResponse, ...problemResponses },
       },
-      async (request, reply) => {
-        const audience = await audienceOf(guard, request, reply);
-        const { follow, recent } = await getFollow(deps, request.params.id);
-        return presentFollowDetail(follow, recent, new Date(), audience);
+    },
+    async (request, reply) => {
+      const now = new Date();
+      const follow = await addFollow(deps, { follow: request.body, createdBy: submitterOf(callerOf(request).user), now });
+      return reply.code(201).send(presentFollow(follow, now, 'admin'));
+    },
+  );
+  app.patch(
+    '/follows/:id',
+    {
+      onRequest: guard.requireAdmin,
+      preValidation: [requireStrings('channel'), requireStringsOrNull('title')],
+      schema: {
+        operationId: 'updateFollow',
+        summary: 'Admin: changes a follow’s rules or names, pauses or resumes it',
+        params: FollowParamsSchema,
+        body: UpdateFollowSchema,
+        response: { 200: FollowSchema, ...problemResponses },
       },
-    );
-    app.post(
-      '/follows',
-      {
-        onRequest: guard.requireAdmin,
-        preValidation: requireStrings('channel', 'title'),
-        schema: {
-          operationId: 'createFollow',
-          summary: `Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201); ${describeRate(FOLLOW_CREATION_RATE)} an admin`,
-          body: CreateFollowSchema,
-          response: { 201: FollowSchema, 409: problemResponse('`already_followed`'), ...rateLimitedResponse, ...problemResponses },
-        },
+    },
+    async (request) => {
+      const now = new Date();
+      const { retention, rest } = splitRetention(request.body);
+      const change = retention === undefined ? rest : { ...rest, retention };
+      return presentFollow(await updateFollow(deps, { id: request.params.id, change, now }), now, 'admin');
+    },
+  );
+  app.delete(
+    '/follows/:id',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        operationId: 'deleteFollow',
+        summary: 'Admin: stops following (its records stay) (204)',
+        params: FollowParamsSchema,
+        response: { 204: NoContentSchema, ...problemResponses },
       },
-      async (request, reply) => {
-        const now = new Date();
-        const follow = await addFollow(deps, { follow: request.body, createdBy: submitterOf(callerOf(request).user), now });
-        return reply.code(201).send(presentFollow(follow, now, 'admin'));
-      },
-    );
-    app.patch(
-      '/follows/:id',
-      {
-        onRequest: guard.requireAdmin,
-        preValidation: [requireStrings('channel'), requireStringsOrNull('title')],
-        schema: {
-          operationId: 'updateFollow',
-          summary: 'Admin: changes a follow’s rules or names, pauses or resumes it',
-          params: FollowParamsSchema,
-          body: UpdateFollowSchema,
-          response: { 200: FollowSchema, ...problemResponses },
-        },
-      },
-      async (request) => {
-        const now = new Date();
-        const { retention, rest } = splitRetention(request.body);
-        const change = retention === undefined ? rest : { ...rest, retention };
-        return presentFollow(await updateFollow(deps, { id: request.params.id, change, now }), now, 'admin');
-      },
-    );
-    app.delete(
-      '/follows/:id',
-      {
-        onRequest: guard.requireAdmin,
-        schema: {
-          operationId: 'deleteFollow',
-          summary: 'Admin: stops following (its records stay) (204)',
-          params: FollowParamsSchema,
-          response: { 204: NoContentSchema, ...problemResponses },
-        },
-      },
-      async (request, reply) => {
-        await removeFollow(deps, request.params.id);
-        return sendNoContent(reply);
-      },
-    );
-  };
+    },
+    async (request, reply) => {
+      await removeFollow(deps, request.params.id);
+      return sendNoContent(reply);
+    },
+  );
 }

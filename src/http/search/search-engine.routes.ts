@@ -56,107 +56,120 @@ export function searchEngineRoutes(deps: SearchEngineRouteDeps): FastifyPluginAs
       await authorise(request, await deps.engine.searchKey(), deps.callerKeys);
     });
 
-    app.get(
-      '/health',
-      {
-        schema: {
-          tags,
-          operationId: 'getSearchEngineHealth',
-          summary: 'Engine health (no key needed)',
-          description: '503 `search_warming` (with Retry-After) while the index is being loaded, as searches answer meanwhile.',
-          response: { 200: HealthSchema, ...errors },
-        },
-      },
-      async () => {
-        if (deps.engine.warming()) throw searchWarming();
-        return { status: 'available' };
-      },
-    );
-    app.get(
-      '/version',
-      { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: { 200: VersionSchema, ...errors } } },
-      async () => ({
-        ...deps.version,
-        commitDate: 'unknown',
-      }),
-    );
-    app.get<{ Params: { uid: string } }>(
-      '/indexes/:uid',
-      { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: { 200: IndexSchema, ...errors } } },
-      async (request) => {
-        knownIndex(request.params.uid);
-        return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await deps.engine.count() };
-      },
-    );
-
-    const search = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
-      const startedAt = performance.now();
-      knownIndex(uid);
-      const parsed = parseSearch(input, fromQueryString);
-      const hits = await deps.engine.search(parsed.request);
-      return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
-    };
-    const sendSearch = (request: FastifyRequest, reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) =>
-      sendCached(request, reply, deps.cache, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
-    const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
-    app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
-      '/indexes/:uid/search',
-      { schema: { ...searchSchema, operationId: 'searchByQueryString', summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
-      async (request, reply) => sendSearch(request, reply, request.params.uid, request.query, true),
-    );
-    app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
-      '/indexes/:uid/search',
-      { config: { readsOnly: true }, schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
-      async (request, reply) => sendSearch(request, reply, request.params.uid, request.body ?? {}, false),
-    );
-    app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
-      '/multi-search',
-      {
-        config: { readsOnly: true },
-        schema: {
-          tags,
-          operationId: 'multiSearch',
-          summary: 'Several searches at once',
-          body: MultiSearchBodySchema,
-          response: { 200: MultiSearchResultSchema, ...errors },
-        },
-      },
-      async (request, reply) => {
-        if (request.body.federation !== undefined && request.body.federation !== null) {
-          throw invalidRequest('invalid_multi_search_federation', 'Federated multi-search is not supported by this engine.');
-        }
-        const results: string[] = [];
-        for (const [i, query] of request.body.queries.entries()) {
-          // each query in a turn of its own: other requests (a /healthz, a page) are answered between
-          // the queries of many clients' multi-searches, not after all of them (issue 49)
-          if (i > 0) await setImmediate();
-          const { indexUid, ...rest } = query;
-          try {
-            results.push(`{"indexUid":${JSON.stringify(indexUid)},${(await search(String(indexUid), rest, false)).slice(1)}`);
-          } catch (thrown) {
-            const error = thrown instanceof AppError ? fromAppError(thrown) : thrown;
-            if (error instanceof MeiliError) error.message = `Inside \`.queries[${i}]\`: ${error.message}`;
-            throw error;
-          }
-        }
-        return reply.type('application/json; charset=utf-8').send(`{"results":[${results.join(',')}]}`);
-      },
-    );
-
-    // every other route (documents, settings, keys, tasks, indexes...) needs more than a search key
-    app.route({
-      method: [...OTHER_METHODS],
-      url: '/*',
-      schema: { hide: true },
-      // before any body is read: a refused write is refused whatever it carries
-      onRequest: async () => {
-        throw INVALID_KEY();
-      },
-      handler: async () => {
-        throw INVALID_KEY();
-      },
-    });
+    engineInfoRoutes(app, deps);
+    searchRoutes(app, deps);
+    refuseOtherRoutes(app);
   };
+}
+
+/** `/health` (no key needed), `/version` and the index's description. */
+function engineInfoRoutes(app: FastifyInstance, deps: SearchEngineRouteDeps): void {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags,
+        operationId: 'getSearchEngineHealth',
+        summary: 'Engine health (no key needed)',
+        description: '503 `search_warming` (with Retry-After) while the index is being loaded, as searches answer meanwhile.',
+        response: { 200: HealthSchema, ...errors },
+      },
+    },
+    async () => {
+      if (deps.engine.warming()) throw searchWarming();
+      return { status: 'available' };
+    },
+  );
+  app.get(
+    '/version',
+    { schema: { tags, operationId: 'getSearchEngineVersion', summary: 'Engine version', response: { 200: VersionSchema, ...errors } } },
+    async () => ({
+      ...deps.version,
+      commitDate: 'unknown',
+    }),
+  );
+  app.get<{ Params: { uid: string } }>(
+    '/indexes/:uid',
+    { schema: { tags, operationId: 'getSearchIndex', summary: 'The kura index', response: { 200: IndexSchema, ...errors } } },
+    async (request) => {
+      knownIndex(request.params.uid);
+      return { uid: SEARCH_INDEX, primaryKey: 'id', createdAt: null, updatedAt: null, numberOfDocuments: await deps.engine.count() };
+    },
+  );
+}
+
+/** Searches: by query string, by body, and several at once; a single search is answered from the read cache. */
+function searchRoutes(app: FastifyInstance, deps: SearchEngineRouteDeps): void {
+  const search = async (uid: string, input: Record<string, unknown>, fromQueryString: boolean) => {
+    const startedAt = performance.now();
+    knownIndex(uid);
+    const parsed = parseSearch(input, fromQueryString);
+    const hits = await deps.engine.search(parsed.request);
+    return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
+  };
+  const sendSearch = (request: FastifyRequest, reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) =>
+    sendCached(request, reply, deps.cache, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
+  const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
+  app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
+    '/indexes/:uid/search',
+    { schema: { ...searchSchema, operationId: 'searchByQueryString', summary: 'Search (query string)', querystring: SearchQueryStringSchema } },
+    async (request, reply) => sendSearch(request, reply, request.params.uid, request.query, true),
+  );
+  app.post<{ Params: { uid: string }; Body: Record<string, unknown> }>(
+    '/indexes/:uid/search',
+    { config: { readsOnly: true }, schema: { ...searchSchema, operationId: 'search', summary: 'Search', body: SearchBodySchema } },
+    async (request, reply) => sendSearch(request, reply, request.params.uid, request.body ?? {}, false),
+  );
+  app.post<{ Body: { queries: Array<Record<string, unknown>>; federation?: unknown } }>(
+    '/multi-search',
+    {
+      config: { readsOnly: true },
+      schema: {
+        tags,
+        operationId: 'multiSearch',
+        summary: 'Several searches at once',
+        body: MultiSearchBodySchema,
+        response: { 200: MultiSearchResultSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (request.body.federation !== undefined && request.body.federation !== null) {
+        throw invalidRequest('invalid_multi_search_federation', 'Federated multi-search is not supported by this engine.');
+      }
+      const results: string[] = [];
+      for (const [i, query] of request.body.queries.entries()) {
+        // each query in a turn of its own: other requests (a /healthz, a page) are answered between
+        // the queries of many clients' multi-searches, not after all of them (issue 49)
+        if (i > 0) await setImmediate();
+        const { indexUid, ...rest } = query;
+        try {
+          results.push(`{"indexUid":${JSON.stringify(indexUid)},${(await search(String(indexUid), rest, false)).slice(1)}`);
+        } catch (thrown) {
+          const error = thrown instanceof AppError ? fromAppError(thrown) : thrown;
+          if (error instanceof MeiliError) error.message = `Inside \`.queries[${i}]\`: ${error.message}`;
+          throw error;
+        }
+      }
+      return reply.type('application/json; charset=utf-8').send(`{"results":[${results.join(',')}]}`);
+    },
+  );
+}
+
+/** The catch-all: any other method and path is refused with `invalid_api_key`, as Meilisearch refuses a search key there. */
+function refuseOtherRoutes(app: FastifyInstance): void {
+  // every other route (documents, settings, keys, tasks, indexes...) needs more than a search key
+  app.route({
+    method: [...OTHER_METHODS],
+    url: '/*',
+    schema: { hide: true },
+    // before any body is read: a refused write is refused whatever it carries
+    onRequest: async () => {
+      throw INVALID_KEY();
+    },
+    handler: async () => {
+      throw INVALID_KEY();
+    },
+  });
 }
 
 function knownIndex(uid: string): void {

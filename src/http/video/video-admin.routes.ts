@@ -11,6 +11,7 @@ import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams
 import { sendNoContent } from '../problem.js';
 import { requireStrings } from '../input-checks.js';
 import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { routeGroups, type TypeboxApp } from '../typebox-app.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
@@ -58,89 +59,97 @@ export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'ad
 
 /** Admin actions on a record: take it down, cancel waiting for it, retry it, rename it. */
 export function videoAdminRoutes(deps: VideoAdminRouteDeps): FastifyPluginAsyncTypebox {
+  return routeGroups(deps, takedownAndRenameRoutes, cancelAndRetryRoutes);
+}
+
+/** `DELETE /api/video/{id}` (take it down) and `PATCH` (rename it). */
+function takedownAndRenameRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void {
   const { guard } = deps;
-  return async (app) => {
-    app.delete(
-      '/video/:id',
-      {
-        onRequest: guard.requireAdmin,
-        schema: {
-          operationId: 'deleteVideo',
-          summary:
-            'Admin: removes the archive files and the record, keeping the reason (204). A record being recorded: its capture is asked to stop, and the record is removed once it has (202; not served meanwhile; asked again, 202 again)',
-          params: LivestreamIdParamsSchema,
-          body: ReasonSchema,
-          response: { 202: TakedownPendingSchema, 204: NoContentSchema, ...problemResponses },
-        },
+  app.delete(
+    '/video/:id',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        operationId: 'deleteVideo',
+        summary:
+          'Admin: removes the archive files and the record, keeping the reason (204). A record being recorded: its capture is asked to stop, and the record is removed once it has (202; not served meanwhile; asked again, 202 again)',
+        params: LivestreamIdParamsSchema,
+        body: ReasonSchema,
+        response: { 202: TakedownPendingSchema, 204: NoContentSchema, ...problemResponses },
       },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const done = await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
-        const by = submitterOf(caller.user);
-        request.log.info(
-          { id: request.params.id, admin: by, reason: request.body.reason },
-          done.outcome === 'removed' ? `taken down by ${by}: ${request.params.id}` : `takedown of ${request.params.id} asked by ${by}: its capture stops first`,
-        );
-        if (done.outcome === 'removed') return sendNoContent(reply);
-        const { admin, reason, requestedAt } = done.takedown;
-        return reply.code(202).send({ id: done.id, takedown: 'pending' as const, admin, reason, requestedAt: requestedAt.toISOString() });
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const done = await takeDownLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
+      const by = submitterOf(caller.user);
+      request.log.info(
+        { id: request.params.id, admin: by, reason: request.body.reason },
+        done.outcome === 'removed' ? `taken down by ${by}: ${request.params.id}` : `takedown of ${request.params.id} asked by ${by}: its capture stops first`,
+      );
+      if (done.outcome === 'removed') return sendNoContent(reply);
+      const { admin, reason, requestedAt } = done.takedown;
+      return reply.code(202).send({ id: done.id, takedown: 'pending' as const, admin, reason, requestedAt: requestedAt.toISOString() });
+    },
+  );
+  app.patch(
+    '/video/:id',
+    {
+      onRequest: guard.requireAdmin,
+      preValidation: requireStrings('title', 'channelName'),
+      schema: {
+        operationId: 'renameVideo',
+        summary: 'Admin: renames a record (its title, its channel’s name, or both); the search index follows',
+        params: LivestreamIdParamsSchema,
+        body: RenameSchema,
+        response: { 200: LivestreamRecordSchema, ...problemResponses },
       },
-    );
-    app.patch(
-      '/video/:id',
-      {
-        onRequest: guard.requireAdmin,
-        preValidation: requireStrings('title', 'channelName'),
-        schema: {
-          operationId: 'renameVideo',
-          summary: 'Admin: renames a record (its title, its channel’s name, or both); the search index follows',
-          params: LivestreamIdParamsSchema,
-          body: RenameSchema,
-          response: { 200: LivestreamRecordSchema, ...problemResponses },
-        },
+    },
+    async (request) => {
+      const record = await renameLivestream(deps, { caller: callerOf(request), id: request.params.id, ...request.body });
+      return presentRecord(record, deps.publicUrl, 'admin');
+    },
+  );
+}
+
+/** `POST /api/video/{id}/cancel` and `/retry`: cancel an upcoming or live record, or give a failed one another go. */
+function cancelAndRetryRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void {
+  const { guard } = deps;
+  app.post(
+    '/video/:id/cancel',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        operationId: 'cancelVideo',
+        summary:
+          'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
+        params: LivestreamIdParamsSchema,
+        body: ReasonSchema,
+        response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
       },
-      async (request) => {
-        const record = await renameLivestream(deps, { caller: callerOf(request), id: request.params.id, ...request.body });
-        return presentRecord(record, deps.publicUrl, 'admin');
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { record, stopping } = await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
+      return reply.code(stopping ? 202 : 200).send(presentRecord(record, deps.publicUrl, 'admin'));
+    },
+  );
+  app.post(
+    '/video/:id/retry',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        operationId: 'retryVideo',
+        summary:
+          'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)',
+        params: LivestreamIdParamsSchema,
+        body: Type.Optional(OptionalReasonSchema),
+        response: { 200: LivestreamRecordSchema, ...problemResponses },
       },
-    );
-    app.post(
-      '/video/:id/cancel',
-      {
-        onRequest: guard.requireAdmin,
-        schema: {
-          operationId: 'cancelVideo',
-          summary:
-            'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
-          params: LivestreamIdParamsSchema,
-          body: ReasonSchema,
-          response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
-        },
-      },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const { record, stopping } = await cancelLivestream(deps, { caller, id: request.params.id, reason: request.body.reason });
-        return reply.code(stopping ? 202 : 200).send(presentRecord(record, deps.publicUrl, 'admin'));
-      },
-    );
-    app.post(
-      '/video/:id/retry',
-      {
-        onRequest: guard.requireAdmin,
-        schema: {
-          operationId: 'retryVideo',
-          summary:
-            'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)',
-          params: LivestreamIdParamsSchema,
-          body: Type.Optional(OptionalReasonSchema),
-          response: { 200: LivestreamRecordSchema, ...problemResponses },
-        },
-      },
-      async (request) => {
-        const caller = callerOf(request);
-        const reason = request.body?.reason ?? 'retried';
-        return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), deps.publicUrl, 'admin');
-      },
-    );
-  };
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const reason = request.body?.reason ?? 'retried';
+      return presentRecord(await retryLivestream(deps, { caller, id: request.params.id, reason }), deps.publicUrl, 'admin');
+    },
+  );
 }

@@ -15,6 +15,7 @@ import { PERSONAL_WEBHOOK_LIMIT, TEST_EVENT_RATE, WEBHOOK_CREATION_RATE } from '
 import type { CheckAddresses } from '../../core/sources/ports.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { sendNoContent } from '../problem.js';
+import type { TypeboxApp } from '../typebox-app.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 import {
@@ -81,95 +82,107 @@ export function webhookRoutes(deps: WebhookRouteDeps): FastifyPluginAsyncTypebox
 }
 
 function routeSet(deps: WebhookDeps, set: RouteSet): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    webhookListRoutes(app, deps, set);
+    webhookActionRoutes(app, deps, set);
+  };
+}
+
+/** The set's webhooks: listed, added, removed. */
+function webhookListRoutes(app: TypeboxApp, deps: WebhookDeps, set: RouteSet): void {
   const { path, onRequest, ownerOf, name, who } = set;
   const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
   // only personal webhooks are counted
   const limitResponse = set.personal ? { 409: problemResponse(`\`webhook_limit_reached\`: the caller has ${PERSONAL_WEBHOOK_LIMIT} webhooks`) } : {};
-  return async (app) => {
-    app.get(
-      path,
-      {
-        onRequest,
-        schema: {
-          operationId: `list${name}s`,
-          summary: `${who} oldest first (never their secrets)`,
-          response: { 200: WebhookListSchema, ...problemResponses },
-        },
+  app.get(
+    path,
+    {
+      onRequest,
+      schema: {
+        operationId: `list${name}s`,
+        summary: `${who} oldest first (never their secrets)`,
+        response: { 200: WebhookListSchema, ...problemResponses },
       },
-      async (request) => (await listWebhooks(deps, ownerOf(request))).map(present),
-    );
-    app.post(
-      path,
-      {
-        onRequest,
-        schema: {
-          operationId: `create${name}`,
-          summary: `${who} adds one; the answer holds its signing secret, shown this once (201); ${describeRate(WEBHOOK_CREATION_RATE)} a caller`,
-          body: CreateWebhookSchema,
-          response: { 201: CreatedWebhookSchema, ...limitResponse, ...rateLimitedResponse, ...problemResponses },
-        },
+    },
+    async (request) => (await listWebhooks(deps, ownerOf(request))).map(present),
+  );
+  app.post(
+    path,
+    {
+      onRequest,
+      schema: {
+        operationId: `create${name}`,
+        summary: `${who} adds one; the answer holds its signing secret, shown this once (201); ${describeRate(WEBHOOK_CREATION_RATE)} a caller`,
+        body: CreateWebhookSchema,
+        response: { 201: CreatedWebhookSchema, ...limitResponse, ...rateLimitedResponse, ...problemResponses },
       },
-      async (request, reply) => {
-        const owner = ownerOf(request);
-        const input = { ...request.body, createdBy: submitterOf(callerOf(request).user), ...(owner === undefined ? {} : { owner }) };
-        const { webhook, secret } = await addWebhook(deps, input);
-        return reply.code(201).send({ ...present(webhook), secret });
+    },
+    async (request, reply) => {
+      const owner = ownerOf(request);
+      const input = { ...request.body, createdBy: submitterOf(callerOf(request).user), ...(owner === undefined ? {} : { owner }) };
+      const { webhook, secret } = await addWebhook(deps, input);
+      return reply.code(201).send({ ...present(webhook), secret });
+    },
+  );
+  app.delete(
+    `${path}/:id`,
+    {
+      onRequest,
+      schema: {
+        operationId: `delete${name}`,
+        summary: `${who} removes one and its deliveries (204)`,
+        params: WebhookParamsSchema,
+        response: { 204: NoContentSchema, ...problemResponses },
       },
-    );
-    app.delete(
-      `${path}/:id`,
-      {
-        onRequest,
-        schema: {
-          operationId: `delete${name}`,
-          summary: `${who} removes one and its deliveries (204)`,
-          params: WebhookParamsSchema,
-          response: { 204: NoContentSchema, ...problemResponses },
-        },
+    },
+    async (request, reply) => {
+      await removeWebhook(deps, request.params.id, ownerOf(request));
+      return sendNoContent(reply);
+    },
+  );
+}
+
+/** One webhook's actions: enabled again, its deliveries listed, a test event sent. */
+function webhookActionRoutes(app: TypeboxApp, deps: WebhookDeps, set: RouteSet): void {
+  const { path, onRequest, ownerOf, name, who } = set;
+  const present = (webhook: Webhook) => presentWebhook(webhook, deps.isDiscord);
+  app.post(
+    `${path}/:id/enable`,
+    {
+      onRequest,
+      schema: {
+        operationId: `enable${name}`,
+        summary: `${who} enables one again (clears disabledAt and failingSince); its pending deliveries go out at once`,
+        params: WebhookParamsSchema,
+        response: { 200: WebhookSchema, ...problemResponses },
       },
-      async (request, reply) => {
-        await removeWebhook(deps, request.params.id, ownerOf(request));
-        return sendNoContent(reply);
+    },
+    async (request) => present(await enableWebhook(deps, request.params.id, ownerOf(request))),
+  );
+  app.get(
+    `${path}/:id/deliveries`,
+    {
+      onRequest,
+      schema: {
+        operationId: `list${name}Deliveries`,
+        summary: `${who} one's latest deliveries, newest first: event, status, response code, duration, next try`,
+        params: WebhookParamsSchema,
+        response: { 200: DeliveryListSchema, ...problemResponses },
       },
-    );
-    app.post(
-      `${path}/:id/enable`,
-      {
-        onRequest,
-        schema: {
-          operationId: `enable${name}`,
-          summary: `${who} enables one again (clears disabledAt and failingSince); its pending deliveries go out at once`,
-          params: WebhookParamsSchema,
-          response: { 200: WebhookSchema, ...problemResponses },
-        },
+    },
+    async (request) => (await listDeliveries(deps, request.params.id, { owner: ownerOf(request) })).map(presentDelivery),
+  );
+  app.post(
+    `${path}/:id/test`,
+    {
+      onRequest,
+      schema: {
+        operationId: `test${name}`,
+        summary: `${who} sends one a webhook.test event (202); ${describeRate(TEST_EVENT_RATE)} a webhook`,
+        params: WebhookParamsSchema,
+        response: { 202: TestEventSchema, ...rateLimitedResponse, ...problemResponses },
       },
-      async (request) => present(await enableWebhook(deps, request.params.id, ownerOf(request))),
-    );
-    app.get(
-      `${path}/:id/deliveries`,
-      {
-        onRequest,
-        schema: {
-          operationId: `list${name}Deliveries`,
-          summary: `${who} one's latest deliveries, newest first: event, status, response code, duration, next try`,
-          params: WebhookParamsSchema,
-          response: { 200: DeliveryListSchema, ...problemResponses },
-        },
-      },
-      async (request) => (await listDeliveries(deps, request.params.id, { owner: ownerOf(request) })).map(presentDelivery),
-    );
-    app.post(
-      `${path}/:id/test`,
-      {
-        onRequest,
-        schema: {
-          operationId: `test${name}`,
-          summary: `${who} sends one a webhook.test event (202); ${describeRate(TEST_EVENT_RATE)} a webhook`,
-          params: WebhookParamsSchema,
-          response: { 202: TestEventSchema, ...rateLimitedResponse, ...problemResponses },
-        },
-      },
-      async (request, reply) => reply.code(202).send({ eventId: await sendTestEvent(deps, request.params.id, new Date(), ownerOf(request)) }),
-    );
-  };
+    },
+    async (request, reply) => reply.code(202).send({ eventId: await sendTestEvent(deps, request.params.id, new Date(), ownerOf(request)) }),
+  );
 }
