@@ -2,7 +2,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { FrameworkCode } from './problem.js';
+import type { FrameworkCode } from './request-problems.js';
 import { PROBLEM_MEDIA_TYPE } from './responses.schema.js';
 
 /** A refusal of Node's HTTP parser, before any route is known: a status, a stable code and a sentence. */

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0001-errors-are-problem-json.md, docs/decisions/0004-route-schemas-define-the-api.md
+// Decisions: docs/decisions/0004-route-schemas-define-the-api.md
 import Type, { type Static } from 'typebox';
 
 /** The media type of every error Kura answers (RFC 9457); sendProblem writes it. */

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installProblemHandling } from '../../src/http/problem.js';
+import { installProblemHandling } from '../../src/http/problem-handling.js';
 
 // The file system's full disk, as the kernel reports it: every write to /dev/full fails with
 // ENOSPC. No route of Kura's writes files today, so a route of the test's own writes there, on
