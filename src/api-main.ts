@@ -28,8 +28,8 @@ export async function buildApi(config: Config, database: Database, log: Logger, 
   const search = createSearch(config, database.pool, feed, log, { databaseUrl: database.connectionString });
   onStop(() => search.close());
   const sources = createSources(config);
-  const accounts = createAccountDeps(config, database.pool, jobs, sources);
-  const app = await buildHttp(config, { database, store: createStore(config, database), feed, search, sources, accounts, log });
+  const accounts = createAccountDeps(config, database.pool, sources);
+  const app = await buildHttp(config, { database, store: createStore(config, database), feed, search, sources, accounts, scheduler: jobs, log });
   await announceSetup(config, accounts.setup, log);
   onStop(() => app.close());
   return app;

@@ -6,7 +6,7 @@ import { listWebhooks } from '../core/notifications/list-webhooks.js';
 import { removeWebhook } from '../core/notifications/remove-webhook.js';
 import { createCommandLogger } from '../wiring/logger.js';
 import { openDatabase } from '../wiring/database.js';
-import { createWebhookDeps } from '../wiring/notifications.js';
+import { createWebhookParts } from '../wiring/notifications.js';
 import { escapeControls, shown } from './terminal-text.js';
 import { printListing } from './listing.js';
 import { parseCommandArgs } from './command-args.js';
@@ -26,7 +26,7 @@ async function runWebhook(config: Config, args: string[], log: Logger): Promise<
   if (action !== 'list' && positionals.length !== 1) return usage(`webhook ${action} takes exactly one ${action === 'add' ? 'URL' : 'ID'}`);
   const database = await openDatabase(config, log, { role: 'command' });
   try {
-    const deps = createWebhookDeps(config, database.pool);
+    const deps = createWebhookParts(config, database.pool);
     const target = positionals[0] as string;
     if (action === 'remove') {
       await removeWebhook(deps, target);

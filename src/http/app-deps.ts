@@ -16,6 +16,7 @@ import type { SearchAccessProvider } from './search/search.routes.js';
 import type { WebhookDeps } from './webhooks/webhooks.routes.js';
 import type { RetentionRepo } from '../core/retention/ports.js';
 import type { RetentionRules } from '../core/retention/retention-rules.js';
+import type { Scheduler } from '../core/scheduler.js';
 
 /** Everything the HTTP app serves from, as the composition root hands it over: registerRoutes gives each route plugin its part. */
 export interface AppDeps {
@@ -42,6 +43,8 @@ export interface AppDeps {
   changeFeed: ChangeFeed | null;
   about: { name: string; version: string; commit: string; changelog: ChangelogRelease[] };
   accounts: AccountDeps;
+  /** Asks for a record's next steps (a submission's watch, an admin's retry or revival). */
+  scheduler: Scheduler;
   /** Stored archives by integrity, for /metrics (`kura_archives`); unset leaves that gauge out. */
   archiveChecks?: Pick<ArchiveCheckRepo, 'counts'>;
   /** Unset: search is off. `engine` is the built-in engine, served at /api/search-engine. */

@@ -83,8 +83,8 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settin
 
 /** Every route under /api. */
 function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): FastifyPluginAsync {
-  const { livestreams, watchLooks, channels, captures, chats, recordedBytes, store, source } = deps;
-  const { scheduler, submissionSource, rateLimiter, adminActions, users, apiTokens, feedTokens, settings: rules } = deps.accounts;
+  const { livestreams, watchLooks, channels, captures, chats, recordedBytes, store, source, scheduler } = deps;
+  const { submissionSource, rateLimiter, adminActions, users, apiTokens, feedTokens, settings: rules } = deps.accounts;
   const { cache, publicUrl, pagination, originalClient } = settings;
   return async (api) => {
     await api.register(metaRoutes({ ...deps.about, publicUrl }));

@@ -15,7 +15,6 @@ import { createSubmissionSource } from '../adapters/sources/submission-policy.js
 import type { Config } from '../config/config.js';
 import type { LoginProvider, SetupRepo } from '../core/accounts/ports.js';
 import { offerSetupToken } from '../core/accounts/offer-setup-token.js';
-import type { Scheduler } from '../core/scheduler.js';
 import type { AccountDeps } from '../http/auth/account-deps.js';
 import type { Sources } from './sources.js';
 
@@ -50,12 +49,11 @@ export function createLoginProviders(config: Pick<Config, 'accounts' | 'publicUr
 }
 
 /** Accounts, sessions, tokens, submission (on the process's `sources`) and admin actions on this database. */
-export function createAccountDeps(config: Config, pool: pg.Pool, scheduler: Scheduler, sources: Sources): AccountDeps {
+export function createAccountDeps(config: Config, pool: pg.Pool, sources: Sources): AccountDeps {
   const { accounts } = config;
   return {
     ...createAccountStores(pool),
     providers: createLoginProviders(config),
-    scheduler,
     submissionSource: createSubmissionSource(sources.source, { sources: accounts.sources, allowedChannels: accounts.allowedChannels }),
     settings: { admins: new Set(accounts.admins), submitLimit: accounts.submitLimit, lookupLimit: accounts.lookupLimit, loginLimit: accounts.loginLimit },
   };

@@ -22,10 +22,11 @@ import { parseChangelog } from '../http/meta/changelog.js';
 import { readPackageInfo } from '../adapters/os/package-info.js';
 import type { Database } from './database.js';
 import { createChannelResolver, followPolicy } from './follow-signals.js';
-import { createWebhookDeps } from './notifications.js';
+import { createWebhookParts } from './notifications.js';
 import type { Search } from './search.js';
 import type { Sources } from './sources.js';
 import { archiveDirOf, spoolDirOf } from './storage.js';
+import type { Scheduler } from '../core/scheduler.js';
 
 /** What the api serves from: this process's database, store, change feed, search, sources and accounts. */
 export interface HttpParts {
@@ -35,13 +36,14 @@ export interface HttpParts {
   search: Search;
   sources: Sources;
   accounts: AccountDeps;
+  scheduler: Scheduler;
   /** The process's log, which the app's error lines go to as well. */
   log: Logger;
 }
 
 /** The Fastify app on this process's parts (not listening yet). */
 export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInstance> {
-  const { database, store, feed, search, sources, accounts, log } = parts;
+  const { database, store, feed, search, sources, accounts, scheduler, log } = parts;
   const info = readPackageInfo();
   return buildApp(
     {
@@ -49,7 +51,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       watchLooks: database.watchLooks,
       channels: database.channels,
       follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config), rateLimiter: accounts.rateLimiter },
-      webhooks: { ...createWebhookDeps(config, database.pool), rateLimiter: accounts.rateLimiter },
+      webhooks: { ...createWebhookParts(config, database.pool), rateLimiter: accounts.rateLimiter },
       retention: { retention: database.retention, defaults: config.retention },
       captures: database.captures,
       chats: database.chats,
@@ -67,6 +69,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
         changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')),
       },
       accounts,
+      scheduler,
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,

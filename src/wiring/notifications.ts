@@ -12,14 +12,14 @@ import type { DeliveryPolicy } from '../core/notifications/webhook.js';
 import { targetChecks, type TargetChecks } from './sources.js';
 
 /** What the webhook routes and commands work on: a target URL is judged as a followed endpoint's is (and again at each delivery). */
-export interface WebhookDeps extends TargetChecks {
+export interface WebhookParts extends TargetChecks {
   webhooks: WebhookRepo;
   /** Whether a URL is sent Discord messages rather than Standard Webhooks events. */
   isDiscord: (url: string) => boolean;
 }
 
 /** The webhook routes' and commands' parts; `resolve` is the DNS the creation-time check asks (default: the system resolver). */
-export function createWebhookDeps(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool, resolve?: OutboundOptions['resolve']): WebhookDeps {
+export function createWebhookParts(config: Pick<Config, 'allowPrivateSources'>, pool: pg.Pool, resolve?: OutboundOptions['resolve']): WebhookParts {
   return {
     webhooks: createWebhookRepo(pool),
     ...targetChecks(config, resolve),

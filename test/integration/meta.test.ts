@@ -170,6 +170,7 @@ describe('readiness without a database', () => {
         changeFeed: null,
         about: { name: 'kura', version: '0', commit: 'x', changelog: [] },
         accounts: kura.accounts,
+        scheduler: kura.jobs,
       },
       { publicUrl: TEST_PUBLIC_URL, corsOrigins: [], usdPerGbPerMonth: 0, readCacheEntries: 0, logLevel: 'silent' },
     );

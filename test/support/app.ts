@@ -35,7 +35,7 @@ import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createRetentionRepo } from '../../src/adapters/db/retention-repo.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
-import { createWebhookDeps } from '../../src/wiring/notifications.js';
+import { createWebhookParts } from '../../src/wiring/notifications.js';
 import { diskSource } from '../../src/wiring/http.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/adapters/os/package-info.js';
@@ -112,7 +112,7 @@ export async function startTestApp(
     ...accountOptions.env,
   });
   const jobs = await startJobsWithoutWorkers(db.url);
-  const accounts = createAccountDeps(config, db.pool, jobs, createSources(config, accountOptions.fetcher));
+  const accounts = createAccountDeps(config, db.pool, createSources(config, accountOptions.fetcher));
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
   const store = wiring.store ?? createFsStore(archiveDir);
   const captures = createCaptureRepo(db.pool);
@@ -149,7 +149,7 @@ export async function startTestApp(
         policy: followPolicy(config, wiring.resolve),
         rateLimiter: accounts.rateLimiter,
       },
-      webhooks: { ...createWebhookDeps(config, db.pool, wiring.resolve), rateLimiter: accounts.rateLimiter },
+      webhooks: { ...createWebhookParts(config, db.pool, wiring.resolve), rateLimiter: accounts.rateLimiter },
       retention: { retention: createRetentionRepo(db.pool), defaults: config.retention },
       chats: createChatRepo(db.pool),
       captures,
@@ -161,6 +161,7 @@ export async function startTestApp(
       changeFeed: wiring.appFeed?.(feed) ?? feed,
       about: { name: info.name, version: info.version, commit: info.commit, changelog: parseChangelog(readFileSync(info.changelogPath, 'utf8')) },
       accounts,
+      scheduler: jobs,
       archiveChecks: createArchiveCheckRepo(db.pool),
       search,
       disks: diskSource(wiring.store === undefined ? archiveDir : null, db.pool),

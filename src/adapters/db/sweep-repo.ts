@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0023-lifecycle-sweep.md
 import type pg from 'pg';
-import type { SweepAction, SweepRepo, Unattended } from '../../core/records/ports.js';
+import type { SweepAction, SweepRepo, Unattended } from '../../core/record-actions/ports.js';
 
 /** The session lock a running sweep holds (each worker sweeps on its own timer; they take turns by skipping). */
 const SWEEP_LOCK_KEY = 4_715_207_303;

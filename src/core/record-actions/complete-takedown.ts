@@ -3,7 +3,8 @@ import type { AdminActionRepo } from '../accounts/ports.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import { isRecording } from '../capture/capture-lifecycle.js';
 import type { CaptureLease, CaptureStates, ChunkLog, Spool } from '../capture/ports.js';
-import type { LivestreamRepo, SweepRepo } from '../records/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
+import type { SweepRepo } from './ports.js';
 import { removeRecord } from './take-down-livestream.js';
 
 export type CompleteTakedownDeps = {

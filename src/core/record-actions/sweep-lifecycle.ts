@@ -3,7 +3,8 @@ import { failLivestream } from './fail-livestream.js';
 import { neverLiveReason } from '../records/lifecycle.js';
 import { MOVED_ON_BY } from '../capture/capture-lifecycle.js';
 import type { CaptureStates, EncoderLog } from '../capture/ports.js';
-import type { LivestreamRepo, SweepAction, SweepRepo, Unattended } from '../records/ports.js';
+import type { LivestreamRepo } from '../records/ports.js';
+import type { SweepAction, SweepRepo, Unattended } from './ports.js';
 import type { PendingJobs, Scheduler } from '../scheduler.js';
 
 export interface SweepPolicy {

@@ -10,7 +10,6 @@ import type {
   SetupRepo,
   UserRepo,
 } from '../../core/accounts/ports.js';
-import type { Scheduler } from '../../core/scheduler.js';
 import type { RateLimit, RateLimiter } from '../../core/rate-limit.js';
 import type { StreamSource } from '../../core/sources/ports.js';
 
@@ -32,7 +31,6 @@ export interface AccountDeps {
   setup: SetupRepo;
   /** Enabled external login providers by id. */
   providers: ReadonlyMap<string, LoginProvider>;
-  scheduler: Scheduler;
   /** Sources as users may submit them: the operator's rules applied (KURA_SOURCES, channels, private targets). */
   submissionSource: StreamSource;
   settings: AccountSettings;

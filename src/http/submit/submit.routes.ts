@@ -12,9 +12,11 @@ import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
 import { requestedQuality, SUBMIT_MEDIA_TYPES, SubmitBodySchema } from './submit.schema.js';
+import type { Scheduler } from '../../core/scheduler.js';
 
 /** What submission uses. */
-export interface SubmitRouteDeps extends Pick<AccountDeps, 'scheduler' | 'submissionSource' | 'rateLimiter'> {
+export interface SubmitRouteDeps extends Pick<AccountDeps, 'submissionSource' | 'rateLimiter'> {
+  scheduler: Scheduler;
   livestreams: LivestreamRepo;
   captures: CaptureRepo;
   settings: Pick<AccountSettings, 'submitLimit'>;

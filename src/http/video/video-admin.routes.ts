@@ -17,6 +17,7 @@ import type { CaptureRepo } from '../../core/capture/ports.js';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import type { AccountDeps } from '../auth/account-deps.js';
 import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/records/record-names.js';
+import type { Scheduler } from '../../core/scheduler.js';
 
 const ReasonSchema = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why, kept in the audit table (1–2000 characters)' }) });
 const OptionalReasonSchema = Type.Object({ reason: Type.Optional(ReasonSchema.properties.reason) });
@@ -49,7 +50,8 @@ const TakedownPendingSchema = Type.Object(
 );
 
 /** What the admin actions on a record use. */
-export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'scheduler' | 'adminActions'> {
+export interface VideoAdminRouteDeps extends Pick<AccountDeps, 'adminActions'> {
+  scheduler: Scheduler;
   livestreams: LivestreamRepo;
   captures: CaptureRepo;
   store: ArchiveStore;
