@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
-import type { CaptureRepo, FrameLookSignal, RecordedBytes } from '../core/capture/ports.js';
+import type { CaptureRepo, FrameRequestSignal, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { ChatLog } from '../core/chat/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
@@ -35,7 +35,7 @@ export interface AppDeps {
   /** What captures recorded so far, as this process can read it: the store's chunks, and the spool when it is on this machine. */
   recordedBytes: RecordedBytes;
   /** Tells the worker recording a record that someone asked for its recent frame (it makes frames only then). */
-  frameLooks: FrameLookSignal;
+  frameRequests: FrameRequestSignal;
   store: ArchiveStore;
   source: StreamSource;
   isDatabaseReachable: () => Promise<boolean>;

@@ -95,7 +95,7 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(videoRoutes({ livestreams, watchLooks, captures, publicUrl, guard }));
     await api.register(chatRoutes({ livestreams, chats }));
     await api.register(liveRoutes({ livestreams, captures, recordedBytes }));
-    await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameLooks, store }));
+    await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameRequests, store }));
     await api.register(logzRoutes({ livestreams, captures }));
     await api.register(downloadRoutes({ livestreams, chats, store }));
     await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit }, originalClient }));

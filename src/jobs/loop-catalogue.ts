@@ -2,7 +2,7 @@ import { SPOOL_REPORT_SECONDS } from '../core/archive/disk-figures.js';
 import { backstop, defineLoop, type Loop, type WakeUp } from './runtime/loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
-import { startFrameLooksLoop } from './loops/frame-looks.js';
+import { startFrameRequestsLoop } from './loops/frame-requests.js';
 import { JOB_MAINTENANCE_SECONDS, startJobMaintenanceLoop } from './runtime/job-maintenance.js';
 import { startPruneWebhookHistoryLoop, startPurgeExpiredLoop } from './loops/purge-expired.js';
 import { SWEEP_SECONDS, startLifecycleSweepLoop } from './loops/lifecycle-sweep.js';
@@ -14,7 +14,7 @@ import { WEBHOOK_BACKSTOP_SECONDS, startWebhookWakeUp } from './loops/webhook-wa
 import { startYtDlpUpdateLoop } from './loops/ytdlp-update.js';
 import {
   FOLLOW_NOTIFY_CHANNEL,
-  FRAME_LOOKS_CHANNEL,
+  FRAME_REQUESTS_CHANNEL,
   JOB_NOTIFY_CHANNEL,
   LEASE_NOTIFY_CHANNEL,
   RECORD_CHANGES_CHANNEL,
@@ -75,10 +75,10 @@ export const LOOPS = {
     wakeUp: { channel: LEASE_NOTIFY_CHANNEL, everySeconds: backstop },
     start: startWatchdogLoop,
   }),
-  'frame-looks': defineLoop({
+  'frame-requests': defineLoop({
     purpose: 'hands each look at a recording’s recent frame to the capture recording it here, which makes frames only while someone looks',
-    wakeUp: { channel: FRAME_LOOKS_CHANNEL, everySeconds: null },
-    start: startFrameLooksLoop,
+    wakeUp: { channel: FRAME_REQUESTS_CHANNEL, everySeconds: null },
+    start: startFrameRequestsLoop,
   }),
   'follow-poller': defineLoop({
     purpose: 'claims follows for a renewed lease and checks each when its time comes, from memory, writing what a check changed',

@@ -8,7 +8,7 @@ import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool } from '../adapters/capture/spool.js';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
 import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
-import { createFrameLookSignal } from '../adapters/db/frame-repo.js';
+import { createFrameRequestSignal } from '../adapters/db/frame-repo.js';
 import { diskSpace, rememberedFor } from '../adapters/os/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
@@ -57,7 +57,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       chats: database.chats,
       // the spool of this data directory: the worker's own under `kura serve` (a live edge without waiting for a chunk to fill)
       recordedBytes: createRecordedBytes({ captures: database.captures, store, spool: createSpool(spoolDirOf(config)) }),
-      frameLooks: createFrameLookSignal(database.pool),
+      frameRequests: createFrameRequestSignal(database.pool),
       store,
       source: sources.source,
       isDatabaseReachable: () => isReachable(database.pool),

@@ -7,7 +7,7 @@ import { createRecordedBytes } from '../adapters/capture/recorded-bytes.js';
 import { createSpool } from '../adapters/capture/spool.js';
 import { freeBytes } from '../adapters/os/disk-space.js';
 import { createFrameRepo } from '../adapters/db/frame-repo.js';
-import { createFrameLooks } from '../core/playback/frame-looks.js';
+import { createFrameRequests } from '../core/playback/frame-requests.js';
 import { createAdminActionRepo } from '../adapters/db/admin-action-repo.js';
 import { createDiskReportRepo } from '../adapters/db/disk-report-repo.js';
 import { diskSpace } from '../adapters/os/disk-space.js';
@@ -84,7 +84,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
       bytes: createRecordedBytes({ captures: database.captures, store, spool }),
     }),
     frames: createFrameRepo(database.pool),
-    frameLooks: createFrameLooks(),
+    frameRequests: createFrameRequests(),
     fetchImage: sources.fetchImage,
     chats: database.chats,
     chatArchive: chatArchive({ chats: database.chats, store, spool }),

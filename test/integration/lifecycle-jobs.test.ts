@@ -1,6 +1,6 @@
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createFrameRepo } from '../../src/adapters/db/frame-repo.js';
-import { createFrameLooks } from '../../src/core/playback/frame-looks.js';
+import { createFrameRequests } from '../../src/core/playback/frame-requests.js';
 import { liveDepsOf } from '../../src/core/playback/get-live-playlist.js';
 import { chatArchive } from '../../src/core/chat/store-chat.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
@@ -135,7 +135,7 @@ function workerDeps(media: MediaTools): WorkerDeps {
     spool,
     live: liveDepsOf({ livestreams: db.livestreams, captures, bytes: createRecordedBytes({ captures, store, spool }) }),
     frames: createFrameRepo(db.pool),
-    frameLooks: createFrameLooks(),
+    frameRequests: createFrameRequests(),
     fetchImage: unused,
     chats,
     chatArchive: chatArchive({ chats, store, spool }),

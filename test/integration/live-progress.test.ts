@@ -11,10 +11,10 @@ import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { finalizeArchive } from '../../src/core/capture/finalize-archive.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import { keepLiveFrame, refreshLiveFrame } from '../../src/core/playback/refresh-live-frame.js';
-import { createFrameLooks } from '../../src/core/playback/frame-looks.js';
+import { createFrameRequests } from '../../src/core/playback/frame-requests.js';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
-import { startFrameLooksLoop } from '../../src/jobs/loops/frame-looks.js';
-import { FRAME_LOOKS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
+import { startFrameRequestsLoop } from '../../src/jobs/loops/frame-requests.js';
+import { FRAME_REQUESTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
 import { liveFrameDeps, recordLive } from '../support/live-capture.js';
@@ -116,12 +116,12 @@ describe('a recording’s recent frame', () => {
   it('is made only once someone asks for it: the ask reaches the worker recording it through PostgreSQL, which makes one at once', async () => {
     const id = 'looked';
     await recordLive({ kura, captures, spoolDir, playlistUrl: fixture.url }, id);
-    // the worker's side, as `kura serve` runs it: the frame-looks loop on a LISTEN connection, and the capture's keepLiveFrame
-    const frameLooks = createFrameLooks();
-    const feed = await listenForChanges(kura.db.url, () => undefined, FRAME_LOOKS_CHANNEL);
-    const stopLoop = startFrameLooksLoop({ deps: { frameLooks } }, { feed });
+    // the worker's side, as `kura serve` runs it: the frame-requests loop on a LISTEN connection, and the capture's keepLiveFrame
+    const frameRequests = createFrameRequests();
+    const feed = await listenForChanges(kura.db.url, () => undefined, FRAME_REQUESTS_CHANNEL);
+    const stopLoop = startFrameRequestsLoop({ deps: { frameRequests } }, { feed });
     const errors: Error[] = [];
-    const stopFrames = keepLiveFrame({ ...frameDeps(), frameLooks }, id, 'worker-1', (error) => errors.push(error));
+    const stopFrames = keepLiveFrame({ ...frameDeps(), frameRequests }, id, 'worker-1', (error) => errors.push(error));
     try {
       // nobody asked yet: no frame; the record names the frame's URL, which changes every 30 s until there is one
       const before = (await details(id)).capture.progress;

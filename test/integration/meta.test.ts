@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { createFrameLookSignal } from '../../src/adapters/db/frame-repo.js';
+import { createFrameRequestSignal } from '../../src/adapters/db/frame-repo.js';
 import { createPool, isReachable } from '../../src/adapters/db/pool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { buildApp } from '../../src/http/app.js';
@@ -163,7 +163,7 @@ describe('readiness without a database', () => {
         captures: createCaptureRepo(kura.db.pool),
         chats: createChatRepo(kura.db.pool),
         recordedBytes: { readable: async () => new Map(), read: async () => null },
-        frameLooks: createFrameLookSignal(kura.db.pool),
+        frameRequests: createFrameRequestSignal(kura.db.pool),
         store: createFsStore(os.tmpdir()),
         source: testSources(),
         isDatabaseReachable: () => isReachable(unreachable),

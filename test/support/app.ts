@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createArchiveCheckRepo } from '../../src/adapters/db/archive-check-repo.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { createFrameLookSignal } from '../../src/adapters/db/frame-repo.js';
+import { createFrameRequestSignal } from '../../src/adapters/db/frame-repo.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
@@ -154,7 +154,7 @@ export async function startTestApp(
       chats: createChatRepo(db.pool),
       captures,
       recordedBytes: createRecordedBytes({ captures, store, spool }),
-      frameLooks: createFrameLookSignal(db.pool),
+      frameRequests: createFrameRequestSignal(db.pool),
       store,
       source: testSources(),
       isDatabaseReachable: () => isReachable(db.pool),

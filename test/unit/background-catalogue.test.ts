@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import { startBackgroundWork } from '../../src/jobs/background.js';
 import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
 import { LISTEN_CONNECTIONS, LOOP_CHANNELS, LOOPS } from '../../src/jobs/loop-catalogue.js';
-import { FRAME_LOOKS_CHANNEL, JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
+import { FRAME_REQUESTS_CHANNEL, JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import type { WorkerContext } from '../../src/jobs/worker-context.js';
 
 // src/jobs/catalogue.ts is the one list of what runs in the background: every loop there, each
@@ -75,7 +75,7 @@ describe('the catalogue of background work', () => {
       'lifecycle-sweep',
       'ytdlp-update',
       'capture-watchdog',
-      'frame-looks',
+      'frame-requests',
       'follow-poller',
       'job-maintenance',
       'job-clock',
@@ -88,13 +88,13 @@ describe('the catalogue of background work', () => {
     }
   });
 
-  it('names only channels a trigger notifies: a migration, or the job queue (the trigger the queue adapter puts on pg-boss); the frame looks, which the api sends', () => {
+  it('names only channels a trigger notifies: a migration, or the job queue (the trigger the queue adapter puts on pg-boss); the frame requests, which the api sends', () => {
     const migrations = readdirSync(path.join(ROOT, 'migrations'))
       .map((file) => read(path.join('migrations', file)))
       .join('\n');
     for (const channel of LOOP_CHANNELS) {
       if (channel === JOB_NOTIFY_CHANNEL) expect(read('src/wiring/jobs.ts')).toContain('notifyChannel: JOB_NOTIFY_CHANNEL');
-      else if (channel === FRAME_LOOKS_CHANNEL) expect(read('src/adapters/db/frame-repo.ts')).toContain(`pg_notify('${channel}', $1)`);
+      else if (channel === FRAME_REQUESTS_CHANNEL) expect(read('src/adapters/db/frame-repo.ts')).toContain(`pg_notify('${channel}', $1)`);
       else expect(migrations, channel).toContain(`pg_notify('${channel}'`);
     }
   });

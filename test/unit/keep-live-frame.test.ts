@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFrameLooks } from '../../src/core/playback/frame-looks.js';
+import { createFrameRequests } from '../../src/core/playback/frame-requests.js';
 import { keepLiveFrame, LIVE_FRAME_EVERY_MS, LOOKED_AT_FOR_MS, type KeepLiveFrameDeps } from '../../src/core/playback/refresh-live-frame.js';
 
 // When a recording's frame is made (decision 0087), on fake timers: every try here fails at its
@@ -7,7 +7,7 @@ import { keepLiveFrame, LIVE_FRAME_EVERY_MS, LOOKED_AT_FOR_MS, type KeepLiveFram
 // frame interval later, as it would a frame made.
 let tries: number;
 let errors: string[];
-const frameLooks = createFrameLooks();
+const frameRequests = createFrameRequests();
 const deps = {
   live: {
     captures: {
@@ -17,7 +17,7 @@ const deps = {
       },
     },
   },
-  frameLooks,
+  frameRequests,
 } as unknown as KeepLiveFrameDeps;
 
 let stop: () => void;
@@ -41,11 +41,11 @@ describe('a recording’s recent frame', () => {
   });
 
   it('is made at once at a look, then once a frame interval while looks go on, and no more once they stop', async () => {
-    frameLooks.heard('rec');
+    frameRequests.heard('rec');
     await vi.advanceTimersByTimeAsync(0);
     expect(tries).toBe(1);
     expect(errors).toEqual(['the capture cannot be read']);
-    frameLooks.heard('rec'); // a second look before the next frame is due asks nothing more
+    frameRequests.heard('rec'); // a second look before the next frame is due asks nothing more
     await vi.advanceTimersByTimeAsync(LIVE_FRAME_EVERY_MS - 1);
     expect(tries).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -56,17 +56,17 @@ describe('a recording’s recent frame', () => {
     await minutes(30);
     expect(tries).toBe(Math.ceil(LOOKED_AT_FOR_MS / LIVE_FRAME_EVERY_MS));
     // a look again: a frame at once
-    frameLooks.heard('rec');
+    frameRequests.heard('rec');
     await vi.advanceTimersByTimeAsync(0);
     expect(tries).toBe(Math.ceil(LOOKED_AT_FOR_MS / LIVE_FRAME_EVERY_MS) + 1);
   });
 
   it('hears only its own record’s looks, and none once stopped', async () => {
-    frameLooks.heard('another');
+    frameRequests.heard('another');
     await vi.advanceTimersByTimeAsync(0);
     expect(tries).toBe(0);
     stop();
-    frameLooks.heard('rec');
+    frameRequests.heard('rec');
     await minutes(5);
     expect(tries).toBe(0);
   });

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0087-frames-only-while-looked-at.md
 import type pg from 'pg';
-import type { FrameLog, FrameLookSignal } from '../../core/capture/ports.js';
+import type { FrameLog, FrameRequestSignal } from '../../core/capture/ports.js';
 
 /** When a capture's recent frame was stored, on its capture row. */
 export function createFrameRepo(pool: pg.Pool): FrameLog {
@@ -18,13 +18,13 @@ export function createFrameRepo(pool: pg.Pool): FrameLog {
 }
 
 /**
- * A look at a recording's recent frame, told by NOTIFY on `kura_frame_looks` (FRAME_LOOKS_CHANNEL,
+ * A look at a recording's recent frame, told by NOTIFY on `kura_frame_looks` (FRAME_REQUESTS_CHANNEL,
  * src/jobs/runtime/notify-channels.ts) with the record's id: every worker hears it, the one recording it acts.
  */
-export function createFrameLookSignal(pool: pg.Pool): FrameLookSignal {
+export function createFrameRequestSignal(pool: pg.Pool): FrameRequestSignal {
   return {
     async looked(livestreamId) {
-      await pool.query({ name: 'frame-looked', text: `select pg_notify('kura_frame_looks', $1)`, values: [livestreamId] });
+      await pool.query({ name: 'frame-requested', text: `select pg_notify('kura_frame_looks', $1)`, values: [livestreamId] });
     },
   };
 }

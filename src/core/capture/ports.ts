@@ -87,8 +87,8 @@ export interface FrameLog {
   frameStored(livestreamId: string, workerId: string, at: Date): Promise<boolean>;
 }
 
-/** Tells the worker recording a capture, in whichever process, that someone asked for its recent frame (see frame-looks.ts). */
-export interface FrameLookSignal {
+/** Tells the worker recording a capture, in whichever process, that someone asked for its recent frame (see frame-requests.ts). */
+export interface FrameRequestSignal {
   looked(livestreamId: string): Promise<void>;
 }
 

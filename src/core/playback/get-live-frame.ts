@@ -2,7 +2,7 @@ import { objectKeys } from '../archive/object-keys.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
-import type { CaptureStates, FrameLookSignal } from '../capture/ports.js';
+import type { CaptureStates, FrameRequestSignal } from '../capture/ports.js';
 
 /**
  * Where the recent frame of a record being recorded is stored, and when it was taken; asking is a
@@ -11,7 +11,7 @@ import type { CaptureStates, FrameLookSignal } from '../capture/ports.js';
  * `live_frame_not_found` (no frame stored yet: one is made now).
  */
 export async function getLiveFrame(
-  deps: { livestreams: LivestreamRepo; captures: CaptureStates; looks: FrameLookSignal },
+  deps: { livestreams: LivestreamRepo; captures: CaptureStates; looks: FrameRequestSignal },
   id: string,
 ): Promise<{ key: string; takenAt: Date }> {
   const record = await getLivestream(deps, id);

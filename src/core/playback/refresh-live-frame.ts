@@ -5,7 +5,7 @@ import { trackOf } from '../capture/fragment-tracks.js';
 import type { LiveDeps } from './get-live-playlist.js';
 import { isRecording } from '../capture/capture-lifecycle.js';
 import type { RecordedSegment } from '../capture/capture.js';
-import type { FrameLooks } from './frame-looks.js';
+import type { FrameRequests } from './frame-requests.js';
 import type { FrameLog, MediaTools, Spool } from '../capture/ports.js';
 import { collect } from '../archive/collect-bytes.js';
 import { readLiveMedia } from './read-live-media.js';
@@ -65,11 +65,11 @@ export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId
 }
 
 /** What keeps a recording's frame: what makes it, and the looks at it this process hears of. */
-export type KeepLiveFrameDeps = LiveFrameDeps & { frameLooks: FrameLooks };
+export type KeepLiveFrameDeps = LiveFrameDeps & { frameRequests: FrameRequests };
 
 /**
  * Makes a recording's recent frame while someone looks at it, until the returned function is
- * called. A look (`deps.frameLooks`) at a recording whose frame is a minute old, or that has none,
+ * called. A look (`deps.frameRequests`) at a recording whose frame is a minute old, or that has none,
  * makes one at once; then a new one every LIVE_FRAME_EVERY_MS until LOOKED_AT_FOR_MS pass without a
  * look. Before a segment is recorded it is tried every few seconds; a failure (told to `onError`)
  * waits the full interval, so a stream ffmpeg cannot read costs one try a minute while looked at.
@@ -92,7 +92,7 @@ export function keepLiveFrame(deps: KeepLiveFrameDeps, id: string, workerId: str
     making = false;
     if (!stopped) timer = setTimeout(() => void make(), outcome === 'none' ? FIRST_FRAME_EVERY_MS : LIVE_FRAME_EVERY_MS);
   };
-  const stopWatching = deps.frameLooks.watch(id, () => {
+  const stopWatching = deps.frameRequests.watch(id, () => {
     lookedAt = Date.now();
     if (timer === undefined) void make();
   });

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import { getLiveFrame } from '../../core/playback/get-live-frame.js';
-import type { CaptureStates, FrameLookSignal } from '../../core/capture/ports.js';
+import type { CaptureStates, FrameRequestSignal } from '../../core/capture/ports.js';
 import { AppError } from '../../core/errors.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import { isNotModified } from '../feeds/conditional.js';
@@ -23,7 +23,7 @@ const FRAME_RATE: ClientRate = { max: 600, windowSeconds: 60, what: 'frame reque
 export interface LiveFrameRouteDeps {
   livestreams: LivestreamRepo;
   captures: CaptureStates;
-  looks: FrameLookSignal;
+  looks: FrameRequestSignal;
   store: Pick<ArchiveStore, 'stat' | 'read'>;
 }
 

@@ -1,6 +1,6 @@
 /*
  * The PostgreSQL NOTIFY channels that wake Kura's background work, from any process. Each but the
- * frame looks' is notified by a trigger: the migrations' (migrations/*.sql) or, for the jobs, the
+ * frame requests' is notified by a trigger: the migrations' (migrations/*.sql) or, for the jobs, the
  * one the queue adapter puts on pg-boss's job table (pg-boss-tables.ts).
  */
 
@@ -20,7 +20,7 @@ export const RECORD_CHANGES_CHANNEL = 'kura_livestreams_changed';
 export const WEBHOOK_EVENTS_CHANNEL = 'kura_webhook_events';
 
 /** Someone asked for a recording's recent frame: the record's id (sent by the api, src/adapters/db/frame-repo.ts, not a trigger). */
-export const FRAME_LOOKS_CHANNEL = 'kura_frame_looks';
+export const FRAME_REQUESTS_CHANNEL = 'kura_frame_looks';
 
 /** Every channel background work listens to. */
 export type NotifyChannel =
@@ -29,4 +29,4 @@ export type NotifyChannel =
   | typeof LEASE_NOTIFY_CHANNEL
   | typeof RECORD_CHANGES_CHANNEL
   | typeof WEBHOOK_EVENTS_CHANNEL
-  | typeof FRAME_LOOKS_CHANNEL;
+  | typeof FRAME_REQUESTS_CHANNEL;

@@ -5,7 +5,7 @@
  * to the capture recording each: `keepLiveFrame` watches its own record's, and makes frames only
  * while someone looks.
  */
-export interface FrameLooks {
+export interface FrameRequests {
   /** Someone asked for the recent frame of record `id`. */
   heard(id: string): void;
   /** Calls `onLook` at each look at record `id`'s frame until the returned function is called. */
@@ -13,7 +13,7 @@ export interface FrameLooks {
 }
 
 /** The looks of one process, in memory: a look at a record no capture here watches is nobody's. */
-export function createFrameLooks(): FrameLooks {
+export function createFrameRequests(): FrameRequests {
   const watchers = new Map<string, () => void>();
   return {
     heard(id) {
