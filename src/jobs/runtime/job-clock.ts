@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0030-kura-clock.md
 import type { JobSchedule } from '../job-definition.js';
+import type { Jobs } from '../jobs.js';
 
 /**
  * Calls `send` for each schedule when its time comes, in every worker; `send` makes the workers'
@@ -23,4 +24,9 @@ export function startJobClock(schedules: readonly JobSchedule[], send: (schedule
   };
   schedules.forEach(arm);
   return () => timers.forEach((timer) => clearTimeout(timer));
+}
+
+/** The job-clock loop of the catalogue: sends each scheduled job at its time, in every worker (the queue keeps one per period). */
+export function startJobClockLoop(context: { jobs: Pick<Jobs, 'startClock'> }, wake: { schedules: readonly JobSchedule[] }): () => void {
+  return context.jobs.startClock(wake.schedules);
 }

@@ -5,6 +5,7 @@ import { finalFailure, type JobDefinition, type WorkerLimits } from '../job-defi
 import { readPayload } from './payloads.js';
 import { QueueRunner } from './queue-runner.js';
 import { wakeEvery } from '../../shared/wake-ups.js';
+import type { Jobs } from '../jobs.js';
 
 /** How a worker's runners run: its limits, and what wakes them. */
 export interface WorkOptions extends WorkerLimits {
@@ -93,4 +94,17 @@ function runner(handlers: JobHandlers, hooks: JobFailureHooks, name: JobName, on
       return { permanentFailure: failure.message };
     }
   };
+}
+
+/**
+ * The job-runners loop of the catalogue: one runner per job, woken by JOB_NOTIFY_CHANNEL (a job
+ * sent, retried or brought forward), its backstop a look at the job table. Its stop takes no
+ * more jobs; those running go on until the queue stops.
+ */
+export function startJobRunnersLoop(
+  context: { jobs: Pick<Jobs, 'work' | 'pause'>; handlers: JobHandlers; hooks: JobFailureHooks; timing: WorkerLimits },
+  wake: { feed: ChangeFeed; everySeconds: number },
+): () => void {
+  context.jobs.work(context.handlers, context.hooks, { maxCaptures: context.timing.maxCaptures, wake: wake.feed, backstopSeconds: wake.everySeconds });
+  return () => context.jobs.pause();
 }
