@@ -1,7 +1,7 @@
 // `npm ci`'s prepare: builds Kura, unless dist/ was built from this very commit with nothing changed
 // since. `npx kura` in a clone installs the clone itself into npm's npx cache the first time
 // (npm runs a project's own bin that way), and that install runs prepare again: without this
-// check the first `npx kura` built all of Kura a second time before answering (decision 0081).
+// check the first `npx kura` built all of Kura a second time before answering (decision 0100).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 

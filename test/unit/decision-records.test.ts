@@ -107,8 +107,10 @@ describe('the decision records', () => {
     }
     expect(mismatches, 'run node scripts/docs/cite-decisions.mjs').toEqual([]);
   });
-  it('hold no measurements: figures measured on a machine are in bench/RESULTS.md', () => {
-    const found = records.flatMap((record) => measurementsIn(record.text).map((figure) => `${record.name}: ${figure}`));
+  it('hold no measurements, unless superseded (kept as they were): figures measured on a machine are in bench/RESULTS.md', () => {
+    const found = records
+      .filter((record) => record.status === 'accepted')
+      .flatMap((record) => measurementsIn(record.text).map((figure) => `${record.name}: ${figure}`));
     expect(found, 'move the figure to bench/RESULTS.md and link its section').toEqual([]);
   });
 

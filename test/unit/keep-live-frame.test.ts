@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFrameRequests } from '../../src/core/playback/frame-requests.js';
 import { keepLiveFrame, LIVE_FRAME_EVERY_MS, LOOKED_AT_FOR_MS, type KeepLiveFrameDeps } from '../../src/core/playback/refresh-live-frame.js';
 
-// When a recording's frame is made (decision 0087), on fake timers: every try here fails at its
+// When a recording's frame is made (decision 0102), on fake timers: every try here fails at its
 // first step, reading the capture (a stand-in that counts the tries), which keepLiveFrame retries a
 // frame interval later, as it would a frame made.
 let tries: number;

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0087-frames-only-while-looked-at.md
+// Decisions: docs/decisions/0102-frames-only-while-looked-at.md
 import type pg from 'pg';
 import type { FrameLog, FrameRequestSignal } from '../../core/capture/ports.js';
 

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0081-what-runs-when-idle.md, docs/decisions/0086-one-wake-up-a-minute.md
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0086-one-wake-up-a-minute.md, docs/decisions/0100-what-runs-when-idle.md
 import pg from 'pg';
 import { translateConnectionLoss } from './connection-loss.js';
 
@@ -9,7 +9,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
  * How long an idle connection is kept: an hour. The pool hands out the connection released last,
  * so one opened for a moment of more queries at once sits unused until the next such moment; kept
  * five minutes, it was closed and opened again every few minutes of an idle server (a fork, a
- * password handshake and a cold catalog cache each time; see decision 0081).
+ * password handshake and a cold catalog cache each time; see decision 0100).
  */
 export const IDLE_CONNECTION_MS = 3_600_000;
 

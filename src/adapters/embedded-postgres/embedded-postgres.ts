@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md, docs/decisions/0081-what-runs-when-idle.md, docs/decisions/0086-one-wake-up-a-minute.md
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md, docs/decisions/0086-one-wake-up-a-minute.md, docs/decisions/0100-what-runs-when-idle.md
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -18,7 +18,7 @@ const SHUTDOWN_WAIT_MS = 30_000;
 // looks at each database every 15 minutes, not every minute: its workers (one forked for each of
 // the three databases in turn, 10–20 ms of CPU each) were most of what an idle cluster costs; the
 // WAL writer wakes every 10 s, not every 0.2 s, while anything was written in the last seconds:
-// commits flush their own WAL (synchronous_commit stays on), so its rounds only woke it (decision 0081);
+// commits flush their own WAL (synchronous_commit stays on), so its rounds only woke it (decision 0100);
 // the background writer's rounds are 10 s apart, not 0.2 s, so with nothing to write it sleeps
 // 500 s, not 10 s: Kura's few writes are flushed by the checkpoints and the backends (decision 0086)
 const POSTGRES_FLAGS = [

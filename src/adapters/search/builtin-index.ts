@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0093-builtin-search-kept-orders.md
+// Decisions: docs/decisions/0103-builtin-search-kept-orders.md
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { SearchDocument, SearchIndex } from '../../core/search/search.js';

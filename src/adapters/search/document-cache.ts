@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0093-builtin-search-kept-orders.md
+// Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0103-builtin-search-kept-orders.md
 import { LRUCache } from 'lru-cache';
 
 /**

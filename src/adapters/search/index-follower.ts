@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0093-builtin-search-kept-orders.md
+// Decisions: docs/decisions/0103-builtin-search-kept-orders.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../shared/change-feed.js';
 import { inTransaction } from '../db/pool.js';

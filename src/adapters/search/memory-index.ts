@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0093-builtin-search-kept-orders.md
+// Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0103-builtin-search-kept-orders.md
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest, type SortField } from '../../core/search/search.js';
 import { fieldParts, hasCjk } from './cjk-words.js';
 import { FieldOrder } from './field-order.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0078-disk-space-and-a-full-disk.md, docs/decisions/0101-an-idle-kura-writes-nothing.md
 /** A filesystem's space, as statfs reads it: what an unprivileged process may still write, and its size. */
 export interface DiskSpace {
   freeBytes: number;
@@ -49,7 +49,7 @@ export const GROWTH_DAYS = 30;
 export const SPOOL_REPORT_SECONDS = 60;
 /**
  * A spool's report is written again at least this often, changed or not: an idle archive then
- * writes nothing for half an hour, and its PostgreSQL does not checkpoint (decision 0085).
+ * writes nothing for half an hour, and its PostgreSQL does not checkpoint (decision 0101).
  */
 const SPOOL_REWRITE_MS = 30 * 60 * 1000;
 /** A worker not heard from for this long is left out (gone): its rewrite, and five minutes. */

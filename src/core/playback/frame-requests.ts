@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0087-frames-only-while-looked-at.md
+// Decisions: docs/decisions/0102-frames-only-while-looked-at.md
 
 /**
  * The looks at recordings' recent frames that this worker hears of (from any api process), handed

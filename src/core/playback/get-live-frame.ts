@@ -6,7 +6,7 @@ import type { CaptureStates, FrameRequestSignal } from '../capture/ports.js';
 
 /**
  * Where the recent frame of a record being recorded is stored, and when it was taken; asking is a
- * look, which tells the worker recording it to make frames (0087). Throws `livestream_not_found`,
+ * look, which tells the worker recording it to make frames (0102). Throws `livestream_not_found`,
  * `live_ended` (the record is finished or failed: its thumbnail replaced the frame) and
  * `live_frame_not_found` (no frame stored yet: one is made now).
  */

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0079-recording-progress.md, docs/decisions/0087-frames-only-while-looked-at.md
+// Decisions: docs/decisions/0079-recording-progress.md, docs/decisions/0102-frames-only-while-looked-at.md
 import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import { trackOf } from '../capture/fragment-tracks.js';

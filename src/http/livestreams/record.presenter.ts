@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md, docs/decisions/0087-frames-only-while-looked-at.md
+// Decisions: docs/decisions/0006-history-queue-and-stats.md, docs/decisions/0010-one-record-presenter-per-audience.md, docs/decisions/0102-frames-only-while-looked-at.md
 import { describeEndReason } from '../../core/capture/capture.js';
 import type { LivestreamDetails as CoreDetails } from '../../core/record-actions/get-livestream-details.js';
 import type { Livestream } from '../../core/records/livestream.js';
@@ -51,7 +51,7 @@ export function presentDetails(details: CoreDetails, publicUrl: string, audience
 
 /**
  * A recording's figures, and its frame's URL, which `at` makes the frame's own: each new frame is
- * a new URL, and an old one stays cacheable. Asking for it is what makes frames (0087): while no
+ * a new URL, and an old one stays cacheable. Asking for it is what makes frames (0102): while no
  * frame is fresh, `look` changes every LOOK_AGAIN_MS, so a page left open asks again.
  */
 export function presentProgress(progress: CaptureProgress | null, id: string, publicUrl: string, now = new Date()): CaptureProgressBody | null {

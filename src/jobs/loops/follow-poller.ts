@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0101-an-idle-kura-writes-nothing.md
 import { randomUUID } from 'node:crypto';
 import type { CheckDeps, CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0023-lifecycle-sweep.md, docs/decisions/0085-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0023-lifecycle-sweep.md, docs/decisions/0101-an-idle-kura-writes-nothing.md
 import { completePendingTakedowns } from '../../core/record-actions/complete-takedown.js';
 import { sweepLifecycle, type SweepPolicy } from '../../core/record-actions/sweep-lifecycle.js';
 import type { BackgroundLog, WorkerDeps, WorkerSettings } from '../job-work.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0085-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0101-an-idle-kura-writes-nothing.md
 import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { WebhookRepo } from '../../core/notifications/ports.js';
 import type { BackgroundLog, WebhookDrains } from '../job-work.js';

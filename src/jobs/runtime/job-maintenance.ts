@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0085-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0101-an-idle-kura-writes-nothing.md
 import type { Jobs } from '../jobs.js';
 import type { BackgroundLog } from '../job-work.js';
 import { startEvery } from './every.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0081-what-runs-when-idle.md
+// Decisions: docs/decisions/0100-what-runs-when-idle.md
 import type { Static, TObject, TSchema, TString } from 'typebox';
 import type { Compile } from 'typebox/compile';
 import { PermanentError } from '../../core/errors.js';
@@ -6,7 +6,7 @@ import { PermanentError } from '../../core/errors.js';
 /*
  * The payload schemas are written as the JSON Schema `Type.Object` makes, and typebox's compiler is
  * loaded at the first payload read: loading typebox is most of what sending a job would cost a CLI
- * command otherwise (decision 0081); only a worker reads payloads.
+ * command otherwise (decision 0100); only a worker reads payloads.
  */
 
 /** The payload of a job about one record: the record's id (which is also the job's key). */

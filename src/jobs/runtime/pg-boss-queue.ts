@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0081-what-runs-when-idle.md
+// Decisions: docs/decisions/0100-what-runs-when-idle.md
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from './job-queue.js';
