@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accessOf, createYouTubeSource, readYouTubeVideo, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { createYouTubeSource, type YtDlp } from '../../src/adapters/sources/youtube-source.js';
+import { accessOf, readYouTubeVideo } from '../../src/adapters/sources/youtube-video.js';
 import { troubleInWords, YtDlpFailure } from '../../src/adapters/ytdlp/ytdlp-trouble.js';
 import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 

@@ -16,11 +16,11 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
 
 /** The follows themselves: added, listed, found, changed, removed. */
 function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | 'remove'> {
-  const one = (text: string, values: unknown[]) => oneFollow(pool, text, values);
   return {
     async add(follow) {
       try {
-        const added = await one(
+        const added = await oneFollow(
+          pool,
           `insert into follows (id, kind, url, channel_id, channel_name, title, title_include, title_exclude, members_only, quality,
                                 created_by, created_at, next_check_at, signals, retention_keep_last, retention_max_age_days, retention_max_gb)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17) returning ${FOLLOW_COLUMNS}`,
@@ -58,7 +58,7 @@ function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | '
       return rows.map(toFollow);
     },
 
-    find: (id) => one(`select ${FOLLOW_COLUMNS} from follows where id = $1`, [id]),
+    find: (id) => oneFollow(pool, `select ${FOLLOW_COLUMNS} from follows where id = $1`, [id]),
 
     async remove(id) {
       const result = await pool.query('delete from follows where id = $1', [id]);
@@ -69,12 +69,12 @@ function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | '
 
 /** An edit of a follow: its rules, names, pause and next check. */
 function followChanges(pool: pg.Pool): Pick<FollowRepo, 'update'> {
-  const one = (text: string, values: unknown[]) => oneFollow(pool, text, values);
   return {
     update(id, change) {
       const rules = change.rules;
       // a new next check (resuming) brings every signal due later forward to it
-      return one(
+      return oneFollow(
+        pool,
         `update follows set
            channel_name = coalesce($2, channel_name), title = case when $3 then $4 else title end,
            paused = coalesce($5, paused),
@@ -179,6 +179,7 @@ function followChecks(pool: pg.Pool): Pick<FollowRepo, 'recordCheck' | 'sighting
   };
 }
 
+/** The one follow a statement returns, or null. */
 async function oneFollow(pool: pg.Pool, text: string, values: unknown[]) {
   const { rows } = await pool.query<FollowRow>(text, values);
   return rows[0] ? toFollow(rows[0]) : null;
