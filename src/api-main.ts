@@ -29,7 +29,7 @@ export async function buildApi(config: Config, database: Database, log: Logger, 
   onStop(() => search.close());
   const sources = createSources(config);
   const accounts = createAccountDeps(config, database.pool, sources);
-  const app = await buildHttp(config, { database, store: createStore(config, database), feed, search, sources, accounts, scheduler: jobs, log });
+  const app = await buildHttp(config, { database, store: await createStore(config, database), feed, search, sources, accounts, scheduler: jobs, log });
   await announceSetup(config, accounts.setup, log);
   onStop(() => app.close());
   return app;

@@ -30,7 +30,7 @@ export async function startWorkerRole(config: Config, log: Logger, onDatabaseLos
     running.add(() => jobs.stop(SHUTDOWN_GRACE_MS));
     const search = createSearch(config, database.pool, null, log);
     running.add(() => search.close());
-    running.add(await startWorker(config, { database, store: createStore(config, database), jobs, sources: createSources(config), search }, log));
+    running.add(await startWorker(config, { database, store: await createStore(config, database), jobs, sources: createSources(config), search }, log));
     await database.checkpointAfterStart().catch((error: Error) => log.warn({ err: error }, 'the checkpoint after start failed'));
   });
   return { database, stop };

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import type { ArchiveStore } from '../core/archive/ports.js';
 import { createStore } from '../wiring/storage.js';
 import type { Command } from './command.js';
 import { machineChecks, publicUrlCheck, type SystemCheck } from '../wiring/machine-checks.js';
@@ -33,7 +34,7 @@ async function databaseAndStoreChecks(config: Config): Promise<SystemCheck[]> {
     await withDatabase(config, async (database) => {
       const { rows } = await database.pool.query<{ version: string }>("select current_setting('server_version') as version");
       results.push({ name: 'database', ok: true, detail: `${where}: PostgreSQL ${rows[0]?.version ?? '?'}, migrated` });
-      results.push(await storeCheck(config, createStore(config, database)));
+      results.push(await storeCheck(config, await createStore(config, database)));
       return 0;
     });
   } catch (error) {
@@ -47,7 +48,7 @@ async function databaseAndStoreChecks(config: Config): Promise<SystemCheck[]> {
   return results;
 }
 
-async function storeCheck(config: Config, store: ReturnType<typeof createStore>): Promise<SystemCheck> {
+async function storeCheck(config: Config, store: ArchiveStore): Promise<SystemCheck> {
   const name = config.storage.kind === 's3' ? `storage (S3 bucket ${config.storage.bucket})` : 'storage (local disk)';
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-doctor-'));
   const key = `doctor/${process.pid}-${Date.now()}.txt`;

@@ -25,7 +25,7 @@ async function runRetention(config: Config, args: string[]): Promise<number> {
     let failed = 0;
     if (values['dry-run'] === true) removals = (await currentPlan(database, config.retention, now)).removals;
     else {
-      removals = await applyRetention(createRetentionDeps(config, database), config.retention, now, {
+      removals = await applyRetention(await createRetentionDeps(config, database), config.retention, now, {
         removed: () => undefined,
         failed: (id, error) => {
           failed += 1;

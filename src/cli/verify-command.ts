@@ -19,7 +19,7 @@ async function runVerify(config: Config, args: string[]): Promise<number> {
     return 2;
   }
   return withDatabase(config, async (database) => {
-    const deps = createVerifyDeps(database, createStore(config, database));
+    const deps = createVerifyDeps(database, await createStore(config, database));
     const print = (finding: Finding) => console.log(shown`${finding.result.padEnd(7)} ${finding.id}  ${finding.detail}`);
     const id = positionals[0];
     let summary: VerifySummary | 'external';

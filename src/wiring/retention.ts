@@ -5,6 +5,6 @@ import type { Database } from './database.js';
 import { createStore } from './storage.js';
 
 /** What `kura retention` applies the rules with: the records and their chunks, the archive store, the admin actions it logs. */
-export function createRetentionDeps(config: Config, database: Database): ApplyRetentionDeps {
-  return { ...database, store: createStore(config, database), adminActions: createAdminActionRepo(database.pool) };
+export async function createRetentionDeps(config: Config, database: Database): Promise<ApplyRetentionDeps> {
+  return { ...database, store: await createStore(config, database), adminActions: createAdminActionRepo(database.pool) };
 }

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { createArchiveCheckRepo } from '../adapters/db/archive-check-repo.js';
 import { createUploadJournal } from '../adapters/db/upload-journal.js';
 import { createFsStore } from '../adapters/storage/fs-store.js';
-import { createS3Store } from '../adapters/storage/s3-store.js';
 import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
 import type { LivestreamRepo } from '../core/records/ports.js';
@@ -19,9 +18,15 @@ export function spoolDirOf(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'spool');
 }
 
-/** The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. */
-export function createStore(config: Config, database: Database): ArchiveStore {
-  return config.storage.kind === 's3' ? createS3Store(config.storage, { journal: createUploadJournal(database.pool) }) : createFsStore(archiveDirOf(config));
+/**
+ * The archive store `KURA_STORAGE` names: `dataDir/archive`, or the S3 bucket. The S3 store's
+ * module, with the AWS SDK, is loaded only for S3: loading the SDK is a good part of a process's
+ * start, which a restarted worker waits for before it takes its captures back.
+ */
+export async function createStore(config: Config, database: Database): Promise<ArchiveStore> {
+  if (config.storage.kind !== 's3') return createFsStore(archiveDirOf(config));
+  const { createS3Store } = await import('../adapters/storage/s3-store.js');
+  return createS3Store(config.storage, { journal: createUploadJournal(database.pool) });
 }
 
 /** What archive verification reads and writes: the store, the records and their checks. */

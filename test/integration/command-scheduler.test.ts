@@ -10,7 +10,7 @@ import { queuedJobs } from '../support/jobs.js';
 // started on, it makes the queues and the trigger itself, so the job waits for the first worker.
 let db: TestDatabase;
 beforeEach(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ jobQueue: false }); // what makes the queues, and when, is the subject
 });
 afterEach(() => db.drop());
 

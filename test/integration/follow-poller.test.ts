@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
@@ -8,17 +8,25 @@ import type { Follow, FollowRules } from '../../src/core/follows/follow.js';
 import { updateFollow } from '../../src/core/follows/update-follow.js';
 import type { FollowRepo, FollowSignal } from '../../src/core/follows/ports.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { startFollowPoller, type PollerOptions } from '../../src/jobs/loops/follow-poller.js';
+import type { PollerOptions } from '../../src/jobs/loops/follow-poller.js';
 import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
-import { checkFollow } from '../../src/core/follows/check-follow.js';
 
 // the core's check, watched: the poller must check with it (its tests, check-follow.test.ts, then test what workers run)
 vi.mock('../../src/core/follows/check-follow.js', async (importOriginal) => {
   const core = await importOriginal<typeof import('../../src/core/follows/check-follow.js')>();
   return { ...core, checkFollow: vi.fn(core.checkFollow) };
+});
+// test files share a worker process (decision 0104), so the poller may be loaded already with the
+// rule unwatched: it is loaded afresh here, and the modules are forgotten again after this file
+vi.resetModules();
+const { startFollowPoller } = await import('../../src/jobs/loops/follow-poller.js');
+const { checkFollow } = await import('../../src/core/follows/check-follow.js');
+afterAll(() => {
+  vi.doUnmock('../../src/core/follows/check-follow.js');
+  vi.resetModules();
 });
 
 // The follow poller of a worker on the real PostgreSQL: it does not claim every second, it sleeps

@@ -10,7 +10,7 @@ import { startJobsWithoutWorkers } from '../support/jobs.js';
 describe('job queues set up at once on a fresh database', () => {
   it('all start, whichever order their statements meet in', async () => {
     for (let round = 0; round < 3; round++) {
-      const db = await createTestDatabase();
+      const db = await createTestDatabase({ jobQueue: false });
       const started = await Promise.allSettled(Array.from({ length: 4 }, () => startJobsWithoutWorkers(db.url)));
       const failures = started.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []));
       await Promise.all(started.flatMap((s) => (s.status === 'fulfilled' ? [(s.value as Jobs).stop(0)] : [])));

@@ -13,7 +13,7 @@ import { startJobsWithoutWorkers } from '../support/jobs.js';
 let db: TestDatabase;
 let jobs: Jobs;
 beforeAll(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ jobQueue: false });
   jobs = await startJobsWithoutWorkers(db.url); // pg-boss creates its schema, Kura its queues and trigger
 });
 afterAll(async () => {

@@ -1,14 +1,13 @@
+// Decisions: docs/decisions/0105-test-databases-are-copies.md
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createLivestreamRepo } from '../../src/adapters/db/livestream-repo.js';
 import { createWatchLookRepo } from '../../src/adapters/db/watch-look-repo.js';
-import { migrate } from '../../src/adapters/db/migrator.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import type { CaptureRepo } from '../../src/core/capture/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../../src/core/records/ports.js';
-import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 
 export interface TestDatabase {
   url: string;
@@ -19,14 +18,21 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the run's PostgreSQL; `migrated: false` leaves the schema out. */
-export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+/**
+ * A fresh database on the run's PostgreSQL, migrated and with the job queue's tables and queues in
+ * place as a first start leaves them; `jobQueue: false` leaves the job queue out (a first start is
+ * the test's subject), `migrated: false` leaves the schema out too.
+ */
+export async function createTestDatabase(options: { migrated?: boolean; jobQueue?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = inject('postgresUrl');
   const name = `kura_test_${randomBytes(6).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
+  // a copy of one of the run's templates (global-setup.ts), which the migrations and pg-boss made once
+  const templates = inject('templates');
+  const from = !(options.migrated ?? true) ? null : (options.jobQueue ?? true) ? templates.withJobQueue : templates.migrated;
+  const template = from === null ? '' : ` template ${from}`;
+  await withClient(serverUrl, (client) => client.query(`create database ${name}${template}`));
   const url = serverUrl.replace(/\/[^/]+$/, `/${name}`);
   const pool = createPool({ connectionString: url, max: 5 });
-  if (options.migrated ?? true) await migrate(pool, readPackageInfo().migrationsDir);
   return {
     url,
     pool,

@@ -1,13 +1,26 @@
+// Decisions: docs/decisions/0105-test-databases-are-copies.md
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { migrate } from '../../src/adapters/db/migrator.js';
+import { createPool } from '../../src/adapters/db/pool.js';
 import { startEmbeddedPostgres } from '../../src/adapters/embedded-postgres/embedded-postgres.js';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
+import { startJobsWithoutWorkers } from './jobs.js';
+
+/**
+ * The databases test databases are copies of: copying one costs a fraction of migrating a database
+ * and setting pg-boss up on it (bench/RESULTS.md, decision 0104).
+ */
+const TEMPLATES = { migrated: 'kura_test_migrated', withJobQueue: 'kura_test_with_job_queue' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A real PostgreSQL (embedded-postgres) for the whole run; each test file makes its own database on it. */
     postgresUrl: string;
+    /** Databases on it that test databases are copies of (database.ts): migrated, and migrated with the job queue set up. */
+    templates: { migrated: string; withJobQueue: string };
   }
 }
 
@@ -22,8 +35,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env.TMPDIR = root;
   const server = await startEmbeddedPostgres({ dir: path.join(root, 'postgres'), log: () => undefined });
   project.provide('postgresUrl', server.connectionString);
+  await makeTemplates(server.connectionString);
+  project.provide('templates', TEMPLATES);
   return async () => {
     await server.stop();
     await rm(root, { recursive: true, force: true });
   };
+}
+
+/**
+ * Makes TEMPLATES with this tree's migrations and job queues; their connections are closed, as a
+ * template must have none when it is copied.
+ */
+async function makeTemplates(serverUrl: string): Promise<void> {
+  const admin = createPool({ connectionString: serverUrl, max: 1 });
+  for (const name of Object.values(TEMPLATES)) {
+    await admin.query(`create database ${name}`);
+    const url = serverUrl.replace(/\/[^/]+$/, `/${name}`);
+    const pool = createPool({ connectionString: url, max: 1 });
+    await migrate(pool, readPackageInfo().migrationsDir);
+    await pool.end();
+    if (name === TEMPLATES.withJobQueue) await (await startJobsWithoutWorkers(url)).stop(0);
+  }
+  await admin.end();
 }

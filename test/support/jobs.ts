@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0099-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0104-tests-that-cannot-lie.md
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
 import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
