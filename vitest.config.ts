@@ -11,9 +11,9 @@ export default defineConfig({
     // than once a file: two fifths of the integration files' CPU was loading them again
     // (decision 0104); each file still makes its own database, data directory and servers
     isolate: false,
-    // three test files at once even on two cores (vitest would take one): most of the suite's time
-    // is real-time streams waiting on the clock, not CPU (with two, the cores were half idle)
-    maxWorkers: 3,
+    // four test files at once even on two cores (vitest would take one): most of the suite's time
+    // is real-time streams waiting on the clock, not CPU (decision 0104)
+    maxWorkers: 4,
     sequence: { sequencer: E2eFirstSequencer },
     // end-to-end tests record real-time streams of 10–20 s and take 30–40 s on a quiet 2-core
     // machine; the limit only catches a hang, with room for a loaded CI machine
