@@ -2,7 +2,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * End-to-end files (real-time streams, 30–140 s each) first, then integration, then unit; last,
- * the file that measures a restart's own time, which a machine busy with three files at once
+ * the file that measures a restart's own time, which a machine busy with several files at once
  * stretches past what it measures (crash-takeover: the captures held again within 5 s of a start).
  */
 const RANKS: ReadonlyArray<[RegExp, number]> = [
