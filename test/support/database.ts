@@ -27,9 +27,9 @@ export async function createTestDatabase(options: { migrated?: boolean; jobQueue
   const serverUrl = inject('postgresUrl');
   const name = `kura_test_${randomBytes(6).toString('hex')}`;
   // a copy of one of the run's templates (global-setup.ts), which the migrations and pg-boss made once
+  const { migrated = true, jobQueue = true } = options;
   const templates = inject('templates');
-  const from = !(options.migrated ?? true) ? null : (options.jobQueue ?? true) ? templates.withJobQueue : templates.migrated;
-  const template = from === null ? '' : ` template ${from}`;
+  const template = migrated ? ` template ${jobQueue ? templates.withJobQueue : templates.migrated}` : '';
   await withClient(serverUrl, (client) => client.query(`create database ${name}${template}`));
   const url = serverUrl.replace(/\/[^/]+$/, `/${name}`);
   const pool = createPool({ connectionString: url, max: 5 });

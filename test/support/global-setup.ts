@@ -48,14 +48,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
  * template must have none when it is copied.
  */
 async function makeTemplates(serverUrl: string): Promise<void> {
+  const urlOf = (name: string) => serverUrl.replace(/\/[^/]+$/, `/${name}`);
   const admin = createPool({ connectionString: serverUrl, max: 1 });
-  for (const name of Object.values(TEMPLATES)) {
-    await admin.query(`create database ${name}`);
-    const url = serverUrl.replace(/\/[^/]+$/, `/${name}`);
-    const pool = createPool({ connectionString: url, max: 1 });
-    await migrate(pool, readPackageInfo().migrationsDir);
-    await pool.end();
-    if (name === TEMPLATES.withJobQueue) await (await startJobsWithoutWorkers(url)).stop(0);
-  }
+  await admin.query(`create database ${TEMPLATES.migrated}`);
+  const migrated = createPool({ connectionString: urlOf(TEMPLATES.migrated), max: 1 });
+  await migrate(migrated, readPackageInfo().migrationsDir);
+  await migrated.end();
+  await admin.query(`create database ${TEMPLATES.withJobQueue} template ${TEMPLATES.migrated}`);
   await admin.end();
+  await (await startJobsWithoutWorkers(urlOf(TEMPLATES.withJobQueue))).stop(0);
 }
