@@ -29,6 +29,8 @@ export interface Config {
   readonly systemDir: string;
   /** Unset: Kura runs its own PostgreSQL in `dataDir/postgres`. */
   readonly databaseUrl: string | undefined;
+  /** KURA_DB_POOL_MAX: connections this process's pool may hold (the connection budget: README "Scaling out"). */
+  readonly dbPoolMax: number;
   readonly role: Role;
   readonly usdPerGbPerMonth: number;
   /** KURA_PUBLIC_READ: anyone may read the archive (true), or only callers with a session, an API token or a feed token (false). */
@@ -130,6 +132,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     dataDir: path.resolve(cwd, read('KURA_DATA_DIR') ?? './data'),
     systemDir: path.resolve(cwd, read('KURA_SYSTEM_DIR') ?? '/var/lib/kura'),
     databaseUrl,
+    dbPoolMax: integer('KURA_DB_POOL_MAX', 10, 2, 1000),
     role: oneOf('KURA_ROLE', ROLES, 'all'),
     usdPerGbPerMonth,
     publicRead,

@@ -1,5 +1,5 @@
 import { SPOOL_REPORT_SECONDS } from '../core/archive/disk-figures.js';
-import { backstop, defineLoop, type Loop, type WakeUp } from './runtime/loop.js';
+import { backstop, defineLoop, type Loop } from './runtime/loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';
 import { startFollowPollerLoop } from './loops/follow-poller.js';
 import { startFrameRequestsLoop } from './loops/frame-requests.js';
@@ -20,30 +20,26 @@ import {
   LEASE_NOTIFY_CHANNEL,
   RECORD_CHANGES_CHANNEL,
   WEBHOOK_EVENTS_CHANNEL,
-  type NotifyChannel,
 } from './runtime/notify-channels.js';
 import type { LoopContext } from './worker-context.js';
 
 /*
  * Every loop a worker runs, each with what wakes it (a NOTIFY channel, a timer, the clock's
  * schedules); with JOBS (catalogue.ts), the whole of what Kura runs in the background. A worker
- * starts exactly these (background.ts) and listens to exactly the channels they name, on the
- * connections LISTEN_CONNECTIONS says.
+ * starts exactly these (background.ts) and listens to exactly the channels they name, all on one
+ * connection (the connection budget, decision 0107).
  */
 
 /** Every loop a worker runs, started in this order and stopped in the reverse (the job runners take no new job first). */
 export const LOOPS = {
   'search-sync': defineLoop({
     purpose: 'drains the search outbox into the engine as records change; a failed drain asks for index-records',
-    // the busiest channel (every record change, and every search document a drain writes), on a
-    // connection of its own, as before this catalogue
-    wakeUp: { channel: RECORD_CHANGES_CHANNEL, everySeconds: null, ownConnection: true },
+    wakeUp: { channel: RECORD_CHANGES_CHANNEL, everySeconds: null },
     start: startSearchSyncLoop,
   }),
   'webhook-wake-up': defineLoop({
     purpose: 'asks for a deliver-webhooks drain at each new webhook event, once at start, and when its backstop finds a delivery due',
-    // on a connection of its own, as before this catalogue
-    wakeUp: { channel: WEBHOOK_EVENTS_CHANNEL, everySeconds: () => WEBHOOK_BACKSTOP_SECONDS, ownConnection: true },
+    wakeUp: { channel: WEBHOOK_EVENTS_CHANNEL, everySeconds: () => WEBHOOK_BACKSTOP_SECONDS },
     start: startWebhookWakeUp,
   }),
   'prune-webhook-history': defineLoop({
@@ -108,11 +104,3 @@ export type LoopName = keyof typeof LOOPS;
 
 /** The channels a worker listens to: those its loops name. */
 export const LOOP_CHANNELS = [...new Set(Object.values(LOOPS).flatMap((loop) => (loop.wakeUp.channel === null ? [] : [loop.wakeUp.channel])))];
-
-/** The LISTEN connections a worker opens, each with its channels: one shared by the loops' channels, and one for each loop that asks for its own. */
-export const LISTEN_CONNECTIONS: ReadonlyArray<readonly NotifyChannel[]> = (() => {
-  const wakeUps: WakeUp[] = Object.values(LOOPS).map((loop) => loop.wakeUp);
-  const own = wakeUps.flatMap((w) => (w.channel !== null && w.ownConnection === true ? [w.channel] : []));
-  const shared = LOOP_CHANNELS.filter((channel) => !own.includes(channel));
-  return [shared, ...own.map((channel) => [channel])];
-})();

@@ -71,6 +71,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
   const lost = throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.warn({ err: error, suppressed }, 'database connection lost'));
   const pool = createPool({
     connectionString,
+    max: config.dbPoolMax,
     onError: (error) => closing || lost(error),
   });
   try {

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { IDLE_CONNECTION_MS } from '../adapters/db/pool.js';
 import type pg from 'pg';
 import { startPgBossQueue } from '../jobs/runtime/pg-boss-queue.js';
 import type { QueuePolicy } from '../jobs/runtime/job-queue.js';
@@ -11,12 +10,13 @@ import { throttled } from '../shared/log-throttle.js';
 
 /** Where the job queue lives, who hears its errors, and (tests) its policies. */
 export interface JobsOptions {
-  connectionString: string;
+  /** The process's pool, which the queue runs on. */
+  pool: pg.Pool;
   onError: (error: Error) => void;
   /** A worker's start: forget the schedules pg-boss's own clock kept (Kura up to 0.6); the catalogue's job-clock loop keeps the time now. */
   forgetCronSchedules?: boolean;
-  /** A CLI command's: only sends, on the command's pool when the queues are in place (see startPgBossQueue). */
-  sendOnlyOn?: pg.Pool;
+  /** A CLI command's: only sends, with no setup when the queues are in place (see startPgBossQueue). */
+  sendOnly?: boolean;
   /** Overrides of the jobs' policies (tests: fewer, quicker retries). */
   policies?: Partial<Record<JobName, Partial<QueuePolicy>>>;
 }
@@ -24,13 +24,12 @@ export interface JobsOptions {
 /** Kura's jobs on pg-boss: the queue adapter with every queue of the catalogue, and the Jobs on it. */
 export async function startJobs(options: JobsOptions): Promise<Jobs> {
   const queue = await startPgBossQueue({
-    connectionString: options.connectionString,
-    idleConnectionMs: IDLE_CONNECTION_MS,
+    pool: options.pool,
     queues: queueSpecs(options.policies),
     notifyChannel: JOB_NOTIFY_CHANNEL,
     forgetCronSchedules: options.forgetCronSchedules ?? false,
     retiredQueues: RETIRED_JOBS,
-    ...(options.sendOnlyOn === undefined ? {} : { sendOnlyOn: options.sendOnlyOn }),
+    sendOnly: options.sendOnly ?? false,
     onError: options.onError,
   });
   return new Jobs(queue, options.onError);
@@ -42,9 +41,9 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
  */
 export function startScheduler(database: Database, log: Logger, options: { worker?: boolean; command?: boolean } = {}): Promise<Jobs> {
   return startJobs({
-    connectionString: database.connectionString,
+    pool: database.pool,
     forgetCronSchedules: options.worker ?? false,
-    ...(options.command === true ? { sendOnlyOn: database.pool } : {}),
+    sendOnly: options.command ?? false,
     onError: throttled(DATABASE_LOG_EVERY_MS, (suppressed, error: Error) => log.error({ err: error, suppressed }, 'job queue error')),
   });
 }

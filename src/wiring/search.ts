@@ -49,7 +49,10 @@ export function createSearch(
   }
   const onIndexError = (error: Error) =>
     log?.warn({ err: error }, 'the search index could not be brought up to date; searches may miss recent changes until it is');
-  const engine = inThread === undefined ? createBuiltinSearch(pool, feed, { onIndexError }) : startSearchThread(inThread.databaseUrl, pool, onIndexError);
+  const engine =
+    inThread === undefined || feed === null
+      ? createBuiltinSearch(pool, feed, { onIndexError })
+      : startSearchThread(inThread.databaseUrl, pool, feed, onIndexError);
   const url = `${config.publicUrl}/api/search-engine`;
   return {
     access: async () => ({ url, apiKey: await engine.searchKey(), index: SEARCH_INDEX }),

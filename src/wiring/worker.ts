@@ -130,15 +130,13 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
 }
 
 /**
- * Starts this process's background work: every job and loop of the catalogue (src/jobs), on the
- * LISTEN connections it asks for. The returned function stops it and hands running captures back.
+ * Starts this process's background work: every job and loop of the catalogue (src/jobs), on one
+ * LISTEN connection, whose session stands for this worker's liveness. The returned function stops it and hands running captures back.
  */
 export async function startWorker(config: Config, parts: WorkerParts, log: Logger): Promise<() => Promise<void>> {
   const context = createWorkerContext(config, parts, log);
   const { workerId } = context.settings;
-  const stop = await startBackgroundWork(context, (channels, { holdsSession }) =>
-    openChannelFeeds(parts.database, log, channels, holdsSession ? workerId : undefined),
-  );
+  const stop = await startBackgroundWork(context, (channels) => openChannelFeeds(parts.database, log, channels, workerId));
   log.info({ workerId: context.settings.workerId, maxCaptures: context.timing.maxCaptures }, 'kura worker ready');
   return stop;
 }

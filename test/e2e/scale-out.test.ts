@@ -3,54 +3,84 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
-import { waitForRecord } from '../support/records.js';
+import { createTestDatabase, limitedOwner, type TestDatabase } from '../support/database.js';
+import { startHlsEndpointFixture } from '../support/hls-endpoint-fixture.js';
+import { probe, SEGMENT_REQUEST, startHlsFixture } from '../support/hls-fixture.js';
+import { waitForFollowRecords, waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
-// One api process and two worker processes, each its own `kura serve` with its own data directory
-// (as on separate machines), sharing one PostgreSQL database and one S3 store (s3rver), as a
-// scaled-out instance runs.
+// Api and worker processes, each its own `kura serve` with its own data directory (as on separate
+// machines), sharing one PostgreSQL database and one S3 store (s3rver), as a scaled-out instance
+// runs; they connect as a role PostgreSQL allows no more connections than README's budget says.
+
+/**
+ * The connection budget (README "Scaling out") at KURA_DB_POOL_MAX=4: an api holds at most its
+ * pool, its search thread's 3 and one LISTEN connection; a worker its pool and one LISTEN
+ * connection; a command its pool.
+ */
+const POOL_MAX = 4;
+const BUDGET = { api: POOL_MAX + 4, worker: POOL_MAX + 1, command: POOL_MAX };
+/** What two api processes, four workers and a command use at most. */
+const INSTANCE_BUDGET = 2 * BUDGET.api + 4 * BUDGET.worker + BUDGET.command;
+
 let db: TestDatabase;
+let owner: { url: string; drop(): Promise<void> };
 let cwd: string;
 let s3: TestS3;
-const fixtures: HlsFixture[] = [];
+const fixtures: Array<{ close(): Promise<void> }> = [];
 const processes: KuraProcess[] = [];
 
 beforeEach(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ migrated: false }); // the processes migrate it, as its owner
+  owner = await limitedOwner(db, INSTANCE_BUDGET + 2);
   cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-scale-'));
   await chmod(cwd, 0o755);
   s3 = await startS3();
 });
 afterEach(async () => {
-  for (const kura of processes.splice(0)) {
-    kura.child.kill('SIGKILL');
-    await kura.exited;
-  }
+  await stopAll();
   for (const fixture of fixtures.splice(0)) await fixture.close();
   await s3.stop();
   await db.drop();
+  await owner.drop();
 });
+
+/** Kills every process still running; resolves with what each printed. */
+async function stopAll(): Promise<string[]> {
+  const printed: string[] = [];
+  for (const kura of processes.splice(0)) {
+    kura.child.kill('SIGKILL');
+    const { stdout, stderr } = await kura.exited;
+    printed.push(stdout + stderr);
+  }
+  return printed;
+}
+
+const ENV = {
+  KURA_DB_POOL_MAX: String(POOL_MAX),
+  KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
+};
 
 function start(role: 'api' | 'worker'): KuraProcess {
   const kura = spawnKura(
     ['serve'],
     {
       ...s3.env,
-      DATABASE_URL: db.url,
+      ...ENV,
+      DATABASE_URL: owner.url,
       // a disk of its own: what a capture had not uploaded is not on the next worker's disk
       KURA_DATA_DIR: path.join(cwd, `${role}-${processes.length}`),
       KURA_SPOOL_CHUNK_MB: '1',
       KURA_ROLE: role,
       PORT: '0',
       LOG_LEVEL: 'info',
-      KURA_MAX_CAPTURES: '1', // so two streams need both workers
+      KURA_MAX_CAPTURES: '1', // so streams at once need as many workers
       KURA_WATCH_POLL_SECONDS: '0.5',
+      KURA_FOLLOW_POLL_SECONDS: '1',
+      KURA_CAPTURE_OFFLINE_SECONDS: '2',
       KURA_CAPTURE_STALE_SECONDS: '4',
       KURA_CAPTURE_IDLE_SECONDS: '8',
       KURA_MIN_FREE_DISK_MB: '10',
-      KURA_ALLOW_PRIVATE_SOURCES: 'true', // the fixtures live on 127.0.0.1
     },
     cwd,
   );
@@ -58,68 +88,119 @@ function start(role: 'api' | 'worker'): KuraProcess {
   return kura;
 }
 
-async function archive(url: string): Promise<string> {
-  const result = await runKura(['archive', url], { DATABASE_URL: db.url, KURA_DATA_DIR: path.join(cwd, 'cli'), KURA_ALLOW_PRIVATE_SOURCES: 'true' }, cwd);
+const command = async (args: string[]) => {
+  const result = await runKura(args, { ...ENV, DATABASE_URL: owner.url, KURA_DATA_DIR: path.join(cwd, 'cli') }, cwd);
   expect(result.code, result.stderr).toBe(0);
-  return /kura: (\S+) is/.exec(result.stdout)?.[1] as string;
+  return result.stdout;
+};
+
+/** The most connections the role held at once while `during` ran, looked at every 100 ms. */
+async function peakConnections<T>(during: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  const role = new URL(owner.url).username;
+  let peak = 0;
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where usename = $1', [role]);
+      peak = Math.max(peak, rows[0]?.n ?? 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  try {
+    return { result: await during(), peak };
+  } finally {
+    running = false;
+    await sampling;
+  }
+}
+
+async function archive(url: string): Promise<string> {
+  return /kura: (\S+) is/.exec(await command(['archive', url]))?.[1] as string;
 }
 
 const workerOf = async (id: string) =>
   (await db.pool.query<{ worker_id: string | null }>('select worker_id from captures where livestream_id = $1', [id])).rows[0]?.worker_id ?? null;
 
+/** The worker holding the record's capture, once one does. */
+async function waitForHolder(id: string): Promise<string> {
+  await expect.poll(() => workerOf(id), { timeout: 20_000 }).not.toBeNull();
+  return (await workerOf(id)) as string;
+}
+
 describe('a scaled-out instance', () => {
-  it('spreads captures over two workers, serves their logs from the api, and moves a killed worker’s capture to the other', async () => {
-    const api = start('api');
-    const apiUrl = (await api.waitForLog((l) => l.msg === 'kura api listening')).url as string;
-    const workers = [start('worker'), start('worker')];
-    const workerIds = await Promise.all(workers.map(async (w) => (await w.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string));
+  it('spreads captures and a follow over four workers within its connection budget, serves their logs from either api, and moves a killed worker’s capture to another', async () => {
+    const { peak } = await peakConnections(async () => {
+      const firstApi = start('api');
+      const apiUrl = (await firstApi.waitForLog((l) => l.msg === 'kura api listening')).url as string; // it migrated the database
+      const secondApi = start('api');
+      const workers = [start('worker'), start('worker'), start('worker'), start('worker')];
+      const otherApiUrl = (await secondApi.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+      const workerIds = await Promise.all(workers.map(async (w) => (await w.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string));
 
-    const long = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true }); // a 1 MiB chunk every ~4 s
-    const short = await startHlsFixture({ seconds: 12 });
-    fixtures.push(long, short);
-    const longId = await archive(long.url);
-    const shortId = await archive(short.url);
-    const encoded = [long.start(), short.start()];
-    await Promise.all([longId, shortId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'live')));
-    await Promise.all([long.seen(SEGMENT_REQUEST, 3), short.seen(SEGMENT_REQUEST, 3)]);
+      const endpoint = await startHlsEndpointFixture();
+      const long = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true }); // a 1 MiB chunk every ~4 s
+      const short = await startHlsFixture({ seconds: 12 });
+      fixtures.push(endpoint, long, short);
+      await endpoint.goOffline();
+      const followId = (await command(['follow', 'add', endpoint.url, '--channel', 'Karaoke night'])).trim();
+      const longId = await archive(long.url);
+      const shortId = await archive(short.url);
+      const encoded = [long.start(), short.start()];
+      const broadcast = endpoint.broadcast({ seconds: 12 });
+      const followedId = ((await waitForFollowRecords(db.url, followId, 1))[0] as { id: string }).id;
+      await Promise.all([longId, shortId, followedId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'live')));
+      await Promise.all([long.seen(SEGMENT_REQUEST, 3), short.seen(SEGMENT_REQUEST, 3)]);
 
-    // one capture on each worker, and the api (which records nothing) serves both logs
-    const holders = [await workerOf(longId), await workerOf(shortId)];
-    expect(new Set(holders)).toEqual(new Set(workerIds));
-    for (const id of [longId, shortId]) {
-      const log = await fetch(`${apiUrl}/api/logz?id=${id}`);
-      expect(log.status).toBe(200);
-      expect(await log.text()).toContain('[kura] recording');
-    }
+      // one capture on each of three workers, and either api (which records nothing) serves the logs
+      const holders = await Promise.all([longId, shortId, followedId].map((id) => waitForHolder(id)));
+      expect(new Set(holders).size).toBe(3);
+      for (const holder of holders) expect(workerIds).toContain(holder);
+      for (const [id, url] of [
+        [longId, apiUrl],
+        [shortId, otherApiUrl],
+      ] as const) {
+        const log = await fetch(`${url}/api/logz?id=${id}`);
+        expect(log.status).toBe(200);
+        expect(await log.text()).toContain('[kura] recording');
+      }
 
-    // kill the worker recording the long stream: the other one takes it over once it is free
-    await long.seen(SEGMENT_REQUEST, 8);
-    const victim = workers[workerIds.indexOf(holders[0] as string)] as KuraProcess;
-    victim.child.kill('SIGKILL');
-    await victim.exited;
-    await Promise.all(encoded);
-    const [longDone, shortDone] = await Promise.all(
-      [longId, shortId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed')),
-    );
-    expect(shortDone?.status, shortDone?.failure_reason ?? '').toBe('finished');
-    expect(longDone?.status, longDone?.failure_reason ?? '').toBe('finished');
-    const longLog = await fetch(`${apiUrl}/api/download/${longId}/log`).then((r) => r.text());
-    const takeover = longLog.indexOf(`[kura] worker ${workerIds.find((w) => w !== holders[0])} records this stream`);
-    expect(longLog.indexOf(`[kura] worker ${holders[0]} records this stream`)).toBeGreaterThan(-1);
-    expect(takeover).toBeGreaterThan(longLog.indexOf(`[kura] worker ${holders[0]} records this stream`));
+      // kill the worker recording the long stream: a free one takes it over
+      await long.seen(SEGMENT_REQUEST, 8);
+      const victim = workers[workerIds.indexOf(holders[0] as string)] as KuraProcess;
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+      await Promise.all(encoded);
+      await broadcast.fetchedAll();
+      await endpoint.goOffline();
+      const [longDone, shortDone, followedDone] = await Promise.all(
+        [longId, shortId, followedId].map((id) => waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed')),
+      );
+      expect(shortDone?.status, shortDone?.failure_reason ?? '').toBe('finished');
+      expect(followedDone?.status, followedDone?.failure_reason ?? '').toBe('finished');
+      expect(longDone?.status, longDone?.failure_reason ?? '').toBe('finished');
+      const longLog = await fetch(`${otherApiUrl}/api/download/${longId}/log`).then((r) => r.text());
+      const recorders = [...longLog.matchAll(/\[kura\] worker (\S+) records this stream/g)].map((match) => match[1]);
+      expect(recorders[0]).toBe(holders[0]);
+      expect(recorders.at(-1)).not.toBe(holders[0]);
+      expect(workerIds).toContain(recorders.at(-1));
 
-    // what the killed worker had stored stayed; what only its disk held was fetched again from the window
-    expect(longLog).toMatch(/from sequence \d+ on is neither stored nor on this worker's disk; fetching it again/);
-    // nothing lost and nothing recorded twice: every frame once, no gap
-    const details = await fetch(`${apiUrl}/api/video/${longId}`).then((r) => r.json());
-    expect(details.capture.gaps).toEqual([]);
-    const downloaded = path.join(cwd, 'long.mp4');
-    const redirect = await fetch(`${apiUrl}/api/download/${longId}/video`, { redirect: 'manual' });
-    expect(redirect.status).toBe(307);
-    const video = await fetch(redirect.headers.get('location') as string);
-    await writeFile(downloaded, new Uint8Array(await video.arrayBuffer()));
-    expect((await probe(downloaded)).frames).toBe(900);
-    expect(await s3.openUploads()).toEqual([]);
+      // what the killed worker had stored stayed; what only its disk held was fetched again from the window
+      expect(longLog).toMatch(/from sequence \d+ on is neither stored nor on this worker's disk; fetching it again/);
+      // nothing lost and nothing recorded twice: every frame once, no gap
+      const details = await fetch(`${apiUrl}/api/video/${longId}`).then((r) => r.json());
+      expect(details.capture.gaps).toEqual([]);
+      const downloaded = path.join(cwd, 'long.mp4');
+      const redirect = await fetch(`${apiUrl}/api/download/${longId}/video`, { redirect: 'manual' });
+      expect(redirect.status).toBe(307);
+      const video = await fetch(redirect.headers.get('location') as string);
+      await writeFile(downloaded, new Uint8Array(await video.arrayBuffer()));
+      expect((await probe(downloaded)).frames).toBe(900);
+      expect(await s3.openUploads()).toEqual([]);
+    });
+    // the documented budget held, and no process was refused a connection
+    expect(peak).toBeGreaterThan(2 * BUDGET.worker);
+    expect(peak).toBeLessThanOrEqual(INSTANCE_BUDGET);
+    for (const printed of await stopAll()) expect(printed).not.toMatch(/too many connections/);
   });
 });
 

@@ -124,7 +124,7 @@ const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, play
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  jobs = await startJobsWithoutWorkers(db.url);
+  jobs = await startJobsWithoutWorkers(db.pool);
   follows = createFollowRepo(db.pool);
   feed = listingSignal('feed');
   tabs = listingSignal('tabs');

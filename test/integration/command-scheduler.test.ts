@@ -18,13 +18,13 @@ const onError = (error: Error) => expect.fail(error.message);
 
 describe("a CLI command's job queue", () => {
   it('sends a watch that wakes the workers, on the command’s connection and making nothing, once a server made the queues', async () => {
-    const server = await startJobs({ connectionString: db.url, onError });
+    const server = await startJobs({ pool: db.pool, onError });
     await server.stop(1000);
     // a policy as an operator's older release left it: a server's start would set it again, a command leaves it
     await db.pool.query("update pgboss.queue set retry_limit = 7 where name = 'watch-stream'");
     const feeds = await listenForChannels(db.url, () => undefined, [JOB_NOTIFY_CHANNEL]);
     const woken = new Promise<string | undefined>((resolve) => feeds.feed(JOB_NOTIFY_CHANNEL).onChange((payload) => payload !== undefined && resolve(payload)));
-    const command = await startJobs({ connectionString: db.url, onError, sendOnlyOn: db.pool });
+    const command = await startJobs({ pool: db.pool, onError, sendOnly: true });
     try {
       await command.watch('hls-abc');
       expect(await woken).toMatch(/^watch-stream -?\d+$/);
@@ -38,7 +38,7 @@ describe("a CLI command's job queue", () => {
   });
 
   it('makes the queues and the trigger itself on a database no server has started on', async () => {
-    const command = await startJobs({ connectionString: db.url, onError, sendOnlyOn: db.pool });
+    const command = await startJobs({ pool: db.pool, onError, sendOnly: true });
     try {
       await command.watch('hls-first');
       expect((await queuedJobs(db, 'watch-stream', 'hls-first')).map((job) => job.state)).toEqual(['created']);

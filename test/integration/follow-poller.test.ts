@@ -47,7 +47,7 @@ let looked: () => void;
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  jobs = await startJobsWithoutWorkers(db.url);
+  jobs = await startJobsWithoutWorkers(db.pool);
   const pool = createPool({ connectionString: db.url, max: 2 });
   elsewhere = createFollowRepo(pool);
   closeElsewhere = () => pool.end();

@@ -25,7 +25,7 @@ let dir: string;
 let store: ArchiveStore;
 beforeAll(async () => {
   db = await createTestDatabase();
-  jobs = await startJobsWithoutWorkers(db.url);
+  jobs = await startJobsWithoutWorkers(db.pool);
   dir = await mkdtemp(path.join(os.tmpdir(), 'kura-go-on-'));
   store = createFsStore(dir);
 });

@@ -20,7 +20,7 @@ beforeEach(async () => {
   hooked.length = 0;
   errors.length = 0;
   db = await createTestDatabase();
-  worker = await startJobs({ connectionString: db.url, onError: (error) => errors.push(error.message) });
+  worker = await startJobs({ pool: db.pool, onError: (error) => errors.push(error.message) });
   const all = <T>(make: (name: JobName) => T) => Object.fromEntries(JOB_NAMES.map((name) => [name, make(name)]));
   const handlers = all((name) => async (payload: unknown) => void handled.push(`${name} ${JSON.stringify(payload)}`)) as unknown as JobHandlers;
   const hooks = all((name) => async () => void hooked.push(name)) as unknown as JobFailureHooks;

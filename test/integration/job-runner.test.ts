@@ -16,7 +16,7 @@ let stopWorking: ((timeoutMs?: number) => Promise<void>) | null;
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  sender = await startJobsWithoutWorkers(db.url); // another process: an api, a CLI command
+  sender = await startJobsWithoutWorkers(db.pool); // another process: an api, a CLI command
   stopWorking = null;
 });
 afterEach(async () => {
@@ -40,7 +40,7 @@ async function startWorker(
   options: { hooks?: Partial<JobFailureHooks>; maxCaptures?: number; policies?: JobsOptions['policies'] } = {},
 ): Promise<Jobs> {
   const all = (given: object) => Object.fromEntries(JOB_NAMES.map((name: JobName) => [name, (given as Record<string, unknown>)[name] ?? noop]));
-  const worker = await startJobs({ connectionString: db.url, onError: () => undefined, ...(options.policies ? { policies: options.policies } : {}) });
+  const worker = await startJobs({ pool: db.pool, onError: () => undefined, ...(options.policies ? { policies: options.policies } : {}) });
   stopWorking = await workJobs(
     worker,
     db.url,

@@ -14,7 +14,7 @@ afterEach(() => db.drop());
 
 const start = (schedules?: boolean) =>
   startJobs({
-    connectionString: db.url,
+    pool: db.pool,
     onError: (error) => expect.fail(error.message),
     ...(schedules === undefined ? {} : { forgetCronSchedules: schedules }),
   });
@@ -79,7 +79,7 @@ describe('scheduled jobs', () => {
 
 describe('sending jobs (pg-boss on the test database, no workers)', () => {
   it('queues a capture and a finalize once per stream however often they are asked for, keyed by the record', async () => {
-    const jobs = await startJobsWithoutWorkers(db.url);
+    const jobs = await startJobsWithoutWorkers(db.pool);
     try {
       await Promise.all([jobs.capture('s1'), jobs.capture('s1'), jobs.capture('s2'), jobs.finalize('s1'), jobs.finalize('s1')]);
       expect(await queuedJobs(db, 'capture-stream')).toEqual([
@@ -95,7 +95,7 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
   });
 
   it('queues a watch for later when asked for a time, keyed by the record', async () => {
-    const jobs = await startJobsWithoutWorkers(db.url);
+    const jobs = await startJobsWithoutWorkers(db.pool);
     try {
       const at = new Date(Date.now() + 3_600_000);
       await jobs.watch('w1', at);
@@ -109,7 +109,7 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
   });
 
   it('queues one look per record however often it is watched; the earliest asked-for time wins', async () => {
-    const jobs = await startJobsWithoutWorkers(db.url);
+    const jobs = await startJobsWithoutWorkers(db.pool);
     try {
       const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000);
       await jobs.watch('w1', inMinutes(120));
@@ -130,7 +130,7 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
   });
 
   it('a look asked for while one runs is queued (once) and is the next one a worker takes', async () => {
-    const jobs = await startJobsWithoutWorkers(db.url);
+    const jobs = await startJobsWithoutWorkers(db.pool);
     const worker = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
     await worker.start();
     try {
@@ -154,7 +154,7 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
   });
 
   it('the maintenance retries a dead worker’s job once its attempt outlived its expiry, and leaves a running one alone', async () => {
-    const jobs = await startJobsWithoutWorkers(db.url);
+    const jobs = await startJobsWithoutWorkers(db.pool);
     const worker = new PgBoss({ connectionString: db.url, schedule: false, supervise: false });
     await worker.start();
     try {

@@ -148,7 +148,7 @@ const ffmpeg = (program = 'ffmpeg') => createFfmpegTools({ ffmpeg: program, ffpr
 /** A worker on real pg-boss whose finalize is retried once, a second later, instead of 20 times with backoff. */
 async function startWorker(media: MediaTools): Promise<WorkerDeps> {
   jobs = await startJobs({
-    connectionString: db.url,
+    pool: db.pool,
     onError: () => undefined,
     policies: { 'finalize-archive': { retryLimit: 1, retryDelay: 1, retryBackoff: false } },
   });
@@ -183,7 +183,7 @@ describe('a finalize that fails for good', () => {
 
     // the admin's retry: the kept parts are made into a video again (here by a worker whose ffmpeg works)
     await stopWorking?.();
-    jobs = await startJobs({ connectionString: db.url, onError: () => undefined });
+    jobs = await startJobs({ pool: db.pool, onError: () => undefined });
     expect(await reviveLivestream({ ...deps, scheduler: jobs }, id, 'local/admin')).toBe('finalize');
     expect((await db.livestreams.findById(id))?.status).toBe('live');
     await finalizeArchive(workerDeps(ffmpeg()), id, { workerId: 'other', staleAfterSeconds: 30 });

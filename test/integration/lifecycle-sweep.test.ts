@@ -22,7 +22,7 @@ const POLICY = { neverLiveSeconds: 12 * 3600, leaseSeconds: 60, batch: 100 };
 
 beforeEach(async () => {
   db = await createTestDatabase();
-  jobs = await startJobs({ connectionString: db.url, onError: () => undefined });
+  jobs = await startJobs({ pool: db.pool, onError: () => undefined });
   captures = createCaptureRepo(db.pool);
   deps = { livestreams: db.livestreams, captures, scheduler: jobs, jobs, sweep: createSweepRepo(db.pool) };
 });

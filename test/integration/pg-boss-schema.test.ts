@@ -14,7 +14,7 @@ let db: TestDatabase;
 let jobs: Jobs;
 beforeAll(async () => {
   db = await createTestDatabase({ jobQueue: false });
-  jobs = await startJobsWithoutWorkers(db.url); // pg-boss creates its schema, Kura its queues and trigger
+  jobs = await startJobsWithoutWorkers(db.pool); // pg-boss creates its schema, Kura its queues and trigger
 });
 afterAll(async () => {
   await jobs?.stop(0);

@@ -10,8 +10,8 @@ import { followSearch, type SearchFollower } from '../support/search.js';
 
 // The built-in engine in a thread of its own (decision 0097), as `kura serve` runs it: the thread
 // is started from the build (dist/), since a thread runs JavaScript files; the documents are real
-// rows, indexed by the worker's own drain, and the thread reads and follows them on its own
-// connections. What it answers is compared with the same engine in this thread.
+// rows, indexed by the worker's own drain, and the thread reads them on its own connections and
+// follows them through the change feed it is given. What it answers is compared with the same engine in this thread.
 type Threaded = typeof import('../../src/adapters/search/threaded-search.js');
 const { startSearchThread, MAX_SEARCHES_HELD } = (await import(new URL('../../dist/src/adapters/search/threaded-search.js', import.meta.url).href)) as Threaded;
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await indexer.drain();
   feed = await listenForChanges(db.url, () => undefined);
   here = createBuiltinSearch(db.pool, feed);
-  threaded = startSearchThread(db.url, db.pool);
+  threaded = startSearchThread(db.url, db.pool, feed);
 });
 afterAll(async () => {
   await threaded?.close();
@@ -72,7 +72,7 @@ describe('the built-in engine in a thread of its own', () => {
     await loaded(() => threaded.count());
     await importLivestreams(db, [buildRecord({ id: 'threadNew01', title: 'Zebracorn marathon' }, 900)]);
     await indexer.drain();
-    // the thread hears the change on its own connection: searched until it has applied it
+    // the thread hears the change through the api's feed, passed on to it: searched until it has applied it
     let found: string[] = [];
     while (found.length === 0) found = (await threaded.search(request({ q: 'zebracorn' }))).documents;
     expect(JSON.parse(found[0] as string)).toMatchObject({ id: 'threadNew01', title: 'Zebracorn marathon' });
@@ -101,8 +101,8 @@ describe('the built-in engine in a thread of its own', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const died: Error[] = [];
-      // nothing listens there: each thread dies at its start, as with the database away
-      const engine = startSearchThread('postgres://kura:x@127.0.0.1:9/nothing', db.pool, (error) => died.push(error));
+      // a heap too small to load the thread's modules: each thread dies at its start, as one whose index outgrew its heap
+      const engine = startSearchThread(db.url, db.pool, feed, (error) => died.push(error), 1);
       await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // held by the first thread, which died
       expect(died).toHaveLength(1);
       await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // within 5 s: no thread started
@@ -117,7 +117,7 @@ describe('the built-in engine in a thread of its own', () => {
   });
 
   it('ends its thread when closed, and a search then answers search_warming', async () => {
-    const engine = startSearchThread(db.url, db.pool);
+    const engine = startSearchThread(db.url, db.pool, feed);
     await loaded(() => engine.count());
     await engine.close();
     await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' });

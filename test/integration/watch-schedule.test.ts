@@ -19,7 +19,7 @@ let db: TestDatabase;
 let jobs: Jobs;
 beforeAll(async () => {
   db = await createTestDatabase();
-  jobs = await startJobsWithoutWorkers(db.url);
+  jobs = await startJobsWithoutWorkers(db.pool);
 });
 afterAll(async () => {
   await jobs.stop(0);

@@ -111,7 +111,7 @@ export async function startTestApp(
     YTDLP_PATH: YTDLP_STAND_IN,
     ...accountOptions.env,
   });
-  const jobs = await startJobsWithoutWorkers(db.url);
+  const jobs = await startJobsWithoutWorkers(db.pool);
   const accounts = createAccountDeps(config, db.pool, createSources(config, accountOptions.fetcher));
   const archiveDir = await mkdtemp(path.join(os.tmpdir(), 'kura-archive-'));
   const store = wiring.store ?? createFsStore(archiveDir);

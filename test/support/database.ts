@@ -55,3 +55,24 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
     await client.end();
   }
 }
+
+/**
+ * A login role of its own that owns `db`, allowed `connections` at once: what a scaled-out
+ * instance's processes connect as when their budget is the subject. Not a superuser, as PostgreSQL
+ * counts only other roles' connections against a limit; Kura migrates the (empty) database as it.
+ * Resolves with its URL and its removal, once the database is dropped.
+ */
+export async function limitedOwner(db: TestDatabase, connections: number): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = inject('postgresUrl');
+  const name = `kura_role_${randomBytes(6).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const database = new URL(db.url).pathname.slice(1);
+  await withClient(serverUrl, async (client) => {
+    await client.query(`create role ${name} login password '${password}' connection limit ${connections}`);
+    await client.query(`alter database ${database} owner to ${name}`);
+  });
+  const url = new URL(db.url);
+  url.username = name;
+  url.password = password;
+  return { url: url.href, drop: () => withClient(serverUrl, (client) => client.query(`drop role ${name}`)).then(() => undefined) };
+}

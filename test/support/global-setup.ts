@@ -56,5 +56,7 @@ async function makeTemplates(serverUrl: string): Promise<void> {
   await migrated.end();
   await admin.query(`create database ${TEMPLATES.withJobQueue} template ${TEMPLATES.migrated}`);
   await admin.end();
-  await (await startJobsWithoutWorkers(urlOf(TEMPLATES.withJobQueue))).stop(0);
+  const withJobQueue = createPool({ connectionString: urlOf(TEMPLATES.withJobQueue), max: 3 });
+  await (await startJobsWithoutWorkers(withJobQueue)).stop(0);
+  await withJobQueue.end();
 }

@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0104-tests-that-cannot-lie.md
+import type pg from 'pg';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
 import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
@@ -15,12 +16,12 @@ export interface QueuedJob {
 }
 
 /**
- * The real pg-boss on a test database, with no workers: what is sent stays in `pgboss.job`
+ * The real pg-boss on a test database's `pool`, with no workers: what is sent stays in `pgboss.job`
  * for the test to read (see `queuedJobs`).
  */
-export function startJobsWithoutWorkers(connectionString: string): Promise<Jobs> {
+export function startJobsWithoutWorkers(pool: pg.Pool): Promise<Jobs> {
   return startJobs({
-    connectionString,
+    pool,
     onError: (error) => {
       throw error;
     },

@@ -70,7 +70,7 @@ const noop = async () => undefined;
  * pruning of history), on the production parts.
  */
 export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowPrivateSources = true, publicUrl = PUBLIC_URL) {
-  const jobs = await startJobs({ connectionString: db.url, onError: () => undefined });
+  const jobs = await startJobs({ pool: db.pool, onError: () => undefined });
   const log = pino({ level: 'silent' });
   const work = { webhooks: { deps: createDeliverDeps({ allowPrivateSources, publicUrl }, db.pool, QUICK), drains: jobs } };
   const drain = () => deliverWebhooksJob.handle(work, {}, { id: 'test' });

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ChangeFeed } from '../../src/shared/change-feed.js';
 import { startBackgroundWork } from '../../src/jobs/background.js';
 import { JOB_SCHEDULES } from '../../src/jobs/catalogue.js';
-import { LISTEN_CONNECTIONS, LOOP_CHANNELS, LOOPS } from '../../src/jobs/loop-catalogue.js';
-import { FRAME_REQUESTS_CHANNEL, JOB_NOTIFY_CHANNEL, RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
+import { LOOP_CHANNELS, LOOPS } from '../../src/jobs/loop-catalogue.js';
+import { FRAME_REQUESTS_CHANNEL, JOB_NOTIFY_CHANNEL, WEBHOOK_EVENTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import type { WorkerContext } from '../../src/jobs/worker-context.js';
 
 // src/jobs/catalogue.ts is the one list of what runs in the background: every loop there, each
@@ -109,11 +109,9 @@ describe("a worker's background work", () => {
   it('starts every loop of the catalogue, each woken as it declares, and listens to exactly their channels', async () => {
     const { calls, feeds, context, listen, connections } = stubWorker();
     const stop = await startBackgroundWork(context, listen);
-    expect(connections).toEqual(LISTEN_CONNECTIONS);
+    // every channel on one connection (the connection budget)
+    expect(connections).toEqual([LOOP_CHANNELS]);
     expect([...feeds.keys()].sort()).toEqual([...LOOP_CHANNELS].sort());
-    // the record changes and the webhook events each on a connection of their own; every other wake-up on one shared connection
-    const own = [RECORD_CHANGES_CHANNEL, WEBHOOK_EVENTS_CHANNEL] as string[];
-    expect(connections).toEqual([LOOP_CHANNELS.filter((channel) => !own.includes(channel)), [RECORD_CHANGES_CHANNEL], [WEBHOOK_EVENTS_CHANNEL]]);
     // each loop looks once at start
     await vi.waitFor(() => {
       for (const call of [
@@ -138,7 +136,7 @@ describe("a worker's background work", () => {
     await stop();
     // the job runners take no new job first, then the others stop; the connections close last
     expect(calls.slice(0, 2)).toEqual(['pause', 'clock stopped']);
-    expect(calls.filter((call) => call.startsWith('closed'))).toEqual(LISTEN_CONNECTIONS.map((channels) => `closed ${channels.join(',')}`));
+    expect(calls.filter((call) => call.startsWith('closed'))).toEqual([`closed ${LOOP_CHANNELS.join(',')}`]);
     expect(calls.at(-1)).toMatch(/^closed /);
     calls.length = 0;
     feeds.get(WEBHOOK_EVENTS_CHANNEL)!.notify('');

@@ -24,6 +24,7 @@ describe('configuration', () => {
       dataDir: '/srv/kura/data',
       systemDir: '/var/lib/kura',
       databaseUrl: undefined,
+      dbPoolMax: 10,
       role: 'all',
       usdPerGbPerMonth: DEFAULT_USD_PER_GB_MONTH,
       publicRead: true,
@@ -80,6 +81,12 @@ describe('configuration', () => {
       retention: { keepLast: null, maxAgeDays: null, maxGb: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('refuses a pool of fewer than two connections: the job queue setup holds one while it queries on another', () => {
+    expect(() => parseConfig({ KURA_DB_POOL_MAX: '1' })).toThrow(
+      expect.objectContaining({ problems: [expect.stringMatching(/^KURA_DB_POOL_MAX must be a whole number from 2 to 1000/)] }),
+    );
   });
 
   it('reads the follows slice: one poll interval for every signal, fixture URLs, and refuses what makes no sense', () => {
@@ -162,6 +169,7 @@ describe('configuration', () => {
       KURA_PUBLIC_URL: 'https://archive.example.org/',
       KURA_DATA_DIR: '/var/lib/kura',
       DATABASE_URL: 'postgres://kura@db/kura',
+      KURA_DB_POOL_MAX: '4',
       KURA_ROLE: 'worker',
       KURA_USD_PER_GB_MONTH: '0.006',
       KURA_CORS_ORIGINS: 'https://a.example, https://b.example',
@@ -174,6 +182,7 @@ describe('configuration', () => {
       publicUrl: 'https://archive.example.org',
       dataDir: '/var/lib/kura',
       databaseUrl: 'postgres://kura@db/kura',
+      dbPoolMax: 4,
       role: 'worker',
       usdPerGbPerMonth: 0.006,
       corsOrigins: ['https://a.example', 'https://b.example'],

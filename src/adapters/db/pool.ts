@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0086-one-wake-up-a-minute.md, docs/decisions/0100-what-runs-when-idle.md
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0028-database-outages.md, docs/decisions/0086-one-wake-up-a-minute.md, docs/decisions/0106-what-runs-when-idle.md, docs/decisions/0107-connection-budget.md
 import pg from 'pg';
 import { translateConnectionLoss } from './connection-loss.js';
 
@@ -6,12 +6,12 @@ import { translateConnectionLoss } from './connection-loss.js';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /**
- * How long an idle connection is kept: an hour. The pool hands out the connection released last,
- * so one opened for a moment of more queries at once sits unused until the next such moment; kept
- * five minutes, it was closed and opened again every few minutes of an idle server (a fork, a
- * password handshake and a cold catalog cache each time; see decision 0100).
+ * How long a connection past the first stays idle before it is closed: a minute. A pool keeps one
+ * (`min`), for the clock's jobs and the loops' backstops of an idle server; those opened for a
+ * moment of more queries at once are given back within the minute, so a scaled-out instance's
+ * idle processes hold one connection each rather than their busiest moment's (decision 0107).
  */
-export const IDLE_CONNECTION_MS = 3_600_000;
+export const IDLE_CONNECTION_MS = 60_000;
 
 export interface PoolOptions {
   connectionString: string;
@@ -27,8 +27,9 @@ export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    // connections outlive the work of a minute (the clock's jobs, the loops' backstops): each query
-    // would otherwise open one (a fork and a password handshake cost PostgreSQL and Kura more than the query)
+    // one connection outlives any quiet time (the clock's jobs, the loops' backstops): each query
+    // would otherwise open one (a fork and a password handshake cost PostgreSQL and Kura more than the
+    // query); pg-pool arms no idle timer for it, so it wakes nothing
     min: 1,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: IDLE_CONNECTION_MS,

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md, docs/decisions/0086-one-wake-up-a-minute.md, docs/decisions/0100-what-runs-when-idle.md
+// Decisions: docs/decisions/0026-embedded-postgresql-ownership.md, docs/decisions/0086-one-wake-up-a-minute.md, docs/decisions/0106-what-runs-when-idle.md
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,9 +1,9 @@
 // Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../core/errors.js';
-import { listenForChanges } from '../db/change-listener.js';
 import { createPool } from '../db/pool.js';
 import { createBuiltinSearch } from './builtin-search.js';
+import { passedOnFeed, SEARCH_THREAD_CONNECTIONS } from './passed-on-feed.js';
 import type { SearchHits } from '../../core/search/search.js';
 import type { CarriedError, SearchThreadAnswer, SearchThreadAsk, SearchThreadData } from './search-thread-messages.js';
 
@@ -11,16 +11,16 @@ import type { CarriedError, SearchThreadAnswer, SearchThreadAsk, SearchThreadDat
  * The built-in engine's index (a million documents take a gigabyte and more) in a thread of its
  * own, beside the api's (threaded-search.ts): the api's heap and event loop no longer hold or walk
  * it, so a page or a /healthz never waits for a search or for the collector of the index's heap.
- * It reads the database on connections of its own and follows the changes on one more.
+ * It reads the database on connections of its own and follows the changes the api's change feed
+ * passes on (one LISTEN connection per process: the connection budget, decision 0107).
  */
 const port = parentPort;
 if (port === null) throw new Error('search-thread.ts runs as the search thread of an api');
-const { databaseUrl } = workerData as SearchThreadData;
+const { databaseUrl, feedConnected } = workerData as SearchThreadData;
 const post = (answer: SearchThreadAnswer) => port.postMessage(answer);
 
-const pool = createPool({ connectionString: databaseUrl, max: 3, applicationName: 'kura search' });
-// its connection's losses are not told again: the api's own change feed reports the same database's (throttled)
-const feed = await listenForChanges(databaseUrl, () => undefined);
+const pool = createPool({ connectionString: databaseUrl, max: SEARCH_THREAD_CONNECTIONS, applicationName: 'kura search' });
+const feed = passedOnFeed(feedConnected);
 // the api reads `warming` without asking: told as it changes (the load at start, another after a
 // truncate), and with each answer
 const engine = createBuiltinSearch(pool, feed, {
@@ -32,6 +32,7 @@ const answer = (id: number, outcome: { result: SearchHits | number } | { error: 
 
 port.on('message', (ask: SearchThreadAsk) => {
   if (ask.kind === 'close') return void close();
+  if (ask.kind === 'change') return feed.pass(ask.payload, ask.connected);
   const work = ask.kind === 'search' ? engine.search(ask.request) : engine.count();
   work.then(
     (result) => answer(ask.id, { result }),
@@ -47,7 +48,6 @@ port.on('message', (ask: SearchThreadAsk) => {
 
 async function close(): Promise<void> {
   await engine.close();
-  await feed.close();
   await pool.end();
   port?.close();
 }

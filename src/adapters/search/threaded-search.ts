@@ -1,6 +1,7 @@
-// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
+// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md, docs/decisions/0107-connection-budget.md
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
+import type { ChangeFeed } from '../../shared/change-feed.js';
 import { AppError } from '../../core/errors.js';
 import { searchWarming, type SearchHits } from '../../core/search/search.js';
 import { searchKeyOf } from './builtin-index.js';
@@ -28,7 +29,14 @@ type Ask = { kind: 'search'; request: Parameters<BuiltinSearch['search']>[0] } |
  * `search_warming`, and the next search starts a new thread (at most one every RESTART_MS), which
  * loads the index again.
  */
-export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexError: (error: Error) => void = () => undefined): BuiltinSearch {
+export function startSearchThread(
+  databaseUrl: string,
+  pool: pg.Pool,
+  feed: ChangeFeed,
+  onIndexError: (error: Error) => void = () => undefined,
+  /** The thread's heap limit in MB (V8's old generation); unset: V8's own. */
+  heapMb?: number,
+): BuiltinSearch {
   let nextId = 0;
   let running: { thread: Worker; exited: Promise<void>; warming: boolean; waiting: Map<number, Waiting> } | null = null;
   let closed = false;
@@ -36,7 +44,10 @@ export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexErr
 
   const start = () => {
     startedAt = Date.now();
-    const thread = new Worker(new URL('./search-thread.js', import.meta.url), { workerData: { databaseUrl } satisfies SearchThreadData });
+    const thread = new Worker(new URL('./search-thread.js', import.meta.url), {
+      workerData: { databaseUrl, feedConnected: feed.connected } satisfies SearchThreadData,
+      ...(heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
+    });
     const state = { thread, exited: Promise.resolve(), warming: true, waiting: new Map<number, Waiting>() };
     let failure: Error | null = null;
     thread.on('message', (answer: SearchThreadAnswer) => {
@@ -75,6 +86,8 @@ export function startSearchThread(databaseUrl: string, pool: pg.Pool, onIndexErr
     });
   };
 
+  // the thread follows the api's feed: one LISTEN connection per process (decision 0107)
+  feed.onChange((payload) => running?.thread.postMessage({ kind: 'change', payload, connected: feed.connected } satisfies SearchThreadAsk));
   running = start(); // the index loads before the first search
   return {
     search: async (request) => (await ask({ kind: 'search', request })) as SearchHits,

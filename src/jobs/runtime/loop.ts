@@ -19,8 +19,6 @@ export interface WakeUp {
   everySeconds: ((times: LoopTimes) => number) | null;
   /** The job clock's timers: the times the scheduled jobs are sent. */
   schedules?: readonly JobSchedule[];
-  /** Its channel is heard on a LISTEN connection of its own rather than the worker's shared one. */
-  ownConnection?: boolean;
 }
 
 /** What a started loop is woken by: its channel's feed and its timer, as its WakeUp declares them. */
@@ -68,11 +66,10 @@ export interface ChannelFeeds {
 }
 
 /**
- * Opens one LISTEN connection for `channels` (the shared change-listener adapter, handed in by the
- * composition root); `holdsSession`: the worker's liveness is tied to this connection's session
- * (one connection of each worker: decision 0038).
+ * Opens the worker's one LISTEN connection, for `channels` (the shared change-listener adapter,
+ * handed in by the composition root); the worker's liveness is tied to its session (decision 0038).
  */
-export type Listen = (channels: readonly string[], options: { holdsSession: boolean }) => Promise<ChannelFeeds>;
+export type Listen = (channels: readonly string[]) => Promise<ChannelFeeds>;
 
 /** Starts `loop` with the wake-up it declares: its channel's feed from `feeds`, its timer from `times`. */
 export function startLoop<C>(loop: Loop<C>, context: C, feeds: { feed(channel: string): ChangeFeed }, times: LoopTimes): StopLoop | Promise<StopLoop> {

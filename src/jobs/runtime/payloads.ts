@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0100-what-runs-when-idle.md
+// Decisions: docs/decisions/0106-what-runs-when-idle.md
 import type { Static, TObject, TSchema, TString } from 'typebox';
 import type { Compile } from 'typebox/compile';
 import { PermanentError } from '../../core/errors.js';

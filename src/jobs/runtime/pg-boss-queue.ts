@@ -1,14 +1,13 @@
-// Decisions: docs/decisions/0100-what-runs-when-idle.md
-import pg from 'pg';
+// Decisions: docs/decisions/0106-what-runs-when-idle.md, docs/decisions/0107-connection-budget.md
+import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from './job-queue.js';
 import { bringForward, deleteRetiredQueues, dueIn, forgetCronSchedules, installJobNotify, isInPlace, keysInStates, type PgBossDb } from './pg-boss-tables.js';
 
-/** What the queue is started with: where, which queues, and the channel its trigger notifies. */
+/** What the queue is started with: on which pool, which queues, and the channel its trigger notifies. */
 export interface PgBossQueueOptions {
-  connectionString: string;
-  /** How long an idle connection of the queue's pool is kept (the database pools' own). */
-  idleConnectionMs: number;
+  /** The process's own pool: pg-boss runs on it rather than on a pool of its own (the connection budget, decision 0107). */
+  pool: pg.Pool;
   /** Every queue Kura runs, with its policy: created when missing, updated when it exists (a new release's limits apply). */
   queues: readonly QueueSpec[];
   /** The channel the trigger on pg-boss's job table notifies of each waiting job (`<queue> <ms until due>`). */
@@ -18,11 +17,11 @@ export interface PgBossQueueOptions {
   /** Queues of jobs an earlier release ran and this one does not: deleted with their jobs and schedules when forgetting. */
   retiredQueues?: readonly string[];
   /**
-   * A CLI command's queue, which only sends: run on this connection of the command's, with no
-   * maintenance of pg-boss's, when pg-boss, every queue and the trigger are in place (a server
-   * started once made them); else started as a server's is, which makes them.
+   * A CLI command's queue, which only sends: no setup of pg-boss's or Kura's when pg-boss, every
+   * queue and the trigger are in place (a server started once made them); else set up as a
+   * server's is, which makes them.
    */
-  sendOnlyOn?: pg.Pool;
+  sendOnly?: boolean;
   onError: (error: Error) => void;
 }
 
@@ -44,44 +43,39 @@ const ARCHIVE_EVERY_MS = 3_600_000;
  */
 export async function startPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
   const names = options.queues.map((q) => q.name);
-  const sendOnlyOn = options.sendOnlyOn === undefined ? undefined : sqlOn(options.sendOnlyOn);
-  if (sendOnlyOn !== undefined && (await isInPlace(sendOnlyOn, names))) {
-    const boss = new PgBoss({ db: sendOnlyOn, supervise: false, schedule: false, migrate: false } as PgBoss.ConstructorOptions);
-    const queue = new PgBossQueue(boss, options.queues, options.onError);
-    await boss.start(); // checks pg-boss's schema version: two queries
-    return queue;
-  }
+  const db = sqlOn(options.pool);
+  const inPlace = await isInPlace(db, names);
+  const sendOnly = (options.sendOnly ?? false) && inPlace;
   const boss = new PgBoss({
-    connectionString: options.connectionString,
-    max: 4,
-    min: 1,
-    idleTimeoutMillis: options.idleConnectionMs,
-    application_name: 'kura-jobs',
+    db,
+    // Kura's loops keep the time and run the maintenance (src/jobs): pg-boss's own clock polls, and
+    // its maintenance timer wrote the time it last maintained every two minutes, a write that kept
+    // an idle cluster checkpointing
     schedule: false,
-    // its maintenance is the job-maintenance loop's (src/jobs): pg-boss's own timer writes the time
-    // it last maintained every two minutes, a write that kept an idle cluster checkpointing
     supervise: false,
+    // a sender on a database set up already only checks pg-boss's schema version (two queries)
+    migrate: !sendOnly,
   } as PgBoss.ConstructorOptions);
   const queue = new PgBossQueue(boss, options.queues, options.onError);
   await boss.start();
+  if (sendOnly) return queue;
   // one process at a time while something is missing: creating a queue (its partition) in one
   // while another creates the trigger (which locks every partition) deadlocks, as the api and the
   // worker thread of a first `kura serve` did, and as processes of a scale-out starting together
   // would; once all is in place, each only updates its queues' policies, at once (a restarted
   // worker does not wait for the api's setup to take its captures back)
-  const inPlace = await isInPlace(boss.getDb(), names);
-  await oneAtATime(inPlace ? null : options.connectionString, async () => {
+  await oneAtATime(inPlace ? null : options.pool, async () => {
     for (const spec of options.queues) {
       const policy = queuePolicy(spec);
       await boss.createQueue(spec.name, policy); // does nothing when the queue exists
       await boss.updateQueue(spec.name, policy);
     }
     // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
-    await installJobNotify(boss.getDb(), options.notifyChannel);
+    await installJobNotify(db, options.notifyChannel);
     if (options.forgetCronSchedules ?? false) {
       const retired = options.retiredQueues ?? [];
-      await forgetCronSchedules(boss.getDb(), [...names, ...retired]);
-      await deleteRetiredQueues(boss.getDb(), retired);
+      await forgetCronSchedules(db, [...names, ...retired]);
+      await deleteRetiredQueues(db, retired);
     }
   });
   return queue;
@@ -90,16 +84,19 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
 /** The session lock the queues' setup holds (a constant of Kura's, apart from the migrations' and the sweep's). */
 const SETUP_LOCK = 'kura_job_queue_setup';
 
-/** Runs `setup` while holding SETUP_LOCK on a connection of its own, so processes (and threads) set the queues up in turn; at once without `connectionString`. */
-async function oneAtATime(connectionString: string | null, setup: () => Promise<void>): Promise<void> {
-  if (connectionString === null) return setup();
-  const client = new pg.Client({ connectionString, application_name: 'kura-jobs-setup' });
-  await client.connect();
+/**
+ * Runs `setup` while a connection of `pool` holds SETUP_LOCK, so processes (and threads) set the
+ * queues up in turn; at once without `pool`. The connection is closed after, which releases the
+ * lock whatever happened (it is the only one the setup opens, at a first start).
+ */
+async function oneAtATime(pool: pg.Pool | null, setup: () => Promise<void>): Promise<void> {
+  if (pool === null) return setup();
+  const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [SETUP_LOCK]);
     await setup();
   } finally {
-    await client.end(); // the session's end releases the lock
+    client.release(true);
   }
 }
 
