@@ -84,9 +84,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   // before any route (metrics included), so no route of a private instance is left open by mistake
   if (!publicRead) installReadAccess(app, { guard, feedTokens });
   // after swagger, so /metrics is in the OpenAPI document
-  installMetrics(app, { lifecycleRepairs: deps.lifecycleRepairs, archives: deps.archiveChecks, follows: deps.follows?.follows, disks: deps.disks });
-
   const cache = new ReadCache(options.readCacheEntries, deps.changeFeed);
+  installMetrics(app, {
+    lifecycleRepairs: deps.lifecycleRepairs,
+    archives: deps.archiveChecks,
+    follows: deps.follows?.follows,
+    disks: deps.disks,
+    readCache: cache.counts,
+  });
+
   forgetReadsAfterWrites(app, cache);
   await registerRoutes(app, deps, {
     cache,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import { registerDiskGauges, type DiskSource } from './disk-metrics.js';
+import type { ReadCacheCounts } from './read-cache.js';
 import { registerEventLoopLag } from './event-loop-lag.js';
 import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow.js';
 import type { FollowRepo } from '../core/follows/ports.js';
@@ -24,6 +25,8 @@ export interface MetricSources {
   follows?: Pick<FollowRepo, 'list'>;
   /** The archive storage's and the workers' spools' space. */
   disks?: DiskSource;
+  /** This api process's read cache: the reads it answered from memory, computed, or computed because it could not be used. */
+  readCache?: ReadCacheCounts;
 }
 
 /**
@@ -61,6 +64,19 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
   if (sources.archives !== undefined) registerArchiveGauge(registry, sources.archives);
   if (sources.follows !== undefined) registerFollowGauges(registry, sources.follows);
   if (sources.disks !== undefined) registerDiskGauges(registry, sources.disks);
+  const { readCache } = sources;
+  if (readCache !== undefined) {
+    new Counter({
+      name: 'kura_read_cache_requests_total',
+      help: 'Cacheable reads of this api process by result: hit (answered from its read cache), miss (computed and kept), bypass (computed: the cache is off or its change feed down)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const result of ['hit', 'miss', 'bypass'] as const) this.inc({ result }, readCache[result]);
+      },
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       // the route pattern, never the raw URL, so labels stay bounded
@@ -72,7 +88,7 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
     operationId: 'getMetrics',
     tags: ['operations'],
     summary:
-      'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, lifecycle sweep repairs, archives by integrity, follows by health, archive storage and spool space',
+      'Prometheus metrics (text exposition format 0.0.4): process, HTTP requests per route, read cache results, lifecycle sweep repairs, archives by integrity, follows by health, archive storage and spool space',
     response: { 200: { description: 'Prometheus text format', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } } },
   };
   app.get('/metrics', { schema }, async (_request, reply) => {

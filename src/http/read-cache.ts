@@ -1,7 +1,8 @@
-// Decisions: docs/decisions/0007-read-cache.md
+// Decisions: docs/decisions/0108-read-cache-told-what-changed.md
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSafeMethod } from './auth/guard.js';
 import type { ChangeFeed } from '../shared/change-feed.js';
+import { changeKindOf, type ChangeKind } from '../shared/record-changes.js';
 import { readCacheKey, type CacheVary } from './read-cache-key.js';
 
 /** A response body already serialized, with the headers that belong to it. */
@@ -10,64 +11,86 @@ export interface CachedResponse {
   headers: Record<string, string>;
 }
 
+/** How many reads a cache answered from memory, computed, or computed because it could not be used. */
+export interface ReadCacheCounts {
+  hit: number;
+  miss: number;
+  bypass: number;
+}
+
 /**
- * Serialized read responses, shared by all requests of one api process and emptied whenever
- * any process commits a change to records (its notification), and by this process's own writes
+ * Serialized read responses, shared by all requests of one api process, each kept with the kinds of
+ * change it depends on (records, search documents, follows) and dropped when any process commits
+ * a change of one of them (its notification names the kind), and by this process's own writes
  * before they answer (`forget`): a caller who changed something reads the change at once, though
  * the notification arrives a few milliseconds later. Bypassed while the change feed is down, so a
  * stale answer is never served.
  */
 export class ReadCache {
-  private readonly entries = new Map<string, CachedResponse>();
-  private generation = 0;
+  private readonly entries = new Map<string, { response: CachedResponse; dependsOn: readonly ChangeKind[] }>();
+  /** Changes of each kind so far: a response computed while one of its kinds changed is not kept. */
+  private readonly generations: Record<ChangeKind, number> = { records: 0, search: 0, follows: 0 };
+  readonly counts: ReadCacheCounts = { hit: 0, miss: 0, bypass: 0 };
 
   constructor(
     private readonly maxEntries: number,
     private readonly feed: ChangeFeed | null,
   ) {
-    feed?.onChange(() => this.forget());
+    feed?.onChange((payload) => this.forget(changeKindOf(payload)));
   }
 
-  /** Empties the cache; a response being computed meanwhile is not kept. */
-  forget(): void {
-    this.generation += 1;
-    this.entries.clear();
+  /** Drops what depends on `kind` (everything by default); a response being computed meanwhile is not kept. */
+  forget(kind: ChangeKind | 'anything' = 'anything'): void {
+    const kinds = kind === 'anything' ? CHANGE_KINDS : [kind];
+    for (const each of kinds) this.generations[each] += 1;
+    if (kind === 'anything') return this.entries.clear();
+    for (const [key, entry] of this.entries) if (entry.dependsOn.includes(kind)) this.entries.delete(key);
   }
 
   private get usable(): boolean {
     return this.maxEntries > 0 && this.feed !== null && this.feed.connected;
   }
 
-  /** Returns the cached response for `key`, or computes, stores and returns it. */
-  async through(key: string, compute: () => Promise<CachedResponse>): Promise<CachedResponse> {
-    if (!this.usable) return compute();
+  /** Returns the cached response for `key`, or computes, stores and returns it; `dependsOn`: the kinds of change that make it stale. */
+  async through(key: string, dependsOn: readonly ChangeKind[], compute: () => Promise<CachedResponse>): Promise<CachedResponse> {
+    if (!this.usable) {
+      this.counts.bypass += 1;
+      return compute();
+    }
     const hit = this.entries.get(key);
-    if (hit !== undefined) return hit;
-    const generationBefore = this.generation;
+    if (hit !== undefined) {
+      this.counts.hit += 1;
+      return hit.response;
+    }
+    this.counts.miss += 1;
+    const before = dependsOn.map((kind) => this.generations[kind]);
     const fresh = await compute();
     // a change committed while computing may not be in `fresh`: keep it out of the cache
-    if (this.generation === generationBefore && this.usable) {
+    if (dependsOn.every((kind, i) => this.generations[kind] === before[i]) && this.usable) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(key, fresh);
+      this.entries.set(key, { response: fresh, dependsOn });
     }
     return fresh;
   }
 }
 
+const CHANGE_KINDS: readonly ChangeKind[] = ['records', 'search', 'follows'];
+
 /**
- * Answers a cached JSON read: the stored body and its headers, computed (and kept) on a miss. The
- * key is derived from the parsed request (readCacheKey) and `vary`: what else `compute` reads of
+ * Answers a cached JSON read: the stored body and its headers, computed (and kept, until a change of
+ * a kind it `dependsOn`) on a miss. The key is derived from the parsed request (readCacheKey) and `vary`: what else `compute` reads of
  * the caller. `compute` serializes with the route's response schema, so a hit and a miss answer the same bytes.
  */
 export async function sendCached(
   request: FastifyRequest,
   reply: FastifyReply,
-  cache: ReadCache,
+  cached: { cache: ReadCache; dependsOn: readonly ChangeKind[] },
   compute: () => Promise<CachedResponse>,
   vary: CacheVary = {},
 ): Promise<FastifyReply> {
-  const cached = await cache.through(readCacheKey(request, vary), compute);
-  return reply.headers(cached.headers).type('application/json; charset=utf-8').send(cached.body);
+  const { cache, dependsOn } = cached;
+  const response = await cache.through(readCacheKey(request, vary), dependsOn, compute);
+  return reply.headers(response.headers).type('application/json; charset=utf-8').send(response.body);
 }
 
 declare module 'fastify' {

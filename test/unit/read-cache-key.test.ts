@@ -58,7 +58,10 @@ describe('sendCached', () => {
       '/pages',
       { schema: { querystring: Type.Object({ page: Type.Integer({ default: 0 }), sort: Type.Optional(Type.String()) }) } },
       async (request, reply) =>
-        sendCached(request, reply, cache, async () => ({ body: JSON.stringify({ n: (computed += 1), query: request.query }), headers: {} })),
+        sendCached(request, reply, { cache, dependsOn: ['records'] }, async () => ({
+          body: JSON.stringify({ n: (computed += 1), query: request.query }),
+          headers: {},
+        })),
     );
     const get = async (url: string) => (await app.inject({ method: 'GET', url })).json() as { n: number; query: Record<string, unknown> };
     const first = await get('/pages?page=1');

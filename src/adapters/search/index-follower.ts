@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0103-builtin-search-kept-orders.md
 import type pg from 'pg';
 import type { ChangeFeed } from '../../shared/change-feed.js';
+import { changeKindOf } from '../../shared/record-changes.js';
 import { inTransaction } from '../db/pool.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { MemoryIndex } from './memory-index.js';
@@ -126,7 +127,8 @@ export function followIndex(pool: pg.Pool, feed: ChangeFeed | null, hooks: Follo
       },
     );
   };
-  feed?.onChange(refreshQuietly);
+  // only a change to the documents moves the log (a record's own change reaches it once the worker's drain wrote its document)
+  feed?.onChange((payload) => ['search', 'anything'].includes(changeKindOf(payload)) && refreshQuietly());
   const stopReading = wakeEvery(READ_EVERY_MS, refreshQuietly);
   if (feed !== null) refreshQuietly(); // an api process: load before the first search asks
 

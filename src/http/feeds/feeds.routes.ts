@@ -75,7 +75,9 @@ export function feedRoutes(deps: FeedRouteDeps): FastifyPluginAsyncTypebox {
           const key = readCacheKey(request);
           // the key holds the feed token (a declared parameter): each token's feed links with its own
           const linkToken = deps.publicRead ? undefined : request.query.feed_token;
-          const cached = await deps.cache.through(key, () => computeFeed(deps, kind, { channelId: request.query.channelId ?? null, linkToken }, versions, key));
+          const cached = await deps.cache.through(key, ['records'], () =>
+            computeFeed(deps, kind, { channelId: request.query.channelId ?? null, linkToken }, versions, key),
+          );
           return sendFeed(request, reply, cached);
         },
       );

@@ -37,7 +37,7 @@ export function historyRoutes(deps: HistoryRouteDeps): FastifyPluginAsyncTypebox
         return sendCached(
           request,
           reply,
-          deps.cache,
+          { cache: deps.cache, dependsOn: ['records'] },
           async () => {
             const page = await listHistory(deps, toHistoryRequest(request.query));
             return {

@@ -108,7 +108,7 @@ function searchRoutes(app: FastifyInstance, deps: SearchEngineRouteDeps): void {
     return presentSearch(parsed, hits, typeof input.q === 'string' ? input.q : '', startedAt);
   };
   const sendSearch = (request: FastifyRequest, reply: FastifyReply, uid: string, input: Record<string, unknown>, fromQueryString: boolean) =>
-    sendCached(request, reply, deps.cache, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
+    sendCached(request, reply, { cache: deps.cache, dependsOn: ['search'] }, async () => ({ body: await search(uid, input, fromQueryString), headers: {} }));
   const searchSchema = { tags, response: { 200: SearchResultSchema, ...errors } };
   app.get<{ Params: { uid: string }; Querystring: Record<string, unknown> }>(
     '/indexes/:uid/search',

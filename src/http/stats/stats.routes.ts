@@ -29,7 +29,7 @@ export function statsRoutes(deps: StatsRouteDeps): FastifyPluginAsyncTypebox {
         const [stats, disk] = await Promise.all([getStats(deps, deps), disks()]);
         return reply.send({ ...stats, s3BillPerMonth: stats.storageBillPerMonth, disk: presentDisk(disk) });
       }
-      return sendCached(request, reply, deps.cache, async () => {
+      return sendCached(request, reply, { cache: deps.cache, dependsOn: ['records'] }, async () => {
         const stats = await getStats(deps, deps);
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       });
@@ -43,7 +43,11 @@ export function statsRoutes(deps: StatsRouteDeps): FastifyPluginAsyncTypebox {
           response: { 200: GrowthSchema },
         },
       },
-      async (request, reply) => sendCached(request, reply, deps.cache, async () => ({ body: reply.serialize(await getGrowth(deps)) as string, headers: {} })),
+      async (request, reply) =>
+        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records'] }, async () => ({
+          body: reply.serialize(await getGrowth(deps)) as string,
+          headers: {},
+        })),
     );
   };
 }

@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0047-search-outbox.md
+import { changeKindOf } from '../../shared/record-changes.js';
 import type { ChangeFeed } from '../../shared/change-feed.js';
 import { syncSearchIndex, type SearchSyncDeps } from '../../core/search/sync-search-index.js';
 import type { BackgroundLog, SearchDrain } from '../job-work.js';
@@ -87,7 +88,8 @@ export function startSearchSync(feed: ChangeFeed, options: SearchSyncOptions): S
     return running;
   };
 
-  feed.onChange(() => void kick());
+  // the outbox fills with changes to records and their submitters; the documents the drain writes notify too, and are not more work
+  feed.onChange((payload) => ['records', 'anything'].includes(changeKindOf(payload)) && void kick());
   void kick(); // changes made while no worker ran
   return {
     kick,

@@ -1,0 +1,14 @@
+// Decisions: docs/decisions/0108-read-cache-told-what-changed.md
+/**
+ * What a notification on the record changes channel (`kura_livestreams_changed`) says changed, by
+ * its payload (migration 0033): '' records, their totals and their submitters; 'search' the search
+ * documents; 'follows' the follows.
+ */
+export type ChangeKind = 'records' | 'search' | 'follows';
+
+/** The kind a payload names; `anything` when it names none this release knows, or when there is none (the feed connected again or was lost). */
+export function changeKindOf(payload: string | undefined): ChangeKind | 'anything' {
+  if (payload === '') return 'records';
+  if (payload === 'search' || payload === 'follows') return payload;
+  return 'anything';
+}
