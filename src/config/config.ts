@@ -32,6 +32,8 @@ export interface Config {
   /** KURA_DB_POOL_MAX: connections this process's pool may hold (the connection budget: README "Scaling out"). */
   readonly dbPoolMax: number;
   readonly role: Role;
+  /** KURA_WORKER_PORT: where a worker serves its own /healthz and /metrics (0: any free port); null: it serves nothing. */
+  readonly workerPort: number | null;
   readonly usdPerGbPerMonth: number;
   /** KURA_PUBLIC_READ: anyone may read the archive (true), or only callers with a session, an API token or a feed token (false). */
   readonly publicRead: boolean;
@@ -134,6 +136,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     databaseUrl,
     dbPoolMax: integer('KURA_DB_POOL_MAX', 10, 2, 1000),
     role: oneOf('KURA_ROLE', ROLES, 'all'),
+    workerPort: read('KURA_WORKER_PORT') === undefined ? null : integer('KURA_WORKER_PORT', 0, 0, 65535),
     usdPerGbPerMonth,
     publicRead,
     corsOrigins,

@@ -9,7 +9,7 @@ import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow
 import type { FollowRepo } from '../core/follows/ports.js';
 
 /** Node's longest timer (2^31 - 1 ms). */
-const PARKED_MS = 2_147_483_647;
+export const PARKED_MS = 2_147_483_647;
 /** The lifecycle sweep's repairs, each shown (0 until one happens). */
 const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;
 /** Every health a follow can have, each shown (0 when no follow has it). */

@@ -13,6 +13,7 @@ import type { LoopContext, WorkerContext } from './worker-context.js';
  */
 export async function startBackgroundWork(context: WorkerContext, listen: Listen): Promise<() => Promise<void>> {
   const worker = createHandlers(context.deps, context.settings, context);
+  context.activity?.measure('capturesActive', () => worker.running.captures.size);
   const loopContext: LoopContext = { ...context, handlers: worker.handlers, hooks: worker.hooks };
   const loops: Array<Loop<LoopContext>> = Object.values(LOOPS);
   const connection = await listen(LOOP_CHANNELS);

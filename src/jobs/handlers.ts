@@ -12,7 +12,7 @@ export function createHandlers(
   deps: WorkerDeps,
   settings: WorkerSettings,
   parts: JobParts = {},
-): { handlers: JobHandlers; hooks: JobFailureHooks; abortCaptures(): Promise<void> } {
+): { handlers: JobHandlers; hooks: JobFailureHooks; running: JobWork['running']; abortCaptures(): Promise<void> } {
   const work: JobWork = { ...parts, deps, settings, running: { captures: new Map(), chats: new Map() } };
   const definitions = JOB_NAMES.map((name) => [name, JOBS[name] as JobDefinition] as const);
   const handlers = Object.fromEntries(definitions.map(([name, job]) => [name, (payload: unknown, meta: { id: string }) => job.handle(work, payload, meta)]));
@@ -22,6 +22,7 @@ export function createHandlers(
   return {
     handlers: handlers as JobHandlers,
     hooks: hooks as JobFailureHooks,
+    running: work.running,
     async abortCaptures() {
       const { captures, chats } = work.running;
       // chats store what arrived and give their leases up (the next worker resumes them with the capture)

@@ -1,6 +1,6 @@
 import type { JobQueue, SendOptions } from './runtime/job-queue.js';
 import type { PendingJobs, Scheduler } from '../core/scheduler.js';
-import { JOBS, pendingJob, type JobFailureHooks, type JobHandlers, type JobName, type JobPayloads } from './catalogue.js';
+import { JOB_NAMES, JOBS, pendingJob, type JobFailureHooks, type JobHandlers, type JobName, type JobPayloads } from './catalogue.js';
 import type { JobDefinition, JobSchedule } from './job-definition.js';
 import { startJobClock } from './runtime/job-clock.js';
 import { startJobRunners, type JobRunners, type WorkOptions } from './runtime/job-runners.js';
@@ -97,6 +97,11 @@ export class Jobs implements Scheduler, PendingJobs, WebhookDrains {
       this.clocks.delete(stop);
       stop();
     };
+  }
+
+  /** The jobs waiting in each queue of the catalogue (a worker's /metrics). */
+  waiting(): Promise<Map<string, number>> {
+    return this.queue.waiting(JOB_NAMES);
   }
 
   /** The queue's upkeep (JobQueue.maintain): a dead worker's expired attempts retried, old jobs archived. */

@@ -3,6 +3,7 @@ import type { JobFailureHooks, JobHandlers } from './catalogue.js';
 import type { WorkerLimits } from './job-definition.js';
 import type { BackgroundLog, JobParts, WorkerDeps, WorkerSettings } from './job-work.js';
 import type { Jobs } from './jobs.js';
+import type { WorkerActivity } from '../shared/worker-activity.js';
 import type { LoopTimes } from './runtime/loop.js';
 import type { FollowChecking } from './loops/follow-poller.js';
 import type { SpoolReporting } from './loops/spool-report.js';
@@ -25,6 +26,8 @@ export interface WorkerContext extends JobParts {
   ytdlpUpdates?: YtDlpUpdating | null;
   /** Reports this worker's spool space (the spool-report loop); unset: not reported. */
   spoolReport?: SpoolReporting;
+  /** What this worker does and holds, for its /metrics; unset: not counted. */
+  activity?: WorkerActivity;
 }
 
 /** A WorkerContext with the job handlers and hooks made from it: what the loops of the catalogue start on. */

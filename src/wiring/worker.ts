@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0109-workers-report.md
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -30,6 +31,8 @@ import type { WorkerContext } from '../jobs/worker-context.js';
 import { openChannelFeeds, type Database } from './database.js';
 import { createFollowSignals } from './follow-signals.js';
 import { createDeliverDeps } from './notifications.js';
+import { serveWorkerStatus } from '../http/worker-status.js';
+import { WorkerActivity } from '../shared/worker-activity.js';
 import { searchSyncDeps, type Search } from './search.js';
 import type { Sources } from './sources.js';
 import { createVerifyDeps, spoolDirOf, verifyPolicy } from './storage.js';
@@ -46,7 +49,7 @@ export interface WorkerParts {
   search: Search;
 }
 
-function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): WorkerDeps {
+function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger, activity: WorkerActivity): WorkerDeps {
   const { database, store, jobs, sources } = parts;
   const { capture } = config;
   const spool = createSpool(spoolDirOf(config));
@@ -57,6 +60,7 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
     store,
     freeBytes,
     limits: { ...capture, heartbeatSeconds: Math.max(1, capture.staleAfterSeconds / 6), handoverMs: HANDOVER_MS },
+    recorded: (bytes: number) => void (activity.captureBytes += bytes),
   };
   return {
     livestreams: database.livestreams,
@@ -93,10 +97,10 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger): Work
 }
 
 /** Everything the worker's jobs and loops run on, each part built once (see jobs/worker-context.ts). */
-function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): WorkerContext {
+function createWorkerContext(config: Config, parts: WorkerParts, log: Logger, activity: WorkerActivity): WorkerContext {
   const { database, store, jobs, sources } = parts;
   const { capture, follow } = config;
-  const deps = createWorkerDeps(config, parts, log);
+  const deps = createWorkerDeps(config, parts, log, activity);
   const search = searchSyncDeps(parts.search, database, config.publicUrl);
   return {
     deps,
@@ -123,7 +127,11 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
     spoolReport: { read: () => diskSpace(spoolDirOf(config)), reports: createDiskReportRepo(database.pool) },
     ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
-    webhooks: { deps: createDeliverDeps(config, database.pool), drains: jobs },
+    webhooks: {
+      deps: { ...createDeliverDeps(config, database.pool), onAttempt: (result) => void (activity.webhookDeliveries[result] += 1) },
+      drains: jobs,
+    },
+    activity,
     retention: { deps: { ...deps, retention: database.retention }, defaults: config.retention },
     ...(search === null ? {} : { search: createSearchDrain(search) }),
   };
@@ -131,12 +139,26 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger): W
 
 /**
  * Starts this process's background work: every job and loop of the catalogue (src/jobs), on one
- * LISTEN connection, whose session stands for this worker's liveness. The returned function stops it and hands running captures back.
+ * LISTEN connection, whose session stands for this worker's liveness; with KURA_WORKER_PORT, its
+ * own /healthz and /metrics too. The returned function stops it and hands running captures back.
  */
 export async function startWorker(config: Config, parts: WorkerParts, log: Logger): Promise<() => Promise<void>> {
-  const context = createWorkerContext(config, parts, log);
+  const activity = new WorkerActivity();
+  const context = createWorkerContext(config, parts, log, activity);
   const { workerId } = context.settings;
   const stop = await startBackgroundWork(context, (channels) => openChannelFeeds(parts.database, log, channels, workerId));
-  log.info({ workerId: context.settings.workerId, maxCaptures: context.timing.maxCaptures }, 'kura worker ready');
-  return stop;
+  const status =
+    config.workerPort === null
+      ? null
+      : await serveWorkerStatus({ workerId, activity, jobsWaiting: () => parts.jobs.waiting() }, { host: config.host, port: config.workerPort }).catch(
+          async (error: Error) => {
+            await stop();
+            throw error;
+          },
+        );
+  log.info({ workerId, maxCaptures: context.timing.maxCaptures, ...(status === null ? {} : { statusUrl: status.url }) }, 'kura worker ready');
+  return async () => {
+    await stop();
+    await status?.close();
+  };
 }

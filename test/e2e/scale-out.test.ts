@@ -81,6 +81,7 @@ function start(role: 'api' | 'worker'): KuraProcess {
       KURA_CAPTURE_STALE_SECONDS: '4',
       KURA_CAPTURE_IDLE_SECONDS: '8',
       KURA_MIN_FREE_DISK_MB: '10',
+      KURA_WORKER_PORT: '0', // each worker's /healthz and /metrics, on a free port
     },
     cwd,
   );
@@ -121,6 +122,14 @@ async function archive(url: string): Promise<string> {
 const workerOf = async (id: string) =>
   (await db.pool.query<{ worker_id: string | null }>('select worker_id from captures where livestream_id = $1', [id])).rows[0]?.worker_id ?? null;
 
+/** A worker's /metrics: each sample by its name and labels. */
+async function scrape(statusUrl: string): Promise<Map<string, number>> {
+  const response = await fetch(`${statusUrl}/metrics`);
+  expect(response.status).toBe(200);
+  const samples = (await response.text()).split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+  return new Map(samples.map((line) => [line.slice(0, line.lastIndexOf(' ')), Number(line.slice(line.lastIndexOf(' ') + 1))]));
+}
+
 /** The worker holding the record's capture, once one does. */
 async function waitForHolder(id: string): Promise<string> {
   await expect.poll(() => workerOf(id), { timeout: 20_000 }).not.toBeNull();
@@ -135,7 +144,9 @@ describe('a scaled-out instance', () => {
       const secondApi = start('api');
       const workers = [start('worker'), start('worker'), start('worker'), start('worker')];
       const otherApiUrl = (await secondApi.waitForLog((l) => l.msg === 'kura api listening')).url as string;
-      const workerIds = await Promise.all(workers.map(async (w) => (await w.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string));
+      const ready = await Promise.all(workers.map((w) => w.waitForLog((l) => l.msg === 'kura worker ready')));
+      const workerIds = ready.map((line) => line.workerId as string);
+      const statusUrls = ready.map((line) => line.statusUrl as string);
 
       const endpoint = await startHlsEndpointFixture();
       const long = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true }); // a 1 MiB chunk every ~4 s
@@ -163,6 +174,17 @@ describe('a scaled-out instance', () => {
         expect(log.status).toBe(200);
         expect(await log.text()).toContain('[kura] recording');
       }
+
+      // each worker reports what it does: the long stream's holder one capture and its bytes, the follow held by one, the queues' backlog
+      const scrapes = await Promise.all(statusUrls.map(scrape));
+      const longHolder = scrapes[workerIds.indexOf(holders[0] as string)] as Map<string, number>;
+      expect(longHolder.get('kura_captures_active')).toBe(1);
+      expect(longHolder.get('kura_capture_bytes_total')).toBeGreaterThan(100_000); // a 2 Mbit/s segment at least
+      expect(longHolder.get('kura_jobs_waiting{queue="capture-stream"}')).toBe(0);
+      expect(longHolder.get('kura_webhook_deliveries_total{result="delivered"}')).toBe(0);
+      expect(scrapes.map((s) => s.get('kura_captures_active')).sort()).toEqual([0, 1, 1, 1]);
+      expect(scrapes.reduce((sum, s) => sum + (s.get('kura_follows_held') as number), 0)).toBe(1);
+      expect(await fetch(`${statusUrls[0]}/healthz`).then((r) => r.json())).toEqual({ status: 'ok', workerId: workerIds[0] });
 
       // kill the worker recording the long stream: a free one takes it over
       await long.seen(SEGMENT_REQUEST, 8);

@@ -98,6 +98,7 @@ describe('webhook delivery', () => {
       return found;
     });
     expect(delivery).toMatchObject({ eventId: ids[0], attempts: 3, lastStatusCode: 200, nextAttemptAt: null });
+    expect(worker.attempts).toEqual(['failed', 'failed', 'delivered']);
     await worker.drain(); // another drain finds nothing to send
     expect(receiver.received).toHaveLength(3);
   });

@@ -1,3 +1,4 @@
+import type { DeliveryResult } from '../../src/shared/worker-activity.js';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,7 +73,13 @@ const noop = async () => undefined;
 export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowPrivateSources = true, publicUrl = PUBLIC_URL) {
   const jobs = await startJobs({ pool: db.pool, onError: () => undefined });
   const log = pino({ level: 'silent' });
-  const work = { webhooks: { deps: createDeliverDeps({ allowPrivateSources, publicUrl }, db.pool, QUICK), drains: jobs } };
+  // how each attempt ended, as the worker's kura_webhook_deliveries_total counts them
+  const attempts: DeliveryResult[] = [];
+  const deliverDeps = {
+    ...createDeliverDeps({ allowPrivateSources, publicUrl }, db.pool, QUICK),
+    onAttempt: (result: DeliveryResult) => void attempts.push(result),
+  };
+  const work = { webhooks: { deps: deliverDeps, drains: jobs } };
   const drain = () => deliverWebhooksJob.handle(work, {}, { id: 'test' });
   const context = { ...work, jobs, log };
   const loops: Array<Loop<typeof context>> = [LOOPS['webhook-wake-up'], LOOPS['prune-webhook-history']];
@@ -106,6 +113,7 @@ export async function startWorker(db: Pick<TestDatabase, 'pool' | 'url'>, allowP
   return {
     jobs,
     drain,
+    attempts,
     async stop() {
       for (const stop of stopLoops) await stop();
       await feeds.close();

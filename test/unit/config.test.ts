@@ -26,6 +26,7 @@ describe('configuration', () => {
       databaseUrl: undefined,
       dbPoolMax: 10,
       role: 'all',
+      workerPort: null,
       usdPerGbPerMonth: DEFAULT_USD_PER_GB_MONTH,
       publicRead: true,
       corsOrigins: ['*'],

@@ -21,4 +21,6 @@ export interface RecorderDeps {
   store: ArchiveStore;
   freeBytes: (dir: string) => Promise<number>;
   limits: RecorderLimits;
+  /** Told the bytes of each segment stored (the worker's kura_capture_bytes_total). */
+  recorded?: (bytes: number) => void;
 }

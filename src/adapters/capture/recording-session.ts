@@ -136,6 +136,7 @@ export abstract class RecordingSession {
   protected async append(piece: StoredPiece): Promise<void> {
     const length = await this.writer.commit(); // on disk before PostgreSQL says it is stored
     this.totalBytes += length;
+    this.deps.recorded?.(length);
     this.totalSeconds += piece.durationSeconds;
     const kbps = (length * 8) / 1000 / Math.max(piece.durationSeconds, 0.001);
     const stored = { sequence: piece.sequence, part: this.writer.part, endOffset: this.writer.offset, durationSeconds: piece.durationSeconds };

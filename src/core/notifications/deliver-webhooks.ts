@@ -8,6 +8,8 @@ export interface DeliverDeps {
   now?: () => Date;
   /** Default DELIVERY_POLICY (tests: quicker retries). */
   policy?: DeliveryPolicy;
+  /** Told how each attempt ended: delivered, failed (retried later) or given up (the worker's metrics). */
+  onAttempt?: (result: 'delivered' | 'failed' | 'given_up') => void;
 }
 
 /** Deliveries sent at once by one worker. */
@@ -55,6 +57,7 @@ async function deliverOne(deps: DeliverDeps, delivery: ClaimedDelivery, now: () 
   const attempts = delivery.attempts + 1;
   const retryAt = new Date(at.getTime() + retryDelaySeconds(attempts, policy) * 1000);
   const giveUp = !ok && at.getTime() - (delivery.firstAttemptAt ?? at).getTime() >= policy.giveUpAfterSeconds * 1000;
+  deps.onAttempt?.(ok ? 'delivered' : giveUp ? 'given_up' : 'failed');
   const reason = `Every delivery failed for ${policy.disableAfterSeconds / 86400} days (last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}).`;
   const disabledNow = await deps.webhooks.recordAttempt(
     delivery,

@@ -7,6 +7,7 @@ import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { BackgroundLog } from '../job-work.js';
 import { HeldFollows } from './held-follows.js';
 import { wakeWhenDue, type CancelWakeUp } from '../../shared/wake-ups.js';
+import type { WorkerActivity } from '../../shared/worker-activity.js';
 
 /** What the follow poller of a worker checks with, and how many follows at once. */
 export interface FollowChecking {
@@ -18,7 +19,7 @@ export interface FollowChecking {
 
 /** The follow-poller loop of the catalogue: told of changes by FOLLOW_NOTIFY_CHANNEL, claiming again when another worker's lease runs out, or at its backstop. */
 export function startFollowPollerLoop(
-  context: { follows: FollowChecking; log: BackgroundLog },
+  context: { follows: FollowChecking; log: BackgroundLog; activity?: WorkerActivity },
   wake: { feed: ChangeFeed; everySeconds: number },
 ): () => Promise<void> {
   const { deps, concurrency, policy } = context.follows;
@@ -27,6 +28,7 @@ export function startFollowPollerLoop(
     policy,
     wake: wake.feed,
     backstopSeconds: wake.everySeconds,
+    ...(context.activity === undefined ? {} : { activity: context.activity }),
     onError: (error, followId) => context.log.warn({ err: error, followId }, 'checking a follow failed'),
     onChecked: (follow, outcome) => {
       const name = follow.title ?? follow.channelName;
@@ -54,6 +56,8 @@ export interface PollerOptions {
   onChecked?: (follow: Follow, outcome: CheckOutcome) => void;
   /** A check, claim or write that failed. */
   onError: (error: Error, followId: string | null) => void;
+  /** Told where the count of follows this worker holds is read (its /metrics). */
+  activity?: Pick<WorkerActivity, 'measure'>;
 }
 
 /**
@@ -90,6 +94,7 @@ class FollowPoller {
     this.held = new HeldFollows(deps, options);
     this.repo = deps.follows;
     options.wake.onChange((payload) => this.told(payload));
+    options.activity?.measure('followsHeld', () => this.held.size);
     void this.claim();
   }
 

@@ -63,6 +63,8 @@ export interface JobQueue {
   fail(name: string, id: string, error: unknown): Promise<void>;
   /** Milliseconds until the earliest waiting job of each queue is due (≤ 0: due now); a queue with none waiting is left out. */
   due(names: readonly string[]): Promise<Map<string, number>>;
+  /** The jobs waiting in each of the queues `names` (sent or to be retried, due or not), 0 for a queue with none. */
+  waiting(names: readonly string[]): Promise<Map<string, number>>;
   /** The keys among `keys` with a job of queue `name` in one of `states`. */
   keysIn(name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>>;
   /**

@@ -2,7 +2,17 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from './job-queue.js';
-import { bringForward, deleteRetiredQueues, dueIn, forgetCronSchedules, installJobNotify, isInPlace, keysInStates, type PgBossDb } from './pg-boss-tables.js';
+import {
+  bringForward,
+  deleteRetiredQueues,
+  dueIn,
+  forgetCronSchedules,
+  installJobNotify,
+  isInPlace,
+  keysInStates,
+  waitingIn,
+  type PgBossDb,
+} from './pg-boss-tables.js';
 
 /** What the queue is started with: on which pool, which queues, and the channel its trigger notifies. */
 export interface PgBossQueueOptions {
@@ -154,6 +164,10 @@ class PgBossQueue implements JobQueue {
 
   due(names: readonly string[]): Promise<Map<string, number>> {
     return dueIn(this.boss.getDb(), names);
+  }
+
+  waiting(names: readonly string[]): Promise<Map<string, number>> {
+    return waitingIn(this.boss.getDb(), names);
   }
 
   keysIn(name: string, states: readonly JobState[], keys: readonly string[]): Promise<Set<string>> {

@@ -61,6 +61,15 @@ export async function dueIn(db: PgBossDb, names: readonly string[]): Promise<Map
   return new Map(rows.map((r) => [r.name, r.ms]));
 }
 
+/** The jobs of each queue of `names` that wait (created or to be retried), 0 for a queue with none. */
+export async function waitingIn(db: PgBossDb, names: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = (await db.executeSql(`select name, count(*)::int as n from pgboss.job where name = any($1::text[]) and state < 'active' group by name`, [
+    names,
+  ])) as { rows: Array<{ name: string; n: number }> };
+  const counts = new Map(rows.map((r) => [r.name, r.n]));
+  return new Map(names.map((name) => [name, counts.get(name) ?? 0]));
+}
+
 /** Forgets the schedules pg-boss's own clock kept for `names` (Kura up to 0.6): no process runs that clock any more. */
 export async function forgetCronSchedules(db: PgBossDb, names: readonly string[]): Promise<void> {
   await db.executeSql('delete from pgboss.schedule where name = any($1::text[])', [names]);
