@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0055-follows-policy-pacing-api.md
+// Decisions: docs/decisions/0110-follows-policy-pacing-api.md
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';

@@ -11,6 +11,8 @@ import type { Jobs } from '../../src/jobs/jobs.js';
 import type { PollerOptions } from '../../src/jobs/loops/follow-poller.js';
 import { FOLLOW_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { createPool } from '../../src/adapters/db/pool.js';
+import { noteWorkerSession } from '../../src/adapters/db/worker-session.js';
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startJobsWithoutWorkers } from '../support/jobs.js';
 
@@ -44,6 +46,10 @@ let closeElsewhere: () => Promise<void>;
 let looks: Map<string, number[]>;
 let lookers: Map<string, Set<string>>;
 let looked: () => void;
+/** The worker counts the pollers' pacers were told to share the hosts' rate with, in order. */
+let shared: number[];
+/** Database sessions standing for workers alive (as each worker's LISTEN connection does). */
+let sessions: pg.Client[];
 
 beforeEach(async () => {
   db = await createTestDatabase();
@@ -55,11 +61,14 @@ beforeEach(async () => {
   lookers = new Map();
   looked = () => undefined;
   pollers = [];
+  shared = [];
+  sessions = [];
   wake = await listenForChanges(db.url, () => undefined, FOLLOW_NOTIFY_CHANNEL);
 });
 afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(pollers.map((stop) => stop()));
+  for (const session of sessions) await session.end();
   await wake.close();
   await closeElsewhere();
   await jobs.stop(0);
@@ -81,6 +90,7 @@ function startPolling(intervalSeconds: number, more: Partial<PollerOptions> & { 
       return [];
     },
   };
+  const pacer = createHostPacer({ requestsPerMinute: 600_000 });
   const stop = startFollowPoller(
     {
       follows: createFollowRepo(db.pool),
@@ -88,7 +98,7 @@ function startPolling(intervalSeconds: number, more: Partial<PollerOptions> & { 
       captures: createCaptureRepo(db.pool),
       scheduler: jobs,
       source: { recognises: () => true, inspect: unused, check: unused, qualities: unused },
-      pacer: createHostPacer({ requestsPerMinute: 600_000 }),
+      pacer: { wait: pacer.wait, shareWith: (workers) => (shared.push(workers), pacer.shareWith(workers)) },
       signals: { playlist, feed: playlist, tabs: playlist, holodex: playlist },
     },
     {
@@ -171,6 +181,39 @@ describe('the follows a worker holds', () => {
     for (const url of urls) await looksAt(url, 3);
     expect(urls.map((url) => [...lookers.get(url)!])).toEqual(urls.map(() => [expect.stringMatching(/^[ab]$/)]));
     expect(new Set(urls.map((url) => [...lookers.get(url)!][0])).size).toBe(2);
+  });
+
+  it('are shared evenly by the workers alive, and a worker that joins gets its share from the others within a renewal', async () => {
+    const aliveAs = async (workerId: string) => {
+      const session = new pg.Client({ connectionString: db.url });
+      await session.connect();
+      sessions.push(session);
+      await noteWorkerSession(session, workerId);
+    };
+    const holders = async () =>
+      (await db.pool.query<{ n: number }>('select count(*)::int as n from follows where claimed_by is not null group by claimed_by order by 1')).rows.map(
+        (r) => r.n,
+      );
+    const urls = Array.from({ length: 12 }, (_, i) => `https://streams.example/live/fair${i}.m3u8`);
+    for (const url of urls) await addElsewhere(url);
+    await aliveAs('worker-a');
+    await aliveAs('worker-b');
+    startPolling(0.5, { name: 'a', leaseSeconds: 3 });
+    startPolling(0.5, { name: 'b', leaseSeconds: 3 });
+    for (const url of urls) await looksAt(url, 1);
+    expect(await holders()).toEqual([6, 6]);
+    expect(shared.at(-1)).toBe(2);
+
+    // a third worker: the others let go of what is past their share at their next renewal (every second here)
+    await aliveAs('worker-c');
+    startPolling(0.5, { name: 'c', leaseSeconds: 3 });
+    await expect.poll(holders, { timeout: 5_000 }).toEqual([4, 4, 4]);
+    expect(shared.at(-1)).toBe(3);
+    // none checked by two at once: each follow's looks since then come from one poller
+    const since = new Map(urls.map((url) => [url, looks.get(url)!.length]));
+    lookers.clear();
+    for (const url of urls) await looksAt(url, (since.get(url) as number) + 2);
+    expect(urls.every((url) => lookers.get(url)!.size === 1)).toBe(true);
   });
 
   it('are taken over from a worker that stopped without letting them go, as soon as its lease ran out (not at the backstop)', async () => {

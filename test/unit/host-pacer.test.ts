@@ -45,4 +45,16 @@ describe('host pacer', () => {
     await pacer.wait('a');
     expect(clock.slept).toEqual([]);
   });
+
+  it("sends its part of the instance's rate when the follows are shared by several workers", async () => {
+    const clock = testClock();
+    const pacer = createHostPacer({ requestsPerMinute: 60, now: clock.now, sleep: clock.sleep });
+    pacer.shareWith(3);
+    for (let i = 0; i < 3; i++) await pacer.wait('www.youtube.com');
+    expect(clock.at).toBe(6000); // 20 a minute from this worker, 60 from the three
+    pacer.shareWith(1);
+    await pacer.wait('www.youtube.com');
+    await pacer.wait('www.youtube.com');
+    expect(clock.at).toBe(10_000); // the slot taken at 3 workers' spacing, then one at 1 s
+  });
 });

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0082-follows-held-in-memory.md
+// Decisions: docs/decisions/0111-follows-shared-evenly.md
 import type pg from 'pg';
 import type { FollowClaims } from '../../core/follows/ports.js';
 import { FOLLOW_COLUMNS, signalsJson, toFollow, type FollowRow } from './follow-row.js';
@@ -37,6 +37,15 @@ export function createFollowClaims(pool: pg.Pool): FollowClaims {
         worker,
         ids,
       ]);
+    },
+
+    async sharing() {
+      // a worker is alive while the session it noted is (migration 0032's view of those gone)
+      const { rows } = await pool.query<{ workers: number; follows: number }>(
+        `select greatest(1, (select count(*) from worker_sessions) - (select count(*) from gone_workers))::int as workers,
+                (select count(*) from follows where not paused)::int as follows`,
+      );
+      return rows[0] as { workers: number; follows: number };
     },
 
     async recordLooks(worker, looks) {

@@ -1,9 +1,9 @@
-// Decisions: docs/decisions/0055-follows-policy-pacing-api.md
+// Decisions: docs/decisions/0110-follows-policy-pacing-api.md
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HostPacer } from '../../core/follows/ports.js';
 
 export interface PacerOptions {
-  /** Requests this process sends one host per minute, at most (KURA_FOLLOW_HOST_RATE). */
+  /** Requests the whole instance sends one host per minute, at most (KURA_FOLLOW_HOST_RATE). */
   requestsPerMinute: number;
   /** The clock (tests pass their own). */
   now?: () => number;
@@ -11,11 +11,12 @@ export interface PacerOptions {
 }
 
 /**
- * Spaces the requests to each host evenly (60 s / rate apart) in this process; requests to other
- * hosts are not held up. Each caller is given the next free slot at once, so waiters never race.
+ * Spaces the requests to each host evenly in this process: 60 s / rate apart, times the workers
+ * the rate is shared with (each holds an even share of the follows, so of each host's); requests
+ * to other hosts are not held up. Each caller is given the next free slot at once, so waiters never race.
  */
 export function createHostPacer(options: PacerOptions): HostPacer {
-  const spacingMs = 60_000 / options.requestsPerMinute;
+  let spacingMs = 60_000 / options.requestsPerMinute;
   const now = options.now ?? Date.now;
   const wait = options.sleep ?? sleep;
   /** Per host, when the next request may go. */
@@ -28,6 +29,9 @@ export function createHostPacer(options: PacerOptions): HostPacer {
       for (const [name, free] of nextFree) if (free < now() - spacingMs) nextFree.delete(name);
       const delay = at - now();
       if (delay > 0) await wait(delay);
+    },
+    shareWith(workers) {
+      spacingMs = (60_000 * Math.max(1, workers)) / options.requestsPerMinute;
     },
   };
 }

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0055-follows-policy-pacing-api.md
+// Decisions: docs/decisions/0015-limits-count-first.md, docs/decisions/0110-follows-policy-pacing-api.md
 import { AppError } from '../errors.js';
 import { mintId } from '../ids.js';
 import { countAttempt, type RateLimiter } from '../rate-limit.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0082-follows-held-in-memory.md
+// Decisions: docs/decisions/0111-follows-shared-evenly.md
 import type { Follow, SignalHealth } from './follow.js';
 import type { CheckOutcome } from './ports.js';
 

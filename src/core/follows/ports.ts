@@ -81,6 +81,8 @@ export interface FollowClaims {
   release(worker: string, ids: readonly string[] | null): Promise<void>;
   /** Writes the times of checks that changed nothing else, for the follows `worker` still holds. */
   recordLooks(worker: string, looks: readonly HeldLook[]): Promise<void>;
+  /** The workers alive now (their database sessions, migration 0032; at least 1) and the unpaused follows they share. */
+  sharing(): Promise<{ workers: number; follows: number }>;
 }
 
 /**
@@ -106,7 +108,12 @@ export interface ChannelResolver {
   resolveYouTube(idOrHandle: string): Promise<ChannelIdentity>;
 }
 
-/** Spaces the requests to one host (per process): `wait` resolves when the next request to `host` may go. */
+/**
+ * Spaces the requests to one host: `wait` resolves when the next request to `host` may go. The
+ * rate is the whole instance's: with `workers` workers sharing the follows evenly, each sends its
+ * `1 / workers` of it (`shareWith`, told at each claim).
+ */
 export interface HostPacer {
   wait(host: string): Promise<void>;
+  shareWith(workers: number): void;
 }

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0055-follows-policy-pacing-api.md
+// Decisions: docs/decisions/0110-follows-policy-pacing-api.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { submitterOf } from '../../core/accounts/account.js';
 import { addFollow, type FollowPolicy } from '../../core/follows/add-follow.js';

@@ -1,8 +1,8 @@
-// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0101-an-idle-kura-writes-nothing.md
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0101-an-idle-kura-writes-nothing.md, docs/decisions/0111-follows-shared-evenly.md
 import { randomUUID } from 'node:crypto';
 import type { CheckDeps, CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow } from '../../core/follows/follow.js';
-import type { CheckOutcome, FollowRepo } from '../../core/follows/ports.js';
+import type { CheckOutcome, FollowRepo, HostPacer } from '../../core/follows/ports.js';
 import type { ChangeFeed } from '../../shared/change-feed.js';
 import type { BackgroundLog } from '../job-work.js';
 import { HeldFollows } from './held-follows.js';
@@ -78,6 +78,7 @@ class FollowPoller {
   private readonly maxHeld: number;
   private readonly held: HeldFollows;
   private readonly repo: FollowRepo;
+  private readonly pacer: HostPacer;
   private claiming: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -93,6 +94,7 @@ class FollowPoller {
     this.maxHeld = options.maxHeld ?? 1000;
     this.held = new HeldFollows(deps, options);
     this.repo = deps.follows;
+    this.pacer = deps.pacer;
     options.wake.onChange((payload) => this.told(payload));
     options.activity?.measure('followsHeld', () => this.held.size);
     void this.claim();
@@ -128,7 +130,8 @@ class FollowPoller {
 
   private async claimOnce(): Promise<void> {
     const now = new Date();
-    const { follows, nextLeaseEnd } = await this.repo.claim(this.worker, now, this.leaseSeconds, this.maxHeld - this.held.size);
+    const share = await this.fairShare();
+    const { follows, nextLeaseEnd } = await this.repo.claim(this.worker, now, this.leaseSeconds, share - this.held.size);
     for (const follow of follows) this.held.take(follow);
     this.upkeepWhileHolding();
     this.claimIn(nextLeaseEnd === null ? Infinity : nextLeaseEnd.getTime() - now.getTime());
@@ -163,11 +166,36 @@ class FollowPoller {
     if (row !== null) await this.repo.release(this.worker, [id]);
   }
 
+  /**
+   * This worker's even share of the follows (at most maxHeld): the unpaused follows over the workers
+   * alive, rounded up. The hosts' request rate is shared the same way: each worker sends its part.
+   */
+  private async fairShare(): Promise<number> {
+    const { workers, follows } = await this.repo.sharing();
+    this.pacer.shareWith(workers);
+    return Math.min(this.maxHeld, Math.ceil(follows / workers));
+  }
+
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
     const ids = this.held.ids();
     const kept = new Set(await this.repo.renew(this.worker, ids, new Date(Date.now() + this.leaseSeconds * 1000)));
     for (const id of ids) if (!kept.has(id)) this.held.drop(id); // removed, or taken over after the lease ran out
+    await this.shedPastShare();
+  }
+
+  /**
+   * Lets go of the follows past this worker's share (a worker joined, or follows were removed): their
+   * times written first, those due last let go, so the workers under their share claim them at once
+   * (a release notifies every poller).
+   */
+  private async shedPastShare(): Promise<void> {
+    const excess = this.held.size - (await this.fairShare());
+    if (excess <= 0) return;
+    await this.writeLooks();
+    const shed = this.held.dueLast(excess);
+    for (const id of shed) this.held.drop(id);
+    await this.repo.release(this.worker, shed);
   }
 
   private async writeLooks(): Promise<void> {

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0082-follows-held-in-memory.md, docs/decisions/0095-title-rules-compiled-once-and-bounded.md
+// Decisions: docs/decisions/0095-title-rules-compiled-once-and-bounded.md, docs/decisions/0111-follows-shared-evenly.md
 import { checkFollow, type CheckDeps, type CheckPolicy } from '../../core/follows/check-follow.js';
 import type { Follow, SignalName } from '../../core/follows/follow.js';
 import { titleRules, type TitleRefusal } from '../../core/follows/follow-rules.js';
@@ -64,6 +64,13 @@ export class HeldFollows {
 
   has(id: string): boolean {
     return this.held.has(id);
+  }
+
+  /** Up to `count` held follows whose next check is furthest away (those a worker past its share lets go of first). */
+  dueLast(count: number): string[] {
+    // one being checked is kept: let go now, another worker could check it before this check is written
+    const byDue = [...this.held.values()].filter((held) => !held.checking).sort((a, b) => b.follow.nextCheckAt.getTime() - a.follow.nextCheckAt.getTime());
+    return byDue.slice(0, Math.max(0, count)).map((held) => held.follow.id);
   }
 
   /** Holds a follow as claimed (its row as read), checked at its nextCheckAt. */
