@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0096-recordings-in-a-thread-of-their-own.md
+import { engineAdvice } from './core/search/engine-advice.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
@@ -26,6 +27,10 @@ export async function buildApi(config: Config, database: Database, log: Logger, 
   const feed = await openChangeFeed(database, log);
   onStop(() => feed.close());
   const search = createSearch(config, database.pool, feed, log, { databaseUrl: database.connectionString });
+  engineAdvice(config.search.kind, database.livestreams).then(
+    (advice) => advice === null || log.warn(advice),
+    (error: Error) => log.warn(`the archive's size could not be read: ${error.message}`),
+  );
   onStop(() => search.close());
   const sources = createSources(config);
   const accounts = createAccountDeps(config, database.pool, sources);

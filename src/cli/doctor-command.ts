@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
+import { engineAdvice } from '../core/search/engine-advice.js';
 import { createStore } from '../wiring/storage.js';
 import type { Command } from './command.js';
 import { machineChecks, publicUrlCheck, type SystemCheck } from '../wiring/machine-checks.js';
@@ -35,6 +36,9 @@ async function databaseAndStoreChecks(config: Config): Promise<SystemCheck[]> {
       const { rows } = await database.pool.query<{ version: string }>("select current_setting('server_version') as version");
       results.push({ name: 'database', ok: true, detail: `${where}: PostgreSQL ${rows[0]?.version ?? '?'}, migrated` });
       results.push(await storeCheck(config, await createStore(config, database)));
+      const advice = await engineAdvice(config.search.kind, database.livestreams);
+      // a recommendation, not a failure: the built-in engine still answers
+      results.push({ name: `search (${config.search.kind})`, ok: true, detail: advice ?? 'fits this archive' });
       return 0;
     });
   } catch (error) {

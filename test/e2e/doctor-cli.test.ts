@@ -62,7 +62,8 @@ describe('kura doctor', () => {
     expect(shared.stdout).toMatch(
       /^✘ yt-dlp: 2025\.06\.01 \(.+\), \d+ days old, stable channel: older than 2026\.07\.04, the first yt-dlp that lists YouTube live streams' formats from their start\n {4}fix: update it: .+ -U$/m,
     );
-    expect(shared.stdout).toContain('kura: 2 of 10 checks failed');
+    expect(shared.stdout).toContain('✔ search (builtin): fits this archive');
+    expect(shared.stdout).toContain('kura: 2 of 11 checks failed');
 
     // past the floor, yet older than 90 days; on the nightly channel, updated to the nightly
     const stale = await doctor({ YTDLP_STAND_IN_VERSION: '2026.07.04', KURA_YTDLP_CHANNEL: 'nightly' });
@@ -75,6 +76,6 @@ describe('kura doctor', () => {
     );
     // nothing about what a missing yt-dlp would run its challenges with
     expect(missing.stdout).not.toMatch(/JavaScript runtime|challenge solver/);
-    expect(missing.stdout).toContain('kura: 1 of 8 checks failed');
+    expect(missing.stdout).toContain('kura: 1 of 9 checks failed');
   });
 });

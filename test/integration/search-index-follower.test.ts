@@ -90,7 +90,7 @@ describe('a background refresh that fails', () => {
     const watched = followIndex(db.pool, feed, { onError: (error) => warnings.push(error.message) });
     const changeSignalled = async () => {
       const change = notified(); // the follower listened first: its refresh is under way when this resolves
-      await db.pool.query(`select pg_notify('kura_livestreams_changed', '')`);
+      await db.pool.query(`select pg_notify('kura_livestreams_changed', 'search')`); // as the documents' triggers notify
       await change;
     };
     try {

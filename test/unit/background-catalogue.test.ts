@@ -43,7 +43,14 @@ function stubWorker() {
     log: { info: () => undefined, warn: (_fields: object, message: string) => calls.push(`warn ${message}`) },
     jobs,
     follows: {
-      deps: { follows: { claim: () => asked('claim', { follows: [], nextLeaseEnd: null }), release: () => asked('release', undefined) } },
+      deps: {
+        follows: {
+          sharing: async () => ({ workers: 1, follows: 0 }),
+          claim: () => asked('claim', { follows: [], nextLeaseEnd: null }),
+          release: () => asked('release', undefined),
+        },
+        pacer: { wait: async () => undefined, shareWith: () => undefined },
+      },
       concurrency: 1,
       policy: {},
     },
