@@ -112,7 +112,7 @@ async function main(): Promise<void> {
       DATABASE_URL: database.connectionString,
       KURA_DATA_DIR: path.join(root, `worker-${i}`),
       KURA_ROLE: 'worker',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info', // 'kura worker ready' is an info line
       KURA_ALLOW_PRIVATE_SOURCES: 'true',
       KURA_FOLLOW_POLL_SECONDS: String(INTERVAL),
       KURA_FOLLOW_HOST_RATE: String(RATE),

@@ -1,9 +1,6 @@
 // Decisions: docs/decisions/0107-connection-budget.md
 import type { ChangeFeed } from '../../shared/change-feed.js';
 
-/** The connections the search thread's pool may hold, beside the api's own (the connection budget, README "Scaling out"). */
-export const SEARCH_THREAD_CONNECTIONS = 3;
-
 /** A change feed the search thread is told by the api's (threaded-search.ts passes each notification on). */
 export function passedOnFeed(connected: boolean): ChangeFeed & { pass(payload: string | undefined, connected: boolean): void } {
   const listeners: Array<(payload?: string) => void> = [];

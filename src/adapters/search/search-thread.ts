@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../core/errors.js';
 import { createPool } from '../db/pool.js';
 import { createBuiltinSearch } from './builtin-search.js';
-import { passedOnFeed, SEARCH_THREAD_CONNECTIONS } from './passed-on-feed.js';
+import { passedOnFeed } from './passed-on-feed.js';
 import type { SearchHits } from '../../core/search/search.js';
 import type { CarriedError, SearchThreadAnswer, SearchThreadAsk, SearchThreadData } from './search-thread-messages.js';
 
@@ -18,6 +18,8 @@ const port = parentPort;
 if (port === null) throw new Error('search-thread.ts runs as the search thread of an api');
 const { databaseUrl, feedConnected } = workerData as SearchThreadData;
 const post = (answer: SearchThreadAnswer) => port.postMessage(answer);
+/** The connections the search thread's pool may hold, beside the api's own (the connection budget, README "Scaling out"). */
+const SEARCH_THREAD_CONNECTIONS = 3;
 
 const pool = createPool({ connectionString: databaseUrl, max: SEARCH_THREAD_CONNECTIONS, applicationName: 'kura search' });
 const feed = passedOnFeed(feedConnected);

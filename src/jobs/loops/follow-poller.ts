@@ -46,7 +46,7 @@ export interface PollerOptions {
   leaseSeconds?: number;
   /** The longest a check that changed nothing but times waits to be written (lastCheckedAt in the API). Default 60 s. */
   writeLooksSeconds?: number;
-  /** The most follows one worker holds. Default 1,000. */
+  /** The most follows one worker holds (tests); default: its even share, whatever that is. */
   maxHeld?: number;
   /** FOLLOW_NOTIFY_CHANNEL's notifications (migration 0028), from any process. */
   wake: ChangeFeed;
@@ -91,7 +91,7 @@ class FollowPoller {
     private readonly options: PollerOptions,
   ) {
     this.leaseSeconds = options.leaseSeconds ?? 300;
-    this.maxHeld = options.maxHeld ?? 1000;
+    this.maxHeld = options.maxHeld ?? Infinity;
     this.held = new HeldFollows(deps, options);
     this.repo = deps.follows;
     this.pacer = deps.pacer;
@@ -167,7 +167,7 @@ class FollowPoller {
   }
 
   /**
-   * This worker's even share of the follows (at most maxHeld): the unpaused follows over the workers
+   * This worker's even share of the follows (at most maxHeld, unset in production): the unpaused follows over the workers
    * alive, rounded up. The hosts' request rate is shared the same way: each worker sends its part.
    */
   private async fairShare(): Promise<number> {
