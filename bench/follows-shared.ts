@@ -118,7 +118,10 @@ async function main(): Promise<void> {
       KURA_FOLLOW_HOST_RATE: String(RATE),
       KURA_FOLLOW_CONCURRENCY: '20',
     });
-    for (let i = 0; i < WORKERS; i++) workers.push(spawnKura(['serve'], env(i), root));
+    // the first sets pg-boss up on the fresh database; the others start together after it
+    workers.push(spawnKura(['serve'], env(0), root));
+    await workers[0]?.waitForLog((line) => line.msg === 'kura worker ready');
+    for (let i = 1; i < WORKERS; i++) workers.push(spawnKura(['serve'], env(i), root));
     await Promise.all(workers.map((w) => w.waitForLog((line) => line.msg === 'kura worker ready')));
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}`);
     console.log(`${FOLLOWS} HLS endpoints off the air, each looked at every ${INTERVAL} s (±10 %), ${WORKERS} workers, KURA_FOLLOW_HOST_RATE=${RATE}\n`);
