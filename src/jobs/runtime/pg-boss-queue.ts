@@ -67,14 +67,18 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
     migrate: !sendOnly,
   } as PgBoss.ConstructorOptions);
   const queue = new PgBossQueue(boss, options.queues, options.onError);
-  await boss.start();
-  if (sendOnly) return queue;
-  // one process at a time while something is missing: creating a queue (its partition) in one
-  // while another creates the trigger (which locks every partition) deadlocks, as the api and the
-  // worker thread of a first `kura serve` did, and as processes of a scale-out starting together
-  // would; once all is in place, each only updates its queues' policies, at once (a restarted
-  // worker does not wait for the api's setup to take its captures back)
+  if (sendOnly) {
+    await boss.start();
+    return queue;
+  }
+  // one process at a time while something is missing: pg-boss's schema made in two at once (the api
+  // and the worker thread of a first `kura serve`, the processes of a scale-out starting together)
+  // collided on the schema's name; creating a queue (its partition) in one while another creates the
+  // trigger (which locks every partition) deadlocked. Once all is in place, each only checks pg-boss's
+  // version and updates its queues' policies, at once (a restarted worker does not wait for the
+  // api's setup to take its captures back)
   await oneAtATime(inPlace ? null : options.pool, async () => {
+    await boss.start();
     for (const spec of options.queues) {
       const policy = queuePolicy(spec);
       await boss.createQueue(spec.name, policy); // does nothing when the queue exists
