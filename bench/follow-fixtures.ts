@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { createFollowRepo } from '../src/adapters/db/follow-repo.js';
-import type { SignalHealth } from '../src/core/follows/follow.js';
+import type { SignalHealth, SignalName } from '../src/core/follows/follow.js';
+import type { NewFollow } from '../src/core/follows/ports.js';
 
 /** `UC` + 22 characters, as YouTube's channel ids are. */
 export const channelIdOf = (index: number) => `UCkuraBench${String(index).padStart(13, '0')}`;
@@ -113,9 +114,8 @@ export async function ytdlpRuns(calls: string): Promise<number> {
  */
 export async function insertFollows(pool: pg.Pool, channels: number, due: (index: number, signal: 'feed' | 'tabs') => Date): Promise<void> {
   await pool.query('delete from follows');
-  const repo = createFollowRepo(pool);
   const createdAt = new Date();
-  const health = (signal: 'feed' | 'tabs', nextCheckAt: Date): SignalHealth => ({
+  const health = (signal: SignalName, nextCheckAt: Date): SignalHealth => ({
     signal,
     lastCheckedAt: null,
     lastOkAt: null,
@@ -123,23 +123,53 @@ export async function insertFollows(pool: pg.Pool, channels: number, due: (index
     lastErrorAt: null,
     nextCheckAt,
   });
-  for (let start = 0; start < channels; start += 50) {
-    const batch = Array.from({ length: Math.min(50, channels - start) }, (_, k) => start + k);
-    await Promise.all(
-      batch.map((i) =>
-        repo.add({
-          id: `bench${String(i).padStart(7, '0')}`,
-          kind: 'youtube_channel',
-          url: `https://www.youtube.com/channel/${channelIdOf(i)}`,
-          channelId: channelIdOf(i),
-          channelName: `Bench ${i}`,
-          title: null,
-          rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
-          createdBy: 'local/bench',
-          createdAt,
-          signals: [health('feed', due(i, 'feed')), health('tabs', due(i, 'tabs'))],
-        }),
-      ),
-    );
+  await addFollows(pool, channels, (i) => ({
+    id: `bench${String(i).padStart(7, '0')}`,
+    kind: 'youtube_channel',
+    url: `https://www.youtube.com/channel/${channelIdOf(i)}`,
+    channelId: channelIdOf(i),
+    channelName: `Bench ${i}`,
+    title: null,
+    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
+    createdBy: 'local/bench',
+    createdAt,
+    signals: [health('feed', due(i, 'feed')), health('tabs', due(i, 'tabs'))],
+  }));
+}
+
+/** Followed HLS endpoints `url(i)`, each looked at first at `due(i)`. */
+export async function insertEndpointFollows(pool: pg.Pool, count: number, url: (index: number) => string, due: (index: number) => Date): Promise<void> {
+  const createdAt = new Date();
+  await addFollows(pool, count, (i) => ({
+    id: `shared${String(i).padStart(6, '0')}`,
+    kind: 'hls_endpoint',
+    url: url(i),
+    channelId: null,
+    channelName: `Endpoint ${i}`,
+    title: null,
+    rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
+    createdBy: 'local/bench',
+    createdAt,
+    signals: [{ signal: 'playlist', lastCheckedAt: null, lastOkAt: null, lastError: null, lastErrorAt: null, nextCheckAt: due(i) }],
+  }));
+}
+
+/** Adds `count` follows as the repository adds one, fifty at a time. */
+async function addFollows(pool: pg.Pool, count: number, follow: (index: number) => NewFollow): Promise<void> {
+  const repo = createFollowRepo(pool);
+  for (let start = 0; start < count; start += 50) {
+    const batch = Array.from({ length: Math.min(50, count - start) }, (_, k) => start + k);
+    await Promise.all(batch.map((i) => repo.add(follow(i))));
   }
+}
+
+/** The most of `times` (sorted) that fall in any span of `size` ms. */
+export function slidingMax(times: readonly number[], size: number): number {
+  let most = 0;
+  let first = 0;
+  for (let last = 0; last < times.length; last++) {
+    while ((times[last] as number) - (times[first] as number) >= size) first += 1;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
 }

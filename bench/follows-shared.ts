@@ -14,11 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { createFollowRepo } from '../src/adapters/db/follow-repo.js';
 import { migrate } from '../src/adapters/db/migrator.js';
 import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
+import { insertEndpointFollows, slidingMax } from './follow-fixtures.js';
 
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
 const FOLLOWS = Number(args.get('--follows') ?? 3000);
@@ -54,50 +54,6 @@ async function startEndpoints(): Promise<{ url: (i: number) => string; looks: Ma
   };
 }
 
-async function insertEndpointFollows(pool: pg.Pool, url: (i: number) => string): Promise<void> {
-  const repo = createFollowRepo(pool);
-  const now = Date.now();
-  for (let start = 0; start < FOLLOWS; start += 50) {
-    const batch = Array.from({ length: Math.min(50, FOLLOWS - start) }, (_, k) => start + k);
-    await Promise.all(
-      batch.map((i) =>
-        repo.add({
-          id: `shared${String(i).padStart(6, '0')}`,
-          kind: 'hls_endpoint',
-          url: url(i),
-          channelId: null,
-          channelName: `Endpoint ${i}`,
-          title: null,
-          rules: { titleInclude: null, titleExclude: null, membersOnly: 'skip', quality: null },
-          createdBy: 'local/bench',
-          createdAt: new Date(now),
-          signals: [
-            {
-              signal: 'playlist',
-              lastCheckedAt: null,
-              lastOkAt: null,
-              lastError: null,
-              lastErrorAt: null,
-              nextCheckAt: new Date(now + Math.random() * INTERVAL * 1000),
-            },
-          ],
-        }),
-      ),
-    );
-  }
-}
-
-/** The most of `times` (sorted) in any span of `ms`. */
-function slidingMax(times: readonly number[], ms: number): number {
-  let most = 0;
-  let first = 0;
-  for (let last = 0; last < times.length; last++) {
-    while ((times[last] as number) - (times[first] as number) >= ms) first += 1;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
-
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kura-bench-shared-'));
   await chmod(root, 0o755);
@@ -107,7 +63,8 @@ async function main(): Promise<void> {
   const workers: KuraProcess[] = [];
   try {
     await migrate(pool, readPackageInfo().migrationsDir);
-    await insertEndpointFollows(pool, endpoints.url);
+    const now = Date.now();
+    await insertEndpointFollows(pool, FOLLOWS, endpoints.url, () => new Date(now + Math.random() * INTERVAL * 1000));
     const env = (i: number) => ({
       DATABASE_URL: database.connectionString,
       KURA_DATA_DIR: path.join(root, `worker-${i}`),

@@ -15,7 +15,7 @@ import { migrate } from '../src/adapters/db/migrator.js';
 import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
-import { insertFollows, startFeedServer, writeStandInState, ytdlpRuns, type FeedServer } from './follow-fixtures.js';
+import { insertFollows, slidingMax, startFeedServer, writeStandInState, ytdlpRuns, type FeedServer } from './follow-fixtures.js';
 import { cpuSplit, describe, minus, treeCpuSeconds, type CpuSplit } from './proc-usage.js';
 
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
@@ -65,17 +65,6 @@ function windowCounts(times: number[], from: number, to: number, size: number): 
     if (t >= from && i < counts.length) counts[i] = (counts[i] ?? 0) + 1;
   }
   return counts;
-}
-
-/** The most of `times` (sorted) that fall in any span of `size` ms. */
-function slidingMax(times: number[], size: number): number {
-  let most = 0;
-  let first = 0;
-  for (let last = 0; last < times.length; last++) {
-    while ((times[last] as number) - (times[first] as number) >= size) first += 1;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
 }
 
 const perSecond = (count: number, ms: number) => (count / ms) * 1000;

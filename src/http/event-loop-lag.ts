@@ -3,6 +3,9 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 import { wakeEvery } from '../shared/wake-ups.js';
 
+/** Node's longest timer (2^31 - 1 ms): prom-client's own lag sampler, parked at it, ticks once in ~24 days. */
+export const PARKED_MS = 2_147_483_647;
+
 /** The sampling interval while the loop works; each sample is this plus the lag (bench/capture subtracts it). */
 export const LAG_SAMPLING_MS = 100;
 

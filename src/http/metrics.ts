@@ -4,12 +4,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import { registerDiskGauges, type DiskSource } from './disk-metrics.js';
 import type { ReadCacheCounts } from './read-cache.js';
-import { registerEventLoopLag } from './event-loop-lag.js';
+import { PARKED_MS, registerEventLoopLag } from './event-loop-lag.js';
 import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow.js';
 import type { FollowRepo } from '../core/follows/ports.js';
 
-/** Node's longest timer (2^31 - 1 ms). */
-export const PARKED_MS = 2_147_483_647;
 /** The lifecycle sweep's repairs, each shown (0 until one happens). */
 const SWEEP_ACTIONS = ['watch', 'capture', 'finalize', 'fail'] as const;
 /** Every health a follow can have, each shown (0 when no follow has it). */

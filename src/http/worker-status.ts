@@ -2,7 +2,7 @@
 import http, { STATUS_CODES } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DeliveryResult, WorkerActivity } from '../shared/worker-activity.js';
-import { PARKED_MS } from './metrics.js';
+import { PARKED_MS } from './event-loop-lag.js';
 import { PROBLEM_MEDIA_TYPE } from './responses.schema.js';
 
 /** What a worker's status server reports: who it is, what it does, and the queue's backlog. */
