@@ -3,7 +3,7 @@ import type { ArchiveStore } from '../core/archive/ports.js';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { CaptureRepo, FrameRequestSignal, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
-import type { ChatLog } from '../core/chat/ports.js';
+import type { ChatFiles, ChatLog } from '../core/chat/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
 import type { ChangeFeed } from '../shared/change-feed.js';
 import type { SearchEngine } from '../core/search/search.js';
@@ -32,6 +32,8 @@ export interface AppDeps {
   retention?: { retention: RetentionRepo; defaults: RetentionRules };
   captures: CaptureRepo;
   chats: ChatLog;
+  /** The chat files stored beside finished archives, which a finalized archive's chat is read from. */
+  chatFiles: ChatFiles;
   /** What captures recorded so far, as this process can read it: the store's chunks, and the spool when it is on this machine. */
   recordedBytes: RecordedBytes;
   /** Tells the worker recording a record that someone asked for its recent frame (it makes frames only then). */

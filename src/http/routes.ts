@@ -93,7 +93,7 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(queueRoutes({ livestreams, watchLooks, captures, cache, publicUrl, guard }));
     await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth, guard, disks: deps.disks?.read }));
     await api.register(videoRoutes({ livestreams, watchLooks, captures, publicUrl, guard }));
-    await api.register(chatRoutes({ livestreams, chats }));
+    await api.register(chatRoutes({ livestreams, chats, chatFiles: deps.chatFiles }));
     await api.register(liveRoutes({ livestreams, captures, recordedBytes }));
     await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameRequests, store }));
     await api.register(logzRoutes({ livestreams, captures }));

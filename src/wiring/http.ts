@@ -12,6 +12,7 @@ import { createFrameRequestSignal } from '../adapters/db/frame-repo.js';
 import { diskSpace, rememberedFor } from '../adapters/os/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
+import { createChatFiles } from '../adapters/storage/chat-files.js';
 import type { Config } from '../config/config.js';
 import { getDiskFigures, type DiskFigures } from '../core/archive/disk-figures.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
@@ -55,6 +56,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       retention: { retention: database.retention, defaults: config.retention },
       captures: database.captures,
       chats: database.chats,
+      chatFiles: createChatFiles(store),
       // the spool of this data directory: the worker's own under `kura serve` (a live edge without waiting for a chunk to fill)
       recordedBytes: createRecordedBytes({ captures: database.captures, store, spool: createSpool(spoolDirOf(config)) }),
       frameRequests: createFrameRequestSignal(database.pool),

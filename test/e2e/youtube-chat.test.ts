@@ -256,8 +256,13 @@ describe('the live chat of a YouTube stream (yt-dlp stand-in)', () => {
     // served while the stream was recorded
     expect(whileLive.state).toBe('capturing');
     expect(whileLive.messages.length).toBeGreaterThan(5);
-    const stored = await db.pool.query<{ n: number }>('select count(*)::int as n from chat_messages where livestream_id = $1', [VIDEO_ID]);
-    expect(lines).toHaveLength(stored.rows[0]?.n ?? -1);
+    // finalized, the archive keeps its chat in the file alone: no row a message, nor a segment (decision 0112)
+    const rows = await db.pool.query<{ messages: number; segments: number }>(
+      `select (select count(*)::int from chat_messages where livestream_id = $1) as messages,
+              (select count(*)::int from capture_segments where livestream_id = $1) as segments`,
+      [VIDEO_ID],
+    );
+    expect(rows.rows[0]).toEqual({ messages: 0, segments: 0 });
     expect(new Set(lines.map((l) => l.id)).size).toBe(lines.length); // the resumed chat fetched its last moments again: kept once
 
     // what Kura had received before the kill is kept, but for its last seconds (stored once a second)

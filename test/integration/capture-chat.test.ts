@@ -73,7 +73,7 @@ describe('the capture-chat job', () => {
     await captures.end('chatjob0001', 'endlist');
     await job;
     expect(await chats().count('chatjob0001')).toBe(5);
-    expect(await chats().state('chatjob0001')).toEqual({ state: 'ended', held: false, detail: null });
+    expect(await chats().state('chatjob0001')).toEqual({ state: 'ended', held: false, detail: null, filedAt: null });
   });
 
   it('keeps what arrived when the chat fails, gives its lease up for the retry, and leaves the record alone', async () => {
@@ -87,7 +87,12 @@ describe('the capture-chat job', () => {
     };
     await expect(captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: failing }, 'chatjob0002', worker())).rejects.toThrow(/HTTP Error 403/);
     expect(await chats().count('chatjob0002')).toBe(2);
-    expect(await chats().state('chatjob0002')).toEqual({ state: 'capturing', held: false, detail: 'yt-dlp could not follow the chat: HTTP Error 403' });
+    expect(await chats().state('chatjob0002')).toEqual({
+      state: 'capturing',
+      held: false,
+      detail: 'yt-dlp could not follow the chat: HTTP Error 403',
+      filedAt: null,
+    });
     expect((await db.livestreams.findById('chatjob0002'))?.status).toBe('live');
     expect((await captures.get('chatjob0002'))?.state).toBe('capturing');
 
@@ -111,7 +116,7 @@ describe('the capture-chat job', () => {
     expect(await chats().claim('chatjob0004', 'another-worker', 30)).toBe(true);
     const unused: ChatSource = { follow: () => Promise.reject(new Error('not followed twice')) };
     await captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: unused }, 'chatjob0004', worker());
-    expect(await chats().state('chatjob0004')).toEqual({ state: 'capturing', held: true, detail: null });
+    expect(await chats().state('chatjob0004')).toEqual({ state: 'capturing', held: true, detail: null, filedAt: null });
   });
 });
 

@@ -162,6 +162,7 @@ describe('readiness without a database', () => {
         channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
         chats: createChatRepo(kura.db.pool),
+        chatFiles: { lines: async () => null },
         recordedBytes: { readable: async () => new Map(), read: async () => null },
         frameRequests: createFrameRequestSignal(kura.db.pool),
         store: createFsStore(os.tmpdir()),

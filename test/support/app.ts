@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createArchiveCheckRepo } from '../../src/adapters/db/archive-check-repo.js';
 import { createChatRepo } from '../../src/adapters/db/chat-repo.js';
+import { createChatFiles } from '../../src/adapters/storage/chat-files.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { createFrameRequestSignal } from '../../src/adapters/db/frame-repo.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
@@ -152,6 +153,7 @@ export async function startTestApp(
       webhooks: { ...createWebhookParts(config, db.pool, wiring.resolve), rateLimiter: accounts.rateLimiter },
       retention: { retention: createRetentionRepo(db.pool), defaults: config.retention },
       chats: createChatRepo(db.pool),
+      chatFiles: createChatFiles(store),
       captures,
       recordedBytes: createRecordedBytes({ captures, store, spool }),
       frameRequests: createFrameRequestSignal(db.pool),

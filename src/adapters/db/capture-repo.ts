@@ -1,9 +1,11 @@
 // Decisions: docs/decisions/0041-downloads-and-encoder-log.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0092-leases-and-worker-sessions.md
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
-import type { Capture, CapturePart, FragmentFormatIds, Gap, RecordedSegment, StoredChunk } from '../../core/capture/capture.js';
-import type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, PartLog, SegmentLog } from '../../core/capture/ports.js';
+import type { Capture, FragmentFormatIds, StoredChunk } from '../../core/capture/capture.js';
+import type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, SegmentLog } from '../../core/capture/ports.js';
 import { createLeaseRenewals } from './capture-leases.js';
+import { createCaptureCompaction } from './finalized-summaries.js';
+import { createPartLog, toSegment } from './part-log.js';
 import { createSegmentRows } from './segment-rows.js';
 
 /** Most encoder log lines kept per capture; older ones are dropped from /api/logz and the log file. */
@@ -28,7 +30,14 @@ interface CaptureRow {
 
 /** Capture progress in PostgreSQL. */
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
-  return { ...captureLeases(pool), ...captureStates(pool), ...segmentLog(pool), ...partLog(pool), ...chunkAndEncoderLog(pool) };
+  return {
+    ...captureLeases(pool),
+    ...captureStates(pool),
+    ...segmentLog(pool),
+    ...createPartLog(pool),
+    ...chunkAndEncoderLog(pool),
+    ...createCaptureCompaction(pool),
+  };
 }
 
 /** Which worker holds a capture. */
@@ -126,7 +135,7 @@ function captureStates(pool: pg.Pool): CaptureStates {
 
     async forget(livestreamId) {
       const { rowCount } = await pool.query(
-        `delete from captures c where c.livestream_id = $1
+        `delete from captures c where c.livestream_id = $1 and coalesce(c.part_summary, '[]') = '[]'
            and not exists (select 1 from capture_segments s where s.livestream_id = c.livestream_id)`,
         [livestreamId],
       );
@@ -185,48 +194,6 @@ function segmentLog(pool: pg.Pool): SegmentLog {
         [livestreamId, part, offset],
       );
       return rows[0] ? toSegment(rows[0]) : null;
-    },
-  };
-}
-
-/** What a capture recorded, as readers see it. */
-function partLog(pool: pg.Pool): PartLog {
-  return {
-    async parts(livestreamId) {
-      const { rows } = await pool.query(
-        `select part, max(end_offset) as bytes, count(*)::int as segments, sum(duration_seconds) as seconds
-         from capture_segments where livestream_id = $1 group by part order by part`,
-        [livestreamId],
-      );
-      return rows.map((r) => ({ part: r.part, bytes: r.bytes, segments: r.segments, seconds: r.seconds }) satisfies CapturePart);
-    },
-
-    async gaps(livestreamId) {
-      const { rows } = await pool.query(
-        'select first_sequence, last_sequence, seconds, reason from capture_gaps where livestream_id = $1 order by first_sequence',
-        [livestreamId],
-      );
-      return rows.map((r) => ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason }) satisfies Gap);
-    },
-
-    async segmentsFrom(livestreamId, sequence) {
-      const { rows } = await pool.query(
-        'select sequence, part, end_offset, duration_seconds from capture_segments where livestream_id = $1 and sequence >= $2 order by sequence',
-        [livestreamId, sequence],
-      );
-      return rows.map(toSegment);
-    },
-
-    async segment(livestreamId, sequence) {
-      const { rows } = await pool.query(
-        `select s.sequence, s.part, s.end_offset, s.duration_seconds,
-           coalesce((select p.end_offset from capture_segments p
-                     where p.livestream_id = s.livestream_id and p.part = s.part and p.sequence < s.sequence
-                     order by p.sequence desc limit 1), 0) as start_offset
-         from capture_segments s where s.livestream_id = $1 and s.sequence = $2`,
-        [livestreamId, sequence],
-      );
-      return rows[0] ? { ...toSegment(rows[0]), startOffset: Number(rows[0].start_offset) } : null;
     },
   };
 }
@@ -292,8 +259,4 @@ function toCapture(row: CaptureRow): Capture {
     frameAt: row.frame_at,
     keptUntil: row.kept_until,
   };
-}
-
-function toSegment(row: { sequence: string | number; part: number; end_offset: string | number; duration_seconds: number }): RecordedSegment {
-  return { sequence: Number(row.sequence), part: row.part, endOffset: Number(row.end_offset), durationSeconds: row.duration_seconds };
 }

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0046-chat-capture-job.md
+// Decisions: docs/decisions/0113-chat-capture-job.md
 import type pg from 'pg';
 import type { ChatBadge, ChatMessage, ChatState } from '../../core/chat/chat.js';
 import type { ChatLog } from '../../core/chat/ports.js';
@@ -20,25 +20,31 @@ interface MessageRow {
 const PAGE = 5000;
 
 /**
- * The archive's 0 s in wall-clock time. A capture of fragments numbered from the broadcast's
- * first (fragment-tracks.ts) knows where each video fragment ends on the archive's timeline, so
- * its latest 30 tell it: each fetched less the media up to its end, the least of them the one
- * fetched most promptly (at the live edge, not while catching up on what came before Kura
- * looked). A capture of a playlist: the same over the first part's first 30 segments (the first
- * playlist lists several at once). Before any segment, the capture's start.
+ * The archive's 0 s in wall-clock time, for the stream `id` (an SQL expression). Once the chat is
+ * filed (its messages deleted, decision 0112), the one fixed then. Before: a capture of fragments
+ * numbered from the broadcast's first (fragment-tracks.ts) knows where each video fragment ends on
+ * the archive's timeline, so its latest 30 tell it: each fetched less the media up to its end, the
+ * least of them the one fetched most promptly (at the live edge, not while catching up on what
+ * came before Kura looked). A capture of a playlist: the same over the first part's first 30
+ * segments (the first playlist lists several at once). Before any segment, the capture's start.
  */
-const ARCHIVE_START = `coalesce(
+export function archiveStartOf(id: string): string {
+  return `coalesce(
+  (select archive_start from chat_captures where livestream_id = ${id}),
   (select min(f.fetched_at - make_interval(secs => (f.sequence / 2 + 1) * (c.fragment_formats->>'fragmentSeconds')::float8)) from (
      select sequence, fetched_at from capture_segments
-     where livestream_id = $1 and sequence % 2 = 0
+     where livestream_id = ${id} and sequence % 2 = 0
      order by sequence desc limit 30) f
-   join captures c on c.livestream_id = $1 and c.fragment_formats is not null),
+   join captures c on c.livestream_id = ${id} and c.fragment_formats is not null),
   (select min(s.fetched_at - make_interval(secs => s.played)) from (
      select f.fetched_at, sum(f.duration_seconds) over (order by f.sequence) as played from (
        select sequence, fetched_at, duration_seconds from capture_segments
-       where livestream_id = $1 and part = (select min(part) from capture_segments where livestream_id = $1)
+       where livestream_id = ${id} and part = (select min(part) from capture_segments where livestream_id = ${id})
        order by sequence limit 30) f) s),
-  (select started_at from captures where livestream_id = $1))`;
+  (select started_at from captures where livestream_id = ${id}))`;
+}
+
+const ARCHIVE_START = archiveStartOf('$1');
 
 /** Captured chats in PostgreSQL (migration 0019). */
 export function createChatRepo(pool: pg.Pool): ChatLog {
@@ -111,8 +117,8 @@ function chatCaptures(pool: pg.Pool): Pick<ChatLog, 'claim' | 'append' | 'releas
     },
 
     async state(livestreamId) {
-      const { rows } = await pool.query<{ state: ChatState; held: boolean; detail: string | null }>(
-        `select state, worker_id is not null as held, detail from chat_captures where livestream_id = $1`,
+      const { rows } = await pool.query<{ state: ChatState; held: boolean; detail: string | null; filedAt: Date | null }>(
+        `select state, worker_id is not null as held, detail, filed_at as "filedAt" from chat_captures where livestream_id = $1`,
         [livestreamId],
       );
       return rows[0] ?? null;

@@ -10,13 +10,13 @@ import type { Livestream } from '../records/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ByteRange } from '../archive/byte-range.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
-import type { CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
+import type { CaptureCompaction, CaptureLease, CaptureStates, ChatArchive, ChunkLog, EncoderLog, MediaTools, PartLog, Spool } from './ports.js';
 import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
 
 export interface FinalizeDeps {
   livestreams: LivestreamRepo;
-  captures: CaptureLease & CaptureStates & PartLog & ChunkLog & EncoderLog;
+  captures: CaptureLease & CaptureStates & PartLog & ChunkLog & EncoderLog & CaptureCompaction;
   media: MediaTools;
   store: ArchiveStore;
   spool: Spool;
@@ -82,6 +82,8 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
   // straight here, or to deleteChunks), so a crash anywhere before leaves all needed to start over
   await deps.captures.markFinalized(id);
   if ((await deps.captures.get(id))?.state === 'kept') return keepForLater(deps, id);
+  // its segments and chat messages give way to summaries (a crash before leaves them to the sweep)
+  await deps.captures.compact(id);
   await deleteChunks(deps, id);
   await deps.spool.remove(id);
 }

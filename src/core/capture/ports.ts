@@ -98,8 +98,20 @@ export interface EncoderLog {
   readLog(livestreamId: string): Promise<string>;
 }
 
+/**
+ * What a finalized capture keeps (decision 0112): one summary of its parts instead of a row a
+ * segment, and its chat's 0 s instead of a row a message once the chat file stored beside the
+ * archive holds them. `parts` reads the summary; the chat is read from the file.
+ */
+export interface CaptureCompaction {
+  /** Compacts a finalized capture; false when it is not finalized (a kept one keeps its segments to go on) or was compacted before. */
+  compact(livestreamId: string): Promise<boolean>;
+  /** Compacts up to `batch` finalized captures not compacted yet (finalized before there were summaries, or a finalize stopped in between); answers how many. */
+  compactLeftovers(batch: number): Promise<number>;
+}
+
 /** Every capture port: what the repository implements and the composition root hands out. */
-export interface CaptureRepo extends CaptureLease, CaptureStates, PartLog, SegmentLog, ChunkLog, EncoderLog {}
+export interface CaptureRepo extends CaptureLease, CaptureStates, PartLog, SegmentLog, ChunkLog, EncoderLog, CaptureCompaction {}
 
 /** A local chunk as the spool lists it: its file, holding bytes of a part from `startOffset` on, not yet in the archive store. */
 export interface LocalChunk {

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0046-chat-capture-job.md
+// Decisions: docs/decisions/0113-chat-capture-job.md
 import type { ChatMessage } from './chat.js';
 import type { ChatLog, ChatSource } from './ports.js';
 import type { LivestreamRepo } from '../records/ports.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatState } from './chat.js';
+import type { ChatLine, ChatMessage, ChatState } from './chat.js';
 
 /** How a chat stopped on its own: the stream's chat ended, or the stream has none. */
 export type ChatEnd = 'ended' | 'none';
@@ -35,8 +35,12 @@ export interface ChatLog {
   release(livestreamId: string, workerId: string, why?: string): Promise<void>;
   /** Ends the chat capture (`ended`, `none`, `failed` with why) and gives its lease up. */
   finish(livestreamId: string, state: Exclude<ChatState, 'capturing'>, detail?: string): Promise<void>;
-  /** The chat capture's state, whether a worker holds it, and why its last attempt failed; null when the stream has none (never started). */
-  state(livestreamId: string): Promise<{ state: ChatState; held: boolean; detail: string | null } | null>;
+  /**
+   * The chat capture's state, whether a worker holds it, why its last attempt failed, and whether
+   * it is filed (its messages deleted once its archive was finalized: they are read from the
+   * stored chat file, decision 0112: `filedAt`, null before); null when the stream has none (never started).
+   */
+  state(livestreamId: string): Promise<{ state: ChatState; held: boolean; detail: string | null; filedAt: Date | null } | null>;
   /**
    * The wall-clock time of the archive's 0 s: when the first captured segment's media was live,
    * estimated from how promptly the first segments were fetched; the capture's start before any.
@@ -49,4 +53,10 @@ export interface ChatLog {
   /** Every message, oldest first, in pages (the archive's chat file). */
   all(livestreamId: string): AsyncIterable<ChatMessage[]>;
   count(livestreamId: string): Promise<number>;
+}
+
+/** The chat files stored beside finished archives (objectKeys.chat), read back (decision 0112). */
+export interface ChatFiles {
+  /** Every line of the record's stored chat file, oldest first (its chat filed at `filedAt`); null when the store has none. */
+  lines(livestreamId: string, filedAt: Date): Promise<readonly ChatLine[] | null>;
 }

@@ -1,13 +1,15 @@
-// Decisions: docs/decisions/0046-chat-capture-job.md
+// Decisions: docs/decisions/0113-chat-capture-job.md
 import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
 import { toChatLine, type ChatLine, type ChatState } from './chat.js';
-import type { ChatLog } from './ports.js';
+import type { ChatFiles, ChatLog } from './ports.js';
 
 export interface ChatReadDeps {
   livestreams: LivestreamRepo;
   chats: ChatLog;
+  /** A finalized archive's chat: its stored file (decision 0112). */
+  chatFiles: ChatFiles;
 }
 
 /** A page of the chat on the archive's timeline. */
@@ -30,6 +32,15 @@ export async function getChatWindow(deps: ChatReadDeps, id: string, range: { fro
     throw new AppError('invalid', 'invalid_parameter', `The window's "from" (${range.from}) must come before its "to" (${range.to}).`);
   await getLivestream(deps, id);
   const chat = await deps.chats.state(id);
+  if (chat?.filedAt) {
+    const lines = await filedLines(deps, id, chat.filedAt);
+    const from = firstAtOrAfter(lines, range.from);
+    const window: ChatLine[] = [];
+    for (let i = from; i < lines.length && window.length <= range.limit && (lines[i] as ChatLine).offset < range.to; i++) window.push(lines[i] as ChatLine);
+    const messages = window.slice(0, range.limit);
+    const next = window.length > range.limit ? (messages.at(-1)?.offset ?? null) : null;
+    return { state: chat.state, archiveStart: await deps.chats.archiveStart(id), messages, next };
+  }
   const window = chat === null ? null : await deps.chats.window(id, range);
   if (chat === null || window === null) return { state: 'none', archiveStart: null, messages: [], next: null };
   const messages = window.messages.map((m) => toChatLine(m, window.archiveStart));
@@ -41,7 +52,34 @@ export async function getChatActivity(deps: ChatReadDeps, id: string): Promise<{
   await getLivestream(deps, id);
   const chat = await deps.chats.state(id);
   if (chat === null) return { state: 'none', perMinute: [] };
-  return { state: chat.state, perMinute: await deps.chats.perMinute(id) };
+  if (chat.filedAt === null) return { state: chat.state, perMinute: await deps.chats.perMinute(id) };
+  const perMinute: number[] = [];
+  for (const line of await filedLines(deps, id, chat.filedAt)) {
+    if (line.offset < 0) continue; // before the archive's start, as the messages' own count leaves out
+    const minute = Math.floor(line.offset / 60);
+    while (perMinute.length <= minute) perMinute.push(0);
+    perMinute[minute] = (perMinute[minute] as number) + 1;
+  }
+  return { state: chat.state, perMinute };
+}
+
+/** The lines of a filed chat's stored file. Throws `chat_not_found` when the store lost it. */
+async function filedLines(deps: Pick<ChatReadDeps, 'chatFiles'>, id: string, filedAt: Date): Promise<readonly ChatLine[]> {
+  const lines = await deps.chatFiles.lines(id, filedAt);
+  if (lines === null) throw new AppError('not_found', 'chat_not_found', `The chat file of ${id} is missing from the archive storage.`);
+  return lines;
+}
+
+/** The index of the first line at `offset` or later, in lines ordered by offset. */
+function firstAtOrAfter(lines: readonly ChatLine[], offset: number): number {
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((lines[middle] as ChatLine).offset < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Whether the finished record's chat is stored for download (see storeChat). Throws `chat_not_found`. */

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0046-chat-capture-job.md
+// Decisions: docs/decisions/0113-chat-capture-job.md
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import type { ChatArchive, Spool } from '../capture/ports.js';

@@ -3,7 +3,7 @@ import type { ArchiveStore } from '../archive/ports.js';
 import { deleteChunks } from '../capture/finalize-archive.js';
 import { fragmentOf } from '../capture/fragment-tracks.js';
 import type { Capture } from '../capture/capture.js';
-import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
+import type { CaptureCompaction, CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
 import type { Livestream } from '../records/livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
@@ -62,7 +62,7 @@ export interface LookAfterEndPolicy {
  * else it is looked at again later. `skipped` when the record or its capture is no longer so.
  */
 export async function lookAfterEnd(
-  deps: GoOnDeps & { captures: ChunkLog; store: Pick<ArchiveStore, 'delete'> },
+  deps: GoOnDeps & { captures: ChunkLog & CaptureCompaction; store: Pick<ArchiveStore, 'delete'> },
   id: string,
   policy: LookAfterEndPolicy,
   now: Date,
@@ -87,11 +87,12 @@ export async function lookAfterEnd(
 
 /** The kept capture's stream will not go on: the capture is finalized and its chunks deleted (idempotent: a failure is retried with the job). */
 async function letGo(
-  deps: { captures: CaptureStates & ChunkLog & EncoderLog; store: Pick<ArchiveStore, 'delete'> },
+  deps: { captures: CaptureStates & ChunkLog & EncoderLog & CaptureCompaction; store: Pick<ArchiveStore, 'delete'> },
   id: string,
   why: string,
 ): Promise<'let_go'> {
   if (await deps.captures.letGo(id)) await deps.captures.appendLog(id, [`[kura] the stream did not go on (${why}): its kept chunks are deleted`]);
+  await deps.captures.compact(id);
   await deleteChunks(deps, id);
   return 'let_go';
 }

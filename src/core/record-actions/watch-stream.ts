@@ -6,7 +6,7 @@ import type { DetailsChange, LivestreamRepo, WatchLooks } from '../records/ports
 import type { Scheduler } from '../scheduler.js';
 import type { StreamDetails, StreamSource } from '../sources/ports.js';
 import type { ArchiveStore } from '../archive/ports.js';
-import type { CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
+import type { CaptureCompaction, CaptureStates, ChunkLog, EncoderLog } from '../capture/ports.js';
 import { lookAfterEnd } from './go-on-recording.js';
 
 export interface WatchPolicy {
@@ -22,7 +22,7 @@ export interface WatchDeps {
   source: StreamSource;
   scheduler: Scheduler;
   watchLooks: WatchLooks;
-  captures: CaptureStates & ChunkLog & EncoderLog;
+  captures: CaptureStates & ChunkLog & EncoderLog & CaptureCompaction;
   store: Pick<ArchiveStore, 'delete'>;
 }
 

@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0023-lifecycle-sweep.md, docs/decisions/0101-an-idle-kura-writes-nothing.md
+import type { CaptureCompaction } from '../../core/capture/ports.js';
 import { completePendingTakedowns } from '../../core/record-actions/complete-takedown.js';
 import { sweepLifecycle, type SweepPolicy } from '../../core/record-actions/sweep-lifecycle.js';
 import type { BackgroundLog, WorkerDeps, WorkerSettings } from '../job-work.js';
@@ -10,6 +11,8 @@ export const SWEEP_SECONDS = 60;
 const QUIET_TICKS = 5;
 /** Records looked at per sweep, per kind of repair. */
 const SWEEP_BATCH = 5000;
+/** Finalized captures compacted per statement: each deletes a capture's segments and chat messages, thousands of rows. */
+const COMPACT_BATCH = 20;
 
 /** What a sweep repairs: a live record's lease twice as old as the watchdog allows (the watchdog had its turn). */
 function sweepPolicy(settings: WorkerSettings): SweepPolicy {
@@ -26,6 +29,7 @@ function sweepPolicy(settings: WorkerSettings): SweepPolicy {
 async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<boolean> {
   const { deps, settings, log } = work;
   const { workerId, staleAfterSeconds } = settings;
+  await compactLeftovers(deps.captures, log);
   // an archive with nothing upcoming, live or being taken down: one read, no lock
   if (!(await deps.sweep.anythingToSweep())) return false;
   await deps.sweep.alone(async () => {
@@ -40,6 +44,21 @@ async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log
     if (repairs.length > 0) log.warn({ repairs }, 'lifecycle sweep repaired records');
   });
   return true;
+}
+
+/**
+ * Compacts finalized captures still holding their segments and chat messages (finalized before
+ * summaries were kept, or a finalize that stopped between its steps: decision 0112), a batch at a
+ * time until none is left; workers share them (each batch skips what another's holds).
+ */
+export async function compactLeftovers(captures: Pick<CaptureCompaction, 'compactLeftovers'>, log: BackgroundLog): Promise<void> {
+  let compacted = 0;
+  for (;;) {
+    const batch = await captures.compactLeftovers(COMPACT_BATCH);
+    compacted += batch;
+    if (batch < COMPACT_BATCH) break;
+  }
+  if (compacted > 0) log.info({ compacted }, 'lifecycle sweep compacted finalized captures (summaries instead of their segments and chat messages)');
 }
 
 /**
