@@ -1,7 +1,8 @@
-// Decisions: docs/decisions/0084-brief-commands-run-from-a-bundle.md
-// Bundles the brief `kura` commands (dist/src/cli/brief.js, compiled by tsc, and every module and
-// package it imports) into dist/bundle/: brief.js and one file per command's own part, loaded
-// when that command runs. dist/src/cli.js runs it for every command but the long-running ones.
+// Decisions: docs/decisions/0114-every-command-runs-from-a-bundle.md
+// Bundles every `kura` command into dist/bundle/: the brief ones (dist/src/cli/brief.js, compiled
+// by tsc) and the long ones (dist/src/cli/long.js), with the threads' entries and every module and
+// package they import: brief.js, long.js, worker-thread.js, search-thread.js, and files of the
+// parts they share or only some commands load. dist/src/cli.js runs one of the two.
 // Left out, found at run time in node_modules as before: what is loaded by a name built at run
 // time (the embedded PostgreSQL's programs) or through createRequire (pino-pretty).
 import { rmSync } from 'node:fs';
@@ -50,7 +51,13 @@ export function request(url, opts) {
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  input: { brief: 'dist/src/cli/brief.js' },
+  input: {
+    brief: 'dist/src/cli/brief.js',
+    long: 'dist/src/cli/long.js',
+    // the threads' entries, named as the modules that start them name them (new URL beside them)
+    'worker-thread': 'dist/src/worker-thread.js',
+    'search-thread': 'dist/src/adapters/search/search-thread.js',
+  },
   platform: 'node',
   logLevel: 'warn',
   plugins: [pgOnNode, undiciCore],

@@ -1,10 +1,10 @@
-// Decisions: docs/decisions/0084-brief-commands-run-from-a-bundle.md
+// Decisions: docs/decisions/0114-every-command-runs-from-a-bundle.md
 import type { Command } from './command.js';
 
 /**
  * The `kura` commands whose work may take minutes, by their name: V8 optimizes their code (the
- * others answer in a moment, see cli/v8-tuning.ts), and they run from the compiled modules in
- * dist/src, not from the bundle of the brief commands (cli/brief-commands.ts).
+ * others answer in a moment, see cli/v8-tuning.ts); they run from dist/bundle/long.js, the brief
+ * ones (cli/brief-commands.ts) from dist/bundle/brief.js.
  */
 export const LONG_COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['serve', async () => (await import('./serve-command.js')).serveCommand],

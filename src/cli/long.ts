@@ -1,5 +1,5 @@
 import { LONG_COMMANDS } from './long-commands.js';
 import { runCli } from './run-cli.js';
 
-// The commands of cli/long-commands.ts, run from the compiled modules of dist/src.
+// The commands of cli/long-commands.ts: bundled into dist/bundle/long.js, which dist/src/cli.js runs.
 runCli(LONG_COMMANDS, process.argv.slice(2));

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0084-brief-commands-run-from-a-bundle.md
+// Decisions: docs/decisions/0114-every-command-runs-from-a-bundle.md
 import { ConfigError, loadConfig } from '../config/config.js';
 import { AppError } from '../core/errors.js';
 import { escapeLines, shown } from './terminal-text.js';

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0096-recordings-in-a-thread-of-their-own.md
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config/config.js';
+import { WORKER_THREAD_FILE } from '../thread-files.js';
 
 /** The worker thread of `kura serve` under KURA_ROLE=all, starting. */
 export interface WorkerThread {
@@ -19,7 +20,7 @@ export interface WorkerThread {
 export function startWorkerThread(config: Config, onLost?: (error: Error) => void): WorkerThread {
   let stopping = false;
   let failure: Error | null = null;
-  const thread = new Worker(new URL('../worker-thread.js', import.meta.url), { workerData: { config } });
+  const thread = new Worker(WORKER_THREAD_FILE, { workerData: { config } });
   thread.on('error', (error) => (failure = error));
   const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
   const ready = new Promise<void>((resolve, reject) => {
