@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
+// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md, docs/decisions/0115-meilisearch.md
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { createSearchOutbox } from '../adapters/db/search-outbox.js';

@@ -97,6 +97,8 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger, activ
 }
 
 /** Everything the worker's jobs and loops run on, each part built once (see jobs/worker-context.ts). */
+const REFUSED = "the search engine refused documents: they are indexed again in an hour, at their record's next change, or by kura search reindex";
+
 function createWorkerContext(config: Config, parts: WorkerParts, log: Logger, activity: WorkerActivity): WorkerContext {
   const { database, store, jobs, sources } = parts;
   const { capture, follow } = config;
@@ -133,7 +135,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger, ac
     },
     activity,
     retention: { deps: { ...deps, retention: database.retention }, defaults: config.retention },
-    ...(search === null ? {} : { search: createSearchDrain(search) }),
+    ...(search === null ? {} : { search: createSearchDrain({ ...search, onRejected: (rejected) => log.warn({ rejected }, REFUSED) }) }),
   };
 }
 

@@ -35,7 +35,7 @@ function stubWorker() {
   };
   const context = {
     deps: {
-      captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }) },
+      captures: { leases: () => asked('leases', { stale: [], nextStaleInMs: null }), compactLeftovers: () => asked('compactLeftovers', 0) },
       sweep: { anythingToSweep: () => asked('anythingToSweep', true), alone: () => asked('sweep', undefined) },
     },
     settings: { workerId: 'test', staleAfterSeconds: 30, unreachableSeconds: 600, watch: { pollSeconds: 60, neverLiveSeconds: 3600 } },

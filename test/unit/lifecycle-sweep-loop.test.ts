@@ -21,7 +21,7 @@ describe('the lifecycle sweep', () => {
     };
     const stop = startLifecycleSweepLoop(
       {
-        deps: { sweep } as unknown as WorkerDeps,
+        deps: { sweep, captures: { compactLeftovers: async () => 0 } } as unknown as WorkerDeps,
         settings: { workerId: 'w', staleAfterSeconds: 60 } as WorkerSettings,
         log: { info: () => undefined, warn: () => undefined },
       },

@@ -11,7 +11,7 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
     },
 
     async upsert(documents) {
-      if (documents.length === 0) return;
+      if (documents.length === 0) return [];
       // one statement: atomic by itself
       await pool.query(
         `insert into search_documents as s (id, document, title, channel_name, channel_id, status, finished, platform,
@@ -25,6 +25,7 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
            length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,
         [documents.map((d: SearchDocument) => JSON.stringify(d))],
       );
+      return []; // one statement: all of them or an error
     },
 
     async remove(ids) {

@@ -1,6 +1,6 @@
-// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0091-private-search-keys-per-caller.md
+// Decisions: docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0091-private-search-keys-per-caller.md, docs/decisions/0115-meilisearch.md
 import { generateTenantToken } from 'meilisearch/token';
-import { SEARCH_INDEX, type SearchIndex } from '../../core/search/search.js';
+import { SEARCH_INDEX, type RejectedDocument, type SearchDocument, type SearchIndex } from '../../core/search/search.js';
 
 export interface MeilisearchSettings {
   /** Where Kura reaches Meilisearch. */
@@ -52,8 +52,25 @@ export interface MeilisearchKeys {
   tenantToken(expiresAt: Date): Promise<string>;
 }
 
-/** An external Meilisearch kept in sync (documents replaced by id), and its search-only key. */
-export function createMeilisearchIndex(settings: MeilisearchSettings): SearchIndex & MeilisearchKeys {
+/** A Meilisearch task as `GET /tasks/{uid}` describes it (the fields Kura reads). */
+interface MeiliTask {
+  uid: number;
+  status: 'enqueued' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+  error: { message: string; code: string; type: string } | null;
+}
+
+/** How long a task may stay enqueued or processing before the drain gives up on this attempt (its changes stay queued). */
+const TASK_WAIT_MS = 60_000;
+/** Attempts at a task that failed for Meilisearch's own reasons (a full disk, an internal error), a second apart and doubling. */
+const TASK_ATTEMPTS = 3;
+
+/**
+ * An external Meilisearch kept in sync (documents replaced by id), and its search-only key. Each
+ * change is a task Meilisearch runs later: Kura waits for its outcome, retries one that failed
+ * for Meilisearch's reasons, and answers documents it refused for theirs (`invalid_request`: an
+ * id or a field it will not take) one by one, found by halving the batch, so the rest are indexed.
+ */
+export function createMeilisearchIndex(settings: MeilisearchSettings, timing = { retryMs: 1000 }): SearchIndex & MeilisearchKeys {
   const base = settings.url.replace(/\/+$/, '');
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
@@ -78,6 +95,28 @@ export function createMeilisearchIndex(settings: MeilisearchSettings): SearchInd
     return (text === '' ? undefined : safeJson(text)) as T;
   };
   const documents = `/indexes/${SEARCH_INDEX}/documents`;
+  /** Sends a change and waits for its task to end: null when it succeeded, else the task's error. */
+  const run = async (method: string, path: string, body: unknown): Promise<MeiliTask['error']> => {
+    for (let attempt = 1; ; attempt++) {
+      const { taskUid } = await call<{ taskUid: number }>(method, path, body);
+      const task = await settled(call, taskUid);
+      if (task.status === 'succeeded') return null;
+      const error = task.error ?? { message: `the task was ${task.status}`, code: task.status, type: 'internal' };
+      // a document Meilisearch refuses is refused again; its own trouble may pass
+      if (error.type === 'invalid_request' || attempt === TASK_ATTEMPTS) return error;
+      await new Promise((resolve) => setTimeout(resolve, timing.retryMs * 2 ** (attempt - 1)));
+    }
+  };
+  /** Adds `batch`; answers the documents refused, halving a refused batch down to them. Throws when Meilisearch fails for its own reasons. */
+  const add = async (batch: readonly SearchDocument[]): Promise<RejectedDocument[]> => {
+    const error = await run('POST', `${documents}?primaryKey=id`, batch);
+    if (error === null) return [];
+    if (error.type !== 'invalid_request')
+      throw new MeilisearchError(`Meilisearch failed to index documents ${TASK_ATTEMPTS} times: ${error.code} ${error.message}`);
+    if (batch.length === 1) return [{ id: (batch[0] as SearchDocument).id, reason: `${error.code}: ${error.message}` }];
+    const half = Math.ceil(batch.length / 2);
+    return [...(await add(batch.slice(0, half))), ...(await add(batch.slice(half)))];
+  };
   let key: Promise<MeiliKey> | null = null;
   const searchKey = () =>
     (key ??= findOrCreateSearchKey(call).catch((error: unknown) => {
@@ -91,10 +130,12 @@ export function createMeilisearchIndex(settings: MeilisearchSettings): SearchInd
       await call('PATCH', `/indexes/${SEARCH_INDEX}/settings`, MEILISEARCH_INDEX_SETTINGS);
     },
     async upsert(records) {
-      if (records.length > 0) await call('POST', `${documents}?primaryKey=id`, records);
+      return records.length > 0 ? add(records) : [];
     },
     async remove(ids) {
-      if (ids.length > 0) await call('POST', `${documents}/delete-batch`, ids);
+      if (ids.length === 0) return;
+      const error = await run('POST', `${documents}/delete-batch`, ids);
+      if (error !== null) throw new MeilisearchError(`Meilisearch failed to remove documents: ${error.code} ${error.message}`);
     },
     async clear() {
       await call('DELETE', documents);
@@ -121,6 +162,17 @@ async function findOrCreateSearchKey(call: <T>(method: string, path: string, bod
     expiresAt: null,
   });
   return created;
+}
+
+/** The task once it ended (succeeded, failed or canceled), asked again at growing intervals; throws past TASK_WAIT_MS. */
+async function settled(call: <T>(method: string, path: string) => Promise<T>, uid: number): Promise<MeiliTask> {
+  const deadline = Date.now() + TASK_WAIT_MS;
+  for (let wait = 10; ; wait = Math.min(wait * 2, 1000)) {
+    const task = await call<MeiliTask>('GET', `/tasks/${uid}`);
+    if (task.status !== 'enqueued' && task.status !== 'processing') return task;
+    if (Date.now() + wait > deadline) throw new MeilisearchError(`Meilisearch task ${uid} was still ${task.status} after ${TASK_WAIT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {

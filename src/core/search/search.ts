@@ -18,8 +18,11 @@ export interface SearchDocument {
 export interface SearchIndex {
   /** Creates the index and its settings when missing; safe to call at every start. */
   prepare(): Promise<void>;
-  /** Adds or replaces documents by id. */
-  upsert(documents: readonly SearchDocument[]): Promise<void>;
+  /**
+   * Adds or replaces documents by id. Answers those the engine refused for good (after its own
+   * retries), which it does not hold; rejects when it cannot say (unreachable, failing whole).
+   */
+  upsert(documents: readonly SearchDocument[]): Promise<RejectedDocument[]>;
   remove(ids: readonly string[]): Promise<void>;
   /** Empties the index (reindex starts from this). */
   clear(): Promise<void>;
@@ -32,14 +35,22 @@ export interface SearchAccess {
   index: string;
 }
 
+/** A record's search document the engine refused, and the engine's reason. */
+export interface RejectedDocument {
+  id: string;
+  reason: string;
+}
+
 /** Records whose search document is out of date, oldest change first (a transactional outbox). */
 export interface SearchOutbox {
   /**
    * Takes up to `limit` pending changes, one drainer at a time across processes, hands their
-   * record ids to `apply` and forgets them once it resolves; a rejection keeps them pending.
-   * Resolves with how many changes were taken (0: nothing pending).
+   * record ids to `apply` and forgets them once it resolves; a rejection keeps them pending. The
+   * documents `apply` answers the engine refused are marked to be indexed again an hour later (or
+   * by a reindex, or their record's next change). Resolves with how many changes were taken (0:
+   * nothing pending).
    */
-  drain(limit: number, apply: (livestreamIds: string[]) => Promise<void>): Promise<number>;
+  drain(limit: number, apply: (livestreamIds: string[]) => Promise<readonly RejectedDocument[]>): Promise<number>;
   /** Queues every record anew (a reindex), running `beforeQueue` under the drain lock; resolves with how many. */
   queueAll(beforeQueue: () => Promise<void>): Promise<number>;
 }

@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0047-search-outbox.md
 import type { Livestream } from '../records/livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
-import type { SearchDocument, SearchIndex, SearchOutbox } from './search.js';
+import type { RejectedDocument, SearchDocument, SearchIndex, SearchOutbox } from './search.js';
 
 export interface SearchSyncDeps {
   outbox: SearchOutbox;
@@ -9,6 +9,8 @@ export interface SearchSyncDeps {
   index: SearchIndex;
   /** The record as the index holds it (the API's record shape, built outside core). */
   document: (livestream: Livestream) => SearchDocument;
+  /** Told of the documents the engine refused, marked to be indexed again (see SearchOutbox.drain). */
+  onRejected?: (rejected: readonly RejectedDocument[]) => void;
 }
 
 /** Changes taken from the outbox at once. */
@@ -17,7 +19,8 @@ const BATCH = 1000;
 /**
  * Brings the search index up to date with the records: every change queued in the outbox is
  * applied (the record as it is now, or its removal when it is gone), oldest first, until none is
- * left. Resolves with the ids applied. Rejects with the engine's error; the changes stay queued.
+ * left. Resolves with the ids applied; those the engine refused are marked to be indexed again
+ * and told to `onRejected`. Rejects with the engine's error; the changes stay queued.
  */
 export async function syncSearchIndex(deps: SearchSyncDeps): Promise<string[]> {
   const applied: string[] = [];
@@ -25,9 +28,12 @@ export async function syncSearchIndex(deps: SearchSyncDeps): Promise<string[]> {
     const taken = await deps.outbox.drain(BATCH, async (ids) => {
       const records = await deps.livestreams.findManyById(ids);
       const present = new Set(records.map((r) => r.id));
-      await deps.index.upsert(records.map(deps.document));
+      const rejected = await deps.index.upsert(records.map(deps.document));
       await deps.index.remove(ids.filter((id) => !present.has(id)));
-      applied.push(...ids);
+      if (rejected.length > 0) deps.onRejected?.(rejected);
+      const refused = new Set(rejected.map((r) => r.id));
+      applied.push(...ids.filter((id) => !refused.has(id)));
+      return rejected;
     });
     if (taken === 0) return applied;
   }

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0051-meilisearch.md, docs/decisions/0091-private-search-keys-per-caller.md
+// Decisions: docs/decisions/0091-private-search-keys-per-caller.md, docs/decisions/0115-meilisearch.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../core/errors.js';
 import type { SearchAccess } from '../../core/search/search.js';

@@ -29,7 +29,6 @@ function sweepPolicy(settings: WorkerSettings): SweepPolicy {
 async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log: BackgroundLog }): Promise<boolean> {
   const { deps, settings, log } = work;
   const { workerId, staleAfterSeconds } = settings;
-  await compactLeftovers(deps.captures, log);
   // an archive with nothing upcoming, live or being taken down: one read, no lock
   if (!(await deps.sweep.anythingToSweep())) return false;
   await deps.sweep.alone(async () => {
@@ -48,8 +47,8 @@ async function sweepOnce(work: { deps: WorkerDeps; settings: WorkerSettings; log
 
 /**
  * Compacts finalized captures still holding their segments and chat messages (finalized before
- * summaries were kept, or a finalize that stopped between its steps: decision 0112), a batch at a
- * time until none is left; workers share them (each batch skips what another's holds).
+ * summaries were kept, or by a worker that died between finalize's steps: decision 0112), a batch
+ * at a time until none is left; workers share them (each batch skips what another's holds).
  */
 export async function compactLeftovers(captures: Pick<CaptureCompaction, 'compactLeftovers'>, log: BackgroundLog): Promise<void> {
   let compacted = 0;
@@ -73,7 +72,13 @@ export function startLifecycleSweepLoop(
   // while the archive has nothing to sweep, one look every five minutes: what it repairs is minutes
   // overdue by then anyway, and an idle server's every query wakes PostgreSQL (decision 0086)
   let ticksToSkip = 0;
+  // what older versions or a worker that died mid-finalize left: once a start (again at the next tick if it failed)
+  let leftoversCompacted = false;
   const sweep = async () => {
+    if (!leftoversCompacted) {
+      await compactLeftovers(context.deps.captures, context.log);
+      leftoversCompacted = true;
+    }
     if (ticksToSkip > 0) return void (ticksToSkip -= 1);
     ticksToSkip = (await sweepOnce(context)) ? 0 : QUIET_TICKS - 1;
   };
