@@ -25,19 +25,25 @@ function declaredOnly(value: unknown, schema: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(declared, key)));
 }
 
-/** JSON with every object's keys in sorted order: the same value serializes the same whichever order its keys came in. */
+/**
+ * JSON with every object's keys in sorted order: the same value serializes the same whichever
+ * order its keys came in. Written out by hand (it runs on every cached read): JSON.stringify with
+ * a replacer rebuilt each object, and cost a small answer's request a tenth of its time.
+ */
 export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (isRecord(item) ? sortedKeys(item) : item)) ?? 'undefined';
+  if (Array.isArray(value))
+    return `[${value.map((item: unknown) => (item === undefined || typeof item === 'function' ? 'null' : stableJson(item))).join(',')}]`;
+  if (!isRecord(value)) return JSON.stringify(value) ?? 'undefined';
+  if (typeof value.toJSON === 'function') return stableJson((value.toJSON as () => unknown)());
+  let json = '';
+  for (const key of Object.keys(value).sort()) {
+    const item = value[key];
+    if (item === undefined || typeof item === 'function') continue;
+    json += `${json === '' ? '' : ','}${JSON.stringify(key)}:${stableJson(item)}`;
+  }
+  return `{${json}}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function sortedKeys(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .map((key) => [key, record[key]]),
-  );
 }

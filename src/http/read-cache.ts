@@ -107,7 +107,8 @@ declare module 'fastify' {
  * A refused request changed nothing, and leaves the cache be.
  */
 export function forgetReadsAfterWrites(app: FastifyInstance, cache: ReadCache): void {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!isSafeMethod(request.method) && reply.statusCode < 400 && request.routeOptions.config?.readsOnly !== true) cache.forget();
+    done(null, payload);
   });
 }

@@ -47,6 +47,20 @@ describe('the read cache key', () => {
   it('serializes nested objects with sorted keys, arrays in order', () => {
     expect(stableJson({ b: [{ y: 1, x: 2 }], a: null })).toBe('{"a":null,"b":[{"x":2,"y":1}]}');
   });
+
+  it('serializes as JSON.stringify does, but for key order: dates, undefined, strings to escape, numbers', () => {
+    const value = {
+      z: 'quote " and \\ and ✓',
+      y: undefined,
+      x: [undefined, 1.5, -0, 'a'],
+      w: new Date('2026-11-29T00:00:00Z'),
+      v: { u: true, t: null },
+      s: 1e21,
+    };
+    expect(JSON.parse(stableJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(stableJson(value)).toBe('{"s":1e+21,"v":{"t":null,"u":true},"w":"2026-11-29T00:00:00.000Z","x":[null,1.5,0,"a"],"z":"quote \\" and \\\\ and ✓"}');
+    expect(stableJson(undefined)).toBe('undefined');
+  });
 });
 
 describe('sendCached', () => {
