@@ -33,12 +33,8 @@ export async function getChatWindow(deps: ChatReadDeps, id: string, range: { fro
   await getLivestream(deps, id);
   const chat = await deps.chats.state(id);
   if (chat?.filedAt) {
-    const lines = await filedLines(deps, id, chat.filedAt);
-    const from = firstAtOrAfter(lines, range.from);
-    const window: ChatLine[] = [];
-    for (let i = from; i < lines.length && window.length <= range.limit && (lines[i] as ChatLine).offset < range.to; i++) window.push(lines[i] as ChatLine);
-    const messages = window.slice(0, range.limit);
-    const next = window.length > range.limit ? (messages.at(-1)?.offset ?? null) : null;
+    const { messages, truncated } = windowOf(await filedLines(deps, id, chat.filedAt), range);
+    const next = truncated ? (messages.at(-1)?.offset ?? null) : null;
     return { state: chat.state, archiveStart: await deps.chats.archiveStart(id), messages, next };
   }
   const window = chat === null ? null : await deps.chats.window(id, range);
@@ -68,6 +64,14 @@ async function filedLines(deps: Pick<ChatReadDeps, 'chatFiles'>, id: string, fil
   const lines = await deps.chatFiles.lines(id, filedAt);
   if (lines === null) throw new AppError('not_found', 'chat_not_found', `The chat file of ${id} is missing from the archive storage.`);
   return lines;
+}
+
+/** The lines from `range.from` (inclusive) to `range.to` (exclusive), at most `range.limit`, and whether the window held more. */
+function windowOf(lines: readonly ChatLine[], range: { from: number; to: number; limit: number }): { messages: ChatLine[]; truncated: boolean } {
+  const first = firstAtOrAfter(lines, range.from);
+  let end = first;
+  while (end < lines.length && end - first <= range.limit && (lines[end] as ChatLine).offset < range.to) end++;
+  return { messages: lines.slice(first, Math.min(end, first + range.limit)), truncated: end - first > range.limit };
 }
 
 /** The index of the first line at `offset` or later, in lines ordered by offset. */
