@@ -226,34 +226,60 @@ describe('a scaled-out instance', () => {
   });
 });
 
-describe('a worker stopped with SIGTERM', () => {
-  it('uploads what its disk holds and hands the capture over: the next worker, on another disk, fetches nothing again', async () => {
-    const api = start('api');
-    const apiUrl = (await api.waitForLog((l) => l.msg === 'kura api listening')).url as string;
-    const first = start('worker');
-    const firstId = (await first.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string;
-    const stream = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true });
+/** Stops `old` as an operator's restart does (SIGTERM, a clean exit) and starts its replacement; resolves once that one serves. */
+async function restart(old: KuraProcess, role: 'api' | 'worker'): Promise<{ process: KuraProcess; ready: Record<string, unknown> }> {
+  old.child.kill('SIGTERM');
+  expect((await old.exited).code).toBe(0);
+  const process = start(role);
+  return { process, ready: await process.waitForLog((l) => l.msg === (role === 'api' ? 'kura api listening' : 'kura worker ready')) };
+}
+
+describe('a rolling restart', () => {
+  it('of every process one by one, while a stream records, loses nothing: each worker stopped hands the capture over with what its disk held', async () => {
+    const apis = [start('api')];
+    await apis[0]!.waitForLog((l) => l.msg === 'kura api listening'); // it migrated the database
+    apis.push(start('api'));
+    const workers = [start('worker'), start('worker')];
+    const secondApiUrl = (await apis[1]!.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+    const workerIds = (await Promise.all(workers.map((w) => w.waitForLog((l) => l.msg === 'kura worker ready')))).map((l) => l.workerId as string);
+    const stream = await startHlsFixture({ seconds: 30, bitrate: '2M', constantBitrate: true }); // a 1 MiB chunk every ~4 s
     fixtures.push(stream);
     const id = await archive(stream.url);
     const encoded = stream.start();
-    await stream.seen(SEGMENT_REQUEST, 10);
-    expect(await workerOf(id)).toBe(firstId);
-    first.child.kill('SIGTERM');
-    expect((await first.exited).code).toBe(0);
-    const second = start('worker');
-    const secondId = (await second.waitForLog((l) => l.msg === 'kura worker ready')).workerId as string;
+    await stream.seen(SEGMENT_REQUEST, 6);
+    const firstHolder = await waitForHolder(id);
+
+    // the api processes, one after the other: the other one answers meanwhile
+    const [firstApi, secondApi] = apis as [KuraProcess, KuraProcess];
+    const restartWhileOtherAnswers = async (old: KuraProcess, otherUrl: string) => {
+      const stopping = restart(old, 'api');
+      expect((await fetch(`${otherUrl}/api/video/${id}`)).status).toBe(200);
+      return (await stopping).ready.url as string;
+    };
+    const apiUrl = await restartWhileOtherAnswers(firstApi, secondApiUrl);
+    await restartWhileOtherAnswers(secondApi, apiUrl);
+    // then the workers, the one recording first: the capture moves on whenever its worker stops
+    const holder = workers[workerIds.indexOf(firstHolder)] as KuraProcess;
+    for (const old of [holder, ...workers.filter((w) => w !== holder)]) {
+      await stream.seen(SEGMENT_REQUEST, 1); // still live
+      await restart(old, 'worker');
+    }
     await encoded;
     const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');
     expect(done?.status, done?.failure_reason ?? '').toBe('finished');
     const log = await fetch(`${apiUrl}/api/download/${id}/log`).then((r) => r.text());
-    expect(log).toContain(`[kura] worker ${firstId} stopped; the capture continues on the next worker`);
-    expect(log).toContain(`[kura] worker ${secondId} records this stream`);
+    expect(log).toContain(`[kura] worker ${firstHolder} stopped; the capture continues on the next worker`);
+    const recorders = [...log.matchAll(/\[kura\] worker (\S+) records this stream/g)].map((match) => match[1]);
+    expect(recorders.length).toBeGreaterThanOrEqual(2);
+    expect(recorders.at(-1)).not.toBe(firstHolder);
+    // what each stopped worker's disk held was uploaded before it left: nothing fetched again, no gap, every frame once
     expect(log).not.toContain('fetching it again');
     const details = await fetch(`${apiUrl}/api/video/${id}`).then((r) => r.json());
     expect(details.capture.gaps).toEqual([]);
     const redirect = await fetch(`${apiUrl}/api/download/${id}/video`, { redirect: 'manual' });
-    const downloaded = path.join(cwd, 'handed-over.mp4');
+    const downloaded = path.join(cwd, 'rolled.mp4');
     await writeFile(downloaded, new Uint8Array(await (await fetch(redirect.headers.get('location') as string)).arrayBuffer()));
     expect((await probe(downloaded)).frames).toBe(900);
+    expect(await s3.openUploads()).toEqual([]);
   });
 });
