@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0104-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0116-tests-that-cannot-lie.md
 import { defineConfig } from 'vitest/config';
 import E2eFirstSequencer from './test/support/e2e-first-sequencer.js';
 
@@ -9,10 +9,10 @@ export default defineConfig({
     pool: 'forks',
     // a worker process runs file after file, loading the packages and Kura's modules once rather
     // than once a file: two fifths of the integration files' CPU was loading them again
-    // (decision 0104); each file still makes its own database, data directory and servers
+    // (decision 0116); each file still makes its own database, data directory and servers
     isolate: false,
     // four test files at once even on two cores (vitest would take one): most of the suite's time
-    // is real-time streams waiting on the clock, not CPU (decision 0104)
+    // is real-time streams waiting on the clock, not CPU (decision 0116)
     maxWorkers: 4,
     sequence: { sequencer: E2eFirstSequencer },
     // end-to-end tests record real-time streams of 10–20 s and take 30–40 s on a quiet 2-core
