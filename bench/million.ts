@@ -11,11 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { tuneV8 } from '../src/cli/v8-tuning.js';
 import { parseConfig } from '../src/config/config.js';
-import { importLivestreams } from '../src/core/records/import-livestreams.js';
 import { startKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
-import { buildRecords } from '../test/support/factories.js';
+import { importUpTo } from './bench-records.js';
 import { searchIndexDrained } from './search-drained.js';
 
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
@@ -28,12 +27,7 @@ async function prepare(root: string): Promise<string> {
   const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn' });
   const kura = await startKura(config, createLogger(config));
   try {
-    const started = Date.now();
-    const { rows } = await kura.database.pool.query<{ n: number }>('select count(*)::integer as n from livestreams');
-    for (let offset = rows[0]?.n ?? 0; offset < RECORDS; offset += 100_000) {
-      await importLivestreams(kura.database, buildRecords(Math.min(100_000, RECORDS - offset), { offset, unfinishedEvery: 10 }));
-    }
-    const imported = (Date.now() - started) / 1000;
+    const imported = await importUpTo(kura.database, RECORDS);
     const indexed = await searchIndexDrained(kura.database.pool);
     return `${RECORDS} records (imported in ${imported.toFixed(1)} s, indexed in ${indexed.toFixed(1)} s)`;
   } finally {

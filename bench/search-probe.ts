@@ -12,12 +12,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { tuneV8 } from '../src/cli/v8-tuning.js';
 import { parseConfig } from '../src/config/config.js';
-import { importLivestreams } from '../src/core/records/import-livestreams.js';
 import { startKura, type RunningKura } from '../src/main.js';
 import { createLogger } from '../src/wiring/logger.js';
+import { importUpTo } from './bench-records.js';
 import { searchIndexDrained } from './search-drained.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
-import { buildRecords } from '../test/support/factories.js';
 
 const run = promisify(execFile);
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
@@ -35,12 +34,7 @@ async function main(): Promise<void> {
   try {
     const config = parseConfig({ KURA_DATA_DIR: root, PORT: '0', LOG_LEVEL: 'warn', KURA_TRUST_PROXY: 'loopback' });
     kura = await startKura(config, createLogger(config));
-    const started = Date.now();
-    const { rows } = await kura.database.pool.query<{ n: number }>('select count(*)::integer as n from livestreams');
-    for (let offset = rows[0]?.n ?? 0; offset < RECORDS; offset += 100_000) {
-      await importLivestreams(kura.database, buildRecords(Math.min(100_000, RECORDS - offset), { offset, unfinishedEvery: 10 }));
-    }
-    const imported = (Date.now() - started) / 1000;
+    const imported = await importUpTo(kura.database, RECORDS);
     const indexed = await searchIndexDrained(kura.database.pool);
     if (kura.url === null) throw new Error('Kura serves no api');
     await indexLoaded(kura.url);

@@ -14,7 +14,7 @@ import type { ChatMessage } from '../../src/core/chat/chat.js';
 import type { ChatLog } from '../../src/core/chat/ports.js';
 import { storeChat } from '../../src/core/chat/store-chat.js';
 import { compactLeftovers } from '../../src/jobs/loops/lifecycle-sweep.js';
-import { putObject } from '../support/archives.js';
+import { finishedRecord, putObject } from '../support/archives.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 // What a finalized capture leaves in PostgreSQL (decision 0112), on a real database, the real app
@@ -61,25 +61,8 @@ const message = (n: number, seconds: number): ChatMessage => ({
  * stored), the capture finalized and not compacted yet.
  */
 async function finalizedWithChat(id: string, messages = 400, archived = true): Promise<void> {
-  await kura.db.livestreams.upsertMany([
-    {
-      id,
-      platform: 'youtube',
-      sourceUrl: `https://www.youtube.com/watch?v=${id}`,
-      status: 'live',
-      failureReason: null,
-      title: `Stream ${id}`,
-      channelName: 'Channel',
-      channelId: 'UCfixture0000000000000001',
-      thumbnailUrl: null,
-      scheduledStart: new Date(T0),
-      startedAt: new Date(T0),
-      endedAt: null,
-      archive: null,
-      submitters: ['local/a'],
-      requestedQuality: null,
-    },
-  ]);
+  const youtube = { platform: 'youtube' as const, sourceUrl: `https://www.youtube.com/watch?v=${id}`, channelId: 'UCfixture0000000000000001' };
+  await kura.db.livestreams.upsertMany([{ ...finishedRecord(id), ...youtube, status: 'live', scheduledStart: new Date(T0), startedAt: new Date(T0) }]);
   await captures.claim(id, 'video-worker', 30);
   // as recordSegment stores them (one statement here: the sweep's test makes many)
   await kura.db.pool.query(

@@ -55,6 +55,14 @@ const rejections = async () =>
   ).rows;
 /** Queues a change of each of `ids`, as a rename does. */
 const changed = (ids: readonly string[]) => kura.db.pool.query(`update livestreams set title = title || '.' where id = any($1::text[])`, [ids]);
+/** Has Meilisearch refuse the record `id` at its next change, drained; then takes documents again. */
+async function refusedOnce(id: string): Promise<void> {
+  double.refuse((document) => document.id === id);
+  double.documents.delete(id);
+  await changed([id]);
+  await syncSearchIndex(deps);
+  double.refuse(() => false);
+}
 
 describe('the Meilisearch adapter, on a Meilisearch whose tasks end later', () => {
   it('waits for slow tasks: the drain ends once Meilisearch holds the documents', async () => {
@@ -95,11 +103,7 @@ describe('the Meilisearch adapter, on a Meilisearch whose tasks end later', () =
 
   it('indexes a refused document again once its wait is over, and forgets it was refused', async () => {
     const bad = records[23]!.id;
-    double.refuse((document) => document.id === bad);
-    double.documents.delete(bad);
-    await changed([bad]);
-    await syncSearchIndex(deps);
-    double.refuse(() => false);
+    await refusedOnce(bad);
     await kura.db.pool.query(`update search_rejections set retry_at = now() - interval '1 second' where livestream_id = $1`, [bad]);
     expect(await rejections()).toHaveLength(1);
 
@@ -110,12 +114,9 @@ describe('the Meilisearch adapter, on a Meilisearch whose tasks end later', () =
 
   it('indexes a refused document at its record’s next change, once Meilisearch takes it', async () => {
     const bad = records[5]!.id;
-    double.refuse((document) => document.id === bad);
-    await changed([bad]);
-    await syncSearchIndex(deps);
+    await refusedOnce(bad);
     expect((await rejections()).map((r) => r.id)).toEqual([bad]);
 
-    double.refuse(() => false);
     await changed([bad]);
     expect(await syncSearchIndex(deps)).toEqual([bad]);
     expect(await rejections()).toEqual([]);
@@ -148,12 +149,9 @@ describe('the Meilisearch adapter, on a Meilisearch whose tasks end later', () =
 
   it('a reindex queues every record, refused ones too', async () => {
     const bad = records[9]!.id;
-    double.refuse((document) => document.id === bad);
-    await changed([bad]);
-    await syncSearchIndex(deps);
+    await refusedOnce(bad);
     expect((await rejections()).map((r) => r.id)).toEqual([bad]);
 
-    double.refuse(() => false);
     await deps.outbox.queueAll(async () => undefined);
     expect(await rejections()).toEqual([]);
     expect(await syncSearchIndex(deps)).toHaveLength(records.length);
