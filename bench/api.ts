@@ -1,7 +1,7 @@
 // bench/api: Kura's read API against a bare node:http server answering the same bytes (the
 // ceiling), measured in the same run with autocannon at 32 connections. Prints req/s, p50/p99 and
 // the ratio to the ceiling; exits 1 when /api/stats (a small cached answer) serves less of its
-// ceiling than STATS_RATIO_FLOOR. Usage: npm run bench:api [-- --records 100000 --duration 10 --floor 0.35]
+// ceiling than STATS_RATIO_FLOOR. Usage: npm run bench:api [-- --records 100000 --duration 10 --floor 0.7]
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -57,10 +57,10 @@ async function startInstance(dataDir: string, cacheEntries: number): Promise<Run
 
 /**
  * The least share of the ceiling `/api/stats` (a small cached answer) may serve before the bench
- * fails: below what this 2-core machine measures today (0.41–0.47, 2026-11-29, issue 52's target
- * being 0.7) by more than run-to-run noise, so a change that makes every request dearer fails it.
+ * fails: issue 52's target. Answered at the front door (decision 0117) it measured 0.79 here, and
+ * 0.88 in longer runs (2026-11-30); through Fastify it was 0.41–0.56.
  */
-const STATS_RATIO_FLOOR = Number(args.get('--floor') ?? 0.35);
+const STATS_RATIO_FLOOR = Number(args.get('--floor') ?? 0.7);
 
 /** Each measured route's share of its ceiling, by label. */
 const ratios = new Map<string, number>();
@@ -91,6 +91,17 @@ async function load(kura: RunningKura, count: number): Promise<void> {
   // measure the steady state, not autovacuum or the checkpointer catching up with a bulk load
   await kura.database.pool.query('vacuum analyze');
   await kura.database.pool.query('checkpoint');
+  await quiet();
+}
+
+/** Resolves once this process (the api, its search index catching up with an import) has been idle for a second, or after 3 minutes. */
+async function quiet(): Promise<void> {
+  for (let waited = 0; waited < 180; waited += 1) {
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const used = process.cpuUsage(before);
+    if (used.user + used.system < 50_000) return;
+  }
 }
 
 async function main(): Promise<void> {

@@ -8,6 +8,7 @@ import { createGuard } from './auth/guard.js';
 import { installReadAccess } from './auth/read-access.js';
 import { answerClientError } from './client-error.js';
 import { INTEGRITY_HEADER } from './download/download.routes.js';
+import { FrontDoor } from './front-door.js';
 import { installInputChecks } from './input-checks.js';
 import { redactingSink } from './log-redaction.js';
 import { installMetrics } from './metrics.js';
@@ -85,13 +86,17 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   if (!publicRead) installReadAccess(app, { guard, feedTokens });
   // after swagger, so /metrics is in the OpenAPI document
   const cache = new ReadCache(options.readCacheEntries, deps.changeFeed);
-  installMetrics(app, {
+  const frontDoor = new FrontDoor();
+  const { observeDoorAnswer } = installMetrics(app, {
     lifecycleRepairs: deps.lifecycleRepairs,
     archives: deps.archiveChecks,
     follows: deps.follows?.follows,
     disks: deps.disks,
     readCache: cache.counts,
+    frontDoor,
   });
+  // anonymous reads the cache holds are answered before Fastify; on a private instance every read is checked
+  if (publicRead) frontDoor.open(app.server, cache, observeDoorAnswer);
 
   forgetReadsAfterWrites(app, cache);
   await registerRoutes(app, deps, {

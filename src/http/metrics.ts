@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import { registerDiskGauges, type DiskSource } from './disk-metrics.js';
 import type { ReadCacheCounts } from './read-cache.js';
+import type { DoorObserver, FrontDoor } from './front-door.js';
 import { PARKED_MS, registerEventLoopLag } from './event-loop-lag.js';
 import { healthOf, type Follow, type FollowHealth } from '../core/follows/follow.js';
 import type { FollowRepo } from '../core/follows/ports.js';
@@ -25,13 +26,15 @@ export interface MetricSources {
   disks?: DiskSource;
   /** This api process's read cache: the reads it answered from memory, computed, or computed because it could not be used. */
   readCache?: ReadCacheCounts;
+  /** This api process's front door: the anonymous reads it answered before routing. */
+  frontDoor?: Pick<FrontDoor, 'answered'>;
 }
 
 /**
  * Prometheus metrics for one app: process defaults, request durations per route, the lifecycle
  * sweep's repairs, the stored archives by integrity, the follows by health and the disks' space.
  */
-export function installMetrics(app: FastifyInstance, sources: MetricSources = {}): Registry {
+export function installMetrics(app: FastifyInstance, sources: MetricSources = {}): { registry: Registry; observeDoorAnswer: DoorObserver } {
   const registry = new Registry();
   // prom-client's lag sampler cannot be left out of its defaults nor paused: it is parked (one tick
   // in ~24 days) and its gauges replaced by ours, which sample only while the loop works
@@ -75,6 +78,18 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
       },
     });
   }
+  const { frontDoor } = sources;
+  if (frontDoor !== undefined) {
+    new Counter({
+      name: 'kura_front_door_answers_total',
+      help: 'Anonymous GETs this api process answered from its read cache before routing them (also counted as read cache hits)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(frontDoor.answered);
+      },
+    });
+  }
   // a callback, not an async function: every request runs it, and a promise each is measurable
   app.addHook('onResponse', (request, reply, done) => {
     duration.observe(
@@ -84,6 +99,8 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
     );
     done();
   });
+  // the front door's answers (GETs answered 200 before Fastify) counted as the route's
+  const observeDoorAnswer: DoorObserver = (route, seconds) => duration.observe({ method: 'GET', route, status_code: '200' }, seconds);
   const schema = {
     operationId: 'getMetrics',
     tags: ['operations'],
@@ -95,7 +112,7 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources = {}
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return registry;
+  return { registry, observeDoorAnswer };
 }
 
 /** `kura_archives{integrity}`: counted at each scrape, from an index of the stored archives. */

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0108-read-cache-told-what-changed.md
+// Decisions: docs/decisions/0117-read-cache-with-a-front-door.md
 /**
  * What a notification on the record changes channel (`kura_livestreams_changed`) says changed, by
  * its payload (migration 0033): '' records, their totals and their submitters; 'search' the search

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import Type from 'typebox';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readCacheKey, stableJson } from '../../src/http/read-cache-key.js';
 import { ReadCache, sendCached } from '../../src/http/read-cache.js';
 
@@ -88,5 +88,24 @@ describe('sendCached', () => {
     expect(await get('/pages?page=1&_=1700000000')).toEqual(first);
     expect(computed).toBe(4);
     await app.close();
+  });
+});
+
+describe('ReadCache', () => {
+  it('keeps an answer with keepForMs that long at most, though nothing it depends on changed', async () => {
+    const cache = new ReadCache(100, { connected: true, onChange: () => undefined });
+    let computed = 0;
+    const read = (at: number) => {
+      vi.setSystemTime(at);
+      return cache.through('GET /queue {}', ['records'], async () => ({ body: String((computed += 1)), headers: {} }), 5_000);
+    };
+    try {
+      expect((await read(1_000_000)).body).toBe('1');
+      expect((await read(1_004_999)).body).toBe('1');
+      expect((await read(1_005_000)).body).toBe('2');
+      expect((await read(1_009_999)).body).toBe('2');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

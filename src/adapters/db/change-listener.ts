@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0108-read-cache-told-what-changed.md
+// Decisions: docs/decisions/0117-read-cache-with-a-front-door.md
 import pg from 'pg';
 import type { ChangeFeed } from '../../shared/change-feed.js';
 

@@ -31,7 +31,7 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records', 'follows'] }, async () => {
+        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records', 'follows'], atTheDoor: true }, async () => {
           const page = await listChannels(deps, toChannelsRequest(request.query));
           return {
             body: reply.serialize(page.channels.map(presentChannel)) as string,
@@ -51,7 +51,7 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records', 'follows'] }, async () => ({
+        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records', 'follows'], atTheDoor: true }, async () => ({
           body: reply.serialize(presentChannel(await getChannel(deps, request.params.channelId))) as string,
           headers: {},
         })),

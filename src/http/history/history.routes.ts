@@ -37,7 +37,7 @@ export function historyRoutes(deps: HistoryRouteDeps): FastifyPluginAsyncTypebox
         return sendCached(
           request,
           reply,
-          { cache: deps.cache, dependsOn: ['records'] },
+          { cache: deps.cache, dependsOn: ['records'], atTheDoor: true },
           async () => {
             const page = await listHistory(deps, toHistoryRequest(request.query));
             return {

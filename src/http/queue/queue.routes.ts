@@ -42,7 +42,9 @@ export function queueRoutes(deps: QueueRouteDeps): FastifyPluginAsyncTypebox {
         return sendCached(
           request,
           reply,
-          { cache: deps.cache, dependsOn: ['records'] },
+          // a recording's figures move with every segment and an upcoming record's last check with every look, neither of
+          // which notifies anything: an answer is kept at most PROGRESS_CACHE_MS
+          { cache: deps.cache, dependsOn: ['records'], keepForMs: PROGRESS_CACHE_MS, atTheDoor: true },
           async () => {
             const queued = await listQueueWithLooks(deps, request.query.channelId ?? null);
             const live = queued.filter(({ record }) => record.status === 'live').map(({ record }) => record.id);
@@ -54,9 +56,7 @@ export function queueRoutes(deps: QueueRouteDeps): FastifyPluginAsyncTypebox {
             }));
             return { body: reply.serialize(body) as string, headers: {} };
           },
-          // a recording's figures move with every segment and an upcoming record's last check with every look, neither of
-          // which notifies anything: an answer is kept at most PROGRESS_CACHE_MS
-          { audience, progressAt: Math.floor(Date.now() / PROGRESS_CACHE_MS) },
+          { audience },
         );
       },
     );

@@ -29,7 +29,7 @@ export function statsRoutes(deps: StatsRouteDeps): FastifyPluginAsyncTypebox {
         const [stats, disk] = await Promise.all([getStats(deps, deps), disks()]);
         return reply.send({ ...stats, s3BillPerMonth: stats.storageBillPerMonth, disk: presentDisk(disk) });
       }
-      return sendCached(request, reply, { cache: deps.cache, dependsOn: ['records'] }, async () => {
+      return sendCached(request, reply, { cache: deps.cache, dependsOn: ['records'], atTheDoor: true }, async () => {
         const stats = await getStats(deps, deps);
         return { body: reply.serialize({ ...stats, s3BillPerMonth: stats.storageBillPerMonth }) as string, headers: {} };
       });
@@ -44,7 +44,7 @@ export function statsRoutes(deps: StatsRouteDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records'] }, async () => ({
+        sendCached(request, reply, { cache: deps.cache, dependsOn: ['records'], atTheDoor: true }, async () => ({
           body: reply.serialize(await getGrowth(deps)) as string,
           headers: {},
         })),
