@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const endpoints = await startEndpoints();
   const workers: KuraProcess[] = [];
   try {
-    await migrate(pool, readPackageInfo().migrationsDir);
+    await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
     const now = Date.now();
     await insertEndpointFollows(pool, FOLLOWS, endpoints.url, () => new Date(now + Math.random() * INTERVAL * 1000));
     const env = (i: number) => ({

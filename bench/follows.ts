@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const feed = await startFeedServer();
   const pool = new pg.Pool({ connectionString: database.connectionString, max: 10 });
   try {
-    await migrate(pool, readPackageInfo().migrationsDir);
+    await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
     const state = path.join(root, 'yt-dlp-state.json');
     const calls = path.join(root, 'yt-dlp-calls.log');
     await writeStandInState(state, CHANNELS, calls);

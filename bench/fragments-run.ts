@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   tuneV8('long'); // as `kura serve` does
   const input = JSON.parse(process.argv[2] as string) as FragmentsRunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
-  await migrate(pool, readPackageInfo().migrationsDir);
+  await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
   const captures = createCaptureRepo(pool);
   const livestreams = createLivestreamRepo(pool);
   const workerId = `bench:${process.pid}`;

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   tuneV8('long'); // as `kura serve` does
   const input = JSON.parse(process.argv[2] as string) as RunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
-  await migrate(pool, readPackageInfo().migrationsDir);
+  await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
   const captures = createCaptureRepo(pool);
   const workerId = `bench:${process.pid}`;
   const ids = input.urls.map((_, i) => `bench-${i}`);

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0114-every-command-runs-from-a-bundle.md
 import { ConfigError, loadConfig } from '../config/config.js';
 import { AppError } from '../core/errors.js';
+import { MigrationError, versionLine } from '../wiring/release.js';
 import { escapeLines, shown } from './terminal-text.js';
 import type { Command } from './command.js';
 import { USAGE } from './usage.js';
@@ -11,7 +12,7 @@ export type Commands = ReadonlyMap<string, () => Promise<Command>>;
 /**
  * Runs the command `argv` names, one of `commands`, with the configuration read, then exits with
  * its code; turns what it throws into a message and an exit code. Exit codes: 0 done, 1 failed,
- * 2 bad configuration or usage.
+ * 2 bad configuration or usage, or a database this release cannot run on (a migration failed, a newer release migrated it).
  */
 export function runCli(commands: Commands, argv: string[]): void {
   main(commands, argv).then(
@@ -25,6 +26,10 @@ async function main(commands: Commands, argv: string[]): Promise<number> {
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     console.log(USAGE);
     return name === undefined ? 2 : 0;
+  }
+  if (name === 'version' || name === '--version' || name === '-V') {
+    console.log(versionLine());
+    return 0;
   }
   const load = commands.get(name);
   if (load === undefined) {
@@ -48,6 +53,10 @@ function reportFailure(error: unknown): number {
   }
   if (error instanceof ConfigError) {
     console.error(`kura: cannot start, the configuration has problems:\n${error.problems.map((p) => shown`  - ${p}`).join('\n')}`);
+    return 2;
+  }
+  if (error instanceof MigrationError) {
+    console.error(shown`kura: cannot start: ${error.message}`);
     return 2;
   }
   if (error instanceof AppError) {

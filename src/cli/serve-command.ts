@@ -1,6 +1,8 @@
+// Decisions: docs/decisions/0118-releases-and-upgrades.md
 import type { Config } from '../config/config.js';
 import { startKura } from '../main.js';
 import { createLogger } from '../wiring/logger.js';
+import { release } from '../wiring/release.js';
 import type { Command } from './command.js';
 
 /** `kura serve`: runs Kura until SIGINT or SIGTERM (a second one stops it at once), or until its embedded PostgreSQL is lost (exit 1). */
@@ -12,6 +14,8 @@ async function serve(config: Config): Promise<number> {
   const log = createLogger(config);
   let lost: ((error: Error) => void) | undefined;
   const databaseLost = new Promise<Error>((resolve) => (lost = resolve));
+  const { version, commit } = release();
+  log.info({ version, commit, role: config.role, node: process.version }, `kura ${version} starting`);
   const kura = await startKura(config, log, (error) => lost?.(error));
   const stopped = await Promise.race([
     databaseLost,

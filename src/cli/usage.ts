@@ -50,6 +50,7 @@ export const USAGE = `Usage: kura <command>
 
 Commands:
 ${Object.values(USAGES).join('\n')}
+  version        print the release and the commit it was built from (also --version)
   help           show this text
 
 Configuration comes from the environment and .env; see .env.example.`;

@@ -76,7 +76,8 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
   });
   try {
     await assertSupportedServer(pool);
-    const result = await migrate(pool, readPackageInfo().migrationsDir);
+    const { migrationsDir, version } = readPackageInfo();
+    const result = await migrate(pool, migrationsDir, version);
     if (result.applied.length > 0) log.info({ applied: result.applied }, 'database migrated');
   } catch (error) {
     await pool.end();

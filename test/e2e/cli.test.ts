@@ -1,10 +1,11 @@
 import { once } from 'node:events';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import { runKura } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildRecords } from '../support/factories.js';
@@ -63,6 +64,17 @@ describe('kura command', () => {
     expect(result.stderr).toContain('Usage: kura <command>');
   });
 
+  it('prints its release and the commit it was built from, as version and --version', async () => {
+    const root = readPackageInfo().root;
+    const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    const { commit } = JSON.parse(await readFile(path.join(root, 'dist', 'build-info.json'), 'utf8')) as { commit: string };
+    for (const argument of ['version', '--version']) {
+      const result = await runKura([argument], {}, cwd);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim()).toBe(`kura ${version} (commit ${commit.slice(0, 7)})`);
+    }
+  });
+
   it('migrate brings the schema up to date, and is a no-op the second time', async () => {
     expect((await runKura(['migrate'], env(), cwd)).code).toBe(0);
     const second = await runKura(['migrate'], env(), cwd);
@@ -70,6 +82,16 @@ describe('kura command', () => {
     expect(second.stdout).toContain('up to date');
     const { rows } = await db.pool.query('select count(*)::int as n from schema_migrations');
     expect(rows[0].n).toBeGreaterThan(0);
+  });
+
+  it('migrate exits 2 on a database a newer release migrated, saying which release to run', async () => {
+    expect((await runKura(['migrate'], env(), cwd)).code).toBe(0);
+    await db.pool.query(`insert into schema_migrations (name, checksum, kura_version) values ('9999_from_the_future', 'x', '9.9.9')`);
+    const result = await runKura(['migrate'], env(), cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^kura: cannot start: this database was migrated by Kura 9\.9\.9, newer than this Kura \d+\.\d+\.\d+: .*Run Kura 9\.9\.9 or a newer one/,
+    );
   });
 
   it('import loads a file, re-import updates, and a bad file changes nothing', async () => {

@@ -52,7 +52,7 @@ async function makeTemplates(serverUrl: string): Promise<void> {
   const admin = createPool({ connectionString: serverUrl, max: 1 });
   await admin.query(`create database ${TEMPLATES.migrated}`);
   const migrated = createPool({ connectionString: urlOf(TEMPLATES.migrated), max: 1 });
-  await migrate(migrated, readPackageInfo().migrationsDir);
+  await migrate(migrated, readPackageInfo().migrationsDir, readPackageInfo().version);
   await migrated.end();
   await admin.query(`create database ${TEMPLATES.withJobQueue} template ${TEMPLATES.migrated}`);
   await admin.end();

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0118-releases-and-upgrades.md
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,0 +1,17 @@
+// Decisions: docs/decisions/0118-releases-and-upgrades.md
+import { readPackageInfo } from '../adapters/os/package-info.js';
+
+/** Why the schema could not be brought up to date (exit 2): re-exported for the commands, which reach adapters through wiring. */
+export { MigrationError } from '../adapters/db/migrator.js';
+
+/** The release that runs and the commit it was built from ("unknown" outside a git checkout). */
+export function release(): { version: string; commit: string } {
+  const { version, commit } = readPackageInfo();
+  return { version, commit: /^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 7) : commit };
+}
+
+/** `kura 0.7.0 (commit 1a2b3c4)`. */
+export function versionLine(): string {
+  const { version, commit } = release();
+  return `kura ${version} (commit ${commit})`;
+}
