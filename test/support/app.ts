@@ -103,9 +103,11 @@ export async function startTestApp(
     appFeed?: (feed: ClosableChangeFeed) => ChangeFeed;
     /** The DNS the creation-time check of follows and webhooks asks (default: the system resolver). */
     resolve?: OutboundOptions['resolve'];
+    /** The database to serve, migrated already (default: a fresh one); the app's `close` drops it. */
+    database?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = wiring.database ?? (await createTestDatabase());
   const config = parseConfig({
     KURA_PUBLIC_URL: options.publicUrl ?? TEST_PUBLIC_URL,
     KURA_ALLOW_PRIVATE_SOURCES: 'true',
