@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0116-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0119-tests-that-cannot-lie.md
 import { defineConfig } from 'vitest/config';
 import E2eFirstSequencer from './test/support/e2e-first-sequencer.js';
 

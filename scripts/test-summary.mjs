@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0116-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0119-tests-that-cannot-lie.md
 // Prints "N passed, N failed" from vitest's JSON report; exits 1 on failures or a missing report.
 // Usage: node scripts/test-summary.mjs REPORT [VITEST_EXIT_STATUS]
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0116-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0119-tests-that-cannot-lie.md
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0116-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0119-tests-that-cannot-lie.md
 import type pg from 'pg';
 import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import type { Jobs } from '../../src/jobs/jobs.js';

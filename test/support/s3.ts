@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0116-tests-that-cannot-lie.md
+// Decisions: docs/decisions/0119-tests-that-cannot-lie.md
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
