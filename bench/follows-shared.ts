@@ -14,9 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { migrate } from '../src/adapters/db/migrator.js';
+import { migrateToThisRelease } from '../src/wiring/release.js';
 import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
-import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
 import { insertEndpointFollows, slidingMax } from './follow-fixtures.js';
 
@@ -62,7 +61,7 @@ async function main(): Promise<void> {
   const endpoints = await startEndpoints();
   const workers: KuraProcess[] = [];
   try {
-    await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
+    await migrateToThisRelease(pool);
     const now = Date.now();
     await insertEndpointFollows(pool, FOLLOWS, endpoints.url, () => new Date(now + Math.random() * INTERVAL * 1000));
     const env = (i: number) => ({

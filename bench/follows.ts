@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { migrate } from '../src/adapters/db/migrator.js';
+import { migrateToThisRelease } from '../src/wiring/release.js';
 import { startEmbeddedPostgres } from '../src/adapters/embedded-postgres/embedded-postgres.js';
 import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { spawnKura, type KuraProcess } from '../test/support/cli.js';
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const feed = await startFeedServer();
   const pool = new pg.Pool({ connectionString: database.connectionString, max: 10 });
   try {
-    await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
+    await migrateToThisRelease(pool);
     const state = path.join(root, 'yt-dlp-state.json');
     const calls = path.join(root, 'yt-dlp-calls.log');
     await writeStandInState(state, CHANNELS, calls);

@@ -13,7 +13,7 @@ import { freeBytes } from '../src/adapters/os/disk-space.js';
 import { createCaptureRepo } from '../src/adapters/db/capture-repo.js';
 import { createChatRepo } from '../src/adapters/db/chat-repo.js';
 import { createLivestreamRepo } from '../src/adapters/db/livestream-repo.js';
-import { migrate } from '../src/adapters/db/migrator.js';
+import { migrateToThisRelease } from '../src/wiring/release.js';
 import { createPool } from '../src/adapters/db/pool.js';
 import { createFfmpegTools } from '../src/adapters/media/ffmpeg-tools.js';
 import { createFetcher } from '../src/adapters/sources/http-fetch.js';
@@ -23,7 +23,6 @@ import { chatArchive } from '../src/core/chat/store-chat.js';
 import { finalizeArchive } from '../src/core/capture/finalize-archive.js';
 import type { FragmentedStream } from '../src/core/sources/ports.js';
 import type { Renewal } from '../src/core/capture/ports.js';
-import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { cpuSplit, minus, type CpuSplit } from './proc-usage.js';
 
 export type FragmentsRunInput = {
@@ -54,7 +53,7 @@ async function main(): Promise<void> {
   tuneV8('long'); // as `kura serve` does
   const input = JSON.parse(process.argv[2] as string) as FragmentsRunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
-  await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
+  await migrateToThisRelease(pool);
   const captures = createCaptureRepo(pool);
   const livestreams = createLivestreamRepo(pool);
   const workerId = `bench:${process.pid}`;

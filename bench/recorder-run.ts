@@ -12,11 +12,10 @@ import { createHlsRecorder } from '../src/adapters/capture/hls-recorder.js';
 import { createSpool } from '../src/adapters/capture/spool.js';
 import { freeBytes } from '../src/adapters/os/disk-space.js';
 import { createCaptureRepo } from '../src/adapters/db/capture-repo.js';
-import { migrate } from '../src/adapters/db/migrator.js';
+import { migrateToThisRelease } from '../src/wiring/release.js';
 import { createPool } from '../src/adapters/db/pool.js';
 import { createFetcher } from '../src/adapters/sources/http-fetch.js';
 import { createFsStore } from '../src/adapters/storage/fs-store.js';
-import { readPackageInfo } from '../src/adapters/os/package-info.js';
 import { tuneV8 } from '../src/cli/v8-tuning.js';
 import { cpuSplit, minus, peakRssMb } from './proc-usage.js';
 
@@ -67,7 +66,7 @@ async function main(): Promise<void> {
   tuneV8('long'); // as `kura serve` does
   const input = JSON.parse(process.argv[2] as string) as RunInput;
   const pool = createPool({ connectionString: input.databaseUrl });
-  await migrate(pool, readPackageInfo().migrationsDir, readPackageInfo().version);
+  await migrateToThisRelease(pool);
   const captures = createCaptureRepo(pool);
   const workerId = `bench:${process.pid}`;
   const ids = input.urls.map((_, i) => `bench-${i}`);

@@ -11,7 +11,6 @@ import { createFollowRepo } from '../adapters/db/follow-repo.js';
 import { createRetentionRepo } from '../adapters/db/retention-repo.js';
 import { createLivestreamRepo } from '../adapters/db/livestream-repo.js';
 import { createWatchLookRepo } from '../adapters/db/watch-look-repo.js';
-import { migrate } from '../adapters/db/migrator.js';
 import { assertSupportedServer, checkpoint, createPool } from '../adapters/db/pool.js';
 import type { Config } from '../config/config.js';
 import type { CaptureRepo } from '../core/capture/ports.js';
@@ -21,7 +20,7 @@ import type { FollowRepo } from '../core/follows/ports.js';
 import type { RetentionRepo } from '../core/retention/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
 import { throttled } from '../shared/log-throttle.js';
-import { readPackageInfo } from '../adapters/os/package-info.js';
+import { migrateToThisRelease } from './release.js';
 
 /** A database connection for this process, embedded or external. */
 export interface Database {
@@ -76,8 +75,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
   });
   try {
     await assertSupportedServer(pool);
-    const { migrationsDir, version } = readPackageInfo();
-    const result = await migrate(pool, migrationsDir, version);
+    const result = await migrateToThisRelease(pool);
     if (result.applied.length > 0) log.info({ applied: result.applied }, 'database migrated');
   } catch (error) {
     await pool.end();

@@ -1,4 +1,6 @@
 // Decisions: docs/decisions/0118-releases-and-upgrades.md
+import type pg from 'pg';
+import { migrate, type MigrationResult } from '../adapters/db/migrator.js';
 import { readPackageInfo } from '../adapters/os/package-info.js';
 
 /** Why the schema could not be brought up to date (exit 2): re-exported for the commands, which reach adapters through wiring. */
@@ -14,4 +16,10 @@ export function release(): { version: string; commit: string } {
 export function versionLine(): string {
   const { version, commit } = release();
   return `kura ${version} (commit ${commit})`;
+}
+
+/** Brings `pool`'s schema up to this release's migrations, each recorded as applied by this release. */
+export function migrateToThisRelease(pool: pg.Pool): Promise<MigrationResult> {
+  const { migrationsDir, version } = readPackageInfo();
+  return migrate(pool, migrationsDir, version);
 }

@@ -3,10 +3,9 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../../src/adapters/db/migrator.js';
+import { migrateToThisRelease } from '../../src/wiring/release.js';
 import { createPool } from '../../src/adapters/db/pool.js';
 import { startEmbeddedPostgres } from '../../src/adapters/embedded-postgres/embedded-postgres.js';
-import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import { startJobsWithoutWorkers } from './jobs.js';
 
 /**
@@ -52,7 +51,7 @@ async function makeTemplates(serverUrl: string): Promise<void> {
   const admin = createPool({ connectionString: serverUrl, max: 1 });
   await admin.query(`create database ${TEMPLATES.migrated}`);
   const migrated = createPool({ connectionString: urlOf(TEMPLATES.migrated), max: 1 });
-  await migrate(migrated, readPackageInfo().migrationsDir, readPackageInfo().version);
+  await migrateToThisRelease(migrated);
   await migrated.end();
   await admin.query(`create database ${TEMPLATES.withJobQueue} template ${TEMPLATES.migrated}`);
   await admin.end();
