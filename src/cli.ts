@@ -13,6 +13,16 @@ import { tuneV8 } from './cli/v8-tuning.js';
 const BRIEF_BUNDLE = '../bundle/brief.js';
 const LONG_BUNDLE = '../bundle/long.js';
 
+// Node 20 reached its end of life on 2026-04-30; `npm ci` installs the Node 24 Kura is tested on
+// into node_modules, where `npm start`, `npx kura` and contrib/kura.service find it
+const NODE_FLOOR = 22;
+if (Number(process.versions.node.split('.')[0]) < NODE_FLOOR) {
+  console.error(
+    `kura: Node.js ${process.version} is not supported (it gets no security fixes); Kura needs Node ${NODE_FLOOR} or newer. Run it with \`npm start\` or \`npx kura\`, which use the Node 24 \`npm ci\` put in node_modules`,
+  );
+  process.exit(1);
+}
+
 const long = LONG_COMMANDS.has(process.argv[2] ?? '');
 tuneV8(long ? 'long' : 'brief');
 try {
