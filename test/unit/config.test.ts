@@ -232,6 +232,15 @@ describe('configuration', () => {
     expect(config).toMatchObject({ port: 7000, role: 'api', logLevel: 'error', dataDir: path.join(dir, 'data') });
   });
 
+  it('reads the file KURA_ENV_FILE names instead of .env, and refuses one that is not there', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-env-'));
+    await writeFile(path.join(dir, '.env'), 'PORT=7000\n');
+    await writeFile(path.join(dir, 'kura.env'), 'PORT=7100\nKURA_DATA_DIR=/var/lib/kura/data\n');
+    expect(loadConfig({ KURA_ENV_FILE: path.join(dir, 'kura.env') }, dir)).toMatchObject({ port: 7100, dataDir: '/var/lib/kura/data' });
+    expect(loadConfig({ KURA_ENV_FILE: 'kura.env', PORT: '7200' }, dir).port).toBe(7200);
+    expect(() => loadConfig({ KURA_ENV_FILE: path.join(dir, 'gone.env') }, dir)).toThrow(/KURA_ENV_FILE names .*gone\.env, which does not exist/);
+  });
+
   it('reads the accounts slice: each provider on when its pair is set, admins, sources, channels, limits', () => {
     const config = parseConfig({
       DISCORD_CLIENT_ID: 'd-id',
