@@ -11,4 +11,6 @@ export const LONG_COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Ma
   ['import', async () => (await import('./import-command.js')).importCommand],
   ['verify', async () => (await import('./verify-command.js')).verifyCommand],
   ['search', async () => (await import('./search-command.js')).searchCommand],
+  ['backup', async () => (await import('./backup-command.js')).backupCommand],
+  ['restore', async () => (await import('./backup-command.js')).restoreCommand],
 ]);

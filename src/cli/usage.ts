@@ -5,6 +5,11 @@ export const USAGES = {
   import: `  import FILE [--base-url URL]
                  import records in the /api/history JSON shape (all or nothing); relative
                  download URLs (an original instance's export) are resolved against URL`,
+  backup: `  backup FILE    write a backup of the database to FILE (gzip): every table Kura owns, in one
+                 snapshot, and a manifest of the stored archives; works while Kura runs`,
+  restore: `  restore FILE [--force]
+                 restore a backup into this instance, which must be empty (no records, users, follows
+                 or webhooks) and stopped; --force replaces everything it holds`,
   archive: `  archive URL [--title T] [--channel C] [--quality Q]
                  queue a YouTube livestream or an HLS stream (.m3u8) for archiving, as the operator`,
   user: `  user add NAME [--admin]

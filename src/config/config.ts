@@ -71,6 +71,16 @@ export interface Config {
   readonly follow: FollowConfig;
   /** The instance's default retention rules (KURA_RETENTION_*); unset: no limit. */
   readonly retention: RetentionRules;
+  /** Scheduled backups (KURA_BACKUP_DIR, KURA_BACKUP_KEEP, decision 0122). */
+  readonly backup: BackupConfig;
+}
+
+/** The daily backup a worker takes. */
+export interface BackupConfig {
+  /** KURA_BACKUP_DIR: where the daily backups go; null (unset): none are taken. */
+  dir: string | null;
+  /** KURA_BACKUP_KEEP: the newest this many are kept (default 7). */
+  keep: number;
 }
 
 /** How much re-checking of stored archives the hourly `verify-archives` run does. */
@@ -166,6 +176,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     accounts: parseAccounts(read, integer, problems),
     follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems)),
     retention: parseRetention(read, integer, decimal),
+    backup: { dir: read('KURA_BACKUP_DIR') === undefined ? null : path.resolve(cwd, read('KURA_BACKUP_DIR') as string), keep: integer('KURA_BACKUP_KEEP', 7, 1, 1000) },
     search: parseSearch(read, problems, (name, raw) => {
       const before = problems.length;
       const url = parseHttpUrl(name, raw, problems);

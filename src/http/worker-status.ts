@@ -93,6 +93,16 @@ function workerRegistry({ activity, jobsWaiting }: WorkerStatusSources): Registr
       for (const result of DELIVERY_RESULTS) this.inc({ result }, activity.webhookDeliveries[result]);
     },
   });
+  new Counter({
+    name: 'kura_backups_total',
+    help: 'Scheduled backups this worker took (KURA_BACKUP_DIR), by result: taken, failed',
+    labelNames: ['result'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const result of ['taken', 'failed'] as const) this.inc({ result }, activity.backups[result]);
+    },
+  });
   new Gauge({
     name: 'kura_jobs_waiting',
     help: 'Jobs waiting in each queue (sent or to be retried, due or not), across every worker',

@@ -13,6 +13,7 @@ import { startSpoolReportLoop } from './loops/spool-report.js';
 import { startWatchdogLoop } from './loops/watchdog.js';
 import { WEBHOOK_BACKSTOP_SECONDS, startWebhookWakeUp } from './loops/webhook-wake-up.js';
 import { startYtDlpUpdateLoop } from './loops/ytdlp-update.js';
+import { startScheduledBackupLoop } from './loops/scheduled-backup.js';
 import {
   FOLLOW_NOTIFY_CHANNEL,
   FRAME_REQUESTS_CHANNEL,
@@ -66,6 +67,11 @@ export const LOOPS = {
     purpose: 'updates the yt-dlp Kura installed once a day (YouTube changes often), logging the version change; a failed update keeps the old one',
     wakeUp: { channel: null, everySeconds: () => 86_400 },
     start: startYtDlpUpdateLoop,
+  }),
+  'scheduled-backup': defineLoop({
+    purpose: 'writes a backup of the database to KURA_BACKUP_DIR once a UTC day, keeping the newest KURA_BACKUP_KEEP; nothing when unset',
+    wakeUp: { channel: null, everySeconds: () => 3600 },
+    start: startScheduledBackupLoop,
   }),
   'capture-watchdog': defineLoop({
     purpose: 'asks again for captures and finalizes whose worker stopped renewing its lease',

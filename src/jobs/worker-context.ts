@@ -8,6 +8,7 @@ import type { LoopTimes } from './runtime/loop.js';
 import type { FollowChecking } from './loops/follow-poller.js';
 import type { SpoolReporting } from './loops/spool-report.js';
 import type { YtDlpUpdating } from './loops/ytdlp-update.js';
+import type { ScheduledBackups } from './loops/scheduled-backup.js';
 
 /** The limits and timers of a worker's loops (KURA_MAX_CAPTURES, KURA_JOB_POLL_SECONDS). */
 export type WorkerTiming = WorkerLimits & LoopTimes;
@@ -24,6 +25,8 @@ export interface WorkerContext extends JobParts {
   purger: ExpiredPurger;
   /** Updates the yt-dlp Kura installed; null: updates off (KURA_YTDLP_AUTO_UPDATE=false) or the yt-dlp is the operator's own. */
   ytdlpUpdates?: YtDlpUpdating | null;
+  /** Takes the daily backup into KURA_BACKUP_DIR; null or unset: backups off. */
+  backups?: ScheduledBackups | null;
   /** Reports this worker's spool space (the spool-report loop); unset: not reported. */
   spoolReport?: SpoolReporting;
   /** What this worker does and holds, for its /metrics; unset: not counted. */

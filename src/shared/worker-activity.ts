@@ -13,6 +13,8 @@ export class WorkerActivity {
   /** Bytes of segments this process's captures stored. */
   captureBytes = 0;
   readonly webhookDeliveries: Record<DeliveryResult, number> = { delivered: 0, failed: 0, given_up: 0 };
+  /** Scheduled backups this process took, and those that failed (decision 0122). */
+  readonly backups: Record<'taken' | 'failed', number> = { taken: 0, failed: 0 };
   private readonly gauges = new Map<WorkerGauge, () => number>();
 
   /** Where `gauge` is read from, told by the part that holds it (the last one told wins). */

@@ -51,6 +51,8 @@ export interface OpenOptions {
   role?: 'serve' | 'command';
   /** Told when the embedded PostgreSQL this process owns exited and could not be started again. */
   onLost?: (error: Error) => void;
+  /** Migrates only as far as this migration (`kura restore`: the backup's schema first); unset: to this release's newest. */
+  migrateUpTo?: string;
 }
 
 /** Connects to `DATABASE_URL`, or starts the embedded PostgreSQL, and brings the schema up to date. */
@@ -75,7 +77,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenOpt
   });
   try {
     await assertSupportedServer(pool);
-    const result = await migrateToThisRelease(pool);
+    const result = await migrateToThisRelease(pool, options.migrateUpTo);
     if (result.applied.length > 0) log.info({ applied: result.applied }, 'database migrated');
   } catch (error) {
     await pool.end();

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0118-releases-and-upgrades.md
 import type pg from 'pg';
-import { migrate, type MigrationResult } from '../adapters/db/migrator.js';
+import { migrate, migrationNames, type MigrationResult } from '../adapters/db/migrator.js';
 import { readPackageInfo } from '../adapters/os/package-info.js';
 
 /** Why the schema could not be brought up to date (exit 2): re-exported for the commands, which reach adapters through wiring. */
@@ -18,8 +18,16 @@ export function versionLine(): string {
   return `kura ${version} (commit ${commit})`;
 }
 
-/** Brings `pool`'s schema up to this release's migrations, each recorded as applied by this release. */
-export function migrateToThisRelease(pool: pg.Pool): Promise<MigrationResult> {
+/**
+ * Brings `pool`'s schema up to this release's migrations, each recorded as applied by this release;
+ * with `upTo`, only as far as that migration (a restore's first step, decision 0121).
+ */
+export function migrateToThisRelease(pool: pg.Pool, upTo?: string): Promise<MigrationResult> {
   const { migrationsDir, version } = readPackageInfo();
-  return migrate(pool, migrationsDir, version);
+  return migrate(pool, migrationsDir, version, upTo);
+}
+
+/** This release's migrations, oldest first. */
+export function thisReleaseMigrations(): Promise<string[]> {
+  return migrationNames(readPackageInfo().migrationsDir);
 }

@@ -36,6 +36,7 @@ import { WorkerActivity } from '../shared/worker-activity.js';
 import { searchSyncDeps, type Search } from './search.js';
 import type { Sources } from './sources.js';
 import { createVerifyDeps, spoolDirOf, verifyPolicy } from './storage.js';
+import { createScheduledBackups } from './backup.js';
 
 /** Of the shutdown grace, how long a capture's chunks on local disk get to reach the store for the next worker. */
 const HANDOVER_MS = 8_000;
@@ -128,6 +129,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger, ac
     purger: createExpiredPurger(database.pool),
     spoolReport: { read: () => diskSpace(spoolDirOf(config)), reports: createDiskReportRepo(database.pool) },
     ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
+    backups: createScheduledBackups(config, database.pool),
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
     webhooks: {
       deps: { ...createDeliverDeps(config, database.pool), onAttempt: (result) => void (activity.webhookDeliveries[result] += 1) },

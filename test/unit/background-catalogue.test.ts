@@ -81,6 +81,7 @@ describe('the catalogue of background work', () => {
       'spool-report',
       'lifecycle-sweep',
       'ytdlp-update',
+      'scheduled-backup',
       'capture-watchdog',
       'frame-requests',
       'follow-poller',

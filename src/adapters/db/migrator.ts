@@ -25,9 +25,10 @@ export interface MigrationResult {
  * leaves the database as it was before it), under an advisory lock so processes starting together
  * apply each exactly once, recording the release (`version`) that applied it. Refuses a database
  * that holds a migration `dir` does not (a newer release migrated it), or one whose file was
- * edited after it was applied (migrations are forward-only).
+ * edited after it was applied (migrations are forward-only). With `upTo`, the migrations after that
+ * one are left for later.
  */
-export async function migrate(pool: pg.Pool, dir: string, version: string): Promise<MigrationResult> {
+export async function migrate(pool: pg.Pool, dir: string, version: string, upTo?: string): Promise<MigrationResult> {
   const files = await readMigrations(dir);
   const client = await pool.connect();
   try {
@@ -40,7 +41,8 @@ export async function migrate(pool: pg.Pool, dir: string, version: string): Prom
     checkHistory(files, rows, version);
     const recorded = new Set(rows.map((row) => row.name));
     const applied: string[] = [];
-    for (const file of files.filter((f) => !recorded.has(f.name))) {
+    // `upTo`: only as far as that migration (a restore brings the schema to its backup's first)
+    for (const file of files.filter((f) => !recorded.has(f.name) && (upTo === undefined || f.name <= upTo))) {
       await client.query('begin');
       try {
         await client.query(file.sql);
@@ -66,6 +68,11 @@ interface MigrationFile {
   name: string;
   sql: string;
   checksum: string;
+}
+
+/** The names of the migrations in `dir`, oldest first (`0001_livestreams`). */
+export async function migrationNames(dir: string): Promise<string[]> {
+  return (await readMigrations(dir)).map((file) => file.name);
 }
 
 async function readMigrations(dir: string): Promise<MigrationFile[]> {
