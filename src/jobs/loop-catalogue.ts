@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0122-scheduled-backups.md
 import { SPOOL_REPORT_SECONDS } from '../core/archive/disk-figures.js';
 import { backstop, defineLoop, type Loop } from './runtime/loop.js';
 import { JOB_SCHEDULES } from './catalogue.js';

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0121-backup-format.md, docs/decisions/0122-scheduled-backups.md
+// Decisions: docs/decisions/0121-backup-format.md
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import { BackupError } from '../adapters/db/backup-format.js';
