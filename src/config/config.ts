@@ -176,7 +176,10 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     accounts: parseAccounts(read, integer, problems),
     follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems)),
     retention: parseRetention(read, integer, decimal),
-    backup: { dir: read('KURA_BACKUP_DIR') === undefined ? null : path.resolve(cwd, read('KURA_BACKUP_DIR') as string), keep: integer('KURA_BACKUP_KEEP', 7, 1, 1000) },
+    backup: {
+      dir: read('KURA_BACKUP_DIR') === undefined ? null : path.resolve(cwd, read('KURA_BACKUP_DIR') as string),
+      keep: integer('KURA_BACKUP_KEEP', 7, 1, 1000),
+    },
     search: parseSearch(read, problems, (name, raw) => {
       const before = problems.length;
       const url = parseHttpUrl(name, raw, problems);

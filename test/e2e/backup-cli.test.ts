@@ -35,7 +35,9 @@ describe('kura backup and kura restore', () => {
 
     const backup = await kura(source, 'backup', 'kura.jsonl.gz');
     expect(backup.code, backup.stderr).toBe(0);
-    expect(backup.stdout).toMatch(/^kura: backed up \d+ rows of \d+ tables \(schema \d{4}_\w+\) and a manifest of 2 stored archives to kura\.jsonl\.gz \(\d+ bytes\) in /);
+    expect(backup.stdout).toMatch(
+      /^kura: backed up \d+ rows of \d+ tables \(schema \d{4}_\w+\) and a manifest of 2 stored archives to kura\.jsonl\.gz \(\d+ bytes\) in /,
+    );
 
     const restore = await kura(target, 'restore', 'kura.jsonl.gz');
     expect(restore.code, restore.stderr).toBe(0);

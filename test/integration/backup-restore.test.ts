@@ -87,7 +87,15 @@ describe('a backup restored into a fresh database', () => {
 
   it('answers the history, queue, stats, channels, follows and webhooks as the instance it was taken from', async () => {
     const admin = { authorization: `Bearer ${seeded.apiToken}` };
-    for (const url of ['/api/history', '/api/history?unfinished=true&limit=100', '/api/queue', '/api/stats', '/api/channels', '/api/follows', '/api/webhooks']) {
+    for (const url of [
+      '/api/history',
+      '/api/history?unfinished=true&limit=100',
+      '/api/queue',
+      '/api/stats',
+      '/api/channels',
+      '/api/follows',
+      '/api/webhooks',
+    ]) {
       const [was, is] = await Promise.all([kura, restored].map((app) => app.app.inject({ url, headers: admin })));
       // a live capture's elapsedSeconds is the clock's reading at the request, not something stored
       const read = (body = '') => JSON.parse(body, (key, value: unknown) => (key === 'elapsedSeconds' ? undefined : value)) as unknown;
@@ -96,7 +104,12 @@ describe('a backup restored into a fresh database', () => {
   });
 
   it('logs users in with the same passwords, and takes their sessions and API tokens', async () => {
-    const login = await restored.app.inject({ method: 'POST', url: '/auth/local', headers: SAME_ORIGIN, payload: { username: MIKA.name, password: MIKA.password } });
+    const login = await restored.app.inject({
+      method: 'POST',
+      url: '/auth/local',
+      headers: SAME_ORIGIN,
+      payload: { username: MIKA.name, password: MIKA.password },
+    });
     expect(login.statusCode).toBe(200);
     const user = (headers: Record<string, string>) => restored.app.inject({ url: '/api/user', headers }).then((r) => r.json<{ name: string }>());
     expect(await user({ authorization: `Bearer ${seeded.apiToken}` })).toMatchObject({ name: MIKA.name, role: 'admin' });
@@ -112,7 +125,9 @@ describe('restore refuses', () => {
   it('an instance that is not empty, unless forced, which replaces what it holds', async () => {
     const refused = restoreBackup(target.pool, file, { force: false });
     await expect(refused).rejects.toThrow(BackupError);
-    await expect(refused).rejects.toThrow(/^this instance is not empty \(\d+ livestreams, \d+ users, 2 follows, 3 webhooks\): restore into a new data directory/);
+    await expect(refused).rejects.toThrow(
+      /^this instance is not empty \(\d+ livestreams, \d+ users, 2 follows, 3 webhooks\): restore into a new data directory/,
+    );
     await target.pool.query(`update livestreams set title = 'changed since' where id = 'stored-one'`);
     const summary = await restoreBackup(target.pool, file, { force: true });
     expect(summary).toMatchObject({ replaced: true, archives: 2 });
@@ -121,10 +136,15 @@ describe('restore refuses', () => {
   });
 
   it('a backup a newer Kura made, naming both releases, before it opens the database', async () => {
-    const lines = gunzipSync(await readFile(file)).toString().split('\n');
+    const lines = gunzipSync(await readFile(file))
+      .toString()
+      .split('\n');
     const [magic, header] = JSON.parse(lines[0] as string) as [string, Record<string, unknown>];
     const newer = path.join(dir, 'newer.jsonl.gz');
-    await writeFile(newer, gzipSync([JSON.stringify([magic, { ...header, kuraVersion: '9.1.0', schema: '9001_from_the_future' }]), ...lines.slice(1)].join('\n')));
+    await writeFile(
+      newer,
+      gzipSync([JSON.stringify([magic, { ...header, kuraVersion: '9.1.0', schema: '9001_from_the_future' }]), ...lines.slice(1)].join('\n')),
+    );
     const config = parseConfig({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'silent' });
     await expect(restoreDatabase(config, pino({ level: 'silent' }), newer, false)).rejects.toThrow(
       `${newer} was made by Kura 9.1.0, whose schema (migration 9001_from_the_future) is newer than this Kura ${info.version}'s`,
@@ -149,7 +169,9 @@ describe('restore refuses', () => {
       await expect(restoreBackup(target.pool, bad, { force: true }), name).rejects.toThrow(error);
     }
     expect(await rowsOf(target.pool, tables)).toEqual(rowsBefore);
-    const { rows } = await target.pool.query<{ triggers: number }>(`select count(*)::int as triggers from pg_trigger where not tgisinternal and tgenabled = 'D'`);
+    const { rows } = await target.pool.query<{ triggers: number }>(
+      `select count(*)::int as triggers from pg_trigger where not tgisinternal and tgenabled = 'D'`,
+    );
     expect(rows).toEqual([{ triggers: 0 }]);
   });
 });
@@ -195,10 +217,7 @@ async function rowsOf(pool: pg.Pool, tables: string[]): Promise<Map<string, stri
   const result = new Map<string, string[]>();
   for (const table of tables) {
     const { rows } = await pool.query<{ row: string }>(`select to_jsonb(t)::text as row from ${table} t`);
-    result.set(
-      table,
-      rows.map((r) => r.row).sort(),
-    );
+    result.set(table, rows.map((r) => r.row).sort());
   }
   return result;
 }

@@ -60,11 +60,11 @@ describe('the scheduled backup', () => {
   it('logs each backup taken, and logs and counts a failure', async () => {
     const logged: string[] = [];
     const activity = new WorkerActivity();
-    const log = { info: (_: object, message: string) => void logged.push(`info ${message}`), warn: (_: object, message: string) => void logged.push(`warn ${message}`) };
-    const outcomes = [
-      { file: '/backups/a.jsonl.gz', bytes: 10, rows: 3, archives: 1, removed: [] },
-      new Error('ENOSPC: no space left on device'),
-    ];
+    const log = {
+      info: (_: object, message: string) => void logged.push(`info ${message}`),
+      warn: (_: object, message: string) => void logged.push(`warn ${message}`),
+    };
+    const outcomes = [{ file: '/backups/a.jsonl.gz', bytes: 10, rows: 3, archives: 1, removed: [] }, new Error('ENOSPC: no space left on device')];
     let looked = 0;
     const backups = {
       async takeIfDue() {

@@ -114,7 +114,8 @@ async function insertRows(client: pg.PoolClient, header: BackupHeader, lines: As
   const damaged = (what: string) => new BackupError(`${file} is damaged: ${what}; nothing was restored`);
   let total = 0;
   let archives = 0;
-  let section: { kind: 'table'; name: string; expected: number; seen: number; insert: string } | { kind: 'archives'; expected: number; seen: number } | null = null;
+  let section: { kind: 'table'; name: string; expected: number; seen: number; insert: string } | { kind: 'archives'; expected: number; seen: number } | null =
+    null;
   let batch: string[] = [];
   let batchBytes = 0;
   const flush = async () => {
@@ -126,7 +127,9 @@ async function insertRows(client: pg.PoolClient, header: BackupHeader, lines: As
   const close = async () => {
     await flush();
     if (section !== null && section.seen !== section.expected)
-      throw damaged(`${section.kind === 'table' ? `table ${section.name}` : 'the archive manifest'} has ${section.seen} lines where it says ${section.expected}`);
+      throw damaged(
+        `${section.kind === 'table' ? `table ${section.name}` : 'the archive manifest'} has ${section.seen} lines where it says ${section.expected}`,
+      );
   };
   let tableIndex = 0;
   let ended = false;

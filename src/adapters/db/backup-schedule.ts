@@ -21,7 +21,10 @@ export type ScheduledBackup = { backup: BackupSummary; removed: string[] } | nul
 
 /** The name of the backup taken at `at`: `kura-backup-20261130T001500Z.jsonl.gz`. */
 export function backupName(at: Date): string {
-  return `kura-backup-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}.jsonl.gz`;
+  return `kura-backup-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}.jsonl.gz`;
 }
 
 /** The scheduled backups in `dir`, newest first, by the time in their names (other files are not Kura's to touch). */
