@@ -80,6 +80,7 @@ describe('configuration', () => {
         holodexApiKey: undefined,
       },
       retention: { keepLast: null, maxAgeDays: null, maxGb: null },
+      backup: { dir: null, keep: 7 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -103,6 +104,12 @@ describe('configuration', () => {
         ],
       }),
     );
+  });
+
+  it('reads the scheduled backups: off unless KURA_BACKUP_DIR is set (from the working directory), keeping 7 by default', () => {
+    expect(parseConfig({}, '/srv/kura').backup).toEqual({ dir: null, keep: 7 });
+    expect(parseConfig({ KURA_BACKUP_DIR: 'backups', KURA_BACKUP_KEEP: '30' }, '/srv/kura').backup).toEqual({ dir: '/srv/kura/backups', keep: 30 });
+    expect(() => parseConfig({ KURA_BACKUP_KEEP: '0' })).toThrow('KURA_BACKUP_KEEP must be a whole number from 1 to 1000 (got "0")');
   });
 
   it('reads the default retention rules: each unset is no limit, and refuses what makes no sense', () => {
