@@ -32,8 +32,9 @@ const SIX_DAYS = 6 * 86_400;
 describe('the retention window', () => {
   it('is 404 below head − retention/target, and moves up with the head; chunk i is served as sq firstSq + i', async () => {
     const head = sqAgo(SIX_DAYS, 1);
-    // made 20 ms ago: the next one is almost a second away, so the head holds still while it is checked
     onAir({ startedSecondsAgo: SIX_DAYS + 0.02, retentionSeconds: 10, firstSq: head - 15 });
+    // the head holds still while the window is checked, however slow the machine's answers are
+    googlevideo.stall(videoId);
     expect(headSeqnum(await headProbe())).toBe(head);
     const start = retentionWindowStart(head, 10, 1);
     expect(start).toBe(head - 10);
@@ -42,11 +43,16 @@ describe('the retention window', () => {
     expect(first.status).toBe(200);
     expect(Buffer.from(await first.arrayBuffer())).toEqual(await fragmentBytes(material.representations[1]!, 5));
     // once the next fragment is made, the window's first one has fallen out
-    const made = await fragment(head + 1);
+    googlevideo.resume(videoId);
+    const made = await fragment(head + 1); // held until it is made
+    googlevideo.stall(videoId);
     expect(made.status).toBe(200);
     expect(Buffer.from(await made.arrayBuffer())).toEqual(await fragmentBytes(material.representations[1]!, 16));
+    const moved = googlevideo.head(videoId);
+    expect(moved).toBeGreaterThan(head);
     expect((await fragment(start)).status).toBe(404);
-    expect((await fragment(start + 1)).status).toBe(200);
+    expect((await fragment(retentionWindowStart(moved, 10, 1) - 1)).status).toBe(404);
+    expect((await fragment(retentionWindowStart(moved, 10, 1))).status).toBe(200);
   });
 
   it('is 404 below firstSq (not materialised) even inside the window, and the head stops at the material’s last', async () => {

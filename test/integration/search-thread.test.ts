@@ -102,7 +102,8 @@ describe('the built-in engine in a thread of its own', () => {
     try {
       const died: Error[] = [];
       // a heap too small to load the thread's modules: each thread dies at its start, as one whose index outgrew its heap
-      const engine = startSearchThread(db.url, db.pool, feed, (error) => died.push(error), 1);
+      // (4 MB: with less, Node 24's V8 cannot set the thread up at all, and that takes the whole process down)
+      const engine = startSearchThread(db.url, db.pool, feed, (error) => died.push(error), 4);
       await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // held by the first thread, which died
       expect(died).toHaveLength(1);
       await expect(engine.search(request())).rejects.toMatchObject({ code: 'search_warming' }); // within 5 s: no thread started
