@@ -23,6 +23,13 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
+# Kura run as root (`npm start`) keeps its PostgreSQL clusters in /var/lib/kura/postgres, owned
+# by the postgres user (decision 0027): the service takes /var/lib/kura over, so they would break
+if [ -d "$state/postgres" ]; then
+  echo "kura: $state/postgres holds the database of a Kura run as root; back it up first (in its clone: npx kura backup FILE), stop it, move $state/postgres away, run this again, then restore the backup into the service (kura restore FILE)" >&2
+  exit 1
+fi
+
 if [ ! -f "$checkout/dist/src/cli.js" ] || [ ! -x "$checkout/node_modules/.bin/node" ]; then
   (cd "$checkout" && npm ci)
 fi

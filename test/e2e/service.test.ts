@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFile, lstat, mkdtemp, readFile, readdir, rm, stat, chmod } from 'node:fs/promises';
+import { appendFile, chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -32,9 +32,21 @@ describe('scripts/install-system-deps.sh --service', () => {
   it('installs a service that runs Kura as its own user, with its cluster in the data directory, and stops cleanly on SIGTERM', async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'kura-service-'));
     await chmod(root, 0o755); // as / is: the kura user must reach /opt/kura and /var/lib/kura beneath it
-    const installed = await run(path.join(checkout, 'scripts/install-system-deps.sh'), ['--service'], {
-      env: { ...process.env, KURA_SERVICE_ROOT: root, KURA_SYSTEM_DIR: path.join(root, 'var/lib/kura') },
+    const install = () =>
+      run(path.join(checkout, 'scripts/install-system-deps.sh'), ['--service'], {
+        env: { ...process.env, KURA_SERVICE_ROOT: root, KURA_SYSTEM_DIR: path.join(root, 'var/lib/kura') },
+      });
+    // the clusters of a Kura run as root (the README's first command) are never taken over
+    await mkdir(path.join(root, 'var/lib/kura/postgres'), { recursive: true });
+    const refused = await install().catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/var\/lib\/kura\/postgres holds the database of a Kura run as root; back it up first/),
     });
+    expect(await readdir(root)).toEqual(['var']); // nothing installed
+    await rm(path.join(root, 'var/lib/kura/postgres'), { recursive: true });
+
+    const installed = await install();
     expect(installed.stdout).toContain(`kura: installed in ${root}/opt/kura`);
 
     const { stdout: passwd } = await run('getent', ['passwd', 'kura']);
