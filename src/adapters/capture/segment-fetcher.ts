@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0034-hls-sources.md
-import { createDecipheriv, type Decipher } from 'node:crypto';
+import { createDecipheriv, type Decipheriv } from 'node:crypto';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { loadPlaylist, type MediaSegment, type Resource, type SegmentKey } from '../sources/hls-playlist.js';
 import { sleep } from './sleep.js';
@@ -125,7 +125,7 @@ export class SegmentFetcher {
 }
 
 /** The last block of a deciphered segment; Undecryptable when its padding is wrong (a wrong key or IV). */
-function finalBlock(decipher: Decipher): Buffer {
+function finalBlock(decipher: Decipheriv): Buffer {
   try {
     return decipher.final();
   } catch (error) {
