@@ -42,8 +42,9 @@ import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
 Object.assign(Dispatcher.prototype, api);
 export { Agent };
-export function request(url, opts) {
-  return opts.dispatcher.request({ ...opts, origin: url.origin, path: url.pathname + url.search, method: opts.method ?? (opts.body ? 'PUT' : 'GET') });
+// undici's own request() as outbound-client.ts calls it; an instance method refuses opts.dispatcher (undici 8)
+export function request(url, { dispatcher, ...opts }) {
+  return dispatcher.request({ ...opts, origin: url.origin, path: url.pathname + url.search, method: opts.method ?? (opts.body ? 'PUT' : 'GET') });
 }
 `;
   },

@@ -14,11 +14,13 @@ const BRIEF_BUNDLE = '../bundle/brief.js';
 const LONG_BUNDLE = '../bundle/long.js';
 
 // Node 20 reached its end of life on 2026-04-30; `npm ci` installs the Node 24 Kura is tested on
-// into node_modules, where `npm start`, `npx kura` and contrib/kura.service find it
-const NODE_FLOOR = 22;
-if (Number(process.versions.node.split('.')[0]) < NODE_FLOOR) {
+// into node_modules, where `npm start`, `npx kura` and contrib/kura.service find it. The floor is
+// package.json's engines.node, set by undici 8 (>=22.19.0)
+const NODE_FLOOR = [22, 19] as const;
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < NODE_FLOOR[0] || (major === NODE_FLOOR[0] && minor < NODE_FLOOR[1])) {
   console.error(
-    `kura: Node.js ${process.version} is not supported (it gets no security fixes); Kura needs Node ${NODE_FLOOR} or newer. Run it with \`npm start\` or \`npx kura\`, which use the Node 24 \`npm ci\` put in node_modules`,
+    `kura: Node.js ${process.version} is not supported (too old for the packages Kura uses, or past its end of life); Kura needs Node ${NODE_FLOOR.join('.')} or newer. Run it with \`npm start\` or \`npx kura\`, which use the Node 24 \`npm ci\` put in node_modules`,
   );
   process.exit(1);
 }

@@ -82,6 +82,9 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
   const refuse = options.addressRefusal ?? addressRefusal;
   const timeoutMs = options.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
   const agent = new Agent({
+    // undici 8 would speak HTTP/2 to a TLS server that offers it; Kura's outbound requests are
+    // HTTP/1.1 as they were with undici 7 (what its tests, limits and measurements are of)
+    allowH2: false,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(refuse, options.resolve ?? systemResolve) }) },
