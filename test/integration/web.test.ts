@@ -50,6 +50,8 @@ describe('the web UI as the api serves it', () => {
     expect(asset.headers['content-encoding']).toBe('gzip');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['content-type']).toMatch(/javascript/);
+    // the encoding is chosen by the request's accept-encoding: a shared cache must keep one copy per encoding
+    expect(asset.headers.vary).toBe('accept-encoding');
     // the API and unknown paths keep their problem answers
     expect((await kura.app.inject({ url: '/api/nope' })).headers['content-type']).toContain('application/problem+json');
     expect((await kura.app.inject({ url: '/assets/nope.js' })).statusCode).toBe(404);

@@ -69,7 +69,7 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
       // one route per built file (they are fixed at build time): an unknown asset is a plain 404
       wildcard: false,
       cacheControl: false,
-      setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
+      setHeaders: (reply) => reply.header('cache-control', 'public, max-age=31536000, immutable'),
     });
     for (const url of CLIENT_ROUTES) {
       app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, defaultHtml));
