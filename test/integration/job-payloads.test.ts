@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOB_NAMES, type JobFailureHooks, type JobHandlers, type JobName } from '../../src/jobs/catalogue.js';
 import type { Jobs } from '../../src/jobs/jobs.js';
@@ -38,7 +38,7 @@ async function sendRaw(name: JobName, data: object, key: string): Promise<void> 
   try {
     await boss.send(name, data, { singletonKey: key });
   } finally {
-    await boss.stop({ graceful: false, wait: true });
+    await boss.stop({ graceful: false });
   }
 }
 

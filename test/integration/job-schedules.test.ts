@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOB_NAMES, JOB_SCHEDULES, type JobName } from '../../src/jobs/catalogue.js';
 import type { JobSchedule } from '../../src/jobs/job-definition.js';
@@ -44,7 +44,7 @@ describe('scheduled jobs', () => {
     await boss.start();
     for (const name of JOB_NAMES) await boss.createQueue(name);
     await boss.schedule('verify-archives', '23 * * * *', {}, { tz: 'UTC' });
-    await boss.stop({ graceful: false, wait: true });
+    await boss.stop({ graceful: false });
     const api = await start();
     expect((await db.pool.query('select name from pgboss.schedule')).rows).toEqual([{ name: 'verify-archives' }]);
     const worker = await start(true);
@@ -61,7 +61,7 @@ describe('scheduled jobs', () => {
     await boss.createQueue('sweep-lifecycle');
     await boss.send('sweep-lifecycle', {});
     await boss.schedule('sweep-lifecycle', '* * * * *', {}, { tz: 'UTC' });
-    await boss.stop({ graceful: false, wait: true });
+    await boss.stop({ graceful: false });
     const queues = () => db.pool.query<{ name: string }>('select name from pgboss.queue order by name').then((r) => r.rows.map((row) => row.name));
     const api = await start();
     expect(await queues()).toContain('sweep-lifecycle');
@@ -148,7 +148,7 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
       const [next] = await worker.fetch('watch-stream');
       expect(next?.id).toBe(queued[1]!.id);
     } finally {
-      await worker.stop({ graceful: false, wait: true });
+      await worker.stop({ graceful: false });
       await jobs.stop(0);
     }
   });
@@ -168,7 +168,7 @@ describe('sending jobs (pg-boss on the test database, no workers)', () => {
       expect((await queuedJobs(db, 'watch-stream', 'dead')).map((job) => job.state)).toEqual(['retry']);
       expect((await queuedJobs(db, 'watch-stream', 'alive')).map((job) => job.state)).toEqual(['active']);
     } finally {
-      await worker.stop({ graceful: false, wait: true });
+      await worker.stop({ graceful: false });
       await jobs.stop(0);
     }
   });

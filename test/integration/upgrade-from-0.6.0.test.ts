@@ -13,6 +13,9 @@ import { SEARCH_INDEX } from '../../src/core/search/search.js';
 import { compactLeftovers } from '../../src/jobs/loops/lifecycle-sweep.js';
 import { createDeliverDeps } from '../../src/wiring/notifications.js';
 import type { Search } from '../../src/wiring/search.js';
+import { JOB_NAMES, type JobFailureHooks, type JobHandlers } from '../../src/jobs/catalogue.js';
+import { startJobs } from '../../src/wiring/jobs.js';
+import { workJobs } from '../support/jobs.js';
 import { SAME_ORIGIN } from '../support/accounts.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -23,8 +26,11 @@ import {
   NIGHT_CAMERA,
   NIGHT_CHAT_CAPTURE,
   OWLS,
+  pgBossJobs,
+  type PgBossJobRow,
   RECORDS,
   SAKURA,
+  seedPgBoss10Jobs,
   seedRelease060,
   WEBHOOKS,
   type Release060,
@@ -34,7 +40,8 @@ import { startReceiver } from '../support/webhooks.js';
 
 // A database Kura 0.6.0 made and used, with rows in every one of its tables, brought to this
 // release's schema by the migrator as `kura serve` does at start; then read back through the
-// current code (the app's routes and repositories, the worker's sweep and webhook sender).
+// current code (the app's routes and repositories, the worker's sweep and webhook sender). Its job
+// queue is pg-boss 10's, with jobs waiting, which the start moves to pg-boss 12's (decision 0123).
 
 /** Release 0.6.0 (commit 5d68e6b) shipped migrations 0001–0017, unchanged since (they are checksummed). */
 const RELEASE_060_MIGRATIONS = 17;
@@ -80,6 +87,8 @@ let seeded: Release060;
 let before: Map<string, Array<Record<string, unknown>>>;
 let after: Map<string, Array<Record<string, unknown>>>;
 let upgrade: MigrationResult;
+/** The jobs pg-boss 10 held before the upgrade. */
+let pgBoss10: PgBossJobRow[];
 let searchLoaded: Promise<void>;
 
 beforeAll(async () => {
@@ -89,6 +98,7 @@ beforeAll(async () => {
   db = await createTestDatabase({ migrated: false });
   await migrate(db.pool, await release060Migrations(), '0.6.0');
   seeded = await seedRelease060(db.pool, { url: receiver.url, secret: hookSecret });
+  pgBoss10 = await seedPgBoss10Jobs(db.url, db.pool);
   before = await rowsOf(db.pool, await tablesOf(db.pool));
   upgrade = await migrate(db.pool, info.migrationsDir, info.version);
   after = await rowsOf(db.pool, [...before.keys()]);
@@ -105,6 +115,17 @@ describe('a database of Kura 0.6.0', () => {
     const empty = [...before].filter(([, rows]) => rows.length === 0).map(([table]) => table);
     expect(empty).toEqual([]);
   });
+
+  it("queues its jobs on pg-boss 10's schema (version 24): waiting, to be retried, running, ended, and one of a queue since retired", () => {
+    expect(pgBoss10.map(({ name, key, state }) => [name, key, state])).toEqual([
+      ['capture-chat', RECORDS.nightChat.id, 'active'],
+      ['capture-stream', RECORDS.nightChat.id, 'retry'],
+      ['deliver-webhooks', 'webhooks', 'created'],
+      ['index-records', 'search', 'completed'],
+      ['sweep-lifecycle', 'sweep', 'created'],
+      ['watch-stream', RECORDS.zelda.id, 'created'],
+    ]);
+  });
 });
 
 describe('upgraded to this release', () => {
@@ -118,6 +139,49 @@ describe('upgraded to this release', () => {
     expect(upgrade).toEqual({ applied: names.slice(RELEASE_060_MIGRATIONS), alreadyApplied: RELEASE_060_MIGRATIONS });
     const { rows } = await db.pool.query('select name, kura_version from schema_migrations order by name');
     expect(rows).toEqual(names.map((name, i) => ({ name, kura_version: i < RELEASE_060_MIGRATIONS ? '0.6.0' : info.version })));
+  });
+
+  it("moves the unfinished jobs of this release's queues to pg-boss 12's schema as they were, the running one to be retried now, and drops pg-boss 10's", async () => {
+    const { rows } = await db.pool.query(`select (select version from pgboss.version) as version, to_regnamespace('pgboss_v10') is null as dropped`);
+    expect(rows).toEqual([{ version: 46, dropped: true }]);
+    const unfinished = pgBoss10.filter((job) => (JOB_NAMES as string[]).includes(job.name) && ['created', 'retry', 'active'].includes(job.state));
+    expect(unfinished).toHaveLength(4);
+    const moved = await pgBossJobs(db.pool, 'pgboss');
+    expect(moved).toEqual(
+      unfinished.map((job) => (job.state === 'active' ? { ...job, state: 'retry', startAfter: expect.any(Date) } : job)),
+    );
+    const chat = moved.find((job) => job.name === 'capture-chat')!;
+    expect(chat.startAfter.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("runs the moved jobs on pg-boss 12: the due ones, and the scheduled watch once it is brought forward, each once, as the job pg-boss 10 held", async () => {
+    const ran: string[] = [];
+    let ranChanged = () => undefined as void;
+    const record = (name: string) => async (payload: { livestreamId?: string }, job: { id: string }) => {
+      ran.push(`${name} ${payload.livestreamId ?? '-'} ${job.id}`);
+      ranChanged();
+    };
+    const ranCount = async (count: number) => {
+      while (ran.length < count) await new Promise<void>((resolve) => (ranChanged = resolve));
+    };
+    const handlers = Object.fromEntries(JOB_NAMES.map((name) => [name, record(name)])) as unknown as JobHandlers;
+    const hooks = Object.fromEntries(JOB_NAMES.map((name) => [name, async () => undefined])) as unknown as JobFailureHooks;
+    const worker = await startJobs({ pool: db.pool, onError: () => undefined });
+    const stop = await workJobs(worker, db.url, { handlers, hooks }, { maxCaptures: 2 });
+    try {
+      const moved = await pgBossJobs(db.pool, 'pgboss');
+      const ranAs = (job: PgBossJobRow) => `${job.name} ${job.name === 'deliver-webhooks' ? '-' : job.key} ${job.id}`;
+      const watch = moved.find((job) => job.name === 'watch-stream')!;
+      await ranCount(3);
+      expect(ran.sort()).toEqual(moved.filter((job) => job !== watch).map(ranAs).sort());
+      await kura.jobs.watch(RECORDS.zelda.id); // the stream is live now: its waiting watch comes forward
+      await ranCount(4);
+      expect(ran[3]).toBe(ranAs(watch));
+      // a handler's end is written after it returns
+      await expect.poll(async () => (await pgBossJobs(db.pool, 'pgboss')).map((job) => job.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    } finally {
+      await stop();
+    }
   });
 
   it('keeps every row of the 0.6.0 tables as it was (columns added since aside)', () => {

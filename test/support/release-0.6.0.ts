@@ -6,6 +6,10 @@ import type pg from 'pg';
 import { createScryptPasswords } from '../../src/adapters/auth/scrypt-passwords.js';
 import { hashSecret, randomSecret } from '../../src/core/accounts/account.js';
 import { inTransaction } from '../../src/adapters/db/pool.js';
+import PgBoss10 from 'pg-boss-10';
+import { queueSpecs } from '../../src/jobs/catalogue.js';
+import { JOB_NOTIFY_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
+import { installJobNotify } from '../../src/jobs/runtime/pg-boss-tables.js';
 
 export const SAKURA = { id: 'UCsakuraUtaite0000000001', name: 'Sakura Utaite' };
 export const OWLS = { id: 'UCnightOwls0000000000002', name: 'Night Owls' };
@@ -504,4 +508,58 @@ async function settleDeliveries(pool: pg.Pool, at: At): Promise<void> {
      where id = $1`,
     [WEBHOOKS.mine, at(-125), at(-0.2)],
   );
+}
+
+/** A job as pg-boss keeps it, in the words both pg-boss 10's and 12's job tables have. */
+export interface PgBossJobRow {
+  id: string;
+  name: string;
+  key: string;
+  state: string;
+  startAfter: Date;
+  retryCount: number;
+}
+
+/** The jobs of `schema`'s job table, by queue and key. */
+export async function pgBossJobs(pool: pg.Pool, schema: 'pgboss'): Promise<PgBossJobRow[]> {
+  const { rows } = await pool.query<PgBossJobRow>(
+    `select id, name, singleton_key as key, state::text as state, start_after as "startAfter", retry_count as "retryCount"
+     from ${schema}.job order by name, singleton_key`,
+  );
+  return rows;
+}
+
+/**
+ * The job queue as Kura 0.6.0 (and 0.7.0) left it, on pg-boss 10.4.2 itself (schema version 24):
+ * the queues of Kura's catalogue with their policies, the notify trigger on the job table, and the
+ * jobs of an instance in use. `zelda`'s watch is due at its stream's time (hours away), the live
+ * record's capture failed once and is to be retried, its chat capture was running when the worker
+ * stopped, a webhook drain waits; an index job ended, and 0.6's lifecycle sweep (a job then) waits
+ * in a queue this release no longer has. Resolves with the jobs as pg-boss 10 holds them.
+ */
+export async function seedPgBoss10Jobs(url: string, pool: pg.Pool): Promise<PgBossJobRow[]> {
+  const boss = new PgBoss10({ connectionString: url, max: 2, schedule: false, supervise: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  try {
+    for (const { name, oneWaitingPerKey, ...policy } of queueSpecs()) await boss.createQueue(name, { name, ...policy, policy: oneWaitingPerKey ? 'short' : 'standard' });
+    await boss.createQueue('sweep-lifecycle', { name: 'sweep-lifecycle' });
+    await installJobNotify({ executeSql: (text, values) => pool.query(text, values) }, JOB_NOTIFY_CHANNEL);
+    const { zelda, nightChat } = RECORDS;
+    const at = new Date(Date.now() + 19 * 3_600_000);
+    await boss.send('watch-stream', { livestreamId: zelda.id }, { singletonKey: zelda.id, startAfter: at });
+    await boss.send('capture-stream', { livestreamId: nightChat.id }, { singletonKey: nightChat.id, singletonSeconds: 10 });
+    const [capture] = await boss.fetch('capture-stream');
+    await boss.fail('capture-stream', capture!.id, { message: 'the stream stalled' });
+    await boss.send('capture-chat', { livestreamId: nightChat.id }, { singletonKey: nightChat.id, singletonSeconds: 10 });
+    await boss.fetch('capture-chat'); // the worker that took it stopped
+    await boss.send('deliver-webhooks', {}, { singletonKey: 'webhooks' });
+    await boss.send('index-records', {}, { singletonKey: 'search', singletonSeconds: 5 });
+    const [index] = await boss.fetch('index-records');
+    await boss.complete('index-records', index!.id);
+    await boss.send('sweep-lifecycle', {}, { singletonKey: 'sweep' });
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+  return pgBossJobs(pool, 'pgboss');
 }

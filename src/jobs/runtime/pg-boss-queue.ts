@@ -1,8 +1,10 @@
-// Decisions: docs/decisions/0106-what-runs-when-idle.md, docs/decisions/0107-connection-budget.md
+// Decisions: docs/decisions/0106-what-runs-when-idle.md, docs/decisions/0107-connection-budget.md, docs/decisions/0123-pg-boss-12.md
 import type pg from 'pg';
-import PgBoss from 'pg-boss';
+import { PgBoss, type ConstructorOptions, type QueueOptions as BossQueueOptions, type SendOptions as BossSendOptions } from 'pg-boss';
 import type { FetchedJob, JobQueue, JobState, QueueSpec, SendOptions } from './job-queue.js';
+import { movePgBoss10Jobs, setPgBoss10Aside } from './pg-boss-10-jobs.js';
 import {
+  anyExpired,
   bringForward,
   deleteRetiredQueues,
   dueIn,
@@ -42,8 +44,10 @@ function sqlOn(pool: pg.Pool): PgBossDb {
 
 /** Sends that found the one waiting job taken between the refused send and its bringing forward: sent again this many times at most. */
 const SEND_ATTEMPTS = 3;
-/** How often a process's maintenance archives finished jobs and drops old archived ones. */
-const ARCHIVE_EVERY_MS = 3_600_000;
+/** How often a process's maintenance runs pg-boss's whole supervision (deleting finished jobs past their keeping time, its queue figures) whatever happened. */
+const SUPERVISE_EVERY_MS = 3_600_000;
+/** pg-boss's timers Kura's own work stands in for, at a day. */
+const ONCE_A_DAY_SECONDS = 86_400;
 
 /**
  * pg-boss on Kura's database, as the JobQueue port: pg-boss keeps the jobs, their leases, retries,
@@ -63,9 +67,16 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
     // an idle cluster checkpointing
     schedule: false,
     supervise: false,
+    // nor does a process note itself in pg-boss's registry of instances every half minute
+    registerInstance: false,
+    // pg-boss 12 reads its queues again every minute, and its builder of the indexes a migration
+    // leaves to build after start (run at once by a start that migrates) stamps its time every
+    // minute: once a day here, as Kura's queues change only at a start, which updates them
+    queueCacheIntervalSeconds: ONCE_A_DAY_SECONDS,
+    bamIntervalSeconds: ONCE_A_DAY_SECONDS,
     // a sender on a database set up already only checks pg-boss's schema version (two queries)
     migrate: !sendOnly,
-  } as PgBoss.ConstructorOptions);
+  } satisfies ConstructorOptions);
   const queue = new PgBossQueue(boss, options.queues, options.onError);
   if (sendOnly) {
     await boss.start();
@@ -78,14 +89,18 @@ export async function startPgBossQueue(options: PgBossQueueOptions): Promise<Job
   // version and updates its queues' policies, at once (a restarted worker does not wait for the
   // api's setup to take its captures back)
   await oneAtATime(inPlace ? null : options.pool, async () => {
+    // pg-boss 10's schema (Kura up to 0.7), which pg-boss 12 cannot migrate: set aside, its jobs moved below
+    await setPgBoss10Aside(db);
     await boss.start();
     for (const spec of options.queues) {
       const policy = queuePolicy(spec);
-      await boss.createQueue(spec.name, policy); // does nothing when the queue exists
+      await boss.createQueue(spec.name, { ...policy, policy: spec.oneWaitingPerKey ? 'short' : 'standard' }); // does nothing when the queue exists
       await boss.updateQueue(spec.name, policy);
     }
     // after the queues: creating the trigger locks every partition, which a queue created at once would deadlock with
     await installJobNotify(db, options.notifyChannel);
+    // after the trigger, which tells the workers of each moved job
+    await movePgBoss10Jobs(db);
     if (options.forgetCronSchedules ?? false) {
       const retired = options.retiredQueues ?? [];
       await forgetCronSchedules(db, [...names, ...retired]);
@@ -114,18 +129,19 @@ async function oneAtATime(pool: pg.Pool | null, setup: () => Promise<void>): Pro
   }
 }
 
-/** A queue's spec in pg-boss's words: one waiting job per key is its 'short' policy. */
-function queuePolicy(spec: QueueSpec): PgBoss.Queue {
-  const { oneWaitingPerKey, ...policy } = spec;
-  return oneWaitingPerKey ? { ...policy, policy: 'short' } : policy;
+/** A queue's retries and expiry in pg-boss's words (one waiting job per key is its 'short' policy, which only a queue's creation sets). */
+function queuePolicy(spec: QueueSpec): BossQueueOptions {
+  const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = spec;
+  return { retryLimit, expireInSeconds, ...(retryDelay === undefined ? {} : { retryDelay }), ...(retryBackoff === undefined ? {} : { retryBackoff }) };
 }
 
 class PgBossQueue implements JobQueue {
   private readonly oneWaiting: Set<string>;
   /** Set once `stop` began: the pool's connections are closing, and their errors are expected. */
   private stopping = false;
-  /** When maintain next archives and drops old jobs. */
-  private nextArchiveAtMs = 0;
+  private readonly names: readonly string[];
+  /** When maintain next runs pg-boss's whole supervision. */
+  private nextSuperviseAtMs = 0;
 
   constructor(
     private readonly boss: PgBoss,
@@ -133,13 +149,14 @@ class PgBossQueue implements JobQueue {
     onError: (error: Error) => void,
   ) {
     this.oneWaiting = new Set(queues.filter((q) => q.oneWaitingPerKey).map((q) => q.name));
+    this.names = queues.map((q) => q.name);
     // pg-pool's end() resolves before its connections have closed: a connection the server ends then
     // (a test database dropped, the embedded PostgreSQL stopped) reports an error nobody can act on
     boss.on('error', (error: Error) => this.stopping || onError(error));
   }
 
   async send(name: string, data: object, options: SendOptions): Promise<void> {
-    const sendOptions: PgBoss.SendOptions = {
+    const sendOptions: BossSendOptions = {
       singletonKey: options.key,
       ...(options.at ? { startAfter: options.at } : {}),
       ...(options.windowSeconds === undefined ? {} : { singletonSeconds: options.windowSeconds }),
@@ -158,12 +175,12 @@ class PgBossQueue implements JobQueue {
     return this.boss.fetch<unknown>(name, { batchSize, includeMetadata: true });
   }
 
-  complete(name: string, id: string, output?: object): Promise<void> {
-    return output === undefined ? this.boss.complete(name, id) : this.boss.complete(name, id, output);
+  async complete(name: string, id: string, output?: object): Promise<void> {
+    await (output === undefined ? this.boss.complete(name, id) : this.boss.complete(name, id, output));
   }
 
-  fail(name: string, id: string, error: unknown): Promise<void> {
-    return this.boss.fail(name, id, error as object);
+  async fail(name: string, id: string, error: unknown): Promise<void> {
+    await this.boss.fail(name, id, error as object);
   }
 
   due(names: readonly string[]): Promise<Map<string, number>> {
@@ -180,20 +197,21 @@ class PgBossQueue implements JobQueue {
   }
 
   /**
-   * pg-boss's maintenance in two paces (decision 0086): the attempts past their expiry are failed at
-   * each call (a dead worker's job is retried that soon), the finished jobs archived and the old
-   * archive dropped once an hour (they are kept for hours and days: an hour's wait changes nothing).
+   * pg-boss's maintenance in two paces (decision 0086): its supervision (expiry of the attempts that
+   * outlived it, deletion of finished jobs past their keeping time, its queue figures) runs at a call
+   * that finds an expired attempt (a dead worker's job is retried that soon), and once an hour
+   * whatever happened. pg-boss 12 expires only within its supervision, which stamps each queue's
+   * row: run at every call, it would keep an idle cluster writing (decision 0123).
    */
   async maintain(): Promise<void> {
-    await this.boss.expire();
-    if (Date.now() < this.nextArchiveAtMs) return;
-    await this.boss.archive();
-    await (this.boss as unknown as { drop(): Promise<void> }).drop(); // pg-boss's, left out of its types
-    this.nextArchiveAtMs = Date.now() + ARCHIVE_EVERY_MS;
+    const hourly = Date.now() >= this.nextSuperviseAtMs;
+    if (!hourly && !(await anyExpired(this.boss.getDb(), this.names))) return;
+    await this.boss.supervise();
+    if (hourly) this.nextSuperviseAtMs = Date.now() + SUPERVISE_EVERY_MS;
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.boss.stop({ graceful: false, wait: true }); // nothing of pg-boss's own is running: Kura's runners waited
+    await this.boss.stop({ graceful: false }); // nothing of pg-boss's own is running: Kura's runners waited
   }
 }

@@ -1,11 +1,13 @@
-// Decisions: docs/decisions/0029-jobs-woken-not-polled.md
+// Decisions: docs/decisions/0029-jobs-woken-not-polled.md, docs/decisions/0123-pg-boss-12.md
 /*
- * Everything Kura does to pg-boss's own tables, which are pg-boss's private business: the one
- * file that reads or writes the `pgboss` schema with SQL of its own. What it relies on is written
- * down below (PGBOSS_EXPECTED), and test/integration/pg-boss-schema.test.ts checks it against
- * the schema the installed pg-boss creates: upgrading pg-boss means reading this file again.
+ * Everything Kura does to pg-boss's own tables, which are pg-boss's private business: with
+ * pg-boss-10-jobs.ts (the one-time move of a pg-boss 10 schema's jobs), the one file that reads or
+ * writes the `pgboss` schema with SQL of its own. What it relies on is written down below
+ * (PGBOSS_EXPECTED), and test/integration/pg-boss-schema.test.ts checks it against the schema the
+ * installed pg-boss creates: upgrading pg-boss means reading this file again.
  */
 import type { JobState } from './job-queue.js';
+import { PGBOSS_10_SCHEMA } from './pg-boss-10-jobs.js';
 
 /** How pg-boss hands out SQL on its own pool (`boss.getDb()`). */
 export interface PgBossDb {
@@ -14,15 +16,22 @@ export interface PgBossDb {
 
 /** What this file was written against: pg-boss's release, its schema version, and each column it reads or writes with its type. */
 export const PGBOSS_EXPECTED = {
-  release: '10.4.2',
-  schemaVersion: 24,
+  release: '12.38.0',
+  schemaVersion: 46,
   columns: {
-    job: { name: 'text', state: 'pgboss.job_state', singleton_key: 'text', start_after: 'timestamp with time zone' },
+    job: {
+      name: 'text',
+      state: 'pgboss.job_state',
+      singleton_key: 'text',
+      start_after: 'timestamp with time zone',
+      started_on: 'timestamp with time zone',
+      expire_seconds: 'integer',
+    },
     schedule: { name: 'text' },
   },
   /** `state < 'active'` means waiting: the enum's order, as pg-boss declares it. */
   states: ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] satisfies readonly JobState[],
-  /** The job table is partitioned by queue: a trigger on it is cloned onto every partition, present or created later. */
+  /** The job table is partitioned (by queue name; Kura's queues share its `job_common` partition): a trigger on it is cloned onto every partition, present or created later. */
   partitionedJobTable: true,
 } as const;
 
@@ -70,6 +79,16 @@ export async function waitingIn(db: PgBossDb, names: readonly string[]): Promise
   return new Map(names.map((name) => [name, counts.get(name) ?? 0]));
 }
 
+/** Whether an attempt of a queue of `names` outlived its expiry (a dead worker's): pg-boss's expiry has something to do. */
+export async function anyExpired(db: PgBossDb, names: readonly string[]): Promise<boolean> {
+  const { rows } = await db.executeSql(
+    `select exists (select from pgboss.job where name = any($1::text[]) and state = 'active'
+       and started_on + expire_seconds * interval '1 second' < now()) as expired`,
+    [names],
+  );
+  return (rows[0] as { expired: boolean }).expired === true;
+}
+
 /** Forgets the schedules pg-boss's own clock kept for `names` (Kura up to 0.6): no process runs that clock any more. */
 export async function forgetCronSchedules(db: PgBossDb, names: readonly string[]): Promise<void> {
   await db.executeSql('delete from pgboss.schedule where name = any($1::text[])', [names]);
@@ -97,9 +116,16 @@ export async function deleteRetiredQueues(db: PgBossDb, names: readonly string[]
   );
 }
 
-/** Whether pg-boss's schema, every queue of `names` and the notify trigger exist (what a server's start makes). */
+/**
+ * Whether pg-boss's schema (pg-boss 12's: its `job_common` table is new since 11), every queue of
+ * `names` and the notify trigger exist, and no pg-boss 10 jobs wait to be moved (what a server's start makes).
+ */
 export async function isInPlace(db: PgBossDb, names: readonly string[]): Promise<boolean> {
-  const schema = await db.executeSql(`select to_regclass('pgboss.queue') is not null and to_regclass('pgboss.job') is not null as made`, []);
+  const schema = await db.executeSql(
+    `select to_regclass('pgboss.queue') is not null and to_regclass('pgboss.job_common') is not null
+       and to_regnamespace('${PGBOSS_10_SCHEMA}') is null as made`,
+    [],
+  );
   if ((schema.rows[0] as { made: boolean }).made !== true) return false;
   const { rows } = await db.executeSql(
     `select (select count(*) from pgboss.queue where name = any($1::text[])) = cardinality($1::text[])
