@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0123-pg-boss-12.md
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -147,14 +148,12 @@ describe('upgraded to this release', () => {
     const unfinished = pgBoss10.filter((job) => (JOB_NAMES as string[]).includes(job.name) && ['created', 'retry', 'active'].includes(job.state));
     expect(unfinished).toHaveLength(4);
     const moved = await pgBossJobs(db.pool, 'pgboss');
-    expect(moved).toEqual(
-      unfinished.map((job) => (job.state === 'active' ? { ...job, state: 'retry', startAfter: expect.any(Date) } : job)),
-    );
+    expect(moved).toEqual(unfinished.map((job) => (job.state === 'active' ? { ...job, state: 'retry', startAfter: expect.any(Date) } : job)));
     const chat = moved.find((job) => job.name === 'capture-chat')!;
     expect(chat.startAfter.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
-  it("runs the moved jobs on pg-boss 12: the due ones, and the scheduled watch once it is brought forward, each once, as the job pg-boss 10 held", async () => {
+  it('runs the moved jobs on pg-boss 12: the due ones, and the scheduled watch once it is brought forward, each once, as the job pg-boss 10 held', async () => {
     const ran: string[] = [];
     let ranChanged = () => undefined as void;
     const record = (name: string) => async (payload: { livestreamId?: string }, job: { id: string }) => {
@@ -173,12 +172,19 @@ describe('upgraded to this release', () => {
       const ranAs = (job: PgBossJobRow) => `${job.name} ${job.name === 'deliver-webhooks' ? '-' : job.key} ${job.id}`;
       const watch = moved.find((job) => job.name === 'watch-stream')!;
       await ranCount(3);
-      expect(ran.sort()).toEqual(moved.filter((job) => job !== watch).map(ranAs).sort());
+      expect(ran.sort()).toEqual(
+        moved
+          .filter((job) => job !== watch)
+          .map(ranAs)
+          .sort(),
+      );
       await kura.jobs.watch(RECORDS.zelda.id); // the stream is live now: its waiting watch comes forward
       await ranCount(4);
       expect(ran[3]).toBe(ranAs(watch));
       // a handler's end is written after it returns
-      await expect.poll(async () => (await pgBossJobs(db.pool, 'pgboss')).map((job) => job.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
+      await expect
+        .poll(async () => (await pgBossJobs(db.pool, 'pgboss')).map((job) => job.state))
+        .toEqual(['completed', 'completed', 'completed', 'completed']);
     } finally {
       await stop();
     }

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0123-pg-boss-12.md
 // A database as Kura 0.6.0 (commit 5d68e6b, migrations 0001–0017) left it after some use, written
 // with plain SQL in the order its code wrote it, so the triggers of that schema (totals, search
 // outbox, webhook events and their deliveries) filled what they filled then.
@@ -542,7 +543,8 @@ export async function seedPgBoss10Jobs(url: string, pool: pg.Pool): Promise<PgBo
   boss.on('error', () => undefined);
   await boss.start();
   try {
-    for (const { name, oneWaitingPerKey, ...policy } of queueSpecs()) await boss.createQueue(name, { name, ...policy, policy: oneWaitingPerKey ? 'short' : 'standard' });
+    for (const { name, oneWaitingPerKey, ...policy } of queueSpecs())
+      await boss.createQueue(name, { name, ...policy, policy: oneWaitingPerKey ? 'short' : 'standard' });
     await boss.createQueue('sweep-lifecycle', { name: 'sweep-lifecycle' });
     await installJobNotify({ executeSql: (text, values) => pool.query(text, values) }, JOB_NOTIFY_CHANNEL);
     const { zelda, nightChat } = RECORDS;
