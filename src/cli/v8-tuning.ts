@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0126-v8-tuning.md
+// Decisions: docs/decisions/0125-v8-tuning.md
 import v8 from 'node:v8';
 
 /**
