@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
-import { createReadStream, watch } from 'node:fs';
-import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { hlsOutput, testCodecs, testSignal } from './ffmpeg-args.js';
 
 export interface HlsFixture {
@@ -147,24 +148,27 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Serves a file as a CDN would, with single byte ranges (`#EXT-X-BYTERANGE` streams need them); `missing` answers in place of a file not there yet (else 404). */
 function serve(root: string, requestPath: string, response: http.ServerResponse, rangeHeader: string | undefined, missing: string | null = null): void {
   const file = path.join(root, path.normalize(requestPath).replace(/^(\.\.[/\\])+/, ''));
-  stat(file).then(
-    (info) => {
+  // opened before it is measured and read, so a playlist deleted or replaced meanwhile (goOffline)
+  // is served whole as it was, not an ENOENT between the stat and the read
+  open(file, 'r').then(
+    async (handle) => {
+      const info = await handle.stat();
       const headers = { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
       const range = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader ?? '');
       if (range === null) {
         response.writeHead(200, { ...headers, 'content-length': info.size });
-        return void createReadStream(file).pipe(response);
+        return void pipeline(handle.createReadStream(), response, () => undefined);
       }
       const start = Number(range[1]);
       const end = Math.min(Number(range[2]), info.size - 1);
       response.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${info.size}` });
-      createReadStream(file, { start, end }).pipe(response);
+      pipeline(handle.createReadStream({ start, end }), response, () => undefined);
     },
     () =>
       missing === null
         ? response.writeHead(404).end()
         : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(missing),
-  );
+  ).catch(() => response.destroy());
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
