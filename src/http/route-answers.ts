@@ -33,7 +33,8 @@ export function installRouteAnswers(app: FastifyInstance, options: { notFoundPag
     const allowed = allowedOn(path);
     // a preflight with CORS off (KURA_CORS_ORIGINS empty): what the path allows, and no CORS header
     if (request.method === 'OPTIONS') return answerOptions(reply, path, allowed);
-    if (allowed.length > 0) {
+    // a route of the method that found nothing (a file the static route does not have) is a 404
+    if (allowed.length > 0 && !(allowed as readonly string[]).includes(request.method)) {
       reply.header('allow', allowed.join(', '));
       return sendProblem(reply, 405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`);
     }

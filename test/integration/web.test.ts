@@ -54,7 +54,9 @@ describe('the web UI as the api serves it', () => {
     expect(asset.headers.vary).toBe('accept-encoding');
     // the API and unknown paths keep their problem answers
     expect((await kura.app.inject({ url: '/api/nope' })).headers['content-type']).toContain('application/problem+json');
-    expect((await kura.app.inject({ url: '/assets/nope.js' })).statusCode).toBe(404);
+    const unknownAsset = await kura.app.inject({ url: '/assets/nope.js' });
+    expect(unknownAsset.statusCode).toBe(404);
+    expect(unknownAsset.json()).toMatchObject({ code: 'route_not_found' });
   });
 
   it('writes an archive page’s Open Graph tags into its HTML, escaped', async () => {

@@ -66,8 +66,10 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
       preCompressed: true,
       decorateReply: false,
       index: false,
-      // one route per built file (they are fixed at build time): an unknown asset is a plain 404
-      wildcard: false,
+      // one route for every built file: a route per file would cost every start a router of
+      // hundreds of routes (most of the time of an idle start's route building); an unknown asset
+      // is still a problem JSON 404
+      wildcard: true,
       cacheControl: false,
       setHeaders: (reply) => reply.header('cache-control', 'public, max-age=31536000, immutable'),
     });
