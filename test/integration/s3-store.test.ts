@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Store, S3_PART_BYTES } from '../../src/adapters/storage/s3-store.js';
-import type { ArchiveStore } from '../../src/core/archive/ports.js';
+import type { ArchiveStore, ObjectWriter, UploadJournal } from '../../src/core/archive/ports.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
 // A real S3-compatible server (s3rver) on loopback.
@@ -80,6 +80,37 @@ describe('the S3 archive store', () => {
     expect(await store.stat('archives/none/none.mp4')).toBeNull();
     await store.delete('archives/small/small.mp4');
     expect(await store.stat('archives/small/small.mp4')).toBeNull();
+  });
+
+  it('aborts the upload another worker began of an object it then stored (one stopping while another took its job)', async () => {
+    // the storage_uploads journal two workers share, in memory
+    const open = new Map<string, string>();
+    const journal: UploadJournal = {
+      started: async (key, uploadId) => void open.set(uploadId, key),
+      ended: async (uploadId) => void open.delete(uploadId),
+      open: async (key) => [...open].filter(([, openKey]) => openKey === key).map(([uploadId]) => uploadId),
+    };
+    const stopping = createS3Store(s3.config, { journal });
+    let begun: ObjectWriter | undefined;
+    // the taking worker's first attempt has begun when the stopping one begins the same object:
+    // that aborts the taker's upload, whose next attempt stores the object while the other stalls
+    const taking = createS3Store(s3.config, {
+      retryDelaysMs: [10, 10],
+      journal: {
+        ...journal,
+        async started(key, uploadId) {
+          await journal.started(key, uploadId);
+          begun ??= await stopping.beginWrite(key, meta);
+        },
+      },
+    });
+    const file = path.join(dir, 'taken.mp4');
+    const bytes = randomBytes(S3_PART_BYTES + 1); // two parts: a multipart upload
+    await writeFile(file, bytes);
+    expect(await taking.put('archives/taken/taken.mp4', file, meta)).toEqual({ bytes: bytes.length });
+    expect(begun).toBeDefined();
+    expect(await s3.openUploads()).toEqual([]);
+    expect(open.size).toBe(0);
   });
 
   it('fails a put whose file cannot be read without leaving an object or an open upload', async () => {

@@ -70,25 +70,34 @@ export function createS3Store(config: S3Config, options: S3StoreOptions = {}): A
     return { bytes: stored.ContentLength ?? 0 };
   };
 
-  /** Parts of earlier uploads of this object, cut by a crash, are not left billed. */
-  const abortEarlierUploads = async (key: string) => {
+  /**
+   * Parts of other uploads of this object are not left billed: before an upload, those of earlier
+   * attempts cut by a crash; after it, those of a worker that began the same object meanwhile (one
+   * stopping while another took its job over), which the stored object made useless.
+   */
+  const abortOtherUploads = async (key: string) => {
     for (const uploadId of (await journal?.open(key)) ?? []) await abort(key, uploadId);
   };
 
   return {
     async put(key, localPath, meta) {
-      await abortEarlierUploads(key);
-      return withRetries(retryDelaysMs, () => putOnce(key, localPath, meta));
+      await abortOtherUploads(key);
+      const stored = await withRetries(retryDelaysMs, () => putOnce(key, localPath, meta));
+      await abortOtherUploads(key);
+      return stored;
     },
     async beginWrite(key, meta) {
-      await abortEarlierUploads(key);
+      await abortOtherUploads(key);
       return beginS3HeadLast(
         {
           client,
           bucket: Bucket,
           retry: (attempt) => withRetries(retryDelaysMs, attempt),
           abort,
-          ended: async (uploadId) => journal?.ended(uploadId),
+          ended: async (uploadId) => {
+            await journal?.ended(uploadId);
+            await abortOtherUploads(key);
+          },
         },
         key,
         meta,
