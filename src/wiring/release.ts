@@ -12,7 +12,7 @@ export function release(): { version: string; commit: string } {
   return { version, commit: /^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 7) : commit };
 }
 
-/** `kura 0.7.0 (commit 1a2b3c4)`. */
+/** `kura 0.8.0 (commit 1a2b3c4)`. */
 export function versionLine(): string {
   const { version, commit } = release();
   return `kura ${version} (commit ${commit})`;
