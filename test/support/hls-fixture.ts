@@ -150,25 +150,27 @@ function serve(root: string, requestPath: string, response: http.ServerResponse,
   const file = path.join(root, path.normalize(requestPath).replace(/^(\.\.[/\\])+/, ''));
   // opened before it is measured and read, so a playlist deleted or replaced meanwhile (goOffline)
   // is served whole as it was, not an ENOENT between the stat and the read
-  open(file, 'r').then(
-    async (handle) => {
-      const info = await handle.stat();
-      const headers = { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
-      const range = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader ?? '');
-      if (range === null) {
-        response.writeHead(200, { ...headers, 'content-length': info.size });
-        return void pipeline(handle.createReadStream(), response, () => undefined);
-      }
-      const start = Number(range[1]);
-      const end = Math.min(Number(range[2]), info.size - 1);
-      response.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${info.size}` });
-      pipeline(handle.createReadStream({ start, end }), response, () => undefined);
-    },
-    () =>
-      missing === null
-        ? response.writeHead(404).end()
-        : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(missing),
-  ).catch(() => response.destroy());
+  open(file, 'r')
+    .then(
+      async (handle) => {
+        const info = await handle.stat();
+        const headers = { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+        const range = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader ?? '');
+        if (range === null) {
+          response.writeHead(200, { ...headers, 'content-length': info.size });
+          return void pipeline(handle.createReadStream(), response, () => undefined);
+        }
+        const start = Number(range[1]);
+        const end = Math.min(Number(range[2]), info.size - 1);
+        response.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${info.size}` });
+        pipeline(handle.createReadStream({ start, end }), response, () => undefined);
+      },
+      () =>
+        missing === null
+          ? response.writeHead(404).end()
+          : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(missing),
+    )
+    .catch(() => response.destroy());
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
