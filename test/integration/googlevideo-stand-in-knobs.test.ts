@@ -89,6 +89,21 @@ describe('a stall', () => {
     expect(headSeqnum(resumed)).toBe(head + 1);
     expect((await fragment(head + 3)).status).toBe(404);
   });
+
+  it('set ahead, lets the head grow to that fragment and freezes it there; resume goes on from the next', async () => {
+    onAir({ startedSecondsAgo: 1.5 });
+    const head = googlevideo.head(videoId);
+    googlevideo.stall(videoId, head + 1);
+    const made = await fragment(head + 1); // held until it is made: the stall is not there yet
+    expect(made.status).toBe(200);
+    expect(headSeqnum(made)).toBe(head + 1);
+    const held = await fragment(head + 2); // past the stall: held for 1.5 × target, then 404
+    expect(held.status).toBe(404);
+    expect(headSeqnum(held)).toBe(head + 1);
+    googlevideo.resume(videoId);
+    expect(googlevideo.head(videoId)).toBe(head + 1);
+    expect((await fragment(head + 2)).status).toBe(200);
+  });
 });
 
 describe('a processed VOD', () => {

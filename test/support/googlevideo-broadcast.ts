@@ -18,7 +18,7 @@ export interface Broadcast {
   firstSq: number;
   /** The head once ended by `end()` (or `process()`). */
   endedAt: number | null;
-  /** The head and the moment a `stall()` froze it, until `resume()`. */
+  /** Where a `stall()` freezes the head, and the moment it froze (or will) there, until `resume()`. */
   stalled: { head: number; sinceMs: number } | null;
   /** The VOD has been processed: every URL of it is 403. */
   processed: boolean;
@@ -38,9 +38,8 @@ export function lastSqOf(broadcast: Broadcast): number {
 /** The newest fragment made: one per target since the start, frozen by a stall or the end, at most the material's last. */
 export function headOf(broadcast: Broadcast, now = Date.now()): number {
   if (broadcast.endedAt !== null) return broadcast.endedAt;
-  if (broadcast.stalled !== null) return broadcast.stalled.head;
-  const made = Math.floor((now - broadcast.startMs) / targetMsOf(broadcast));
-  return Math.max(0, Math.min(made, lastSqOf(broadcast)));
+  const made = Math.max(0, Math.min(Math.floor((now - broadcast.startMs) / targetMsOf(broadcast)), lastSqOf(broadcast)));
+  return broadcast.stalled === null ? made : Math.min(made, broadcast.stalled.head);
 }
 
 /** Still on air: not ended, and the head has not reached the material's last fragment (a stalled broadcast is live). */
@@ -65,23 +64,27 @@ export function chunkIndexOf(broadcast: Broadcast, sq: number): number {
   return sq - broadcast.firstSq;
 }
 
-/** Freezes the head where it is (an encoder reconnect): nothing new is made until `resume`. */
-export function stallBroadcast(broadcast: Broadcast, now = Date.now()): void {
+/**
+ * Freezes the head (an encoder reconnect) where it is, or once it reaches `at` (a pause at a
+ * fragment a loaded machine cannot be late for): nothing past it is made until `resume`.
+ */
+export function stallBroadcast(broadcast: Broadcast, now = Date.now(), at?: number): void {
   if (broadcast.stalled !== null || broadcast.endedAt !== null) return;
-  broadcast.stalled = { head: headOf(broadcast, now), sinceMs: now };
+  const head = headOf(broadcast, now);
+  broadcast.stalled = at === undefined || at <= head ? { head, sinceMs: now } : { head: at, sinceMs: broadcast.startMs + at * targetMsOf(broadcast) };
 }
 
 /** Goes on from the fragment after the frozen head: the clock moves on by the stall's length, so no sq is skipped. */
 export function resumeBroadcast(broadcast: Broadcast, now = Date.now()): void {
   if (broadcast.stalled === null) return;
-  broadcast.startMs += now - broadcast.stalled.sinceMs;
+  broadcast.startMs += Math.max(0, now - broadcast.stalled.sinceMs);
   broadcast.stalled = null;
 }
 
 /** How long a request for `sq == head + 1` waits for it (hang=1): until it is made, at most 1.5 × target; a stalled head makes nothing. */
 export function holdMsFor(broadcast: Broadcast, sq: number, now = Date.now()): number {
   const targetMs = targetMsOf(broadcast);
-  if (broadcast.stalled !== null) return 1.5 * targetMs;
+  if (broadcast.stalled !== null && sq > broadcast.stalled.head) return 1.5 * targetMs;
   const madeInMs = broadcast.startMs + sq * targetMs - now + 5; // a timer may fire a millisecond early
   return Math.min(Math.max(madeInMs, 0), 1.5 * targetMs);
 }

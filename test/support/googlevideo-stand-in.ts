@@ -62,8 +62,8 @@ export interface Googlevideo {
   end(videoId: string): void;
   /** The VOD is processed: ends the broadcast if live, and every URL of it (GET and HEAD, with or without sq) is 403 from now on. */
   process(videoId: string): void;
-  /** Freezes the head (an encoder reconnect): X-Head-Seqnum stays, `sq == head + 1` is held then 404, until `resume`. */
-  stall(videoId: string): void;
+  /** Freezes the head (an encoder reconnect) now, or once it reaches `at`: X-Head-Seqnum stays, `sq == head + 1` is held then 404, until `resume`. */
+  stall(videoId: string, at?: number): void;
   /** Goes on from the fragment after the frozen head, with nothing lost (the broadcast's clock moves on by the stall). */
   resume(videoId: string): void;
   /**
@@ -202,7 +202,7 @@ function controlsOf(station: Station): Googlevideo {
     withdraw: (videoId) => {
       on(videoId).withdrawnUpTo = Math.floor(Date.now() / 1000);
     },
-    stall: (videoId) => stallBroadcast(on(videoId)),
+    stall: (videoId, at) => stallBroadcast(on(videoId), Date.now(), at),
     resume: (videoId) => resumeBroadcast(on(videoId)),
     lose: (videoId, sq, itag = 0) => {
       const { lost } = on(videoId);
