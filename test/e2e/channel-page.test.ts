@@ -131,20 +131,21 @@ describe('the channel pages', () => {
 
   it('shows both pages at desktop and phone widths without serious accessibility violations', async () => {
     const found: string[] = [];
+    // one page, loaded again at each width and theme
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       const colorScheme = width === 'phone' ? 'dark' : 'light';
-      const context = await browser.newContext({ viewport, baseURL: api, colorScheme });
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
       for (const url of ['/channels', `/channel/${ALPHA.channelId}`]) {
-        const page = await context.newPage();
         await page.goto(url);
         await page.waitForLoadState('networkidle');
         await expect.poll(() => page.locator('.skeleton').count(), { timeout: 10_000 }).toBe(0);
         await screenshot(page, `${url === '/channels' ? 'channels' : 'channel'}-${width}-${colorScheme}`);
         found.push(...(await seriousViolations(page)).map((v) => `${url} (${width}): ${v}`));
-        await page.close();
       }
-      await context.close();
     }
+    await page.close();
     expect(found).toEqual([]);
   }, 60_000);
 });

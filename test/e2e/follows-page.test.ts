@@ -240,13 +240,15 @@ describe('the follows page', () => {
     const file = path.join(cwd, 'one-month.json');
     await writeFile(file, JSON.stringify([buildRecord({ id: 'oneMonth001', scheduledStart: '2025-03-10T20:00:00Z', fileSizeBytes: 2_500_000_000 })]));
     expect((await runKura(['import', file], env(), cwd)).code).toBe(0);
+    // one page, loaded again at each width and theme
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone, baseURL: api });
     for (const [name, viewport] of [
       ['phone', VIEWPORTS.phone],
       ['desktop', { width: 1366, height: 900 }],
     ] as const) {
       for (const colorScheme of ['light', 'dark'] as const) {
-        const context = await browser.newContext({ viewport, baseURL: api, colorScheme });
-        const page = await context.newPage();
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
         await page.goto('/stats');
         const chart = page.getByTestId('growth-chart');
         await expect.poll(() => chart.getAttribute('data-months')).toBe('Mar 2025');
@@ -257,8 +259,8 @@ describe('the follows page', () => {
         expect(legend).not.toContain('--');
         expect(await seriousViolations(page)).toEqual([]);
         await screenshot(page, `stats-one-month-${name}-${colorScheme}`);
-        await context.close();
       }
     }
+    await page.close();
   });
 });
