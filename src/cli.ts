@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Decisions: docs/decisions/0114-every-command-runs-from-a-bundle.md, docs/decisions/0124-a-supported-node-from-the-registry.md, docs/decisions/0125-v8-tuning.md
+// Decisions: docs/decisions/0114-every-command-runs-from-a-bundle.md, docs/decisions/0125-v8-tuning.md, docs/decisions/0127-runs-on-the-node-it-brings.md
 import { LONG_COMMANDS } from './cli/long-commands.js';
 import { onSupportedNode, runOnBroughtNode } from './cli/supported-node.js';
 import { tuneV8 } from './cli/v8-tuning.js';

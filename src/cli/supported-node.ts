@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0124-a-supported-node-from-the-registry.md
+// Decisions: docs/decisions/0127-runs-on-the-node-it-brings.md
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
