@@ -49,6 +49,14 @@ const youtubeSays = (state: { liveStatus: string; releaseTimestamp?: number; hls
     }),
   );
 
+/** VIDEO_ID is upcoming, 45 s from now, with the fixture's poster: the watcher checks at half the time left, so it finds it live soon after the switch. */
+const youtubeSaysUpcoming = () =>
+  youtubeSays({
+    liveStatus: 'is_upcoming',
+    releaseTimestamp: Math.floor(Date.now() / 1000) + 45,
+    thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg'),
+  });
+
 function ffmpeg(args: string[]): Promise<number | null> {
   const child = spawn('ffmpeg', ['-v', 'error', ...args]);
   return new Promise((resolve) => child.on('close', resolve));
@@ -111,11 +119,7 @@ beforeAll(async () => {
   expect(await ffmpegPoster(path.join(fixture.dir, 'live', 'poster.jpg'))).toBe(0);
   // what YouTube says of the videos from the start (the imported upcoming one is watched at once);
   // the first test says it again, its stream 45 s from when that test begins
-  await youtubeSays({
-    liveStatus: 'is_upcoming',
-    releaseTimestamp: Math.floor(Date.now() / 1000) + 45,
-    thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg'),
-  });
+  await youtubeSaysUpcoming();
   // imported history: no thumbnails (the test browser fetches nothing off this machine), except
   // the newest and the upcoming one, whose thumbnail host is gone (a closed port on this machine)
   const importFile = path.join(cwd, 'import.json');
@@ -259,13 +263,8 @@ async function watchWhileRecording(): Promise<{ switchedToArchive(): Promise<voi
 
 describe('the web UI', () => {
   it('logs in, submits a stream, counts it down in the queue, follows it live with a growing encoder log, then plays it from the history', async () => {
-    // 45 s away from when this test begins (not the file's setup, which a loaded machine stretches
-    // past that): the watcher checks at half the time left, so it finds it live soon after the switch
-    await youtubeSays({
-      liveStatus: 'is_upcoming',
-      releaseTimestamp: Math.floor(Date.now() / 1000) + 45,
-      thumbnailUrl: fixture.url.replace('index.m3u8', 'poster.jpg'),
-    });
+    // 45 s away from when this test begins, not from the file's setup, which a loaded machine stretches past that
+    await youtubeSaysUpcoming();
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop, baseURL: api });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

@@ -3,8 +3,10 @@ import path from 'node:path';
 
 /** Disk blocks allocated under `dir` (holes in sparse files excluded), 0 when it does not exist. */
 export async function allocatedBytes(dir: string): Promise<number> {
-  return (await allocatedFiles(dir)).reduce((total, file) => total + file.bytes, 0);
+  return totalOf(await allocatedFiles(dir));
 }
+
+const totalOf = (files: Array<{ bytes: number }>) => files.reduce((total, file) => total + file.bytes, 0);
 
 /** Each file under `dir` with the disk blocks it has allocated (holes excluded). */
 async function allocatedFiles(dir: string): Promise<Array<{ path: string; bytes: number }>> {
@@ -31,7 +33,7 @@ export function sampleDiskUse(dir: string): { stop(): Promise<{ peak: number; at
   const sampling = (async () => {
     while (running) {
       const files = await allocatedFiles(dir);
-      const total = files.reduce((sum, file) => sum + file.bytes, 0);
+      const total = totalOf(files);
       if (total > peak) {
         peak = total;
         atPeak = files.map((file) => `${path.relative(dir, file.path)} ${file.bytes}`).join(', ');
