@@ -37,6 +37,15 @@ async function onceStarted(url: string): Promise<Response> {
   return response as unknown as Response;
 }
 
+/** Resolves once the live video playlist lists fragment `sq`: Kura has caught up with a head that was there when it began. */
+async function caughtUpTo(api: string, sq: number): Promise<void> {
+  const newest = async () => {
+    const playlist = await (await fetch(`${api}/api/video/${VIDEO_ID}/live/video.m3u8`)).text();
+    return Math.max(-1, ...[...playlist.matchAll(/^1\/(\d+)\./gm)].map((m) => Number(m[1])));
+  };
+  await expect.poll(newest, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(sq);
+}
+
 describe.each([
   {
     codecs: 'h264',
@@ -90,6 +99,9 @@ describe.each([
       expect(y.googlevideo.requests.some((r) => r.itag === big?.itag && r.sq === 0)).toBe(true);
       expect(y.googlevideo.requests.some((r) => r.itag === audio?.itag && r.sq === 0)).toBe(true);
 
+      // the page opens once Kura has recorded up to where the broadcast was when Kura found it: opened
+      // while Kura still catches up (a loaded machine), its edge moves on faster than it plays
+      await caughtUpTo(api, 14);
       const browser = await launchBrowser();
       try {
         const page = await browser.newPage();
