@@ -73,6 +73,18 @@ export interface Config {
   readonly retention: RetentionRules;
   /** Scheduled backups (KURA_BACKUP_DIR, KURA_BACKUP_KEEP, decision 0122). */
   readonly backup: BackupConfig;
+  /** Clips of archives (KURA_CLIP_MAX_SECONDS, KURA_CLIPS_AT_ONCE, KURA_CLIPS_PER_CALLER; decision 0128). */
+  readonly clips: ClipConfig;
+}
+
+/** How long a clip may be, and how many an api process cuts at once. */
+export interface ClipConfig {
+  /** The longest clip (default 3600 s). */
+  maxSeconds: number;
+  /** Clips one api process cuts at once, in all (default 4). */
+  atOnce: number;
+  /** …and for one caller: a user, or an address without a login (default 1). */
+  perCaller: number;
 }
 
 /** The daily backup a worker takes. */
@@ -179,6 +191,11 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     backup: {
       dir: read('KURA_BACKUP_DIR') === undefined ? null : path.resolve(cwd, read('KURA_BACKUP_DIR') as string),
       keep: integer('KURA_BACKUP_KEEP', 7, 1, 1000),
+    },
+    clips: {
+      maxSeconds: integer('KURA_CLIP_MAX_SECONDS', 3600, 1, 86_400),
+      atOnce: integer('KURA_CLIPS_AT_ONCE', 4, 1, 1000),
+      perCaller: integer('KURA_CLIPS_PER_CALLER', 1, 1, 1000),
     },
     search: parseSearch(read, problems, (name, raw) => {
       const before = problems.length;

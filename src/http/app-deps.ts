@@ -3,6 +3,8 @@ import type { ArchiveStore } from '../core/archive/ports.js';
 import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { CaptureRepo, FrameRequestSignal, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
+import type { ClipCutter } from '../core/playback/ports.js';
+import type { ClipLimits } from './download/clip-gate.js';
 import type { ChatFiles, ChatLog } from '../core/chat/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
 import type { ChangeFeed } from '../shared/change-feed.js';
@@ -53,6 +55,8 @@ export interface AppDeps {
   search?: { access: SearchAccessProvider; engine: SearchEngine | null };
   /** Repairs of the lifecycle sweep by action, from every worker (kura_sweep_repairs_total). */
   lifecycleRepairs?: () => Promise<Partial<Record<string, number>>>;
+  /** Clips of archives: the cutter, the longest clip and how many are cut at once; unset: /api/download/{id}/clip is not served. */
+  clips?: { cutter: ClipCutter; maxSeconds: number; limits: ClipLimits };
   /** The archive storage's and the workers' spools' space (admins' stats, /metrics); unset leaves them out. */
   disks?: DiskSource;
 }

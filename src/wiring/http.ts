@@ -13,6 +13,7 @@ import { diskSpace, rememberedFor } from '../adapters/os/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createChatFiles } from '../adapters/storage/chat-files.js';
+import { createClipCutter } from '../adapters/media/clip-cutter.js';
 import type { Config } from '../config/config.js';
 import { getDiskFigures, type DiskFigures } from '../core/archive/disk-figures.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
@@ -75,6 +76,11 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
+      clips: {
+        cutter: createClipCutter({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
+        maxSeconds: config.clips.maxSeconds,
+        limits: { atOnce: config.clips.atOnce, perCaller: config.clips.perCaller },
+      },
       disks: diskSource(config.storage.kind === 's3' ? null : archiveDirOf(config), database.pool),
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },

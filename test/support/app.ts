@@ -13,6 +13,7 @@ import { createFrameRequestSignal } from '../../src/adapters/db/frame-repo.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
+import { createClipCutter } from '../../src/adapters/media/clip-cutter.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { isReachable } from '../../src/adapters/db/pool.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
@@ -169,13 +170,18 @@ export async function startTestApp(
       archiveChecks: createArchiveCheckRepo(db.pool),
       search,
       disks: diskSource(wiring.store === undefined ? archiveDir : null, db.pool),
+      clips: {
+        cutter: createClipCutter({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
+        maxSeconds: config.clips.maxSeconds,
+        limits: { atOnce: config.clips.atOnce, perCaller: config.clips.perCaller },
+      },
     },
     {
       publicUrl: TEST_PUBLIC_URL,
       corsOrigins: ['*'],
       usdPerGbPerMonth: 0.023,
       readCacheEntries: 1000,
-      logLevel: 'silent',
+      logLevel: process.env.KURA_TEST_LOG ?? 'silent',
       webDir: path.join(info.root, 'dist', 'web'),
       ...options,
     },

@@ -1,0 +1,80 @@
+// Decisions: docs/decisions/0128-clips.md
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import type { ClipRange } from '../../core/playback/clip-times.js';
+import type { ClipCutter, CutClip } from '../../core/playback/ports.js';
+import { partInputs, type PartInputs } from './part-inputs.js';
+import { withCachedHead } from './mp4-head-cache.js';
+import { ExitError, start } from './program.js';
+
+/** The largest MP4 index kept in memory for a clip (a six-hour archive's is about 12 MB). */
+const MAX_CACHED_HEAD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Clips cut by ffmpeg with stream copy: ffprobe finds where a seek to the start lands (the
+ * keyframe at or before it, as ffmpeg's own `-ss` seeks), then ffmpeg writes the range as a
+ * fragmented MP4 to its stdout, which is handed on as it comes. Both read the MP4 as a file (a
+ * local one, or through the loopback part server in ranges): its index, then the range's media.
+ */
+export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }): ClipCutter {
+  return {
+    async cut(video, range) {
+      // read from the store (not a local file): its index once for both programs
+      const source = video.files === undefined ? await withCachedHead(video, MAX_CACHED_HEAD_BYTES) : video;
+      const inputs = await partInputs([source]);
+      try {
+        const startSeconds = await seekLanding(settings.ffprobe, inputs, range.startSeconds);
+        return cutFrom(settings.ffmpeg, inputs, range, startSeconds ?? range.startSeconds);
+      } catch (error) {
+        await inputs.close();
+        throw readFailure(inputs, error);
+      }
+    },
+  };
+}
+
+/** Where a seek to `seconds` lands: the first video packet's time after it (or the first audio packet's, without video); null when neither comes. */
+async function seekLanding(ffprobe: string, inputs: PartInputs, seconds: number): Promise<number | null> {
+  for (const stream of ['v:0', 'a:0']) {
+    const args = ['-v', 'error', '-protocol_whitelist', inputs.protocols, '-select_streams', stream];
+    args.push('-read_intervals', `${seconds.toFixed(3)}%+#1`, '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', inputs.urls[0] as string);
+    const { stdout } = await start(ffprobe, args, { cwd: inputs.cwd }).done;
+    const time = Number.parseFloat(stdout.trim().split('\n')[0] ?? '');
+    if (Number.isFinite(time)) return Math.min(time, seconds);
+  }
+  return null;
+}
+
+/** Starts ffmpeg on the range; the clip's body is its stdout, which errors should ffmpeg fail. */
+function cutFrom(ffmpeg: string, inputs: PartInputs, range: ClipRange, startSeconds: number): CutClip {
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-protocol_whitelist', inputs.protocols];
+  // an input -ss seeks back to the keyframe ffprobe found; -to (an input option) stops reading at the end
+  args.push('-ss', range.startSeconds.toFixed(3), '-to', range.endSeconds.toFixed(3), '-i', inputs.urls[0] as string);
+  args.push('-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-avoid_negative_ts', 'make_zero');
+  // fragmented: written front to back, so it streams as it is made
+  args.push('-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1');
+  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd: inputs.cwd });
+  const body = new PassThrough();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stdout.pipe(body, { end: false });
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  };
+  child.on('error', (error) => body.destroy(error));
+  child.on('close', (code) => {
+    void inputs.close();
+    if (code === 0 && inputs.server?.failure == null) body.end();
+    else if (!body.destroyed)
+      body.destroy(readFailure(inputs, new ExitError(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`)));
+  });
+  body.on('close', kill);
+  return { startSeconds, durationSeconds: range.endSeconds - startSeconds, body, cancel: () => body.destroy() };
+}
+
+/** `error`, said to be the store's when the part server could not read the video. */
+function readFailure(inputs: PartInputs, error: unknown): Error {
+  const failure = inputs.server?.failure;
+  if (failure) return new Error(`the archive could not be read: ${failure.message}`, { cause: error });
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,21 @@
+// Decisions: docs/decisions/0128-clips.md
+import type { ByteSource } from '../archive/ports.js';
+import type { ClipRange } from './clip-times.js';
+
+/** A clip being cut: where it truly begins and how long it is, and its bytes as they are made. */
+export interface CutClip {
+  /** Where the clip begins in the recording: the keyframe at or before the start asked for. */
+  startSeconds: number;
+  /** From `startSeconds` to the end asked for. */
+  durationSeconds: number;
+  /** A fragmented MP4, written as it is cut; it errors when the cut fails part-way. */
+  body: NodeJS.ReadableStream;
+  /** Stops the cut (the client went away); the body ends. */
+  cancel(): void;
+}
+
+/** Cuts part of a recording without re-encoding (ffmpeg, stream copy). */
+export interface ClipCutter {
+  /** `range` of the MP4 `video`, read only where the cut needs it (its index and the media of the range). */
+  cut(video: ByteSource, range: ClipRange): Promise<CutClip>;
+}

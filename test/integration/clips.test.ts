@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFsStore } from '../../src/adapters/storage/fs-store.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { finishedRecord, putObject } from '../support/archives.js';
+import { keyframeAtOrBefore, makeLongArchive, packetSizes, probe, type LongArchive } from '../support/long-archive.js';
+
+// Clips of a finished archive on the fs store, cut by the real ffmpeg: what a person downloads.
+let kura: TestApp;
+let archive: LongArchive;
+const ID = 'clipFs00001';
+
+beforeAll(async () => {
+  [kura, archive] = await Promise.all([startTestApp({}, { env: { KURA_CLIP_MAX_SECONDS: '600' } }), makeLongArchive(20)]);
+  const key = objectKeys.video(ID);
+  const stored = await putObject(createFsStore(kura.archiveDir), key, await readFile(archive.file));
+  await kura.db.livestreams.upsertMany([
+    {
+      ...finishedRecord(ID, {
+        ...stored,
+        fileSizeBytes: stored.bytes,
+        lengthSeconds: archive.seconds,
+        videoKey: key,
+        logKey: null,
+        thumbnailKey: null,
+        externalUrl: null,
+      }),
+      title: 'Karaoke 歌枠',
+    },
+  ]);
+}, 120_000);
+afterAll(() => kura.close());
+
+/** The clip's bytes in a file of their own, for ffprobe. */
+async function saved(bytes: Buffer): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'kura-clip-')), 'clip.mp4');
+  await writeFile(file, bytes);
+  return file;
+}
+
+describe('GET /api/download/{id}/clip on the fs store', () => {
+  it('answers the range as an MP4 cut without re-encoding from the keyframe at or before start, saying where it starts and how long it is', async () => {
+    const response = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=2:00.7&end=0h04m01s` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('video/mp4');
+    // keyframes about every 2 s: a seek to 120.7 s lands on the one before it
+    const keyframe = await keyframeAtOrBefore(archive.file, 120.7);
+    expect(keyframe).toBeGreaterThan(118);
+    expect(Number(response.headers['x-kura-clip-start'])).toBeCloseTo(keyframe, 3);
+    expect(Number(response.headers['x-kura-clip-duration'])).toBeCloseTo(241 - keyframe, 3);
+    expect(response.headers['content-disposition']).toContain(encodeURIComponent('Karaoke 歌枠 (2m00s-4m01s) [clipFs00001].mp4'));
+    const clip = await saved(response.rawPayload);
+    const { seconds, codecs } = await probe(clip);
+    // stream copy ends on whole frames and audio packets (B-frames reorder the last ones): the header says the length within half a second
+    expect(Math.abs(seconds - (241 - keyframe))).toBeLessThan(0.5);
+    expect(codecs.sort()).toEqual(['aac', 'h264']);
+    // stream copy: the clip's first packets are the source's from that keyframe, size for size
+    expect(await packetSizes(clip, 'v:0', 30)).toEqual(await packetSizes(archive.file, 'v:0', 30, keyframe));
+  });
+
+  it('refuses a bad range with 400 naming the field, and what cannot be clipped with the reason', async () => {
+    const cases: Array<[string, number, string, RegExp]> = [
+      ['start=abc&end=10', 400, 'invalid_parameter', /^start: "abc" is not a time/],
+      ['start=10&end=1:99', 400, 'invalid_parameter', /^end: "1:99" is not a time/],
+      ['start=30&end=20', 400, 'invalid_parameter', /^end: 0:20 is not after start \(0:30\)/],
+      ['start=21:00&end=22:00', 400, 'invalid_parameter', /^start: 21:00 is past what is recorded \(20:00\)/],
+      ['start=0&end=10:01', 400, 'invalid_parameter', /^end: a clip is at most 10:00 long/],
+      ['end=10', 400, 'invalid_parameter', /start/],
+    ];
+    for (const [query, status, code, detail] of cases) {
+      const response = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?${query}` });
+      expect(response.statusCode, query).toBe(status);
+      expect(response.json(), query).toMatchObject({ code });
+      expect((response.json() as { detail: string }).detail, query).toMatch(detail);
+    }
+    const unknown = await kura.app.inject({ method: 'GET', url: '/api/download/noSuchOne01/clip?start=0&end=10' });
+    expect(unknown.json()).toMatchObject({ status: 404, code: 'livestream_not_found' });
+  });
+
+  it('ends a clip asked past the end of the recording where the recording ends', async () => {
+    const response = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=1195&end=1300` });
+    expect(response.statusCode, response.body).toBe(200);
+    const keyframe = await keyframeAtOrBefore(archive.file, 1195);
+    expect(Number(response.headers['x-kura-clip-start'])).toBeCloseTo(keyframe, 3);
+    expect(Number(response.headers['x-kura-clip-duration'])).toBeCloseTo(1200 - keyframe, 3);
+    expect((await probe(await saved(response.rawPayload))).seconds).toBeGreaterThan(1199 - keyframe);
+  });
+});
