@@ -5,7 +5,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
  * `parseArgs` for a command's arguments, where only the command's own `--options` are options:
- * every other argument is a positional whatever its first character, so an id or a name beginning
+ * every other argument is a positional whatever its first character (`-o` is one of them when an option has that short name), so an id or a name beginning
  * with "-" (`kura follow pause -Jx3…`) is taken as given; after `--`, everything is a positional.
  * A string option's value is passed as `--name=value`, so a value beginning with "-" is one too.
  */
@@ -18,7 +18,7 @@ export function parseCommandArgs<const T extends Options>(args: readonly string[
       positionals.push(...args.slice(i + 1));
       break;
     }
-    const [name, inlineValue] = arg.startsWith('--') ? splitOnce(arg.slice(2)) : [null, undefined];
+    const [name, inlineValue] = arg.startsWith('--') ? splitOnce(arg.slice(2)) : [shortName(options, arg), undefined];
     const option = name === null ? undefined : options[name];
     if (option === undefined) positionals.push(arg);
     else if (option.type === 'boolean' || inlineValue !== undefined) optionArgs.push(arg);
@@ -27,6 +27,12 @@ export function parseCommandArgs<const T extends Options>(args: readonly string[
   }
   const config = { args: [...optionArgs, '--', ...positionals], options, allowPositionals: true, strict: true } as const;
   return parseArgs(config);
+}
+
+/** The option `-x` stands for, when `arg` is one's short form. */
+function shortName(options: Options, arg: string): string | null {
+  if (!/^-[A-Za-z]$/.test(arg)) return null;
+  return Object.entries(options).find(([, option]) => option.short === arg.slice(1))?.[0] ?? null;
 }
 
 function splitOnce(text: string): [string, string | undefined] {

@@ -10,6 +10,7 @@ export const LONG_COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Ma
   ['serve', async () => (await import('./serve-command.js')).serveCommand],
   ['import', async () => (await import('./import-command.js')).importCommand],
   ['verify', async () => (await import('./verify-command.js')).verifyCommand],
+  ['clip', async () => (await import('./clip-command.js')).clipCommand],
   ['search', async () => (await import('./search-command.js')).searchCommand],
   ['backup', async () => (await import('./backup-command.js')).backupCommand],
   ['restore', async () => (await import('./backup-command.js')).restoreCommand],

@@ -41,6 +41,10 @@ export const USAGES = {
                  check stored archives now: without arguments what one hourly run checks, ID one
                  record's archive (size and sha256), --all every archive (size and sha256);
                  exits 1 when one is missing or corrupt`,
+  clip: `  clip ID START END [-o FILE]
+                 cut START to END (seconds, 1:02:03 or 1h02m03s) of an archive into an MP4 without
+                 re-encoding, from the keyframe at or before START; into FILE (- for stdout), else a
+                 file named like the download, in this directory`,
   retention: `  retention [--dry-run] [--json]
                  apply the retention rules now (as the hourly job does): a header, then one line per
                  archive removed: id, title, size (bytes), reason ("none" when none), then the space

@@ -13,7 +13,6 @@ import { diskSpace, rememberedFor } from '../adapters/os/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createChatFiles } from '../adapters/storage/chat-files.js';
-import { createClipCutter } from '../adapters/media/clip-cutter.js';
 import type { Config } from '../config/config.js';
 import { getDiskFigures, type DiskFigures } from '../core/archive/disk-figures.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
@@ -28,6 +27,7 @@ import { createWebhookParts } from './notifications.js';
 import type { Search } from './search.js';
 import type { Sources } from './sources.js';
 import { archiveDirOf, spoolDirOf } from './storage.js';
+import { clipParts } from './clips.js';
 import type { Scheduler } from '../core/scheduler.js';
 
 /** What the api serves from: this process's database, store, change feed, search, sources and accounts. */
@@ -76,11 +76,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       archiveChecks: createArchiveCheckRepo(database.pool),
       search: { access: search.access, engine: search.engine },
       lifecycleRepairs: createSweepRepo(database.pool).repairCounts,
-      clips: {
-        cutter: createClipCutter({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
-        maxSeconds: config.clips.maxSeconds,
-        limits: { atOnce: config.clips.atOnce, perCaller: config.clips.perCaller },
-      },
+      clips: clipParts(config),
       disks: diskSource(config.storage.kind === 's3' ? null : archiveDirOf(config), database.pool),
     },
     { ...config, webDir: path.join(info.root, 'dist', 'web'), logger: log },

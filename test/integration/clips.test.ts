@@ -88,4 +88,17 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
     expect(Number(response.headers['x-kura-clip-duration'])).toBeCloseTo(1200 - keyframe, 3);
     expect((await probe(await saved(response.rawPayload))).seconds).toBeGreaterThan(1199 - keyframe);
   });
+
+  it('cuts one clip at a time for a caller: a second while the first is sent is refused with 429 and Retry-After, and the place is back once the first client goes', async () => {
+    const address = await kura.app.listen({ port: 0, host: '127.0.0.1' });
+    // ten minutes: more than the sockets between ffmpeg and the client hold, so it is still being cut while unread
+    const first = await fetch(`${address}/api/download/${ID}/clip?start=0&end=10:00`);
+    expect(first.status).toBe(200);
+    const second = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=0&end=10` });
+    expect(second.statusCode).toBe(429);
+    expect(second.json()).toMatchObject({ code: 'too_many_requests' });
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    await first.body?.cancel();
+    await expect.poll(async () => (await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=0&end=10` })).statusCode).toBe(200);
+  });
 });

@@ -13,7 +13,6 @@ import { createFrameRequestSignal } from '../../src/adapters/db/frame-repo.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { createClipCutter } from '../../src/adapters/media/clip-cutter.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { isReachable } from '../../src/adapters/db/pool.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
@@ -39,6 +38,7 @@ import { createRetentionRepo } from '../../src/adapters/db/retention-repo.js';
 import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
 import { createWebhookParts } from '../../src/wiring/notifications.js';
 import { diskSource } from '../../src/wiring/http.js';
+import { clipParts } from '../../src/wiring/clips.js';
 import { parseChangelog } from '../../src/http/meta/changelog.js';
 import { readPackageInfo } from '../../src/adapters/os/package-info.js';
 import type { Search } from '../../src/wiring/search.js';
@@ -170,11 +170,7 @@ export async function startTestApp(
       archiveChecks: createArchiveCheckRepo(db.pool),
       search,
       disks: diskSource(wiring.store === undefined ? archiveDir : null, db.pool),
-      clips: {
-        cutter: createClipCutter({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath }),
-        maxSeconds: config.clips.maxSeconds,
-        limits: { atOnce: config.clips.atOnce, perCaller: config.clips.perCaller },
-      },
+      clips: clipParts(config),
     },
     {
       publicUrl: TEST_PUBLIC_URL,

@@ -40,9 +40,14 @@ export interface ObjectMeta {
   contentEncoding?: string;
 }
 
-export function objectMeta(record: Pick<Livestream, 'id' | 'title'>, type: DownloadType): ObjectMeta {
+/** The file name a download of the record's `type` is saved under: its title and id, without characters file systems refuse. */
+export function fileNameOf(record: Pick<Livestream, 'id' | 'title'>, type: DownloadType): string {
   const extension = { video: 'mp4', log: 'log', thumbnail: 'jpg', chat: 'chat.ndjson' }[type];
-  const readable = `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
+  return `${record.title || record.id} [${record.id}].${extension}`.replace(/[\\/:*?"<>|\r\n]+/g, '_');
+}
+
+export function objectMeta(record: Pick<Livestream, 'id' | 'title'>, type: DownloadType): ObjectMeta {
+  const readable = fileNameOf(record, type);
   const ascii = readable.replace(/[^\x20-\x7e]/g, '_');
   const disposition = type === 'video' ? 'attachment' : 'inline';
   return {

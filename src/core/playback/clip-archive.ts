@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0128-clips.md
-import { objectMeta, type ObjectMeta } from '../archive/object-keys.js';
+import { fileNameOf, objectMeta, type ObjectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
@@ -18,6 +18,10 @@ export interface ClipDeps {
 /** A clip being cut, with how it is served: its type and a file name that says the record and the times. */
 export interface ArchiveClip extends CutClip {
   meta: ObjectMeta;
+  /** The name it is saved under (also in `meta`'s Content-Disposition). */
+  fileName: string;
+  /** Where it ends in the recording (the end asked for, or the recording's end before it). */
+  endSeconds: number;
 }
 
 /**
@@ -45,8 +49,8 @@ export async function clipArchive(deps: ClipDeps, request: { id: string; start: 
     ...(local === null ? {} : { files: [local] }),
   };
   const clip = await deps.cutter.cut(video, range);
-  const times = `${linkTimeOf(clip.startSeconds)}-${linkTimeOf(range.endSeconds)}`;
-  return { ...clip, meta: objectMeta({ id: record.id, title: `${record.title || record.id} (${times})` }, 'video') };
+  const named = { id: record.id, title: `${record.title || record.id} (${linkTimeOf(clip.startSeconds)}-${linkTimeOf(range.endSeconds)})` };
+  return { ...clip, endSeconds: range.endSeconds, meta: objectMeta(named, 'video'), fileName: fileNameOf(named, 'video') };
 }
 
 /** Bytes `range` of the object `key`, read from the store as they are asked for. */

@@ -1,0 +1,38 @@
+// Decisions: docs/decisions/0128-clips.md
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from '../config/config.js';
+import { clipArchive } from '../core/playback/clip-archive.js';
+import { clockOf } from '../core/playback/clip-times.js';
+import { clipParts } from '../wiring/clips.js';
+import { createStore } from '../wiring/storage.js';
+import { parseCommandArgs } from './command-args.js';
+import type { Command } from './command.js';
+import { shown } from './terminal-text.js';
+import { withDatabase } from './with-database.js';
+
+/** `kura clip ID START END [-o FILE]`: cuts part of an archive as the API does, into FILE (`-`: stdout) or a file named like the download. */
+export const clipCommand: Command = {
+  run: runClip,
+};
+
+async function runClip(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { output: { type: 'string', short: 'o' } });
+  const [id, start, end] = positionals;
+  if (id === undefined || start === undefined || end === undefined || positionals.length > 3) {
+    console.error('kura: usage: kura clip ID START END [-o FILE]');
+    return 2;
+  }
+  return withDatabase(config, async (database) => {
+    // the operator's own command: no longest clip
+    const deps = { ...clipParts(config), maxSeconds: Number.POSITIVE_INFINITY, livestreams: database.livestreams, store: await createStore(config, database) };
+    const clip = await clipArchive(deps, { id, start, end });
+    const file = values.output ?? clip.fileName;
+    await pipeline(clip.body, file === '-' ? process.stdout : createWriteStream(file, { flags: 'wx' }));
+    const where = file === '-' ? 'stdout' : file;
+    console.error(
+      shown`kura: wrote ${where}: ${clockOf(clip.startSeconds)} to ${clockOf(clip.endSeconds)} (${clip.durationSeconds.toFixed(1)} s, from the keyframe at ${clip.startSeconds.toFixed(3)} s)`,
+    );
+    return 0;
+  });
+}
