@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0128-clips.md
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config/config.js';

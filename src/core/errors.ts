@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'live_frame_not_found'
   | 'archive_not_ready'
   | 'archive_missing'
+  | 'archive_unreadable'
   | 'livestream_not_found'
   | 'channel_not_found'
   | 'follow_not_found'

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { finishedRecord, putObject } from '../support/archives.js';
+import { finishedRecord, putObject, storeArchive } from '../support/archives.js';
 import { keyframeAtOrBefore, makeLongArchive, packetSizes, probe, type LongArchive } from '../support/long-archive.js';
 
 // Clips of a finished archive on the fs store, cut by the real ffmpeg: what a person downloads.
@@ -78,6 +78,13 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
     }
     const unknown = await kura.app.inject({ method: 'GET', url: '/api/download/noSuchOne01/clip?start=0&end=10' });
     expect(unknown.json()).toMatchObject({ status: 404, code: 'livestream_not_found' });
+    // stored bytes that are no video (a corrupt archive): nothing to cut, and nothing half sent
+    await storeArchive(createFsStore(kura.archiveDir), kura.db.livestreams, 'notAVideo01');
+    const noise = await kura.app.inject({ method: 'GET', url: '/api/download/notAVideo01/clip?start=0&end=10' });
+    expect(noise.json()).toMatchObject({ status: 409, code: 'archive_unreadable' });
+    await kura.db.livestreams.upsertMany([{ ...finishedRecord('stillLive01'), status: 'live', startedAt: new Date() }]);
+    const live = await kura.app.inject({ method: 'GET', url: '/api/download/stillLive01/clip?start=0&end=10' });
+    expect(live.json()).toMatchObject({ status: 409, code: 'archive_not_ready' });
   });
 
   it('ends a clip asked past the end of the recording where the recording ends', async () => {

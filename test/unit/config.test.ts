@@ -81,6 +81,7 @@ describe('configuration', () => {
       },
       retention: { keepLast: null, maxAgeDays: null, maxGb: null },
       backup: { dir: null, keep: 7 },
+      clips: { maxSeconds: 3600, atOnce: 4, perCaller: 1 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0128-clips.md
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { AppError } from '../../core/errors.js';
 import type { ClipRange } from '../../core/playback/clip-times.js';
 import type { ClipCutter, CutClip } from '../../core/playback/ports.js';
 import { partInputs, type PartInputs } from './part-inputs.js';
@@ -27,6 +28,10 @@ export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }):
         return cutFrom(settings.ffmpeg, inputs, range, startSeconds ?? range.startSeconds);
       } catch (error) {
         await inputs.close();
+        if (error instanceof ExitError && !inputs.server?.failure) {
+          // the bytes were read, and ffprobe found no video in them
+          throw new AppError('conflict', 'archive_unreadable', `The stored archive cannot be read as a video, so it cannot be cut: ${error.message}`);
+        }
         throw readFailure(inputs, error);
       }
     },

@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0128-clips.md
 import type { ByteSource } from '../archive/ports.js';
 import type { ClipRange } from './clip-times.js';
 

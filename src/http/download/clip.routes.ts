@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0128-clips.md
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
