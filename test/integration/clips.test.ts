@@ -68,7 +68,10 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
       ['start=30&end=20', 400, 'invalid_parameter', /^end: 0:20 is not after start \(0:30\)/],
       ['start=21:00&end=22:00', 400, 'invalid_parameter', /^start: 21:00 is past what is recorded \(20:00\)/],
       ['start=0&end=10:01', 400, 'invalid_parameter', /^end: a clip is at most 10:00 long/],
-      ['end=10', 400, 'invalid_parameter', /start/],
+      ['end=10', 400, 'invalid_parameter', /^start: give start and end \(or last\)/],
+      ['start=10', 400, 'invalid_parameter', /^end: give start and end \(or last\)/],
+      ['last=30&start=10', 400, 'invalid_parameter', /^last: give last alone/],
+      ['last=11:00', 400, 'invalid_parameter', /^last: a clip is at most 10:00 long/],
     ];
     for (const [query, status, code, detail] of cases) {
       const response = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?${query}` });
@@ -85,6 +88,14 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
     await kura.db.livestreams.upsertMany([{ ...finishedRecord('stillLive01'), status: 'live', startedAt: new Date() }]);
     const live = await kura.app.inject({ method: 'GET', url: '/api/download/stillLive01/clip?start=0&end=10' });
     expect(live.json()).toMatchObject({ status: 409, code: 'archive_not_ready' });
+  });
+
+  it('cuts the last seconds recorded when asked for last', async () => {
+    const response = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?last=30` });
+    expect(response.statusCode, response.body).toBe(200);
+    const keyframe = await keyframeAtOrBefore(archive.file, 1170);
+    expect(Number(response.headers['x-kura-clip-start'])).toBeCloseTo(keyframe, 3);
+    expect(Number(response.headers['x-kura-clip-duration'])).toBeCloseTo(1200 - keyframe, 3);
   });
 
   it('ends a clip asked past the end of the recording where the recording ends', async () => {

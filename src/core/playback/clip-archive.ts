@@ -4,7 +4,7 @@ import type { ArchiveStore } from '../archive/ports.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
-import { clipRange, linkTimeOf } from './clip-times.js';
+import { clipRange, linkTimeOf, type ClipAsked } from './clip-times.js';
 import type { ClipCutter, CutClip } from './ports.js';
 
 export interface ClipDeps {
@@ -25,12 +25,12 @@ export interface ArchiveClip extends CutClip {
 }
 
 /**
- * Cuts `start`–`end` (as parseTime reads them) of a finished record's stored archive, without
+ * Cuts `start`–`end` or the `last` seconds (as parseTime reads them) of a finished record's stored archive, without
  * re-encoding, reading only the parts of the archive the clip needs. Throws `livestream_not_found`,
  * `invalid_parameter` (a bad or too long range, naming the field), `archive_not_ready` (not
  * finished, or archived elsewhere: an imported URL) and `archive_missing` (not in storage).
  */
-export async function clipArchive(deps: ClipDeps, request: { id: string; start: string; end: string }): Promise<ArchiveClip> {
+export async function clipArchive(deps: ClipDeps, request: { id: string } & ClipAsked): Promise<ArchiveClip> {
   const record = await getLivestream(deps, request.id);
   const key = record.archive?.videoKey ?? null;
   if (record.status !== 'finished' || key === null || record.archive === null) {

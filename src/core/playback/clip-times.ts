@@ -34,29 +34,51 @@ export interface ClipRange {
   endSeconds: number;
 }
 
+/** A clip as asked: `start` and `end`, or the `last` seconds recorded (each as parseTime reads it). */
+export interface ClipAsked {
+  start?: string;
+  end?: string;
+  last?: string;
+}
+
 /**
- * The range of `start` and `end` (as parseTime reads them) within a recording of
- * `recordedSeconds`, at most `maxSeconds` long: `end` past what is recorded is cut to it. Throws
- * `invalid_parameter` (400) naming the field that is wrong, and why.
+ * The range asked within a recording of `recordedSeconds`, at most `maxSeconds` long: `end` past
+ * what is recorded is cut to it, and `last` is counted back from it. Throws `invalid_parameter`
+ * (400) naming the field that is wrong, and why.
  */
-export function clipRange(input: { start: string; end: string }, recordedSeconds: number, maxSeconds: number): ClipRange {
-  const startSeconds = parseTime(input.start);
-  const asked = parseTime(input.end);
+export function clipRange(asked: ClipAsked, recordedSeconds: number, maxSeconds: number): ClipRange {
   const invalid = (detail: string) => new AppError('invalid', 'invalid_parameter', detail);
   const form = 'seconds (3723), a clock (1:02:03) or 1h02m03s';
-  if (startSeconds === null) throw invalid(`start: "${input.start}" is not a time; write ${form}.`);
-  if (asked === null) throw invalid(`end: "${input.end}" is not a time; write ${form}.`);
+  const read = (field: 'start' | 'end' | 'last', text: string) => {
+    const seconds = parseTime(text);
+    if (seconds === null) throw invalid(`${field}: "${text}" is not a time; write ${form}.`);
+    return seconds;
+  };
+  if (asked.last !== undefined) {
+    if (asked.start !== undefined || asked.end !== undefined) throw invalid('last: give last alone, or start and end.');
+    const last = read('last', asked.last);
+    if (last <= 0) throw invalid('last: a clip of the last 0 seconds is empty.');
+    return within({ startSeconds: Math.max(0, recordedSeconds - last), endSeconds: recordedSeconds }, 'last', maxSeconds);
+  }
+  if (asked.start === undefined) throw invalid('start: give start and end (or last).');
+  if (asked.end === undefined) throw invalid('end: give start and end (or last).');
+  const startSeconds = read('start', asked.start);
+  const endAsked = read('end', asked.end);
   if (startSeconds >= recordedSeconds) {
     throw invalid(`start: ${clockOf(startSeconds)} is past what is recorded (${clockOf(recordedSeconds)}).`);
   }
-  if (asked <= startSeconds) throw invalid(`end: ${clockOf(asked)} is not after start (${clockOf(startSeconds)}).`);
-  const endSeconds = Math.min(asked, recordedSeconds);
-  if (endSeconds - startSeconds > maxSeconds) {
-    throw invalid(
-      `end: a clip is at most ${clockOf(maxSeconds)} long on this instance (KURA_CLIP_MAX_SECONDS); ${clockOf(startSeconds)} to ${clockOf(endSeconds)} is longer.`,
-    );
-  }
-  return { startSeconds, endSeconds };
+  if (endAsked <= startSeconds) throw invalid(`end: ${clockOf(endAsked)} is not after start (${clockOf(startSeconds)}).`);
+  return within({ startSeconds, endSeconds: Math.min(endAsked, recordedSeconds) }, 'end', maxSeconds);
+}
+
+/** `range`, unless it is longer than `maxSeconds`: then `invalid_parameter` naming `field`. */
+function within(range: ClipRange, field: string, maxSeconds: number): ClipRange {
+  if (range.endSeconds - range.startSeconds <= maxSeconds) return range;
+  throw new AppError(
+    'invalid',
+    'invalid_parameter',
+    `${field}: a clip is at most ${clockOf(maxSeconds)} long on this instance (KURA_CLIP_MAX_SECONDS); ${clockOf(range.startSeconds)} to ${clockOf(range.endSeconds)} is longer.`,
+  );
 }
 
 /** `seconds` as YouTube's link time, `1h02m03s` (`2m03s`, `45s`), whole seconds: what `?t=` takes and file names carry. */

@@ -23,8 +23,9 @@ const time = (what: string) =>
 
 const ClipQuerySchema = Type.Object({
   ...FeedTokenQuerySchema.properties,
-  start: time('where the clip starts; it starts at the keyframe at or before it'),
-  end: time('where it ends; past the end of the recording, it ends there'),
+  start: Type.Optional(time('where the clip starts (with `end`); it starts at the keyframe at or before it')),
+  end: Type.Optional(time('where it ends (with `start`); past the end of the recording, it ends there')),
+  last: Type.Optional(time('instead of `start` and `end`: the last this many seconds recorded')),
 });
 
 type ClipQuery = Static<typeof ClipQuerySchema>;
@@ -68,7 +69,8 @@ async function sendClip(deps: ClipRouteDeps, gate: ClipGate, request: FastifyReq
   const caller = await deps.guard.optional(request, reply);
   const leave = gate.enter(caller === null ? `address ${request.ip}` : `user ${caller.user.id}`);
   try {
-    const clip = await clipArchive(deps, { id: request.params.id, start: request.query.start, end: request.query.end });
+    const { start, end, last } = request.query;
+    const clip = await clipArchive(deps, { id: request.params.id, start, end, last });
     clip.body.once('close', leave);
     request.raw.once('close', () => {
       if (!reply.raw.writableFinished) clip.cancel();
