@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config/config.js';
-import { clipArchive } from '../core/playback/clip-archive.js';
+import { clipRecording } from '../core/playback/clip-recording.js';
 import { clockOf } from '../core/playback/clip-times.js';
-import { clipParts } from '../wiring/clips.js';
+import { commandClipDeps } from '../wiring/clips.js';
 import { createStore } from '../wiring/storage.js';
 import { parseCommandArgs } from './command-args.js';
 import type { Command } from './command.js';
@@ -23,9 +23,8 @@ async function runClip(config: Config, args: string[]): Promise<number> {
     return 2;
   }
   return withDatabase(config, async (database) => {
-    // the operator's own command: no longest clip
-    const deps = { ...clipParts(config), maxSeconds: Number.POSITIVE_INFINITY, livestreams: database.livestreams, store: await createStore(config, database) };
-    const clip = await clipArchive(deps, { id, start, end });
+    const deps = commandClipDeps(config, database, await createStore(config, database));
+    const clip = await clipRecording(deps, { id, start, end });
     const file = values.output ?? clip.fileName;
     await pipeline(clip.body, file === '-' ? process.stdout : createWriteStream(file, { flags: 'wx' }));
     const where = file === '-' ? 'stdout' : file;

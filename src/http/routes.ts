@@ -9,6 +9,7 @@ import { localAuthRoutes } from './auth/local-auth.routes.js';
 import { setupRoutes } from './auth/setup.routes.js';
 import { channelRoutes } from './channels/channels.routes.js';
 import { clipRoutes } from './download/clip.routes.js';
+import { liveDepsOf } from '../core/playback/get-live-playlist.js';
 import { downloadRoutes } from './download/download.routes.js';
 import { feedRoutes } from './feeds/feeds.routes.js';
 import { followRoutes } from './follows/follows.routes.js';
@@ -99,7 +100,7 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameRequests, store }));
     await api.register(logzRoutes({ livestreams, captures }));
     await api.register(downloadRoutes({ livestreams, chats, store }));
-    if (deps.clips) await api.register(clipRoutes({ livestreams, store, ...deps.clips, guard }));
+    if (deps.clips) await api.register(clipRoutes({ ...liveDepsOf({ livestreams, captures, bytes: recordedBytes }), store, ...deps.clips, guard }));
     await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit }, originalClient }));
     await api.register(userRoutes({ users, guard, originalClient }));
     await api.register(tokenRoutes({ apiTokens, guard }));

@@ -87,7 +87,7 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
     expect(noise.json()).toMatchObject({ status: 409, code: 'archive_unreadable' });
     await kura.db.livestreams.upsertMany([{ ...finishedRecord('stillLive01'), status: 'live', startedAt: new Date() }]);
     const live = await kura.app.inject({ method: 'GET', url: '/api/download/stillLive01/clip?start=0&end=10' });
-    expect(live.json()).toMatchObject({ status: 409, code: 'archive_not_ready' });
+    expect(live.json()).toMatchObject({ status: 409, code: 'capture_not_started' });
   });
 
   it('cuts the last seconds recorded when asked for last', async () => {

@@ -1,31 +1,40 @@
-// Decisions: docs/decisions/0128-clips.md
+// Decisions: docs/decisions/0128-clips.md, docs/decisions/0129-live-clips.md
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { AppError } from '../../core/errors.js';
 import type { ClipRange } from '../../core/playback/clip-times.js';
 import type { ClipCutter, CutClip } from '../../core/playback/ports.js';
-import { partInputs, type PartInputs } from './part-inputs.js';
 import { withCachedHead } from './mp4-head-cache.js';
+import { concatList, grouped, partInputs, type PartInputs } from './part-inputs.js';
 import { ExitError, start } from './program.js';
+import { unreadBound } from './unread-bound.js';
 
 /** The largest MP4 index kept in memory for a clip (a six-hour archive's is about 12 MB). */
 const MAX_CACHED_HEAD_BYTES = 64 * 1024 * 1024;
+/** What ffmpeg may have been sent and not read, on each of its connections to the part server (see unreadBound). */
+const MAX_UNREAD_BYTES = 512 * 1024;
+
+/** ffmpeg's output options of every clip: stream copy into a fragmented MP4, written front to back so it streams as it is made. */
+const CLIP_OUTPUT = ['-c', 'copy', '-avoid_negative_ts', 'make_zero', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1'];
 
 /**
- * Clips cut by ffmpeg with stream copy: ffprobe finds where a seek to the start lands (the
- * keyframe at or before it, as ffmpeg's own `-ss` seeks), then ffmpeg writes the range as a
- * fragmented MP4 to its stdout, which is handed on as it comes. Both read the MP4 as a file (a
- * local one, or through the loopback part server in ranges): its index, then the range's media.
+ * Clips cut by ffmpeg with stream copy, read as files (local ones, or through the loopback part
+ * server in ranges). Of an archive, ffprobe first finds where a seek to the start lands (the
+ * keyframe at or before it, as ffmpeg's own `-ss` seeks); of a capture under way, whole segments
+ * are joined as finalize joins them. ffmpeg's stdout is the clip, handed on as it comes.
  */
 export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }): ClipCutter {
   return {
     async cut(video, range) {
       // read from the store (not a local file): its index once for both programs
       const source = video.files === undefined ? await withCachedHead(video, MAX_CACHED_HEAD_BYTES) : video;
-      const inputs = await partInputs([source]);
+      const inputs = await partInputs([source], unreadBound(MAX_UNREAD_BYTES));
       try {
-        const startSeconds = await seekLanding(settings.ffprobe, inputs, range.startSeconds);
-        return cutFrom(settings.ffmpeg, inputs, range, startSeconds ?? range.startSeconds);
+        const startSeconds = (await seekLanding(settings.ffprobe, inputs, range.startSeconds)) ?? range.startSeconds;
+        return { startSeconds, durationSeconds: range.endSeconds - startSeconds, ...cutRange(settings.ffmpeg, inputs, range) };
       } catch (error) {
         await inputs.close();
         if (error instanceof ExitError && !inputs.server?.failure) {
@@ -34,6 +43,17 @@ export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }):
         }
         throw readFailure(inputs, error);
       }
+    },
+
+    async join(groups, keepSeconds) {
+      const inputs = await partInputs(groups.flat(), unreadBound(MAX_UNREAD_BYTES));
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-clip-'));
+      const lists = grouped(inputs.urls, groups).map((urls, i) => ({ file: path.join(dir, `input-${i}.txt`), text: concatList(urls) }));
+      for (const list of lists) await writeFile(list.file, list.text);
+      const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+      for (const list of lists) args.push('-protocol_whitelist', inputs.protocols, '-f', 'concat', '-safe', '0', '-i', list.file);
+      args.push(...lists.flatMap((_, i) => ['-map', String(i)]), '-t', keepSeconds.toFixed(3), ...CLIP_OUTPUT);
+      return run(settings.ffmpeg, args, inputs, () => rm(dir, { recursive: true, force: true }));
     },
   };
 }
@@ -50,14 +70,16 @@ async function seekLanding(ffprobe: string, inputs: PartInputs, seconds: number)
   return null;
 }
 
-/** Starts ffmpeg on the range; the clip's body is its stdout, which errors should ffmpeg fail. */
-function cutFrom(ffmpeg: string, inputs: PartInputs, range: ClipRange, startSeconds: number): CutClip {
+/** ffmpeg cutting `range` of the one input: an input -ss seeks back to the keyframe ffprobe found, and -to (an input option) stops reading at the end. */
+function cutRange(ffmpeg: string, inputs: PartInputs, range: ClipRange): Pick<CutClip, 'body' | 'cancel'> {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-protocol_whitelist', inputs.protocols];
-  // an input -ss seeks back to the keyframe ffprobe found; -to (an input option) stops reading at the end
   args.push('-ss', range.startSeconds.toFixed(3), '-to', range.endSeconds.toFixed(3), '-i', inputs.urls[0] as string);
-  args.push('-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-avoid_negative_ts', 'make_zero');
-  // fragmented: written front to back, so it streams as it is made
-  args.push('-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1');
+  args.push('-map', '0:v?', '-map', '0:a?', ...CLIP_OUTPUT);
+  return run(ffmpeg, args, inputs);
+}
+
+/** Starts ffmpeg; the clip's body is its stdout, which errors should ffmpeg fail. The inputs are closed (and `cleanUp` run) once it exits. */
+function run(ffmpeg: string, args: string[], inputs: PartInputs, cleanUp: () => Promise<void> = async () => undefined): Pick<CutClip, 'body' | 'cancel'> {
   const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd: inputs.cwd });
   const body = new PassThrough();
   let stderr = '';
@@ -68,18 +90,18 @@ function cutFrom(ffmpeg: string, inputs: PartInputs, range: ClipRange, startSeco
   };
   child.on('error', (error) => body.destroy(error));
   child.on('close', (code) => {
-    void inputs.close();
+    void inputs.close().then(cleanUp);
     if (code === 0 && inputs.server?.failure == null) body.end();
     else if (!body.destroyed)
       body.destroy(readFailure(inputs, new ExitError(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`)));
   });
   body.on('close', kill);
-  return { startSeconds, durationSeconds: range.endSeconds - startSeconds, body, cancel: () => body.destroy() };
+  return { body, cancel: () => body.destroy() };
 }
 
 /** `error`, said to be the store's when the part server could not read the video. */
 function readFailure(inputs: PartInputs, error: unknown): Error {
   const failure = inputs.server?.failure;
-  if (failure) return new Error(`the archive could not be read: ${failure.message}`, { cause: error });
+  if (failure) return new Error(`the recording could not be read: ${failure.message}`, { cause: error });
   return error instanceof Error ? error : new Error(String(error));
 }

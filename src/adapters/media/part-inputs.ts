@@ -1,7 +1,7 @@
 // Decisions: docs/decisions/0039-finalize-writes-once.md
 import path from 'node:path';
 import type { ByteSource } from '../../core/archive/ports.js';
-import { serveParts, type PartServer } from './part-server.js';
+import { serveParts, type InputPacing, type PartServer } from './part-server.js';
 
 /** Past this many files in one part, it is read through the part server: the concat protocol opens all of a part's files at once. */
 const MAX_FILES_PER_PART = 512;
@@ -22,12 +22,12 @@ export interface PartInputs {
  * The parts as ffmpeg reads them: each part's local files joined by the concat protocol, which
  * ffmpeg reads and seeks like the one file they make (so it places each part on the timeline as
  * it would the joined file), with nothing of Kura in between; else each part's URL on a loopback
- * part server reading them from the store.
+ * part server reading them from the store (held back by `pacing`).
  */
-export async function partInputs(parts: readonly ByteSource[]): Promise<PartInputs> {
+export async function partInputs(parts: readonly ByteSource[], pacing?: InputPacing): Promise<PartInputs> {
   const local = localInputs(parts);
   if (local !== null) return { ...local, protocols: 'file,concat', server: null, close: async () => undefined };
-  const server = await serveParts(parts);
+  const server = await serveParts(parts, pacing);
   return { urls: server.urls, protocols: 'file,http,tcp', server, close: () => server.close() };
 }
 

@@ -25,8 +25,8 @@ export interface PartServer {
 export interface InputPacing {
   /** ffmpeg made a request: it reads no more of what earlier responses sent (it seeks by reconnecting). */
   requested(): void;
-  /** Resolves once `bytes` more may be sent, and counts them as sent. */
-  beforeWrite(bytes: number): Promise<void>;
+  /** Resolves once `bytes` more may be sent on `socket` (the connection of the response), and counts them as sent. */
+  beforeWrite(bytes: number, socket?: Socket): Promise<void>;
 }
 
 const unpaced: InputPacing = { requested: () => undefined, beforeWrite: async () => undefined };
@@ -70,7 +70,7 @@ export async function serveParts(
       response.end();
       return;
     }
-    send(part, range, response, (bytes) => pace.beforeWrite(bytes)).catch((error: Error) => {
+    send(part, range, response, (bytes) => pace.beforeWrite(bytes, request.socket)).catch((error: Error) => {
       failure ??= error;
       response.destroy(error);
     });

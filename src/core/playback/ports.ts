@@ -17,4 +17,9 @@ export interface CutClip {
 export interface ClipCutter {
   /** `range` of the MP4 `video`, read only where the cut needs it (its index and the media of the range). */
   cut(video: ByteSource, range: ClipRange): Promise<CutClip>;
+  /**
+   * The first `keepSeconds` of `inputs` joined: each input's sources played one after another
+   * (whole segments of a capture), several inputs side by side (a video and an audio track).
+   */
+  join(inputs: ReadonlyArray<readonly ByteSource[]>, keepSeconds: number): Promise<Pick<CutClip, 'body' | 'cancel'>>;
 }

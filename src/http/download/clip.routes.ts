@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { clipArchive, type ClipDeps } from '../../core/playback/clip-archive.js';
+import { clipRecording, type ClipDeps } from '../../core/playback/clip-recording.js';
 import type { Guard } from '../auth/guard.js';
 import { FeedTokenQuerySchema } from '../feeds/feeds.schema.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
@@ -12,6 +12,8 @@ import { ClipGate, type ClipLimits } from './clip-gate.js';
 export const CLIP_START_HEADER = 'x-kura-clip-start';
 /** How long the clip is (seconds), from its start to the end asked for. */
 export const CLIP_DURATION_HEADER = 'x-kura-clip-duration';
+/** The stretches the recording lost inside the clip, which it leaves out: `at+seconds` (from its start), comma-separated. */
+export const CLIP_LOST_HEADER = 'x-kura-clip-lost';
 
 export interface ClipRouteDeps extends ClipDeps {
   guard: Guard;
@@ -52,6 +54,12 @@ export function clipRoutes(deps: ClipRouteDeps): FastifyPluginAsyncTypebox {
               headers: {
                 [CLIP_START_HEADER]: seconds('where the clip starts in the recording, in seconds'),
                 [CLIP_DURATION_HEADER]: seconds('how long the clip is, in seconds'),
+                [CLIP_LOST_HEADER]: Type.Optional(
+                  Type.String({
+                    pattern: '^\\d+\\.\\d{3}\\+\\d+\\.\\d{3}(,\\d+\\.\\d{3}\\+\\d+\\.\\d{3})*$',
+                    description: 'only when the recording lost stretches inside the clip, which it leaves out: `at+seconds` from its start, comma-separated',
+                  }),
+                ),
               },
             },
             ...rateLimitedResponse,
@@ -70,13 +78,14 @@ async function sendClip(deps: ClipRouteDeps, gate: ClipGate, request: FastifyReq
   const leave = gate.enter(caller === null ? `address ${request.ip}` : `user ${caller.user.id}`);
   try {
     const { start, end, last } = request.query;
-    const clip = await clipArchive(deps, { id: request.params.id, start, end, last });
+    const clip = await clipRecording(deps, { id: request.params.id, start, end, last });
     clip.body.once('close', leave);
     request.raw.once('close', () => {
       if (!reply.raw.writableFinished) clip.cancel();
     });
     reply.type(clip.meta.contentType).header('content-disposition', clip.meta.contentDisposition);
     reply.header(CLIP_START_HEADER, clip.startSeconds.toFixed(3)).header(CLIP_DURATION_HEADER, clip.durationSeconds.toFixed(3));
+    if (clip.lost.length > 0) reply.header(CLIP_LOST_HEADER, clip.lost.map((l) => `${l.atSeconds.toFixed(3)}+${l.seconds.toFixed(3)}`).join(','));
     return reply.send(clip.body);
   } catch (error) {
     leave();

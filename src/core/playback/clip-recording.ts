@@ -1,0 +1,66 @@
+// Decisions: docs/decisions/0128-clips.md, docs/decisions/0129-live-clips.md
+import { fileNameOf, objectMeta, type ObjectMeta } from '../archive/object-keys.js';
+import type { ArchiveStore } from '../archive/ports.js';
+import { AppError } from '../errors.js';
+import { getLivestream } from '../records/get-livestream.js';
+import type { Livestream } from '../records/livestream.js';
+import { clipLive, type LiveClipDeps } from './clip-live.js';
+import { clipRange, linkTimeOf, type ClipAsked } from './clip-times.js';
+import type { LostStretch } from './live-clip-plan.js';
+import type { CutClip } from './ports.js';
+
+/** What clips read: the records, the stored archives, live playback's view of captures under way, and the cutter. */
+export interface ClipDeps extends LiveClipDeps {
+  store: Pick<ArchiveStore, 'stat' | 'read' | 'localPath'>;
+}
+
+/** A clip being cut, with how it is served: its type and a file name that says the record and the times. */
+export interface Clip extends CutClip {
+  meta: ObjectMeta;
+  /** The name it is saved under (also in `meta`'s Content-Disposition). */
+  fileName: string;
+  /** Where it ends in the recording (the end asked for, or the recording's end before it). */
+  endSeconds: number;
+  /** Stretches the recording lost inside the clip (seconds from its start), which it leaves out. */
+  lost: LostStretch[];
+}
+
+/**
+ * Cuts `start`–`end` or the `last` seconds (as parseTime reads them) of a record, without
+ * re-encoding: of a finished record's stored archive, reading only the parts of it the clip
+ * needs; of a record being recorded, of what is recorded so far (see clipLive). Throws
+ * `livestream_not_found`, `invalid_parameter` (a bad or too long range, naming the field),
+ * `archive_not_ready` (upcoming, failed, or archived elsewhere: an imported URL),
+ * `capture_not_started` and `archive_missing` (not in storage).
+ */
+export async function clipRecording(deps: ClipDeps, request: { id: string } & ClipAsked): Promise<Clip> {
+  const record = await getLivestream(deps, request.id);
+  const clip = record.status === 'live' ? await clipLive(deps, record, request) : { ...(await clipArchive(deps, record, request)), lost: [] };
+  const named = { id: record.id, title: `${record.title || record.id} (${linkTimeOf(clip.startSeconds)}-${linkTimeOf(clip.endSeconds)})` };
+  return { ...clip, meta: objectMeta(named, 'video'), fileName: fileNameOf(named, 'video') };
+}
+
+async function clipArchive(deps: ClipDeps, record: Livestream, asked: ClipAsked): Promise<CutClip & { endSeconds: number }> {
+  const key = record.archive?.videoKey ?? null;
+  if (record.status !== 'finished' || key === null || record.archive === null) {
+    const where = record.archive?.externalUrl
+      ? `it is archived elsewhere (${record.archive.externalUrl}): only what Kura stores can be clipped`
+      : `status: ${record.status}`;
+    throw new AppError('conflict', 'archive_not_ready', `${record.id} has no archive here to clip (${where}).`);
+  }
+  const range = clipRange(asked, record.archive.lengthSeconds, deps.maxSeconds);
+  const object = await deps.store.stat(key);
+  if (object === null) throw new AppError('gone', 'archive_missing', `The video of ${record.id} is not in storage.`);
+  const local = deps.store.localPath(key);
+  const video = {
+    bytes: object.bytes,
+    read: (bytes: { start: number; end: number }) => readRange(deps.store, key, bytes),
+    ...(local === null ? {} : { files: [local] }),
+  };
+  return { ...(await deps.cutter.cut(video, range)), endSeconds: range.endSeconds };
+}
+
+/** Bytes `range` of the object `key`, read from the store as they are asked for. */
+async function* readRange(store: Pick<ArchiveStore, 'read'>, key: string, range: { start: number; end: number }): AsyncIterable<Uint8Array> {
+  yield* (await store.read(key, range)) as AsyncIterable<Uint8Array>;
+}
