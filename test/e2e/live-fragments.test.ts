@@ -1,9 +1,13 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { runKura } from '../support/cli.js';
 import { liveFromStart } from '../support/yt-dlp-state.js';
 import { useYouTubeHarness } from '../support/youtube-harness.js';
 import { makeFragments, type FragmentMaterial } from '../support/youtube-fragments.js';
+import { probe } from '../support/long-archive.js';
 
 // Watching a YouTube stream recorded fragment by fragment while it is recorded: real `kura serve`,
 // ffmpeg-made fragments served by the googlevideo STAND-IN, the yt-dlp STAND-IN listing them, and
@@ -35,6 +39,15 @@ async function onceStarted(url: string): Promise<Response> {
     )
     .not.toBe('capture_not_started');
   return response as unknown as Response;
+}
+
+/** A clip of the record, saved and probed: its headers, its streams' codecs and its length. */
+async function clipOf(api: string, query: string): Promise<{ headers: Headers; codecs: string[]; seconds: number }> {
+  const response = await fetch(`${api}/api/download/${VIDEO_ID}/clip?${query}`);
+  expect(response.status, await response.clone().text()).toBe(200);
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'kura-live-clip-')), 'clip.mp4');
+  await writeFile(file, Buffer.from(await response.arrayBuffer()));
+  return { headers: response.headers, ...(await probe(file)) };
 }
 
 /** Resolves once the live video playlist lists fragment `sq`: Kura has caught up with a head that was there when it began. */
@@ -102,6 +115,16 @@ describe.each([
       // the page opens once Kura has recorded up to where the broadcast was when Kura found it: opened
       // while Kura still catches up (a loaded machine), its edge moves on faster than it plays
       await caughtUpTo(api, 14);
+      // a clip of what is recorded so far: the video and the audio track joined, from fragment 0
+      const clip = await clipOf(api, 'start=0&end=4');
+      expect([clip.headers.get('x-kura-clip-start'), clip.headers.get('x-kura-clip-duration'), clip.headers.get('x-kura-clip-lost')]).toEqual([
+        '0.000',
+        '4.000',
+        null,
+      ]);
+      expect(clip.codecs).toEqual(codecs === 'h264' ? ['h264', 'aac'] : ['vp9', 'opus']);
+      expect(Math.abs(clip.seconds - 4)).toBeLessThan(0.3);
+
       const browser = await launchBrowser();
       try {
         const page = await browser.newPage();
@@ -127,6 +150,10 @@ describe.each([
         if (lost !== undefined) {
           // live, it plays on past the lost fragment once Kura has given it up
           await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 60_000 }).toBeGreaterThan((lost + 1) * 2 + 1);
+          // a clip across it keeps the hole in its timeline, as the archive will, and says where it is
+          const clip = await clipOf(api, `start=${lost * 2 - 2}&end=${lost * 2 + 4}`);
+          expect(clip.headers.get('x-kura-clip-lost')).toBe('2.000+2.000');
+          expect(Math.abs(clip.seconds - 6)).toBeLessThan(0.3);
         }
         const played = () =>
           video.evaluate((v: HTMLVideoElement) => ({

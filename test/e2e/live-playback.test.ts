@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { probe, SEGMENT_REQUEST, startHlsFixture, type HlsFixture } from '../sup
 import { waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { e2eEnv } from '../support/serve-env.js';
+import { frameHashes } from '../support/long-archive.js';
 
 // Watching a stream while it is recorded, with the api and the worker in processes of their own
 // (`kura serve` with KURA_ROLE=api and KURA_ROLE=worker) on one PostgreSQL: ffprobe, as any HLS
@@ -101,6 +102,16 @@ describe('the live playlist, with the api and the worker in processes of their o
     const playlist = await (await fetch(live)).text();
     expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
     expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:0\n');
+
+    // a clip of what is recorded so far: the first 2 s, from the first segment, as the source encoded them
+    const clip = await fetch(`${api}/api/download/${id}/clip?start=0.5&end=2`);
+    expect(clip.status, await clip.clone().text()).toBe(200);
+    expect([clip.headers.get('x-kura-clip-start'), clip.headers.get('x-kura-clip-duration')]).toEqual(['0.000', '2.000']);
+    const clipFile = path.join(cwd, 'clip.mp4');
+    await writeFile(clipFile, Buffer.from(await clip.arrayBuffer()));
+    const source = ['seg00000.ts', 'seg00001.ts'].map((segment) => path.join(fixture.dir, 'live', segment));
+    // 61 frames asked of the clip: it holds exactly the 60 of its 2 s, the source's own pictures
+    expect(await frameHashes(clipFile, 61)).toEqual(await frameHashes(`concat:${source.join('|')}`, 60));
 
     await encoded;
     const done = await waitForRecord(db.url, id, (r) => r.status === 'finished' || r.status === 'failed');

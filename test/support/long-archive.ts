@@ -34,13 +34,18 @@ export async function makeLongArchive(minutes: number): Promise<LongArchive> {
   return { file, bytes: (await stat(file)).size, seconds: minutes * 60 };
 }
 
-/** Sizes of the first `count` packets of `stream` (v:0, a:0) of an MP4, from `fromSeconds` on: equal sizes in a clip and its source show a stream copy. */
-export async function packetSizes(file: string, stream: string, count: number, fromSeconds = 0): Promise<number[]> {
+/** Sizes of the first `count` packets of `stream` (v:0, a:0) of a media file, from `fromSeconds` on (from its start without): equal sizes in a clip and its source show a stream copy. */
+export async function packetSizes(file: string, stream: string, count: number, fromSeconds?: number): Promise<number[]> {
   const { stdout } = await run('ffprobe', [
-    ...['-v', 'error', '-select_streams', stream, '-read_intervals', `${fromSeconds}%+#${count}`],
+    ...['-v', 'error', '-select_streams', stream, '-read_intervals', `${fromSeconds ?? ''}%+#${count}`],
     ...['-show_entries', 'packet=size', '-of', 'csv=p=0', file],
   ]);
-  return stdout.trim().split('\n').map(Number);
+  // MPEG-TS packets carry side data, which adds empty fields and lines
+  return stdout
+    .split('\n')
+    .map((line) => line.split(',')[0] ?? '')
+    .filter((size) => size !== '')
+    .map(Number);
 }
 
 /** The streams and duration of a media file as ffprobe reads them. */
@@ -75,4 +80,13 @@ export async function headOf(file: string): Promise<{ moovEnd: number }> {
   } finally {
     await handle.close();
   }
+}
+
+/** The MD5 of each of the first `count` decoded video frames of `input` (a file, or `concat:a.ts|b.ts`): the same pictures in a clip and its source, whatever their containers. */
+export async function frameHashes(input: string, count: number): Promise<string[]> {
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', input, '-map', '0:v:0', '-frames:v', String(count), '-f', 'framemd5', '-']);
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => line.split(',').at(-1)?.trim() ?? '');
 }

@@ -45,14 +45,18 @@ export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }):
       }
     },
 
-    async join(groups, keepSeconds) {
+    async join(groups, keepSeconds, { mpegts }) {
       const inputs = await partInputs(groups.flat(), unreadBound(MAX_UNREAD_BYTES));
       const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-clip-'));
       const lists = grouped(inputs.urls, groups).map((urls, i) => ({ file: path.join(dir, `input-${i}.txt`), text: concatList(urls) }));
       for (const list of lists) await writeFile(list.file, list.text);
       const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
       for (const list of lists) args.push('-protocol_whitelist', inputs.protocols, '-f', 'concat', '-safe', '0', '-i', list.file);
-      args.push(...lists.flatMap((_, i) => ['-map', String(i)]), '-t', keepSeconds.toFixed(3), ...CLIP_OUTPUT);
+      args.push(...lists.flatMap((_, i) => ['-map', String(i)]), '-t', keepSeconds.toFixed(3));
+      // a fragmented MP4's header is written before the first packet: MPEG-TS's AAC must lose its
+      // ADTS headers by an explicit filter (the muxer's own comes too late for that header)
+      if (mpegts) args.push('-bsf:a', 'aac_adtstoasc');
+      args.push(...CLIP_OUTPUT);
       return run(settings.ffmpeg, args, inputs, () => rm(dir, { recursive: true, force: true }));
     },
   };

@@ -33,6 +33,7 @@ export async function clipLive(deps: LiveClipDeps, record: Livestream, asked: Cl
     capture === null ? [[], [], new Map<number, number>()] : await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
   const notStarted = new AppError('conflict', 'capture_not_started', `Nothing of ${id} can be cut yet: its first segments are not recorded here yet.`, 5);
   let plan: LiveClipPlan;
+  let mpegts = false;
   const fragments = capture?.fragmentFormats ?? null;
   if (fragments !== null) {
     const recorded = readableFragments(segments, readable, fragments.fragmentSeconds);
@@ -55,12 +56,13 @@ export async function clipLive(deps: LiveClipDeps, record: Livestream, asked: Cl
       if (segment === null || inits.has(segment.part)) continue;
       const format = await deps.formats.of(id, segment.part, segment.endOffset);
       inits.set(segment.part, format?.kind === 'fmp4' ? format.initBytes : 0);
+      mpegts ||= format?.kind === 'mpegts';
     }
     plan = planHlsClip(timeline, range, inits);
   }
   const parts = partSources(deps.bytes, id, readable);
   const inputs = plan.inputs.map((sources) => sources.map((spans: FragmentSpan[]) => trackSource(spans, parts)));
-  const cut = await deps.cutter.join(inputs, plan.keepSeconds);
+  const cut = await deps.cutter.join(inputs, plan.durationSeconds, { mpegts });
   return {
     ...cut,
     startSeconds: plan.startSeconds,

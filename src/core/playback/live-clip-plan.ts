@@ -13,15 +13,14 @@ export interface LostStretch {
  * What a clip of a capture under way reads: its inputs (one per track, a video and an audio track
  * are two; each a list of sources played one after another, each source the spans of one run of
  * whole segments in a part), where it begins on the live timeline (its first whole segment's
- * start), and the recording's lost stretches inside it, which the joined media leaves out.
+ * start), how long it is, and the recording's lost stretches inside it. A run goes on across
+ * what was lost inside its part, whose media's own times keep the hole, as the archive will.
  */
 export interface LiveClipPlan {
   inputs: FragmentSpan[][][];
   startSeconds: number;
   /** From the start to the end asked, on the live timeline (lost stretches included). */
   durationSeconds: number;
-  /** The media to keep from the start: `durationSeconds` less the lost stretches. */
-  keepSeconds: number;
   lost: LostStretch[];
 }
 
@@ -88,8 +87,8 @@ export function planHlsClip(timeline: readonly Placed[], range: ClipRange, initB
     run = null;
   };
   for (const { segment, startOffset } of used) {
-    if (segment === null || (run !== null && run.part !== segment.part)) close();
     if (segment === null) continue;
+    if (run !== null && run.part !== segment.part) close();
     if (run === null) run = { part: segment.part, from: startOffset, to: segment.endOffset };
     else run.to = segment.endOffset;
   }
@@ -155,13 +154,11 @@ export function planFragmentClip(
   return finished(inputs, startSeconds, Math.min(range.endSeconds, recorded.recordedSeconds), lost);
 }
 
-/** The plan with its lengths: from `startSeconds` to `endSeconds`, the lost stretches (on the timeline) made relative to its start. */
+/** The plan from `startSeconds` to `endSeconds`, its lost stretches (on the timeline) made relative to its start. */
 function finished(inputs: FragmentSpan[][][], startSeconds: number, endSeconds: number, lostOnTimeline: readonly LostStretch[]): LiveClipPlan {
   const lost = lostOnTimeline.map((stretch) => ({
     atSeconds: stretch.atSeconds - startSeconds,
     seconds: Math.min(stretch.seconds, endSeconds - stretch.atSeconds),
   }));
-  const durationSeconds = endSeconds - startSeconds;
-  const lostSeconds = lost.reduce((sum, stretch) => sum + stretch.seconds, 0);
-  return { inputs, startSeconds, durationSeconds, keepSeconds: durationSeconds - lostSeconds, lost };
+  return { inputs, startSeconds, durationSeconds: endSeconds - startSeconds, lost };
 }

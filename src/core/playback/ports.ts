@@ -20,6 +20,7 @@ export interface ClipCutter {
   /**
    * The first `keepSeconds` of `inputs` joined: each input's sources played one after another
    * (whole segments of a capture), several inputs side by side (a video and an audio track).
+   * `mpegts`: the sources are MPEG-TS (an HLS capture's segments, whose AAC carries ADTS headers).
    */
-  join(inputs: ReadonlyArray<readonly ByteSource[]>, keepSeconds: number): Promise<Pick<CutClip, 'body' | 'cancel'>>;
+  join(inputs: ReadonlyArray<readonly ByteSource[]>, keepSeconds: number, options: { mpegts: boolean }): Promise<Pick<CutClip, 'body' | 'cancel'>>;
 }
