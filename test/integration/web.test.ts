@@ -75,4 +75,37 @@ describe('the web UI as the api serves it', () => {
     expect(unknown.body).toContain('<div id="app"></div>');
     expect(unknown.body).not.toContain('og:title');
   });
+
+  it('says the moment a link to one opens at (?t=): og:url with it in one form, the description from it, og:video from it; the canonical page without it', async () => {
+    await kura.load([buildRecord({ id: 'og-t', channelName: 'Chan', length: 7200 })]);
+    const head = async (query: string) => {
+      const page = await kura.app.inject({ url: `/archive/og-t${query}` });
+      expect(page.statusCode, query).toBe(200);
+      const tag = (property: string) => new RegExp(`<meta property="${property}" content="([^"]*)">`).exec(page.body)?.[1];
+      return {
+        url: tag('og:url'),
+        description: tag('og:description'),
+        video: tag('og:video'),
+        canonical: /<link rel="canonical" href="([^"]*)">/.exec(page.body)?.[1],
+      };
+    };
+    const page = `${TEST_PUBLIC_URL}/archive/og-t`;
+    for (const t of ['1h02m03s', '3723', '1:02:03', '3723.9']) {
+      expect(await head(`?t=${encodeURIComponent(t)}`), t).toEqual({
+        url: `${page}?t=1h02m03s`,
+        description: 'From 1:02:03 · Chan · 2024-01-01 · 2 h 0 min · archived on Kura',
+        video: 'https://archive.example.org/og-t.mp4#t=3723',
+        canonical: page,
+      });
+    }
+    // no time, past the end of the recording, or given twice: the page as without one (and never a 400)
+    for (const query of ['', '?t=soon', '?t=2h00m00s', '?t=1&t=2']) {
+      expect(await head(query), query).toEqual({
+        url: page,
+        description: 'Chan · 2024-01-01 · 2 h 0 min · archived on Kura',
+        video: 'https://archive.example.org/og-t.mp4',
+        canonical: page,
+      });
+    }
+  });
 });

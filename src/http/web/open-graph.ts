@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0062-web-ui-svelte-vite.md
+import { clockOf, linkTimeOf } from '../../core/playback/clip-times.js';
 import type { Channel } from '../channels/channels.schema.js';
 import type { LivestreamRecord } from '../livestreams/record.schema.js';
 
@@ -19,16 +20,36 @@ export function duration(seconds: number): string {
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
 }
 
-/** Open Graph and Twitter tags for an archive page, so a shared link previews without JavaScript. */
-export function archiveHead(record: LivestreamRecord, pageUrl: string): string {
+/**
+ * Open Graph and Twitter tags for an archive page, so a shared link previews without JavaScript.
+ * A link to a moment (`atSeconds`, its `?t=`) says so: its og:url keeps the time (in one form,
+ * `?t=1h02m03s`), its description begins `From 1:02:03`, and its og:video carries the media
+ * fragment `#t=3723`, which a preview playing the file itself starts from and the server never
+ * sees; the canonical link stays the page without the time, one page for every moment of it.
+ */
+export function archiveHead(record: LivestreamRecord, pageUrl: string, atSeconds: number | null = null): string {
   const facts = [record.channelName, record.scheduledStart.slice(0, 10)];
+  if (atSeconds !== null) facts.unshift(`From ${clockOf(atSeconds)}`);
   if (record.length !== undefined) facts.push(duration(record.length));
   facts.push(record.finished ? 'archived on Kura' : `${record.status} on Kura`);
   const media: Array<[string, string]> = [];
   if (record.thumbnail !== '') media.push(['og:image', record.thumbnail]);
-  if (record.downloadUrl !== undefined) media.push(['og:video', record.downloadUrl], ['og:video:type', 'video/mp4']);
+  if (record.downloadUrl !== undefined) {
+    // an archive kept elsewhere may have a fragment of its own, which stays as it is
+    const fragment = atSeconds === null || record.downloadUrl.includes('#') ? '' : `#t=${Math.floor(atSeconds)}`;
+    media.push(['og:video', record.downloadUrl + fragment], ['og:video:type', 'video/mp4']);
+  }
   const description = facts.filter((f) => f !== '').join(' · ');
-  return pageHead({ type: 'video.other', title: record.title || record.id, description, pageUrl, media, largeImage: record.thumbnail !== '' });
+  const shared = atSeconds === null ? pageUrl : `${pageUrl}?t=${linkTimeOf(atSeconds)}`;
+  return pageHead({
+    type: 'video.other',
+    title: record.title || record.id,
+    description,
+    pageUrl: shared,
+    canonicalUrl: pageUrl,
+    media,
+    largeImage: record.thumbnail !== '',
+  });
 }
 
 /** Open Graph and Twitter tags for a channel's page: its name, and what of it is archived. */
@@ -39,7 +60,7 @@ export function channelHead(channel: Channel, pageUrl: string): string {
   facts.push('on Kura');
   const name = channel.channelName || channel.channelId;
   const feed = `/feeds/archives.atom?channelId=${encodeURIComponent(channel.channelId)}`;
-  const head = pageHead({ type: 'website', title: name, description: facts.join(' · '), pageUrl, media: [], largeImage: false });
+  const head = pageHead({ type: 'website', title: name, description: facts.join(' · '), pageUrl, canonicalUrl: pageUrl, media: [], largeImage: false });
   return `${head}\n<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`${name}: archives`)}" href="${escapeHtml(feed)}">`;
 }
 
@@ -47,7 +68,10 @@ interface PageFacts {
   type: string;
   title: string;
   description: string;
+  /** The page as shared (og:url). */
   pageUrl: string;
+  /** The page as search engines should index it. */
+  canonicalUrl: string;
   /** og:image, og:video… tags, after the page's own. */
   media: Array<[string, string]>;
   largeImage: boolean;
@@ -65,6 +89,6 @@ function pageHead(page: PageFacts): string {
   const meta = tags.map(([property, content]) => `<meta property="${property}" content="${escapeHtml(content)}">`);
   meta.push(`<meta name="twitter:card" content="${page.largeImage ? 'summary_large_image' : 'summary'}">`);
   meta.push(`<meta name="description" content="${escapeHtml(page.description)}">`);
-  meta.push(`<link rel="canonical" href="${escapeHtml(page.pageUrl)}">`);
+  meta.push(`<link rel="canonical" href="${escapeHtml(page.canonicalUrl)}">`);
   return `<title>${escapeHtml(page.title)} · Kura</title>\n${meta.join('\n')}`;
 }

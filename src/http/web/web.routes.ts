@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { isListed } from '../../core/channels/channel.js';
+import { parseTime } from '../../core/playback/clip-times.js';
 import { CHANNEL_ID_MAX_LENGTH } from '../../core/vocabulary.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import { presentChannel } from '../channels/channel.presenter.js';
@@ -22,7 +23,15 @@ const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="des
 /** Tells the app whether this instance is private before it asks anything (it shows a stranger the login page only). */
 const modeMeta = (publicRead: boolean) => `\n<meta name="kura-public-read" content="${publicRead}">`;
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });
+// any value: a `t` that is no time (or given twice) is ignored, as the page ignores it, never a 400
+const ArchiveQuerySchema = Type.Object({ t: Type.Optional(Type.Unknown({ description: 'a moment of the recording the link opens the player at' })) });
 const ChannelPageParamsSchema = Type.Object({ channelId: Type.String() });
+
+/** A link's `t` as seconds of the recording, or null when it is no time or past the end of the recording. */
+function linkTime(t: unknown, lengthSeconds: number | undefined): number | null {
+  const seconds = typeof t === 'string' ? parseTime(t) : null;
+  return seconds !== null && (lengthSeconds === undefined || seconds < lengthSeconds) ? seconds : null;
+}
 
 /** The app's index.html with the default head, for pages whose HTML names nothing in particular; null when the UI was not built. */
 export function defaultWebPage(dir: string, publicRead: boolean): string | null {
@@ -76,16 +85,18 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
     for (const url of CLIENT_ROUTES) {
       app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, defaultHtml));
     }
-    app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema } }, async (request, reply) => {
+    app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema, querystring: ArchiveQuerySchema } }, async (request, reply) => {
       const { id } = request.params;
       if (!deps.publicRead) return page(reply, defaultHtml);
       const record = validId.test(id) ? await deps.livestreams.findById(id) : null;
       // an unknown id (or one being taken down) still gets the app, which says so; the status tells crawlers
       if (record === null || record.takedown !== null) return page(reply, defaultHtml, 404);
       const pageUrl = `${deps.publicUrl}/archive/${encodeURIComponent(id)}`;
+      const presented = presentRecord(record, deps.publicUrl, 'public');
+      const at = linkTime(request.query.t, presented.length);
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presentRecord(record, deps.publicUrl, 'public'), pageUrl) + modeMeta(true)),
+        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presented, pageUrl, at) + modeMeta(true)),
       );
     });
     app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {
