@@ -36,6 +36,8 @@ export class WebmLivePlayer {
   private wake: (() => void) | null = null;
   /** Where the viewer is on the media timeline: the live edge until the first fragment is appended and the element sent there. */
   private position: () => number = () => Number.POSITIVE_INFINITY;
+  /** Where the viewer asked to begin, in seconds of the playlist. */
+  private from = Number.POSITIVE_INFINITY;
   /** Seconds of each fragment, as the video's playlist says. */
   targetSeconds = 2;
 
@@ -54,8 +56,9 @@ export class WebmLivePlayer {
     return typeof MediaSource !== 'undefined' && TRACKS.every((track) => MediaSource.isTypeSupported(types[track]));
   }
 
-  /** Starts playing from the live edge; what is recorded before stays seekable. */
-  start(): void {
+  /** Starts playing from the live edge, or from `from` (seconds of the recording) when that is before it; what is recorded before stays seekable. */
+  start(from = Number.POSITIVE_INFINITY): void {
+    this.from = from;
     this.video.src = URL.createObjectURL(this.source);
     this.video.addEventListener('seeking', this.onSeeking);
     this.video.addEventListener('timeupdate', this.onProgress);
@@ -148,7 +151,7 @@ export class WebmLivePlayer {
       if (loaded === null) return this.onStale();
     }
     const video = this.tracks.get('video') as TrackState;
-    const edge = (video.fragments.at(-1)?.end ?? 0) - EDGE_TARGETS * this.targetSeconds;
+    const edge = Math.min(this.from, (video.fragments.at(-1)?.end ?? 0) - EDGE_TARGETS * this.targetSeconds);
     for (const state of this.tracks.values())
       state.next = Math.max(
         0,
