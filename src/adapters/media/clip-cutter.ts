@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0128-clips.md, docs/decisions/0129-live-clips.md
+// Decisions: docs/decisions/0128-clips.md
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

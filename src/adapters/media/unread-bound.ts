@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0128-clips.md
 import type { Socket } from 'node:net';
 import { loopbackQueued } from './loopback-queue.js';
 import type { InputPacing } from './part-server.js';

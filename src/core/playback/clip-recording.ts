@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0128-clips.md, docs/decisions/0129-live-clips.md
+// Decisions: docs/decisions/0129-live-clips.md
 import { fileNameOf, objectMeta, type ObjectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore } from '../archive/ports.js';
 import { AppError } from '../errors.js';
