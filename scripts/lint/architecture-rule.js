@@ -39,6 +39,7 @@ export const CORE_DOMAINS = {
   capture: ['kernel', 'records', 'archive', 'sources'],
   playback: ['kernel', 'records', 'archive', 'capture'],
   chat: ['kernel', 'records', 'archive', 'capture'],
+  moments: ['kernel', 'records', 'accounts'],
   'record-actions': ['kernel', 'records', 'archive', 'capture', 'chat', 'sources', 'accounts'],
   retention: ['kernel', 'records', 'archive', 'capture', 'accounts', 'record-actions'],
   follows: ['kernel', 'records', 'sources', 'capture', 'record-actions', 'retention'],

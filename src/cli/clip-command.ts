@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config/config.js';
 import { clipRecording } from '../core/playback/clip-recording.js';
-import { clockOf } from '../core/playback/clip-times.js';
+import { clockOf } from '../core/time-text.js';
 import { commandClipDeps } from '../wiring/clips.js';
 import { createStore } from '../wiring/storage.js';
 import { parseCommandArgs } from './command-args.js';

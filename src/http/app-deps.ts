@@ -4,6 +4,7 @@ import type { ArchiveCheckRepo } from '../core/archive/integrity.js';
 import type { CaptureRepo, FrameRequestSignal, RecordedBytes } from '../core/capture/ports.js';
 import type { ChannelRepo } from '../core/channels/ports.js';
 import type { ClipCutter } from '../core/playback/ports.js';
+import type { MomentRepo } from '../core/moments/ports.js';
 import type { ClipLimits } from './download/clip-gate.js';
 import type { ChatFiles, ChatLog } from '../core/chat/ports.js';
 import type { LivestreamRepo, WatchLooks } from '../core/records/ports.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   /** Retention (admin): channels' rules, pins, the preview, and the instance's default rules; unset: those routes are not served. */
   retention?: { retention: RetentionRepo; defaults: RetentionRules };
   captures: CaptureRepo;
+  /** Moments marked in records (issue 54). */
+  moments: MomentRepo;
   chats: ChatLog;
   /** The chat files stored beside finished archives, which a finalized archive's chat is read from. */
   chatFiles: ChatFiles;

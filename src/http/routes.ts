@@ -9,6 +9,7 @@ import { localAuthRoutes } from './auth/local-auth.routes.js';
 import { setupRoutes } from './auth/setup.routes.js';
 import { channelRoutes } from './channels/channels.routes.js';
 import { clipRoutes } from './download/clip.routes.js';
+import { momentRoutes } from './moments/moments.routes.js';
 import { liveDepsOf } from '../core/playback/get-live-playlist.js';
 import { downloadRoutes } from './download/download.routes.js';
 import { feedRoutes } from './feeds/feeds.routes.js';
@@ -94,7 +95,8 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(channelRoutes({ livestreams, channels, cache, pagination }));
     await api.register(queueRoutes({ livestreams, watchLooks, captures, cache, publicUrl, guard }));
     await api.register(statsRoutes({ livestreams, cache, usdPerGbPerMonth: settings.usdPerGbPerMonth, guard, disks: deps.disks?.read }));
-    await api.register(videoRoutes({ livestreams, watchLooks, captures, publicUrl, guard }));
+    await api.register(videoRoutes({ livestreams, watchLooks, captures, moments: deps.moments, publicUrl, guard }));
+    await api.register(momentRoutes({ livestreams, moments: deps.moments, rateLimiter, guard }));
     await api.register(chatRoutes({ livestreams, chats, chatFiles: deps.chatFiles }));
     await api.register(liveRoutes({ livestreams, captures, recordedBytes }));
     await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameRequests, store }));

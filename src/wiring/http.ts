@@ -13,6 +13,7 @@ import { diskSpace, rememberedFor } from '../adapters/os/disk-space.js';
 import { isReachable } from '../adapters/db/pool.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createChatFiles } from '../adapters/storage/chat-files.js';
+import { createMomentRepo } from '../adapters/db/moment-repo.js';
 import type { Config } from '../config/config.js';
 import { getDiskFigures, type DiskFigures } from '../core/archive/disk-figures.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
@@ -56,6 +57,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       webhooks: { ...createWebhookParts(config, database.pool), rateLimiter: accounts.rateLimiter },
       retention: { retention: database.retention, defaults: config.retention },
       captures: database.captures,
+      moments: createMomentRepo(database.pool),
       chats: database.chats,
       chatFiles: createChatFiles(store),
       // the spool of this data directory: the worker's own under `kura serve` (a live edge without waiting for a chunk to fill)

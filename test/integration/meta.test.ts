@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMomentRepo } from '../../src/adapters/db/moment-repo.js';
 import os from 'node:os';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
@@ -161,6 +162,7 @@ describe('readiness without a database', () => {
         watchLooks: kura.db.watchLooks,
         channels: createChannelRepo(kura.db.pool),
         captures: createCaptureRepo(kura.db.pool),
+        moments: createMomentRepo(kura.db.pool),
         chats: createChatRepo(kura.db.pool),
         chatFiles: { lines: async () => null },
         recordedBytes: { readable: async () => new Map(), read: async () => null },

@@ -13,6 +13,7 @@ import { createFrameRequestSignal } from '../../src/adapters/db/frame-repo.js';
 import { createRecordedBytes } from '../../src/adapters/capture/recorded-bytes.js';
 import { createSpool } from '../../src/adapters/capture/spool.js';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
+import { createMomentRepo } from '../../src/adapters/db/moment-repo.js';
 import { listenForChanges, type ClosableChangeFeed } from '../../src/adapters/db/change-listener.js';
 import { isReachable } from '../../src/adapters/db/pool.js';
 import { createFetcher } from '../../src/adapters/sources/http-fetch.js';
@@ -158,6 +159,7 @@ export async function startTestApp(
       chats: createChatRepo(db.pool),
       chatFiles: createChatFiles(store),
       captures,
+      moments: createMomentRepo(db.pool),
       recordedBytes: createRecordedBytes({ captures, store, spool }),
       frameRequests: createFrameRequestSignal(db.pool),
       store,

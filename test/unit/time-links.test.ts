@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as server from '../../src/core/playback/clip-times.js';
+import * as server from '../../src/core/time-text.js';
 import * as web from '../../web/src/lib/time-links.js';
 
 // The page reads a link's ?t= and writes "copy link at this time" with its own copy of the server's

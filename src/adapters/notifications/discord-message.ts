@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0060-discord-webhooks.md
 // A Discord webhook ("Execute Webhook") accepts its own body, not a Standard Webhooks event: a
 // delivery to a Discord URL sends this message instead of the raw event (issue 18).
+import { clockOf } from '../../core/time-text.js';
 
 /** Discord's documented embed limits, counted in characters (we count UTF-16 units, never fewer). */
 // total: title + description + field names and values + footer text + author name, over all embeds
@@ -89,6 +90,7 @@ const COLORS: Record<string, number> = {
   'livestream.finished': 0x57f287,
   'livestream.failed': 0xe67e22,
   'livestream.removed': 0x95a5a6,
+  'moment.added': 0x9b59b6,
   'follow.unhealthy': 0xfee75c,
   'webhook.test': 0x5865f2,
 };
@@ -102,7 +104,11 @@ const OTHER_COLOR = 0x99aab5;
 export function discordMessage(event: DiscordEvent, options: { publicUrl: string }): DiscordMessage {
   const base = options.publicUrl.replace(/\/+$/, '');
   const embed =
-    event.type === 'follow.unhealthy' ? followEmbed(event, base) : event.type.startsWith('livestream.') ? recordEmbed(event, base) : otherEmbed(event);
+    event.type === 'follow.unhealthy'
+      ? followEmbed(event, base)
+      : event.type.startsWith('livestream.') || event.type === 'moment.added'
+        ? recordEmbed(event, base)
+        : otherEmbed(event);
   return { username: 'Kura', allowed_mentions: { parse: [] }, embeds: [withinLimits(embed)] };
 }
 
@@ -114,7 +120,7 @@ function recordEmbed(event: DiscordEvent, base: string): DiscordEmbed {
     color: COLORS[event.type] ?? OTHER_COLOR,
     description: RECORD_WORDS[event.type] ?? `${event.type}`,
     ...timestampOf(event.timestamp),
-    fields: recordFields(event.type, record),
+    fields: [...(recordFields(event.type, record) ?? []), ...momentFields(event)],
   };
   // a removed record has no archive page left to link to
   if (record.id !== undefined && !removed) embed.url = httpUrl(`${base}/archive/${encodeURIComponent(record.id)}`);
@@ -133,6 +139,7 @@ const RECORD_WORDS: Record<string, string> = {
   'livestream.finished': 'Archived: the recording is ready to watch and download.',
   'livestream.failed': 'Failed: Kura could not archive this stream.',
   'livestream.removed': 'Removed from the archive by an admin.',
+  'moment.added': 'A moment was marked.',
 };
 
 function recordFields(type: string, record: Partial<RecordFields>): DiscordEmbed['fields'] {
@@ -149,6 +156,14 @@ function recordFields(type: string, record: Partial<RecordFields>): DiscordEmbed
   if (type === 'livestream.failed') fields.push({ name: 'Reason', value: escapeMarkdown(record.failureReason ?? 'no reason was recorded') });
   if (type === 'livestream.removed' && record.reason !== undefined) fields.push({ name: 'Reason', value: escapeMarkdown(record.reason) });
   return fields;
+}
+
+/** A `moment.added` event's moment: when, and what. */
+function momentFields(event: DiscordEvent): NonNullable<DiscordEmbed['fields']> {
+  if (event.type !== 'moment.added' || typeof event.data !== 'object' || event.data === null) return [];
+  const moment = pick<{ at: number; text: string }>((event.data as { moment?: unknown }).moment, { at: 'number', text: 'string' });
+  if (moment.at === undefined || moment.text === undefined) return [];
+  return [{ name: `At ${clockOf(moment.at)}`, value: escapeMarkdown(moment.text) }];
 }
 
 function followEmbed(event: DiscordEvent, base: string): DiscordEmbed {

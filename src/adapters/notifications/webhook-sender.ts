@@ -48,13 +48,18 @@ export function createWebhookSender(deps: { outbound: Pick<OutboundClient, 'send
 
 /**
  * The Standard Webhooks body: `{type, timestamp, data}`, `data` the record as /api/history shows it
- * (`presentFollow`: a follow event's follow as /api/follows shows it).
+ * with what else the event carries beside it (`moment.added`: its `moment`), or
+ * (`presentFollow`) a follow event's follow as /api/follows shows it.
  */
 export function standardBody(
   event: OutboxEvent,
   present: (record: NonNullable<OutboxEvent['record']>) => unknown,
   presentFollow?: (follow: NonNullable<OutboxEvent['follow']>) => unknown,
 ): unknown {
-  const data = event.record ? present(event.record) : event.follow && presentFollow ? presentFollow(event.follow) : (event.data ?? {});
+  const data = event.record
+    ? { ...(present(event.record) as object), ...event.data }
+    : event.follow && presentFollow
+      ? presentFollow(event.follow)
+      : (event.data ?? {});
   return { type: event.type, timestamp: event.occurredAt.toISOString(), data };
 }

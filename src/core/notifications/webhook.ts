@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'livestream.finished',
   'livestream.failed',
   'livestream.removed',
+  'moment.added',
   'follow.unhealthy',
   'webhook.test',
 ] as const;

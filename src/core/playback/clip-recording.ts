@@ -5,7 +5,8 @@ import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { Livestream } from '../records/livestream.js';
 import { clipLive, type LiveClipDeps } from './clip-live.js';
-import { clipRange, linkTimeOf, type ClipAsked } from './clip-times.js';
+import { linkTimeOf } from '../time-text.js';
+import { clipRange, type ClipAsked } from './clip-times.js';
 import type { LostStretch } from './live-clip-plan.js';
 import type { CutClip } from './ports.js';
 

@@ -21,7 +21,7 @@ export function presentLastCheck(look: WatchLook | null, audience: Audience): Li
 }
 
 /** A record with its capture facts, for `/api/video/{id}`; a failure's reason with its URLs redacted but for the admin. */
-export function presentDetails(details: CoreDetails, publicUrl: string, audience: Audience): LivestreamDetails {
+export function presentDetails(details: CoreDetails, publicUrl: string, audience: Audience): Omit<LivestreamDetails, 'moments'> {
   const { record: livestream, capture } = details;
   const record = presentRecord(livestream, publicUrl, audience);
   return {

@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0004-route-schemas-define-the-api.md
+import { MomentSchema } from '../moments/moments.schema.js';
 import Type, { type Static } from 'typebox';
 import { CAPTURE_STATES } from '../../core/capture/capture-lifecycle.js';
 import { INTEGRITY_STATES } from '../../core/vocabulary.js';
@@ -123,6 +124,7 @@ export const LivestreamDetailsSchema = Type.Object(
     pinned: Type.Boolean({ description: 'pinned by an admin: kept whatever the retention rules say' }),
     capture: Type.Union([CaptureDetailsSchema, Type.Null()], { description: 'null for records Kura did not capture (imported)' }),
     lastCheck: LastCheckSchema,
+    moments: Type.Array(MomentSchema, { description: 'the moments marked in it, by time (as GET /api/video/{id}/moments)' }),
   },
   { $id: 'LivestreamDetails' },
 );

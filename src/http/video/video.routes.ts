@@ -7,12 +7,15 @@ import { presentDetails } from '../livestreams/record.presenter.js';
 import { LivestreamDetailsSchema, LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import type { LivestreamRepo, WatchLooks } from '../../core/records/ports.js';
 import type { CaptureStates, PartLog } from '../../core/capture/ports.js';
+import type { MomentRepo } from '../../core/moments/ports.js';
+import { presentMoment } from '../moments/moments.schema.js';
 
 /** What the record details route uses. */
 export interface VideoRouteDeps {
   livestreams: LivestreamRepo;
   watchLooks: WatchLooks;
   captures: CaptureStates & PartLog;
+  moments: MomentRepo;
   publicUrl: string;
   guard: Pick<Guard, 'optional'>;
 }
@@ -33,7 +36,9 @@ export function videoRoutes(deps: VideoRouteDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const audience = await audienceOf(guard, request, reply);
-        return presentDetails(await getLivestreamDetails(deps, request.params.id), deps.publicUrl, audience);
+        const details = await getLivestreamDetails(deps, request.params.id);
+        const moments = await deps.moments.of(details.record.id);
+        return { ...presentDetails(details, deps.publicUrl, audience), moments: moments.map(presentMoment) };
       },
     );
   };

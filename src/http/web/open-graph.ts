@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0062-web-ui-svelte-vite.md
-import { clockOf, linkTimeOf } from '../../core/playback/clip-times.js';
+import { clockOf, linkTimeOf } from '../../core/time-text.js';
 import type { Channel } from '../channels/channels.schema.js';
 import type { LivestreamRecord } from '../livestreams/record.schema.js';
 

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { isListed } from '../../core/channels/channel.js';
-import { parseTime } from '../../core/playback/clip-times.js';
+import { parseTime } from '../../core/time-text.js';
 import { CHANNEL_ID_MAX_LENGTH } from '../../core/vocabulary.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import { presentChannel } from '../channels/channel.presenter.js';

@@ -1,5 +1,5 @@
 // Times in a recording as links and clips write them. The server reads the same forms with its own
-// parser (src/core/playback/clip-times.ts); the page may not load server code, so these are copies,
+// parser (src/core/time-text.ts); the page may not load server code, so these are copies,
 // and test/unit/time-links.test.ts holds the two to the same answers.
 
 /**
