@@ -101,7 +101,8 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     await api.register(liveRoutes({ livestreams, captures, recordedBytes }));
     await api.register(liveFrameRoutes({ livestreams, captures, looks: deps.frameRequests, store }));
     await api.register(logzRoutes({ livestreams, captures }));
-    await api.register(downloadRoutes({ livestreams, chats, store }));
+    const chapters = deps.clips === undefined ? undefined : { moments: deps.moments, cutter: deps.clips.cutter };
+    await api.register(downloadRoutes({ livestreams, chats, store, ...(chapters === undefined ? {} : { chapters }) }));
     if (deps.clips) await api.register(clipRoutes({ ...liveDepsOf({ livestreams, captures, bytes: recordedBytes }), store, ...deps.clips, guard }));
     await api.register(sourceRoutes({ source, submissionSource, rateLimiter, settings: { lookupLimit: rules.lookupLimit }, originalClient }));
     await api.register(userRoutes({ users, guard, originalClient }));

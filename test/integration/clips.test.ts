@@ -6,7 +6,8 @@ import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { finishedRecord, putObject, storeArchive } from '../support/archives.js';
-import { keyframeAtOrBefore, makeLongArchive, packetSizes, probe, type LongArchive } from '../support/long-archive.js';
+import { chaptersOfFile, keyframeAtOrBefore, packetCount, makeLongArchive, packetSizes, probe, type LongArchive } from '../support/long-archive.js';
+import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 
 // Clips of a finished archive on the fs store, cut by the real ffmpeg: what a person downloads.
 let kura: TestApp;
@@ -118,5 +119,30 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
     expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
     await first.body?.cancel();
     await expect.poll(async () => (await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=0&end=10` })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/download/{id}/video?chapters=true', () => {
+  it('sends the archive with its moments as MP4 chapters, each to the next; without moments, the file as it is', async () => {
+    const plain = await kura.app.inject({ url: `/api/download/${ID}/video?chapters=true` });
+    expect(plain.headers['content-length']).toBe(String(archive.bytes));
+    await addUser(kura, 'chapters');
+    const cookie = await logIn(kura, 'chapters');
+    for (const [at, text] of [[600.5, 'Song = 残響散歌; #2'], [0, 'Opening']] as const) {
+      const added = await kura.app.inject({ method: 'POST', url: `/api/video/${ID}/moments`, headers: { ...SAME_ORIGIN, cookie }, payload: { at, text } });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    const response = await kura.app.inject({ url: `/api/download/${ID}/video?chapters=true` });
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.headers['content-disposition']).toContain('attachment');
+    const file = await saved(response.rawPayload);
+    expect(await chaptersOfFile(file)).toEqual([
+      { start: 0, end: 600.5, title: 'Opening' },
+      { start: 600.5, end: 1200, title: 'Song = 残響散歌; #2' },
+    ]);
+    // copied, not re-encoded: the same pictures
+    expect(await packetSizes(file, 'v:0', 20, 900)).toEqual(await packetSizes(archive.file, 'v:0', 20, 900));
+    // every video and audio packet (beside them, the chapters' own text track)
+    expect(await packetCount(file)).toMatchObject(await packetCount(archive.file));
   });
 });

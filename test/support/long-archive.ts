@@ -90,3 +90,17 @@ export async function frameHashes(input: string, count: number): Promise<string[
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => line.split(',').at(-1)?.trim() ?? '');
 }
+
+/** The chapters of an MP4 as ffprobe reads them: start and end in seconds, and title. */
+export async function chaptersOfFile(file: string): Promise<Array<{ start: number; end: number; title: string }>> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_chapters', '-of', 'json', file]);
+  const { chapters } = JSON.parse(stdout) as { chapters: Array<{ start_time: string; end_time: string; tags?: { title?: string } }> };
+  return chapters.map((c) => ({ start: Number(c.start_time), end: Number(c.end_time), title: c.tags?.title ?? '' }));
+}
+
+/** How many packets each stream of a media file holds, by codec type (`{video: 12000, audio: 56250}`). */
+export async function packetCount(file: string): Promise<Record<string, number>> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_packets', '-show_entries', 'stream=codec_type,nb_read_packets', '-of', 'json', file]);
+  const { streams } = JSON.parse(stdout) as { streams: Array<{ codec_type: string; nb_read_packets: string }> };
+  return Object.fromEntries(streams.map((s) => [s.codec_type, Number(s.nb_read_packets)]));
+}

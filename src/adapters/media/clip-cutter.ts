@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { AppError } from '../../core/errors.js';
 import type { ClipRange } from '../../core/playback/clip-times.js';
-import type { ClipCutter, CutClip } from '../../core/playback/ports.js';
+import type { Chapter, ClipCutter, CutClip } from '../../core/playback/ports.js';
 import { withCachedHead } from './mp4-head-cache.js';
 import { concatList, grouped, partInputs, type PartInputs } from './part-inputs.js';
 import { ExitError, start } from './program.js';
@@ -59,7 +59,28 @@ export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }):
       args.push(...CLIP_OUTPUT);
       return run(settings.ffmpeg, args, inputs, () => rm(dir, { recursive: true, force: true }));
     },
+
+    async chaptered(video, chapters) {
+      const source = video.files === undefined ? await withCachedHead(video, MAX_CACHED_HEAD_BYTES) : video;
+      const inputs = await partInputs([source], unreadBound(MAX_UNREAD_BYTES));
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-chapters-'));
+      const metadata = path.join(dir, 'chapters.txt');
+      await writeFile(metadata, ffmetadata(chapters));
+      const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-protocol_whitelist', inputs.protocols, '-i', inputs.urls[0] as string];
+      // the chapters' file is read as a local file, whatever the archive's input allows
+      args.push('-i', metadata, '-map', '0', '-map_metadata', '0', '-map_chapters', '1', ...CLIP_OUTPUT);
+      return run(settings.ffmpeg, args, inputs, () => rm(dir, { recursive: true, force: true }));
+    },
   };
+}
+
+/** `chapters` as ffmpeg's metadata file (FFMETADATA1), each title's `=`, `;`, `#`, `\\` escaped. */
+function ffmetadata(chapters: readonly Chapter[]): string {
+  const escape = (text: string) => text.replace(/[=;#\\\n]/g, (c) => `\\${c}`);
+  const blocks = chapters.map(
+    (c) => `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${Math.round(c.startSeconds * 1000)}\nEND=${Math.round(c.endSeconds * 1000)}\ntitle=${escape(c.title)}\n`,
+  );
+  return `;FFMETADATA1\n${blocks.join('')}`;
 }
 
 /** Where a seek to `seconds` lands: the first video packet's time after it (or the first audio packet's, without video); null when neither comes. */

@@ -9,3 +9,9 @@ export function chapterLines(moments: readonly Moment[]): string {
     .map((moment) => `${clockOf(moment.atSeconds)} ${moment.text}\n`)
     .join('');
 }
+
+/** Moments as a video's chapters: each from its time to the next one's (the last to `lengthSeconds`), named by its text. */
+export function chaptersOf(moments: readonly Moment[], lengthSeconds: number): Array<{ startSeconds: number; endSeconds: number; title: string }> {
+  const sorted = [...moments].filter((m) => m.atSeconds < lengthSeconds).sort((a, b) => a.atSeconds - b.atSeconds);
+  return sorted.map((moment, i) => ({ startSeconds: moment.atSeconds, endSeconds: sorted[i + 1]?.atSeconds ?? lengthSeconds, title: moment.text }));
+}

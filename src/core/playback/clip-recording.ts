@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0129-live-clips.md
 import { fileNameOf, objectMeta, type ObjectMeta } from '../archive/object-keys.js';
-import type { ArchiveStore } from '../archive/ports.js';
+import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { Livestream } from '../records/livestream.js';
@@ -8,7 +8,7 @@ import { clipLive, type LiveClipDeps } from './clip-live.js';
 import { linkTimeOf } from '../time-text.js';
 import { clipRange, type ClipAsked } from './clip-times.js';
 import type { LostStretch } from './live-clip-plan.js';
-import type { CutClip } from './ports.js';
+import type { Chapter, CutClip } from './ports.js';
 
 /** What clips read: the records, the stored archives, live playback's view of captures under way, and the cutter. */
 export interface ClipDeps extends LiveClipDeps {
@@ -42,14 +42,23 @@ export async function clipRecording(deps: ClipDeps, request: { id: string } & Cl
 }
 
 async function clipArchive(deps: ClipDeps, record: Livestream, asked: ClipAsked): Promise<CutClip & { endSeconds: number }> {
+  const { video, lengthSeconds } = await storedVideo(deps, record);
+  const range = clipRange(asked, lengthSeconds, deps.maxSeconds);
+  return { ...(await deps.cutter.cut(video, range)), endSeconds: range.endSeconds };
+}
+
+/**
+ * A finished record's stored archive as a source read on demand, with its length. Throws
+ * `archive_not_ready` (not finished, or archived elsewhere) and `archive_missing` (not in storage).
+ */
+export async function storedVideo(deps: Pick<ClipDeps, 'store'>, record: Livestream): Promise<{ video: ByteSource; lengthSeconds: number }> {
   const key = record.archive?.videoKey ?? null;
   if (record.status !== 'finished' || key === null || record.archive === null) {
     const where = record.archive?.externalUrl
-      ? `it is archived elsewhere (${record.archive.externalUrl}): only what Kura stores can be clipped`
+      ? `it is archived elsewhere (${record.archive.externalUrl}): only what Kura stores can be cut`
       : `status: ${record.status}`;
-    throw new AppError('conflict', 'archive_not_ready', `${record.id} has no archive here to clip (${where}).`);
+    throw new AppError('conflict', 'archive_not_ready', `${record.id} has no archive here to cut (${where}).`);
   }
-  const range = clipRange(asked, record.archive.lengthSeconds, deps.maxSeconds);
   const object = await deps.store.stat(key);
   if (object === null) throw new AppError('gone', 'archive_missing', `The video of ${record.id} is not in storage.`);
   const local = deps.store.localPath(key);
@@ -58,7 +67,17 @@ async function clipArchive(deps: ClipDeps, record: Livestream, asked: ClipAsked)
     read: (bytes: { start: number; end: number }) => readRange(deps.store, key, bytes),
     ...(local === null ? {} : { files: [local] }),
   };
-  return { ...(await deps.cutter.cut(video, range)), endSeconds: range.endSeconds };
+  return { video, lengthSeconds: record.archive.lengthSeconds };
+}
+
+/**
+ * The whole archive of a finished record with `chapters` in it, copied as it is read. Throws
+ * `livestream_not_found`, `archive_not_ready` and `archive_missing`.
+ */
+export async function chapteredArchive(deps: Pick<ClipDeps, 'livestreams' | 'store' | 'cutter'>, id: string, chapters: readonly Chapter[]) {
+  const record = await getLivestream(deps, id);
+  const { video } = await storedVideo(deps, record);
+  return { ...(await deps.cutter.chaptered(video, chapters)), meta: objectMeta(record, 'video') };
 }
 
 /** Bytes `range` of the object `key`, read from the store as they are asked for. */

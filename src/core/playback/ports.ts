@@ -23,4 +23,13 @@ export interface ClipCutter {
    * `mpegts`: the sources are MPEG-TS (an HLS capture's segments, whose AAC carries ADTS headers).
    */
   join(inputs: ReadonlyArray<readonly ByteSource[]>, keepSeconds: number, options: { mpegts: boolean }): Promise<Pick<CutClip, 'body' | 'cancel'>>;
+  /** The whole MP4 `video` with `chapters` in it (MP4 chapters, as players list them), copied as it is read. */
+  chaptered(video: ByteSource, chapters: readonly Chapter[]): Promise<Pick<CutClip, 'body' | 'cancel'>>;
+}
+
+/** A chapter of a video: from `startSeconds` to the next one's start (or the end), named `title`. */
+export interface Chapter {
+  startSeconds: number;
+  endSeconds: number;
+  title: string;
 }

@@ -10,11 +10,23 @@ import { openDownload, type DownloadDeps, type Fetcher } from '../../core/record
 import { FeedTokenQuerySchema } from '../feeds/feeds.schema.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { bytesResponse, problemResponses, redirectResponse } from '../responses.schema.js';
+import { sendChaptered, type ChapterDeps } from './chaptered-download.js';
 
-/** What the download routes use: what openDownload reads, and the store to read the bytes it names from. */
+/** What the download routes use: what openDownload reads, and the store to read the bytes it names from; with `chapters`, what a video with its moments as chapters is made with. */
 export interface DownloadRouteDeps extends DownloadDeps {
-  store: Pick<ArchiveStore, 'directUrl' | 'stat' | 'read'>;
+  store: Pick<ArchiveStore, 'directUrl' | 'stat' | 'read' | 'localPath'>;
+  chapters?: ChapterDeps;
 }
+
+const DownloadQuerySchema = Type.Object({
+  ...FeedTokenQuerySchema.properties,
+  chapters: Type.Optional(
+    Type.Boolean({
+      description:
+        'video only: true sends the video with the record’s moments as MP4 chapters, copied as it is read (no Range, no Content-Length); without moments, the file as it is',
+    }),
+  ),
+});
 
 const DownloadParamsSchema = Type.Object({
   ...LivestreamIdParamsSchema.properties,
@@ -58,7 +70,7 @@ export function downloadRoutes(deps: DownloadRouteDeps): FastifyPluginAsyncTypeb
           summary:
             'Download the video, encoder log, thumbnail or live chat (newline-delimited JSON, gzip-encoded) of an archive (Range supported; HEAD answers the same headers)',
           params: DownloadParamsSchema,
-          querystring: FeedTokenQuerySchema,
+          querystring: DownloadQuerySchema,
           response: {
             200: bytesResponse('The file', DOWNLOAD_MEDIA_TYPES),
             206: bytesResponse('The part of the file the Range asked for', DOWNLOAD_MEDIA_TYPES),
@@ -86,11 +98,18 @@ export function downloadRoutes(deps: DownloadRouteDeps): FastifyPluginAsyncTypeb
 }
 
 /** Serves (fs) or redirects to (s3, imported archives) one download of a record, as openDownload decides. */
-async function download(deps: DownloadRouteDeps, request: FastifyRequest<{ Params: DownloadParams }>, reply: FastifyReply) {
+async function download(
+  deps: DownloadRouteDeps,
+  request: FastifyRequest<{ Params: DownloadParams; Querystring: Static<typeof DownloadQuerySchema> }>,
+  reply: FastifyReply,
+) {
   const type = typeOfPath(request.params.type);
   const range = request.headers.range;
   const answer = await openDownload(deps, { id: request.params.id, type, range, fetcher: fetcherOf(request) });
   if (answer.corrupt) reply.header(INTEGRITY_HEADER, 'corrupt');
+  // the whole video with its moments as chapters: made as it is sent, so neither a range nor a redirect
+  const chaptered = type === 'video' && request.query.chapters === true && request.method === 'GET' && range === undefined;
+  if (chaptered && deps.chapters !== undefined && (await sendChaptered({ ...deps, ...deps.chapters }, request.params.id, reply))) return reply;
   if (answer.serve === 'redirect') return reply.redirect(answer.url, 307);
   reply.header('accept-ranges', 'bytes');
   if (answer.serve === 'range-not-satisfiable') {
