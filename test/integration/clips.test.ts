@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
+import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
 import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { finishedRecord, putObject, storeArchive } from '../support/archives.js';
@@ -89,6 +90,20 @@ describe('GET /api/download/{id}/clip on the fs store', () => {
     await kura.db.livestreams.upsertMany([{ ...finishedRecord('stillLive01'), status: 'live', startedAt: new Date() }]);
     const live = await kura.app.inject({ method: 'GET', url: '/api/download/stillLive01/clip?start=0&end=10' });
     expect(live.json()).toMatchObject({ status: 409, code: 'capture_not_started' });
+  });
+
+  it('says where a stretch the recording lost lies inside the clip', async () => {
+    const captures = createCaptureRepo(kura.db.pool);
+    await captures.claim(ID, 'clip-test', 30);
+    await captures.recordGap(ID, { firstSequence: 150, lastSequence: 151, seconds: 4, reason: 'gone from the playlist' }, []);
+    // as the compaction of its finalized capture places it
+    await kura.db.pool.query('update capture_gaps set at_seconds = 300 where livestream_id = $1', [ID]);
+    const response = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=4:50&end=5:30` });
+    expect(response.statusCode, response.body).toBe(200);
+    const start = Number(response.headers['x-kura-clip-start']);
+    expect(response.headers['x-kura-clip-lost']).toBe(`${(300 - start).toFixed(3)}+4.000`);
+    const before = await kura.app.inject({ method: 'GET', url: `/api/download/${ID}/clip?start=4:00&end=4:50` });
+    expect(before.headers['x-kura-clip-lost']).toBeUndefined();
   });
 
   it('cuts the last seconds recorded when asked for last', async () => {

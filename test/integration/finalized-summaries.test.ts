@@ -157,6 +157,8 @@ describe('a finalized capture', () => {
       { part: 1, bytes: 60_000, segments: 57, seconds: 114 },
       { part: 2, bytes: 40_000, segments: 40, seconds: 80 },
     ]);
+    // the lost stretch keeps its place on the timeline: after segments 0–39, 2 s each
+    expect(await captures.gaps('summary0001')).toEqual([{ firstSequence: 40, lastSequence: 42, seconds: 6, reason: 'gone from the playlist', atSeconds: 80 }]);
     expect(await captures.compact('summary0001')).toBe(false); // done once
   });
 

@@ -5,8 +5,9 @@ import { archiveStartOf } from './chat-repo.js';
 
 /**
  * One statement compacts the finalized captures `chosen` selects (a CTE of `livestream_id`s): each
- * keeps one summary of its parts instead of its segments, and its chat keeps its 0 s, which was
- * worked out from those segments (the statement reads one snapshot, so before they are deleted).
+ * keeps one summary of its parts instead of its segments, its lost stretches their places on the
+ * timeline, and its chat its 0 s, which were worked out from those segments (the statement reads
+ * one snapshot, so before they are deleted).
  * The chat's messages go too when the stored chat file holds them (the record finished with an
  * archive, and its chat was neither absent nor still followed); a failed record's stay.
  */
@@ -22,6 +23,14 @@ function compactionSql(chosen: string): string {
       where ch.livestream_id = chosen.livestream_id and l.id = ch.livestream_id and ch.filed_at is null
       returning ch.livestream_id, ch.filed_at),
     messages as (delete from chat_messages m using filed where m.livestream_id = filed.livestream_id and filed.filed_at is not null),
+    placed as (
+      update capture_gaps g set at_seconds =
+        (select coalesce(sum(s.duration_seconds), 0) from capture_segments s where s.livestream_id = g.livestream_id and s.sequence < g.first_sequence)
+        + (select coalesce(sum(e.seconds), 0) from capture_gaps e where e.livestream_id = g.livestream_id and e.first_sequence < g.first_sequence
+             and e.first_sequence > (select min(s.sequence) from capture_segments s where s.livestream_id = g.livestream_id))
+      from chosen
+      where g.livestream_id = chosen.livestream_id
+        and g.first_sequence > (select min(s.sequence) from capture_segments s where s.livestream_id = g.livestream_id)),
     segments as (delete from capture_segments s using chosen where s.livestream_id = chosen.livestream_id)
     update captures c set part_summary = coalesce(
       (select jsonb_agg(jsonb_build_object('part', p.part, 'bytes', p.bytes, 'segments', p.segments, 'seconds', p.seconds) order by p.part)

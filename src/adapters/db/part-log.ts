@@ -22,10 +22,13 @@ export function createPartLog(pool: pg.Pool): PartLog {
 
     async gaps(livestreamId) {
       const { rows } = await pool.query(
-        'select first_sequence, last_sequence, seconds, reason from capture_gaps where livestream_id = $1 order by first_sequence',
+        'select first_sequence, last_sequence, seconds, reason, at_seconds from capture_gaps where livestream_id = $1 order by first_sequence',
         [livestreamId],
       );
-      return rows.map((r) => ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason }) satisfies Gap);
+      return rows.map(
+        (r) =>
+          ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason, atSeconds: r.at_seconds }) satisfies Gap,
+      );
     },
 
     async segmentsFrom(livestreamId, sequence) {

@@ -54,6 +54,8 @@ export interface Gap {
   lastSequence: number;
   seconds: number;
   reason: string;
+  /** Where it lies on the recording's timeline, once its finalized capture is compacted (null before, and before the first segment). */
+  atSeconds?: number | null;
 }
 
 /** Where a chunk is in its part: bytes [startOffset, endOffset) of part `part` (see the glossary in coverage.ts). */

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0129-live-clips.md
 import { fileNameOf, objectMeta, type ObjectMeta } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
+import type { Gap } from '../capture/capture.js';
 import { AppError } from '../errors.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { Livestream } from '../records/livestream.js';
@@ -36,15 +37,25 @@ export interface Clip extends CutClip {
  */
 export async function clipRecording(deps: ClipDeps, request: { id: string } & ClipAsked): Promise<Clip> {
   const record = await getLivestream(deps, request.id);
-  const clip = record.status === 'live' ? await clipLive(deps, record, request) : { ...(await clipArchive(deps, record, request)), lost: [] };
+  const clip = record.status === 'live' ? await clipLive(deps, record, request) : await clipArchive(deps, record, request);
   const named = { id: record.id, title: `${record.title || record.id} (${linkTimeOf(clip.startSeconds)}-${linkTimeOf(clip.endSeconds)})` };
   return { ...clip, meta: objectMeta(named, 'video'), fileName: fileNameOf(named, 'video') };
 }
 
-async function clipArchive(deps: ClipDeps, record: Livestream, asked: ClipAsked): Promise<CutClip & { endSeconds: number }> {
+async function clipArchive(deps: ClipDeps, record: Livestream, asked: ClipAsked): Promise<CutClip & { endSeconds: number; lost: LostStretch[] }> {
   const { video, lengthSeconds } = await storedVideo(deps, record);
   const range = clipRange(asked, lengthSeconds, deps.maxSeconds);
-  return { ...(await deps.cutter.cut(video, range)), endSeconds: range.endSeconds };
+  const [clip, gaps] = await Promise.all([deps.cutter.cut(video, range), deps.captures.gaps(record.id)]);
+  return { ...clip, endSeconds: range.endSeconds, lost: lostWithin(gaps, clip.startSeconds, range.endSeconds) };
+}
+
+/** The lost stretches whose place on the timeline is known that lie in `start`–`end`, from `start`. */
+function lostWithin(gaps: readonly Gap[], start: number, end: number): LostStretch[] {
+  return gaps.flatMap(({ atSeconds, seconds }) => {
+    if (atSeconds == null || atSeconds + seconds <= start || atSeconds >= end) return [];
+    const from = Math.max(atSeconds, start);
+    return [{ atSeconds: from - start, seconds: Math.min(atSeconds + seconds, end) - from }];
+  });
 }
 
 /**
