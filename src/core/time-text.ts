@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0128-clips.md
 /**
  * A time in a recording as people write it: seconds (`3723`, `3723.5`), a clock (`1:02:03`,
  * `62:03`) or YouTube's link form (`1h02m03s`, `2m`, `45s`). Null when it is none of these.

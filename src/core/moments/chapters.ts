@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0130-moments.md
 import { clockOf } from '../time-text.js';
 import type { Moment } from './moment.js';
 

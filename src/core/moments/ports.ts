@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0130-moments.md
 import type { Moment } from './moment.js';
 
 /** Where moments are kept (PostgreSQL); adding one also tells the webhooks (`moment.added`). */

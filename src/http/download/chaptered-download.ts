@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0130-moments.md
 import type { FastifyReply } from 'fastify';
 import type { ArchiveStore } from '../../core/archive/ports.js';
 import { chaptersOf } from '../../core/moments/chapters.js';

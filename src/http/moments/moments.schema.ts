@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0130-moments.md
 import Type, { type Static } from 'typebox';
 import { MOMENT_TEXT_MAX, type Moment } from '../../core/moments/moment.js';
 
