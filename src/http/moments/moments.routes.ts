@@ -17,7 +17,6 @@ export interface MomentRouteDeps extends MomentDeps {
 
 /** A record's moments (read by anyone who may read it; added by a logged-in user; changed by their author or an admin). */
 export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
-  const { guard } = deps;
   return async (app) => {
     app.get(
       '/video/:id/moments',
@@ -46,7 +45,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/video/:id/moments',
       {
-        onRequest: guard.requireCaller,
+        onRequest: deps.guard.requireCaller,
         schema: {
           operationId: 'addMoment',
           summary: `Marks a moment in a record being recorded or archived (at most ${describeRate(MOMENT_RATE)} a user, ${MOMENTS_PER_RECORD} a record)`,
@@ -68,7 +67,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/moments/:momentId',
       {
-        onRequest: guard.requireCaller,
+        onRequest: deps.guard.requireCaller,
         schema: {
           operationId: 'editMoment',
           summary: 'Changes a moment’s time or text (its author or an admin)',
@@ -82,7 +81,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/moments/:momentId',
       {
-        onRequest: guard.requireCaller,
+        onRequest: deps.guard.requireCaller,
         schema: {
           operationId: 'removeMoment',
           summary: 'Removes a moment (its author or an admin; 204)',
