@@ -23,6 +23,15 @@ describe('times in links, as the page and the server read them', () => {
     expect(web.linkTimeOf(3723.9)).toBe('1h02m03s');
   });
 
+  it('writes a moment’s time as the same clock as the chapter lines, which reads back as its whole seconds', () => {
+    for (const seconds of [0, 0.9, 45, 75.4, 123, 3599.99, 3723, 86_399]) {
+      const written = web.clockOf(seconds);
+      expect(written).toBe(server.clockOf(seconds));
+      expect(web.parseTime(written)).toBe(Math.floor(seconds));
+    }
+    expect(web.clockOf(3723.9)).toBe('1:02:03');
+  });
+
   it('writes a clip’s positions to the tenth of a second', () => {
     expect([75, 75.04, 134.96, 0.05].map(web.clipSeconds)).toEqual(['75', '75', '135', '0.1']);
   });

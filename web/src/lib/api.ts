@@ -7,6 +7,7 @@ import type { Channel } from '../../../src/http/channels/channels.schema.js';
 import type { FollowDetailJson, FollowJson, SightingJson } from '../../../src/http/follows/follows.schema.js';
 import type { PresentedCaller } from '../../../src/http/user/user.schema.js';
 import type { CaptureProgressBody, LivestreamDetails, LivestreamRecord } from '../../../src/http/livestreams/record.schema.js';
+import type { MomentJson } from '../../../src/http/moments/moments.schema.js';
 import type { Problem } from '../../../src/http/responses.schema.js';
 import type { QueuedRecord } from '../../../src/http/queue/queue.schema.js';
 import type { ChatActivityJson, ChatMessageJson, ChatPageJson } from '../../../src/http/video/chat.schema.js';
@@ -24,6 +25,7 @@ export type Follow = FollowJson;
 export type RetentionRules = FollowJson['retention'];
 export type RetentionPlan = RetentionPlanJson;
 export type FollowDetail = FollowDetailJson;
+export type Moment = MomentJson;
 export type Sighting = SightingJson;
 export type Webhook = WebhookJson;
 /** The answer to adding a webhook: the only one that holds its secret. */

@@ -1,4 +1,4 @@
-// Times in a recording as links and clips write them. The server reads the same forms with its own
+// Times in a recording as links, clips and chapter lines write them. The server reads the same forms with its own
 // parser (src/core/time-text.ts); the page may not load server code, so these are copies,
 // and test/unit/time-links.test.ts holds the two to the same answers.
 
@@ -19,6 +19,14 @@ export function parseTime(text: string): number | null {
   if (units === null || trimmed === '') return null;
   const [, hours = '0', minutes = '0', seconds = '0'] = units;
   return Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds);
+}
+
+/** `seconds` as a clock, `1:02:03` (or `2:03` under an hour), whole seconds: how chapter lines write a moment's time. */
+export function clockOf(seconds: number): string {
+  const whole = Math.floor(seconds);
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
 /** `seconds` as YouTube's link time, `1h02m03s` (`2m03s`, `45s`), whole seconds: what `?t=` takes. */
