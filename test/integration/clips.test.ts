@@ -143,7 +143,10 @@ describe('GET /api/download/{id}/video?chapters=true', () => {
     expect(plain.headers['content-length']).toBe(String(archive.bytes));
     await addUser(kura, 'chapters');
     const cookie = await logIn(kura, 'chapters');
-    for (const [at, text] of [[600.5, 'Song = 残響散歌; #2'], [0, 'Opening']] as const) {
+    for (const [at, text] of [
+      [600.5, 'Song = 残響散歌; #2'],
+      [0, 'Opening'],
+    ] as const) {
       const added = await kura.app.inject({ method: 'POST', url: `/api/video/${ID}/moments`, headers: { ...SAME_ORIGIN, cookie }, payload: { at, text } });
       expect(added.statusCode, added.body).toBe(201);
     }
