@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
@@ -7,7 +9,7 @@ import { addUser, sessionCookieOf } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { finishedRecord, putObject } from '../support/archives.js';
 import { freePort, launchBrowser, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
-import { makeLongArchive, type LongArchive } from '../support/long-archive.js';
+import { chaptersOfFile, makeLongArchive, type LongArchive } from '../support/long-archive.js';
 
 // Moments on the archive page (issue 54), in Debian's Chromium against the app in this process:
 // marked while the stream is recorded, then chapters of its archive (a real three-minute MP4 in the
@@ -136,6 +138,16 @@ describe('moments on the archive page', () => {
     await moments().getByRole('button', { name: 'Copy as chapters' }).click();
     await expect.poll(() => moments().getByRole('status').innerText()).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`0:30 Opening\n1:15 ${SONG}\n2:30 ${MARKUP}\n`);
+    // the archive with them as its chapters, from the same panel
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-chapters').click()]);
+    const chaptered = path.join(await mkdtemp(path.join(os.tmpdir(), 'kura-chapters-')), 'chaptered.mp4');
+    await download.saveAs(chaptered);
+    expect((await chaptersOfFile(chaptered)).map((c) => [c.start, c.title])).toEqual([
+      [0, 'Start'],
+      [30, 'Opening'],
+      [75, SONG],
+      [150, MARKUP],
+    ]);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'moments-archive-desktop');
   });
