@@ -55,6 +55,7 @@ const documentsOf = (): IndexedDocument[] =>
       channelId: r.channelId,
       titleWords: words(r.title),
       channelWords: words(r.channelName),
+      momentWords: [],
     }))
     .sort((a, b) => b.start - a.start);
 

@@ -46,6 +46,7 @@ function documents(count: number): IndexedDocument[] {
       channelId: `UC${Math.floor(next() * 2000)}`,
       titleWords: [WORDS[Math.floor(next() * WORDS.length)] as string, `w${Math.floor(next() * 5000)}`].sort(),
       channelWords: [`c${Math.floor(next() * 2000)}`],
+      momentWords: [],
     };
   });
 }

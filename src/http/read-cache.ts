@@ -32,7 +32,7 @@ export class ReadCache {
   /** The URLs anonymous GETs were answered from an entry by, for the front door (the entry's key and the headers the route added). */
   private readonly doorUrls = new Map<string, DoorUrl>();
   /** Changes of each kind so far: a response computed while one of its kinds changed is not kept. */
-  private readonly generations: Record<ChangeKind, number> = { records: 0, search: 0, follows: 0 };
+  private readonly generations: Record<ChangeKind, number> = { records: 0, search: 0, follows: 0, moments: 0 };
   readonly counts: ReadCacheCounts = { hit: 0, miss: 0, bypass: 0 };
 
   constructor(
@@ -125,7 +125,7 @@ interface DoorUrl {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const CHANGE_KINDS: readonly ChangeKind[] = ['records', 'search', 'follows'];
+const CHANGE_KINDS: readonly ChangeKind[] = ['records', 'search', 'follows', 'moments'];
 
 /**
  * Answers a cached JSON read: the stored body and its headers, computed (and kept, until a change of

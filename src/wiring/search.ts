@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { createSearchOutbox } from '../adapters/db/search-outbox.js';
+import { createMomentRepo } from '../adapters/db/moment-repo.js';
 import { createBuiltinIndex } from '../adapters/search/builtin-index.js';
 import { createBuiltinSearch } from '../adapters/search/builtin-search.js';
 import { startSearchThread } from '../adapters/search/threaded-search.js';
@@ -69,8 +70,9 @@ export function searchSyncDeps(search: Search, db: { pool: pg.Pool; livestreams:
   return {
     outbox: createSearchOutbox(db.pool),
     livestreams: db.livestreams,
+    moments: createMomentRepo(db.pool),
     index: search.index,
-    document: (livestream) => publicRecord(livestream, publicUrl, 'public'),
+    document: (livestream, moments) => ({ ...publicRecord(livestream, publicUrl, 'public'), moments }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMomentRepo } from '../../src/adapters/db/moment-repo.js';
 import { createSearchOutbox } from '../../src/adapters/db/search-outbox.js';
 import { createMeilisearchIndex } from '../../src/adapters/search/meilisearch-index.js';
 import type { RejectedDocument } from '../../src/core/search/search.js';
@@ -26,6 +27,7 @@ beforeAll(async () => {
   deps = {
     outbox: createSearchOutbox(kura.db.pool),
     livestreams: kura.db.livestreams,
+    moments: createMomentRepo(kura.db.pool),
     index: createMeilisearchIndex({ url: double.url, adminKey: ADMIN_KEY }, { retryMs: 20 }),
     document: (livestream) => publicRecord(livestream, TEST_PUBLIC_URL, 'public'),
     onRejected: (rejected) => refused.push([...rejected]),

@@ -40,7 +40,7 @@ describe('KURA_SEARCH=meilisearch (against a Meilisearch double)', () => {
     expect(settings).toEqual(MEILISEARCH_INDEX_SETTINGS);
     expect(settings).toMatchObject({
       // the id first: a query that is a record's id finds it first
-      searchableAttributes: ['id', 'title', 'channelName'],
+      searchableAttributes: ['id', 'title', 'channelName', 'moments.text'],
       filterableAttributes: expect.arrayContaining(['finished', 'status', 'channelId', 'platform']),
       sortableAttributes: expect.arrayContaining(['scheduledStart', 'length', 'fileSizeBytes']),
     });

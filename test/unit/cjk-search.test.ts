@@ -7,7 +7,19 @@ import { MemoryIndex } from '../../src/adapters/search/memory-index.js';
 // CJK text in the built-in engine (decision 0074): words as PostgreSQL made them (a run of letters
 // between spaces and punctuation), segmented into words and grams by the index.
 function documentOf(id: string, start: number, titleWords: string[], channelWords: string[] = ['channel']): IndexedDocument {
-  return { id, start, length: null, fileSizeBytes: null, status: 'finished', finished: true, platform: 'youtube', channelId: 'UC1', titleWords, channelWords };
+  return {
+    id,
+    start,
+    length: null,
+    fileSizeBytes: null,
+    status: 'finished',
+    finished: true,
+    platform: 'youtube',
+    channelId: 'UC1',
+    titleWords,
+    channelWords,
+    momentWords: [],
+  };
 }
 
 const index = MemoryIndex.of([

@@ -28,6 +28,7 @@ function documentOf(next: () => number, id: string, start: number): IndexedDocum
     channelId: `UC${Math.floor(next() * 5)}`,
     titleWords: some(3),
     channelWords: some(1),
+    momentWords: [],
   };
 }
 
@@ -257,6 +258,7 @@ describe('the in-memory index', () => {
         channelId: 'UC1',
         titleWords: ['karaoke', 'night'],
         channelWords: ['sakura'],
+        momentWords: [],
       },
       {
         id: 'b',
@@ -269,6 +271,7 @@ describe('the in-memory index', () => {
         channelId: 'UC1',
         titleWords: ['karaokes'],
         channelWords: ['sakura'],
+        momentWords: [],
       },
     ]);
     expect(index.vocabulary.completions('kara')).toEqual(['karaoke', 'karaokes']);

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { Moment } from '../../core/moments/moment.js';
 import type { MomentRepo } from '../../core/moments/ports.js';
+import type { MomentTexts } from '../../core/search/search.js';
 import { insertBelowCap } from './pool.js';
 
 interface MomentRow {
@@ -29,7 +30,7 @@ function toMoment(row: MomentRow): Moment {
 }
 
 /** Moments in PostgreSQL (migration 0037); an insert's trigger writes the `moment.added` event. */
-export function createMomentRepo(pool: pg.Pool): MomentRepo {
+export function createMomentRepo(pool: pg.Pool): MomentRepo & MomentTexts {
   return {
     add(moment, most) {
       const cap = {
@@ -50,6 +51,16 @@ export function createMomentRepo(pool: pg.Pool): MomentRepo {
     async of(livestreamId) {
       const { rows } = await pool.query<MomentRow>(`select ${COLUMNS} from moments where livestream_id = $1 order by at_seconds, created_at`, [livestreamId]);
       return rows.map(toMoment);
+    },
+
+    async textsOf(livestreamIds) {
+      const { rows } = await pool.query<{ livestream_id: string; at_seconds: number; text: string }>(
+        'select livestream_id, at_seconds, text from moments where livestream_id = any($1::text[]) order by livestream_id, at_seconds, created_at',
+        [livestreamIds],
+      );
+      const texts = new Map<string, Array<{ at: number; text: string }>>();
+      for (const row of rows) texts.set(row.livestream_id, [...(texts.get(row.livestream_id) ?? []), { at: row.at_seconds, text: row.text }]);
+      return texts;
     },
 
     async find(id) {

@@ -15,11 +15,12 @@ export function createBuiltinIndex(pool: pg.Pool): SearchIndex {
       // one statement: atomic by itself
       await pool.query(
         `insert into search_documents as s (id, document, title, channel_name, channel_id, status, finished, platform,
-           scheduled_start_at, length_seconds, file_size_bytes)
+           scheduled_start_at, length_seconds, file_size_bytes, moment_text)
          select d->>'id', t::json, d->>'title', d->>'channelName', d->>'channelId', d->>'status', (d->>'finished')::boolean,
-           d->>'platform', (d->>'scheduledStart')::timestamptz, (d->>'length')::integer, (d->>'fileSizeBytes')::bigint
+           d->>'platform', (d->>'scheduledStart')::timestamptz, (d->>'length')::integer, (d->>'fileSizeBytes')::bigint,
+           coalesce((select string_agg(m->>'text', ' ') from jsonb_array_elements(coalesce(d->'moments', '[]'::jsonb)) m), '')
          from unnest($1::text[]) t, lateral (select t::jsonb as d) j
-         on conflict (id) do update set document = excluded.document, title = excluded.title,
+         on conflict (id) do update set document = excluded.document, title = excluded.title, moment_text = excluded.moment_text,
            channel_name = excluded.channel_name, channel_id = excluded.channel_id, status = excluded.status,
            finished = excluded.finished, platform = excluded.platform, scheduled_start_at = excluded.scheduled_start_at,
            length_seconds = excluded.length_seconds, file_size_bytes = excluded.file_size_bytes`,

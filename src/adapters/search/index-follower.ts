@@ -25,6 +25,7 @@ interface DocumentRow {
   channel_id: string;
   title_words: string[];
   channel_words: string[];
+  moment_words: string[];
 }
 
 type LoadRow = DocumentRow & { start_at: string };
@@ -34,7 +35,8 @@ type ChangeRow = DocumentRow & { horizon: string; truncated: boolean | null; cha
 const COLUMNS = `d.id, (extract(epoch from d.scheduled_start_at) * 1000)::float8 as start, d.length_seconds,
   d.file_size_bytes::float8 as file_size_bytes, d.status, d.finished, d.platform, d.channel_id,
   array(select u.lexeme from unnest(d.words) u where 'A' = any(u.weights) order by u.lexeme) as title_words,
-  array(select u.lexeme from unnest(d.words) u where 'B' = any(u.weights) order by u.lexeme) as channel_words`;
+  array(select u.lexeme from unnest(d.words) u where 'B' = any(u.weights) order by u.lexeme) as channel_words,
+  array(select u.lexeme from unnest(d.words) u where 'C' = any(u.weights) order by u.lexeme) as moment_words`;
 // the oldest transaction still running: every change logged by an older one is visible now
 const HORIZON = 'select pg_snapshot_xmin(pg_current_snapshot())::text as horizon';
 
@@ -196,5 +198,6 @@ function indexed(row: DocumentRow): IndexedDocument {
     channelId: row.channel_id,
     titleWords: row.title_words,
     channelWords: row.channel_words,
+    momentWords: row.moment_words,
   };
 }

@@ -14,6 +14,8 @@ export interface IndexedDocument {
   /** Words of the title and of the channel name, normalised as the database does (no accents, lower case). */
   titleWords: string[];
   channelWords: string[];
+  /** Words of its moments' texts (migration 0039), normalised likewise. */
+  momentWords: string[];
 }
 
 const SORT_VALUES = {

@@ -15,7 +15,7 @@ export interface MeilisearchSettings {
  * earlier attribute higher), as the built-in engine does; Meilisearch segments CJK text itself.
  */
 export const MEILISEARCH_INDEX_SETTINGS = {
-  searchableAttributes: ['id', 'title', 'channelName'],
+  searchableAttributes: ['id', 'title', 'channelName', 'moments.text'],
   filterableAttributes: ['finished', 'status', 'channelId', 'platform'],
   sortableAttributes: ['scheduledStart', 'length', 'fileSizeBytes'],
   // ISO 8601 UTC strings of one length sort as time

@@ -49,7 +49,14 @@ export class MemoryIndex {
   /** 1 for a live slot: read where a match is counted, without touching its document. */
   private alive = new Uint8Array(1024);
   private slotOf = new Map<string, number>();
-  private lists: PostingLists = { title: new Map(), channel: new Map(), titleGrams: new Map(), channelGrams: new Map() };
+  private lists: PostingLists = {
+    title: new Map(),
+    channel: new Map(),
+    moments: new Map(),
+    titleGrams: new Map(),
+    channelGrams: new Map(),
+    momentGrams: new Map(),
+  };
   /** Words found by prefix and typo corrections: none with CJK letters (those are found by their grams). */
   private words = new Vocabulary();
   private grams = new Vocabulary(false);
@@ -93,7 +100,11 @@ export class MemoryIndex {
       const slot = this.slotOf.get(document.id);
       if (slot !== undefined) {
         const old = this.slots[slot] as IndexedDocument;
-        if (sameOrders(old, document) && sameWords(old.titleWords, document.titleWords) && sameWords(old.channelWords, document.channelWords)) {
+        const sameText =
+          sameWords(old.titleWords, document.titleWords) &&
+          sameWords(old.channelWords, document.channelWords) &&
+          sameWords(old.momentWords, document.momentWords);
+        if (sameOrders(old, document) && sameText) {
           this.slots[slot] = document;
           continue;
         }
@@ -221,13 +232,16 @@ export class MemoryIndex {
     this.slotOf.set(document.id, fresh);
     const title = fieldParts(document.titleWords);
     const channel = fieldParts(document.channelWords);
+    const moments = fieldParts(document.momentWords);
     const { lists } = this;
     for (const word of title.words) post(lists.title, word, fresh);
     for (const word of channel.words) post(lists.channel, word, fresh);
+    for (const word of moments.words) post(lists.moments, word, fresh);
     for (const gram of title.grams) post(lists.titleGrams, gram, fresh);
     for (const gram of channel.grams) post(lists.channelGrams, gram, fresh);
-    for (const word of new Set([...title.words, ...channel.words])) if (!hasCjk(word)) this.words.add(word);
-    for (const gram of new Set([...title.grams, ...channel.grams])) this.grams.add(gram);
+    for (const gram of moments.grams) post(lists.momentGrams, gram, fresh);
+    for (const word of new Set([...title.words, ...channel.words, ...moments.words])) if (!hasCjk(word)) this.words.add(word);
+    for (const gram of new Set([...title.grams, ...channel.grams, ...moments.grams])) this.grams.add(gram);
     return fresh;
   }
 
@@ -238,8 +252,9 @@ export class MemoryIndex {
     this.slotOf.delete(document.id);
     const title = fieldParts(document.titleWords);
     const channel = fieldParts(document.channelWords);
-    for (const word of new Set([...title.words, ...channel.words])) if (!hasCjk(word)) this.words.remove(word);
-    for (const gram of new Set([...title.grams, ...channel.grams])) this.grams.remove(gram);
+    const moments = fieldParts(document.momentWords);
+    for (const word of new Set([...title.words, ...channel.words, ...moments.words])) if (!hasCjk(word)) this.words.remove(word);
+    for (const gram of new Set([...title.grams, ...channel.grams, ...moments.grams])) this.grams.remove(gram);
     this.dead += 1;
   }
 
@@ -257,6 +272,7 @@ export class MemoryIndex {
       channelId: one(document.channelId),
       titleWords: document.titleWords.map(one),
       channelWords: document.channelWords.map(one),
+      momentWords: document.momentWords.map(one),
     };
   }
 

@@ -1,17 +1,25 @@
+// Decisions: docs/decisions/0131-moments-searched.md
 /** A query word as matched: documents holding any of these words match it. */
 export type Term = readonly string[];
 
-/** Which documents (by slot) hold each word, in titles and in channel names, and each gram of CJK text (cjk-words.ts): letters in pairs, and each run's last. */
+/** Which documents (by slot) hold each word, in titles, channel names and moments' texts, and each gram of CJK text (cjk-words.ts): letters in pairs, and each run's last. */
 export interface PostingLists {
   title: Map<string, number[]>;
   channel: Map<string, number[]>;
+  moments: Map<string, number[]>;
   titleGrams: Map<string, number[]>;
   channelGrams: Map<string, number[]>;
+  momentGrams: Map<string, number[]>;
 }
 
-/** What a term found in the title adds to a document's score, against one found only in its channel name. */
+/** What a term found in the title adds to a document's score, against one found only in its channel name, or only in a moment. */
 export const TITLE_SCORE = 5;
 export const CHANNEL_SCORE = 2;
+export const MOMENT_SCORE = 1;
+
+/** A field's words' worth in a document's score. */
+const weightOf = (lists: PostingLists, field: Map<string, number[]>): number =>
+  field === lists.title ? TITLE_SCORE : field === lists.channel ? CHANNEL_SCORE : MOMENT_SCORE;
 
 /**
  * Matches a query's terms in the posting lists, with a scratch per slot reused from query to
@@ -55,8 +63,8 @@ export class TermMatcher {
     let count = 0;
     for (let t = 0; t < terms.length; t++) {
       const { keys, gram } = terms[t] as { keys: Term; gram: boolean };
-      for (const field of gram ? [lists.titleGrams, lists.channelGrams] : [lists.title, lists.channel]) {
-        const weight = gram ? 0 : field === lists.title ? TITLE_SCORE : CHANNEL_SCORE;
+      for (const field of gram ? [lists.titleGrams, lists.channelGrams, lists.momentGrams] : [lists.title, lists.channel, lists.moments]) {
+        const weight = gram ? 0 : weightOf(lists, field);
         for (const word of keys) {
           const list = field.get(word);
           if (list === undefined) continue;
@@ -94,8 +102,8 @@ export class TermMatcher {
     const { matched, score, bonusOf } = this;
     for (const keys of bonus) {
       const stamp = ++this.bonusStamp;
-      for (const field of [lists.title, lists.channel]) {
-        const weight = field === lists.title ? TITLE_SCORE : CHANNEL_SCORE;
+      for (const field of [lists.title, lists.channel, lists.moments]) {
+        const weight = weightOf(lists, field);
         for (const word of keys) {
           const list = field.get(word);
           if (list === undefined) continue;

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md
+// Decisions: docs/decisions/0097-builtin-search-in-a-thread-of-its-own.md, docs/decisions/0131-moments-searched.md
 import type { MatchedWord } from './search.js';
 
 /** How a search's hits are shown, as a Meilisearch client asks (attributesToRetrieve, attributesToHighlight, its tags). */
@@ -27,10 +27,18 @@ function formatHit(format: HitFormat, document: Record<string, unknown>, words: 
   if (!format.formatted) return hit;
   const formatted: Record<string, unknown> = { ...hit };
   for (const name of format.highlight) {
-    const text = document[name];
-    if (typeof text === 'string') formatted[name] = highlight(text, words, format.tags);
+    const value = document[name];
+    if (typeof value === 'string') formatted[name] = highlight(value, words, format.tags);
+    // a record's moments: each one's text, so the ones the words were found in (and their times) show
+    if (Array.isArray(value)) formatted[name] = value.map((item: unknown) => highlightText(item, words, format.tags));
   }
   return { ...hit, _formatted: formatted };
+}
+
+/** An object's `text` highlighted (a moment's); anything else as it is. */
+function highlightText(item: unknown, words: readonly MatchedWord[], tags: HitFormat['tags']): unknown {
+  if (typeof item !== 'object' || item === null || typeof (item as { text?: unknown }).text !== 'string') return item;
+  return { ...item, text: highlight((item as { text: string }).text, words, tags) };
 }
 
 function pick(document: Record<string, unknown>, attributes: string[] | null): Record<string, unknown> {

@@ -41,6 +41,17 @@ export interface RejectedDocument {
   reason: string;
 }
 
+/** A moment of a record as its search document carries it: where, and what. */
+export interface MomentText {
+  at: number;
+  text: string;
+}
+
+/** The moments of records, by time, as their search documents carry them. */
+export interface MomentTexts {
+  textsOf(livestreamIds: readonly string[]): Promise<ReadonlyMap<string, MomentText[]>>;
+}
+
 /** Records whose search document is out of date, oldest change first (a transactional outbox). */
 export interface SearchOutbox {
   /**

@@ -1,14 +1,16 @@
-// Decisions: docs/decisions/0047-search-outbox.md
+// Decisions: docs/decisions/0047-search-outbox.md, docs/decisions/0131-moments-searched.md
 import type { Livestream } from '../records/livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
-import type { RejectedDocument, SearchDocument, SearchIndex, SearchOutbox } from './search.js';
+import type { MomentText, MomentTexts, RejectedDocument, SearchDocument, SearchIndex, SearchOutbox } from './search.js';
 
 export interface SearchSyncDeps {
   outbox: SearchOutbox;
   livestreams: Pick<LivestreamRepo, 'findManyById'>;
+  /** The moments marked in records, which their documents carry and searches find. */
+  moments: MomentTexts;
   index: SearchIndex;
-  /** The record as the index holds it (the API's record shape, built outside core). */
-  document: (livestream: Livestream) => SearchDocument;
+  /** The record as the index holds it (the API's record shape, built outside core), with its moments. */
+  document: (livestream: Livestream, moments: readonly MomentText[]) => SearchDocument;
   /** Told of the documents the engine refused, marked to be indexed again (see SearchOutbox.drain). */
   onRejected?: (rejected: readonly RejectedDocument[]) => void;
 }
@@ -26,9 +28,9 @@ export async function syncSearchIndex(deps: SearchSyncDeps): Promise<string[]> {
   const applied: string[] = [];
   for (;;) {
     const taken = await deps.outbox.drain(BATCH, async (ids) => {
-      const records = await deps.livestreams.findManyById(ids);
+      const [records, moments] = await Promise.all([deps.livestreams.findManyById(ids), deps.moments.textsOf(ids)]);
       const present = new Set(records.map((r) => r.id));
-      const rejected = await deps.index.upsert(records.map(deps.document));
+      const rejected = await deps.index.upsert(records.map((record) => deps.document(record, moments.get(record.id) ?? [])));
       await deps.index.remove(ids.filter((id) => !present.has(id)));
       if (rejected.length > 0) deps.onRejected?.(rejected);
       const refused = new Set(rejected.map((r) => r.id));

@@ -18,7 +18,9 @@ export const SearchBodySchema = Type.Object(
     ),
     sort: Type.Optional(Type.Union([Strings, Type.Null()], { description: 'scheduledStart, length or fileSizeBytes, each :asc or :desc' })),
     attributesToRetrieve: Type.Optional(Type.Union([Strings, Type.Null()])),
-    attributesToHighlight: Type.Optional(Type.Union([Strings, Type.Null()], { description: 'title, channelName or *' })),
+    attributesToHighlight: Type.Optional(
+      Type.Union([Strings, Type.Null()], { description: 'title, channelName, moments (each moment’s text; also as moments.text) or *' }),
+    ),
     highlightPreTag: Type.Optional(Type.String({ maxLength: 128, description: 'default <em>; at most 128 characters' })),
     highlightPostTag: Type.Optional(Type.String({ maxLength: 128, description: 'default </em>; at most 128 characters' })),
   },

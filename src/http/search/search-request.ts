@@ -15,9 +15,9 @@ export const MAX_Q_WORDS = 10;
  * multiplies the answer (decision 0050).
  */
 export const MAX_HIGHLIGHT_TAG_LENGTH = 128;
-const HIGHLIGHTABLE = ['title', 'channelName'] as const;
+const HIGHLIGHTABLE = ['title', 'channelName', 'moments'] as const;
 /** The attributes a hit has: any other asked is left out (as Meilisearch does), and each is picked once. */
-const RECORD_ATTRIBUTES: ReadonlySet<string> = new Set(Object.keys(LivestreamRecordSchema.properties));
+const RECORD_ATTRIBUTES: ReadonlySet<string> = new Set([...Object.keys(LivestreamRecordSchema.properties), 'moments']);
 
 /** A search as a Meilisearch client asks it, read from a JSON body or a query string; how its hits are shown is `request.format`. */
 export interface ParsedSearch {
@@ -91,8 +91,10 @@ export function parseSearch(input: Record<string, unknown>, fromQueryString: boo
       format: {
         retrieve: retrieve === null || retrieve.includes('*') ? null : [...new Set(retrieve)].filter((name) => RECORD_ATTRIBUTES.has(name)),
         formatted: toHighlight.length > 0,
-        // only what can be highlighted, once: the work per hit stays that of two attributes
-        highlight: HIGHLIGHTABLE.filter((name) => toHighlight.includes(name) || toHighlight.includes('*')),
+        // only what can be highlighted, once: the work per hit stays that of three attributes
+        highlight: HIGHLIGHTABLE.filter(
+          (name) => toHighlight.includes(name) || (name === 'moments' && toHighlight.includes('moments.text')) || toHighlight.includes('*'),
+        ),
         tags: { pre: tag('highlightPreTag', '<em>'), post: tag('highlightPostTag', '</em>') },
       },
     },

@@ -89,7 +89,7 @@ export function startSearchSync(feed: ChangeFeed, options: SearchSyncOptions): S
   };
 
   // the outbox fills with changes to records and their submitters; the documents the drain writes notify too, and are not more work
-  feed.onChange((payload) => ['records', 'anything'].includes(changeKindOf(payload)) && void kick());
+  feed.onChange((payload) => ['records', 'moments', 'anything'].includes(changeKindOf(payload)) && void kick());
   void kick(); // changes made while no worker ran
   return {
     kick,

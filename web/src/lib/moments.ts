@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0130-moments.md
 import type { Caller, Moment } from './api.js';
 
 /** The chapter the player is in: the last moment at or before `time` (moments come by time); null before the first. */
