@@ -116,6 +116,17 @@ describe('the Discord message for each event', () => {
     expect(embedOf('livestream.failed', buildRecord({ status: 'failed' })).fields).toEqual([{ name: 'Reason', value: 'no reason was recorded' }]);
   });
 
+  it('moment.added: the stream linked, and the moment’s time and text, shown as written', () => {
+    const embed = embedOf('moment.added', {
+      ...buildRecord({ status: 'live' }),
+      moment: { id: 'm1', at: 3723.5, text: 'Song *not bold*', author: 'local/alice' },
+    });
+    expect(embed?.title).toBe('Karaoke night');
+    expect(embed?.url).toBe(`${PUBLIC_URL}/archive/dQw4w9WgXcQ`);
+    expect(embed?.description).toBe('A moment was marked.');
+    expect(embed?.fields).toEqual([{ name: 'At 1:02:03', value: 'Song \\*not bold\\*' }]);
+  });
+
   it('livestream.removed: no link to an archive page or thumbnail that no longer exist', () => {
     const embed = embedOf('livestream.removed', buildRecord({ reason: 'DMCA notice' }));
     expect(embed).toMatchObject({

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0049-hand-written-index-library-lru.md, docs/decisions/0074-cjk-words-in-search.md, docs/decisions/0103-builtin-search-kept-orders.md
 import { MAX_TOTAL_HITS, type SearchFilter, type SearchRequest, type SortField } from '../../core/search/search.js';
-import { fieldParts, hasCjk } from './cjk-words.js';
+import { hasCjk } from './cjk-words.js';
+import { emptyLists, fieldsOf, postDocument } from './posting-lists.js';
 import { FieldOrder } from './field-order.js';
 import { bySort, predicate, type IndexedDocument } from './indexed-document.js';
 import { NewestOrder } from './newest-order.js';
@@ -49,14 +50,7 @@ export class MemoryIndex {
   /** 1 for a live slot: read where a match is counted, without touching its document. */
   private alive = new Uint8Array(1024);
   private slotOf = new Map<string, number>();
-  private lists: PostingLists = {
-    title: new Map(),
-    channel: new Map(),
-    moments: new Map(),
-    titleGrams: new Map(),
-    channelGrams: new Map(),
-    momentGrams: new Map(),
-  };
+  private lists: PostingLists = emptyLists();
   /** Words found by prefix and typo corrections: none with CJK letters (those are found by their grams). */
   private words = new Vocabulary();
   private grams = new Vocabulary(false);
@@ -230,18 +224,10 @@ export class MemoryIndex {
     }
     this.alive[fresh] = 1;
     this.slotOf.set(document.id, fresh);
-    const title = fieldParts(document.titleWords);
-    const channel = fieldParts(document.channelWords);
-    const moments = fieldParts(document.momentWords);
-    const { lists } = this;
-    for (const word of title.words) post(lists.title, word, fresh);
-    for (const word of channel.words) post(lists.channel, word, fresh);
-    for (const word of moments.words) post(lists.moments, word, fresh);
-    for (const gram of title.grams) post(lists.titleGrams, gram, fresh);
-    for (const gram of channel.grams) post(lists.channelGrams, gram, fresh);
-    for (const gram of moments.grams) post(lists.momentGrams, gram, fresh);
-    for (const word of new Set([...title.words, ...channel.words, ...moments.words])) if (!hasCjk(word)) this.words.add(word);
-    for (const gram of new Set([...title.grams, ...channel.grams, ...moments.grams])) this.grams.add(gram);
+    const fields = fieldsOf(document);
+    postDocument(this.lists, fields, fresh);
+    for (const word of fields.words) if (!hasCjk(word)) this.words.add(word);
+    for (const gram of fields.grams) this.grams.add(gram);
     return fresh;
   }
 
@@ -250,11 +236,9 @@ export class MemoryIndex {
     const document = this.slots[slot] as IndexedDocument;
     this.alive[slot] = 0;
     this.slotOf.delete(document.id);
-    const title = fieldParts(document.titleWords);
-    const channel = fieldParts(document.channelWords);
-    const moments = fieldParts(document.momentWords);
-    for (const word of new Set([...title.words, ...channel.words, ...moments.words])) if (!hasCjk(word)) this.words.remove(word);
-    for (const gram of new Set([...title.grams, ...channel.grams, ...moments.grams])) this.grams.remove(gram);
+    const fields = fieldsOf(document);
+    for (const word of fields.words) if (!hasCjk(word)) this.words.remove(word);
+    for (const gram of fields.grams) this.grams.remove(gram);
     this.dead += 1;
   }
 
@@ -293,12 +277,6 @@ export class MemoryIndex {
       dead: 0,
     });
   }
-}
-
-function post(lists: Map<string, number[]>, word: string, slot: number): void {
-  const list = lists.get(word);
-  if (list === undefined) lists.set(word, [slot]);
-  else list.push(slot);
 }
 
 /** Whether a document keeps its places in the orders: the same start, length and size. */
