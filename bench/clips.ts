@@ -11,16 +11,19 @@
 //
 // Each store gets a database of its own on an embedded PostgreSQL, the archive stored as a finished
 // record's video (fs: a hard link; S3: a multipart upload), and the app as the tests start it
-// (test/support/app.ts: clips wired as `kura serve` wires them), listening on 127.0.0.1; this process
-// asks `GET /api/download/{id}/clip` with node:http, one warm-up then --runs measured. Measured per
-// clip: time to the response's headers and to its first body byte, to its end, the clip's bytes, the
-// bytes the store's `read` handed on (what came out of the bucket; the fs store's file is read by
-// ffmpeg itself, not through `read`), CPU of this process (`process.cpuUsage`: the app, pg's client,
-// the part server, the HTTP client) and of its waited-for children (`cutime + cstime` of
-// /proc/self/stat: ffprobe and ffmpeg), and of the s3rver process. ffprobe and ffmpeg are started
-// through a small sh wrapper that notes each one's wall time (/proc/uptime, 10 ms), CPU and bytes
-// read (`rchar`: the file, or what the part server sent) as it exits. The same two commands run bare
-// on the local file (`/usr/bin/time`), and ffprobe reading only the index, are the floor.
+// (test/support/app.ts: clips wired as `kura serve` wires them), listening on 127.0.0.1 in this
+// process. A client in a process of its own (bench/clips-client.ts, so that reading the clip costs
+// this process nothing) asks `GET /api/download/{id}/clip`, one warm-up (its clip saved and probed)
+// then --runs measured. Measured per clip: time to the response's headers, to its first body byte
+// and to its end, the clip's bytes, each `read` of the store and the bytes it handed on (what came
+// out of the bucket; the fs store's file is read by ffmpeg itself, not through `read`), CPU of this
+// process (`process.cpuUsage`: the app, pg's client, the part server, the S3 client; its main thread
+// apart) and of its waited-for children (`cutime + cstime` of /proc/self/stat: ffprobe and ffmpeg),
+// and of the s3rver process. ffprobe and ffmpeg are started through a small sh wrapper that notes
+// each one's start and end (/proc/uptime, 10 ms), CPU and bytes read (`rchar`: counts read(2) of the
+// file, not what a program receives from the part server's socket) as it exits. How busy other
+// processes kept the machine meanwhile is read from /proc/stat. The same two commands run bare on
+// the local file (`/usr/bin/time`), and ffprobe reading only the index, are the floor.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { access, chmod, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -103,7 +106,7 @@ interface ProgramRun {
   began: number;
   ended: number;
   cpu: number;
-  /** Bytes it read (`rchar`: its file, or the part server's answers). */
+  /** Bytes it read with read(2) (`rchar`: its file; not what it receives from the part server's socket). */
   read: number;
 }
 
@@ -163,6 +166,12 @@ function processCpu(pid: number | string): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds the whole machine has been busy (user, nice, system, irq, softirq, steal), from /proc/stat. */
+function machineBusy(): number {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return [0, 1, 2, 5, 6, 7].reduce((sum, i) => sum + (ticks[i] ?? 0), 0) / 100;
+}
+
 const uptime = () => Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
 
 /** One `read` of the store: the range asked, and the bytes it handed on (what came out of the bucket or the file). */
@@ -194,12 +203,13 @@ type Clip = ClientAnswer;
 type Ask = (url: string, saveTo?: string) => Promise<Clip>;
 
 /** bench/clips-client.ts, started once: `ask` sends it a URL and resolves with its answer. */
-function startClient(): { ask: Ask; stop(): Promise<void> } {
+function startClient(): { ask: Ask; pid: number; stop(): Promise<void> } {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'clips-client.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting: Array<{ resolve(clip: Clip): void; reject(error: Error): void }> = [];
   createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.resolve(JSON.parse(line) as Clip));
   child.on('close', (code) => waiting.splice(0).forEach((w) => w.reject(new Error(`the client exited with ${code}`))));
   return {
+    pid: child.pid as number,
     ask: (url, saveTo) =>
       new Promise((resolve, reject) => {
         waiting.push({ resolve, reject });
@@ -385,131 +395,66 @@ const mb = (bytes: number) => bytes / 1e6;
 const storeBytes = (reads: StoreRead[]) => reads.reduce((sum, read) => sum + read.bytes, 0);
 
 function report(name: string, runs: Measured[]): string[] {
-  const programs = (which: ProgramRun['program']) => runs.map((r) => r.programs.filter((p) => p.program === which));
-  const one = (which: ProgramRun['program'], figure: (p: ProgramRun, r: Measured) => number) =>
-    runs.map((r, i) => programs(which)[i]!.reduce((sum, p) => sum + figure(p, r), 0));
-  const rows = [
-    [
-      'time to headers, s',
-      spread(
-        runs.map((r) => r.clip.headersAt),
-        3,
-      ),
-    ],
-    [
-      'time to first byte, s',
-      spread(
-        runs.map((r) => r.clip.firstByteAt),
-        3,
-      ),
-    ],
-    [
-      'whole clip, s',
-      spread(
-        runs.map((r) => r.clip.endAt),
-        3,
-      ),
-    ],
-    [
-      '— ffprobe ran, s (10 ms)',
-      spread(
-        one('ffprobe', (p) => p.ended - p.began),
-        2,
-      ),
-    ],
-    [
-      '— from the request to ffmpeg’s start, s (10 ms)',
-      spread(
-        one('ffmpeg', (p, r) => p.began - r.sentAt),
-        2,
-      ),
-    ],
-    [
-      'clip, MB',
-      spread(
-        runs.map((r) => mb(r.clip.bytes)),
-        2,
-      ),
-    ],
-    [
-      'read from the store (`read`), MB',
-      spread(
-        runs.map((r) => mb(storeBytes(r.storeReads))),
-        2,
-      ),
-    ],
-    [
-      'store reads (`read` calls)',
-      spread(
-        runs.map((r) => r.storeReads.length),
-        0,
-      ),
-    ],
-    // rchar counts read(2), not recv(2): what ffmpeg reads from a socket (the part server) is not in it
-    [
+  const lines: string[] = [];
+  const row = (figure: string, value: string) => lines.push(`| ${name} | ${figure} | ${value} |`);
+  const each = (figure: string, digits: number, value: (r: Measured) => number) => row(figure, spread(runs.map(value), digits));
+  /** A figure of the runs of one program in each clip (ffprobe or ffmpeg). */
+  const ran = (which: ProgramRun['program'], figure: (p: ProgramRun, r: Measured) => number) => (r: Measured) =>
+    r.programs.filter((p) => p.program === which).reduce((sum, p) => sum + figure(p, r), 0);
+  each('time to headers, s', 3, (r) => r.clip.headersAt);
+  each('time to first byte, s', 3, (r) => r.clip.firstByteAt);
+  each('whole clip, s', 3, (r) => r.clip.endAt);
+  each(
+    '— from the request to ffprobe’s start, s (10 ms)',
+    2,
+    ran('ffprobe', (p, r) => p.began - r.sentAt),
+  );
+  each(
+    '— ffprobe ran, s (10 ms)',
+    2,
+    ran('ffprobe', (p) => p.ended - p.began),
+  );
+  each(
+    '— from the request to ffmpeg’s start, s (10 ms)',
+    2,
+    ran('ffmpeg', (p, r) => p.began - r.sentAt),
+  );
+  each(
+    '— from ffmpeg’s start to the first byte, s (10 ms)',
+    2,
+    ran('ffmpeg', (p, r) => r.clip.firstByteAt - (p.began - r.sentAt)),
+  );
+  each('clip, MB', 2, (r) => mb(r.clip.bytes));
+  each('read from the store (`read`), MB', 2, (r) => mb(storeBytes(r.storeReads)));
+  each('store reads (`read` calls)', 0, (r) => r.storeReads.length);
+  // rchar counts read(2), not recv(2): what the programs read from a socket (the part server) is not in it
+  if (name === 'fs') {
+    each(
       'read by ffprobe from the file, MB',
-      name === 'fs'
-        ? spread(
-            one('ffprobe', (p) => mb(p.read)),
-            2,
-          )
-        : '— (read over HTTP)',
-    ],
-    [
+      2,
+      ran('ffprobe', (p) => mb(p.read)),
+    );
+    each(
       'read by ffmpeg from the file, MB',
-      name === 'fs'
-        ? spread(
-            one('ffmpeg', (p) => mb(p.read)),
-            2,
-          )
-        : '— (read over HTTP)',
-    ],
-    [
-      'CPU, this process (all threads), s',
-      spread(
-        runs.map((r) => r.nodeCpu),
-        3,
-      ),
-    ],
-    [
-      '— of which its main thread, s (10 ms)',
-      spread(
-        runs.map((r) => r.mainThreadCpu),
-        2,
-      ),
-    ],
-    [
-      'CPU, children (ffprobe + ffmpeg), s',
-      spread(
-        runs.map((r) => r.childrenCpu),
-        2,
-      ),
-    ],
-    [
-      '— of which ffprobe, s',
-      spread(
-        one('ffprobe', (p) => p.cpu),
-        2,
-      ),
-    ],
-    [
-      '— of which ffmpeg, s',
-      spread(
-        one('ffmpeg', (p) => p.cpu),
-        2,
-      ),
-    ],
-    [
-      'CPU, s3rver process, s',
-      runs[0]?.s3rverCpu === null
-        ? '—'
-        : spread(
-            runs.map((r) => r.s3rverCpu ?? 0),
-            2,
-          ),
-    ],
-  ];
-  return rows.map(([figure, value]) => `| ${name} | ${figure} | ${value} |`);
+      2,
+      ran('ffmpeg', (p) => mb(p.read)),
+    );
+  }
+  each('CPU, this process (all threads), s', 3, (r) => r.nodeCpu);
+  each('— of which its main thread, s (10 ms)', 2, (r) => r.mainThreadCpu);
+  each('CPU, children (ffprobe + ffmpeg), s', 2, (r) => r.childrenCpu);
+  each(
+    '— of which ffprobe, s',
+    2,
+    ran('ffprobe', (p) => p.cpu),
+  );
+  each(
+    '— of which ffmpeg, s',
+    2,
+    ran('ffmpeg', (p) => p.cpu),
+  );
+  if (runs[0]?.s3rverCpu !== null) each('CPU, s3rver process, s', 2, (r) => r.s3rverCpu ?? 0);
+  return lines;
 }
 
 /** The store reads of one clip, in order, against what the clip needs: the index, and its media's bytes (as a share of the archive's). */
@@ -557,6 +502,12 @@ async function main(): Promise<void> {
         console.log(`${setup.name}: warm-up clip ${await checkClip(saved, warm.clip, startAsked)}, first byte after ${warm.clip.firstByteAt.toFixed(3)} s`);
         await rm(saved);
         const runs: Measured[] = [];
+        const ours = () => {
+          const own = process.cpuUsage();
+          const s3rver = setup.s3rverPid === null ? 0 : processCpu(setup.s3rverPid);
+          return (own.user + own.system) / 1e6 + childrenCpu() + processCpu(client.pid) + s3rver;
+        };
+        const before = { wall: performance.now(), busy: machineBusy(), ours: ours() };
         for (let i = 0; i < RUNS; i++) {
           runs.push(await measure(client.ask, url, reads, log, setup.s3rverPid));
           const last = runs.at(-1) as Measured;
@@ -566,7 +517,9 @@ async function main(): Promise<void> {
           );
         }
         rows.push(...report(setup.name, runs));
-        loads.push(`${setup.name} ${os.loadavg()[0]?.toFixed(2)}`);
+        const wall = (performance.now() - before.wall) / 1000;
+        const others = (machineBusy() - before.busy - (ours() - before.ours)) / wall;
+        loads.push(`${setup.name} ${others.toFixed(2)}`);
         const last = runs.at(-1) as Measured;
         if (last.storeReads.length > 0) readsOf.push(describeReads(setup.name, last, archive));
       } finally {
@@ -579,7 +532,7 @@ async function main(): Promise<void> {
     console.log(
       `\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; clip ${START}–${END} of ${archive.seconds.toFixed(0)} s, ` +
         `${(archive.bytes / 1e9).toFixed(2)} GB, index ${mb(archive.moovEnd).toFixed(2)} MB; ${RUNS} runs each after a warm-up: min / **median** / max; ` +
-        `load average (1 min) after each store's runs: ${loads.join(', ')}\n`,
+        `cores other processes (PostgreSQL's among them) kept busy during each store's runs: ${loads.join(', ')}\n`,
     );
     console.log('| store | figure | min / **median** / max |');
     console.log('|---|---|---|');
