@@ -43,7 +43,7 @@ import { createS3Store } from '../src/adapters/storage/s3-store.js';
 import type { S3Config } from '../src/config/config.js';
 import { objectKeys } from '../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../src/core/archive/ports.js';
-import { parseTime } from '../src/core/playback/clip-times.js';
+import { parseTime } from '../src/core/time-text.js';
 import { migrateToThisRelease } from '../src/wiring/release.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { finishedRecord } from '../test/support/archives.js';

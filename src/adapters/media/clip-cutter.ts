@@ -12,7 +12,7 @@ import { concatList, grouped, partInputs, type PartInputs } from './part-inputs.
 import { ExitError, start } from './program.js';
 import { unreadBound } from './unread-bound.js';
 
-/** The largest MP4 index kept in memory for a clip (a six-hour archive's is about 12 MB). */
+/** The largest MP4 index kept in memory for a clip (a six-hour archive's at 30 frames a second is about 22 MB: bench/RESULTS.md "Clips"). */
 const MAX_CACHED_HEAD_BYTES = 64 * 1024 * 1024;
 /** What ffmpeg may have been sent and not read, on each of its connections to the part server (see unreadBound). */
 const MAX_UNREAD_BYTES = 512 * 1024;

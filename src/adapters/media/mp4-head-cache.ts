@@ -14,7 +14,9 @@ const PROBE_BYTES = 64 * 1024;
 export async function withCachedHead(source: ByteSource, maxBytes: number): Promise<ByteSource> {
   const end = await headEnd(source);
   if (end === null || end > maxBytes) return source;
-  const head = Buffer.from(await collect(source.read({ start: 0, end: end - 1 })));
+  // a view of the joined bytes, not another copy of them (a six-hour index is tens of MB)
+  const bytes = await collect(source.read({ start: 0, end: end - 1 }));
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   return {
     bytes: source.bytes,
     ...(source.files === undefined ? {} : { files: source.files }),
