@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0060-discord-webhooks.md
 // How a Discord message writes times, sizes, links and words from a source.
 
 /** h:mm:ss, as Discord users read a video's length. */

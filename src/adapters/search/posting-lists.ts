@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0131-moments-searched.md
 import { fieldParts, type WordParts } from './cjk-words.js';
 import type { IndexedDocument } from './indexed-document.js';
 import type { PostingLists } from './term-matcher.js';
