@@ -1,13 +1,12 @@
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { objectKeys } from '../../src/core/archive/object-keys.js';
-import { finishedRecord, putObject } from '../support/archives.js';
+import { finishedRecord } from '../support/archives.js';
 import { runKura } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { keyframeAtOrBefore, makeLongArchive, packetSizes, probe, type LongArchive } from '../support/long-archive.js';
+import { keyframeAtOrBefore, type LongArchive, makeLongArchive, packetSizes, probe, storeAsVideo } from '../support/long-archive.js';
 
 // The built `kura clip` on a real database and the fs store of its data directory.
 let cwd: string;
@@ -18,9 +17,7 @@ const ID = 'clipCli0001';
 beforeAll(async () => {
   cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-clip-cli-'));
   [db, archive] = await Promise.all([createTestDatabase(), makeLongArchive(5)]);
-  const key = objectKeys.video(ID);
-  const stored = await putObject(createFsStore(path.join(cwd, 'data', 'archive')), key, await readFile(archive.file));
-  const facts = { ...stored, fileSizeBytes: stored.bytes, lengthSeconds: archive.seconds, videoKey: key, logKey: null, thumbnailKey: null, externalUrl: null };
+  const facts = await storeAsVideo(createFsStore(path.join(cwd, 'data', 'archive')), ID, archive);
   await db.livestreams.upsertMany([{ ...finishedRecord(ID, facts), title: 'Announcement' }]);
 }, 60_000);
 afterAll(() => db.drop());

@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { finishedRecord, putObject } from '../support/archives.js';
+import { finishedRecord } from '../support/archives.js';
 import { freePort, launchBrowser, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
-import { keyframeAtOrBefore, makeLongArchive, probe, type LongArchive } from '../support/long-archive.js';
+import { keyframeAtOrBefore, type LongArchive, makeLongArchive, probe, storeAsVideo } from '../support/long-archive.js';
 
 // Clips and links to a moment on the archive page, in Debian's Chromium against the app in this
 // process, on a real three-minute archive (keyframes every 2 s) in its fs store. One page browses
@@ -24,18 +23,8 @@ beforeAll(async () => {
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   [kura, archive, browser] = await Promise.all([startTestApp({ publicUrl: origin }), makeLongArchive(3), launchBrowser()]);
-  const key = objectKeys.video(ID);
-  const stored = await putObject(createFsStore(kura.archiveDir), key, await readFile(archive.file));
   await kura.db.livestreams.upsertMany([
-    finishedRecord(ID, {
-      ...stored,
-      fileSizeBytes: stored.bytes,
-      lengthSeconds: archive.seconds,
-      videoKey: key,
-      logKey: null,
-      thumbnailKey: null,
-      externalUrl: null,
-    }),
+    finishedRecord(ID, await storeAsVideo(createFsStore(kura.archiveDir), ID, archive)),
     { ...finishedRecord(LIVE_ID), status: 'live', startedAt: new Date() },
   ]);
   await kura.app.listen({ port, host: '127.0.0.1' });

@@ -1,15 +1,14 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
-import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { addUser, sessionCookieOf } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { finishedRecord, putObject } from '../support/archives.js';
+import { finishedRecord } from '../support/archives.js';
 import { freePort, launchBrowser, logInOnPage, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.js';
-import { chaptersOfFile, makeLongArchive, type LongArchive } from '../support/long-archive.js';
+import { chaptersOfFile, type LongArchive, makeLongArchive, storeAsVideo } from '../support/long-archive.js';
 
 // Moments on the archive page (issue 54), in Debian's Chromium against the app in this process:
 // marked while the stream is recorded, then chapters of its archive (a real three-minute MP4 in the
@@ -94,16 +93,7 @@ describe('moments on the archive page', () => {
   });
 
   it('shows them as chapters of the archive: marks on the bar that seek, the list, the chapter lines to copy; text stays text', async () => {
-    const stored = await putObject(createFsStore(kura.archiveDir), objectKeys.video(ID), await readFile(archive.file));
-    const archived = finishedRecord(ID, {
-      ...stored,
-      fileSizeBytes: stored.bytes,
-      lengthSeconds: archive.seconds,
-      videoKey: objectKeys.video(ID),
-      logKey: null,
-      thumbnailKey: null,
-      externalUrl: null,
-    });
+    const archived = finishedRecord(ID, await storeAsVideo(createFsStore(kura.archiveDir), ID, archive));
     // the record as finalize leaves it: the moments marked while it was recorded stay with it
     await kura.db.livestreams.upsertMany([{ ...archived, startedAt: new Date(Date.now() - 600_000) }]);
     await page.reload();

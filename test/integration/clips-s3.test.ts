@@ -1,11 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Store } from '../../src/adapters/storage/s3-store.js';
-import { objectKeys } from '../../src/core/archive/object-keys.js';
 import type { ArchiveStore } from '../../src/core/archive/ports.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { finishedRecord, putObject } from '../support/archives.js';
-import { headOf, keyframeAtOrBefore, makeLongArchive, packetSizes, type LongArchive } from '../support/long-archive.js';
+import { finishedRecord } from '../support/archives.js';
+import { headOf, keyframeAtOrBefore, type LongArchive, makeLongArchive, packetSizes, storeAsVideo } from '../support/long-archive.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 
 // A clip of an archive in a real S3-compatible bucket (s3rver): only the byte ranges it needs are read.
@@ -32,9 +31,7 @@ beforeAll(async () => {
   [s3, archive] = await Promise.all([startS3(), makeLongArchive(60)]);
   const store = createS3Store(s3.config);
   kura = await startTestApp({}, {}, { store: counted(store) });
-  const key = objectKeys.video(ID);
-  const stored = await putObject(store, key, await readFile(archive.file));
-  const facts = { ...stored, fileSizeBytes: stored.bytes, lengthSeconds: archive.seconds, videoKey: key, logKey: null, thumbnailKey: null, externalUrl: null };
+  const facts = await storeAsVideo(store, ID, archive);
   await kura.db.livestreams.upsertMany([finishedRecord(ID, facts)]);
 }, 120_000);
 afterAll(async () => {

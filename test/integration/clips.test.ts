@@ -1,13 +1,21 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsStore } from '../../src/adapters/storage/fs-store.js';
 import { createCaptureRepo } from '../../src/adapters/db/capture-repo.js';
-import { objectKeys } from '../../src/core/archive/object-keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { finishedRecord, putObject, storeArchive } from '../support/archives.js';
-import { chaptersOfFile, keyframeAtOrBefore, packetCount, makeLongArchive, packetSizes, probe, type LongArchive } from '../support/long-archive.js';
+import { finishedRecord, storeArchive } from '../support/archives.js';
+import {
+  chaptersOfFile,
+  keyframeAtOrBefore,
+  type LongArchive,
+  makeLongArchive,
+  packetCount,
+  packetSizes,
+  probe,
+  storeAsVideo,
+} from '../support/long-archive.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 
 // Clips of a finished archive on the fs store, cut by the real ffmpeg: what a person downloads.
@@ -17,19 +25,9 @@ const ID = 'clipFs00001';
 
 beforeAll(async () => {
   [kura, archive] = await Promise.all([startTestApp({}, { env: { KURA_CLIP_MAX_SECONDS: '600' } }), makeLongArchive(20)]);
-  const key = objectKeys.video(ID);
-  const stored = await putObject(createFsStore(kura.archiveDir), key, await readFile(archive.file));
   await kura.db.livestreams.upsertMany([
     {
-      ...finishedRecord(ID, {
-        ...stored,
-        fileSizeBytes: stored.bytes,
-        lengthSeconds: archive.seconds,
-        videoKey: key,
-        logKey: null,
-        thumbnailKey: null,
-        externalUrl: null,
-      }),
+      ...finishedRecord(ID, await storeAsVideo(createFsStore(kura.archiveDir), ID, archive)),
       title: 'Karaoke 歌枠',
     },
   ]);

@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, open, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { topLevelBoxes } from '../../src/adapters/media/mp4-faststart.js';
+import { objectKeys } from '../../src/core/archive/object-keys.js';
+import type { ArchiveStore } from '../../src/core/archive/ports.js';
+import type { LivestreamInput } from '../../src/core/records/livestream.js';
+import { putObject } from './archives.js';
 
 const run = promisify(execFile);
 
@@ -103,4 +107,11 @@ export async function packetCount(file: string): Promise<Record<string, number>>
   const { stdout } = await run('ffprobe', ['-v', 'error', '-count_packets', '-show_entries', 'stream=codec_type,nb_read_packets', '-of', 'json', file]);
   const { streams } = JSON.parse(stdout) as { streams: Array<{ codec_type: string; nb_read_packets: string }> };
   return Object.fromEntries(streams.map((s) => [s.codec_type, Number(s.nb_read_packets)]));
+}
+
+/** Stores `archive` in `store` as the video of record `id`: the archive facts of a finished record (finishedRecord's second argument). */
+export async function storeAsVideo(store: ArchiveStore, id: string, archive: LongArchive): Promise<NonNullable<LivestreamInput['archive']>> {
+  const videoKey = objectKeys.video(id);
+  const { bytes, sha256 } = await putObject(store, videoKey, await readFile(archive.file));
+  return { fileSizeBytes: bytes, sha256, lengthSeconds: archive.seconds, videoKey, logKey: null, thumbnailKey: null, externalUrl: null };
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { ByteSource } from '../../core/archive/ports.js';
 import { AppError } from '../../core/errors.js';
 import type { ClipRange } from '../../core/playback/clip-times.js';
 import type { Chapter, ClipCutter, CutClip } from '../../core/playback/ports.js';
@@ -29,9 +30,7 @@ const CLIP_OUTPUT = ['-c', 'copy', '-avoid_negative_ts', 'make_zero', '-f', 'mp4
 export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }): ClipCutter {
   return {
     async cut(video, range) {
-      // read from the store (not a local file): its index once for both programs
-      const source = video.files === undefined ? await withCachedHead(video, MAX_CACHED_HEAD_BYTES) : video;
-      const inputs = await partInputs([source], unreadBound(MAX_UNREAD_BYTES));
+      const inputs = await mp4Input(video);
       try {
         const startSeconds = (await seekLanding(settings.ffprobe, inputs, range.startSeconds)) ?? range.startSeconds;
         return { startSeconds, durationSeconds: range.endSeconds - startSeconds, ...cutRange(settings.ffmpeg, inputs, range) };
@@ -61,8 +60,7 @@ export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }):
     },
 
     async chaptered(video, chapters) {
-      const source = video.files === undefined ? await withCachedHead(video, MAX_CACHED_HEAD_BYTES) : video;
-      const inputs = await partInputs([source], unreadBound(MAX_UNREAD_BYTES));
+      const inputs = await mp4Input(video);
       const dir = await mkdtemp(path.join(os.tmpdir(), 'kura-chapters-'));
       const metadata = path.join(dir, 'chapters.txt');
       await writeFile(metadata, ffmetadata(chapters));
@@ -72,6 +70,12 @@ export function createClipCutter(settings: { ffmpeg: string; ffprobe: string }):
       return run(settings.ffmpeg, args, inputs, () => rm(dir, { recursive: true, force: true }));
     },
   };
+}
+
+/** An MP4 as ffmpeg reads it: its local file, or the store through the part server, its index read once for every program. */
+async function mp4Input(video: ByteSource): Promise<PartInputs> {
+  const source = video.files === undefined ? await withCachedHead(video, MAX_CACHED_HEAD_BYTES) : video;
+  return partInputs([source], unreadBound(MAX_UNREAD_BYTES));
 }
 
 /** `chapters` as ffmpeg's metadata file (FFMETADATA1), each title's `=`, `;`, `#`, `\\` escaped. */

@@ -81,12 +81,8 @@ export async function storedVideo(deps: Pick<ClipDeps, 'store'>, record: Livestr
   return { video, lengthSeconds: record.archive.lengthSeconds };
 }
 
-/**
- * The whole archive of a finished record with `chapters` in it, copied as it is read. Throws
- * `livestream_not_found`, `archive_not_ready` and `archive_missing`.
- */
-export async function chapteredArchive(deps: Pick<ClipDeps, 'livestreams' | 'store' | 'cutter'>, id: string, chapters: readonly Chapter[]) {
-  const record = await getLivestream(deps, id);
+/** The whole archive of a finished record with `chapters` in it, copied as it is read. Throws `archive_not_ready` and `archive_missing`. */
+export async function chapteredArchive(deps: Pick<ClipDeps, 'store' | 'cutter'>, record: Livestream, chapters: readonly Chapter[]) {
   const { video } = await storedVideo(deps, record);
   return { ...(await deps.cutter.chaptered(video, chapters)), meta: objectMeta(record, 'video') };
 }

@@ -26,7 +26,7 @@ export async function sendChaptered(
   if (record?.status !== 'finished' || record.archive?.videoKey == null) return false;
   const chapters = chaptersOf(await listMoments(deps, id), record.archive.lengthSeconds);
   if (chapters.length === 0) return false;
-  const video = await chapteredArchive(deps, id, chapters);
+  const video = await chapteredArchive(deps, record, chapters);
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) video.cancel();
   });
