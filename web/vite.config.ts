@@ -1,12 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The message catalogues go beside index.html (dist/web/messages), for the server's own HTML: an
+ * archive's link preview and a page's title in the request's language, in the app's words.
+ */
+function catalogues(): Plugin {
+  const dir = path.join(import.meta.dirname, 'messages');
+  return {
+    name: 'kura-catalogues',
+    generateBundle() {
+      for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+        this.emitFile({ type: 'asset', fileName: `messages/${file}`, source: readFileSync(path.join(dir, file), 'utf8') });
+      }
+    },
+  };
+}
 
 // The UI is built into the package (dist/web) and served by the api; `npm run dev:web` proxies
 // the api of a `kura serve` on :8080. hls.js's full build (620 kB, loaded only to play a live
 // record's audio rendition) is the one chunk over Vite's 500-kB warning.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [svelte()],
+  plugins: [svelte(), catalogues()],
   build: { outDir: '../dist/web', emptyOutDir: true, assetsDir: 'assets', target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 650 },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/auth': 'http://127.0.0.1:8080' } },
 });

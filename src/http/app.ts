@@ -19,7 +19,8 @@ import { frameworkProblem, MAX_PATH_PARAMETER_LENGTH } from './request-problems.
 import { forgetReadsAfterWrites, ReadCache } from './read-cache.js';
 import { registerRoutes, SEARCH_ENGINE_PATH } from './routes.js';
 import { MeiliError, sendMeiliError } from './search/meili-error.js';
-import { defaultWebPage } from './web/web.routes.js';
+import { loadWebPages } from './web/web.routes.js';
+import { pageLocale } from './web/page-language.js';
 
 /** What buildApp takes, declared in app-deps.ts: re-exported for those who build the app. */
 export type { AppDeps, AppOptions } from './app-deps.js';
@@ -56,7 +57,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   });
   // a browser sent to a path nothing answers gets the app, which shows its not-found page (404)
   const publicRead = options.publicRead ?? true;
-  installProblemHandling(app, { notFoundPage: options.webDir ? defaultWebPage(options.webDir, publicRead) : null });
+  const pages = options.webDir ? loadWebPages(options.webDir, publicRead) : null;
+  if (options.webDir && pages === null) app.log.warn({ dir: options.webDir }, 'the web UI is not built (npm run build): only the API is served');
+  installProblemHandling(app, { notFoundPage: pages && ((request) => pages.page(pageLocale(request))) });
   installInputChecks(app);
   // a body is JSON unless a route says otherwise (the login form): Fastify's own text/plain parser
   // would hand a JSON route a string and have it refused as "not an object" instead of 415
@@ -105,7 +108,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     publicRead,
     publicUrl: options.publicUrl,
     usdPerGbPerMonth: options.usdPerGbPerMonth,
-    webDir: options.webDir,
+    web: options.webDir && pages ? { dir: options.webDir, pages } : null,
     pagination,
     originalClient: pagination.originalHeaders,
   });

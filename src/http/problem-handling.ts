@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors.js';
 import { sendAppError, sendProblem } from './problem.js';
 import { codeOfContext, frameworkProblem, snakeCase, validationDetail } from './request-problems.js';
@@ -14,7 +14,7 @@ import { installRouteAnswers } from './route-answers.js';
  * Anything unexpected is logged with its stack and answered `internal_error` without internals.
  * Every route documents its errors as problem JSON unless it declares its own.
  */
-export function installProblemHandling(app: FastifyInstance, options: { notFoundPage?: string | null } = {}): void {
+export function installProblemHandling(app: FastifyInstance, options: { notFoundPage?: ((request: FastifyRequest) => string) | null } = {}): void {
   app.addHook('onRoute', documentProblems);
   installRouteAnswers(app, options);
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -12,7 +12,7 @@ const CHECKED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as con
  * of an unknown path outside the API `notFoundPage` (the web UI, which says the page is not found)
  * with 404.
  */
-export function installRouteAnswers(app: FastifyInstance, options: { notFoundPage?: string | null }): void {
+export function installRouteAnswers(app: FastifyInstance, options: { notFoundPage?: ((request: FastifyRequest) => string) | null }): void {
   const knownRoutes = FindMyWay();
   const allowedOn = (path: string) => CHECKED_METHODS.filter((method) => knownRoutes.find(method, path) !== null);
   app.addHook('onRoute', (route) => {
@@ -39,7 +39,12 @@ export function installRouteAnswers(app: FastifyInstance, options: { notFoundPag
       return sendProblem(reply, 405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`);
     }
     if (options.notFoundPage && wantsAppPage(request, path)) {
-      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(options.notFoundPage);
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-language, cookie')
+        .send(options.notFoundPage(request));
     }
     return sendProblem(reply, 404, 'route_not_found', `There is no route ${request.method} ${path}.`);
   });

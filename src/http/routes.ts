@@ -35,7 +35,7 @@ import { liveRoutes } from './video/live.routes.js';
 import { videoAdminRoutes } from './video/video-admin.routes.js';
 import { videoRoutes } from './video/video.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
-import { webRoutes } from './web/web.routes.js';
+import { webRoutes, type WebPages } from './web/web.routes.js';
 import { retentionRoutes } from './retention/retention.routes.js';
 import { videoPinRoutes } from './video/video-pin.routes.js';
 
@@ -52,8 +52,8 @@ export interface RouteSettings {
   publicRead: boolean;
   publicUrl: string;
   usdPerGbPerMonth: number;
-  /** The built web UI to serve at /; null or absent: the API alone. */
-  webDir?: string | null;
+  /** The built web UI to serve at / (its directory, and its index.html in each language); null or absent: the API alone. */
+  web?: { dir: string; pages: WebPages } | null;
   /** Which pagination headers the paginated lists send. */
   pagination: PaginationOptions;
   /** Also answer the original service's web client where it differs (KURA_ORIGINAL_HEADERS; decision 0098). */
@@ -77,8 +77,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, settin
     );
     await open.register(localAuthRoutes({ users, sessions, passwords, rateLimiter, settings: loginRules, publicUrl, originalClient }));
     await open.register(setupRoutes({ setup, passwords, sessions, rateLimiter, settings: loginRules, publicUrl }));
-    if (settings.webDir)
-      await open.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, publicRead, dir: settings.webDir }));
+    if (settings.web) await open.register(webRoutes({ livestreams: deps.livestreams, channels: deps.channels, publicUrl, publicRead, ...settings.web }));
   });
   await app.register(apiRoutes(deps, settings, guard), { prefix: '/api' });
   await app.register(feedRoutes({ livestreams: deps.livestreams, channels: deps.channels, cache: settings.cache, publicUrl, publicRead }));

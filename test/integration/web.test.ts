@@ -108,4 +108,38 @@ describe('the web UI as the api serves it', () => {
       });
     }
   });
+
+  it('writes its HTML in the language the app will show: the kura-lang cookie, else Accept-Language by weight, else English', async () => {
+    await kura.load([
+      buildRecord({ id: 'og-ja', title: '歌枠', channelId: 'UCja', channelName: 'Chan', length: 3723, scheduledStart: '2024-01-01T12:00:00.000Z' }),
+    ]);
+    const lang = (body: string) => /<html lang="([^"]+)"/.exec(body)?.[1];
+    const get = (url: string, headers: Record<string, string>) => kura.app.inject({ url, headers: { accept: 'text/html', ...headers } });
+    expect(lang((await get('/history', {})).body)).toBe('en');
+    expect(lang((await get('/history', { 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.8' })).body)).toBe('ja');
+    // weights decide, not the order; a language Kura does not speak is passed over
+    expect(lang((await get('/history', { 'accept-language': 'en;q=0.5, fr, ja;q=0.7' })).body)).toBe('ja');
+    expect(lang((await get('/history', { 'accept-language': 'de-DE, fr' })).body)).toBe('en');
+    // the person's pick beats the browser's languages; an unknown pick is ignored
+    expect(lang((await get('/history', { 'accept-language': 'en-US', cookie: 'kura-lang=ja' })).body)).toBe('ja');
+    expect(lang((await get('/history', { 'accept-language': 'ja', cookie: 'kura-lang=xx' })).body)).toBe('ja');
+
+    const history = await get('/history', { 'accept-language': 'ja' });
+    expect(history.headers.vary).toBe('accept-language, cookie');
+    expect(history.body).toContain('<title>Kura · ライブ配信アーカイブ</title>');
+    const archive = await get('/archive/og-ja', { 'accept-language': 'ja' });
+    expect(archive.body).toContain('<meta property="og:description" content="Chan · 2024-01-01 · 1時間2分 · Kuraにアーカイブ済み">');
+    const moment = await get('/archive/og-ja?t=90', { 'accept-language': 'ja' });
+    expect(moment.body).toContain('content="1:30から · Chan ·');
+    // a page nothing answers is the app's not-found page, in the language asked for
+    const missing = await get('/no-such-page', { 'accept-language': 'ja' });
+    expect(missing.statusCode).toBe(404);
+    expect(lang(missing.body)).toBe('ja');
+    expect(missing.headers.vary).toBe('accept-language, cookie');
+    const channel = await get('/channel/UCja', { 'accept-language': 'ja' });
+    expect(channel.body).toContain('<meta property="og:description" content="アーカイブ1件 · 動画1時間2分 · Kuraにて">');
+    expect(channel.body).toContain('title="Chanのアーカイブ"');
+    const english = await get('/channel/UCja', {});
+    expect(english.body).toContain('<meta property="og:description" content="1 archive · 1 h 2 min of video · on Kura">');
+  });
 });

@@ -2,6 +2,7 @@
 import { clockOf, linkTimeOf } from '../../core/time-text.js';
 import type { Channel } from '../channels/channels.schema.js';
 import type { LivestreamRecord } from '../livestreams/record.schema.js';
+import type { PageText } from './page-messages.js';
 
 /** The placeholder in web/index.html that the server fills with a page's head tags. */
 export const HEAD_PLACEHOLDER = '<!--kura:head-->';
@@ -13,11 +14,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
-/** `2 h 5 min` or `12 min`, for a page's or a feed's description. */
+/** `2 h 5 min` or `12 min`, for a feed's description. */
 export function duration(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+
+/** A length in a page's language: `2 h 5 min`, `2時間5分`. */
+function pageDuration(text: PageText, seconds: number): string {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return hours > 0 ? text('page_duration_hours', { hours, minutes }) : text('page_duration_minutes', { minutes });
 }
 
 /**
@@ -27,11 +35,11 @@ export function duration(seconds: number): string {
  * fragment `#t=3723`, which a preview playing the file itself starts from and the server never
  * sees; the canonical link stays the page without the time, one page for every moment of it.
  */
-export function archiveHead(record: LivestreamRecord, pageUrl: string, atSeconds: number | null = null): string {
+export function archiveHead(record: LivestreamRecord, pageUrl: string, atSeconds: number | null, text: PageText): string {
   const facts = [record.channelName, record.scheduledStart.slice(0, 10)];
-  if (atSeconds !== null) facts.unshift(`From ${clockOf(atSeconds)}`);
-  if (record.length !== undefined) facts.push(duration(record.length));
-  facts.push(record.finished ? 'archived on Kura' : `${record.status} on Kura`);
+  if (atSeconds !== null) facts.unshift(text('page_from', { time: clockOf(atSeconds) }));
+  if (record.length !== undefined) facts.push(pageDuration(text, record.length));
+  facts.push(text(record.finished ? 'page_archived_on_kura' : `page_${record.status}_on_kura`));
   const media: Array<[string, string]> = [];
   if (record.thumbnail !== '') media.push(['og:image', record.thumbnail]);
   if (record.downloadUrl !== undefined) {
@@ -53,15 +61,15 @@ export function archiveHead(record: LivestreamRecord, pageUrl: string, atSeconds
 }
 
 /** Open Graph and Twitter tags for a channel's page: its name, and what of it is archived. */
-export function channelHead(channel: Channel, pageUrl: string): string {
-  const facts = [`${channel.archives} ${channel.archives === 1 ? 'archive' : 'archives'}`];
-  if (channel.totalLength > 0) facts.push(`${duration(channel.totalLength)} of video`);
-  if (channel.upcoming > 0) facts.push(`${channel.upcoming} upcoming`);
-  facts.push('on Kura');
+export function channelHead(channel: Channel, pageUrl: string, text: PageText): string {
+  const facts = [text('page_channel_archives', { count: channel.archives })];
+  if (channel.totalLength > 0) facts.push(text('page_channel_video_length', { length: pageDuration(text, channel.totalLength) }));
+  if (channel.upcoming > 0) facts.push(text('page_channel_upcoming', { count: channel.upcoming }));
+  facts.push(text('page_on_kura'));
   const name = channel.channelName || channel.channelId;
   const feed = `/feeds/archives.atom?channelId=${encodeURIComponent(channel.channelId)}`;
   const head = pageHead({ type: 'website', title: name, description: facts.join(' · '), pageUrl, canonicalUrl: pageUrl, media: [], largeImage: false });
-  return `${head}\n<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`${name}: archives`)}" href="${escapeHtml(feed)}">`;
+  return `${head}\n<link rel="alternate" type="application/atom+xml" title="${escapeHtml(text('page_channel_feed', { name }))}" href="${escapeHtml(feed)}">`;
 }
 
 interface PageFacts {

@@ -11,14 +11,17 @@ import { CHANNEL_ID_MAX_LENGTH } from '../../core/vocabulary.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
 import { presentChannel } from '../channels/channel.presenter.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
-import { archiveHead, channelHead, HEAD_PLACEHOLDER } from './open-graph.js';
+import { archiveHead, channelHead, escapeHtml, HEAD_PLACEHOLDER } from './open-graph.js';
+import { PAGE_LOCALES, pageLocale, type PageLocale } from './page-language.js';
+import { loadPageMessages, type PageText } from './page-messages.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { ChannelRepo } from '../../core/channels/ports.js';
 
 /** The pages of the UI; each answers the app's index.html, whose router shows the page. */
 export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/follows', '/follows/:id', '/stats', '/login', '/tokens', '/webhooks'] as const;
 
-const DEFAULT_HEAD = '<title>Kura · livestream archive</title>\n<meta name="description" content="A self-hosted archive of livestreams.">';
+const defaultHead = (text: PageText) =>
+  `<title>${escapeHtml(text('page_default_title'))}</title>\n<meta name="description" content="${escapeHtml(text('page_default_description'))}">`;
 
 /** Tells the app whether this instance is private before it asks anything (it shows a stranger the login page only). */
 const modeMeta = (publicRead: boolean) => `\n<meta name="kura-public-read" content="${publicRead}">`;
@@ -33,10 +36,22 @@ function linkTime(t: unknown, lengthSeconds: number | undefined): number | null 
   return seconds !== null && (lengthSeconds === undefined || seconds < lengthSeconds) ? seconds : null;
 }
 
-/** The app's index.html with the default head, for pages whose HTML names nothing in particular; null when the UI was not built. */
-export function defaultWebPage(dir: string, publicRead: boolean): string | null {
+/** The app's index.html in each language the UI speaks: `<html lang>`, and a head of its words. */
+export interface WebPages {
+  /** The page with `head` (of the language's words) in its head; without one, the head of a page that names nothing in particular. */
+  page(locale: PageLocale, head?: (text: PageText) => string): string;
+}
+
+/** The built UI's index.html and message catalogues (dist/web/messages); null when the UI was not built. */
+export function loadWebPages(dir: string, publicRead: boolean): WebPages | null {
   const indexPath = path.join(dir, 'index.html');
-  return existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace(HEAD_PLACEHOLDER, DEFAULT_HEAD + modeMeta(publicRead)) : null;
+  if (!existsSync(indexPath)) return null;
+  const template = readFileSync(indexPath, 'utf8');
+  const textOf = loadPageMessages(path.join(dir, 'messages'));
+  const build = (locale: PageLocale, head: (text: PageText) => string) =>
+    template.replace('<html lang="en">', `<html lang="${locale}">`).replace(HEAD_PLACEHOLDER, () => head(textOf(locale)) + modeMeta(publicRead));
+  const defaults = new Map(PAGE_LOCALES.map((locale) => [locale, build(locale, defaultHead)]));
+  return { page: (locale, head) => (head ? build(locale, head) : (defaults.get(locale) as string)) };
 }
 
 /** What the web UI's pages use: the built UI, and the records and channels their link previews describe. */
@@ -48,25 +63,22 @@ export interface WebRouteDeps {
   publicRead: boolean;
   /** Where Vite built the UI (dist/web). */
   dir: string;
+  /** Its index.html in each language (loadWebPages). */
+  pages: WebPages;
 }
 
 /**
  * The web UI built by Vite into `dir`: hashed assets under /assets (cached for a year, served
  * pre-compressed), and index.html (never cached) for every client route; an archive page's
- * index.html carries its Open Graph tags. Registers nothing when the UI was not built.
+ * index.html carries its Open Graph tags; every page is in the language the app will show.
  */
 export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
   const { dir } = deps;
   return async (app) => {
-    const indexPath = path.join(dir, 'index.html');
-    if (!existsSync(indexPath)) {
-      app.log.warn({ dir }, 'the web UI is not built (npm run build): only the API is served');
-      return;
-    }
-    const template = readFileSync(indexPath, 'utf8');
-    const defaultHtml = template.replace(HEAD_PLACEHOLDER, DEFAULT_HEAD + modeMeta(deps.publicRead));
+    const { pages } = deps;
+    // the page is in the language the app will pick (the cookie, else Accept-Language): caches keep one per language
     const page = (reply: FastifyReply, html: string, status = 200) =>
-      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-language, cookie').send(html);
     const validId = new RegExp(LIVESTREAM_ID_PATTERN);
 
     await app.register(fastifyStatic, {
@@ -83,32 +95,34 @@ export function webRoutes(deps: WebRouteDeps): FastifyPluginAsyncTypebox {
       setHeaders: (reply) => reply.header('cache-control', 'public, max-age=31536000, immutable'),
     });
     for (const url of CLIENT_ROUTES) {
-      app.get(url, { schema: { hide: true } }, (_request, reply) => page(reply, defaultHtml));
+      app.get(url, { schema: { hide: true } }, (request, reply) => page(reply, pages.page(pageLocale(request))));
     }
     app.get('/archive/:id', { schema: { hide: true, params: ArchiveParamsSchema, querystring: ArchiveQuerySchema } }, async (request, reply) => {
       const { id } = request.params;
-      if (!deps.publicRead) return page(reply, defaultHtml);
+      const locale = pageLocale(request);
+      if (!deps.publicRead) return page(reply, pages.page(locale));
       const record = validId.test(id) ? await deps.livestreams.findById(id) : null;
       // an unknown id (or one being taken down) still gets the app, which says so; the status tells crawlers
-      if (record === null || record.takedown !== null) return page(reply, defaultHtml, 404);
+      if (record === null || record.takedown !== null) return page(reply, pages.page(locale), 404);
       const pageUrl = `${deps.publicUrl}/archive/${encodeURIComponent(id)}`;
       const presented = presentRecord(record, deps.publicUrl, 'public');
       const at = linkTime(request.query.t, presented.length);
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => archiveHead(presented, pageUrl, at) + modeMeta(true)),
+        pages.page(locale, (text) => archiveHead(presented, pageUrl, at, text)),
       );
     });
     app.get('/channel/:channelId', { schema: { hide: true, params: ChannelPageParamsSchema } }, async (request, reply) => {
       const { channelId } = request.params;
-      if (!deps.publicRead) return page(reply, defaultHtml);
+      const locale = pageLocale(request);
+      if (!deps.publicRead) return page(reply, pages.page(locale));
       const channel = channelId.length <= CHANNEL_ID_MAX_LENGTH ? await deps.channels.find(channelId) : null;
       // like an unknown archive: the app says so, the status tells crawlers
-      if (channel === null || !isListed(channel)) return page(reply, defaultHtml, 404);
+      if (channel === null || !isListed(channel)) return page(reply, pages.page(locale), 404);
       const pageUrl = `${deps.publicUrl}/channel/${encodeURIComponent(channelId)}`;
       return page(
         reply,
-        template.replace(HEAD_PLACEHOLDER, () => channelHead(presentChannel(channel), pageUrl) + modeMeta(true)),
+        pages.page(locale, (text) => channelHead(presentChannel(channel), pageUrl, text)),
       );
     });
   };

@@ -1,0 +1,36 @@
+// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
+import type { FastifyRequest } from 'fastify';
+
+/** The languages the web UI speaks (web/project.inlang/settings.json), English first as the fallback. */
+export const PAGE_LOCALES = ['en', 'ja'] as const;
+export type PageLocale = (typeof PAGE_LOCALES)[number];
+
+/** The cookie the UI's language switch sets (scripts/compile-messages.mjs names it for the app). */
+export const LANGUAGE_COOKIE = 'kura-lang';
+
+const isPageLocale = (tag: string): tag is PageLocale => (PAGE_LOCALES as readonly string[]).includes(tag);
+
+/**
+ * The language of a page load, as the app will pick it: the person's choice (the cookie), else the
+ * first language of Accept-Language that Kura speaks (by weight; `ja-JP` is `ja`), else English.
+ */
+export function pageLocale(request: Pick<FastifyRequest, 'headers' | 'cookies'>): PageLocale {
+  const chosen = request.cookies?.[LANGUAGE_COOKIE];
+  if (chosen !== undefined && isPageLocale(chosen)) return chosen;
+  return acceptedLocale(request.headers['accept-language']) ?? 'en';
+}
+
+/** The first language of an Accept-Language header Kura speaks, by the header's weights; null for none. */
+export function acceptedLocale(header: string | undefined): PageLocale | null {
+  if (header === undefined) return null;
+  const ranges = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)).find((match) => match !== null);
+      return { base: tag.trim().toLowerCase().split('-')[0] ?? '', weight: q ? Number(q[1]) : 1, index };
+    })
+    .filter((range) => range.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  return ranges.map((range) => range.base).find(isPageLocale) ?? null;
+}
