@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
 // Compiles the web UI's message catalogues (web/messages/{locale}.json) with Paraglide into
 // web/src/paraglide (generated, not committed): one tree-shakable function per message, with type
 // declarations for svelte-check. The build, the type checks and `npm run dev:web` run it first.
