@@ -19,12 +19,21 @@ function catalogues(): Plugin {
   };
 }
 
+/**
+ * The language this build is of (scripts/build-web.mjs builds one per language; `KURA_LOCALE=ja
+ * npm run dev:web` for the dev server): the app's messages come from web/src/paraglide-{locale}
+ * instead of the base language's web/src/paraglide (scripts/compile-messages.mjs).
+ */
+const locale = process.env.KURA_LOCALE ?? 'en';
+const messagesOf = locale === 'en' ? [] : [{ find: /^\.\.\/paraglide\//, replacement: `${path.join(import.meta.dirname, 'src', `paraglide-${locale}`)}/` }];
+
 // The UI is built into the package (dist/web) and served by the api; `npm run dev:web` proxies
 // the api of a `kura serve` on :8080. hls.js's full build (620 kB, loaded only to play a live
 // record's audio rendition) is the one chunk over Vite's 500-kB warning.
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [svelte(), catalogues()],
+  resolve: { alias: messagesOf },
   build: { outDir: '../dist/web', emptyOutDir: true, assetsDir: 'assets', target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 650 },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/auth': 'http://127.0.0.1:8080' } },
 });

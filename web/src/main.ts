@@ -7,6 +7,6 @@ import './styles.css';
 // the history's default first page is asked for before the app mounts
 if (location.pathname === '/history' && location.search === '') fetchEarly('/api/history?page=0&limit=25&sort=desc');
 
-// the server wrote the request's language; the person's pick or the browser's languages decide here
+// the page's language is its build's: the server sent it for the kura-lang cookie or Accept-Language
 document.documentElement.lang = getLocale();
 mount(App, { target: document.getElementById('app') as HTMLElement });

@@ -42,14 +42,18 @@ export interface WebPages {
   page(locale: PageLocale, head?: (text: PageText) => string): string;
 }
 
-/** The built UI's index.html and message catalogues (dist/web/messages); null when the UI was not built. */
+/**
+ * The built UI (one build per language, `index.{locale}.html`: scripts/build-web.mjs) and its
+ * message catalogues (dist/web/messages); null when the UI was not built.
+ */
 export function loadWebPages(dir: string, publicRead: boolean): WebPages | null {
-  const indexPath = path.join(dir, 'index.html');
-  if (!existsSync(indexPath)) return null;
-  const template = readFileSync(indexPath, 'utf8');
+  if (!PAGE_LOCALES.every((locale) => existsSync(path.join(dir, `index.${locale}.html`)))) return null;
+  const templates = new Map(PAGE_LOCALES.map((locale) => [locale, readFileSync(path.join(dir, `index.${locale}.html`), 'utf8')]));
   const textOf = loadPageMessages(path.join(dir, 'messages'));
   const build = (locale: PageLocale, head: (text: PageText) => string) =>
-    template.replace('<html lang="en">', `<html lang="${locale}">`).replace(HEAD_PLACEHOLDER, () => head(textOf(locale)) + modeMeta(publicRead));
+    (templates.get(locale) as string)
+      .replace('<html lang="en">', `<html lang="${locale}">`)
+      .replace(HEAD_PLACEHOLDER, () => head(textOf(locale)) + modeMeta(publicRead));
   const defaults = new Map(PAGE_LOCALES.map((locale) => [locale, build(locale, defaultHead)]));
   return { page: (locale, head) => (head ? build(locale, head) : (defaults.get(locale) as string)) };
 }

@@ -1,19 +1,26 @@
 // Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
 // The UI's language: every string a person reads is a message of web/messages/{locale}.json,
-// compiled by Paraglide into web/src/paraglide (scripts/compile-messages.mjs). The language is
-// the person's pick (the nav's switch, remembered in the `kura-lang` cookie the server reads too)
-// or else the browser's first language Kura speaks, else English.
-import { getLocale, locales, setLocale, type Locale } from '../paraglide/runtime.js';
+// compiled by Paraglide (scripts/compile-messages.mjs). Each language is a build of its own
+// (scripts/build-web.mjs): the server sends the page in the person's pick (the nav's switch,
+// remembered in the `kura-lang` cookie), else the browser's first language Kura speaks, else
+// English, and the page is in the language of the build it loaded.
+import { getLocale as localeOfBuild } from '../paraglide/runtime.js';
 
 export { m } from '../paraglide/messages.js';
-export { getLocale, locales, type Locale };
 
-/** Each language by its own name, as the switch lists it. */
-export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', ja: '日本語' };
+/** The languages Kura speaks, each by its own name, as the switch lists them. */
+export const LANGUAGES = { en: 'English', ja: '日本語' } as const;
+export type Language = keyof typeof LANGUAGES;
 
-/** Switches the UI to `locale` and remembers it: the page loads again in that language. */
-export function chooseLanguage(locale: Locale): void {
-  setLocale(locale);
+/** The language of this page (of the build it loaded), for `<html lang>` and every `Intl` format. */
+export const getLocale = (): Language => localeOfBuild() as Language;
+
+const LANGUAGE_COOKIE = 'kura-lang';
+
+/** Switches the UI to `choice` and remembers it for 400 days: the page loads again, in that language's build. */
+export function chooseLanguage(choice: Language): void {
+  document.cookie = `${LANGUAGE_COOKIE}=${choice}; path=/; max-age=${400 * 86_400}; samesite=lax`;
+  location.reload();
 }
 
 /**
