@@ -1,6 +1,7 @@
 // First load of /history in Debian's Chromium: the JS+CSS it transfers (as served, and gzipped)
 // and the time until 25 entries are rendered, each run in a fresh browser context (cold cache).
-// `npm run build && npm run bench:web` (options: --records 10000 --runs 7).
+// `npm run build && npm run bench:web` (options: --records 10000 --runs 7 --locale en-US; with
+// --locale ja-JP the browser asks for Japanese and is sent the Japanese build).
 import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { buildRecords } from '../test/support/factories.js';
 const args = new Map(process.argv.slice(2).map((a, i, all) => [a, all[i + 1]] as const));
 const RECORDS = Number(args.get('--records') ?? 10_000);
 const RUNS = Number(args.get('--runs') ?? 7);
+const LOCALE = args.get('--locale') ?? 'en-US';
 const BUDGET_BYTES = 150 * 1024;
 const BUDGET_MS = 1000;
 
@@ -35,7 +37,7 @@ try {
   let assets: Array<{ name: string; transferSize: number }> = [];
   // run 0 warms the server (JIT, the read cache, PostgreSQL's buffers) and is not counted
   for (let run = 0; run <= RUNS; run += 1) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: LOCALE });
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=history-list] > li').length === 25);
@@ -64,7 +66,7 @@ try {
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] as number;
   const worst = times.at(-1) as number;
-  console.log(`records: ${RECORDS}; runs: ${RUNS}; JS+CSS files on first load: ${assets.length}`);
+  console.log(`records: ${RECORDS}; runs: ${RUNS}; locale: ${LOCALE}; JS+CSS files on first load: ${assets.length}`);
   for (const asset of assets) console.log(`  ${asset.name} (${asset.transferSize} B transferred)`);
   console.log(
     `| JS+CSS gzipped | ${(gzipBytes / 1024).toFixed(1)} KiB | budget ${BUDGET_BYTES / 1024} KiB | ${gzipBytes <= BUDGET_BYTES ? 'within' : 'OVER'} |`,
