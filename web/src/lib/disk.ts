@@ -1,5 +1,6 @@
 import type { DiskStats } from './api.js';
 import { humanSize } from './format.js';
+import { m } from './i18n.js';
 
 /** One place Kura writes to, as the stats page and the admin banner name it. */
 export interface DiskRow {
@@ -10,7 +11,8 @@ export interface DiskRow {
   daysUntilFull: number | null;
 }
 
-const whereOf = (place: 'archive' | 'spool', workerId: string | null) => (place === 'archive' ? 'archive storage' : `spool of worker ${workerId ?? '?'}`);
+const whereOf = (place: 'archive' | 'spool', workerId: string | null) =>
+  place === 'archive' ? m.disk_archive_storage() : m.disk_spool({ worker: workerId ?? '?' });
 const percent = (free: number, total: number) => (total > 0 ? Math.round((free / total) * 1000) / 10 : 0);
 
 /** The archive storage (when it is a local filesystem) and each worker's spool, in that order. */
@@ -26,5 +28,7 @@ export function diskRows(disk: DiskStats): DiskRow[] {
 
 /** The banner's lines: each place below 10 % free, with its figure and where it is. */
 export function lowDiskLines(disk: DiskStats): string[] {
-  return disk.low.map((low) => `${whereOf(low.place, low.workerId)}: ${humanSize(low.freeBytes)} free of ${humanSize(low.totalBytes)} (${low.freePercent} %)`);
+  return disk.low.map((low) =>
+    m.disk_low_line({ where: whereOf(low.place, low.workerId), free: humanSize(low.freeBytes), total: humanSize(low.totalBytes), percent: low.freePercent }),
+  );
 }

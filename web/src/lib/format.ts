@@ -1,7 +1,31 @@
 // Decisions: docs/decisions/0063-web-ui-conventions.md
 // Numbers for people: decimal sizes (as the storage bill counts GB = 10^9 bytes), durations, times.
+// Each is written in the page's language (docs/i18n.md): `Intl` is asked in it, and the unit words
+// come from the message catalogue.
 
 import type { Stats } from './api.js';
+import { getLocale, m } from './i18n.js';
+
+/** One `Intl` formatter per language, made when first asked for (the language is fixed for a page's life). */
+function perLocale<T>(make: (locale: string) => T): () => T {
+  const made = new Map<string, T>();
+  return () => {
+    const locale = getLocale();
+    let found = made.get(locale);
+    if (found === undefined) {
+      found = make(locale);
+      made.set(locale, found);
+    }
+    return found;
+  };
+}
+
+const numbers = perLocale((locale) => new Intl.NumberFormat(locale));
+
+/** A count with the page language's grouping: `1,234`. */
+export function humanNumber(value: number): string {
+  return numbers().format(value);
+}
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -22,12 +46,12 @@ export function humanDuration(seconds: number | undefined | null): string {
   if (seconds === undefined || seconds === null) return '—';
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
+  const min = Math.floor((s % 3600) / 60);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+  return h > 0 ? `${h}:${pad(min)}:${pad(s % 60)}` : `${min}:${pad(s % 60)}`;
 }
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const relative = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 60],
   ['minute', 60],
@@ -38,36 +62,41 @@ const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', Infinity],
 ];
 
-/** "3 hours ago", "in 2 days". */
+/** "3 hours ago", "in 2 days"; 「3 時間前」. */
 export function relativeTime(iso: string, now: number): string {
   let value = (Date.parse(iso) - now) / 1000;
   for (const [unit, size] of STEPS) {
-    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
+    if (Math.abs(value) < size) return relative().format(Math.round(value), unit);
     value /= size;
   }
   return iso;
 }
 
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
+const exact = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' }));
 
 export function exactTime(iso: string): string {
-  return exact.format(new Date(iso));
+  return exact().format(new Date(iso));
 }
 
-/** A countdown to `iso`: `2 d 03:04:05`, `03:04:05`, or null once it has passed. */
+/** A date and time in short: `11/30/2026, 2:07:04 PM`, `2026/11/30 14:07:04`. */
+export function shortTime(iso: string): string {
+  return new Date(iso).toLocaleString(getLocale());
+}
+
+/** A countdown to `iso`: `2 d 03:04:05` (「2日 03:04:05」), `03:04:05`, or null once it has passed. */
 export function countdown(iso: string, now: number): string | null {
   const left = Math.floor((Date.parse(iso) - now) / 1000);
   if (left <= 0) return null;
   const d = Math.floor(left / 86400);
   const pad = (n: number) => String(n).padStart(2, '0');
   const clock = `${pad(Math.floor((left % 86400) / 3600))}:${pad(Math.floor((left % 3600) / 60))}:${pad(left % 60)}`;
-  return d > 0 ? `${d} d ${clock}` : clock;
+  return d > 0 ? m.format_countdown_days({ days: humanNumber(d), clock }) : clock;
 }
 
 /** Dollars with the cents that matter: small amounts (a price per GB, a tiny bill) keep 4 decimals. */
 export function usd(amount: number): string {
   const digits = amount === 0 || amount >= 10 ? 2 : amount >= 1 ? 2 : 4;
-  return new Intl.NumberFormat(undefined, {
+  return new Intl.NumberFormat(getLocale(), {
     style: 'currency',
     currency: 'USD',
     minimumFractionDigits: Math.min(2, digits),
@@ -75,21 +104,21 @@ export function usd(amount: number): string {
   }).format(amount);
 }
 
-/** A large total of time: `812 h`, `5.2 h`, `42 min`. */
+/** A large total of time: `812 h`, `5.2 h`, `42 min` (「812時間」「5.2時間」「42分」). */
 export function humanHours(seconds: number): string {
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 3600) return m.format_minutes({ minutes: humanNumber(Math.round(seconds / 60)) });
   const hours = seconds / 3600;
-  return `${hours >= 100 ? Math.round(hours).toLocaleString() : hours.toFixed(1)} h`;
+  return m.format_hours({ hours: hours >= 100 ? humanNumber(Math.round(hours)) : hours.toFixed(1) });
 }
 
 /** The instance's totals as TotalsCards shows them (home and statistics pages). */
 export function statsCards(stats: Stats): Array<{ value: string; label: string; note?: string }> {
   return [
-    { value: stats.videoAmount.toLocaleString(), label: 'streams archived or queued' },
-    { value: humanSize(stats.totalFileSize), label: 'stored' },
-    { value: humanHours(stats.totalLength), label: 'of video' },
-    { value: stats.uniqueChannels.toLocaleString(), label: 'channels' },
-    { value: usd(stats.storageBillPerMonth), label: 'storage per month', note: `at ${usd(stats.usdPerGbPerMonth)}/GB` },
+    { value: humanNumber(stats.videoAmount), label: m.stats_card_streams() },
+    { value: humanSize(stats.totalFileSize), label: m.common_card_stored() },
+    { value: humanHours(stats.totalLength), label: m.common_card_video() },
+    { value: humanNumber(stats.uniqueChannels), label: m.stats_card_channels() },
+    { value: usd(stats.storageBillPerMonth), label: m.stats_card_storage(), note: m.stats_card_price({ price: usd(stats.usdPerGbPerMonth) }) },
   ];
 }
 

@@ -1,6 +1,7 @@
 // Decisions: docs/decisions/0063-web-ui-conventions.md, docs/decisions/0091-private-search-keys-per-caller.md
 import type { LivestreamRecord } from './api.js';
 import { getJson } from './api.js';
+import { m } from './i18n.js';
 
 /** What `GET /api/search` hands out. */
 export interface SearchConfig {
@@ -46,7 +47,7 @@ export async function getSearcher(): Promise<Searcher | null> {
     // the key was refused, or /api/search did not answer: ask for a key again, once
     if (searcher === used) searcher = null;
     const renewed = await (searcher ??= connect());
-    if (renewed === null) throw new Error('Search cannot be reached; try again later.');
+    if (renewed === null) throw new Error(m.search_unreachable());
     return renewed(options);
   };
 }

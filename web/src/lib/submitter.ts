@@ -2,6 +2,7 @@
 // Submitters no account stands behind, named without asking the server: those the earlier service
 // recorded, as `kura import` keeps them (`legacy/<value>`), and the operator's `kura archive`
 // (`cli/<system user>`).
+import { m } from './i18n.js';
 
 /** The provider Kura keeps a submitter of the earlier service under when it was not `provider/id`. */
 const LEGACY_PREFIX = 'legacy/';
@@ -22,13 +23,13 @@ export function legacyName(submitter: string): LegacyName | null {
   const value = submitter.slice(LEGACY_PREFIX.length);
   const isHost = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) && !/^[\d.]+$/.test(value);
   return isHost
-    ? { name: `${value} (automatic)`, title: `Queued automatically by ${value}, the service this archive was imported from` }
-    : { name: `${value} (imported)`, title: `A user of the service this archive was imported from (${submitter})` };
+    ? { name: m.record_submitter_automatic({ value }), title: m.record_submitter_automatic_title({ value }) }
+    : { name: m.record_submitter_imported({ value }), title: m.record_submitter_imported_title({ submitter }) };
 }
 
 /** `cli/<user>` → "<user> (command line)": the operator's `kura archive`; null for every other submitter. */
 export function commandLineName(submitter: string): LegacyName | null {
   if (!submitter.startsWith('cli/')) return null;
   const user = submitter.slice('cli/'.length);
-  return { name: `${user} (command line)`, title: `Queued with kura archive by the system user ${user}` };
+  return { name: m.record_submitter_cli({ user }), title: m.record_submitter_cli_title({ user }) };
 }
