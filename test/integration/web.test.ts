@@ -127,6 +127,7 @@ describe('the web UI as the api serves it', () => {
     const history = await get('/history', { 'accept-language': 'ja' });
     expect(history.headers.vary).toBe('accept-language, cookie');
     expect(history.body).toContain('<title>Kura · ライブ配信アーカイブ</title>');
+    expect(history.body).toContain('<link rel="alternate" type="application/atom+xml" title="Kura：アーカイブ" href="/feeds/archives.atom">');
     const archive = await get('/archive/og-ja', { 'accept-language': 'ja' });
     expect(archive.body).toContain('<meta property="og:description" content="Chan · 2024-01-01 · 1時間2分 · Kuraにアーカイブ済み">');
     const moment = await get('/archive/og-ja?t=90', { 'accept-language': 'ja' });

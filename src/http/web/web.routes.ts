@@ -23,6 +23,15 @@ export const CLIENT_ROUTES = ['/', '/queue', '/history', '/channels', '/follows'
 const defaultHead = (text: PageText) =>
   `<title>${escapeHtml(text('page_default_title'))}</title>\n<meta name="description" content="${escapeHtml(text('page_default_description'))}">`;
 
+/** The instance's feeds, named in the page's language, on every page. */
+const feedLinks = (text: PageText) =>
+  [
+    ['/feeds/archives.atom', text('page_feed_archives')],
+    ['/feeds/queue.atom', text('page_feed_queue')],
+  ]
+    .map(([href, title]) => `\n<link rel="alternate" type="application/atom+xml" title="${escapeHtml(title as string)}" href="${href}">`)
+    .join('');
+
 /** Tells the app whether this instance is private before it asks anything (it shows a stranger the login page only). */
 const modeMeta = (publicRead: boolean) => `\n<meta name="kura-public-read" content="${publicRead}">`;
 const ArchiveParamsSchema = Type.Object({ id: Type.String() });
@@ -53,7 +62,7 @@ export function loadWebPages(dir: string, publicRead: boolean): WebPages | null 
   const build = (locale: PageLocale, head: (text: PageText) => string) =>
     (templates.get(locale) as string)
       .replace('<html lang="en">', `<html lang="${locale}">`)
-      .replace(HEAD_PLACEHOLDER, () => head(textOf(locale)) + modeMeta(publicRead));
+      .replace(HEAD_PLACEHOLDER, () => head(textOf(locale)) + feedLinks(textOf(locale)) + modeMeta(publicRead));
   const defaults = new Map(PAGE_LOCALES.map((locale) => [locale, build(locale, defaultHead)]));
   return { page: (locale, head) => (head ? build(locale, head) : (defaults.get(locale) as string)) };
 }
