@@ -4,7 +4,7 @@
 // and the dev server use, and each other language into web/src/paraglide-{locale}, which that
 // language's build of the app uses instead (web/vite.config.ts, scripts/build-web.mjs). Each
 // build carries its own language's words and no other's. Generated, not committed.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { compile } from '@inlang/paraglide-js';
 
 const settings = JSON.parse(readFileSync('web/project.inlang/settings.json', 'utf8'));
@@ -21,6 +21,26 @@ for (const locale of settings.locales) {
     strategy: ['baseLocale'],
     emitGitIgnore: false,
   });
+  answerWithoutAsking(locale === settings.baseLocale ? 'web/src/paraglide' : `web/src/paraglide-${locale}`);
+}
+
+/**
+ * A message of a one-language compile still asks the runtime for the locale before answering in
+ * its only language, which keeps the runtime's whole locale detection (cookies, URLs, custom
+ * strategies) in every page; the question is dropped, and the app reads its language from the
+ * compile's base locale (web/src/lib/i18n.ts). Fails if Paraglide's output no longer has that shape.
+ */
+function answerWithoutAsking(outdir) {
+  const files = readdirSync(`${outdir}/messages`).filter((name) => name.endsWith('.js') && name !== '_index.js');
+  for (const name of files) {
+    const file = `${outdir}/messages/${name}`;
+    const code = readFileSync(file, 'utf8');
+    const without = code
+      .replace("import { getLocale, experimentalStaticLocale } from '../runtime.js';\n", '')
+      .replace('\texperimentalStaticLocale ?? options.locale ?? getLocale()\n', '');
+    if (without.length !== code.length - 69 - 59) throw new Error(`${file}: Paraglide's message no longer has the expected shape`);
+    writeFileSync(file, without);
+  }
 }
 
 /** The names a message is asked with: its `{placeholders}`, and the `input`s a variant message declares. */
@@ -50,7 +70,7 @@ for (const locale of settings.locales) {
   const outdir = locale === settings.baseLocale ? 'web/src/paraglide' : `web/src/paraglide-${locale}`;
   writeFileSync(`${outdir}/messages/_index.d.ts`, `${declarations.join('\n')}\n`);
   writeFileSync(`${outdir}/messages.d.ts`, "export * from './messages/_index.js';\nexport * as m from './messages/_index.js';\n");
-  writeFileSync(`${outdir}/runtime.d.ts`, 'export declare let getLocale: () => string;\n');
+  writeFileSync(`${outdir}/runtime.d.ts`, 'export declare const baseLocale: string;\n');
 }
 // the inlang SDK leaves a 30-second timer behind once the project is compiled
 process.exit(0);
