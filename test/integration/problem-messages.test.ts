@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

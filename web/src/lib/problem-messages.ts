@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
 /**
  * The web app's own words for each problem `code` the API documents (and `network`, the app's
  * own when Kura cannot be reached): the API keeps its English title and detail for its clients,
