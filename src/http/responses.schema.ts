@@ -27,9 +27,11 @@ export function problemResponse(description: string) {
  * can be refused before its handler runs (a body too large or of a type it does not take).
  */
 export const problemResponses = {
-  '4xx': problemResponse('A refusal of the request, with a stable `code`'),
+  '4xx': problemResponse(
+    'A refusal of the request, with a stable code. Any route may answer: 400 `invalid_parameter` (a query or path parameter), `invalid_body` (a field of the body), `malformed_json`, `malformed_url`, `path_parameter_too_long`, `invalid_content_length`, `bad_request`; 401 `not_logged_in`, `feed_token_invalid` (a private instance read with a wrong feed token); 403 `admin_only`, `cross_origin_refused` (a cookie session from another site); 404 `route_not_found`; 405 `method_not_allowed`; 413 `payload_too_large`; 415 `unsupported_media_type`. Before any route, a request HTTP cannot read: 400 `malformed_request`, `invalid_header`; 408 `request_timeout`; 414 `url_too_long`; 431 `headers_too_large`',
+  ),
   '5xx': problemResponse(
-    "A failure of Kura or of what it depends on, with a stable `code`: 500 `internal_error`; 503 (with Retry-After) `database_unavailable` (PostgreSQL cannot be reached, or is short of memory or connections), `search_unavailable` or `storage_full` (a full disk: PostgreSQL's, or the one Kura writes files to)",
+    "A failure of Kura or of what it depends on, with a stable code: 500 `internal_error`; 503 (with Retry-After) `database_unavailable` (PostgreSQL cannot be reached, or is short of memory or connections), `search_unavailable` or `storage_full` (a full disk: PostgreSQL's, or the one Kura writes files to)",
   ),
 };
 

@@ -4,7 +4,11 @@ import type { FastifyReply } from 'fastify';
 import { beginLogin } from '../../core/accounts/begin-login.js';
 import { completeLogin } from '../../core/accounts/complete-login.js';
 import { isSetupPending } from '../../core/accounts/offer-setup-token.js';
-import { problemResponses, redirectResponse } from '../responses.schema.js';
+import { problemResponse, problemResponses, redirectResponse } from '../responses.schema.js';
+
+/** The refusals of a login through a provider. */
+const NO_PROVIDER = { 404: problemResponse('`provider_not_found`: no such login provider is enabled') };
+const LOGIN_FAILED = { 400: problemResponse('`login_failed`: the provider did not confirm the login') };
 import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
 import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
 import type { AccountDeps, AccountSettings } from './account-deps.js';
@@ -53,7 +57,7 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
           summary: 'Starts a login: redirects (302) to the provider',
           params: ProviderParamsSchema,
           querystring: LoginQuerySchema,
-          response: { 302: redirectResponse('To the provider'), ...problemResponses },
+          response: { 302: redirectResponse('To the provider'), ...NO_PROVIDER, ...problemResponses },
         },
       },
       async (request, reply) => startLogin(reply, request.params.provider, request.query.next),
@@ -66,7 +70,7 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
             operationId: 'startLoginOriginal',
             summary: 'The original web client’s login link: the same login as /auth/{provider}/login, back to / (KURA_ORIGINAL_HEADERS=true only)',
             params: ProviderParamsSchema,
-            response: { 302: redirectResponse('To the provider'), ...problemResponses },
+            response: { 302: redirectResponse('To the provider'), ...NO_PROVIDER, ...problemResponses },
           },
         },
         async (request, reply) => startLogin(reply, request.params.provider, '/'),
@@ -80,7 +84,7 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'finishLogin',
           summary: 'Where the provider sends the browser back; opens a session and redirects (302) to `next`',
           params: ProviderParamsSchema,
-          response: { 302: redirectResponse('Logged in: to the page `next` named'), ...problemResponses },
+          response: { 302: redirectResponse('Logged in: to the page `next` named'), ...LOGIN_FAILED, ...NO_PROVIDER, ...problemResponses },
         },
       },
       async (request, reply) => {

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret, roleOf, safeNextPath } from '../../core/accounts/account.js';
 import { logInLocally } from '../../core/accounts/log-in-locally.js';
 import { sendNoContent } from '../problem.js';
-import { NoContentSchema, problemResponses, redirectResponse } from '../responses.schema.js';
+import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse, redirectResponse } from '../responses.schema.js';
 import { presentCaller } from '../user/user.presenter.js';
 import { CallerSchema } from '../user/user.schema.js';
 import { LocalLoginSchema } from './auth.schema.js';
@@ -47,6 +47,8 @@ export function localAuthRoutes(deps: LocalAuthRouteDeps): FastifyPluginAsyncTyp
           response: {
             200: CallerSchema,
             303: redirectResponse('A form login: to the page `next` names (within this instance)'),
+            401: problemResponse('`invalid_credentials`: no such user, or a wrong password'),
+            ...rateLimitedResponse,
             ...problemResponses,
           },
         },

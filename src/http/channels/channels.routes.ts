@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getChannel } from '../../core/channels/get-channel.js';
 import { listChannels } from '../../core/channels/list-channels.js';
 import { paginatedResponse, paginationHeaders, type PaginationOptions } from '../pagination.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 import { presentChannel } from './channel.presenter.js';
 import { ChannelListSchema, ChannelParamsSchema, ChannelSchema, ChannelsQuerySchema, toChannelsRequest } from './channels.schema.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
@@ -47,7 +47,7 @@ export function channelRoutes(deps: ChannelRouteDeps): FastifyPluginAsyncTypebox
           operationId: 'getChannel',
           summary: "One channel's counts, sizes and latest archive",
           params: ChannelParamsSchema,
-          response: { 200: ChannelSchema, ...problemResponses },
+          response: { 200: ChannelSchema, 404: problemResponse('`channel_not_found`'), ...problemResponses },
         },
       },
       async (request, reply) =>

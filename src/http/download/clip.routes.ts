@@ -5,7 +5,7 @@ import { clipRecording, type ClipDeps } from '../../core/playback/clip-recording
 import type { Guard } from '../auth/guard.js';
 import { FeedTokenQuerySchema } from '../feeds/feeds.schema.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { bytesResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
+import { bytesResponse, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { ClipGate, type ClipLimits } from './clip-gate.js';
 
 /** Where the clip begins in the recording (seconds): the keyframe at or before the start asked for. */
@@ -63,6 +63,9 @@ export function clipRoutes(deps: ClipRouteDeps): FastifyPluginAsyncTypebox {
               },
             },
             ...rateLimitedResponse,
+            404: problemResponse('`livestream_not_found`'),
+            409: problemResponse('`archive_not_ready`: not archived (yet); `capture_not_started`; `archive_unreadable`: the video cannot be cut'),
+            410: problemResponse('`archive_missing`: the video is gone from storage'),
             ...problemResponses,
           },
         },

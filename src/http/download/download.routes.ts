@@ -9,7 +9,7 @@ import { getLivestream } from '../../core/records/get-livestream.js';
 import { openDownload, type DownloadDeps, type Fetcher } from '../../core/record-actions/open-download.js';
 import { FeedTokenQuerySchema } from '../feeds/feeds.schema.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { bytesResponse, problemResponses, redirectResponse } from '../responses.schema.js';
+import { bytesResponse, problemResponse, problemResponses, redirectResponse } from '../responses.schema.js';
 import { sendChaptered, type ChapterDeps } from './chaptered-download.js';
 
 /** What the download routes use: what openDownload reads, and the store to read the bytes it names from; with `chapters`, what a video with its moments as chapters is made with. */
@@ -75,6 +75,12 @@ export function downloadRoutes(deps: DownloadRouteDeps): FastifyPluginAsyncTypeb
             200: bytesResponse('The file', DOWNLOAD_MEDIA_TYPES),
             206: bytesResponse('The part of the file the Range asked for', DOWNLOAD_MEDIA_TYPES),
             307: redirectResponse('To where the file is served: object storage, or the URL an imported record names'),
+            404: problemResponse(
+              '`livestream_not_found`; `download_type_not_found`: no such file of the record; `log_not_imported`: an imported record without its encoder log',
+            ),
+            409: problemResponse('`archive_not_ready`: not archived (yet)'),
+            410: problemResponse('`archive_missing`: the file is gone from storage'),
+            416: problemResponse('`range_not_satisfiable`: the Range is past the end of the file'),
             ...problemResponses,
           },
         },

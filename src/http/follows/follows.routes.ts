@@ -66,7 +66,7 @@ function followReadRoutes(app: TypeboxApp, deps: FollowRouteDeps): void {
         operationId: 'getFollow',
         summary: 'One follow with its health and its latest decisions (queued, skipped and why)',
         params: FollowParamsSchema,
-        response: { 200: FollowDetailSchema, ...problemResponses },
+        response: { 200: FollowDetailSchema, 404: problemResponse('`follow_not_found`'), ...problemResponses },
       },
     },
     async (request, reply) => {
@@ -89,7 +89,13 @@ function followAdminRoutes(app: TypeboxApp, deps: FollowRouteDeps): void {
         operationId: 'createFollow',
         summary: `Admin: follows a YouTube channel, a Holodex organisation or topic, or an HLS endpoint (201); ${describeRate(FOLLOW_CREATION_RATE)} an admin`,
         body: CreateFollowSchema,
-        response: { 201: FollowSchema, 409: problemResponse('`already_followed`'), ...rateLimitedResponse, ...problemResponses },
+        response: {
+          201: FollowSchema,
+          409: problemResponse('`already_followed`'),
+          ...rateLimitedResponse,
+          400: problemResponse('`invalid_follow`: the URL or a rule is not valid (the detail names it)'),
+          ...problemResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -108,7 +114,12 @@ function followAdminRoutes(app: TypeboxApp, deps: FollowRouteDeps): void {
         summary: 'Admin: changes a follow’s rules or names, pauses or resumes it',
         params: FollowParamsSchema,
         body: UpdateFollowSchema,
-        response: { 200: FollowSchema, ...problemResponses },
+        response: {
+          200: FollowSchema,
+          400: problemResponse('`invalid_follow`: a rule is not valid (the detail names it)'),
+          404: problemResponse('`follow_not_found`'),
+          ...problemResponses,
+        },
       },
     },
     async (request) => {
@@ -126,7 +137,7 @@ function followAdminRoutes(app: TypeboxApp, deps: FollowRouteDeps): void {
         operationId: 'deleteFollow',
         summary: 'Admin: stops following (its records stay) (204)',
         params: FollowParamsSchema,
-        response: { 204: NoContentSchema, ...problemResponses },
+        response: { 204: NoContentSchema, 404: problemResponse('`follow_not_found`'), ...problemResponses },
       },
     },
     async (request, reply) => {

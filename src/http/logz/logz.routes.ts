@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox';
 import { isRecording } from '../../core/capture/capture-lifecycle.js';
 import { AppError } from '../../core/errors.js';
 import { LIVESTREAM_ID_PATTERN } from '../../core/vocabulary.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
 
@@ -29,7 +29,11 @@ export function logzRoutes(deps: LogzRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'getCaptureLog',
           summary: 'Encoder log of a capture in progress (text/plain); the latest capture when no id or url is given',
           querystring: LogzQuerySchema,
-          response: { 200: { description: 'The encoder log', content: { 'text/plain': { schema: Type.String() } } }, ...problemResponses },
+          response: {
+            200: { description: 'The encoder log', content: { 'text/plain': { schema: Type.String() } } },
+            404: problemResponse('`capture_not_running`: no capture of the record is running'),
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

@@ -9,6 +9,12 @@ import { callerOf, type Guard } from '../auth/guard.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import { sendNoContent } from '../problem.js';
 import { NoContentSchema, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
+
+/** The refusals of a record's moments and of one moment. */
+const NO_RECORD = { 404: problemResponse('`livestream_not_found`') };
+const ADD_REFUSALS = { ...NO_RECORD, 409: problemResponse('`livestream_state_conflict`: upcoming or failed, nothing to mark; `moment_limit_reached`') };
+const MOMENTS_TEXT = { description: 'One line a moment, by time', content: { 'text/plain': { schema: Type.String() } } };
+const momentRefusals = (who: string) => ({ 403: problemResponse(`\`not_moment_author\`: ${who}`), 404: problemResponse('`moment_not_found`') });
 import { MomentChangeSchema, MomentParamsSchema, MomentSchema, NewMomentSchema, presentMoment } from './moments.schema.js';
 
 export interface MomentRouteDeps extends MomentDeps {
@@ -25,7 +31,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'listMoments',
           summary: 'The moments marked in a record, by time',
           params: LivestreamIdParamsSchema,
-          response: { 200: Type.Array(MomentSchema), ...problemResponses },
+          response: { 200: Type.Array(MomentSchema), ...NO_RECORD, ...problemResponses },
         },
       },
       async (request) => (await listMoments(deps, request.params.id)).map(presentMoment),
@@ -37,7 +43,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'exportMoments',
           summary: 'The moments as the chapter lines people paste under a video: `0:00 Opening`, one a line',
           params: LivestreamIdParamsSchema,
-          response: { 200: { description: 'One line a moment, by time', content: { 'text/plain': { schema: Type.String() } } }, ...problemResponses },
+          response: { 200: MOMENTS_TEXT, ...NO_RECORD, ...problemResponses },
         },
       },
       async (request, reply) => reply.type('text/plain; charset=utf-8').send(chapterLines(await listMoments(deps, request.params.id))),
@@ -51,12 +57,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
           summary: `Marks a moment in a record being recorded or archived (at most ${describeRate(MOMENT_RATE)} a user, ${MOMENTS_PER_RECORD} a record)`,
           params: LivestreamIdParamsSchema,
           body: NewMomentSchema,
-          response: {
-            201: MomentSchema,
-            409: problemResponse('`livestream_state_conflict`: upcoming or failed, nothing to mark; `moment_limit_reached`'),
-            ...rateLimitedResponse,
-            ...problemResponses,
-          },
+          response: { 201: MomentSchema, ...ADD_REFUSALS, ...rateLimitedResponse, ...problemResponses },
         },
       },
       async (request, reply) => {
@@ -73,7 +74,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
           summary: 'Changes a moment’s time or text (its author or an admin)',
           params: MomentParamsSchema,
           body: MomentChangeSchema,
-          response: { 200: MomentSchema, ...rateLimitedResponse, ...problemResponses },
+          response: { 200: MomentSchema, ...rateLimitedResponse, ...momentRefusals('only its author edits a moment'), ...problemResponses },
         },
       },
       async (request) => presentMoment(await editMoment(deps, callerOf(request), { id: request.params.momentId, ...request.body })),
@@ -86,7 +87,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'removeMoment',
           summary: 'Removes a moment (its author or an admin; 204)',
           params: MomentParamsSchema,
-          response: { 204: NoContentSchema, ...problemResponses },
+          response: { 204: NoContentSchema, ...momentRefusals('only its author or an admin removes a moment'), ...problemResponses },
         },
       },
       async (request, reply) => {

@@ -8,7 +8,7 @@ import type { RetentionRules } from '../../core/retention/retention-rules.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { ChannelParamsSchema } from '../channels/channels.schema.js';
 import { channelIdSchema } from '../channels/channel-id.schema.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 import { RetentionChangeSchema, RetentionPlanSchema, RetentionRulesSchema, type RetentionPlanJson } from './retention.schema.js';
 import type { RetentionPlan } from '../../core/retention/plan-retention.js';
 import { AppError } from '../../core/errors.js';
@@ -47,7 +47,7 @@ export function retentionRoutes(deps: RetentionRouteDeps): FastifyPluginAsyncTyp
           operationId: 'getChannelRetention',
           summary: 'Admin: a channel’s retention rules (every limit null: none set)',
           params: ChannelParamsSchema,
-          response: { 200: RetentionRulesSchema, ...problemResponses },
+          response: { 200: RetentionRulesSchema, 400: problemResponse('`invalid_retention`: a limit is not valid (the detail names it)'), ...problemResponses },
         },
       },
       async (request) => getChannelRetention(deps, { caller: callerOf(request), channelId: request.params.channelId }),
@@ -61,7 +61,7 @@ export function retentionRoutes(deps: RetentionRouteDeps): FastifyPluginAsyncTyp
           summary: 'Admin: changes a channel’s retention rules (a limit left out stays, null clears it)',
           params: ChannelParamsSchema,
           body: RetentionChangeSchema,
-          response: { 200: RetentionRulesSchema, ...problemResponses },
+          response: { 200: RetentionRulesSchema, 400: problemResponse('`invalid_retention`: a limit is not valid (the detail names it)'), ...problemResponses },
         },
       },
       async (request) => setChannelRetention(deps, { caller: callerOf(request), channelId: request.params.channelId, change: request.body, now: new Date() }),
@@ -75,7 +75,7 @@ export function retentionRoutes(deps: RetentionRouteDeps): FastifyPluginAsyncTyp
           summary:
             'Admin: what a retention run would remove now (the same plan the job runs), whole or for one follow’s or channel’s rules, as saved or as given',
           body: PreviewSchema,
-          response: { 200: RetentionPlanSchema, ...problemResponses },
+          response: { 200: RetentionPlanSchema, 400: problemResponse('`invalid_retention`: a limit is not valid (the detail names it)'), ...problemResponses },
         },
       },
       async (request) => {

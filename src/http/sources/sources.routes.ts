@@ -6,7 +6,7 @@ import type { Quality, StreamSource } from '../../core/sources/ports.js';
 import { validateStream, type Validation } from '../../core/sources/validate-stream.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { LookupCache } from './lookup-cache.js';
 import type { AccountDeps, AccountSettings } from '../auth/account-deps.js';
 
@@ -82,7 +82,12 @@ export function sourceRoutes(deps: SourceRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'validateSource',
           summary: 'Whether a URL names a stream this instance takes (upcoming or live, within its rules), and why not',
           querystring: UrlQuerySchema,
-          response: { 200: ValidationSchema, ...problemResponses },
+          response: {
+            200: ValidationSchema,
+            400: problemResponse('`invalid_source`: Kura cannot archive this URL (the detail says why)'),
+            ...rateLimitedResponse,
+            ...problemResponses,
+          },
         },
       },
       (request) => validations.get(request.query.url, () => validateStream({ source: deps.submissionSource }, request.query.url)),
@@ -95,7 +100,12 @@ export function sourceRoutes(deps: SourceRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'listQualities',
           summary: 'The qualities a stream offers, best first (400 when the URL is not a stream)',
           querystring: UrlQuerySchema,
-          response: { 200: Type.Array(QualitySchema), ...problemResponses },
+          response: {
+            200: Type.Array(QualitySchema),
+            400: problemResponse('`invalid_source`: Kura cannot archive this URL (the detail says why)'),
+            ...rateLimitedResponse,
+            ...problemResponses,
+          },
         },
       },
       async (request) => {

@@ -6,7 +6,7 @@ import { audienceOfCaller } from '../auth/audience.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamRecordSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { requireStrings } from '../input-checks.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
@@ -45,7 +45,13 @@ export function submitRoutes(deps: SubmitRouteDeps): FastifyPluginAsyncTypebox {
           summary: 'Queues a livestream for archiving as the caller (idempotent: a submitter appears once)',
           consumes: SUBMIT_MEDIA_TYPES,
           body: SubmitBodySchema,
-          response: { 200: LivestreamRecordSchema, ...problemResponses },
+          response: {
+            200: LivestreamRecordSchema,
+            400: problemResponse('`invalid_source`: Kura cannot archive this URL (the detail says why)'),
+            409: problemResponse('`already_archived`: the stream is archived or queued already'),
+            ...rateLimitedResponse,
+            ...problemResponses,
+          },
         },
       },
       async (request) => {

@@ -91,7 +91,7 @@ export function tokenRoutes(deps: TokenRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'revokeToken',
           summary: 'Revokes one of the caller’s API tokens (204)',
           params: TokenParamsSchema,
-          response: { 204: NoContentSchema, ...problemResponses },
+          response: { 204: NoContentSchema, 404: problemResponse('`token_not_found`'), ...problemResponses },
         },
       },
       async (request, reply) => {

@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors.js';
 import { LEGACY_PROVIDER, legacySubmitterName } from '../../core/records/original-export.js';
 import { CallerSchema, UserSchema } from './user.schema.js';
 import { callerOf, type Guard } from '../auth/guard.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 import { presentCaller, presentUser } from './user.presenter.js';
 import type { AccountDeps } from '../auth/account-deps.js';
 
@@ -87,7 +87,7 @@ export function userRoutes(deps: UserRouteDeps): FastifyPluginAsyncTypebox {
             'With KURA_ORIGINAL_HEADERS=true, for the original web client: an imported submitter (`legacy/…`) is shown as `<id> (automatic)` (the old instance’s host name) or `<id> (imported)` (a bare id), and the 404 is plain text.',
           params: UserParamsSchema,
           querystring: UserQuerySchema,
-          response: { 200: Type.Union([UserSchema, Type.Null()]), ...problemResponses },
+          response: { 200: Type.Union([UserSchema, Type.Null()]), 404: problemResponse('`user_not_found`'), ...problemResponses },
         },
       },
       async (request, reply) => {

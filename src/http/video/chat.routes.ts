@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getChatActivity, getChatWindow, type ChatReadDeps } from '../../core/chat/read-chat.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 import { ChatActivitySchema, ChatPageSchema, ChatQuerySchema } from './chat.schema.js';
 
 /** What the chat routes use: the records and their captured chats. */
@@ -18,7 +18,11 @@ export function chatRoutes(deps: ChatRouteDeps): FastifyPluginAsyncTypebox {
           summary: 'The live chat between two offsets of the archive (seconds from its start), oldest first; grows while the stream is recorded',
           params: LivestreamIdParamsSchema,
           querystring: ChatQuerySchema,
-          response: { 200: ChatPageSchema, ...problemResponses },
+          response: {
+            200: ChatPageSchema,
+            404: problemResponse('`livestream_not_found`; `chat_not_found`: no chat of the record is kept'),
+            ...problemResponses,
+          },
         },
       },
       async (request) => {
@@ -35,7 +39,11 @@ export function chatRoutes(deps: ChatRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'getVideoChatActivity',
           summary: 'How many live chat messages each minute of the archive holds',
           params: LivestreamIdParamsSchema,
-          response: { 200: ChatActivitySchema, ...problemResponses },
+          response: {
+            200: ChatActivitySchema,
+            404: problemResponse('`livestream_not_found`; `chat_not_found`: no chat of the record is kept'),
+            ...problemResponses,
+          },
         },
       },
       async (request) => getChatActivity(deps, request.params.id),

@@ -7,7 +7,7 @@ import { AppError } from '../../core/errors.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import { isNotModified } from '../feeds/conditional.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { bytesResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
+import { bytesResponse, problemResponse, problemResponses, rateLimitedResponse } from '../responses.schema.js';
 import { limitEachClient, type ClientRate } from '../client-rate-limit.js';
 
 /**
@@ -43,6 +43,8 @@ export function liveFrameRoutes(deps: LiveFrameRouteDeps): FastifyPluginAsyncTyp
           response: {
             200: bytesResponse('The frame', ['image/jpeg']),
             304: { description: 'The frame the client holds is current' },
+            404: problemResponse('`livestream_not_found`; `live_frame_not_found`: no frame yet (one is being made)'),
+            410: problemResponse('`live_ended`: the record is finished or failed'),
             ...problemResponses,
             ...rateLimitedResponse,
           },

@@ -6,7 +6,15 @@ import Type from 'typebox';
 import { getLivePlaylist, liveDepsOf } from '../../core/playback/get-live-playlist.js';
 import { readLiveMedia, type LiveMedia } from '../../core/playback/read-live-media.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { bytesResponse, problemResponses } from '../responses.schema.js';
+import { bytesResponse, problemResponse, problemResponses } from '../responses.schema.js';
+
+/** Why a record's live playlists and segments cannot be played (now, or any more). */
+const NOT_PLAYABLE = {
+  409: problemResponse(
+    '`capture_not_started` (with Retry-After): nothing can be played yet; `archive_not_ready`: a failed record; `live_not_playable`: fragments in neither fMP4 nor WebM',
+  ),
+  410: problemResponse('`live_ended`: the archive replaced the live recording'),
+};
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo, RecordedBytes } from '../../core/capture/ports.js';
 
@@ -64,6 +72,8 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
           querystring: LivePlaylistQuerySchema,
           response: {
             200: { description: 'The playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
+            404: problemResponse('`livestream_not_found`'),
+            ...NOT_PLAYABLE,
             ...problemResponses,
           },
         },
@@ -86,6 +96,8 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
           querystring: LivePlaylistQuerySchema,
           response: {
             200: { description: 'The track’s playlist', content: { [PLAYLIST_TYPE]: { schema: Type.String() } } },
+            404: problemResponse('`livestream_not_found`; `live_segment_not_found`: a record recorded as one HLS track has no track playlists'),
+            ...NOT_PLAYABLE,
             ...problemResponses,
           },
         },
@@ -108,7 +120,12 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
             '404 live_segment_not_found for a segment not recorded in that part (or lost), 410 live_ended once the record is finished or failed (play the archive).',
           params: LiveMediaParamsSchema,
           // the bytes are streamed as the source sent them, as downloads are
-          response: { 200: bytesResponse('The segment or initialization section', Object.values(MEDIA_TYPES)), ...problemResponses },
+          response: {
+            200: bytesResponse('The segment or initialization section', Object.values(MEDIA_TYPES)),
+            404: problemResponse('`livestream_not_found`; `live_segment_not_found`: no such segment (any more)'),
+            ...NOT_PLAYABLE,
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

@@ -10,7 +10,7 @@ import { presentRecord } from '../livestreams/record.presenter.js';
 import { LivestreamIdParamsSchema, LivestreamRecordSchema } from '../livestreams/record.schema.js';
 import { sendNoContent } from '../problem.js';
 import { requireStrings } from '../input-checks.js';
-import { NoContentSchema, problemResponses } from '../responses.schema.js';
+import { NoContentSchema, problemResponse, problemResponses } from '../responses.schema.js';
 import { routeGroups, type TypeboxApp } from '../typebox-app.js';
 import type { LivestreamRepo } from '../../core/records/ports.js';
 import type { CaptureRepo } from '../../core/capture/ports.js';
@@ -77,7 +77,7 @@ function takedownAndRenameRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): vo
           'Admin: removes the archive files and the record, keeping the reason (204). A record being recorded: its capture is asked to stop, and the record is removed once it has (202; not served meanwhile; asked again, 202 again)',
         params: LivestreamIdParamsSchema,
         body: ReasonSchema,
-        response: { 202: TakedownPendingSchema, 204: NoContentSchema, ...problemResponses },
+        response: { 202: TakedownPendingSchema, 204: NoContentSchema, 404: problemResponse('`livestream_not_found`'), ...problemResponses },
       },
     },
     async (request, reply) => {
@@ -103,7 +103,12 @@ function takedownAndRenameRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): vo
         summary: 'Admin: renames a record (its title, its channel’s name, or both); the search index follows',
         params: LivestreamIdParamsSchema,
         body: RenameSchema,
-        response: { 200: LivestreamRecordSchema, ...problemResponses },
+        response: {
+          200: LivestreamRecordSchema,
+          404: problemResponse('`livestream_not_found`'),
+          409: problemResponse('`livestream_not_cancellable`: the record is no longer upcoming or queued; `livestream_state_conflict`'),
+          ...problemResponses,
+        },
       },
     },
     async (request) => {
@@ -126,7 +131,13 @@ function cancelAndRetryRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void 
           'Admin: cancels a livestream. Upcoming: it becomes failed with the reason (200). Live: the capture is asked to stop and what was recorded is archived (202; the record stays live until then)',
         params: LivestreamIdParamsSchema,
         body: ReasonSchema,
-        response: { 200: LivestreamRecordSchema, 202: LivestreamRecordSchema, ...problemResponses },
+        response: {
+          200: LivestreamRecordSchema,
+          202: LivestreamRecordSchema,
+          404: problemResponse('`livestream_not_found`'),
+          409: problemResponse('`livestream_not_retryable`: only a failed or cancelled record is retried; `livestream_state_conflict`'),
+          ...problemResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -145,7 +156,12 @@ function cancelAndRetryRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void 
           'Admin: gives a failed livestream another go: parts it captured are made into a video again (it becomes live until finalized), else its source is watched again (it becomes upcoming)',
         params: LivestreamIdParamsSchema,
         body: Type.Optional(OptionalReasonSchema),
-        response: { 200: LivestreamRecordSchema, ...problemResponses },
+        response: {
+          200: LivestreamRecordSchema,
+          404: problemResponse('`livestream_not_found`'),
+          409: problemResponse('`livestream_state_conflict`: the record changed state meanwhile'),
+          ...problemResponses,
+        },
       },
     },
     async (request) => {

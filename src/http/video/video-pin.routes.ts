@@ -4,7 +4,7 @@ import type { RetentionRepo } from '../../core/retention/ports.js';
 import { pinLivestream } from '../../core/retention/pin-livestream.js';
 import { callerOf, type Guard } from '../auth/guard.js';
 import { LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 
 /** What pinning uses. */
 export interface VideoPinRouteDeps {
@@ -30,7 +30,7 @@ export function videoPinRoutes(deps: VideoPinRouteDeps): FastifyPluginAsyncTypeb
           operationId: pinned ? 'pinVideo' : 'unpinVideo',
           summary: pinned ? 'Admin: pins a record: retention keeps it whatever the rules' : 'Admin: unpins a record: retention rules apply to it again',
           params: LivestreamIdParamsSchema,
-          response: { 200: PinnedSchema, ...problemResponses },
+          response: { 200: PinnedSchema, 404: problemResponse('`livestream_not_found`'), ...problemResponses },
         },
         handler: async (request) => {
           await pinLivestream(deps, { caller: callerOf(request), id: request.params.id, pinned });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getLivestreamDetails } from '../../core/record-actions/get-livestream-details.js';
 import { audienceOf } from '../auth/audience.js';
 import type { Guard } from '../auth/guard.js';
-import { problemResponses } from '../responses.schema.js';
+import { problemResponse, problemResponses } from '../responses.schema.js';
 import { presentDetails } from '../livestreams/record.presenter.js';
 import { LivestreamDetailsSchema, LivestreamIdParamsSchema } from '../livestreams/record.schema.js';
 import type { LivestreamRepo, WatchLooks } from '../../core/records/ports.js';
@@ -31,7 +31,7 @@ export function videoRoutes(deps: VideoRouteDeps): FastifyPluginAsyncTypebox {
           operationId: 'getVideo',
           summary: 'One livestream with its capture details',
           params: LivestreamIdParamsSchema,
-          response: { 200: LivestreamDetailsSchema, ...problemResponses },
+          response: { 200: LivestreamDetailsSchema, 404: problemResponse('`livestream_not_found`'), ...problemResponses },
         },
       },
       async (request, reply) => {

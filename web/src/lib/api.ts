@@ -14,6 +14,8 @@ import type { ChatActivityJson, ChatMessageJson, ChatPageJson } from '../../../s
 import type { DiskStats, GrowthPoint, Stats } from '../../../src/http/stats/stats.schema.js';
 import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webhooks.schema.js';
 import type { RetentionPlanJson } from '../../../src/http/retention/retention.schema.js';
+import { getLocale, m } from './i18n.js';
+import { problemText } from './problem-messages.js';
 
 export type { Channel, DiskStats, GrowthPoint, LivestreamDetails, LivestreamRecord, QueuedRecord, Stats };
 export type Caller = PresentedCaller;
@@ -59,7 +61,7 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   try {
     response = await fetch(path, { credentials: 'same-origin', ...init });
   } catch {
-    throw new ApiError(0, 'network', 'Kura could not be reached. Check the connection and retry.');
+    throw new ApiError(0, 'network', m.problem_network({}, { locale: 'en' }));
   }
   if (!response.ok) throw await failure(response);
   return response;
@@ -139,6 +141,8 @@ export function channelPath(channelId: string): string {
   return `/channel/${encodeURIComponent(channelId)}`;
 }
 
+/** What a failure says to the person, in the page's language (problem-messages.ts for the API's problems). */
 export function errorText(error: unknown): string {
+  if (error instanceof ApiError) return problemText(error.code, error.message, getLocale());
   return error instanceof Error ? error.message : String(error);
 }
