@@ -18,6 +18,8 @@ export const LATIN_TERMS = [
   'WebM',
   'Webhook',
   'Discord',
+  'Standard Webhooks',
+  'POST',
   'RSS',
   'Atom',
   'ID',
@@ -45,7 +47,8 @@ export interface ReadableText {
  * hidden text a screen reader reads included), the attributes read aloud or shown (aria-label,
  * title, placeholder, alt, aria-description, aria-roledescription, a submit/button input's value),
  * each <option> of a shown <select>, and the document's title. Text inside an element that declares
- * another language than the page's (`lang`, as the switch names each language in itself) is left out.
+ * another language than the page's (`lang`, as the switch names each language in itself) is left
+ * out, and so is code (<code>, <kbd>, <samp>, <pre>).
  */
 export function readableTexts(page: Page): Promise<ReadableText[]> {
   return page.evaluate(() => {
@@ -64,6 +67,8 @@ export function readableTexts(page: Page): Promise<ReadableText[]> {
     for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (parent === null || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION'].includes(parent.tagName)) continue;
+      // code shown as code (a header a script sends, an encoder's log) is not the UI's words
+      if (parent.closest('code, kbd, samp, pre') !== null) continue;
       if (!shown(parent) || !ownLanguage(parent)) continue;
       add(node.textContent, 'text');
     }
@@ -109,6 +114,10 @@ const DATA_PATTERNS: RegExp[] = [
   /(?<![\w.])[a-z]+(\.[a-z_]+)+(?![\w.])/g,
   // provider/user names (local/alice, discord/123456)
   /(?<![\w/])(local|discord|oidc|google|github|follow)\/[\w.-]*/g,
+  // a YouTube channel id's beginning, as a placeholder shows what to type (UC…)
+  /(?<![A-Za-z])UC(…|\.\.\.)/g,
+  // time zones as Intl names them in a date (UTC, GMT+9)
+  /(?<![A-Za-z])(UTC|GMT)([+−-]\d+(:\d\d)?)?(?![A-Za-z])/g,
   // times, dates and numbers (1:02:03, 2026-01-01, 12.5, 1,024, 5 %, #42, 10×)
   /[#+−-]?\d[\d:.,/\u2009 _-]*[%×]?/g,
 ];
@@ -123,7 +132,8 @@ export function foreignTexts(texts: readonly string[], language: UiLanguage, dat
   const flagged = new Set<string>();
   for (const text of texts) {
     let rest = ` ${text} `;
-    for (const datum of seeded) rest = rest.split(datum).join(' ');
+    // whole: the avatar's "A" of alice is data, the A of API is not
+    for (const datum of seeded) rest = rest.replace(asWord(datum), ' ');
     // the terms first: a number pattern would leave the M of MP4
     if (language === 'ja') for (const term of TERMS) rest = rest.replace(term, ' ');
     for (const pattern of DATA_PATTERNS) rest = rest.replace(pattern, ' ');

@@ -3,7 +3,7 @@ import { foreignTexts, LATIN_TERMS } from '../support/visible-text.js';
 
 // The checker the browser walk of every page in each language relies on (test/e2e/web-languages.test.ts):
 // it must flag the UI's own words in the wrong language, and pass data and the allowed terms.
-const SEEDED = ['【歌枠】Evening songs 夜の歌 #7', 'Lang Channel 言語', 'alice'];
+const SEEDED = ['【歌枠】Evening songs 夜の歌 #7', 'Lang Channel 言語', 'alice', 'A'];
 
 describe('foreignTexts on a Japanese page', () => {
   it('flags English words, alone or with numbers', () => {
@@ -20,6 +20,10 @@ describe('foreignTexts on a Japanese page', () => {
       '12.5 MB',
       '3時間前',
       '2026/01/01 12:00',
+      '2026年11月30日月曜日 14:19:21 UTC',
+      'UC…',
+      'KuraはStandard Webhooksの署名付きでPOSTします',
+      'A',
       '5 %',
       '640 kb/s',
       'https://x.example/a',
@@ -40,8 +44,10 @@ describe('foreignTexts on a Japanese page', () => {
   });
 
   it('takes out only whole terms and whole seeded strings', () => {
-    // "Kurator" is not Kura, "IDs" not ID, "Evening songs" is not the seeded title it is part of
-    expect(foreignTexts(['Kurator', 'IDの一覧 IDs', 'Evening songs'], 'ja', SEEDED)).toEqual(['Kurator', 'IDの一覧 IDs', 'Evening songs']);
+    // "Kurator" is not Kura, "IDs" not ID, "Evening songs" is not the seeded title it is part of,
+    // "Aside" not the seeded avatar letter A, "malice" not alice
+    const texts = ['Kurator', 'IDの一覧 IDs', 'Evening songs', 'Aside', 'malice'];
+    expect(foreignTexts(texts, 'ja', SEEDED)).toEqual(texts);
   });
 });
 
