@@ -61,7 +61,7 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   try {
     response = await fetch(path, { credentials: 'same-origin', ...init });
   } catch {
-    throw new ApiError(0, 'network', m.problem_network({}, { locale: 'en' }));
+    throw new ApiError(0, 'network', m.problem_network());
   }
   if (!response.ok) throw await failure(response);
   return response;
