@@ -25,21 +25,22 @@ for (const locale of settings.locales) {
 }
 
 /**
- * A message of a one-language compile still asks the runtime for the locale before answering in
- * its only language, which keeps the runtime's whole locale detection (cookies, URLs, custom
- * strategies) in every page; the question is dropped, and the app reads its language from the
- * compile's base locale (web/src/lib/i18n.ts). Fails if Paraglide's output no longer has that shape.
+ * A message of a one-language compile is a wrapper that asks the runtime for the locale (keeping
+ * its whole locale detection, cookies, URLs and custom strategies, in every page) and then calls
+ * the message of its only language; each message is made that function itself, and the app reads
+ * its language from the compile's base locale (web/src/lib/i18n.ts). Fails if Paraglide's output
+ * no longer has that shape.
  */
 function answerWithoutAsking(outdir) {
   const files = readdirSync(`${outdir}/messages`).filter((name) => name.endsWith('.js') && name !== '_index.js');
+  const wrapper =
+    /^export const (\w+) = \/\*\*.*?\*\/ \(\(inputs(?: = \{\})?, options = \{\}\) => \{\n\texperimentalStaticLocale \?\? options\.locale \?\? getLocale\(\)\n\treturn (\w+)\(inputs\)\n\}\);/m;
   for (const name of files) {
     const file = `${outdir}/messages/${name}`;
     const code = readFileSync(file, 'utf8');
-    const without = code
-      .replace("import { getLocale, experimentalStaticLocale } from '../runtime.js';\n", '')
-      .replace('\texperimentalStaticLocale ?? options.locale ?? getLocale()\n', '');
-    if (without.length !== code.length - 69 - 59) throw new Error(`${file}: Paraglide's message no longer has the expected shape`);
-    writeFileSync(file, without);
+    const asking = "import { getLocale, experimentalStaticLocale } from '../runtime.js';\n";
+    if (!code.includes(asking) || !wrapper.test(code)) throw new Error(`${file}: Paraglide's message no longer has the expected shape`);
+    writeFileSync(file, code.replace(asking, '').replace(wrapper, 'export const $1 = $2;'));
   }
 }
 
@@ -63,7 +64,7 @@ const declarations = Object.entries(base)
   .filter(([key]) => key !== '$schema')
   .map(([key, message]) => {
     const inputs = inputsOf(message);
-    const argument = inputs.length === 0 ? 'inputs?: Record<string, never>' : `inputs: { ${inputs.map((name) => `${name}: string | number`).join('; ')} }`;
+    const argument = inputs.length === 0 ? 'inputs?: Record<string, unknown>' : `inputs: { ${inputs.map((name) => `${name}: string | number`).join('; ')} }`;
     return `export declare const ${key}: (${argument}) => string;`;
   });
 for (const locale of settings.locales) {

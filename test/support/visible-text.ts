@@ -118,6 +118,8 @@ const DATA_PATTERNS: RegExp[] = [
   /(?<![A-Za-z])UC(…|\.\.\.)/g,
   // time zones as Intl names them in a date (UTC, GMT+9)
   /(?<![A-Za-z])(UTC|GMT)([+−-]\d+(:\d\d)?)?(?![A-Za-z])/g,
+  // a unit right after its number, as Japanese writes it (1GBあたり, 5.0 GB)
+  /(?<=\d\s?)(kb\/s|Mb\/s|kB|KB|MB|GB|TB|PB|B)(?![A-Za-z])/g,
   // times, dates and numbers (1:02:03, 2026-01-01, 12.5, 1,024, 5 %, #42, 10×)
   /[#+−-]?\d[\d:.,/\u2009 _-]*[%×]?/g,
 ];

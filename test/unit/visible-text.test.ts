@@ -18,6 +18,7 @@ describe('foreignTexts on a Japanese page', () => {
       'YouTubeのURL',
       '1:02:03',
       '12.5 MB',
+      '1GBあたり$0.023',
       '3時間前',
       '2026/01/01 12:00',
       '2026年11月30日月曜日 14:19:21 UTC',
