@@ -15,7 +15,6 @@ import type { DiskStats, GrowthPoint, Stats } from '../../../src/http/stats/stat
 import type { DeliveryJson, WebhookJson } from '../../../src/http/webhooks/webhooks.schema.js';
 import type { RetentionPlanJson } from '../../../src/http/retention/retention.schema.js';
 import { getLocale, m } from './i18n.js';
-import { problemText } from './problem-messages.js';
 
 export type { Channel, DiskStats, GrowthPoint, LivestreamDetails, LivestreamRecord, QueuedRecord, Stats };
 export type Caller = PresentedCaller;
@@ -46,12 +45,23 @@ export class ApiError extends Error {
   }
 }
 
+/** The UI's words for the API's problems (problem-messages.ts), loaded with the first problem: no page's first load carries them. */
+let problemWords: Promise<typeof import('./problem-messages.js') | null> | null = null;
+let problemText: ((code: string, detail: string, locale: string) => string) | null = null;
+
+/** `error`, once the UI's words for problems are loaded (or could not be: then errorText says the API's words). */
+async function withProblemWords(error: ApiError): Promise<ApiError> {
+  problemWords ??= import('./problem-messages.js').catch(() => null);
+  problemText ??= (await problemWords)?.problemText ?? null;
+  return error;
+}
+
 async function failure(response: Response): Promise<ApiError> {
   try {
     const problem = (await response.json()) as Partial<Problem>;
-    return new ApiError(response.status, problem.code ?? 'error', problem.detail ?? response.statusText);
+    return await withProblemWords(new ApiError(response.status, problem.code ?? 'error', problem.detail ?? response.statusText));
   } catch {
-    return new ApiError(response.status, 'error', `${response.status} ${response.statusText}`);
+    return await withProblemWords(new ApiError(response.status, 'error', `${response.status} ${response.statusText}`));
   }
 }
 
@@ -61,7 +71,8 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   try {
     response = await fetch(path, { credentials: 'same-origin', ...init });
   } catch {
-    throw new ApiError(0, 'network', m.problem_network());
+    // the words for problems may not load either, and this one is already the page's language's
+    throw await withProblemWords(new ApiError(0, 'network', m.problem_network()));
   }
   if (!response.ok) throw await failure(response);
   return response;
@@ -143,6 +154,6 @@ export function channelPath(channelId: string): string {
 
 /** What a failure says to the person, in the page's language (problem-messages.ts for the API's problems). */
 export function errorText(error: unknown): string {
-  if (error instanceof ApiError) return problemText(error.code, error.message, getLocale());
+  if (error instanceof ApiError) return problemText === null ? error.message : problemText(error.code, error.message, getLocale());
   return error instanceof Error ? error.message : String(error);
 }
