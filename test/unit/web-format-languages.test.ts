@@ -15,9 +15,11 @@ async function inLanguage(locale: 'en' | 'ja') {
   ]);
   return { ...format, ...disk, ...submitter };
 }
+// the test files share their modules (vitest.config.ts): the next one imports the English build again
 afterEach(() => {
   vi.doUnmock('../../web/src/paraglide/messages.js');
   vi.doUnmock('../../web/src/paraglide/runtime.js');
+  vi.resetModules();
 });
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
