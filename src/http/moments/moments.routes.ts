@@ -74,7 +74,7 @@ export function momentRoutes(deps: MomentRouteDeps): FastifyPluginAsyncTypebox {
           summary: 'Changes a moment’s time or text (its author or an admin)',
           params: MomentParamsSchema,
           body: MomentChangeSchema,
-          response: { 200: MomentSchema, ...rateLimitedResponse, ...momentRefusals('only its author edits a moment'), ...problemResponses },
+          response: { 200: MomentSchema, ...rateLimitedResponse, ...momentRefusals('only its author or an admin edits a moment'), ...problemResponses },
         },
       },
       async (request) => presentMoment(await editMoment(deps, callerOf(request), { id: request.params.momentId, ...request.body })),

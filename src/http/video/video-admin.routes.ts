@@ -106,7 +106,6 @@ function takedownAndRenameRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): vo
         response: {
           200: LivestreamRecordSchema,
           404: problemResponse('`livestream_not_found`'),
-          409: problemResponse('`livestream_not_cancellable`: the record is no longer upcoming or queued; `livestream_state_conflict`'),
           ...problemResponses,
         },
       },
@@ -135,7 +134,7 @@ function cancelAndRetryRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void 
           200: LivestreamRecordSchema,
           202: LivestreamRecordSchema,
           404: problemResponse('`livestream_not_found`'),
-          409: problemResponse('`livestream_not_retryable`: only a failed or cancelled record is retried; `livestream_state_conflict`'),
+          409: problemResponse('`livestream_not_cancellable`: only an upcoming or live record is cancelled; `livestream_state_conflict`: it changed state meanwhile'),
           ...problemResponses,
         },
       },
@@ -159,7 +158,7 @@ function cancelAndRetryRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void 
         response: {
           200: LivestreamRecordSchema,
           404: problemResponse('`livestream_not_found`'),
-          409: problemResponse('`livestream_state_conflict`: the record changed state meanwhile'),
+          409: problemResponse('`livestream_not_retryable`: only a failed record is retried; `livestream_state_conflict`: it changed state meanwhile'),
           ...problemResponses,
         },
       },
