@@ -134,7 +134,9 @@ function cancelAndRetryRoutes(app: TypeboxApp, deps: VideoAdminRouteDeps): void 
           200: LivestreamRecordSchema,
           202: LivestreamRecordSchema,
           404: problemResponse('`livestream_not_found`'),
-          409: problemResponse('`livestream_not_cancellable`: only an upcoming or live record is cancelled; `livestream_state_conflict`: it changed state meanwhile'),
+          409: problemResponse(
+            '`livestream_not_cancellable`: only an upcoming or live record is cancelled; `livestream_state_conflict`: it changed state meanwhile',
+          ),
           ...problemResponses,
         },
       },
