@@ -334,6 +334,8 @@ describe('the web UI in each language', () => {
         await visit(page, language, 'nobody', `private-${step}`, '/history', found[language], label);
         expect(await page.locator('input[type=password]').count()).toBeGreaterThan(0);
         expect(await page.locator('nav').count()).toBe(0);
+        // no nav, but the language switch: a stranger picks the language before logging in
+        expect(await page.locator('.language-only select').inputValue()).toBe(language);
       }
     }
     await Promise.all(strangers.map(([, page]) => page.context().close()));
