@@ -242,6 +242,8 @@ async function restart(old: KuraProcess, role: 'api' | 'worker'): Promise<{ proc
 
 describe('a rolling restart', SCALE_OUT, () => {
   it('of every process one by one, while a stream records, loses nothing: each worker stopped hands the capture over with what its disk held', async () => {
+    // the file's other test kills a worker with -9, which may leave an upload of its own open: this one's are its own
+    const uploadsBefore = await s3.openUploads();
     const apis = [start('api')];
     await apis[0]!.waitForLog((l) => l.msg === 'kura api listening'); // it migrated the database
     apis.push(start('api'));
@@ -286,6 +288,6 @@ describe('a rolling restart', SCALE_OUT, () => {
     const downloaded = path.join(cwd, 'rolled.mp4');
     await writeFile(downloaded, new Uint8Array(await (await fetch(redirect.headers.get('location') as string)).arrayBuffer()));
     expect((await probe(downloaded)).frames).toBe(900);
-    expect(await s3.openUploads()).toEqual([]);
+    expect(await s3.openUploads()).toEqual(uploadsBefore);
   });
 });
