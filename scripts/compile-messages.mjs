@@ -28,7 +28,7 @@ for (const locale of settings.locales) {
  * A message of a one-language compile is a wrapper that asks the runtime for the locale (keeping
  * its whole locale detection, cookies, URLs and custom strategies, in every page) and then calls
  * the message of its only language; each message is made that function itself, and the app reads
- * its language from the compile's base locale (web/src/lib/i18n.ts). Fails if Paraglide's output
+ * its language from the compile's `locale.js` (written below; web/src/lib/i18n.ts). Fails if Paraglide's output
  * no longer has that shape.
  */
 function answerWithoutAsking(outdir) {
@@ -71,7 +71,10 @@ for (const locale of settings.locales) {
   const outdir = locale === settings.baseLocale ? 'web/src/paraglide' : `web/src/paraglide-${locale}`;
   writeFileSync(`${outdir}/messages/_index.d.ts`, `${declarations.join('\n')}\n`);
   writeFileSync(`${outdir}/messages.d.ts`, "export * from './messages/_index.js';\nexport * as m from './messages/_index.js';\n");
-  writeFileSync(`${outdir}/runtime.d.ts`, 'export declare const baseLocale: string;\n');
+  // the language of the compile, for the app to read without Paraglide's runtime (its locale
+  // detection and global state would be in every page for a value the build already knows)
+  writeFileSync(`${outdir}/locale.js`, `export const locale = ${JSON.stringify(locale)};\n`);
+  writeFileSync(`${outdir}/locale.d.ts`, 'export declare const locale: string;\n');
 }
 // the inlang SDK leaves a 30-second timer behind once the project is compiled
 process.exit(0);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
+import { inlineMessages } from './inline-messages.js';
 
 /**
  * The message catalogues go beside index.html (dist/web/messages), for the server's own HTML: an
@@ -27,25 +28,16 @@ function catalogues(): Plugin {
 const locale = process.env.KURA_LOCALE ?? 'en';
 const messagesOf = locale === 'en' ? [] : [{ find: /^\.\.\/paraglide\//, replacement: `${path.join(import.meta.dirname, 'src', `paraglide-${locale}`)}/` }];
 
-/**
- * A message asked for without inputs (`m.key()`) is a constant of the build's language: it is
- * written into the code as its text, before Svelte compiles it, so a page pays for its words and
- * not for a function per word. Messages with inputs, and those handed on as functions, stay
- * Paraglide's.
- */
-function inlineMessages(): Plugin {
+/** The build's language's messages written into the app's code as their text (web/inline-messages.ts). */
+function messagesAsText(): Plugin {
   const catalogue = JSON.parse(readFileSync(path.join(import.meta.dirname, 'messages', `${locale}.json`), 'utf8')) as Record<string, unknown>;
-  const constant = (key: string) => {
-    const text = catalogue[key];
-    return typeof text === 'string' && !/\{\w+\}/.test(text) ? JSON.stringify(text) : null;
-  };
   return {
     name: 'kura-inline-messages',
     enforce: 'pre',
     apply: 'build',
     transform(code, id) {
       if (!/\/web\/src\/(?!paraglide).*\.(svelte|ts)$/.test(id) || !code.includes('m.')) return null;
-      return code.replace(/(?<![\w.$])m\.(\w+)\(\)/g, (call, key: string) => constant(key) ?? call);
+      return inlineMessages(code, catalogue, id.endsWith('.svelte'));
     },
   };
 }
@@ -55,7 +47,7 @@ function inlineMessages(): Plugin {
 // record's audio rendition) is the one chunk over Vite's 500-kB warning.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [inlineMessages(), svelte(), catalogues()],
+  plugins: [messagesAsText(), svelte(), catalogues()],
   resolve: { alias: messagesOf },
   build: { outDir: '../dist/web', emptyOutDir: true, assetsDir: 'assets', target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 650 },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/auth': 'http://127.0.0.1:8080' } },

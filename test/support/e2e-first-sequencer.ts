@@ -8,6 +8,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const RANKS: ReadonlyArray<[RegExp, number]> = [
   [/\/test\/e2e\/crash-takeover\.test\.ts$/, 3],
+  // the walk of every page in each language (a Chromium page, an axe pass and a screenshot for
+  // some 200 page loads) first among the integration files, when most real-time captures are done:
+  // beside them among the end-to-end files, it starved two of segments
+  [/\/test\/e2e\/web-languages\.test\.ts$/, 0.5],
   [/\/test\/e2e\//, 0],
   [/\/test\/integration\//, 1],
 ];

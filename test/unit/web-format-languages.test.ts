@@ -1,24 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Each language is a build of its own (scripts/build-web.mjs): the Japanese one takes its messages
-// and runtime from web/src/paraglide-ja, as Vite's alias does for it (web/vite.config.ts).
+// and its language from web/src/paraglide-ja, as Vite's alias does for it (web/vite.config.ts).
 async function inLanguage(locale: 'en' | 'ja') {
   vi.resetModules();
   if (locale === 'ja') {
     vi.doMock('../../web/src/paraglide/messages.js', () => import('../../web/src/paraglide-ja/messages.js'));
-    vi.doMock('../../web/src/paraglide/runtime.js', () => import('../../web/src/paraglide-ja/runtime.js'));
+    vi.doMock('../../web/src/paraglide/locale.js', () => import('../../web/src/paraglide-ja/locale.js'));
   }
-  const [format, disk, submitter] = await Promise.all([
+  const [format, totals, disk, submitter] = await Promise.all([
     import('../../web/src/lib/format.js'),
+    import('../../web/src/lib/totals.js'),
     import('../../web/src/lib/disk.js'),
     import('../../web/src/lib/submitter.js'),
   ]);
-  return { ...format, ...disk, ...submitter };
+  return { ...format, ...totals, ...disk, ...submitter };
 }
 // the test files share their modules (vitest.config.ts): the next one imports the English build again
 afterEach(() => {
   vi.doUnmock('../../web/src/paraglide/messages.js');
-  vi.doUnmock('../../web/src/paraglide/runtime.js');
+  vi.doUnmock('../../web/src/paraglide/locale.js');
   vi.resetModules();
 });
 

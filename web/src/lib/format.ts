@@ -3,24 +3,15 @@
 // Each is written in the page's language (docs/i18n.md): `Intl` is asked in it, and the unit words
 // come from the message catalogue.
 
-import type { Stats } from './api.js';
 import { getLocale, m } from './i18n.js';
 
-/** One `Intl` formatter per language, made when first asked for (the language is fixed for a page's life). */
-function perLocale<T>(make: (locale: string) => T): () => T {
-  const made = new Map<string, T>();
-  return () => {
-    const locale = getLocale();
-    let found = made.get(locale);
-    if (found === undefined) {
-      found = make(locale);
-      made.set(locale, found);
-    }
-    return found;
-  };
+/** An `Intl` formatter in the page's language, made when first asked for (the language is fixed for a page's life). */
+function inPageLanguage<T>(make: (locale: string) => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make(getLocale()));
 }
 
-const numbers = perLocale((locale) => new Intl.NumberFormat(locale));
+const numbers = inPageLanguage((locale) => new Intl.NumberFormat(locale));
 
 /** A count with the page language's grouping: `1,234`. */
 export function humanNumber(value: number): string {
@@ -51,7 +42,7 @@ export function humanDuration(seconds: number | undefined | null): string {
   return h > 0 ? `${h}:${pad(min)}:${pad(s % 60)}` : `${min}:${pad(s % 60)}`;
 }
 
-const relative = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
+const relative = inPageLanguage((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 60],
   ['minute', 60],
@@ -72,7 +63,7 @@ export function relativeTime(iso: string, now: number): string {
   return iso;
 }
 
-const exact = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' }));
+const exact = inPageLanguage((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' }));
 
 export function exactTime(iso: string): string {
   return exact().format(new Date(iso));
@@ -91,35 +82,6 @@ export function countdown(iso: string, now: number): string | null {
   const pad = (n: number) => String(n).padStart(2, '0');
   const clock = `${pad(Math.floor((left % 86400) / 3600))}:${pad(Math.floor((left % 3600) / 60))}:${pad(left % 60)}`;
   return d > 0 ? m.format_countdown_days({ days: humanNumber(d), clock }) : clock;
-}
-
-/** Dollars with the cents that matter: small amounts (a price per GB, a tiny bill) keep 4 decimals. */
-export function usd(amount: number): string {
-  const digits = amount === 0 || amount >= 10 ? 2 : amount >= 1 ? 2 : 4;
-  return new Intl.NumberFormat(getLocale(), {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: Math.min(2, digits),
-    maximumFractionDigits: digits,
-  }).format(amount);
-}
-
-/** A large total of time: `812 h`, `5.2 h`, `42 min` (「812時間」「5.2時間」「42分」). */
-export function humanHours(seconds: number): string {
-  if (seconds < 3600) return m.format_minutes({ minutes: humanNumber(Math.round(seconds / 60)) });
-  const hours = seconds / 3600;
-  return m.format_hours({ hours: hours >= 100 ? humanNumber(Math.round(hours)) : hours.toFixed(1) });
-}
-
-/** The instance's totals as TotalsCards shows them (home and statistics pages). */
-export function statsCards(stats: Stats): Array<{ value: string; label: string; note?: string }> {
-  return [
-    { value: humanNumber(stats.videoAmount), label: m.stats_card_streams() },
-    { value: humanSize(stats.totalFileSize), label: m.common_card_stored() },
-    { value: humanHours(stats.totalLength), label: m.common_card_video() },
-    { value: humanNumber(stats.uniqueChannels), label: m.stats_card_channels() },
-    { value: usd(stats.storageBillPerMonth), label: m.stats_card_storage(), note: m.stats_card_price({ price: usd(stats.usdPerGbPerMonth) }) },
-  ];
 }
 
 /** `2.4 Mb/s`, `640 kb/s` (decimal, as bitrates are counted); `—` while unknown. */

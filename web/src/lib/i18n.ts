@@ -4,7 +4,7 @@
 // (scripts/build-web.mjs): the server sends the page in the person's pick (the nav's switch,
 // remembered in the `kura-lang` cookie), else the browser's first language Kura speaks, else
 // English, and the page is in the language of the build it loaded.
-import { baseLocale } from '../paraglide/runtime.js';
+import { locale } from '../paraglide/locale.js';
 
 export { m } from '../paraglide/messages.js';
 
@@ -13,7 +13,7 @@ export const LANGUAGES = { en: 'English', ja: '日本語' } as const;
 export type Language = keyof typeof LANGUAGES;
 
 /** The language of this page, for `<html lang>` and every `Intl` format: its build's, the one language compiled into it. */
-export const getLocale = (): Language => baseLocale as Language;
+export const getLocale = (): Language => locale as Language;
 
 const LANGUAGE_COOKIE = 'kura-lang';
 
