@@ -25,7 +25,7 @@ const CORE_FORBIDDEN_PACKAGES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'test-artifacts/', 'test/fixtures/', 'web/src/paraglide/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'test-artifacts/', 'test/fixtures/', 'web/src/paraglide/', 'web/src/paraglide-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

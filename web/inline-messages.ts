@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
 // Writes the build's messages without inputs into the app's code as their text (web/vite.config.ts
 // runs it before Svelte compiles a component): each language is a build of its own, so such a
 // message is a constant of the build, and a page pays for its words rather than for a function per

@@ -120,6 +120,11 @@ describe('the web UI as the api serves it', () => {
     // weights decide, not the order; a language Kura does not speak is passed over
     expect(lang((await get('/history', { 'accept-language': 'en;q=0.5, fr, ja;q=0.7' })).body)).toBe('ja');
     expect(lang((await get('/history', { 'accept-language': 'de-DE, fr' })).body)).toBe('en');
+    // a refusal (q=0, in any of its spellings) is honoured; a weight no browser sends says nothing
+    expect(lang((await get('/history', { 'accept-language': 'ja;Q=0.000, en;q=0.1' })).body)).toBe('en');
+    expect(lang((await get('/history', { 'accept-language': 'en;q=0.0000, ja;q=0.2' })).body)).toBe('ja');
+    expect(lang((await get('/history', { 'accept-language': 'en;q=1.5, ja;q=0.2' })).body)).toBe('ja');
+    expect(lang((await get('/history', { 'accept-language': ';;,=q, ja' })).body)).toBe('ja');
     // the person's pick beats the browser's languages; an unknown pick is ignored
     expect(lang((await get('/history', { 'accept-language': 'en-US', cookie: 'kura-lang=ja' })).body)).toBe('ja');
     expect(lang((await get('/history', { 'accept-language': 'ja', cookie: 'kura-lang=xx' })).body)).toBe('ja');

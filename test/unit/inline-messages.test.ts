@@ -23,9 +23,9 @@ describe('messages written into the build as their text', () => {
 
   it('writes a call in a script as a string literal, and leaves messages with inputs or variants to Paraglide', () => {
     const script =
-      '<script lang="ts">\n  const a = m.title();\n  const b = `x{m.title()}`;\n  const c = m.sized({ count: 2 }) + m.plural({ count });\n</script>\n';
+      '<script lang="ts">\n  const a = m.title();\n  const b = `x${m.title()}`;\n  const c = m.sized({ count: 2 }) + m.plural({ count });\n</script>\n';
     expect(inlineMessages(script, catalogue, true)).toBe(
-      '<script lang="ts">\n  const a = "History";\n  const b = `x{"History"}`;\n  const c = m.sized({ count: 2 }) + m.plural({ count });\n</script>\n',
+      '<script lang="ts">\n  const a = "History";\n  const b = `x${"History"}`;\n  const c = m.sized({ count: 2 }) + m.plural({ count });\n</script>\n',
     );
     expect(inlineMessages('title = m.title(); other = item.m.title(); f = m.title;', catalogue, false)).toBe(
       'title = "History"; other = item.m.title(); f = m.title;',

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,8 +89,17 @@ describe('the message catalogues', () => {
     expect(problemsOf(project)).toEqual([]);
   });
 
-  it('name every kind of problem of a broken copy', async () => {
+  it('are the languages the server picks from and the nav’s switch offers', async () => {
+    const project = await readProject(WEB);
+    const { PAGE_LOCALES } = await import('../../src/http/web/page-language.js');
+    const { LANGUAGES } = await import('../../web/src/lib/i18n.js');
+    expect([...PAGE_LOCALES]).toEqual(project.locales);
+    expect(Object.keys(LANGUAGES)).toEqual(project.locales);
+  });
+
+  it('name every kind of problem of a broken copy', async ({ onTestFinished }) => {
     const copy = await mkdtemp(path.join(os.tmpdir(), 'kura-catalogues-'));
+    onTestFinished(() => rm(copy, { recursive: true, force: true }));
     await cp(path.join(WEB, 'messages'), path.join(copy, 'messages'), { recursive: true });
     await cp(path.join(WEB, 'project.inlang', 'settings.json'), path.join(copy, 'project.inlang', 'settings.json'));
     const readJson = async (file: string) => JSON.parse(await readFile(path.join(copy, file), 'utf8')) as Record<string, unknown>;
@@ -129,4 +138,35 @@ describe('the message catalogues', () => {
     await writeFile(path.join(copy, 'messages/fr.json'), JSON.stringify({ ...en, test_total: [{ declarations: ['input count'], match: { '*': '' } }] }));
     expect(problemsOf(await readProject(copy)).filter((line) => line.startsWith('fr.json'))).toEqual(['fr.json test_total is empty']);
   });
+
+  it('keep the order of the pieces the app cuts a sentence at: where two placeholders are MARK, every language has them in English’s order', async () => {
+    const project = await readProject(WEB);
+    // `m.key({ a: MARK, b: MARK }).split(MARK)` gives before, between and after: the app puts a's
+    // piece of markup first whatever the language (web/src/lib/i18n.ts, MARK)
+    const cut = new Map<string, string[]>();
+    for (const file of await sourcesOf(path.join(WEB, 'src'))) {
+      for (const call of (await readFile(file, 'utf8')).matchAll(/\bm\.(\w+)\(\{([^{}]*)\}\)/g)) {
+        const marked = [...(call[2] ?? '').matchAll(/(\w+):\s*MARK\b/g)].map((found) => found[1] as string);
+        if (marked.length >= 2) cut.set(call[1] as string, marked);
+      }
+    }
+    expect(cut.size).toBeGreaterThanOrEqual(6);
+    const wrong = [...cut].flatMap(([key, marked]) =>
+      Object.entries(project.catalogues).flatMap(([language, catalogue]) =>
+        textsOf(catalogue[key] ?? '')
+          .map((text) => namesIn(text).filter((name) => marked.includes(name)))
+          .filter((order) => order.join() !== marked.join())
+          .map((order) => `${language}.json ${key}: {${order.join('}, {')}}, the app cuts it as {${marked.join('}, {')}}`),
+      ),
+    );
+    expect(wrong).toEqual([]);
+  });
 });
+
+/** The app's source files (TypeScript and Svelte), not the compiled catalogues. */
+async function sourcesOf(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && /\.(ts|svelte)$/.test(entry.name) && !/paraglide/.test(entry.parentPath))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}

@@ -5,13 +5,13 @@ import { beginLogin } from '../../core/accounts/begin-login.js';
 import { completeLogin } from '../../core/accounts/complete-login.js';
 import { isSetupPending } from '../../core/accounts/offer-setup-token.js';
 import { problemResponse, problemResponses, redirectResponse } from '../responses.schema.js';
+import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
+import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
+import type { AccountDeps, AccountSettings } from './account-deps.js';
 
 /** The refusals of a login through a provider. */
 const NO_PROVIDER = { 404: problemResponse('`provider_not_found`: no such login provider is enabled') };
 const LOGIN_FAILED = { 400: problemResponse('`login_failed`: the provider did not confirm the login') };
-import { LoginQuerySchema, ProviderParamsSchema, ProvidersSchema } from './auth.schema.js';
-import { clearLoginCookie, LOGIN_COOKIE, setLoginCookie, setSessionCookie } from './cookies.js';
-import type { AccountDeps, AccountSettings } from './account-deps.js';
 
 /** What the external-login routes use. */
 export interface AuthRouteDeps extends Pick<AccountDeps, 'providers' | 'loginAttempts' | 'users' | 'sessions' | 'setup'> {

@@ -14,19 +14,27 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
+const hoursAndMinutes = (seconds: number) => ({ hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) });
+
 /** `2 h 5 min` or `12 min`, for a feed's description. */
 export function duration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  return h > 0 ? `${h} h ${m} min` : `${m} min`;
+  const { hours, minutes } = hoursAndMinutes(seconds);
+  return hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`;
 }
 
 /** A length in a page's language: `2 h 5 min`, `2時間5分`. */
 function pageDuration(text: PageText, seconds: number): string {
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
+  const { hours, minutes } = hoursAndMinutes(seconds);
   return hours > 0 ? text('page_duration_hours', { hours, minutes }) : text('page_duration_minutes', { minutes });
 }
+
+/** What a record is on Kura, by its status: the end of its link preview's description. */
+const ON_KURA: Record<LivestreamRecord['status'], string> = {
+  upcoming: 'page_upcoming_on_kura',
+  live: 'page_live_on_kura',
+  finished: 'page_archived_on_kura',
+  failed: 'page_failed_on_kura',
+};
 
 /**
  * Open Graph and Twitter tags for an archive page, so a shared link previews without JavaScript.
@@ -39,7 +47,7 @@ export function archiveHead(record: LivestreamRecord, pageUrl: string, atSeconds
   const facts = [record.channelName, record.scheduledStart.slice(0, 10)];
   if (atSeconds !== null) facts.unshift(text('page_from', { time: clockOf(atSeconds) }));
   if (record.length !== undefined) facts.push(pageDuration(text, record.length));
-  facts.push(text(record.finished ? 'page_archived_on_kura' : `page_${record.status}_on_kura`));
+  facts.push(text(ON_KURA[record.status]));
   const media: Array<[string, string]> = [];
   if (record.thumbnail !== '') media.push(['og:image', record.thumbnail]);
   if (record.downloadUrl !== undefined) {

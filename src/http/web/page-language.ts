@@ -5,8 +5,8 @@ import type { FastifyRequest } from 'fastify';
 export const PAGE_LOCALES = ['en', 'ja'] as const;
 export type PageLocale = (typeof PAGE_LOCALES)[number];
 
-/** The cookie the UI's language switch sets (scripts/compile-messages.mjs names it for the app). */
-export const LANGUAGE_COOKIE = 'kura-lang';
+/** The cookie the UI's language switch sets (web/src/lib/i18n.ts, chooseLanguage). */
+const LANGUAGE_COOKIE = 'kura-lang';
 
 const isPageLocale = (tag: string): tag is PageLocale => (PAGE_LOCALES as readonly string[]).includes(tag);
 
@@ -20,15 +20,20 @@ export function pageLocale(request: Pick<FastifyRequest, 'headers' | 'cookies'>)
   return acceptedLocale(request.headers['accept-language']) ?? 'en';
 }
 
-/** The first language of an Accept-Language header Kura speaks, by the header's weights; null for none. */
-export function acceptedLocale(header: string | undefined): PageLocale | null {
+/**
+ * The first language of an Accept-Language header Kura speaks, by the header's weights; null for
+ * none. A range whose weight is not one RFC 9110 allows (`q=0` to `q=1`, three decimals at most) is
+ * left out, as the header says nothing sure about it.
+ */
+function acceptedLocale(header: string | undefined): PageLocale | null {
   if (header === undefined) return null;
   const ranges = header
     .split(',')
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)).find((match) => match !== null);
-      return { base: tag.trim().toLowerCase().split('-')[0] ?? '', weight: q ? Number(q[1]) : 1, index };
+      const weights = params.map((p) => p.trim()).filter((p) => /^q=/i.test(p));
+      const q = weights.length === 0 ? '1' : /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i.exec(weights[0] ?? '')?.[1];
+      return { base: tag.trim().toLowerCase().split('-')[0] ?? '', weight: q === undefined ? 0 : Number(q), index };
     })
     .filter((range) => range.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index);

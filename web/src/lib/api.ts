@@ -50,7 +50,9 @@ let problemWords: Promise<typeof import('./problem-messages.js') | null> | null 
 let problemText: ((code: string, detail: string, locale: string) => string) | null = null;
 
 /** `error`, once the UI's words for problems are loaded (or could not be: then errorText says the API's words). */
-async function withProblemWords(error: ApiError): Promise<ApiError> {
+export async function withProblemWords(error: ApiError): Promise<ApiError> {
+  // an English page says the API's own words (problemText): it needs no table
+  if (getLocale() === 'en') return error;
   problemWords ??= import('./problem-messages.js').catch(() => null);
   problemText ??= (await problemWords)?.problemText ?? null;
   return error;

@@ -74,6 +74,11 @@ export function shortTime(iso: string): string {
   return new Date(iso).toLocaleString(getLocale());
 }
 
+/** A time of day: `2:07:04 PM`, `14:07:04`. */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString(getLocale());
+}
+
 /** A countdown to `iso`: `2 d 03:04:05` (「2日 03:04:05」), `03:04:05`, or null once it has passed. */
 export function countdown(iso: string, now: number): string | null {
   const left = Math.floor((Date.parse(iso) - now) / 1000);

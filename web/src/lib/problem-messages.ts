@@ -15,6 +15,9 @@ export const PROBLEM_MESSAGES: Readonly<Record<string, Message>> = {
   database_unavailable: m.problem_database_unavailable,
   storage_full: m.problem_storage_full,
   search_unavailable: m.problem_search_unavailable,
+  search_warming: m.problem_search_warming,
+  too_many_search_requests: m.problem_too_many_search_requests,
+  invalid_search_q: m.problem_invalid_search_q,
   too_many_requests: m.problem_too_many_requests,
   not_logged_in: m.problem_not_logged_in,
   admin_only: m.problem_admin_only,
@@ -76,8 +79,12 @@ export const PROBLEM_MESSAGES: Readonly<Record<string, Message>> = {
   invalid_webhook: m.problem_invalid_webhook,
 };
 
-/** Codes only the web app itself gives (not the API's): the test leaves them out of its comparison. */
-export const CLIENT_CODES: readonly string[] = ['network'];
+/**
+ * Codes the app meets outside the API's problem documents, which the test leaves out of its
+ * comparison: its own (`network`), and those of the search engine, which answers in Meilisearch's
+ * error shape (lib/search.ts).
+ */
+export const CLIENT_CODES: readonly string[] = ['network', 'search_warming', 'too_many_search_requests', 'invalid_search_q'];
 
 /**
  * What a problem says in the page's language: the API's own detail in English (its words are

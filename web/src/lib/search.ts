@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0063-web-ui-conventions.md, docs/decisions/0091-private-search-keys-per-caller.md
 import type { LivestreamRecord } from './api.js';
-import { getJson } from './api.js';
+import { ApiError, getJson, withProblemWords } from './api.js';
 import { m } from './i18n.js';
 
 /** What `GET /api/search` hands out. */
@@ -41,7 +41,7 @@ export async function getSearcher(): Promise<Searcher | null> {
       try {
         return await search(options);
       } catch (error) {
-        if (!isRefusedKey(error)) throw error;
+        if (!isRefusedKey(error)) throw await asProblem(error);
       }
     }
     // the key was refused, or /api/search did not answer: ask for a key again, once
@@ -50,6 +50,18 @@ export async function getSearcher(): Promise<Searcher | null> {
     if (renewed === null) throw new Error(m.search_unreachable());
     return renewed(options);
   };
+}
+
+/**
+ * A search the engine answered with an error (Meilisearch's shape: `{message, code}`, as Kura's
+ * built-in engine answers too) as the API's problems are, so the page says it in its language
+ * (problem-messages.ts); any other failure as it is.
+ */
+async function asProblem(error: unknown): Promise<unknown> {
+  const { cause, response } = (error ?? {}) as { cause?: { code?: unknown; message?: unknown }; response?: { status?: unknown } };
+  if (typeof cause?.code !== 'string') return error;
+  const detail = typeof cause.message === 'string' ? cause.message : String(error);
+  return withProblemWords(new ApiError(typeof response?.status === 'number' ? response.status : 0, cause.code, detail));
 }
 
 /** Whether the engine refused the key (Meilisearch's `invalid_api_key`, 403). */

@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0063-web-ui-conventions.md
 // The instance's and a channel's totals in words, in the page's language: apart from format.ts,
 // which every page loads, so that the pages that show no totals (the history) do not carry them.
 
