@@ -8,8 +8,13 @@
 export type LivestreamStatus = 'upcoming' | 'live' | 'finished' | 'failed';
 export const LIVESTREAM_STATUSES = ['upcoming', 'live', 'finished', 'failed'] as const satisfies readonly LivestreamStatus[];
 
-export type Platform = 'youtube' | 'hls';
-export const PLATFORMS = ['youtube', 'hls'] as const satisfies readonly Platform[];
+/**
+ * Where a record's stream comes from: YouTube; an HLS playlist given as it is; Twitch; or another
+ * site yt-dlp opens (its name in the channel id, `twitcasting:user`). Each is a source of its own
+ * (src/adapters/sources), and an operator may take only some (KURA_SOURCES).
+ */
+export type Platform = 'youtube' | 'hls' | 'twitch' | 'site';
+export const PLATFORMS = ['youtube', 'hls', 'twitch', 'site'] as const satisfies readonly Platform[];
 
 /** Record ids: a YouTube video id, or an id Kura generated; safe in URLs and object keys. */
 export const LIVESTREAM_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';

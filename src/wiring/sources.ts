@@ -3,7 +3,9 @@ import { createAddressCheck, type OutboundOptions } from '../adapters/outbound/o
 import { createFetcher, type Fetcher } from '../adapters/sources/http-fetch.js';
 import { createHlsSource } from '../adapters/sources/hls-source.js';
 import { routeSources } from '../adapters/sources/source-router.js';
+import { createSiteSource } from '../adapters/sources/site-source.js';
 import { createYouTubeSource, createYtDlp } from '../adapters/sources/youtube-source.js';
+import { createSiteYtDlp } from '../adapters/ytdlp/ytdlp-video.js';
 import { ytdlpProgram, type YtDlpProgram } from '../adapters/ytdlp/ytdlp-program.js';
 import type { Config } from '../config/config.js';
 import type { CheckAddresses, StreamSource } from '../core/sources/ports.js';
@@ -15,7 +17,7 @@ const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
 export interface Sources {
   /** The SSRF-safe fetcher every outbound request goes through. */
   fetcher: Fetcher;
-  /** Every source Kura records from: YouTube (through yt-dlp) and HLS playlists. */
+  /** Every source Kura records from: YouTube and the other sites yt-dlp opens (through it), and HLS playlists. */
   source: StreamSource;
   /** Fetches a source's own thumbnail image, up to a size. */
   fetchImage(url: string): Promise<Buffer>;
@@ -28,7 +30,12 @@ export function createSources(
 ): Sources {
   return {
     fetcher,
-    source: routeSources([createYouTubeSource(createYtDlp(ytdlpOf(config)), fetcher), createHlsSource(fetcher)]),
+    // the first source that recognises a URL judges it: any http(s) URL that is neither YouTube's nor a playlist's is yt-dlp's to open
+    source: routeSources([
+      createYouTubeSource(createYtDlp(ytdlpOf(config)), fetcher),
+      createHlsSource(fetcher),
+      createSiteSource(createSiteYtDlp(ytdlpOf(config)), { fetcher, checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources }) }),
+    ]),
     fetchImage: (url) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),
   };
 }

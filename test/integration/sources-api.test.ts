@@ -67,7 +67,7 @@ describe('validating a URL before submitting it', () => {
     expect((await get('validate', 'https://www.youtube.com/@somechannel')).json()).toMatchObject({ valid: false, reason: expect.stringMatching(/a channel/) });
     expect((await get('validate', 'https://example.com/video.mp4')).json()).toMatchObject({
       valid: false,
-      reason: expect.stringMatching(/YouTube livestreams and HLS playlists/),
+      reason: expect.stringMatching(/yt-dlp opens no site at this URL/),
     });
   });
 

@@ -26,6 +26,8 @@ export interface HlsFixture {
   seen(match: RegExp, count: number): Promise<void>;
   /** Rejects requests while set: status to answer, or 'reset' to drop the connection. */
   fail: ((requestPath: string, rawUrl: string) => number | 'reset' | 'stall' | null) | null;
+  /** Rewrites the media playlist as it is served, while set (a source's own tags: `stitchAds`). */
+  playlistEdit: ((text: string) => string) | null;
   /** Kills the encoder if it still runs and waits for it to exit, then stops the server. */
   close(): Promise<void>;
 }
@@ -81,6 +83,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
         if (!done()) waiters.push(done);
       }),
     fail: null,
+    playlistEdit: null,
     start: (overrides = {}) => {
       const run = runEncoder(path.join(dir, 'live'), { ...options, ...overrides });
       encoder = run.child;
@@ -107,6 +110,8 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
       response.writeHead(fault).end();
       return;
     }
+    const edit = requestPath === PLAYLIST_PATH ? fixture.playlistEdit : null;
+    if (edit !== null) return void servePlaylist(path.join(dir, requestPath), response, edit, announced);
     serve(dir, requestPath, response, request.headers.range, announced);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -171,6 +176,45 @@ function serve(root: string, requestPath: string, response: http.ServerResponse,
           : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(missing),
     )
     .catch(() => response.destroy());
+}
+
+/** Serves the playlist as `edit` rewrites it (or the announced one, edited, before the encoder wrote one). */
+function servePlaylist(file: string, response: http.ServerResponse, edit: (text: string) => string, missing: string | null): void {
+  readFile(file, 'utf8').then(
+    (text) => response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(edit(text)),
+    () =>
+      missing === null
+        ? response.writeHead(404).end()
+        : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(edit(missing)),
+  );
+}
+
+/**
+ * A playlist edit that marks the segments of `sequences` as ads stitched in as Twitch does
+ * (docs/research/live-sites-contract.md §2): titled `Amazon|…` in their `#EXTINF`, with a
+ * discontinuity into the break and out of it. The segments' media stay the stream's: a recording
+ * that kept them would be longer by them.
+ */
+export function stitchAds(sequences: readonly number[]): (text: string) => string {
+  const ads = new Set(sequences);
+  return (text) => {
+    const lines = text.split('\n');
+    let sequence = Number(/^#EXT-X-MEDIA-SEQUENCE:(\d+)/m.exec(text)?.[1] ?? 0);
+    let previousWasAd = false;
+    const out: string[] = [];
+    for (const line of lines) {
+      if (line.startsWith('#EXTINF:')) {
+        const ad = ads.has(sequence);
+        if (ad !== previousWasAd) out.push('#EXT-X-DISCONTINUITY');
+        out.push(ad ? `${line.replace(/,.*$/, '')},Amazon|4242` : line);
+        previousWasAd = ad;
+        continue;
+      }
+      out.push(line);
+      if (line !== '' && !line.startsWith('#')) sequence += 1;
+    }
+    return out.join('\n');
+  };
 }
 
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {

@@ -62,7 +62,7 @@ describe('configuration', () => {
         oauth: {},
         oidc: undefined,
         admins: [],
-        sources: ['youtube', 'hls'],
+        sources: ['youtube', 'hls', 'twitch', 'site'],
         allowedChannels: [],
         submitLimit: { limit: 20, windowSeconds: 3600 },
         lookupLimit: { limit: 60, windowSeconds: 60 },
@@ -287,7 +287,7 @@ describe('configuration', () => {
         OIDC_CLIENT_ID: 'kura',
         OIDC_CLIENT_SECRET: 's',
         KURA_ADMINS: 'root',
-        KURA_SOURCES: 'youtube,twitch',
+        KURA_SOURCES: 'youtube,kick',
         KURA_SUBMIT_RATE_LIMIT: '0',
       });
     } catch (error) {
@@ -296,7 +296,7 @@ describe('configuration', () => {
     expect(problems).toEqual([
       'TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET are set together (or neither)',
       'KURA_ADMINS must list provider/userId entries like discord/1234 (got "root")',
-      'KURA_SOURCES must list some of youtube, hls (got "twitch")',
+      'KURA_SOURCES must list some of youtube, hls, twitch, site (got "kick")',
       'OIDC_ISSUER must be an https URL (http only on localhost) (got "http://id.example.org")',
       'KURA_SUBMIT_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0")',
     ]);

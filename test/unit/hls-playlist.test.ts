@@ -58,6 +58,7 @@ describe('reading a media playlist', () => {
         durationSeconds: 2,
         discontinuity: false,
         key: null,
+        ad: false,
         init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } },
       },
       {
@@ -67,6 +68,7 @@ describe('reading a media playlist', () => {
         durationSeconds: 2,
         discontinuity: false,
         key: null,
+        ad: false,
         init: { url: 'https://cdn.example/live/init.mp4', range: { offset: 0, length: 700 } },
       },
       {
@@ -76,6 +78,7 @@ describe('reading a media playlist', () => {
         durationSeconds: 1.5,
         discontinuity: true,
         key: null,
+        ad: false,
         init: { url: 'https://cdn.example/other/init.mp4', range: null },
       },
     ]);
@@ -115,6 +118,40 @@ describe('reading a media playlist', () => {
       { method: 'AES-128', url: 'https://cdn.example/keys/1', iv: null },
       { method: 'AES-128', url: 'https://cdn.example/keys/2', iv: Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex') },
       null,
+    ]);
+  });
+
+  it('marks the ads Twitch stitches in: by their date range while it lasts, and by their Amazon title', async () => {
+    // a mid-roll of 4 s announced by its date range (streamlink's TagDateRangeAd), then a title alone
+    const text = [
+      '#EXTM3U',
+      '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-MEDIA-SEQUENCE:100',
+      '#EXT-X-DATERANGE:ID="stitched-ad-1",CLASS="twitch-stitched-ad",START-DATE="2026-11-30T10:00:04.000Z",DURATION=4.000,X-TV-TWITCH-AD-ROLL-TYPE="MIDROLL"',
+      ...[0, 2, 4, 6, 8].flatMap((at, i) => [
+        ...(i === 2 || i === 4 ? ['#EXT-X-DISCONTINUITY'] : []),
+        `#EXT-X-PROGRAM-DATE-TIME:2026-11-30T10:00:0${at}.000Z`,
+        '#EXTINF:2.000,live',
+        `seg${100 + i}.ts`,
+      ]),
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-30T10:00:10.000Z',
+      '#EXTINF:2.000,Amazon|987',
+      'seg105.ts',
+      '#EXT-X-DATERANGE:ID="other-1",CLASS="twitch-session",START-DATE="2026-11-30T10:00:12.000Z",DURATION=2.000',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-30T10:00:12.000Z',
+      '#EXTINF:2.000,live',
+      'seg106.ts',
+      '',
+    ].join('\n');
+    const playlist = await loadPlaylist('http://usher.example/v1/index.m3u8', playlistOf(text));
+    expect(playlist.kind === 'media' && playlist.segments.map((s) => [s.sequence, s.ad])).toEqual([
+      [100, false],
+      [101, false],
+      [102, true],
+      [103, true],
+      [104, false],
+      [105, true],
+      [106, false],
     ]);
   });
 });

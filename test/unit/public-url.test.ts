@@ -11,6 +11,9 @@ describe('a URL as the public sees it', () => {
     expect(redactUrl('https://streams.example/a.m3u8?token=s3cr3t&quality=720p')).toBe('https://streams.example/a.m3u8?token=***&quality=***');
     expect(redactUrl('https://streams.example/a.m3u8?s3cr3t&x=')).toBe('https://streams.example/a.m3u8?***&x=***');
     expect(redactUrl('https://streams.example/a.m3u8#key=s3cr3t')).toBe('https://streams.example/a.m3u8#***');
+    // but for Kura's own mark of which broadcast of a channel a record is (decision 0133)
+    expect(redactUrl('https://www.twitch.tv/alice#kura-broadcast=41234567890')).toBe('https://www.twitch.tv/alice#kura-broadcast=41234567890');
+    expect(redactUrl('https://www.twitch.tv/alice?token=t#kura-broadcast=4')).toBe('https://www.twitch.tv/alice?token=***#kura-broadcast=4');
   });
 
   it("keeps YouTube's video, playlist and start time, masking anything else", () => {

@@ -13,6 +13,7 @@ const listing = (first: number, count: number): MediaPlaylist => ({
     durationSeconds: 1,
     discontinuity: false,
     init: null,
+    ad: false,
     key: null,
   })),
 });

@@ -122,9 +122,26 @@ class HlsSession extends RecordingSession {
       const missing = first.sequence - this.nextSequence;
       await this.recordGap(this.nextSequence, first.sequence - 1, missing * playlist.targetDurationSeconds, 'left the window before it could be fetched');
     }
+    // a run of stitched-in ads is cut as one break, once the segment after it (or the listing's end) is reached
+    const ads: MediaSegment[] = [];
+    const cutAds = async () => {
+      const [first, last] = [ads[0], ads.at(-1)];
+      if (first === undefined || last === undefined) return;
+      await this.recordAdBreak(
+        first.sequence,
+        last.sequence,
+        ads.reduce((sum, ad) => sum + ad.durationSeconds, 0),
+      );
+      ads.length = 0;
+    };
     for (const segment of playlist.segments) {
       if (segment.sequence < (this.nextSequence ?? 0)) continue;
       this.checkStillOurs();
+      if (segment.ad) {
+        ads.push(segment);
+        continue;
+      }
+      await cutAds();
       const limit = await this.limitReached();
       if (limit !== null) return limit;
       if (segment.key !== null && segment.key.method !== 'AES-128') {
@@ -137,6 +154,7 @@ class HlsSession extends RecordingSession {
       if (!(await this.segments.media(segment, this.writer))) continue;
       await this.append(segment);
     }
+    await cutAds();
     return null;
   }
 

@@ -159,6 +159,13 @@ export abstract class RecordingSession {
     this.nextSequence = lastSequence + 1;
   }
 
+  /** Cuts a run of ads the source stitched in (not fetched, not stored, no gap): the recording goes on after them. */
+  protected async recordAdBreak(firstSequence: number, lastSequence: number, seconds: number): Promise<void> {
+    const line = `[kura] ad cut: sequences ${firstSequence}-${lastSequence} (${seconds.toFixed(1)} s) are ads the source stitched in`;
+    await this.persist(() => this.deps.captures.recordAdBreak(this.id, { firstSequence, lastSequence, seconds }, [line]));
+    this.nextSequence = lastSequence + 1;
+  }
+
   /** Why recording must stop now (an admin asked, a ceiling reached, the disk nearly full), else null. */
   protected async limitReached(): Promise<EndReason | null> {
     const { limits } = this.deps;

@@ -29,6 +29,17 @@ interface CaptureRow {
 }
 
 /** Capture progress in PostgreSQL. */
+/**
+ * Where sequence $4 lies on a recording's timeline while its segments are kept: the seconds stored
+ * before it, and the stretches lost after the first stored segment (as capture_gaps.at_seconds is
+ * placed at compaction); null before the first stored segment.
+ */
+const TIMELINE_AT = `case when exists (select from capture_segments where livestream_id = $1 and sequence < $4) then
+    (select coalesce(sum(duration_seconds), 0) from capture_segments where livestream_id = $1 and sequence < $4)
+    + (select coalesce(sum(seconds), 0) from capture_gaps where livestream_id = $1 and first_sequence < $4
+         and first_sequence > (select min(sequence) from capture_segments where livestream_id = $1))
+  end`;
+
 export function createCaptureRepo(pool: pg.Pool): CaptureRepo {
   return {
     ...captureLeases(pool),
@@ -165,10 +176,25 @@ function segmentLog(pool: pg.Pool): SegmentLog {
       );
     },
 
+    async recordAdBreak(livestreamId, cut, log) {
+      // one break for a run of ads: a cut right after the last one lengthens it (a break spans polls)
+      await pool.query(
+        `with longer as (update capture_ad_breaks set last_sequence = $5, seconds = seconds + $6
+                         where livestream_id = $1 and last_sequence = $4 - 1 returning 1),
+         placed as (insert into capture_ad_breaks (livestream_id, first_sequence, last_sequence, seconds, at_seconds)
+                    select $1, $4, $5, $6, ${TIMELINE_AT} where not exists (select from longer)
+                    on conflict (livestream_id, first_sequence) do nothing),
+         logged as (insert into capture_log_lines (livestream_id, line) select $1, unnest($3::text[]))
+         update captures set next_sequence = $2 where livestream_id = $1`,
+        [livestreamId, cut.lastSequence + 1, stamped(log), cut.firstSequence, cut.lastSequence, cut.seconds],
+      );
+    },
+
     async rewind(livestreamId, sequence, part) {
       await pool.query(
         `with segments as (delete from capture_segments where livestream_id = $1 and sequence >= $2),
-         gaps as (delete from capture_gaps where livestream_id = $1 and first_sequence >= $2)
+         gaps as (delete from capture_gaps where livestream_id = $1 and first_sequence >= $2),
+         ads as (delete from capture_ad_breaks where livestream_id = $1 and first_sequence >= $2)
          update captures set next_sequence = $2, current_part = $3 where livestream_id = $1`,
         [livestreamId, sequence, part],
       );

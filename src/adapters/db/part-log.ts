@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0112-finalized-captures-keep-summaries.md
 import type pg from 'pg';
-import type { CapturePart, Gap, RecordedSegment } from '../../core/capture/capture.js';
+import type { AdBreak, CapturePart, Gap, RecordedSegment } from '../../core/capture/capture.js';
 import type { PartLog } from '../../core/capture/ports.js';
 
 /** What a capture recorded, as readers see it. */
@@ -28,6 +28,17 @@ export function createPartLog(pool: pg.Pool): PartLog {
       return rows.map(
         (r) =>
           ({ firstSequence: r.first_sequence, lastSequence: r.last_sequence, seconds: r.seconds, reason: r.reason, atSeconds: r.at_seconds }) satisfies Gap,
+      );
+    },
+
+    async adBreaks(livestreamId) {
+      const { rows } = await pool.query(
+        'select first_sequence, last_sequence, seconds, at_seconds from capture_ad_breaks where livestream_id = $1 order by first_sequence',
+        [livestreamId],
+      );
+      return rows.map(
+        (r) =>
+          ({ firstSequence: Number(r.first_sequence), lastSequence: Number(r.last_sequence), seconds: r.seconds, atSeconds: r.at_seconds }) satisfies AdBreak,
       );
     },
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0133-live-sites-through-yt-dlp.md
 import HLS from 'hls-parser';
 import type { Quality } from '../../core/sources/ports.js';
 import type { ByteRange, Fetcher } from './http-fetch.js';
@@ -27,6 +28,8 @@ export interface MediaSegment extends Resource {
   init: Resource | null;
   /** null when the segment is not encrypted. */
   key: SegmentKey | null;
+  /** A stitched-in ad, as Twitch marks one (`adSegments`): not part of the stream. */
+  ad: boolean;
 }
 
 export interface MediaPlaylist {
@@ -61,6 +64,7 @@ export function parsePlaylist(text: string, url: string): Playlist {
     return { kind: 'master', variants };
   }
   const media = parsed as HLS.types.MediaPlaylist;
+  const ads = adSegments(media.segments);
   return {
     kind: 'media',
     text,
@@ -74,8 +78,28 @@ export function parsePlaylist(text: string, url: string): Playlist {
       discontinuity: Boolean(s.discontinuity),
       init: s.map ? { url: new URL(s.map.uri, url).href, range: byteRange(s.map.byterange) } : null,
       key: segmentKey(s.key, url),
+      ad: ads.has(s),
     })),
   };
+}
+
+/**
+ * The segments a playlist marks as stitched-in ads, as Twitch does and streamlink's Twitch plugin
+ * reads it (docs/research/live-sites-contract.md §2): a segment titled `Amazon…` in its `#EXTINF`,
+ * or one whose `#EXT-X-PROGRAM-DATE-TIME` falls in an `#EXT-X-DATERANGE` of class
+ * `twitch-stitched-ad` (or an id beginning `stitched-ad-`).
+ */
+function adSegments(segments: readonly HLS.types.Segment[]): Set<HLS.types.Segment> {
+  const breaks = segments
+    .map((s) => s.dateRange)
+    .filter((range) => range !== undefined && (range.classId === 'twitch-stitched-ad' || range.id.startsWith('stitched-ad-')))
+    .flatMap((range) => {
+      const start = range?.start?.getTime();
+      const end = range?.end?.getTime() ?? (start === undefined || range?.duration === undefined ? undefined : start + range.duration * 1000);
+      return start === undefined || end === undefined ? [] : [{ start, end }];
+    });
+  const inBreak = (at: Date | undefined) => at !== undefined && breaks.some(({ start, end }) => at.getTime() >= start && at.getTime() < end);
+  return new Set(segments.filter((s) => s.title?.includes('Amazon') === true || inBreak(s.programDateTime)));
 }
 
 function segmentKey(key: HLS.types.Key | null | undefined, playlistUrl: string): SegmentKey | null {

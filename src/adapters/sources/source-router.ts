@@ -1,7 +1,8 @@
 import { AppError } from '../../core/errors.js';
 import type { StreamSource } from '../../core/sources/ports.js';
 
-const NONE = 'Kura records YouTube livestreams and HLS playlists (an http(s) URL ending in .m3u8).';
+const NONE =
+  'Kura records YouTube livestreams, HLS playlists (an http(s) URL ending in .m3u8) and the live streams of the sites yt-dlp opens (Twitch, TwitCasting, …).';
 
 /** One StreamSource over several: each URL goes to the first source that recognises its form. */
 export function routeSources(sources: readonly StreamSource[]): StreamSource {

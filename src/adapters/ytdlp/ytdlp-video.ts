@@ -28,3 +28,15 @@ export function createYtDlp(program: YtDlpProgram): YtDlp {
     });
   return Object.assign(run, { cookies: program.cookiesFile !== null });
 }
+
+/**
+ * A look at a live broadcast on a site other than YouTube: `yt-dlp -J --no-playlist
+ * --no-live-from-start --use-extractors default,-generic -- URL`. The generic extractor (any web
+ * page, any address) is left out: a URL is opened only by a site's own extractor, which fetches
+ * that site's hosts (docs/research/live-sites-contract.md).
+ */
+export type SiteYtDlp = (url: string) => Promise<YtDlpAnswer>;
+
+export function createSiteYtDlp(program: YtDlpProgram): SiteYtDlp {
+  return (url) => runYtDlp(program, ['-J', '--no-playlist', '--no-live-from-start', '--use-extractors', 'default,-generic', '--', url]);
+}

@@ -58,6 +58,18 @@ export interface Gap {
   atSeconds?: number | null;
 }
 
+/**
+ * A run of ad segments the source stitched into its stream (Twitch's), cut from the recording:
+ * not a hole in the stream (a capture with breaks but no gap is complete).
+ */
+export interface AdBreak {
+  firstSequence: number;
+  lastSequence: number;
+  seconds: number;
+  /** Where the cut lies on the recording's timeline, as a gap's `atSeconds` counts; null before the first recorded segment (a pre-roll). */
+  atSeconds?: number | null;
+}
+
 /** Where a chunk is in its part: bytes [startOffset, endOffset) of part `part` (see the glossary in coverage.ts). */
 export interface ChunkSpan {
   part: number;

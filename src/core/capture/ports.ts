@@ -1,7 +1,7 @@
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
 import type { FragmentedStream } from '../sources/ports.js';
 import type { CaptureState } from './capture-lifecycle.js';
-import type { Capture, CapturePart, ChunkSpan, EndReason, FragmentFormatIds, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
+import type { AdBreak, Capture, CapturePart, ChunkSpan, EndReason, FragmentFormatIds, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
 
 /**
  * Capture progress in the database, as the ports its users need: a use case or adapter names
@@ -50,6 +50,8 @@ export interface CaptureStates {
 export interface PartLog {
   parts(livestreamId: string): Promise<CapturePart[]>;
   gaps(livestreamId: string): Promise<Gap[]>;
+  /** The ad breaks cut from it, in sequence order. */
+  adBreaks(livestreamId: string): Promise<AdBreak[]>;
   /** The recorded segments from `sequence` on, in sequence order. */
   segmentsFrom(livestreamId: string, sequence: number): Promise<RecordedSegment[]>;
   /** One recorded segment with the part offset its bytes start at; null when it is not recorded. */
@@ -63,6 +65,8 @@ export interface SegmentLog {
   recordSegment(livestreamId: string, segment: RecordedSegment, log: readonly string[]): Promise<void>;
   /** Records lost sequences, advances `nextSequence` past them and appends `log`, in one statement. */
   recordGap(livestreamId: string, gap: Gap, log: readonly string[]): Promise<void>;
+  /** Records ad segments cut (one break with an ad run just before it), advances `nextSequence` past them and appends `log`, in one statement. */
+  recordAdBreak(livestreamId: string, cut: Omit<AdBreak, 'atSeconds'>, log: readonly string[]): Promise<void>;
   /**
    * Forgets segments (and gaps) from `sequence` on, whose bytes are lost, so they are fetched
    * again while the source still lists them; the capture continues in `part`.

@@ -1,4 +1,4 @@
-import type { Capture, CapturePart, Gap } from '../capture/capture.js';
+import type { AdBreak, Capture, CapturePart, Gap } from '../capture/capture.js';
 import { captureProgress, type CaptureProgress } from '../capture/capture-progress.js';
 import { getLivestream } from '../records/get-livestream.js';
 import type { Livestream } from '../records/livestream.js';
@@ -9,12 +9,12 @@ export interface LivestreamDetails {
   record: Livestream;
   /** Null for records Kura did not capture (imported, or never live). */
   /** `progress`: the figures of a capture being recorded, null once it is not. */
-  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[]; progress: CaptureProgress | null } | null;
+  capture: { capture: Capture; parts: CapturePart[]; gaps: Gap[]; adBreaks: AdBreak[]; progress: CaptureProgress | null } | null;
   /** The last look at the source of an upcoming record; null for any other, and before the first. */
   lastLook: WatchLook | null;
 }
 
-/** One record with its capture's parts and gaps, and its figures while it is recorded. Throws `livestream_not_found`. */
+/** One record with its capture's parts, gaps and ad breaks, and its figures while it is recorded. Throws `livestream_not_found`. */
 export async function getLivestreamDetails(
   deps: { livestreams: LivestreamRepo; captures: CaptureStates & PartLog; watchLooks: WatchLooks },
   id: string,
@@ -23,7 +23,7 @@ export async function getLivestreamDetails(
   const lastLook = record.status === 'upcoming' ? ((await deps.watchLooks.find([id])).get(id) ?? null) : null;
   const capture = await deps.captures.get(id);
   if (capture === null) return { record, capture: null, lastLook };
-  const [parts, gaps] = await Promise.all([deps.captures.parts(id), deps.captures.gaps(id)]);
+  const [parts, gaps, adBreaks] = await Promise.all([deps.captures.parts(id), deps.captures.gaps(id), deps.captures.adBreaks(id)]);
   const progress = await captureProgress(deps, capture, { parts, gaps });
-  return { record, capture: { capture, parts, gaps, progress }, lastLook };
+  return { record, capture: { capture, parts, gaps, adBreaks, progress }, lastLook };
 }

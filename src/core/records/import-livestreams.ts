@@ -147,7 +147,9 @@ function consistencyProblems(record: ImportRecord): string[] {
   if (record.status !== undefined && (record.status === 'finished') !== record.finished) {
     problems.push(`status "${record.status}" contradicts finished: ${record.finished}`);
   }
-  if (record.platform === 'hls' && record.sourceUrl === undefined) problems.push('sourceUrl is required for platform "hls"');
+  // only a YouTube record's URL follows from its id
+  if (record.platform !== undefined && record.platform !== 'youtube' && record.sourceUrl === undefined)
+    problems.push(`sourceUrl is required for platform "${record.platform}"`);
   return problems;
 }
 

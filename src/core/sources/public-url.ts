@@ -13,6 +13,12 @@ export const MASK = '***';
 /** What a public error says instead of where a name points, when Kura refused to connect to a non-public address. */
 export const NOT_PUBLIC_ADDRESS = 'refused: not a public address';
 
+/**
+ * The fragment Kura adds to a record's URL where the site's page is a channel's (Twitch): which
+ * broadcast of it the record is (decision 0133). Kura's own words, never a secret: shown whole.
+ */
+export const BROADCAST_MARK = 'kura-broadcast=';
+
 /** YouTube's hosts, whose link parameters are not secrets and keep their values (the public needs a link that plays). */
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtu.be']);
 /** YouTube's video, playlist, start time and playlist position. */
@@ -21,7 +27,7 @@ const YOUTUBE_OPEN_PARAMETERS = new Set(['v', 'list', 't', 'index']);
 /**
  * A URL as the public sees it: user name and password removed, every query value masked (`?token=***`;
  * a part without `=` masked whole), a fragment masked; scheme, host, port and path kept. YouTube's
- * `v`, `list`, `t` and `index` keep their values. A URL with nothing to hide comes back unchanged;
+ * `v`, `list`, `t` and `index` keep their values, and Kura's broadcast mark its own. A URL with nothing to hide comes back unchanged;
  * text that does not parse as a URL loses everything from `?` or `#` and anything before an `@`.
  */
 export function redactUrl(raw: string): string {
@@ -40,7 +46,7 @@ export function redactUrl(raw: string): string {
     .split('&')
     .map((part) => maskPart(part, open))
     .join('&');
-  if (url.hash !== '') url.hash = MASK;
+  if (url.hash !== '' && !url.hash.startsWith(`#${BROADCAST_MARK}`)) url.hash = MASK;
   return url.href;
 }
 

@@ -43,6 +43,7 @@ export function presentDetails(details: CoreDetails, publicUrl: string, audience
             parts: capture.parts,
             gaps: capture.gaps,
             complete: capture.gaps.length === 0,
+            adBreaks: capture.adBreaks.map((cut) => ({ at: cut.atSeconds ?? null, seconds: cut.seconds })),
             progress: presentProgress(capture.progress, livestream.id, publicUrl),
           },
     lastCheck: presentLastCheck(details.lastLook, audience),

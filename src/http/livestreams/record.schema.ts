@@ -105,7 +105,16 @@ const CaptureDetailsSchema = Type.Object({
   gaps: Type.Array(Type.Object({ firstSequence: Type.Integer(), lastSequence: Type.Integer(), seconds: Type.Number(), reason: Type.String() }), {
     description: 'media sequences that were lost, with why',
   }),
-  complete: Type.Boolean({ description: 'true when no segment was lost' }),
+  complete: Type.Boolean({ description: 'true when no segment was lost (ads cut are not lost)' }),
+  adBreaks: Type.Array(
+    Type.Object({
+      at: Type.Union([Type.Number(), Type.Null()], {
+        description: 'seconds into the archive where the ads were cut; null for ads before its first second (a pre-roll)',
+      }),
+      seconds: Type.Number({ description: 'how long the ads ran' }),
+    }),
+    { description: 'ads the source stitched into its stream (Twitch marks them), cut from the recording' },
+  ),
   progress: ProgressProperty,
 });
 

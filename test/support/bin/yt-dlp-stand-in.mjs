@@ -47,11 +47,15 @@
 // `liveStatus: "post_live"` (fragments from a HEAD of the googlevideo stand-in, or `headSeqnum`;
 // `endTimestamp` gives `duration`), `"was_live"` (VOD formats), `hls: "muxed" | "split" | "none"`
 // with `hlsAudioUrl`, and `hlsWithCookies` for a run with --cookies.
+//
+// Other sites (Twitch, TwitCasting, niconico live): `sites` in the state, answered by
+// test/support/yt-dlp-sites.mjs as their extractors answer.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { googlevideoUrl } from '../googlevideo-url.mjs';
 import { chatActions } from '../live-chat.mjs';
 import { failingNow, failureOf, BUG_REPORTS } from '../yt-dlp-bad-days.mjs';
 import { adaptiveFormat, hlsFormats, postLiveFormat, postLiveFragments } from '../yt-dlp-formats.mjs';
+import { siteAnswer } from '../yt-dlp-sites.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,6 +102,13 @@ const liveFromStart = args.lastIndexOf('--live-from-start') > args.lastIndexOf('
 const isMember = state.membersOnlyAccess === true || (state.memberCookie !== undefined && cookieLines.includes(state.memberCookie));
 if (args.includes('--write-subs')) await followChat();
 if (!args.includes('-J')) fail(`ERROR: [youtube] stand-in: unsupported call ${args.join(' ')}`);
+// every other site, as its extractor answers (test/support/yt-dlp-sites.mjs)
+if (!/^https?:\/\/(?:[\w-]+\.)*(?:youtube\.com|youtu\.be)\//.test(url)) {
+  const answer = siteAnswer(url, state.sites, args);
+  if (answer.error) fail(`ERROR: ${answer.error}`);
+  process.stdout.write(`${JSON.stringify(answer.json)}\n`);
+  process.exit(0);
+}
 
 const channelUrl = /^https:\/\/www\.youtube\.com\/(?:channel\/(UC[\w-]{22})|(@[\w.-]+))(\/streams)?\/?$/.exec(url);
 if (channelUrl) {
