@@ -113,7 +113,9 @@ async function main(): Promise<void> {
   const before = await cpuSplit(process.pid);
   const systemBefore = await systemSeconds();
   const reasons = await Promise.all(
-    claimed.map((capture, i) => recorder.record({ capture: capture!, playlistUrl: input.urls[i] as string, workerId }, new AbortController().signal)),
+    claimed.map((capture, i) =>
+      recorder.record({ capture: capture!, playlist: { url: input.urls[i] as string, headers: null }, workerId }, new AbortController().signal),
+    ),
   );
   const cpu = minus(await cpuSplit(process.pid), before);
   const system = (await systemSeconds()) - systemBefore;

@@ -111,6 +111,26 @@ describe('archiving the live stream of a site yt-dlp opens (yt-dlp stand-in)', (
     expect(offline.stderr).toContain('This channel is not live now. To record its next stream, follow the channel (Follows).');
   });
 
+  it('records a TwitCasting live with the Origin and Referer its CDN answers only with', async () => {
+    fixture = await startHlsFixture({ seconds: 10 });
+    // as TwitCasting's CDN: no playlist or segment without the site's own Origin and Referer
+    fixture.fail = (_path, _url, headers) => (headers.origin === 'https://twitcasting.tv' && headers.referer === 'https://twitcasting.tv/' ? null : 403);
+    kura = spawnKura(['serve'], env(), cwd);
+    await kura.waitForLog((l) => l.msg === 'kura api listening');
+    const encoded = fixture.start();
+    await fixture.onAir();
+    await sitesSay({ twitcasting: { bob: { live: true, movieId: 812345, title: 'ゲーム配信', hlsUrl: fixture.url, websocket: true } } });
+    const queued = await archive('https://twitcasting.tv/bob');
+    expect(queued.code, queued.stderr).toBe(0);
+    await encoded;
+    const done = await waitForRecord(db.url, 'twitcasting-812345', (r) => r.status === 'finished' || r.status === 'failed');
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    expect((await db.pool.query('select source_url from livestreams where id = $1', ['twitcasting-812345'])).rows[0].source_url).toBe(
+      'https://twitcasting.tv/bob/movie/812345',
+    );
+    expect((await probe(path.join(cwd, 'data', 'archive', 'archives', 'twitcasting-812345', 'twitcasting-812345.mp4'))).frames).toBe(300);
+  });
+
   it('refuses, with the reason, a stream offered only over a WebSocket, niconico’s live HLS, a rerun and a URL no site takes', async () => {
     await sitesSay({
       twitch: { rerun: { live: true, type: 'rerun', streamId: '7', hlsUrl: 'http://127.0.0.1:9/x.m3u8' } },

@@ -52,7 +52,7 @@ function deps(options: { fragments: boolean; fragmentRecorder: FragmentRecorder[
   };
   const recorder: StreamRecorder = {
     async record(target) {
-      recorded.push(target.playlistUrl);
+      recorded.push(target.playlist.url);
       return 'endlist';
     },
   };

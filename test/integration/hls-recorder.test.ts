@@ -73,7 +73,10 @@ async function record(): Promise<{ reason: string; stored: Buffer }> {
     freeBytes,
     limits: recorderLimits({ chunkBytes: 5 * 1024 * 1024 }),
   });
-  const reason = await recorder.record({ capture: capture!, playlistUrl: `${base}/index.m3u8`, workerId: 'worker-1' }, new AbortController().signal);
+  const reason = await recorder.record(
+    { capture: capture!, playlist: { url: `${base}/index.m3u8`, headers: null }, workerId: 'worker-1' },
+    new AbortController().signal,
+  );
   const chunks = await captures.chunks(id);
   expect(chunks.every((c) => c.part === 1)).toBe(true);
   const stored = Buffer.concat(await Promise.all(chunks.map((c) => readFile(path.join(dir, 'archive', c.key)))));

@@ -97,8 +97,8 @@ export async function startHlsEndpointFixture(): Promise<HlsEndpointFixture> {
     },
     close: () => inner.close(),
   };
-  inner.fail = (requestPath, rawUrl) => {
-    const fault = endpoint.fail?.(requestPath, rawUrl) ?? null;
+  inner.fail = (requestPath, rawUrl, headers) => {
+    const fault = endpoint.fail?.(requestPath, rawUrl, headers) ?? null;
     // counted before it is answered: the test's next step may begin while the 404 is on its way
     if (fault === null && offline && PLAYLIST.test(requestPath)) offlineAnswered++;
     listeners = listeners.filter((check) => !check());

@@ -24,8 +24,8 @@ export interface HlsFixture {
   requests: string[];
   /** Resolves when `count` requests matching `match` have been seen. */
   seen(match: RegExp, count: number): Promise<void>;
-  /** Rejects requests while set: status to answer, or 'reset' to drop the connection. */
-  fail: ((requestPath: string, rawUrl: string) => number | 'reset' | 'stall' | null) | null;
+  /** Rejects requests while set: status to answer, or 'reset' to drop the connection; `headers`: the request's. */
+  fail: ((requestPath: string, rawUrl: string, headers: http.IncomingHttpHeaders) => number | 'reset' | 'stall' | null) | null;
   /** Rewrites the media playlist as it is served, while set (a source's own tags: `stitchAds`). */
   playlistEdit: ((text: string) => string) | null;
   /** Kills the encoder if it still runs and waits for it to exit, then stops the server. */
@@ -102,7 +102,7 @@ export async function startHlsFixture(options: FixtureOptions): Promise<HlsFixtu
     const requestPath = (request.url ?? '/').split('?')[0] as string;
     fixture.requests.push(requestPath);
     waiters = waiters.filter((done) => !done());
-    const fault = fixture.fail?.(requestPath, request.url ?? '/') ?? null;
+    const fault = fixture.fail?.(requestPath, request.url ?? '/', request.headers) ?? null;
     if (fault === 'reset') return request.socket.destroy();
     const announced = requestPath === PLAYLIST_PATH && options.announced !== false ? ANNOUNCED_PLAYLIST : null;
     if (fault === 'stall') return void setTimeout(() => serve(dir, requestPath, response, request.headers.range, announced), 2000);

@@ -1,4 +1,3 @@
-// Decisions: docs/decisions/0133-live-sites-through-yt-dlp.md
 // The STAND-IN yt-dlp's answers for live sites other than YouTube (test/support/bin/yt-dlp-stand-in.mjs
 // hands every other URL here), as yt-dlp's extractors answer them (docs/research/live-sites-contract.md
 // §1, from yt_dlp/extractor/twitch.py, twitcasting.py and niconico.py). The state file's `sites`:
@@ -10,6 +9,7 @@
 
 const TWITCH = /^https?:\/\/(?:(?:www|go|m)\.)?twitch\.tv\/([^/#?]+)/;
 const TWITCASTING = /^https?:\/\/(?:[^/?#]+\.)?twitcasting\.tv\/([^/?#]+)\/?(?:[#?]|$)/;
+const TWITCASTING_MOVIE = /^https?:\/\/(?:[^/?#]+\.)?twitcasting\.tv\/([^/?#]+)\/(?:movie|twplayer)\/(\d+)/;
 const NICONICO_LIVE = /^https?:\/\/(?:sp\.)?live2?\.nicovideo\.jp\/(?:watch|gate)\/(lv\d+)/;
 
 /** `{json}` as `yt-dlp -J` prints it, or `{error}`: the ERROR line's words. */
@@ -18,6 +18,8 @@ export function siteAnswer(url, sites = {}, args = []) {
   if (twitch) return twitchAnswer(twitch[1].toLowerCase(), sites.twitch ?? {}, url);
   const twitcasting = TWITCASTING.exec(url);
   if (twitcasting) return twitcastingAnswer(twitcasting[1], sites.twitcasting ?? {}, url);
+  const movie = TWITCASTING_MOVIE.exec(url);
+  if (movie) return twitcastingAnswer(movie[1], sites.twitcasting ?? {}, url, Number(movie[2]));
   const niconico = NICONICO_LIVE.exec(url);
   if (niconico) return niconicoAnswer(niconico[1], sites.niconico ?? {}, url);
   // YoutubeDL.extract_info: no extractor suitable once the generic one is left out
@@ -73,13 +75,34 @@ function twitchAnswer(login, channels, url) {
   };
 }
 
-/** TwitCastingLiveIE, then TwitCastingIE for the movie it hands on to: HLS with its headers, and WebSocket formats. */
-function twitcastingAnswer(user, users, url) {
+/**
+ * TwitCastingLiveIE, then TwitCastingIE for the movie it hands on to: HLS with its headers, and
+ * WebSocket formats. A movie asked for by its own URL (`movieId`) once it is no longer live is a
+ * recording: `is_live: false`, no live formats.
+ */
+function twitcastingAnswer(user, users, url, movieId = undefined) {
   const live = users[user];
+  if (movieId !== undefined && (live === undefined || !live.live || live.movieId !== movieId)) {
+    return {
+      json: {
+        id: String(movieId),
+        title: `${user}'s movie`,
+        uploader_id: user,
+        is_live: false,
+        live_status: 'not_live',
+        formats: [],
+        extractor: 'TwitCasting',
+        extractor_key: 'TwitCasting',
+        webpage_url: url,
+        original_url: url,
+      },
+    };
+  }
   if (live === undefined || !live.live) return { error: `[TwitCastingLive] ${user}: The channel is not currently live` };
   const formats = [];
   if (live.hlsUrl) {
-    const headers = { Origin: 'https://twitcasting.tv', Referer: 'https://twitcasting.tv/' };
+    // _M3U8_HEADERS, with yt-dlp's own std_headers beside them in each format's http_headers
+    const headers = { 'User-Agent': 'Mozilla/5.0 (stand-in)', Accept: '*/*', Origin: 'https://twitcasting.tv', Referer: 'https://twitcasting.tv/' };
     formats.push({
       format_id: 'hls-high',
       url: live.hlsUrl,

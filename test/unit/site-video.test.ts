@@ -47,7 +47,10 @@ describe('a live site’s broadcast as yt-dlp describes it', () => {
     const movie = read('https://twitcasting.tv/bob');
     expect(movie).toMatchObject({ site: 'twitcasting', id: '812345', liveStatus: 'is_live', otherProtocols: ['websocket_frag'] });
     expect(movie?.details).toMatchObject({ title: 'ゲーム配信', channelId: 'twitcasting:bob' });
-    expect(movie?.variants.map((v) => v.url)).toEqual([HLS]);
+    // with the headers its CDN checks (TwitCasting's _M3U8_HEADERS), and none of yt-dlp's own
+    expect(movie?.variants).toEqual([
+      { url: HLS, bandwidth: 0, width: 1280, height: 720, headers: { Origin: 'https://twitcasting.tv', Referer: 'https://twitcasting.tv/' } },
+    ]);
     // the movie's page names it: the record's URL is that page
     expect(recordUrlOf(movie!, 'https://twitcasting.tv/bob')).toBe('https://twitcasting.tv/bob/movie/812345');
     expect(broadcastOf('https://twitcasting.tv/bob/movie/812345')).toEqual({ page: 'https://twitcasting.tv/bob/movie/812345', broadcast: null });

@@ -1,7 +1,8 @@
 // Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md
 import type { Capture, EndReason } from '../../core/capture/capture.js';
-import type { StreamRecorder } from '../../core/capture/ports.js';
+import type { PlaylistSource, StreamRecorder } from '../../core/capture/ports.js';
 import { resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
+import { sendingHeaders, type Fetcher } from '../sources/http-fetch.js';
 import { RecordingSession } from './recording-session.js';
 import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
@@ -28,7 +29,7 @@ export function createHlsRecorder(recorderDeps: RecorderDeps): StreamRecorder {
   return {
     async record(target, signal) {
       const session = new HlsSession(deps, target.capture.livestreamId, target.workerId, signal);
-      return session.record(target.capture, target.playlistUrl, target.refreshPlaylist ?? null);
+      return session.record(target.capture, target.playlist, target.refreshPlaylist ?? null);
     },
   };
 }
@@ -39,11 +40,14 @@ class HlsSession extends RecordingSession {
   private partInit: string | null = null;
   private playlist!: SignedPlaylist;
   private readonly segments: SegmentFetcher;
+  private readonly fetcher: Fetcher;
 
   constructor(deps: RecorderDeps, id: string, workerId: string, signal: AbortSignal) {
     super(deps, id, workerId, signal);
+    // every request of the capture carries the headers the source asks for (none for most)
+    this.fetcher = sendingHeaders(deps.fetcher, () => this.playlist.headers);
     this.segments = new SegmentFetcher({
-      fetcher: deps.fetcher,
+      fetcher: this.fetcher,
       signal,
       playlistUrl: () => this.playlist.url,
       log: (line) => this.log(line),
@@ -51,8 +55,8 @@ class HlsSession extends RecordingSession {
     });
   }
 
-  async record(capture: Capture, playlistUrl: string, refresh: (() => Promise<string | null>) | null): Promise<EndReason> {
-    this.playlist = new SignedPlaylist(playlistUrl, {
+  async record(capture: Capture, playlist: PlaylistSource, refresh: (() => Promise<PlaylistSource | null>) | null): Promise<EndReason> {
+    this.playlist = new SignedPlaylist(playlist, {
       refresh,
       log: (line) => this.log(line),
       changed: async (url, why) => {
@@ -73,7 +77,7 @@ class HlsSession extends RecordingSession {
       this.checkStillOurs();
       const limit = await this.limitReached(); // before the first fetch too: never start on a full disk
       if (limit !== null) return this.finish(limit);
-      const fetched = await fetchMediaPlaylist(this.playlist, this.deps.fetcher, absence, (line) => this.log(line), previous);
+      const fetched = await fetchMediaPlaylist(this.playlist, this.fetcher, absence, (line) => this.log(line), previous);
       if (typeof fetched === 'string') return this.finish(fetched);
       if (fetched !== null) {
         const { playlist } = fetched;

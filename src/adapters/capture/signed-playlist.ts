@@ -1,4 +1,5 @@
 // Decisions: docs/decisions/0034-hls-sources.md
+import type { PlaylistSource } from '../../core/capture/ports.js';
 import { playlistExpiry } from '../sources/signed-url.js';
 
 /** Signed playlist URLs are replaced this long before they expire, and at most this often. */
@@ -7,21 +8,27 @@ const MIN_REFRESH_INTERVAL_MS = 30 * 1000;
 
 /**
  * The media playlist URL a capture records, which the source may have to hand out anew: signed
- * URLs (YouTube's) expire, and a revoked one answers 403/404/410.
+ * URLs (YouTube's) expire, and a revoked one answers 403/404/410. With it, the request headers the
+ * source asks for (a site's Origin and Referer), which the next answer may change.
  */
 export class SignedPlaylist {
   private lastRefreshAt = 0;
+  public url: string;
+  public headers: Readonly<Record<string, string>> | null;
 
   constructor(
-    public url: string,
+    playlist: PlaylistSource,
     private readonly deps: {
       /** Asks the source for a fresh URL; null when the source has none. */
-      refresh: (() => Promise<string | null>) | null;
+      refresh: (() => Promise<PlaylistSource | null>) | null;
       /** Stores and logs a new URL. */
       changed: (url: string, why: string) => Promise<void>;
       log: (line: string) => Promise<void>;
     },
-  ) {}
+  ) {
+    this.url = playlist.url;
+    this.headers = playlist.headers;
+  }
 
   /** Refreshes a URL that says when it expires (`/expire/N/`, `expire=N`) shortly before it does. */
   async refreshBeforeExpiry(): Promise<void> {
@@ -36,8 +43,10 @@ export class SignedPlaylist {
       await this.deps.log(`asking the source for a new playlist URL failed: ${error.message}`);
       return null;
     });
-    if (fresh === null || fresh === this.url) return;
-    this.url = fresh;
-    await this.deps.changed(fresh, why);
+    if (fresh === null) return;
+    this.headers = fresh.headers;
+    if (fresh.url === this.url) return;
+    this.url = fresh.url;
+    await this.deps.changed(fresh.url, why);
   }
 }

@@ -45,6 +45,8 @@ export interface Variant {
   bandwidth: number;
   width?: number | null;
   height: number | null;
+  /** Request headers its playlist and segments answer only with (a site's, as yt-dlp lists them). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** A fetched playlist: a master's variants, or a media playlist with absolute segment URLs. */

@@ -149,3 +149,21 @@ async function readBody(
 class SinkFailure {
   constructor(readonly cause: unknown) {}
 }
+
+/**
+ * `fetcher` sending `headers()` besides each request's own (a site's Origin and Referer, which its
+ * playlist and segments answer only with: decision 0133); as it is while `headers()` is null.
+ */
+export function sendingHeaders(fetcher: Fetcher, headers: () => Readonly<Record<string, string>> | null): Fetcher {
+  const merged = <O extends { headers?: Record<string, string> }>(options: O | undefined): O | undefined => {
+    const extra = headers();
+    return extra === null ? options : ({ ...options, headers: { ...extra, ...options?.headers } } as O);
+  };
+  return {
+    bytes: (url, options) => fetcher.bytes(url, merged(options)),
+    stream: (url, sink, options) => fetcher.stream(url, sink, merged(options)),
+    text: (url, options) => fetcher.text(url, merged(options)),
+    withHeaders: (url, options) => fetcher.withHeaders(url, merged(options)),
+    refusal: (url) => fetcher.refusal(url),
+  };
+}

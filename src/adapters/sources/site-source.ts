@@ -93,10 +93,11 @@ export function createSiteSource(ytdlp: SiteYtDlp, outbound: { fetcher: Pick<Fet
       if (broadcast !== null && video.id !== broadcast) return { state: 'ended', reason: `the channel is live with another broadcast now (${video.id})` };
       if (video.liveStatus === 'is_upcoming') return { state: 'not_yet', reason: 'scheduled', details };
       if (video.liveStatus === 'ended') return { state: 'ended', reason: `${video.site} says the broadcast has ended`, details };
-      if (video.liveStatus === 'not_live') return { state: 'not_live', reason: `${video.site} says the stream is not live`, details };
+      // the record's URL names its broadcast (its own page, or the mark on a channel's): not live any more is the end of it
+      if (video.liveStatus === 'not_live') return { state: 'ended', reason: `${video.site} says the broadcast is not live any more`, details };
       const variant = pickVariant(video.variants, quality);
       if (variant === undefined) return { state: 'not_yet', reason: notRecordable(video), details };
-      return { state: 'live', playlistUrl: variant.url, details };
+      return { state: 'live', playlistUrl: variant.url, ...(variant.headers ? { playlistHeaders: variant.headers } : {}), details };
     },
   };
 }

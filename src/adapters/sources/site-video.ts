@@ -25,7 +25,16 @@ interface SiteInfo {
   timestamp?: number | null;
   thumbnail?: string | null;
   thumbnails?: Array<{ url?: string; preference?: number; width?: number }>;
-  formats?: Array<{ url?: string; protocol?: string; vcodec?: string; acodec?: string; tbr?: number | null; width?: number | null; height?: number | null }>;
+  formats?: Array<{
+    url?: string;
+    protocol?: string;
+    vcodec?: string;
+    acodec?: string;
+    tbr?: number | null;
+    width?: number | null;
+    height?: number | null;
+    http_headers?: Record<string, unknown>;
+  }>;
 }
 
 /** What yt-dlp says of one broadcast on a site. */
@@ -71,9 +80,32 @@ export function readSiteVideo(json: unknown): SiteVideo | null {
     },
     variants: hls
       .filter((f) => f.vcodec !== 'none')
-      .map((f) => ({ url: f.url as string, bandwidth: Math.round((f.tbr ?? 0) * 1000), width: f.width ?? null, height: f.height ?? null })),
+      .map((f) => {
+        const headers = siteHeaders(f.http_headers);
+        return {
+          url: f.url as string,
+          bandwidth: Math.round((f.tbr ?? 0) * 1000),
+          width: f.width ?? null,
+          height: f.height ?? null,
+          ...(headers ? { headers } : {}),
+        };
+      }),
     otherProtocols: [...new Set(formats.filter((f) => !HLS_PROTOCOLS.includes(f.protocol ?? '')).map((f) => f.protocol ?? 'unknown'))],
   };
+}
+
+/**
+ * The headers of a format's `http_headers` that say where the request comes from, which a site's
+ * CDN checks (TwitCasting's `_M3U8_HEADERS`: Origin and Referer); the others yt-dlp lists are its
+ * own (a browser's User-Agent, Accept…) and Kura sends its own. Undefined: none.
+ */
+const SITE_HEADERS = ['Origin', 'Referer'];
+function siteHeaders(given: Record<string, unknown> | undefined): Record<string, string> | undefined {
+  const kept = SITE_HEADERS.flatMap((name) => {
+    const value = Object.entries(given ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+    return typeof value === 'string' && value !== '' ? [[name, value] as const] : [];
+  });
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
 /** `twitch:stream` → `twitch`, `TwitCasting` → `twitcasting`. */

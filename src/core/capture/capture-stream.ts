@@ -5,7 +5,7 @@ import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
 import { redactUrlsIn } from '../sources/public-url.js';
-import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, Renewal, StreamRecorder } from './ports.js';
+import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, PlaylistSource, Renewal, StreamRecorder } from './ports.js';
 import type { Livestream } from '../records/livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
 import type { Scheduler } from '../scheduler.js';
@@ -21,7 +21,7 @@ export interface CaptureDeps {
 }
 
 /** What a capture records: a media playlist, or the source's fragments in the formats it pinned. */
-type Recording = { playlistUrl: string } | { stream: FragmentedStream };
+type Recording = { playlist: PlaylistSource } | { stream: FragmentedStream };
 /**
  * The worker recording, and its signal to stop; `unreachableSeconds`: how long a source may give
  * no answer before its capture ends `source_unreachable` (KURA_CAPTURE_UNREACHABLE_SECONDS, as the recorder's).
@@ -134,16 +134,23 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  */
 async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Capture, worker: RecordingWorker): Promise<Recording> {
   if (capture.fragmentFormats !== null) return { stream: pinned(await liveStatus(deps, record, worker), capture.fragmentFormats) };
-  if (capture.playlistUrl !== null) return { playlistUrl: capture.playlistUrl };
+  // headers are not stored: a source that needs them answers the stored URL 403, and is asked again (recordPlaylist)
+  if (capture.playlistUrl !== null) return { playlist: { url: capture.playlistUrl, headers: null } };
   const status = await liveStatus(deps, record, worker, { unanswered: 'wait' });
   if (status.fragments !== undefined) {
     await deps.captures.setFragmentFormats(record.id, idsOf(status.fragments));
     return { stream: status.fragments };
   }
-  if (status.playlistUrl === undefined) throw new Error(`${record.id} is live, but its source names nothing to record`);
+  const playlist = playlistOf(status);
+  if (playlist === null) throw new Error(`${record.id} is live, but its source names nothing to record`);
   if (status.fragmentsRefused !== undefined) await deps.captures.appendLog(record.id, [`[kura] ${status.fragmentsRefused}`]);
-  await deps.captures.setPlaylist(record.id, status.playlistUrl);
-  return { playlistUrl: status.playlistUrl };
+  await deps.captures.setPlaylist(record.id, playlist.url);
+  return { playlist };
+}
+
+/** The playlist a status names, with the headers it asks for; null when it names none. */
+function playlistOf(status: SourceStatus): PlaylistSource | null {
+  return status.playlistUrl === undefined ? null : { url: status.playlistUrl, headers: status.playlistHeaders ?? null };
 }
 
 /** What a capture pins of the formats it records, to find them again under renewed URLs. */
@@ -165,7 +172,7 @@ function pinned(status: SourceStatus, ids: FragmentFormatIds): FragmentedStream 
  * capture falls back to the playlist of the live edge's window, saying why.
  */
 async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture, recording: Recording, worker: RecordingWorker) {
-  if ('playlistUrl' in recording) return recordPlaylist(deps, record, capture, recording.playlistUrl, worker);
+  if ('playlist' in recording) return recordPlaylist(deps, record, capture, recording.playlist, worker);
   const ids = capture.fragmentFormats ?? idsOf(recording.stream);
   const renew = () => renewal(deps, record, ids);
   try {
@@ -173,12 +180,13 @@ async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture,
   } catch (error) {
     if (!(error instanceof FragmentsUnavailable)) throw error;
     const status = await liveStatus(deps, record, worker, { fragments: false });
-    if (status.playlistUrl === undefined) throw error;
+    const playlist = playlistOf(status);
+    if (playlist === null) throw error;
     await deps.captures.appendLog(record.id, [`[kura] recording fragments failed (${error.message}); recording from the live edge's window through HLS`]);
     await deps.captures.setFragmentFormats(record.id, null);
-    await deps.captures.setPlaylist(record.id, status.playlistUrl);
+    await deps.captures.setPlaylist(record.id, playlist.url);
     const fresh = (await deps.captures.get(record.id)) ?? capture;
-    return recordPlaylist(deps, record, fresh, status.playlistUrl, worker);
+    return recordPlaylist(deps, record, fresh, playlist, worker);
   }
 }
 
@@ -207,8 +215,8 @@ export async function renewal(deps: Pick<CaptureDeps, 'source'>, record: Livestr
   }
 }
 
-function recordPlaylist(deps: CaptureDeps, record: Livestream, capture: Capture, playlistUrl: string, worker: RecordingWorker) {
+function recordPlaylist(deps: CaptureDeps, record: Livestream, capture: Capture, playlist: PlaylistSource, worker: RecordingWorker) {
   // the source hands out the playlist to record, again whenever a signed one expires
-  const refreshPlaylist = async () => (await liveStatus(deps, record, worker, { fragments: false })).playlistUrl ?? null;
-  return deps.recorder.record({ capture, playlistUrl, workerId: worker.workerId, refreshPlaylist }, worker.signal);
+  const refreshPlaylist = async () => playlistOf(await liveStatus(deps, record, worker, { fragments: false }));
+  return deps.recorder.record({ capture, playlist, workerId: worker.workerId, refreshPlaylist }, worker.signal);
 }

@@ -224,11 +224,17 @@ export interface FragmentRecorder {
   record(target: { capture: Capture; stream: FragmentedStream; workerId: string; renew: () => Promise<Renewal> }, signal: AbortSignal): Promise<EndReason>;
 }
 
+/** A media playlist to record: its URL, and the request headers the source says it answers only with (null: none). */
+export interface PlaylistSource {
+  url: string;
+  headers: Readonly<Record<string, string>> | null;
+}
+
 /** Records a live media playlist into parts until it ends, persisting progress as it goes. */
 export interface StreamRecorder {
   /** Continues `capture` (as claimed, with its stored progress) until the stream ends; says why it ended. */
   record(
-    target: { capture: Capture; playlistUrl: string; workerId: string; refreshPlaylist?: () => Promise<string | null> },
+    target: { capture: Capture; playlist: PlaylistSource; workerId: string; refreshPlaylist?: () => Promise<PlaylistSource | null> },
     signal: AbortSignal,
   ): Promise<EndReason>;
 }

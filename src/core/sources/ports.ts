@@ -35,6 +35,8 @@ export interface SourceStatus {
   trouble?: SourceTrouble;
   /** The media playlist to record, when live (and not recorded fragment by fragment). */
   playlistUrl?: string;
+  /** Request headers its playlist and segments answer only with (a site's Origin and Referer, as yt-dlp lists them); absent: none. */
+  playlistHeaders?: Readonly<Record<string, string>>;
   /** The adaptive formats to record fragment by fragment from the first, when live and the source offers them (YouTube). */
   fragments?: FragmentedStream;
   /** Why a live stream is recorded through its playlist although its source may offer fragments (the fallback, for the capture's log). */
