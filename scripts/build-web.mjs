@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
+// Decisions: docs/decisions/0134-web-ui-languages-paraglide.md
 // Builds the web app once per language into dist/web: the languages share the assets directory
 // (their chunks differ in name wherever their words differ), and each has its own
 // index.{locale}.html, which the server sends for the request's language.

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
+// Decisions: docs/decisions/0134-web-ui-languages-paraglide.md
 // Compiles the web UI's message catalogues (web/messages/{locale}.json) with Paraglide, one
 // language at a time: the base language (English) into web/src/paraglide, which the type checks
 // and the dev server use, and each other language into web/src/paraglide-{locale}, which that

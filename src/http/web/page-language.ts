@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
+// Decisions: docs/decisions/0134-web-ui-languages-paraglide.md
 import type { FastifyRequest } from 'fastify';
 
 /** The languages the web UI speaks (web/project.inlang/settings.json), English first as the fallback. */

@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
+// Decisions: docs/decisions/0134-web-ui-languages-paraglide.md
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PAGE_LOCALES, type PageLocale } from './page-language.js';

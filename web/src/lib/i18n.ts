@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0132-web-ui-languages-paraglide.md
+// Decisions: docs/decisions/0134-web-ui-languages-paraglide.md
 // The UI's language: every string a person reads is a message of web/messages/{locale}.json,
 // compiled by Paraglide (scripts/compile-messages.mjs). Each language is a build of its own
 // (scripts/build-web.mjs): the server sends the page in the person's pick (the nav's switch,
