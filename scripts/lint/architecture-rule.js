@@ -64,7 +64,8 @@ export const ADAPTER_FOLDERS = {
   search: ['db'],
   sources: ['outbound', 'ytdlp'],
   notifications: ['outbound'],
-  follows: ['sources', 'ytdlp'],
+  twitch: ['outbound'],
+  follows: ['sources', 'ytdlp', 'twitch'],
   capture: ['db', 'os', 'sources'],
   system: ['os', 'ytdlp'],
 };

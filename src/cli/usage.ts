@@ -19,7 +19,8 @@ export const USAGES = {
   follow: `  follow add URL [--channel NAME] [--title T] [--title-include RE] [--title-exclude RE]
              [--members-only skip|include] [--quality Q] [--keep-last N] [--max-age-days D] [--max-gb G]
                  follow a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME,
-                 holodex:topic/NAME or an HLS endpoint (.m3u8): its streams are queued by themselves;
+                 holodex:topic/NAME, a Twitch channel (https://www.twitch.tv/NAME, with
+                 KURA_TWITCH_CLIENT_ID and _SECRET) or an HLS endpoint (.m3u8): its streams are queued by themselves;
                  prints the follow's id
   follow list [--json]
                  a header, then one line per follow: id, kind, health, streams queued, channel, url

@@ -67,7 +67,7 @@ export interface Config {
   readonly search: SearchConfig;
   /** The scheduled `verify-archives` job (KURA_VERIFY_EVERY_DAYS, KURA_VERIFY_GB_PER_HOUR). */
   readonly verify: VerifyConfig;
-  /** Followed channels (KURA_FOLLOW_*, KURA_YOUTUBE_FEED_URL, KURA_HOLODEX_URL, HOLODEX_API_KEY). */
+  /** Followed channels (KURA_FOLLOW_*, KURA_YOUTUBE_FEED_URL, KURA_HOLODEX_URL, HOLODEX_API_KEY, KURA_TWITCH_*). */
   readonly follow: FollowConfig;
   /** The instance's default retention rules (KURA_RETENTION_*); unset: no limit. */
   readonly retention: RetentionRules;
@@ -186,7 +186,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       bytesPerHour: Math.round(decimal('KURA_VERIFY_GB_PER_HOUR', 10, 0, 100_000) * 10 ** 9),
     },
     accounts: parseAccounts(read, integer, problems),
-    follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems)),
+    follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems), problems),
     retention: parseRetention(read, integer, decimal),
     backup: {
       dir: read('KURA_BACKUP_DIR') === undefined ? null : path.resolve(cwd, read('KURA_BACKUP_DIR') as string),

@@ -17,20 +17,33 @@ export interface FollowConfig {
   holodexUrl: string;
   /** HOLODEX_API_KEY; unset: Holodex follows are refused. */
   holodexApiKey: string | undefined;
+  /** KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET (an app's, for Helix); unset: Twitch follows are refused. */
+  twitch: TwitchApp | undefined;
+}
+
+/** The Twitch application Kura asks Helix as (an app access token, client credentials grant). */
+export interface TwitchApp {
+  clientId: string;
+  clientSecret: string;
+  /** KURA_TWITCH_API_URL: Helix, `https://api.twitch.tv/helix`. */
+  apiUrl: string;
+  /** KURA_TWITCH_AUTH_URL: where app tokens are granted, `https://id.twitch.tv/oauth2`. */
+  authUrl: string;
 }
 
 /**
  * Default seconds between looks: the feed is cheap, the yt-dlp tab look is not, a playlist answers
  * fast — and must be looked at within half its window, or a broadcast's first segment leaves it
- * before Kura sees it: 5 s (jitter included) keeps windows of 12 s and more.
+ * before Kura sees it: 5 s (jitter included) keeps windows of 12 s and more. Helix answers a hundred
+ * channels a request, and Twitch keeps no stream's beginning: 15 s.
  */
-export const DEFAULT_INTERVALS: Record<SignalName, number> = { feed: 600, tabs: 3600, holodex: 900, playlist: 4.5 };
+export const DEFAULT_INTERVALS: Record<SignalName, number> = { feed: 600, tabs: 3600, holodex: 900, playlist: 4.5, helix: 15 };
 
 type Read = (name: string) => string | undefined;
 type Numeric = (name: string, fallback: number, min: number, max: number) => number;
 
 /** The follows slice of the environment; `httpUrl` adds its own problems. */
-export function parseFollow(read: Read, integer: Numeric, decimal: Numeric, httpUrl: (name: string, raw: string) => string): FollowConfig {
+export function parseFollow(read: Read, integer: Numeric, decimal: Numeric, httpUrl: (name: string, raw: string) => string, problems: string[]): FollowConfig {
   const poll = read('KURA_FOLLOW_POLL_SECONDS') === undefined ? undefined : decimal('KURA_FOLLOW_POLL_SECONDS', 600, 1, 86_400);
   const intervals = { ...DEFAULT_INTERVALS };
   if (poll !== undefined) for (const signal of Object.keys(intervals) as SignalName[]) intervals[signal] = poll;
@@ -46,5 +59,23 @@ export function parseFollow(read: Read, integer: Numeric, decimal: Numeric, http
     youtubeFeedUrl: url('KURA_YOUTUBE_FEED_URL', 'https://www.youtube.com/feeds/videos.xml'),
     holodexUrl: url('KURA_HOLODEX_URL', 'https://holodex.net/api/v2'),
     holodexApiKey: read('HOLODEX_API_KEY'),
+    twitch: twitchApp(read, url, problems),
+  };
+}
+
+function twitchApp(read: Read, url: (name: string, fallback: string) => string, problems: string[]): TwitchApp | undefined {
+  const [clientId, clientSecret] = [read('KURA_TWITCH_CLIENT_ID'), read('KURA_TWITCH_CLIENT_SECRET')];
+  if (clientId === undefined && clientSecret === undefined) return undefined;
+  if (clientId === undefined || clientSecret === undefined) {
+    problems.push(
+      'KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET go together: set both (an application of https://dev.twitch.tv/console/apps), or neither',
+    );
+    return undefined;
+  }
+  return {
+    clientId,
+    clientSecret,
+    apiUrl: url('KURA_TWITCH_API_URL', 'https://api.twitch.tv/helix'),
+    authUrl: url('KURA_TWITCH_AUTH_URL', 'https://id.twitch.tv/oauth2'),
   };
 }

@@ -1,17 +1,19 @@
-import type { OutboundOptions } from '../adapters/outbound/outbound-client.js';
+import { createOutboundClient, type OutboundOptions } from '../adapters/outbound/outbound-client.js';
+import { createHelixClient, type HelixClient } from '../adapters/twitch/helix-client.js';
+import { createTwitchHelixSignal } from '../adapters/follows/twitch-helix-signal.js';
 import { createHlsEndpointSignal } from '../adapters/follows/hls-endpoint-signal.js';
 import { createHolodexSignal } from '../adapters/follows/holodex-signal.js';
 import { createYouTubeChannelResolver } from '../adapters/follows/youtube-channel-resolver.js';
 import { createYouTubeFeedSignal } from '../adapters/follows/youtube-feed-signal.js';
 import { createYouTubeTabsSignal } from '../adapters/follows/youtube-tabs-signal.js';
 import type { Config } from '../config/config.js';
-import type { FollowPolicy } from '../core/follows/add-follow.js';
+import { TWITCH_CREDENTIALS, type FollowPolicy } from '../core/follows/add-follow.js';
 import type { SignalName } from '../core/follows/follow.js';
-import type { ChannelResolver, FollowSignal } from '../core/follows/ports.js';
+import type { ChannelResolver, FollowRepo, FollowSignal } from '../core/follows/ports.js';
 import { targetChecks, ytdlpOf, type Sources } from './sources.js';
 
-/** The signals a worker's follows are checked with, each going out through this process's SSRF-safe fetcher or yt-dlp. */
-export function createFollowSignals(config: Config, sources: Sources): Record<SignalName, FollowSignal> {
+/** The signals a worker's follows are checked with, each going out through this process's SSRF-safe fetcher or client, or yt-dlp. */
+export function createFollowSignals(config: Config, sources: Sources, follows: Pick<FollowRepo, 'unpausedUrls'>): Record<SignalName, FollowSignal> {
   const { fetcher } = sources;
   const { follow } = config;
   return {
@@ -20,12 +22,33 @@ export function createFollowSignals(config: Config, sources: Sources): Record<Si
     // without HOLODEX_API_KEY no Holodex follow can be created (followPolicy), so this never asks
     holodex: createHolodexSignal({ fetcher, baseUrl: follow.holodexUrl, apiKey: follow.holodexApiKey ?? '' }),
     playlist: createHlsEndpointSignal({ fetcher }),
+    helix: createTwitchHelixSignal({
+      helix: helixOf(config),
+      withoutClient: TWITCH_CREDENTIALS,
+      followed: () => follows.unpausedUrls('twitch_channel'),
+      freshMs: (follow.intervals.helix * 1000) / 2,
+    }),
   };
 }
 
-/** How `kura follow add` and `POST /api/follows` resolve a YouTube channel id or handle (once, at creation). */
-export function createChannelResolver(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'>): ChannelResolver {
-  return createYouTubeChannelResolver({ ytdlp: ytdlpOf(config) });
+/** Twitch's API as this instance's application (KURA_TWITCH_CLIENT_ID and _SECRET), through the SSRF-safe client; null without them. */
+function helixOf(config: Pick<Config, 'allowPrivateSources' | 'follow'>): HelixClient | null {
+  const app = config.follow.twitch;
+  return app === undefined ? null : createHelixClient(app, { outbound: createOutboundClient({ allowPrivate: config.allowPrivateSources }) });
+}
+
+/** How `kura follow add` and `POST /api/follows` resolve a YouTube channel id or handle, or a Twitch login (once, at creation). */
+export function createChannelResolver(config: Pick<Config, 'ytdlpPath' | 'ytdlpCookies' | 'systemDir' | 'allowPrivateSources' | 'follow'>): ChannelResolver {
+  const helix = helixOf(config);
+  return {
+    ...createYouTubeChannelResolver({ ytdlp: ytdlpOf(config) }),
+    async resolveTwitch(login) {
+      if (helix === null) throw new Error(TWITCH_CREDENTIALS);
+      const found = await helix.user(login);
+      if (found === null) throw new Error(`Twitch has no channel named ${login}`);
+      return { login: found.login, channelName: found.displayName };
+    },
+  };
 }
 
 /**
@@ -33,5 +56,5 @@ export function createChannelResolver(config: Pick<Config, 'ytdlpPath' | 'ytdlpC
  * addresses (named, or resolved to by `resolve`, the system resolver by default) only with KURA_ALLOW_PRIVATE_SOURCES.
  */
 export function followPolicy(config: Pick<Config, 'allowPrivateSources' | 'follow'>, resolve?: OutboundOptions['resolve']): FollowPolicy {
-  return { holodex: config.follow.holodexApiKey !== undefined, ...targetChecks(config, resolve) };
+  return { holodex: config.follow.holodexApiKey !== undefined, twitch: config.follow.twitch !== undefined, ...targetChecks(config, resolve) };
 }

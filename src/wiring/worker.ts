@@ -121,7 +121,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger, ac
         ...deps,
         follows: database.follows,
         pacer: createHostPacer({ requestsPerMinute: follow.hostRequestsPerMinute }),
-        signals: createFollowSignals(config, sources),
+        signals: createFollowSignals(config, sources, database.follows),
       },
       concurrency: follow.concurrency,
       policy: { intervals: follow.intervals, horizonSeconds: follow.horizonSeconds },

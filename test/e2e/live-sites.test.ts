@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,11 +8,12 @@ import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { probe, SEGMENT_REQUEST, startHlsFixture, stitchAds, type HlsFixture } from '../support/hls-fixture.js';
 import { waitForRecord } from '../support/records.js';
+import { ALICE_STREAM, aliceOnTwitch, sitesSay as sitesSayTo } from '../support/live-site-state.js';
 
 // Live sites other than YouTube through yt-dlp (decision 0133), with the STAND-IN yt-dlp answering
 // as its Twitch, TwitCasting and niconico extractors do (test/support/yt-dlp-sites.mjs) and a live
 // HLS fixture on 127.0.0.1 as the site's playlist.
-const RECORD_ID = 'twitch-41234567890';
+const RECORD_ID = `twitch-${ALICE_STREAM}`;
 let db: TestDatabase;
 let cwd: string;
 let stateFile: string;
@@ -37,26 +38,9 @@ afterEach(async () => {
 
 const calls = () => path.join(cwd, 'yt-dlp-calls.log');
 const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile });
-/** What the sites answer from now on; replaced whole (by a rename), so the stand-in never reads half of it. */
-async function sitesSay(sites: object): Promise<void> {
-  await writeFile(`${stateFile}.new`, JSON.stringify({ sites, calls: calls() }));
-  await rename(`${stateFile}.new`, stateFile);
-}
+const sitesSay = (sites: object) => sitesSayTo(stateFile, calls(), sites);
 const archive = (url: string) => runKura(['archive', url], env(), cwd);
-const alice = (hlsUrl: string, live = true) => ({
-  twitch: {
-    alice: {
-      live,
-      streamId: '41234567890',
-      displayName: 'Alice',
-      title: '朝の雑談 ☀',
-      startedAt: Math.floor(Date.now() / 1000),
-      hlsUrl,
-      // the preview is served beside the stream (this machine reaches no CDN)
-      thumbnailUrl: hlsUrl.replace(/index\.m3u8.*$/, 'preview-640x360.jpg'),
-    },
-  },
-});
+const alice = aliceOnTwitch;
 
 describe('archiving the live stream of a site yt-dlp opens (yt-dlp stand-in)', () => {
   it('records a Twitch channel’s broadcast under its id without its ads, across a playlist URL that expires, and refuses the channel once offline', async () => {

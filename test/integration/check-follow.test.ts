@@ -120,7 +120,7 @@ let tabs: ReturnType<typeof listingSignal>;
 let youtube: ReturnType<typeof youtubeStandIn>;
 let dir: string;
 let deps: CheckDeps;
-const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60 }, horizonSeconds: 48 * 3600, random: () => 0.5 };
+const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60, helix: 60 }, horizonSeconds: 48 * 3600, random: () => 0.5 };
 
 beforeEach(async () => {
   db = await createTestDatabase();
@@ -140,7 +140,7 @@ beforeEach(async () => {
     scheduler: jobs,
     source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM)),
     pacer: createHostPacer({ requestsPerMinute: 600_000 }),
-    signals: { feed: feed.port, tabs: tabs.port, holodex: unused, playlist: unused },
+    signals: { feed: feed.port, tabs: tabs.port, holodex: unused, playlist: unused, helix: unused },
   };
 });
 afterEach(async () => {
@@ -151,9 +151,12 @@ afterEach(async () => {
 });
 
 async function follow(request: Partial<FollowRequest> = {}): Promise<Follow> {
-  const resolver = createYouTubeChannelResolver({ ytdlp: YTDLP_STAND_IN_PROGRAM });
+  const resolver = {
+    ...createYouTubeChannelResolver({ ytdlp: YTDLP_STAND_IN_PROGRAM }),
+    resolveTwitch: () => Promise.reject(new Error('no Twitch follow here')),
+  };
   return addFollow(
-    { follows, resolver, policy: { holodex: false, refuseUrl: () => null, checkAddresses: async () => null } },
+    { follows, resolver, policy: { holodex: false, twitch: false, refuseUrl: () => null, checkAddresses: async () => null } },
     { follow: { url: CHANNEL, ...request }, createdBy: 'local/root', now: T0 },
   );
 }

@@ -99,11 +99,11 @@ function startPolling(intervalSeconds: number, more: Partial<PollerOptions> & { 
       scheduler: jobs,
       source: { recognises: () => true, inspect: unused, check: unused, qualities: unused },
       pacer: { wait: pacer.wait, shareWith: (workers) => (shared.push(workers), pacer.shareWith(workers)) },
-      signals: { playlist, feed: playlist, tabs: playlist, holodex: playlist },
+      signals: { playlist, feed: playlist, tabs: playlist, holodex: playlist, helix: playlist },
     },
     {
       concurrency: 2,
-      policy: { intervals: { feed: 3600, tabs: 3600, holodex: 3600, playlist: intervalSeconds }, horizonSeconds: 3600, random: () => 0.5 },
+      policy: { intervals: { feed: 3600, tabs: 3600, holodex: 3600, playlist: intervalSeconds, helix: 3600 }, horizonSeconds: 3600, random: () => 0.5 },
       wake,
       backstopSeconds: 3600,
       onError: (error) => expect.fail(error.message),

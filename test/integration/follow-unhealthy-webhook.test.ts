@@ -20,7 +20,7 @@ import { startReceiver, startWorker } from '../support/webhooks.js';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
-const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60 }, horizonSeconds: 48 * 3600, random: () => 0.5 };
+const policy: CheckPolicy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60, helix: 60 }, horizonSeconds: 48 * 3600, random: () => 0.5 };
 
 let db: TestDatabase;
 let follows: FollowRepo;
@@ -58,7 +58,7 @@ function deps(): CheckDeps {
     scheduler: worker.jobs,
     source: createYouTubeSource(createYtDlp(YTDLP_STAND_IN_PROGRAM)),
     pacer: createHostPacer({ requestsPerMinute: 600_000 }),
-    signals: { feed: playlistPort, tabs: playlistPort, holodex: playlistPort, playlist: playlistPort },
+    signals: { feed: playlistPort, tabs: playlistPort, holodex: playlistPort, playlist: playlistPort, helix: playlistPort },
   };
 }
 
@@ -166,7 +166,7 @@ describe('follow.unhealthy', () => {
           },
         ],
       };
-      const checkDeps = { ...deps(), source, signals: { feed, tabs: feed, holodex: feed, playlist: feed } };
+      const checkDeps = { ...deps(), source, signals: { feed, tabs: feed, holodex: feed, playlist: feed, helix: feed } };
       await follows.add({
         id: 'members',
         kind: 'youtube_channel',

@@ -154,7 +154,7 @@ describe('follows API', () => {
 
   it('answers 400 invalid_follow with the reason for bad URLs, bad rules, unknown handles and Holodex without a key', async () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ url: 'https://example.org/not-a-stream' }, /neither a YouTube channel nor an HLS playlist/],
+      [{ url: 'https://example.org/not-a-stream' }, /neither a YouTube or Twitch channel nor an HLS playlist/],
       [{ url: '@karaoke', titleInclude: '(unclosed' }, /titleInclude is not a valid regular expression/],
       [{ url: '@karaoke', titleExclude: '(?!karaoke)' }, /titleExclude is not a valid regular expression: .*lookaround and backreferences are not supported/],
       [{ url: '@nobody' }, /could not find the YouTube channel @nobody: .*does not exist/],

@@ -74,9 +74,9 @@ describe('a follow whose host name resolves to a non-public address', () => {
       scheduler: kura.jobs,
       source: testSources(),
       pacer: createHostPacer({ requestsPerMinute: 600_000 }),
-      signals: { feed: unused, tabs: unused, holodex: unused, playlist },
+      signals: { feed: unused, tabs: unused, holodex: unused, playlist, helix: unused },
     };
-    const policy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60 }, horizonSeconds: 3600 };
+    const policy = { intervals: { feed: 60, tabs: 60, holodex: 60, playlist: 60, helix: 60 }, horizonSeconds: 3600 };
     await checkAsHeld(deps, created.json().id, policy, new Date());
 
     for (const cookie of [undefined, viewer]) {

@@ -71,13 +71,14 @@ describe('configuration', () => {
       search: { kind: 'builtin' },
       verify: { everyDays: 30, bytesPerHour: 10e9 },
       follow: {
-        intervals: { feed: 600, tabs: 3600, holodex: 900, playlist: 4.5 },
+        intervals: { feed: 600, tabs: 3600, holodex: 900, playlist: 4.5, helix: 15 },
         horizonSeconds: 48 * 3600,
         hostRequestsPerMinute: 60,
         concurrency: 4,
         youtubeFeedUrl: 'https://www.youtube.com/feeds/videos.xml',
         holodexUrl: 'https://holodex.net/api/v2',
         holodexApiKey: undefined,
+        twitch: undefined,
       },
       retention: { keepLast: null, maxAgeDays: null, maxGb: null },
       backup: { dir: null, keep: 7 },
@@ -94,7 +95,7 @@ describe('configuration', () => {
 
   it('reads the follows slice: one poll interval for every signal, fixture URLs, and refuses what makes no sense', () => {
     const follow = parseConfig({ KURA_FOLLOW_POLL_SECONDS: '1', KURA_YOUTUBE_FEED_URL: 'http://127.0.0.1:9/feeds/', HOLODEX_API_KEY: 'k' }).follow;
-    expect(follow.intervals).toEqual({ feed: 1, tabs: 1, holodex: 1, playlist: 1 });
+    expect(follow.intervals).toEqual({ feed: 1, tabs: 1, holodex: 1, playlist: 1, helix: 1 });
     expect(follow).toMatchObject({ youtubeFeedUrl: 'http://127.0.0.1:9/feeds', holodexApiKey: 'k' });
     expect(() => parseConfig({ KURA_FOLLOW_POLL_SECONDS: '0', KURA_FOLLOW_CONCURRENCY: 'many', KURA_HOLODEX_URL: 'ftp://x' })).toThrow(
       expect.objectContaining({
@@ -104,6 +105,18 @@ describe('configuration', () => {
           expect.stringMatching(/^KURA_HOLODEX_URL must be an http\(s\) URL/),
         ],
       }),
+    );
+  });
+
+  it('reads a Twitch application: both its id and secret, or neither', () => {
+    expect(parseConfig({ KURA_TWITCH_CLIENT_ID: 'id', KURA_TWITCH_CLIENT_SECRET: 'secret' }).follow.twitch).toEqual({
+      clientId: 'id',
+      clientSecret: 'secret',
+      apiUrl: 'https://api.twitch.tv/helix',
+      authUrl: 'https://id.twitch.tv/oauth2',
+    });
+    expect(() => parseConfig({ KURA_TWITCH_CLIENT_ID: 'id' })).toThrow(
+      expect.objectContaining({ problems: [expect.stringMatching(/^KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET go together/)] }),
     );
   });
 

@@ -15,7 +15,7 @@ export function createFollowRepo(pool: pg.Pool): FollowRepo {
 }
 
 /** The follows themselves: added, listed, found, changed, removed. */
-function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | 'remove'> {
+function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | 'remove' | 'unpausedUrls'> {
   return {
     async add(follow) {
       try {
@@ -56,6 +56,11 @@ function followRows(pool: pg.Pool): Pick<FollowRepo, 'add' | 'list' | 'find' | '
     async list() {
       const { rows } = await pool.query<FollowRow>(`select ${FOLLOW_COLUMNS} from follows order by created_at, id`);
       return rows.map(toFollow);
+    },
+
+    async unpausedUrls(kind) {
+      const { rows } = await pool.query<{ url: string }>('select url from follows where kind = $1 and not paused order by url', [kind]);
+      return rows.map((row) => row.url);
     },
 
     find: (id) => oneFollow(pool, `select ${FOLLOW_COLUMNS} from follows where id = $1`, [id]),

@@ -17,7 +17,7 @@ const HANDLE = /^@[^\s/?#]+$/u;
  * no video (`--playlist-items 0`). Throws a YtDlpFailure with what YouTube did and yt-dlp's reason,
  * or an Error when the input is neither.
  */
-export function createYouTubeChannelResolver({ ytdlp }: YouTubeChannelResolverOptions): ChannelResolver {
+export function createYouTubeChannelResolver({ ytdlp }: YouTubeChannelResolverOptions): Pick<ChannelResolver, 'resolveYouTube'> {
   return {
     async resolveYouTube(idOrHandle) {
       const target = idOrHandle.trim();

@@ -7,13 +7,15 @@ import { FOLLOW_CREATION_RATE, SIGNALS_OF, type Follow, type FollowKind, type Fo
 import { checkRules } from './follow-rules.js';
 import { changeRules, NO_LIMITS } from '../retention/retention-rules.js';
 import { channelSlug, givenName } from '../records/record-names.js';
-import { isYouTubeChannelId, parseFollowTarget, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
+import { isYouTubeChannelId, parseFollowTarget, twitchChannelUrl, youTubeChannelUrl, type FollowTarget } from './follow-target.js';
 import type { ChannelResolver, FollowRepo } from './ports.js';
 
 /** What the instance allows a follow to name. */
 export interface FollowPolicy {
   /** Holodex follows need HOLODEX_API_KEY. */
   holodex: boolean;
+  /** Twitch follows need an app's credentials (KURA_TWITCH_CLIENT_ID, KURA_TWITCH_CLIENT_SECRET). */
+  twitch: boolean;
   /** Why an HLS endpoint's URL is refused (a private address without KURA_ALLOW_PRIVATE_SOURCES), or null. */
   refuseUrl(url: string): string | null;
   /** Why an HLS endpoint's host name is refused for where it resolves now (checked again at every connection), or null. */
@@ -21,6 +23,11 @@ export interface FollowPolicy {
 }
 
 const invalid = (detail: string) => new AppError('invalid', 'invalid_follow', detail);
+
+/** Why a Twitch follow is refused on an instance without Twitch credentials, and how to get them. */
+export const TWITCH_CREDENTIALS =
+  'Twitch follows ask Twitch’s API, which needs an application’s credentials: register one at https://dev.twitch.tv/console/apps ' +
+  '(any OAuth redirect URL, category "Other"), then set KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET and restart Kura.';
 
 /**
  * Creates a follow: parses the URL into its kind (`invalid_follow` with the reason for anything
@@ -85,6 +92,13 @@ async function identify(deps: { resolver: ChannelResolver; policy: FollowPolicy 
       if (pointsAt !== null) throw invalid(`Kura will not follow ${target.url}: ${pointsAt.detail}`);
       const channelName = name ?? target.host;
       return { kind: target.kind, url: target.url, channelId: channelSlug(channelName), channelName };
+    }
+    case 'twitch_channel': {
+      if (!deps.policy.twitch) throw invalid(TWITCH_CREDENTIALS);
+      const found = await deps.resolver.resolveTwitch(target.login).catch((error: Error) => {
+        throw invalid(`Kura could not find the Twitch channel ${target.login}: ${error.message}`);
+      });
+      return { kind: target.kind, url: twitchChannelUrl(found.login), channelId: `twitch:${found.login}`, channelName: name ?? found.channelName };
     }
   }
 }

@@ -110,7 +110,8 @@ async function lookAll(deps: CheckDeps, follow: Follow, policy: CheckPolicy, now
 async function lookOnce(signal: FollowSignal, follow: Follow, health: SignalHealth, deps: CheckDeps): Promise<Look> {
   const now = health.lastCheckedAt as Date;
   try {
-    await deps.pacer.wait(signal.host(follow));
+    const host = signal.host(follow);
+    if (host !== null) await deps.pacer.wait(host);
     const candidates = await signal.look(follow);
     return { health: { ...health, lastOkAt: now, lastError: null, lastErrorPublic: null, lastErrorAt: null }, candidates };
   } catch (error) {

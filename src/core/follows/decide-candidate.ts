@@ -52,7 +52,8 @@ export async function decideVideo(
 ): Promise<Decision> {
   const early = ruleDecision(follow, policy, now, candidate);
   if (early !== null) return early;
-  await deps.pacer.wait(YOUTUBE_HOST);
+  // a YouTube watch URL's host is YOUTUBE_HOST; a Twitch stream's, the site's
+  await deps.pacer.wait(new URL(candidate.url).hostname);
   const inspection = await deps.source.inspect(candidate.url);
   if (inspection.kind === 'rejected') return rejected(deps, follow, candidate, inspection, now);
   const details = inspection.details;

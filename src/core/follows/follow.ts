@@ -3,22 +3,24 @@ import type { RetentionChange, RetentionRules } from '../retention/retention-rul
 
 /**
  * A follow: a source Kura watches for new streams by itself (a YouTube channel, a Holodex
- * organisation or topic, an HLS endpoint that is live only sometimes), with the rules that pick
+ * organisation or topic, an HLS endpoint that is live only sometimes, a Twitch channel), with the rules that pick
  * which of its streams are queued. Created by an admin; its streams are queued as if submitted,
  * with the submitter `follow/{id}`.
  */
-export type FollowKind = 'youtube_channel' | 'holodex' | 'hls_endpoint';
-export const FOLLOW_KINDS = ['youtube_channel', 'holodex', 'hls_endpoint'] as const satisfies readonly FollowKind[];
+export type FollowKind = 'youtube_channel' | 'holodex' | 'hls_endpoint' | 'twitch_channel';
+export const FOLLOW_KINDS = ['youtube_channel', 'holodex', 'hls_endpoint', 'twitch_channel'] as const satisfies readonly FollowKind[];
 
 /**
  * The ways Kura learns of a followed source's streams. A YouTube channel has two (its Atom feed
- * and a yt-dlp look at its live/upcoming tabs), so one failing signal does not lose a stream.
+ * and a yt-dlp look at its live/upcoming tabs), so one failing signal does not lose a stream. A
+ * Twitch channel has Twitch's own API (Helix `GET /streams`, decision 0135).
  */
-export type SignalName = 'feed' | 'tabs' | 'holodex' | 'playlist';
+export type SignalName = 'feed' | 'tabs' | 'holodex' | 'playlist' | 'helix';
 export const SIGNALS_OF: Record<FollowKind, readonly SignalName[]> = {
   youtube_channel: ['feed', 'tabs'],
   holodex: ['holodex'],
   hls_endpoint: ['playlist'],
+  twitch_channel: ['helix'],
 };
 
 export type MembersOnlyRule = 'skip' | 'include';
@@ -61,10 +63,11 @@ export interface Follow {
   kind: FollowKind;
   /**
    * The source in its one kept form: `https://www.youtube.com/channel/UC…` (a handle is resolved
-   * once, at creation), `holodex:org/Hololive` or `holodex:topic/singing`, or the HLS playlist URL.
+   * once, at creation), `holodex:org/Hololive` or `holodex:topic/singing`, the HLS playlist URL, or
+   * `https://www.twitch.tv/{login}` (the login in lower case).
    */
   url: string;
-  /** The channel its records carry: the YouTube channel id; for an HLS endpoint, a slug of its name. Null for Holodex (each stream has its own). */
+  /** The channel its records carry: the YouTube channel id; `twitch:{login}`; for an HLS endpoint, a slug of its name. Null for Holodex (each stream has its own). */
   channelId: string | null;
   /** The channel's name (from YouTube, or `--channel`); for Holodex, the organisation or topic. */
   channelName: string;
@@ -127,7 +130,7 @@ export function followSubmitter(followId: string): string {
 
 /** What `kura follow add` and `POST /api/follows` take. */
 export interface FollowRequest {
-  /** A YouTube channel URL (`/channel/UC…`, `/@handle`), a bare `UC…` id, `holodex:org/NAME`, `holodex:topic/NAME`, or an HLS playlist URL. */
+  /** A YouTube channel URL (`/channel/UC…`, `/@handle`), a bare `UC…` id, `holodex:org/NAME`, `holodex:topic/NAME`, an HLS playlist URL, or a Twitch channel URL. */
   url: string;
   /** The channel's name (HLS endpoints: also the default title of its records). */
   channel?: string;
@@ -158,9 +161,9 @@ export interface FollowChange {
 
 /** A stream a signal saw; what is known of it depends on the signal (a feed entry says little). */
 export interface StreamCandidate {
-  /** Where it is recorded from: a YouTube watch URL, or the HLS playlist. */
+  /** Where it is recorded from: a YouTube watch URL, the HLS playlist, or the Twitch channel's page. */
   url: string;
-  /** The record id it would be kept under (a YouTube video id); null for an HLS broadcast (a new record each time). */
+  /** The record id it would be kept under (a YouTube video id, `twitch-{stream id}`); null for an HLS broadcast (a new record each time). */
   id: string | null;
   title: string | null;
   scheduledStart: Date | null;

@@ -1,4 +1,4 @@
-import type { AccessRefusal, Follow, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
+import type { AccessRefusal, Follow, FollowKind, FollowRules, Sighting, SignalHealth, SignalName, StreamCandidate } from './follow.js';
 
 /** A follow as created, before any check: every signal of its kind due now. */
 export type NewFollow = Pick<Follow, 'id' | 'kind' | 'url' | 'channelId' | 'channelName' | 'title' | 'rules' | 'createdBy' | 'createdAt' | 'signals'> &
@@ -23,6 +23,8 @@ export interface FollowRepo extends FollowClaims {
   add(follow: NewFollow): Promise<Follow>;
   /** Every follow, oldest first. */
   list(): Promise<Follow[]>;
+  /** The URLs of every unpaused follow of this kind (what the Helix signal asks Twitch about at once). */
+  unpausedUrls(kind: FollowKind): Promise<string[]>;
   find(id: string): Promise<Follow | null>;
   /** Writes changed fields; null when there is no such follow. */
   update(
@@ -92,8 +94,11 @@ export interface FollowClaims {
  */
 export interface FollowSignal {
   name: SignalName;
-  /** Who is asked (a host name, or `yt-dlp`): requests to one are paced (see HostPacer). */
-  host(follow: Follow): string;
+  /**
+   * Who is asked (a host name, or `yt-dlp`): requests to one are paced (see HostPacer). Null: the
+   * signal paces itself (Helix: one request answers a hundred follows, within Twitch's rate-limit headers).
+   */
+  host(follow: Follow): string | null;
   look(follow: Follow): Promise<StreamCandidate[]>;
 }
 
@@ -106,6 +111,8 @@ export interface ChannelIdentity {
 export interface ChannelResolver {
   /** A YouTube channel id (`UC…`) or handle (`@name`) → its id and current name; throws an Error with the reason. */
   resolveYouTube(idOrHandle: string): Promise<ChannelIdentity>;
+  /** A Twitch login → the channel's login (lower case) and display name; throws an Error with the reason (no such channel, Twitch refused). */
+  resolveTwitch(login: string): Promise<{ login: string; channelName: string }>;
 }
 
 /**

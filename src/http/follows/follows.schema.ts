@@ -5,7 +5,7 @@ import { GIVEN_NAME_RULE, VISIBLE_NAME_PATTERN } from '../../core/records/record
 import { retentionChangeProperties, retentionCreateProperties, RetentionRulesSchema } from '../retention/retention.schema.js';
 
 const time = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
-const SIGNAL_NAMES = ['feed', 'tabs', 'holodex', 'playlist'] as const satisfies readonly (typeof SIGNALS_OF)[keyof typeof SIGNALS_OF][number][];
+const SIGNAL_NAMES = ['feed', 'tabs', 'holodex', 'playlist', 'helix'] as const satisfies readonly (typeof SIGNALS_OF)[keyof typeof SIGNALS_OF][number][];
 const RULE_BOUND = `; HLS endpoints: matched against each broadcast's record title ("{title or channel} YYYY-MM-DD HH:MM UTC"); refused (400 invalid_follow) when its counted repetitions ({n,m}) write it out past ${MAX_RULE_EXPANSION} characters`;
 const rule = (description: string) => Type.String({ minLength: 1, maxLength: MAX_RULE_LENGTH, description: `${description}${RULE_BOUND}` });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -95,7 +95,8 @@ export const CreateFollowSchema = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME, holodex:topic/NAME, or an HLS playlist URL',
+      description:
+        'a YouTube channel (/channel/UC…, /@handle, UC…, @handle), holodex:org/NAME, holodex:topic/NAME, a Twitch channel (https://www.twitch.tv/NAME), or an HLS playlist URL',
     }),
     channel: Type.Optional(name("the channel's name (HLS endpoints: also the default record title)")),
     title: Type.Optional(name("HLS endpoints: each broadcast's record title, before its start time")),

@@ -1,0 +1,148 @@
+// Decisions: docs/decisions/0135-twitch-follows-through-helix.md
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TwitchApp } from '../../config/follow.js';
+import type { OutboundClient } from '../outbound/outbound-client.js';
+import { helixRateLimit, waitForBudget, type RateLimitState } from './helix-rate-limit.js';
+
+/** A live stream as Helix's `GET /streams` lists it (the fields Kura reads). */
+export interface HelixStream {
+  /** The stream's id: yt-dlp's id of the same broadcast (twitch.py reads it from Twitch's GraphQL `stream.id`). */
+  id: string;
+  login: string;
+  displayName: string;
+  title: string;
+  /** `live` (Helix's only type today; `""` on Twitch's errors). */
+  type: string;
+}
+
+export interface HelixClient {
+  /** The channels among `logins` that are live now (any number of logins: a hundred a request). */
+  liveStreams(logins: readonly string[]): Promise<HelixStream[]>;
+  /** A channel by its login; null when Twitch has none of that name. */
+  user(login: string): Promise<{ login: string; displayName: string } | null>;
+}
+
+/** Helix takes at most this many `user_login`s a request. */
+export const LOGINS_PER_REQUEST = 100;
+/** A token is renewed once this share of its life has passed, never at its last second. */
+const RENEW_AT_SHARE = 0.9;
+const MAX_BODY_CHARS = 1_000_000;
+
+interface Token {
+  value: string;
+  renewAt: number;
+}
+
+/**
+ * Twitch's API as an application (decision 0135): an app access token from the client
+ * credentials grant, kept and renewed before it expires (and at once when Helix answers 401: it
+ * was revoked, or expired early); each request waits while Twitch's rate-limit headers say the
+ * budget is spent, and a 429 is waited out once. Errors name what Twitch said and what to do.
+ */
+export function createHelixClient(
+  app: TwitchApp,
+  deps: { outbound: OutboundClient; now?: () => number; sleep?: (ms: number) => Promise<unknown> },
+): HelixClient {
+  const now = deps.now ?? Date.now;
+  const wait = deps.sleep ?? sleep;
+  const budget: RateLimitState = { remaining: null, resetAt: 0 };
+  let token: Token | null = null;
+  let granting: Promise<Token> | null = null;
+
+  const grant = async (): Promise<Token> => {
+    const body = new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'client_credentials' }).toString();
+    const asked = now();
+    const answer = await call(`${app.authUrl}/token`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (answer.status !== 200) {
+      throw new Error(`Twitch refused the application's credentials (KURA_TWITCH_CLIENT_ID, KURA_TWITCH_CLIENT_SECRET): ${said(answer)}`);
+    }
+    const { access_token: value, expires_in: seconds } = answer.json as { access_token?: unknown; expires_in?: unknown };
+    if (typeof value !== 'string' || typeof seconds !== 'number')
+      throw new Error('Twitch granted no app access token (its answer had no access_token and expires_in)');
+    return { value, renewAt: asked + seconds * 1000 * RENEW_AT_SHARE };
+  };
+  const currentToken = async (): Promise<Token> => {
+    if (token !== null && now() < token.renewAt) return token;
+    granting ??= grant().finally(() => (granting = null));
+    token = await granting;
+    return token;
+  };
+
+  const call = async (url: string, request: { method?: 'GET' | 'POST'; body?: string; headers: Record<string, string> }) => {
+    const response = await deps.outbound.send(url, request);
+    const text = await response.body.text();
+    if (text.length > MAX_BODY_CHARS) throw new Error(`${new URL(url).host} answered more than ${MAX_BODY_CHARS} characters`);
+    return { status: response.statusCode, headers: response.headers, json: parseJson(text) };
+  };
+
+  const get = async (path: string, query: URLSearchParams): Promise<unknown> => {
+    for (let attempt = 1; ; attempt++) {
+      await waitForBudget(budget, now, wait);
+      const { value } = await currentToken();
+      const answer = await call(`${app.apiUrl}${path}?${query.toString()}`, { headers: { 'client-id': app.clientId, authorization: `Bearer ${value}` } });
+      Object.assign(budget, helixRateLimit(answer.headers, answer.status, now()));
+      if (answer.status === 200) return answer.json;
+      if (answer.status === 401 && attempt === 1) {
+        token = null; // revoked or expired before its time: a new one, once
+        continue;
+      }
+      if (answer.status === 429 && attempt === 1) continue; // the budget is spent: waitForBudget waits for its reset
+      throw new Error(`Twitch's API answered ${answer.status} to ${path}: ${said(answer)}${answer.status === 401 ? ' (a new app token was refused too)' : ''}`);
+    }
+  };
+
+  return {
+    async liveStreams(logins) {
+      const live: HelixStream[] = [];
+      for (let from = 0; from < logins.length; from += LOGINS_PER_REQUEST) {
+        const query = new URLSearchParams({ first: String(LOGINS_PER_REQUEST), type: 'live' });
+        for (const login of logins.slice(from, from + LOGINS_PER_REQUEST)) query.append('user_login', login);
+        live.push(...readStreams(await get('/streams', query)));
+      }
+      return live;
+    },
+    async user(login) {
+      const data = listOf(await get('/users', new URLSearchParams({ login })));
+      const [found] = data as Array<{ login?: unknown; display_name?: unknown }>;
+      if (found === undefined || typeof found.login !== 'string') return null;
+      return { login: found.login, displayName: typeof found.display_name === 'string' && found.display_name !== '' ? found.display_name : found.login };
+    },
+  };
+}
+
+function readStreams(body: unknown): HelixStream[] {
+  return (listOf(body) as Array<Record<string, unknown>>).flatMap((stream) => {
+    const { id, user_login: login, user_name: displayName, title, type } = stream;
+    if (typeof id !== 'string' || typeof login !== 'string') return [];
+    return [
+      {
+        id,
+        login: login.toLowerCase(),
+        displayName: typeof displayName === 'string' && displayName !== '' ? displayName : login,
+        title: typeof title === 'string' ? title : '',
+        type: typeof type === 'string' ? type : '',
+      },
+    ];
+  });
+}
+
+function listOf(body: unknown): unknown[] {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) throw new Error('Twitch’s API answered something other than a list (no "data")');
+  return data;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** What Twitch said of a refusal: its `message` (Helix and the token endpoint both send one), else the status alone. */
+function said(answer: { status: number; json: unknown; headers: IncomingHttpHeaders }): string {
+  const message = (answer.json as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? `${message} (HTTP ${answer.status})` : `HTTP ${answer.status}`;
+}
