@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0037-how-a-capture-ends.md, docs/decisions/0070-youtube-fragments-from-the-first.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import { AppError } from '../errors.js';
+import { hasLiveChat } from '../chat/chat.js';
 import { nextCaptureState } from './capture-lifecycle.js';
 import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
@@ -63,7 +64,7 @@ export async function captureStream(deps: CaptureDeps, id: string, worker: Recor
   }
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
   // its chat is a job of its own (any worker's), asked again whenever the capture resumes; it never holds the video up
-  if (record.platform === 'youtube') await deps.scheduler.chat(id);
+  if (hasLiveChat(record.platform)) await deps.scheduler.chat(id);
   const reason = await recordIt(deps, record, capture, recording, worker);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);
