@@ -74,8 +74,14 @@ function connectOnce(options: TwitchChatOptions, channel: string, onMessage: (m:
       over = true;
       clearTimeout(quiet);
       signal.removeEventListener('abort', stop);
-      if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.close();
-      resolve(outcome);
+      if (socket.readyState === WebSocket.CLOSED) return resolve(outcome);
+      // the connection is left before the next one opens, or the capture goes on: a socket that will not close is let go after a while
+      const leaving = setTimeout(() => resolve(outcome), LEAVE_MS);
+      socket.addEventListener('close', () => {
+        clearTimeout(leaving);
+        resolve(outcome);
+      });
+      if (socket.readyState !== WebSocket.CLOSING) socket.close();
     };
     const stop = () => end({ kind: 'stopped' });
     const heard = () => {
@@ -124,6 +130,8 @@ function connectOnce(options: TwitchChatOptions, channel: string, onMessage: (m:
   });
 }
 
+/** How long a connection being left is waited for (its closing handshake). */
+const LEAVE_MS = 5000;
 /** Twitch pings about every five minutes: a minute more with no word at all means the connection is gone. */
 const QUIET_MS = 6 * 60_000;
 
