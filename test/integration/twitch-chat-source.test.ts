@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTwitchChatSource, type TwitchChatOptions } from '../../src/adapters/sources/twitch-chat-source.js';
 import type { ChatMessage } from '../../src/core/chat/chat.js';
-import { sentAtOf, standInMessageId, startTwitchIrcStandIn, type TwitchIrcStandIn } from '../support/twitch-irc-stand-in.js';
+import { standInMessageId, startTwitchIrcStandIn, type TwitchIrcStandIn } from '../support/twitch-irc-stand-in.js';
 
 // Twitch's chat source against the STAND-IN of Twitch's IRC over WebSocket
 // (test/support/twitch-irc-stand-in.ts): how it logs in, what it hands on, and how it keeps
@@ -49,7 +49,7 @@ describe("Twitch's chat over IRC (stand-in)", () => {
     for (const n of [3, 4, 10]) irc.chat(n);
     await chat.arrived(3);
     expect(chat.messages.map((m) => m.id)).toEqual([3, 4, 10].map(standInMessageId));
-    expect(chat.messages[0]).toMatchObject({ text: 'Kappa message 3', sentAt: new Date(sentAtOf(3)), emojis: [{ shortcut: 'Kappa' }] });
+    expect(chat.messages[0]).toMatchObject({ text: 'Kappa message 3', sentAt: new Date(irc.sentAt.get(3) as number), emojis: [{ shortcut: 'Kappa' }] });
     expect(chat.messages[1]?.author).toEqual({ name: 'Viewer;4\\', channelId: 'twitch:viewer4', badges: [] });
     expect(chat.messages[2]).toMatchObject({ text: "Viewer10 subscribed at Tier 1. They've subscribed for 6 months! message 10", author: { badges: ['member'] } });
     stop.abort();

@@ -50,8 +50,10 @@ export interface TwitchIrcStandIn {
   reconnect(): void;
   /** Destroys the newest connection's TCP socket without a close frame, as a lost network does. */
   drop(): void;
-  /** Sends chat message n (messageLines) to every joined connection; the same n is the same message (id, time). */
+  /** Sends chat message n (messageLines), sent now, to every joined connection. */
   chat(n: number): void;
+  /** When each message was sent (its `tmi-sent-ts`), by number. */
+  sentAt: Map<number, number>;
   /** Sends chat messages every `everyMs` (message 1, 2, …) until stop() or close(). */
   chatter(everyMs: number): { stop(): void };
   close(): Promise<void>;
@@ -104,9 +106,12 @@ export async function startTwitchIrcStandIn(options: { reconnectGraceMs?: number
       const connection = live.at(-1);
       if (connection !== undefined) end(connection, 'drop');
     },
+    sentAt: new Map(),
     chat(n) {
+      const sentAt = Date.now();
+      standIn.sentAt.set(n, sentAt);
       for (const connection of live.filter((c) => c.channel !== null)) {
-        send(connection, messageLines(n, connection.channel as string).join('\r\n'));
+        send(connection, messageLines(n, connection.channel as string, sentAt).join('\r\n'));
         connection.record.sent.push(n);
       }
     },
@@ -200,17 +205,13 @@ export async function startTwitchIrcStandIn(options: { reconnectGraceMs?: number
   return standIn;
 }
 
-/** When the stand-in's chat message n was sent: n seconds after this test run began (each n the same time on every connection). */
-const EPOCH = Date.now();
-export const sentAtOf = (n: number) => EPOCH + n * 1000;
-
 /**
- * Chat message n of `channel`, as Twitch writes it: every 10th a USERNOTICE (a resub: Twitch's
+ * Chat message n of `channel`, sent at `sentAt` (ms), as Twitch writes it: every 10th a USERNOTICE (a resub: Twitch's
  * words, then the viewer's), the others PRIVMSG; every 11th the broadcaster's, every 7th a
  * moderator's, every 5th a subscriber's; every 3rd begins with the emote Kappa (id 25); every
  * 13th a cheer of 100 bits; display names with an escaped `;` and backslash every 4th.
  */
-export function messageLines(n: number, channel: string): string[] {
+export function messageLines(n: number, channel: string, sentAt: number): string[] {
   const login = n % 11 === 0 ? channel : `viewer${n % 17}`;
   const displayName = n % 11 === 0 ? 'Alice' : n % 4 === 0 ? `Viewer\\:${n % 17}\\\\` : `Viewer${n % 17}`;
   const badges = [n % 11 === 0 ? 'broadcaster/1' : '', n % 7 === 0 ? 'moderator/1' : '', n % 5 === 0 ? 'subscriber/6' : '', 'glhf-pledge/1'].filter(Boolean);
@@ -228,7 +229,7 @@ export function messageLines(n: number, channel: string): string[] {
     `mod=${n % 7 === 0 ? 1 : 0}`,
     'room-id=12826',
     `subscriber=${n % 5 === 0 ? 1 : 0}`,
-    `tmi-sent-ts=${sentAtOf(n)}`,
+    `tmi-sent-ts=${sentAt}`,
     'turbo=0',
     `user-id=${100_000 + (n % 17)}`,
     `user-type=${n % 7 === 0 ? 'mod' : ''}`,
