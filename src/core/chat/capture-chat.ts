@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0113-chat-capture-job.md
+// Decisions: docs/decisions/0113-chat-capture-job.md, docs/decisions/0137-twitch-chat-over-irc.md
 import { hasLiveChat, type ChatMessage, type ChatPlatform } from './chat.js';
 import type { ChatLog, ChatSource } from './ports.js';
 import type { LivestreamRepo } from '../records/ports.js';

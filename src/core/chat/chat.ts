@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0137-twitch-chat-over-irc.md
 import type { Platform } from '../vocabulary.js';
 
 /** The platforms whose live chat Kura captures, each read by its own ChatSource (decision 0137). */
