@@ -88,7 +88,9 @@ describe('the capture-chat job', () => {
         throw new Error('yt-dlp could not follow the chat: HTTP Error 403');
       },
     };
-    await expect(captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(failing) }, 'chatjob0002', worker())).rejects.toThrow(/HTTP Error 403/);
+    await expect(captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(failing) }, 'chatjob0002', worker())).rejects.toThrow(
+      /HTTP Error 403/,
+    );
     expect(await chats().count('chatjob0002')).toBe(2);
     expect(await chats().state('chatjob0002')).toEqual({
       state: 'capturing',

@@ -51,7 +51,10 @@ describe("Twitch's chat over IRC (stand-in)", () => {
     expect(chat.messages.map((m) => m.id)).toEqual([3, 4, 10].map(standInMessageId));
     expect(chat.messages[0]).toMatchObject({ text: 'Kappa message 3', sentAt: new Date(irc.sentAt.get(3) as number), emojis: [{ shortcut: 'Kappa' }] });
     expect(chat.messages[1]?.author).toEqual({ name: 'Viewer;4\\', channelId: 'twitch:viewer4', badges: [] });
-    expect(chat.messages[2]).toMatchObject({ text: "Viewer10 subscribed at Tier 1. They've subscribed for 6 months! message 10", author: { badges: ['member'] } });
+    expect(chat.messages[2]).toMatchObject({
+      text: "Viewer10 subscribed at Tier 1. They've subscribed for 6 months! message 10",
+      author: { badges: ['member'] },
+    });
     stop.abort();
     await expect(chat.ended).resolves.toBe('ended');
     expect(connection.closedBy).toBe('client');

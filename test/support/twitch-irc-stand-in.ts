@@ -162,7 +162,8 @@ export async function startTwitchIrcStandIn(options: { reconnectGraceMs?: number
       send(connection, [1, 2, 3, 4, 372, 376].map((code) => `:tmi.twitch.tv ${String(code).padStart(3, '0')} ${nick} :-`).join('\r\n'));
     } else if (command === 'JOIN') {
       const channel = argument.replace(/^#/, '');
-      if (standIn.suspended.has(channel)) return send(connection, `@msg-id=msg_channel_suspended :tmi.twitch.tv NOTICE #${channel} :This channel does not exist or has been suspended.`);
+      if (standIn.suspended.has(channel))
+        return send(connection, `@msg-id=msg_channel_suspended :tmi.twitch.tv NOTICE #${channel} :This channel does not exist or has been suspended.`);
       const { nick } = connection;
       connection.channel = channel;
       send(

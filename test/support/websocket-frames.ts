@@ -18,7 +18,9 @@ export function acceptWebSocket(request: http.IncomingMessage, socket: Duplex): 
     socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return false;
   }
-  const accept = createHash('sha1').update(key + GUID).digest('base64');
+  const accept = createHash('sha1')
+    .update(key + GUID)
+    .digest('base64');
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
   return true;
 }

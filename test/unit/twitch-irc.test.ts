@@ -68,7 +68,7 @@ describe("a Twitch chat line's message", () => {
 
   it("is a USERNOTICE's system message (escaped) then the viewer's words, its author the login's", () => {
     const resub = read(
-      "@badges=staff/1,broadcaster/1,turbo/1;color=#008000;display-name=ronni;emotes=;id=db25007f-7a18-43eb-9379-80131e44d633;login=ronni;mod=0;msg-id=resub;msg-param-cumulative-months=6;room-id=12345678;subscriber=1;system-msg=ronni\\shas\\ssubscribed\\sfor\\s6\\smonths!;tmi-sent-ts=1507246572675;user-id=87654321 :tmi.twitch.tv USERNOTICE #dallas :Great stream -- keep it up!",
+      '@badges=staff/1,broadcaster/1,turbo/1;color=#008000;display-name=ronni;emotes=;id=db25007f-7a18-43eb-9379-80131e44d633;login=ronni;mod=0;msg-id=resub;msg-param-cumulative-months=6;room-id=12345678;subscriber=1;system-msg=ronni\\shas\\ssubscribed\\sfor\\s6\\smonths!;tmi-sent-ts=1507246572675;user-id=87654321 :tmi.twitch.tv USERNOTICE #dallas :Great stream -- keep it up!',
     );
     expect(resub).toMatchObject({
       id: 'db25007f-7a18-43eb-9379-80131e44d633',

@@ -86,7 +86,10 @@ function connectOnce(options: TwitchChatOptions, channel: string, onMessage: (m:
     const stop = () => end({ kind: 'stopped' });
     const heard = () => {
       clearTimeout(quiet);
-      quiet = setTimeout(() => end({ kind: 'dropped', joined, reason: `no word from Twitch for ${(options.quietMs ?? QUIET_MS) / 1000} s` }), options.quietMs ?? QUIET_MS);
+      quiet = setTimeout(
+        () => end({ kind: 'dropped', joined, reason: `no word from Twitch for ${(options.quietMs ?? QUIET_MS) / 1000} s` }),
+        options.quietMs ?? QUIET_MS,
+      );
     };
     try {
       socket = new WebSocket(options.url);

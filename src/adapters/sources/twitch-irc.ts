@@ -54,6 +54,10 @@ const ESCAPES: Record<string, string> = { ':': ';', s: ' ', '\\': '\\', r: '\r',
 /** Twitch's badges Kura shows (`badges=broadcaster/1,subscriber/12`); the others (vip, turbo, bits…) say nothing of the author's place in the channel. */
 const BADGES: Record<string, ChatBadge> = { broadcaster: 'owner', moderator: 'moderator', subscriber: 'member', founder: 'member', partner: 'verified' };
 
+/** A CTCP message's marker (`/me` is `\u0001ACTION words\u0001`). */
+const CTCP = '\u0001';
+const ACTION = `${CTCP}ACTION `;
+
 /** Where an emote's image is (Twitch's emote CDN, https://dev.twitch.tv/docs/irc/emotes/). */
 const emoteUrl = (id: string) => `https://static-cdn.jtvnw.net/emoticons/v2/${encodeURIComponent(id)}/default/dark/1.0`;
 
@@ -70,7 +74,8 @@ export function readTwitchMessage(line: IrcLine): ChatMessage | null {
   if (!tags.id || !/^\d+$/.test(tags['tmi-sent-ts'] ?? '') || !Number.isFinite(sentAt)) return null;
   const login = line.command === 'USERNOTICE' ? (tags.login ?? '') : (line.nick ?? tags.login ?? '');
   // `/me` arrives as a CTCP ACTION; the emotes' places count from after its marker
-  const said = (line.params[1] ?? '').replace(/^\u0001ACTION (.*?)\u0001?$/s, '$1');
+  const written = line.params[1] ?? '';
+  const said = written.startsWith(ACTION) ? written.slice(ACTION.length, written.endsWith(CTCP) ? -1 : undefined) : written;
   const notice = line.command === 'USERNOTICE' ? (tags['system-msg'] ?? '').trim() : '';
   const bits = Number(tags.bits);
   return {

@@ -1,11 +1,11 @@
 // Decisions: docs/decisions/0037-how-a-capture-ends.md, docs/decisions/0070-youtube-fragments-from-the-first.md, docs/decisions/0088-youtube-ends-only-when-it-says-so.md
 import { AppError } from '../errors.js';
-import { hasLiveChat } from '../chat/chat.js';
 import { nextCaptureState } from './capture-lifecycle.js';
 import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
 import { redactUrlsIn } from '../sources/public-url.js';
+import { hasLiveChat } from '../vocabulary.js';
 import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, PlaylistSource, Renewal, StreamRecorder } from './ports.js';
 import type { Livestream } from '../records/livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';

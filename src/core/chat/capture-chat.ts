@@ -1,7 +1,8 @@
 // Decisions: docs/decisions/0113-chat-capture-job.md, docs/decisions/0137-twitch-chat-over-irc.md
-import { hasLiveChat, type ChatMessage, type ChatPlatform } from './chat.js';
+import type { ChatMessage } from './chat.js';
 import type { ChatLog, ChatSource } from './ports.js';
 import type { LivestreamRepo } from '../records/ports.js';
+import { hasLiveChat, type ChatPlatform } from '../vocabulary.js';
 
 export interface ChatDeps {
   livestreams: LivestreamRepo;

@@ -1,15 +1,3 @@
-// Decisions: docs/decisions/0137-twitch-chat-over-irc.md
-import type { Platform } from '../vocabulary.js';
-
-/** The platforms whose live chat Kura captures, each read by its own ChatSource (decision 0137). */
-export const CHAT_PLATFORMS = ['youtube', 'twitch'] as const satisfies readonly Platform[];
-export type ChatPlatform = (typeof CHAT_PLATFORMS)[number];
-
-/** Whether a record of `platform` has a live chat Kura captures beside its video. */
-export function hasLiveChat(platform: Platform): platform is ChatPlatform {
-  return (CHAT_PLATFORMS as readonly Platform[]).includes(platform);
-}
-
 /** What a chat author is to the channel, as the platform's badges say (Twitch's broadcaster is the owner, its subscriber a member). */
 export type ChatBadge = 'owner' | 'moderator' | 'member' | 'verified';
 
