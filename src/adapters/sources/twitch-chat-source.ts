@@ -37,6 +37,7 @@ export function createTwitchChatSource(options: TwitchChatOptions): ChatSource {
       let failed = 0;
       while (!signal.aborted) {
         const outcome = await connectOnce(options, channel, onMessage, signal);
+        if (outcome.kind === 'reconnect') failed = 0;
         if (outcome.kind !== 'dropped') continue;
         failed = outcome.joined ? 1 : failed + 1;
         if (failed >= tries) throw new Error(`Twitch's chat of #${channel} could not be read (${failed} connections in a row): ${outcome.reason}`);
