@@ -59,6 +59,8 @@ export interface Config {
   readonly ytdlpAutoUpdate: boolean;
   /** KURA_YTDLP_CHANNEL: `stable` releases, or `nightly` ones (PyPI pre-releases), for the installer and the daily update. */
   readonly ytdlpChannel: 'stable' | 'nightly';
+  /** KURA_TWITCH_CHAT_URL: Twitch's IRC over WebSocket, where a Twitch stream's chat is read (decision 0137). */
+  readonly twitchChatUrl: string;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
@@ -180,6 +182,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     ytdlpAutoUpdate: oneOf('KURA_YTDLP_AUTO_UPDATE', ['true', 'false'], 'true') === 'true',
     ytdlpChannel: oneOf('KURA_YTDLP_CHANNEL', ['stable', 'nightly'], 'stable'),
     ytdlpCookies: read('KURA_YTDLP_COOKIES') ? path.resolve(cwd, read('KURA_YTDLP_COOKIES') as string) : null,
+    twitchChatUrl: parseWebSocketUrl('KURA_TWITCH_CHAT_URL', read('KURA_TWITCH_CHAT_URL') ?? 'wss://irc-ws.chat.twitch.tv:443', problems),
     storage: parseStorage(readers, problems, (name, raw) => parseHttpUrl(name, raw, problems)),
     verify: {
       everyDays: integer('KURA_VERIFY_EVERY_DAYS', 30, 1, 3650),
@@ -216,6 +219,12 @@ function parseHttpUrl(name: string, raw: string, problems: string[]): string {
     problems.push(`${name} must be an http(s) URL (got "${raw}")`);
     return raw;
   }
+}
+
+function parseWebSocketUrl(name: string, raw: string, problems: string[]): string {
+  if (/^wss?:\/\/[^/?#\s]+/i.test(raw) && URL.canParse(raw)) return raw;
+  problems.push(`${name} must be a ws:// or wss:// URL (got "${raw}")`);
+  return raw;
 }
 
 function parsePublicUrl(raw: string, problems: string[]): string {

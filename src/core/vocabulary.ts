@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0137-twitch-chat-over-irc.md
 /**
  * Words every core domain shares (the kernel, with errors.ts, ids.ts and rate-limit.ts): a record's
  * platform and status, the shapes of ids, and an archive's integrity. It imports nothing, so any
@@ -15,6 +16,15 @@ export const LIVESTREAM_STATUSES = ['upcoming', 'live', 'finished', 'failed'] as
  */
 export type Platform = 'youtube' | 'hls' | 'twitch' | 'site';
 export const PLATFORMS = ['youtube', 'hls', 'twitch', 'site'] as const satisfies readonly Platform[];
+
+/** The platforms whose live chat Kura captures beside the video, each read by its own chat source (decision 0137). */
+export const CHAT_PLATFORMS = ['youtube', 'twitch'] as const satisfies readonly Platform[];
+export type ChatPlatform = (typeof CHAT_PLATFORMS)[number];
+
+/** Whether a record of `platform` has a live chat Kura captures. */
+export function hasLiveChat(platform: Platform): platform is ChatPlatform {
+  return (CHAT_PLATFORMS as readonly Platform[]).includes(platform);
+}
 
 /** Record ids: a YouTube video id, or an id Kura generated; safe in URLs and object keys. */
 export const LIVESTREAM_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';

@@ -16,6 +16,7 @@ import { createExpiredPurger } from '../adapters/db/expired-purger.js';
 import { createHostPacer } from '../adapters/follows/host-pacer.js';
 import { createSweepRepo } from '../adapters/db/sweep-repo.js';
 import { createFfmpegTools } from '../adapters/media/ffmpeg-tools.js';
+import { createTwitchChatSource } from '../adapters/sources/twitch-chat-source.js';
 import { createYouTubeChatSource } from '../adapters/sources/youtube-chat-source.js';
 import type { Config } from '../config/config.js';
 import type { ArchiveStore } from '../core/archive/ports.js';
@@ -93,7 +94,10 @@ function createWorkerDeps(config: Config, parts: WorkerParts, log: Logger, activ
     fetchImage: sources.fetchImage,
     chats: database.chats,
     chatArchive: chatArchive({ chats: database.chats, store, spool }),
-    chatSource: createYouTubeChatSource({ ytdlp: ytdlpOf(config), dir: path.join(spoolDirOf(config), 'chats') }),
+    chatSources: {
+      youtube: createYouTubeChatSource({ ytdlp: ytdlpOf(config), dir: path.join(spoolDirOf(config), 'chats') }),
+      twitch: createTwitchChatSource({ url: config.twitchChatUrl }),
+    },
   };
 }
 

@@ -21,12 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-async function liveYouTubeRecord(id: string): Promise<void> {
+async function liveYouTubeRecord(id: string, platform: 'youtube' | 'twitch' | 'site' = 'youtube'): Promise<void> {
   await db.livestreams.upsertMany([
     {
       id,
-      platform: 'youtube',
-      sourceUrl: `https://www.youtube.com/watch?v=${id}`,
+      platform,
+      sourceUrl: platform === 'youtube' ? `https://www.youtube.com/watch?v=${id}` : `https://www.twitch.tv/alice#kura-broadcast=${id}`,
       status: 'live',
       failureReason: null,
       title: id,
@@ -61,6 +61,9 @@ const chattering = (count: number, sent: () => void): ChatSource => ({
       signal.addEventListener('abort', () => resolve('ended'));
     }),
 });
+const notFollowed: ChatSource = { follow: () => Promise.reject(new Error('this platform’s chat source was asked')) };
+/** The chat sources of a YouTube record's test: Twitch's is never asked. */
+const onlyYouTube = (youtube: ChatSource) => ({ youtube, twitch: notFollowed });
 const worker = (signal = new AbortController().signal) => ({ workerId: 'chat-worker', staleAfterSeconds: 3, signal, flushMs: 50 });
 
 describe('the capture-chat job', () => {
@@ -68,7 +71,7 @@ describe('the capture-chat job', () => {
     await liveYouTubeRecord('chatjob0001');
     let sent!: () => void;
     const allSent = new Promise<void>((resolve) => (sent = resolve));
-    const job = captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: chattering(5, sent) }, 'chatjob0001', worker());
+    const job = captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(chattering(5, sent)) }, 'chatjob0001', worker());
     await allSent;
     await captures.end('chatjob0001', 'endlist');
     await job;
@@ -85,7 +88,9 @@ describe('the capture-chat job', () => {
         throw new Error('yt-dlp could not follow the chat: HTTP Error 403');
       },
     };
-    await expect(captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: failing }, 'chatjob0002', worker())).rejects.toThrow(/HTTP Error 403/);
+    await expect(captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(failing) }, 'chatjob0002', worker())).rejects.toThrow(
+      /HTTP Error 403/,
+    );
     expect(await chats().count('chatjob0002')).toBe(2);
     expect(await chats().state('chatjob0002')).toEqual({
       state: 'capturing',
@@ -99,7 +104,7 @@ describe('the capture-chat job', () => {
     // the retry resumes: the messages it fetches again are stored once
     let sent!: () => void;
     const allSent = new Promise<void>((resolve) => (sent = resolve));
-    const retry = captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: chattering(4, sent) }, 'chatjob0002', worker());
+    const retry = captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(chattering(4, sent)) }, 'chatjob0002', worker());
     await allSent;
     await captures.end('chatjob0002', 'endlist');
     await retry;
@@ -109,14 +114,36 @@ describe('the capture-chat job', () => {
   it('marks a stream whose chat is off as having none, and leaves a held chat to its worker', async () => {
     await liveYouTubeRecord('chatjob0003');
     const off: ChatSource = { follow: async () => 'none' };
-    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: off }, 'chatjob0003', worker());
+    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(off) }, 'chatjob0003', worker());
     expect((await chats().state('chatjob0003'))?.state).toBe('none');
 
     await liveYouTubeRecord('chatjob0004');
     expect(await chats().claim('chatjob0004', 'another-worker', 30)).toBe(true);
     const unused: ChatSource = { follow: () => Promise.reject(new Error('not followed twice')) };
-    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSource: unused }, 'chatjob0004', worker());
+    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: onlyYouTube(unused) }, 'chatjob0004', worker());
     expect(await chats().state('chatjob0004')).toEqual({ state: 'capturing', held: true, detail: null, filedAt: null });
+  });
+});
+
+describe('the chat of a record of another platform', () => {
+  it("is read by the record's platform's source (Twitch's); a site's record has none to capture", async () => {
+    await liveYouTubeRecord('twitch-1001', 'twitch');
+    const asked: string[] = [];
+    const twitch: ChatSource = {
+      follow: async (url, onMessage) => {
+        asked.push(url);
+        onMessage(message(1));
+        return 'ended';
+      },
+    };
+    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: { youtube: notFollowed, twitch } }, 'twitch-1001', worker());
+    expect(asked).toEqual(['https://www.twitch.tv/alice#kura-broadcast=twitch-1001']);
+    expect(await chats().count('twitch-1001')).toBe(1);
+    expect((await chats().state('twitch-1001'))?.state).toBe('ended');
+
+    await liveYouTubeRecord('site-1002', 'site');
+    await captureChat({ livestreams: db.livestreams, chats: chats(), chatSources: { youtube: notFollowed, twitch: notFollowed } }, 'site-1002', worker());
+    expect(await chats().state('site-1002')).toBeNull();
   });
 });
 

@@ -139,7 +139,7 @@ function workerDeps(media: MediaTools): WorkerDeps {
     fetchImage: unused,
     chats,
     chatArchive: chatArchive({ chats, store, spool }),
-    chatSource: { follow: unused },
+    chatSources: { youtube: { follow: unused }, twitch: { follow: unused } },
   };
 }
 

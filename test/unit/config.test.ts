@@ -10,6 +10,12 @@ describe('configuration', () => {
     expect(parseConfig({ KURA_YTDLP_COOKIES: '/etc/kura/cookies.txt' }, '/srv/kura').ytdlpCookies).toBe('/etc/kura/cookies.txt');
   });
 
+  it("reads KURA_TWITCH_CHAT_URL: Twitch's IRC over WebSocket unless another ws:// or wss:// URL is named", () => {
+    expect(parseConfig({ KURA_TWITCH_CHAT_URL: 'ws://127.0.0.1:6667' }).twitchChatUrl).toBe('ws://127.0.0.1:6667');
+    for (const wrong of ['https://irc-ws.chat.twitch.tv', 'irc-ws.chat.twitch.tv:443', 'wss://'])
+      expect(() => parseConfig({ KURA_TWITCH_CHAT_URL: wrong }), wrong).toThrow('KURA_TWITCH_CHAT_URL must be a ws:// or wss:// URL');
+  });
+
   it('reads KURA_YTDLP_CHANNEL: stable unless nightly is asked for', () => {
     expect(parseConfig({}, '/srv/kura').ytdlpChannel).toBe('stable');
     expect(parseConfig({ KURA_YTDLP_CHANNEL: 'nightly' }, '/srv/kura').ytdlpChannel).toBe('nightly');
@@ -32,6 +38,7 @@ describe('configuration', () => {
       corsOrigins: ['*'],
       originalHeaders: false,
       trustProxy: [],
+      twitchChatUrl: 'wss://irc-ws.chat.twitch.tv:443',
       logLevel: 'info',
       logFormat: 'auto',
       readCacheEntries: 1000,

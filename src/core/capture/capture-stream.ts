@@ -5,6 +5,7 @@ import type { Capture, FragmentFormatIds } from './capture.js';
 import { FragmentsUnavailable } from './fragment-tracks.js';
 import { keepLease } from './lease.js';
 import { redactUrlsIn } from '../sources/public-url.js';
+import { hasLiveChat } from '../vocabulary.js';
 import type { CaptureLease, CaptureStates, EncoderLog, FragmentRecorder, PlaylistSource, Renewal, StreamRecorder } from './ports.js';
 import type { Livestream } from '../records/livestream.js';
 import type { LivestreamRepo } from '../records/ports.js';
@@ -63,7 +64,7 @@ export async function captureStream(deps: CaptureDeps, id: string, worker: Recor
   }
   if (record.status !== 'live') await deps.livestreams.transition(id, { type: 'went_live', at: new Date() });
   // its chat is a job of its own (any worker's), asked again whenever the capture resumes; it never holds the video up
-  if (record.platform === 'youtube') await deps.scheduler.chat(id);
+  if (hasLiveChat(record.platform)) await deps.scheduler.chat(id);
   const reason = await recordIt(deps, record, capture, recording, worker);
   await deps.captures.end(id, reason);
   await deps.scheduler.finalize(id);

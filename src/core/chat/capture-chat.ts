@@ -1,12 +1,14 @@
-// Decisions: docs/decisions/0113-chat-capture-job.md
+// Decisions: docs/decisions/0113-chat-capture-job.md, docs/decisions/0137-twitch-chat-over-irc.md
 import type { ChatMessage } from './chat.js';
 import type { ChatLog, ChatSource } from './ports.js';
 import type { LivestreamRepo } from '../records/ports.js';
+import { hasLiveChat, type ChatPlatform } from '../vocabulary.js';
 
 export interface ChatDeps {
   livestreams: LivestreamRepo;
   chats: ChatLog;
-  chatSource: ChatSource;
+  /** Each platform's chat, read its own way (YouTube's through yt-dlp, Twitch's over IRC). */
+  chatSources: Record<ChatPlatform, ChatSource>;
 }
 
 export interface ChatWorker {
@@ -19,7 +21,7 @@ export interface ChatWorker {
 }
 
 /**
- * Captures the live chat of a YouTube stream while its video is captured, as `workerId`: stores
+ * Captures the live chat of a stream (YouTube's, Twitch's: hasLiveChat) while its video is captured, as `workerId`: stores
  * its messages as they arrive (each batch renews the chat's lease) and stops when the video
  * capture ends, when the chat ends, or when the stream proves to have none. Resuming a chat
  * stores only the messages not stored yet. Returns quietly when the record has no chat to
@@ -29,7 +31,8 @@ export interface ChatWorker {
  */
 export async function captureChat(deps: ChatDeps, id: string, worker: ChatWorker): Promise<void> {
   const record = await deps.livestreams.findById(id);
-  if (record === null || record.status !== 'live' || record.platform !== 'youtube') return;
+  if (record === null || record.status !== 'live' || !hasLiveChat(record.platform)) return;
+  const chatSource = deps.chatSources[record.platform];
   if (!(await deps.chats.claim(id, worker.workerId, worker.staleAfterSeconds))) return;
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -37,7 +40,7 @@ export async function captureChat(deps: ChatDeps, id: string, worker: ChatWorker
   const batches = storeInBatches(deps.chats, id, worker, () => stop.abort());
   let end: Awaited<ReturnType<ChatSource['follow']>>;
   try {
-    end = await deps.chatSource.follow(record.sourceUrl, batches.push, stop.signal);
+    end = await chatSource.follow(record.sourceUrl, batches.push, stop.signal);
   } catch (error) {
     await settle(deps, id, worker, batches.flush, (error as Error).message);
     throw error;

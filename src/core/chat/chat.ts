@@ -1,4 +1,4 @@
-/** What a chat author is to the channel, as YouTube's badges say. */
+/** What a chat author is to the channel, as the platform's badges say (Twitch's broadcaster is the owner, its subscriber a member). */
 export type ChatBadge = 'owner' | 'moderator' | 'member' | 'verified';
 
 /** One message of a live chat, as captured. */
@@ -12,7 +12,10 @@ export interface ChatMessage {
   text: string;
   /** The channel's own emoji the text names by shortcut, with their image. */
   emojis: Array<{ shortcut: string; url: string }>;
-  /** A paid message (Super Chat): the amount in `currency` (ISO 4217 when known, else the symbol shown) and the amount as shown. */
+  /**
+   * A paid message (YouTube's Super Chat, Twitch's cheer): the amount in `currency` (ISO 4217 when
+   * known, else the symbol shown; `bits` for a cheer) and the amount as shown.
+   */
   paid: { amount: number; currency: string; text: string } | null;
 }
 

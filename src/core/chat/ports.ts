@@ -3,7 +3,7 @@ import type { ChatLine, ChatMessage, ChatState } from './chat.js';
 /** How a chat stopped on its own: the stream's chat ended, or the stream has none. */
 export type ChatEnd = 'ended' | 'none';
 
-/** A stream's live chat as it is sent (YouTube through yt-dlp). */
+/** A stream's live chat as it is sent (YouTube's through yt-dlp, Twitch's over its IRC). */
 export interface ChatSource {
   /**
    * Follows the chat of `sourceUrl`, handing each message on as it arrives, until the chat ends,

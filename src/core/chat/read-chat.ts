@@ -14,7 +14,7 @@ export interface ChatReadDeps {
 
 /** A page of the chat on the archive's timeline. */
 export interface ChatPage {
-  /** `none`: the stream has no chat (not YouTube, chat disabled, or recorded before chats were). */
+  /** `none`: the stream has no chat (neither YouTube's nor Twitch's, chat disabled, or recorded before chats were). */
   state: ChatState;
   archiveStart: Date | null;
   messages: ChatLine[];

@@ -39,30 +39,32 @@ export const ChatQuerySchema = Type.Object(
 
 const ChatStateSchema = Type.Union([Type.Literal('capturing'), Type.Literal('ended'), Type.Literal('none'), Type.Literal('failed')], {
   description:
-    'capturing: recorded now; ended: recorded; none: the stream has no chat (not YouTube, or its chat is off); failed: Kura gave up on it (what it kept is served)',
+    'capturing: recorded now; ended: recorded; none: the stream has no chat (not from YouTube or Twitch, or its chat is off); failed: Kura gave up on it (what it kept is served)',
 });
 
 export const ChatMessageSchema = Type.Object({
-  id: Type.String({ description: "YouTube's id of the message" }),
+  id: Type.String({ description: "the platform's id of the message (YouTube's, Twitch's)" }),
   offset: Type.Number({ description: "seconds from the archive's start (its first captured segment); negative before it" }),
-  time: Type.String({ format: 'date-time', description: 'when YouTube says it was sent' }),
+  time: Type.String({ format: 'date-time', description: 'when the platform says it was sent' }),
   author: Type.Object({
     name: Type.String(),
-    channelId: Type.String(),
+    channelId: Type.String({ description: "the author's channel: YouTube's channel id, or twitch:{login}" }),
     badges: Type.Array(Type.Union([Type.Literal('owner'), Type.Literal('moderator'), Type.Literal('member'), Type.Literal('verified')])),
   }),
-  text: Type.String({ description: "Unicode emoji as themselves; the channel's own emoji as their shortcut (see emojis)" }),
+  text: Type.String({ description: "Unicode emoji as themselves; the channel's own emoji as their shortcut, Twitch's emotes as their name (see emojis)" }),
   emojis: Type.Optional(
-    Type.Array(Type.Object({ shortcut: Type.String(), url: Type.String() }), { description: "the channel's own emoji in the text, with their image" }),
+    Type.Array(Type.Object({ shortcut: Type.String(), url: Type.String() }), {
+      description: "the channel's own emoji (Twitch's emotes) in the text, with their image",
+    }),
   ),
   paid: Type.Optional(
     Type.Object(
       {
         amount: Type.Number(),
-        currency: Type.String({ description: 'ISO 4217 when known, else the symbol YouTube showed' }),
-        text: Type.String({ description: 'the amount as YouTube showed it, e.g. ¥1,000' }),
+        currency: Type.String({ description: 'ISO 4217 when known, else the symbol YouTube showed; bits for a Twitch cheer' }),
+        text: Type.String({ description: 'the amount as shown, e.g. ¥1,000 or 100 bits' }),
       },
-      { description: 'a Super Chat' },
+      { description: 'a Super Chat, or a Twitch cheer' },
     ),
   ),
 });
