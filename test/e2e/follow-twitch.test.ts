@@ -1,8 +1,10 @@
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { YTDLP_STAND_IN } from '../support/app.js';
+import { freePort, launchBrowser, screenshot, seriousViolations } from '../support/browser.js';
 import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startHelixStandIn, type HelixStandIn } from '../support/helix-stand-in.js';
@@ -21,6 +23,7 @@ let cwd: string;
 let twitch: HelixStandIn;
 let fixture: HlsFixture | null = null;
 let kura: KuraProcess | null = null;
+let browser: Browser | null = null;
 
 beforeEach(async () => {
   db = await createTestDatabase();
@@ -30,6 +33,8 @@ beforeEach(async () => {
   twitch.users.set('alice', 'Alice');
 });
 afterEach(async () => {
+  await browser?.close();
+  browser = null;
   kura?.child.kill('SIGKILL');
   await kura?.exited;
   kura = null;
@@ -61,7 +66,8 @@ describe('a followed Twitch channel (Helix and yt-dlp stand-ins)', () => {
     const added = await runKura(['follow', 'add', 'https://www.twitch.tv/Alice', '--title-exclude', 'rerun'], env(), cwd);
     expect(added.code, added.stderr).toBe(0);
     const followId = added.stdout.trim();
-    kura = spawnKura(['serve'], env(), cwd);
+    const port = String(await freePort());
+    kura = spawnKura(['serve'], { ...env(), PORT: port, KURA_PUBLIC_URL: `http://127.0.0.1:${port}` }, cwd);
     const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
     // offline: the follow asks Helix, and queues nothing
     await twitch.asked('/helix/streams', 2);
@@ -94,6 +100,19 @@ describe('a followed Twitch channel (Helix and yt-dlp stand-ins)', () => {
     const download = await fetch(`${api}/api/download/${RECORD_ID}/video`, { method: 'HEAD' });
     expect(download.status).toBe(200);
     expect(Number(download.headers.get('content-length'))).toBe((await stat(file)).size);
+
+    // the archive page plays it, its timeline marking where the ads were cut; the mark seeks there
+    browser = await launchBrowser();
+    const page = await (await browser.newContext({ baseURL: api })).newPage();
+    await page.goto(`/archive/${RECORD_ID}`);
+    const player = page.locator('[data-testid=player][data-mode=archive]');
+    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.duration)).toBeCloseTo(17, 0);
+    const cut = page.getByTestId('chapter-bar').getByRole('button', { name: '0:03 of ads at 0:08', exact: true });
+    await cut.click();
+    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(8, 1);
+    expect(await page.getByTestId('ad-breaks').innerText()).toBe('0:03 of ads at 0:08');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'twitch-archive-ad-cut');
 
     // the follow's page says what it queued; Helix was asked about every followed login at once
     const follow = await fetch(`${api}/api/follows/${followId}`).then((r) => r.json());
