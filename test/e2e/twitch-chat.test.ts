@@ -92,8 +92,7 @@ describe('the chat of a Twitch stream (IRC stand-in)', () => {
     // the chat left the channel when the video capture ended
     expect(irc.connections.map((c) => c.closedBy)).toEqual(['client', 'client']);
 
-    // archived: read from the archive's chat file, each message as Twitch described it (a read
-    // that falls between finalize filing the chat and deleting its rows may answer none: asked again)
+    // archived: read from the archive's chat file, each message as Twitch described it
     const archived = await servedChat(api, (chat) => chat.state === 'ended' && chat.messages.length >= 13);
     expect(archived.state).toBe('ended');
     expect(archived.messages.map((m) => m.id)).toEqual(whileLive.messages.map((m) => m.id));

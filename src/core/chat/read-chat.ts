@@ -32,15 +32,27 @@ export async function getChatWindow(deps: ChatReadDeps, id: string, range: { fro
     throw new AppError('invalid', 'invalid_parameter', `The window's "from" (${range.from}) must come before its "to" (${range.to}).`);
   await getLivestream(deps, id);
   const chat = await deps.chats.state(id);
-  if (chat?.filedAt) {
-    const { messages, truncated } = windowOf(await filedLines(deps, id, chat.filedAt), range);
-    const next = truncated ? (messages.at(-1)?.offset ?? null) : null;
-    return { state: chat.state, archiveStart: await deps.chats.archiveStart(id), messages, next };
-  }
+  if (chat?.filedAt) return filedWindow(deps, id, chat, range);
   const window = chat === null ? null : await deps.chats.window(id, range);
   if (chat === null || window === null) return { state: 'none', archiveStart: null, messages: [], next: null };
+  if (window.messages.length === 0 && chat.state !== 'capturing') {
+    // filed between the two reads (its rows deleted once its file was stored): read from the file
+    const again = await deps.chats.state(id);
+    if (again?.filedAt) return filedWindow(deps, id, again, range);
+  }
   const messages = window.messages.map((m) => toChatLine(m, window.archiveStart));
   return { state: chat.state, archiveStart: window.archiveStart, messages, next: window.truncated ? (messages.at(-1)?.offset ?? null) : null };
+}
+
+async function filedWindow(
+  deps: ChatReadDeps,
+  id: string,
+  chat: { state: ChatState; filedAt: Date | null },
+  range: { from: number; to: number; limit: number },
+): Promise<ChatPage> {
+  const { messages, truncated } = windowOf(await filedLines(deps, id, chat.filedAt as Date), range);
+  const next = truncated ? (messages.at(-1)?.offset ?? null) : null;
+  return { state: chat.state, archiveStart: await deps.chats.archiveStart(id), messages, next };
 }
 
 /** How many chat messages each minute of the archive holds (minute 0 first). Throws `livestream_not_found`. */
