@@ -1,58 +1,24 @@
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { YTDLP_STAND_IN } from '../support/app.js';
-import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { e2eEnv } from '../support/serve-env.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { probe, SEGMENT_REQUEST, startHlsFixture, stitchAds, type HlsFixture } from '../support/hls-fixture.js';
-import { waitForRecord } from '../support/records.js';
-import { ALICE_STREAM, aliceOnTwitch, sitesSay as sitesSayTo } from '../support/live-site-state.js';
+import { describe, expect, it } from 'vitest';
+import { probe, SEGMENT_REQUEST, stitchAds } from '../support/hls-fixture.js';
+import { ALICE_STREAM, aliceOnTwitch as alice } from '../support/live-site-state.js';
+import { useSiteHarness } from '../support/site-harness.js';
 
 // Live sites other than YouTube through yt-dlp (decision 0133), with the STAND-IN yt-dlp answering
 // as its Twitch, TwitCasting and niconico extractors do (test/support/yt-dlp-sites.mjs) and a live
 // HLS fixture on 127.0.0.1 as the site's playlist.
 const RECORD_ID = `twitch-${ALICE_STREAM}`;
-let db: TestDatabase;
-let cwd: string;
-let stateFile: string;
-let fixture: HlsFixture | null = null;
-let kura: KuraProcess | null = null;
-
-beforeEach(async () => {
-  db = await createTestDatabase();
-  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-sites-'));
-  await chmod(cwd, 0o755);
-  stateFile = path.join(cwd, 'yt-dlp-state.json');
-});
-afterEach(async () => {
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  kura = null;
-  await fixture?.close();
-  fixture = null;
-  await db.drop();
-  await rm(cwd, { recursive: true, force: true });
-});
-
-const calls = () => path.join(cwd, 'yt-dlp-calls.log');
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { YTDLP_PATH: YTDLP_STAND_IN, YTDLP_STAND_IN_STATE: stateFile });
-const sitesSay = (sites: object) => sitesSayTo(stateFile, calls(), sites);
-const archive = (url: string) => runKura(['archive', url], env(), cwd);
-const alice = aliceOnTwitch;
+const h = useSiteHarness();
 
 describe('archiving the live stream of a site yt-dlp opens (yt-dlp stand-in)', () => {
   it('records a Twitch channel’s broadcast under its id without its ads, across a playlist URL that expires, and refuses the channel once offline', async () => {
-    fixture = await startHlsFixture({ seconds: 20 });
+    const fixture = await h.startFixture({ seconds: 20 });
     // a mid-roll: segments 8–10 (3 s) are ads Twitch stitched in
     fixture.playlistEdit = stitchAds([8, 9, 10]);
-    kura = spawnKura(['serve'], env(), cwd);
-    const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+    const api = await h.serve();
     const encoded = fixture.start();
     await fixture.onAir();
-    await sitesSay(alice(`${fixture.url}?token=first`));
-    const queued = await archive('https://www.twitch.tv/Alice');
+    await h.sitesSay(alice(`${fixture.url}?token=first`));
+    const queued = await h.archive('https://www.twitch.tv/Alice');
     expect(queued.code, queued.stderr).toBe(0);
     expect(queued.stdout).toContain(RECORD_ID);
     const record = await fetch(`${api}/api/video/${RECORD_ID}`).then((r) => r.json());
@@ -65,10 +31,10 @@ describe('archiving the live stream of a site yt-dlp opens (yt-dlp stand-in)', (
     });
     await fixture.seen(SEGMENT_REQUEST, 5);
     // Twitch's token expires: the old playlist URL answers 403, and yt-dlp hands out a fresh one
-    await sitesSay(alice(`${fixture.url}?token=second`));
+    await h.sitesSay(alice(`${fixture.url}?token=second`));
     fixture.fail = (_path, rawUrl) => (rawUrl.includes('token=first') ? 403 : null);
     await encoded;
-    const done = await waitForRecord(db.url, RECORD_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await h.settled(RECORD_ID);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     const details = await fetch(`${api}/api/video/${RECORD_ID}`).then((r) => r.json());
     // the ads are cut, not lost: the archive is complete, and says where they were
@@ -79,44 +45,40 @@ describe('archiving the live stream of a site yt-dlp opens (yt-dlp stand-in)', (
     expect(log).toMatch(/ad cut: sequences 8-\d+ /);
     expect(log).toMatch(/ad cut: sequences \d+-10 /);
     // every second of the stream but the ads' 3 (30 frames a second), and no ad segment fetched
-    expect((await probe(path.join(cwd, 'data', 'archive', 'archives', RECORD_ID, `${RECORD_ID}.mp4`))).frames).toBe(510);
+    expect((await probe(h.archivedFile(RECORD_ID))).frames).toBe(510);
     expect(fixture.requests.filter((request) => /seg0*(8|9|10)\.ts$/.test(request))).toEqual([]);
     // each look left yt-dlp's generic extractor out: only a site's own extractor opens a URL
-    const runs = (await readFile(calls(), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as string[]);
+    const runs = await h.ytDlpRuns();
     expect(runs.length).toBeGreaterThan(1);
     expect(runs.every((run) => run.join(' ').includes('--use-extractors default,-generic'))).toBe(true);
 
-    await sitesSay(alice(fixture.url, false));
-    const offline = await archive('https://www.twitch.tv/alice');
+    await h.sitesSay(alice(fixture.url, false));
+    const offline = await h.archive('https://www.twitch.tv/alice');
     expect(offline.code).toBe(1);
     expect(offline.stderr).toContain('This channel is not live now. To record its next stream, follow the channel (Follows).');
   });
 
   it('records a TwitCasting live with the Origin and Referer its CDN answers only with', async () => {
-    fixture = await startHlsFixture({ seconds: 10 });
+    const fixture = await h.startFixture({ seconds: 10 });
     // as TwitCasting's CDN: no playlist or segment without the site's own Origin and Referer
     fixture.fail = (_path, _url, headers) => (headers.origin === 'https://twitcasting.tv' && headers.referer === 'https://twitcasting.tv/' ? null : 403);
-    kura = spawnKura(['serve'], env(), cwd);
-    await kura.waitForLog((l) => l.msg === 'kura api listening');
+    await h.serve();
     const encoded = fixture.start();
     await fixture.onAir();
-    await sitesSay({ twitcasting: { bob: { live: true, movieId: 812345, title: 'ゲーム配信', hlsUrl: fixture.url, websocket: true } } });
-    const queued = await archive('https://twitcasting.tv/bob');
+    await h.sitesSay({ twitcasting: { bob: { live: true, movieId: 812345, title: 'ゲーム配信', hlsUrl: fixture.url, websocket: true } } });
+    const queued = await h.archive('https://twitcasting.tv/bob');
     expect(queued.code, queued.stderr).toBe(0);
     await encoded;
-    const done = await waitForRecord(db.url, 'twitcasting-812345', (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await h.settled('twitcasting-812345');
     expect(done.status, done.failure_reason ?? '').toBe('finished');
-    expect((await db.pool.query('select source_url from livestreams where id = $1', ['twitcasting-812345'])).rows[0].source_url).toBe(
+    expect((await h.db.pool.query('select source_url from livestreams where id = $1', ['twitcasting-812345'])).rows[0].source_url).toBe(
       'https://twitcasting.tv/bob/movie/812345',
     );
-    expect((await probe(path.join(cwd, 'data', 'archive', 'archives', 'twitcasting-812345', 'twitcasting-812345.mp4'))).frames).toBe(300);
+    expect((await probe(h.archivedFile('twitcasting-812345'))).frames).toBe(300);
   });
 
   it('refuses, with the reason, a stream offered only over a WebSocket, niconico’s live HLS, a rerun and a URL no site takes', async () => {
-    await sitesSay({
+    await h.sitesSay({
       twitch: { rerun: { live: true, type: 'rerun', streamId: '7', hlsUrl: 'http://127.0.0.1:9/x.m3u8' } },
       twitcasting: { carol: { live: true, movieId: 812346 } },
       niconico: { lv345678901: { title: '生放送' } },
@@ -128,10 +90,10 @@ describe('archiving the live stream of a site yt-dlp opens (yt-dlp stand-in)', (
       ['https://example.com/watch/1', 'yt-dlp opens no site at this URL.'],
     ];
     for (const [url, reason] of refusals) {
-      const refused = await archive(url);
+      const refused = await h.archive(url);
       expect(refused.code, url).toBe(1);
       expect(refused.stderr, url).toContain(reason);
     }
-    expect((await db.pool.query('select count(*)::int as n from livestreams')).rows[0].n).toBe(0);
+    expect((await h.db.pool.query('select count(*)::int as n from livestreams')).rows[0].n).toBe(0);
   });
 });

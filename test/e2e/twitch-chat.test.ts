@@ -1,47 +1,21 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
-import { waitForRecord } from '../support/records.js';
-import { e2eEnv } from '../support/serve-env.js';
+import { ALICE_STREAM, aliceOnTwitch } from '../support/live-site-state.js';
+import { useSiteHarness } from '../support/site-harness.js';
 import { standInMessageId, startTwitchIrcStandIn, type TwitchIrcStandIn } from '../support/twitch-irc-stand-in.js';
-import { ytDlpStandIn } from '../support/yt-dlp-state.js';
 
 // A Twitch stream's chat, end to end: the yt-dlp STAND-IN answers as its Twitch extractor
 // (test/support/yt-dlp-sites.mjs, as in live-sites.test.ts), a live HLS fixture is the stream,
 // and the STAND-IN of Twitch's IRC over WebSocket (test/support/twitch-irc-stand-in.ts) is its
 // chat, through a PING and a RECONNECT; the chat is read back from the API the chat panel reads.
-const RECORD_ID = 'twitch-41234567890';
-let db: TestDatabase;
-let cwd: string;
+const RECORD_ID = `twitch-${ALICE_STREAM}`;
+const h = useSiteHarness();
 let irc: TwitchIrcStandIn;
-let fixture: HlsFixture | null = null;
-let kura: KuraProcess | null = null;
-
 beforeEach(async () => {
-  db = await createTestDatabase();
-  cwd = await mkdtemp(path.join(os.tmpdir(), 'kura-twitch-chat-'));
-  await chmod(cwd, 0o755);
   // a RECONNECT's connection is closed by the stand-in a minute later: only a client that leaves at once is back sooner
   irc = await startTwitchIrcStandIn({ reconnectGraceMs: 60_000 });
 });
 afterEach(async () => {
-  kura?.child.kill('SIGKILL');
-  await kura?.exited;
-  kura = null;
-  await fixture?.close();
-  fixture = null;
   await irc.close();
-  await db.drop();
-  await rm(cwd, { recursive: true, force: true });
-});
-
-const env = () => e2eEnv(db.url, path.join(cwd, 'data'), { ...ytDlpStandIn(cwd).env, KURA_TWITCH_CHAT_URL: irc.url });
-const aliceLive = (hlsUrl: string) => ({
-  sites: { twitch: { alice: { live: true, streamId: '41234567890', displayName: 'Alice', title: '雑談', startedAt: Math.floor(Date.now() / 1000), hlsUrl } } },
 });
 
 interface Served {
@@ -60,13 +34,12 @@ async function servedChat(api: string, done: (chat: Served) => boolean): Promise
 
 describe('the chat of a Twitch stream (IRC stand-in)', () => {
   it('is captured into the chat store and served as YouTube’s is, through a PING and a RECONNECT, until the stream ends', async () => {
-    fixture = await startHlsFixture({ seconds: 120 });
-    kura = spawnKura(['serve'], env(), cwd);
-    const api = (await kura.waitForLog((l) => l.msg === 'kura api listening')).url as string;
+    const fixture = await h.startFixture({ seconds: 120 });
+    const api = await h.serve({ KURA_TWITCH_CHAT_URL: irc.url });
     const encoded = fixture.start();
     await fixture.onAir();
-    await ytDlpStandIn(cwd).says(aliceLive(fixture.url));
-    const queued = await runKura(['archive', 'https://www.twitch.tv/alice'], env(), cwd);
+    await h.sitesSay(aliceOnTwitch(fixture.url));
+    const queued = await h.archive('https://www.twitch.tv/alice');
     expect(queued.code, queued.stderr).toBe(0);
 
     // the chat job joins Alice's channel as an anonymous viewer
@@ -87,7 +60,7 @@ describe('the chat of a Twitch stream (IRC stand-in)', () => {
 
     await fixture.finish();
     await encoded;
-    const done = await waitForRecord(db.url, RECORD_ID, (r) => r.status === 'finished' || r.status === 'failed');
+    const done = await h.settled(RECORD_ID);
     expect(done.status, done.failure_reason ?? '').toBe('finished');
     // the chat left the channel when the video capture ended
     expect(irc.connections.map((c) => c.closedBy)).toEqual(['client', 'client']);

@@ -1,15 +1,4 @@
-import { rename, writeFile } from 'node:fs/promises';
-
-/**
- * What the STAND-IN yt-dlp's sites answer (test/support/yt-dlp-sites.mjs) from now on, written to
- * its state file whole (by a rename, so the stand-in never reads half of it); its runs are noted in `calls`.
- */
-export async function sitesSay(stateFile: string, calls: string, sites: object): Promise<void> {
-  await writeFile(`${stateFile}.new`, JSON.stringify({ sites, calls }));
-  await rename(`${stateFile}.new`, stateFile);
-}
-
-/** The Twitch id of Alice's broadcast in these tests, and its record's. */
+/** The Twitch id of Alice's broadcast in these tests; her record's id is `twitch-` and this. */
 export const ALICE_STREAM = '41234567890';
 
 /** Alice's Twitch channel as yt-dlp's Twitch extractor sees it: live (or not) with its HLS at `hlsUrl`. */
