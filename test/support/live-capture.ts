@@ -35,7 +35,7 @@ export async function recordLive(at: { kura: TestApp; captures: CaptureRepo; spo
     freeBytes,
     limits: recorderLimits({ chunkSeconds: 2 }),
   });
-  expect(await recorder.record({ capture: capture!, playlist: { url: playlistUrl, headers: null }, workerId: 'worker-1' }, new AbortController().signal)).toBe(
+  expect(await recorder.record({ capture: capture!, playlist: { url: playlistUrl, headers: null, audio: [] }, workerId: 'worker-1' }, new AbortController().signal)).toBe(
     'endlist',
   );
 }

@@ -10,12 +10,21 @@ export interface FragmentFormatIds {
   codecs?: string;
 }
 
+/** A separate audio rendition recorded beside a playlist's video (`#EXT-X-MEDIA:TYPE=AUDIO` with a URI): its media playlist, language and name. */
+export interface AudioLane {
+  url: string;
+  language: string | null;
+  name: string;
+}
+
 /** A capture's progress as stored, so any worker can resume it. */
 export interface Capture {
   livestreamId: string;
   playlistUrl: string | null;
   /** Set for a capture of a source's fragments (see fragment-tracks.ts); null for one of an HLS playlist. */
   fragmentFormats: FragmentFormatIds | null;
+  /** The audio renditions a capture of an HLS playlist records beside its video (see playlist-lanes.ts); empty when its audio is in its segments. */
+  audioLanes: readonly AudioLane[];
   /** See the capture lifecycle (capture-lifecycle.ts). */
   state: CaptureState;
   endReason: string | null;

@@ -1,4 +1,5 @@
 import type { Platform } from '../vocabulary.js';
+import type { AudioLane } from '../capture/capture.js';
 
 /** What a source says about a stream's identity and schedule (YouTube knows them; HLS does not). */
 export interface StreamDetails {
@@ -37,6 +38,8 @@ export interface SourceStatus {
   playlistUrl?: string;
   /** Request headers its playlist and segments answer only with (a site's Origin and Referer, as yt-dlp lists them); absent: none. */
   playlistHeaders?: Readonly<Record<string, string>>;
+  /** The separate audio renditions to record beside the playlist's video (an HLS variant's `EXT-X-MEDIA:TYPE=AUDIO`); absent: none, its audio is in its segments. */
+  playlistAudio?: readonly AudioLane[];
   /** The adaptive formats to record fragment by fragment from the first, when live and the source offers them (YouTube). */
   fragments?: FragmentedStream;
   /** Why a live stream is recorded through its playlist although its source may offer fragments (the fallback, for the capture's log). */
