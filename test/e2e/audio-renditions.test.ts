@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCaptureHarness } from '../support/capture-harness.js';
-import { SEGMENT_REQUEST } from '../support/hls-fixture.js';
+import { INTERRUPTED_FRAMES, INTERRUPTED_SECONDS, useCaptureHarness } from '../support/capture-harness.js';
+import { probe, SEGMENT_REQUEST } from '../support/hls-fixture.js';
 
 // A multivariant playlist whose audio is a separate rendition (`#EXT-X-MEDIA:TYPE=AUDIO`), as
 // ffmpeg's -var_stream_map writes it: video-only segments, and an audio playlist per language. Kura
@@ -61,5 +63,25 @@ describe('an HLS stream whose audio is a separate rendition', () => {
       ['audio', 'jpn'],
     ]);
     for (const stream of streams) expect(stream.seconds).toBeCloseTo(SECONDS, 0);
+  });
+
+  it("resumes after its worker is killed, fetching both lanes again from where the lost disk's bytes began: every frame, and the audio the whole stream long", async () => {
+    const lostDisk = (killed: string) => rm(path.join(h.dataDir, 'spool', killed), { recursive: true });
+    const { id, api } = await h.interruptMidCapture('SIGKILL', { audioRenditions: ['en'] }, lostDisk);
+    const done = await h.settled(id);
+    expect(done.status, done.failure_reason ?? '').toBe('finished');
+    const details = await fetch(`${api}/api/video/${id}`).then((r) => r.json());
+    expect(details.capture.gaps).toEqual([]);
+    const log = await fetch(`${api}/api/download/${id}/log`).then((r) => r.text());
+    expect(log).toMatch(/from sequence 0 on is neither stored nor on this worker's disk; fetching it again/);
+    expect(log).toContain('recording audio en (audio_1) beside the video');
+    const archived = h.archivedFile(id);
+    expect((await probe(archived)).frames).toBe(INTERRUPTED_FRAMES);
+    const streams = await streamsOf(archived);
+    expect(streams.map((s) => [s.kind, s.language])).toEqual([
+      ['video', 'und'],
+      ['audio', 'eng'],
+    ]);
+    for (const stream of streams) expect(stream.seconds).toBeCloseTo(INTERRUPTED_SECONDS, 0);
   });
 });
