@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md
+// Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md, docs/decisions/0136-separate-audio-renditions-as-lanes.md
 import type { AudioLane, Capture, EndReason } from '../../core/capture/capture.js';
 import type { PlaylistSource, StreamRecorder } from '../../core/capture/ports.js';
 import { laneCount } from '../../core/capture/playlist-lanes.js';

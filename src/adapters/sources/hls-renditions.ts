@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0136-separate-audio-renditions-as-lanes.md
 import type HLS from 'hls-parser';
 import type { AudioLane } from '../../core/capture/capture.js';
 

@@ -1,3 +1,4 @@
+// Decisions: docs/decisions/0136-separate-audio-renditions-as-lanes.md
 /*
  * A capture of an HLS playlist whose audio is a separate rendition (or several, one a language)
  * records the variant's video and each rendition as lanes side by side in the same parts: with L
