@@ -267,4 +267,3 @@ export async function probe(file: string): Promise<{ duration: number; frames: n
   const json = JSON.parse(output) as { format: { duration: string }; streams: Array<{ nb_read_packets: string }> };
   return { duration: Number(json.format.duration), frames: Number(json.streams[0]?.nb_read_packets) };
 }
-

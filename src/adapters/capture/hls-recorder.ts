@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md, docs/decisions/0136-separate-audio-renditions-as-lanes.md
-import type { AudioLane, Capture, EndReason } from '../../core/capture/capture.js';
+import type { Capture, EndReason } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import type { PlaylistSource, StreamRecorder } from '../../core/capture/ports.js';
 import { laneCount } from '../../core/capture/playlist-lanes.js';
 import { resourceKey, type MediaPlaylist, type MediaSegment, type Resource } from '../sources/hls-playlist.js';
@@ -122,7 +123,12 @@ class HlsSession extends RecordingSession {
       const media = first.listed?.sequence ?? first.sequence;
       const missed = media * (first.durationSeconds || playlist.targetDurationSeconds);
       if (media > 0 && missed <= MAX_MISSED_SECONDS) {
-        await this.recordGap(0, first.sequence - 1, missed, `the broadcast began before Kura first looked: its first ${media} segments had left the playlist's window`);
+        await this.recordGap(
+          0,
+          first.sequence - 1,
+          missed,
+          `the broadcast began before Kura first looked: its first ${media} segments had left the playlist's window`,
+        );
       }
       this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
     }
@@ -213,7 +219,9 @@ class HlsSession extends RecordingSession {
     const paired = this.nextSequence === null ? pairedRenditions(video, audio, this.audio) : this.audio;
     if (paired.length < this.audio.length) {
       const apart = this.audio.filter((lane) => !paired.includes(lane)).map(describeLane);
-      await this.log(`audio ${apart.join(', ')} numbers its segments apart from the video's: Kura pairs a rendition's segments with the video's by media sequence number, so it is not recorded`);
+      await this.log(
+        `audio ${apart.join(', ')} numbers its segments apart from the video's: Kura pairs a rendition's segments with the video's by media sequence number, so it is not recorded`,
+      );
       this.audio = paired;
       await this.persist(() => this.deps.captures.setPlaylist(this.id, this.playlist.url, paired));
       return this.listing(video);

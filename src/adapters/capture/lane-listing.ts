@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0136-separate-audio-renditions-as-lanes.md
-import type { AudioLane } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import { laneSequence } from '../../core/capture/playlist-lanes.js';
 import { FetchError, type Fetcher } from '../sources/http-fetch.js';
 import { parsePlaylist, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';

@@ -1,7 +1,8 @@
 // Decisions: docs/decisions/0041-downloads-and-encoder-log.md, docs/decisions/0083-what-a-recording-pays-for.md, docs/decisions/0092-leases-and-worker-sessions.md
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
-import type { AudioLane, Capture, FragmentFormatIds, StoredChunk } from '../../core/capture/capture.js';
+import type { Capture, FragmentFormatIds, StoredChunk } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, SegmentLog } from '../../core/capture/ports.js';
 import { createLeaseRenewals } from './capture-leases.js';
 import { createCaptureCompaction } from './finalized-summaries.js';

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0136-separate-audio-renditions-as-lanes.md
 import type HLS from 'hls-parser';
-import type { AudioLane } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 
 /** Which separate audio renditions a capture records (KURA_HLS_AUDIO): the one a player plays by default, or every language. */
 export type AudioChoice = 'default' | 'all';

@@ -2,7 +2,7 @@
 import { AppError } from '../../core/errors.js';
 import type { SourceStatus, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
-import type { AudioLane } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import { loadPlaylist, OFFLINE_STATUSES, pickVariant, qualitiesOf } from './hls-playlist.js';
 import { chooseAudio, type AudioChoice } from './hls-renditions.js';
 

@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0037-how-a-capture-ends.md
 import type { CaptureState } from './capture-lifecycle.js';
+import type { AudioLane } from '../sources/ports.js';
 
 /** The adaptive formats a capture records fragment by fragment (their ids, e.g. YouTube itags `299` and `140`), and the seconds in each fragment. */
 export interface FragmentFormatIds {
@@ -8,13 +9,6 @@ export interface FragmentFormatIds {
   fragmentSeconds: number;
   /** The two formats’ codecs as the source names them, video first (`vp9,opus`): HLS’s CODECS, and how the page’s player opens its buffers; absent when not known. */
   codecs?: string;
-}
-
-/** A separate audio rendition recorded beside a playlist's video (`#EXT-X-MEDIA:TYPE=AUDIO` with a URI): its media playlist, language and name. */
-export interface AudioLane {
-  url: string;
-  language: string | null;
-  name: string;
 }
 
 /** A capture's progress as stored, so any worker can resume it. */

@@ -8,7 +8,8 @@
  * front), so a lane is its segments' bytes one after another (see trackSource), and only the
  * video's carry seconds (the renditions' play beside them).
  */
-import type { AudioLane, RecordedSegment } from './capture.js';
+import type { AudioLane } from '../sources/ports.js';
+import type { RecordedSegment } from './capture.js';
 import type { FragmentSpan } from './fragment-tracks.js';
 
 /** How many lanes a capture records: its video's and one per audio rendition. */

@@ -1,7 +1,7 @@
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
-import type { FragmentedStream } from '../sources/ports.js';
+import type { AudioLane, FragmentedStream } from '../sources/ports.js';
 import type { CaptureState } from './capture-lifecycle.js';
-import type { AdBreak, AudioLane, Capture, CapturePart, ChunkSpan, EndReason, FragmentFormatIds, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
+import type { AdBreak, Capture, CapturePart, ChunkSpan, EndReason, FragmentFormatIds, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
 
 /**
  * Capture progress in the database, as the ports its users need: a use case or adapter names
@@ -194,7 +194,11 @@ export interface MediaTools {
    * `remux` writes it: the video's streams, then each audio track's audio tagged with its language
    * (null: none), in their order.
    */
-  mux(tracks: { video: ByteSource; audio: ReadonlyArray<{ source: ByteSource; language: string | null }> }, output: ObjectWriter, workFile: string): Promise<RemuxedArchive>;
+  mux(
+    tracks: { video: ByteSource; audio: ReadonlyArray<{ source: ByteSource; language: string | null }> },
+    output: ObjectWriter,
+    workFile: string,
+  ): Promise<RemuxedArchive>;
   /**
    * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
    * media). Rejects when the bytes cannot be read.

@@ -1,5 +1,11 @@
 import type { Platform } from '../vocabulary.js';
-import type { AudioLane } from '../capture/capture.js';
+
+/** A separate audio rendition recorded beside a playlist's video (`#EXT-X-MEDIA:TYPE=AUDIO` with a URI): its media playlist, language and name. */
+export interface AudioLane {
+  url: string;
+  language: string | null;
+  name: string;
+}
 
 /** What a source says about a stream's identity and schedule (YouTube knows them; HLS does not). */
 export interface StreamDetails {
