@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_FRAMES, INTERRUPTED_SECONDS, useCaptureHarness } from '../support/capture-harness.js';
-import { probe, SEGMENT_REQUEST } from '../support/hls-fixture.js';
+import { probe, SEGMENT_REQUEST, type FixtureOptions } from '../support/hls-fixture.js';
+import { waitForRecord } from '../support/records.js';
 
 // A multivariant playlist whose audio is a separate rendition (`#EXT-X-MEDIA:TYPE=AUDIO`), as
 // ffmpeg's -var_stream_map writes it: video-only segments, and an audio playlist per language. Kura
@@ -28,27 +29,36 @@ async function streamsOf(file: string): Promise<Array<{ kind: string; seconds: n
   return (JSON.parse(out) as { streams: Stream[] }).streams.map((s) => ({ kind: s.codec_type, seconds: Number(s.duration), language: s.tags?.language }));
 }
 
-/** Records the fixture's stream with separate audio renditions in English and Japanese to its end; the archive's streams. */
-async function recordRenditions(env: Record<string, string> = {}) {
-  const fixture = await h.startFixture({ seconds: SECONDS, audioRenditions: ['en', 'ja'], announced: false });
-  await h.serve(env);
+/**
+ * Records the fixture's stream with separate audio renditions in English and Japanese to its end;
+ * the archive's streams, and what its live playlist answered while it was recorded.
+ */
+async function recordRenditions(env: Record<string, string> = {}, options: Partial<FixtureOptions> = {}) {
+  const fixture = await h.startFixture({ seconds: SECONDS, audioRenditions: ['en', 'ja'], announced: false, ...options });
+  const api = await h.serve(env);
   const encoded = fixture.start();
   await fixture.onAir();
   const id = await h.archive(fixture.url);
+  await waitForRecord(h.db.url, id, (r) => r.status === 'live');
+  const live = await fetch(`${api}/api/video/${id}/live.m3u8`);
+  const livePlaylist = { status: live.status, code: ((await live.json()) as { code?: string }).code };
   await encoded;
   const done = await h.settled(id);
   expect(done.status, done.failure_reason ?? '').toBe('finished');
-  return { fixture, id, streams: await streamsOf(h.archivedFile(id)) };
+  return { fixture, id, livePlaylist, streams: await streamsOf(h.archivedFile(id)) };
 }
 
 describe('an HLS stream whose audio is a separate rendition', () => {
   it('archives with its default audio beside the video, tagged with its language, both the whole stream long', async () => {
-    const { fixture, streams } = await recordRenditions();
+    const { fixture, id, livePlaylist, streams } = await recordRenditions();
     expect(streams.map((s) => [s.kind, s.language])).toEqual([
       ['video', 'und'],
       ['audio', 'eng'],
     ]);
     for (const stream of streams) expect(stream.seconds).toBeCloseTo(SECONDS, 0);
+    expect((await probe(h.archivedFile(id))).frames).toBe(SECONDS * 30);
+    // not played while it is recorded: its archive plays once the stream ends
+    expect(livePlaylist).toEqual({ status: 409, code: 'live_not_playable' });
     // the default rendition's segments were fetched, the other language's never
     expect(fixture.requests.filter((r) => /\/en-seg\d+\.ts$/.test(r)).length).toBeGreaterThanOrEqual(SECONDS);
     expect(fixture.requests.filter((r) => /\/ja-/.test(r))).toEqual([]);
@@ -63,6 +73,16 @@ describe('an HLS stream whose audio is a separate rendition', () => {
       ['audio', 'jpn'],
     ]);
     for (const stream of streams) expect(stream.seconds).toBeCloseTo(SECONDS, 0);
+  });
+
+  it('archives fMP4 renditions, each segment behind its own initialization section, with every frame and the whole audio', async () => {
+    const { id, streams } = await recordRenditions({}, { segmentType: 'fmp4' });
+    expect(streams.map((s) => [s.kind, s.language])).toEqual([
+      ['video', 'und'],
+      ['audio', 'eng'],
+    ]);
+    for (const stream of streams) expect(stream.seconds).toBeCloseTo(SECONDS, 0);
+    expect((await probe(h.archivedFile(id))).frames).toBe(SECONDS * 30);
   });
 
   it("resumes after its worker is killed, fetching both lanes again from where the lost disk's bytes began: every frame, and the audio the whole stream long", async () => {

@@ -55,7 +55,7 @@ export interface FixtureOptions {
    * Languages of audio renditions apart from the video (each its own tone): the playlist URL is
    * then a multivariant playlist naming one variant, whose segments carry video only, and an
    * `#EXT-X-MEDIA:TYPE=AUDIO` rendition per language (the first `DEFAULT=YES`), as ffmpeg's
-   * `-var_stream_map` writes them. MPEG-TS only.
+   * `-var_stream_map` writes them (fMP4 ones behind an initialization section each).
    */
   audioRenditions?: readonly string[];
 }
@@ -222,7 +222,7 @@ export function encoderArgs(dir: string, options: FixtureOptions): string[] {
     ...segments,
     ...(options.audioRenditions === undefined
       ? ['-hls_segment_filename', path.join(dir, `${segmentPrefix}${segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'}`), path.join(dir, 'index.m3u8')]
-      : renditionOutputs(dir, options.audioRenditions)),
+      : renditionOutputs(dir, options.audioRenditions, segmentType === 'fmp4' ? 'm4s' : 'ts')),
   ];
 }
 
@@ -232,7 +232,7 @@ function tones(count: number): string[] {
 }
 
 /** ffmpeg's HLS outputs of a video variant and audio renditions in `languages`: `index.m3u8` the multivariant playlist naming them. */
-function renditionOutputs(dir: string, languages: readonly string[]): string[] {
+function renditionOutputs(dir: string, languages: readonly string[], extension: 'ts' | 'm4s'): string[] {
   const audio = languages.map((language, i) => `a:${i},agroup:audio,language:${language},name:${language}${i === 0 ? ',default:yes' : ''}`);
   return [
     '-master_pl_name',
@@ -240,7 +240,7 @@ function renditionOutputs(dir: string, languages: readonly string[]): string[] {
     '-var_stream_map',
     ['v:0,agroup:audio,name:video', ...audio].join(' '),
     '-hls_segment_filename',
-    path.join(dir, '%v-seg%05d.ts'),
+    path.join(dir, `%v-seg%05d.${extension}`),
     path.join(dir, '%v.m3u8'),
   ];
 }
