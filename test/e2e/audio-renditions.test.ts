@@ -85,6 +85,20 @@ describe('an HLS stream whose audio is a separate rendition', () => {
     expect((await probe(h.archivedFile(id))).frames).toBe(SECONDS * 30);
   });
 
+  it('ends as idle, not never, when an audio rendition’s playlist stops answering while the video’s goes on', async () => {
+    const fixture = await h.startFixture({ seconds: SECONDS, audioRenditions: ['en'], announced: false });
+    fixture.fail = (requestPath) => (requestPath.endsWith('/en.m3u8') ? 404 : null);
+    await h.serve({ KURA_CAPTURE_IDLE_SECONDS: '2' });
+    const encoded = fixture.start();
+    await fixture.onAir();
+    const id = await h.archive(fixture.url);
+    const done = await h.settled(id);
+    expect(done.status).toBe('failed');
+    expect(done.failure_reason).toContain('(idle)');
+    expect(fixture.requests.filter((r) => /-seg\d+\.ts$/.test(r))).toEqual([]); // no segment of one lane without the other
+    await encoded;
+  });
+
   it("resumes after its worker is killed, fetching both lanes again from where the lost disk's bytes began: every frame, and the audio the whole stream long", async () => {
     const lostDisk = (killed: string) => rm(path.join(h.dataDir, 'spool', killed), { recursive: true });
     const { id, api } = await h.interruptMidCapture('SIGKILL', { audioRenditions: ['en'] }, lostDisk);

@@ -99,8 +99,9 @@ class HlsSession extends RecordingSession {
         // measured from when the new segments were handled: time spent retrying is not idleness
         if (listsNew) lastNewSegmentAt = Date.now();
         if (playlist.ended) return this.finish('endlist');
-        if (Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       }
+      // the video's playlist answers (an audio rendition's may not): nothing new for a while is idleness
+      if (fetched !== null && Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       const changed = fetched !== null && fetched !== previous;
       previous = fetched ?? previous;
       // HLS §6.3.4: wait one target duration after a change, half of it when nothing changed
