@@ -44,8 +44,10 @@ class HlsSession extends RecordingSession {
   private playlist!: SignedPlaylist;
   /** The audio renditions recorded beside the video, each a lane (see playlist-lanes.ts); none: one lane, the playlist's own numbering. */
   private audio: readonly AudioLane[] = [];
-  /** Initialization sections of the lanes' segments, fetched once each. */
+  /** Initialization sections of the lanes' segments, fetched once each (the last few: a stream changes them seldom). */
   private readonly inits = new Map<string, Buffer>();
+  /** Whether the log said which renditions are recorded. */
+  private renditionsLogged = false;
   private readonly segments: SegmentFetcher;
   private readonly fetcher: Fetcher;
 
@@ -227,7 +229,8 @@ class HlsSession extends RecordingSession {
       await this.persist(() => this.deps.captures.setPlaylist(this.id, this.playlist.url, paired));
       return this.listing(video);
     }
-    if (this.nextSequence === null) await this.log(`recording audio ${this.audio.map(describeLane).join(', ')} beside the video`);
+    if (!this.renditionsLogged) await this.log(`recording audio ${this.audio.map(describeLane).join(', ')} beside the video`);
+    this.renditionsLogged = true;
     return laneListing([{ url: this.playlist.url, playlist: video }, ...audio]);
   }
 
@@ -266,7 +269,9 @@ class HlsSession extends RecordingSession {
     const known = this.inits.get(key);
     if (known !== undefined) return known;
     const bytes = await this.segments.init(segment);
-    if (bytes !== null) this.inits.set(key, bytes);
+    if (bytes === null) return null;
+    if (this.inits.size >= 8) this.inits.clear();
+    this.inits.set(key, bytes);
     return bytes;
   }
 
