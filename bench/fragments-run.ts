@@ -104,7 +104,10 @@ async function main(): Promise<void> {
     };
     endReason = await createFragmentRecorder(recorderDeps).record({ capture: claimed, stream: input.stream, workerId, renew }, signal);
   } else {
-    endReason = await createHlsRecorder(recorderDeps).record({ capture: claimed, playlist: { url: input.playlistUrl, headers: null }, workerId }, signal);
+    endReason = await createHlsRecorder(recorderDeps).record(
+      { capture: claimed, playlist: { url: input.playlistUrl, headers: null, audio: [] }, workerId },
+      signal,
+    );
   }
   await captures.end(ID, endReason as Parameters<typeof captures.end>[1]);
   const ended = await cpuSplit(process.pid);

@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const systemBefore = await systemSeconds();
   const reasons = await Promise.all(
     claimed.map((capture, i) =>
-      recorder.record({ capture: capture!, playlist: { url: input.urls[i] as string, headers: null }, workerId }, new AbortController().signal),
+      recorder.record({ capture: capture!, playlist: { url: input.urls[i] as string, headers: null, audio: [] }, workerId }, new AbortController().signal),
     ),
   );
   const cpu = minus(await cpuSplit(process.pid), before);

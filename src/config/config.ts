@@ -63,6 +63,8 @@ export interface Config {
   readonly twitchChatUrl: string;
   /** Let sources on loopback/private addresses be fetched (tests, private deployments). */
   readonly allowPrivateSources: boolean;
+  /** KURA_HLS_AUDIO: which separate audio renditions of an HLS variant are recorded beside it, the default one or every language. */
+  readonly hlsAudio: 'default' | 'all';
   /** Where archives are kept: `dataDir/archive`, or an S3-compatible bucket. */
   readonly storage: StorageConfig;
   readonly accounts: AccountsConfig;
@@ -176,6 +178,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     readCacheEntries: integer('KURA_READ_CACHE_ENTRIES', 1000, 0, MAX_READ_CACHE_ENTRIES),
     capture: parseCapture(read, integer, decimal),
     allowPrivateSources: oneOf('KURA_ALLOW_PRIVATE_SOURCES', ['true', 'false'], 'false') === 'true',
+    hlsAudio: oneOf('KURA_HLS_AUDIO', ['default', 'all'], 'default'),
     ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
     ffprobePath: read('FFPROBE_PATH') ?? 'ffprobe',
     ytdlpPath: read('YTDLP_PATH') ?? null,

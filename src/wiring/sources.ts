@@ -25,7 +25,7 @@ export interface Sources {
 
 /** Builds the fetcher (`fetcher` replaces it, for tests) and the sources on it. */
 export function createSources(
-  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath' | 'ytdlpCookies' | 'systemDir'>,
+  config: Pick<Config, 'allowPrivateSources' | 'ytdlpPath' | 'ytdlpCookies' | 'systemDir' | 'hlsAudio'>,
   fetcher: Fetcher = createFetcher({ allowPrivate: config.allowPrivateSources }),
 ): Sources {
   return {
@@ -33,7 +33,7 @@ export function createSources(
     // the first source that recognises a URL judges it: any http(s) URL that is neither YouTube's nor a playlist's is yt-dlp's to open
     source: routeSources([
       createYouTubeSource(createYtDlp(ytdlpOf(config)), fetcher),
-      createHlsSource(fetcher),
+      createHlsSource(fetcher, config.hlsAudio),
       createSiteSource(createSiteYtDlp(ytdlpOf(config)), { fetcher, checkAddresses: createAddressCheck({ allowPrivate: config.allowPrivateSources }) }),
     ]),
     fetchImage: (url) => fetcher.bytes(url, { maxBytes: MAX_THUMBNAIL_BYTES }),

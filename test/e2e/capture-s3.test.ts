@@ -8,7 +8,8 @@ import { runKura, spawnKura, type KuraProcess } from '../support/cli.js';
 import { e2eEnv } from '../support/serve-env.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sampleDiskUse } from '../support/disk-use.js';
-import { probe, startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { writeDiscontinuityStream } from '../support/hls-streams.js';
 import { waitForRecord } from '../support/records.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCaptureHarness } from '../support/capture-harness.js';
 import { runKura, type KuraProcess } from '../support/cli.js';
-import { probe, remuxReference, SEGMENT_REQUEST, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream } from '../support/hls-fixture.js';
+import { probe, SEGMENT_REQUEST } from '../support/hls-fixture.js';
+import { remuxReference, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream } from '../support/hls-streams.js';
 import { waitForRecord } from '../support/records.js';
 
 // Real captures: ffmpeg encodes a live HLS stream in real time on 127.0.0.1, `kura serve`

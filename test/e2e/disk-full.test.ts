@@ -4,7 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useCaptureHarness } from '../support/capture-harness.js';
-import { probe, SEGMENT_REQUEST, startHlsFixture, writeDiscontinuityStream } from '../support/hls-fixture.js';
+import { probe, SEGMENT_REQUEST, startHlsFixture } from '../support/hls-fixture.js';
+import { writeDiscontinuityStream } from '../support/hls-streams.js';
 
 // A disk that fills up during a capture, for real: the worker's spool is a 64 MiB tmpfs, and the
 // test fills it past KURA_MIN_FREE_DISK_MB while a live stream is being recorded.

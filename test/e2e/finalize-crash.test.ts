@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCaptureHarness } from '../support/capture-harness.js';
-import { probe, writeDiscontinuityStream } from '../support/hls-fixture.js';
+import { probe } from '../support/hls-fixture.js';
+import { writeDiscontinuityStream } from '../support/hls-streams.js';
 
 // On fs storage ffmpeg writes the archive's file itself, beside its key. A worker killed with
 // SIGKILL once that file is written whole, but before it is hashed and renamed (the last moment

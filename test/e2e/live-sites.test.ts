@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { probe, SEGMENT_REQUEST, stitchAds } from '../support/hls-fixture.js';
+import { probe, SEGMENT_REQUEST } from '../support/hls-fixture.js';
+import { stitchAds } from '../support/hls-ads.js';
 import { ALICE_STREAM, aliceOnTwitch as alice } from '../support/live-site-state.js';
 import { useSiteHarness } from '../support/site-harness.js';
 

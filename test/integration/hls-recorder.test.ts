@@ -74,7 +74,7 @@ async function record(): Promise<{ reason: string; stored: Buffer }> {
     limits: recorderLimits({ chunkBytes: 5 * 1024 * 1024 }),
   });
   const reason = await recorder.record(
-    { capture: capture!, playlist: { url: `${base}/index.m3u8`, headers: null }, workerId: 'worker-1' },
+    { capture: capture!, playlist: { url: `${base}/index.m3u8`, headers: null, audio: [] }, workerId: 'worker-1' },
     new AbortController().signal,
   );
   const chunks = await captures.chunks(id);

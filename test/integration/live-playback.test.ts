@@ -13,7 +13,8 @@ import { PartFormats } from '../../src/core/playback/part-format-cache.js';
 import { RecordedSegments } from '../../src/core/playback/recorded-segments.js';
 import { readLiveMedia } from '../../src/core/playback/read-live-media.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { probe, startHlsFixture, writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream, type HlsFixture } from '../support/hls-fixture.js';
+import { probe, startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { writeDiscontinuityStream, writeEncryptedStream, writeSingleFileStream } from '../support/hls-streams.js';
 import { liveFrameDeps, recordLive } from '../support/live-capture.js';
 import { refreshLiveFrame } from '../../src/core/playback/refresh-live-frame.js';
 

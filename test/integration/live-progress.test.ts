@@ -16,7 +16,8 @@ import { listenForChanges } from '../../src/adapters/db/change-listener.js';
 import { startFrameRequestsLoop } from '../../src/jobs/loops/frame-requests.js';
 import { FRAME_REQUESTS_CHANNEL } from '../../src/jobs/runtime/notify-channels.js';
 import { startTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/app.js';
-import { startHlsFixture, writeDiscontinuityStream, type HlsFixture } from '../support/hls-fixture.js';
+import { startHlsFixture, type HlsFixture } from '../support/hls-fixture.js';
+import { writeDiscontinuityStream } from '../support/hls-streams.js';
 import { liveFrameDeps, recordLive } from '../support/live-capture.js';
 
 // A recording's figures and recent frame on a real PostgreSQL, with the real recorder and ffmpeg:

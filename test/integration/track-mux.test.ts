@@ -67,7 +67,11 @@ describe("finalize's mux of a video and an audio track", () => {
     const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 64 * 1024 });
     const fs = createFsStore(path.join(dir, 'archive'));
     const local = await fs.beginWrite('archives/t/t.mp4', meta);
-    const muxed = await tools.mux({ video: memorySource(tracks.video), audio: memorySource(tracks.audio) }, local, path.join(dir, 'work-t.mp4'));
+    const muxed = await tools.mux(
+      { video: memorySource(tracks.video), audio: [{ source: memorySource(tracks.audio), language: null }] },
+      local,
+      path.join(dir, 'work-t.mp4'),
+    );
     const file = path.join(dir, 'archive', 'archives/t/t.mp4');
     expect(await framesAndDuration(file)).toEqual({ frames: SECONDS * FPS, duration: expect.closeTo(SECONDS, 0), streams: ['video', 'audio'] });
     expect(muxed.durationSeconds).toBeCloseTo(SECONDS, 0);
@@ -76,11 +80,47 @@ describe("finalize's mux of a video and an audio track", () => {
     const store = createS3Store(s3.config);
     const writer = await store.beginWrite('archives/s/s.mp4', meta);
     expect(writer.kind).toBe('head-last');
-    const streamed = await tools.mux({ video: memorySource(tracks.video), audio: memorySource(tracks.audio) }, writer, path.join(dir, 'work-s.mp4'));
+    const streamed = await tools.mux(
+      { video: memorySource(tracks.video), audio: [{ source: memorySource(tracks.audio), language: null }] },
+      writer,
+      path.join(dir, 'work-s.mp4'),
+    );
     const chunks: Buffer[] = [];
     for await (const chunk of await store.read('archives/s/s.mp4')) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(await readFile(file))).toBe(true);
     expect(streamed.stored).toEqual(muxed.stored);
     expect(await s3.openUploads()).toEqual([]);
+  });
+
+  it('muxes several audio tracks after the video, each tagged with its language as MP4 names it', async () => {
+    const tools = createFfmpegTools({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', backlogBytes: 64 * 1024 });
+    const fs = createFsStore(path.join(dir, 'archive'));
+    const audio = [
+      { source: memorySource(tracks.audio), language: 'en' },
+      { source: memorySource(tracks.audio), language: 'ja-JP' },
+      { source: memorySource(tracks.audio), language: null },
+    ];
+    await tools.mux({ video: memorySource(tracks.video), audio }, await fs.beginWrite('archives/l/l.mp4', meta), path.join(dir, 'work-l.mp4'));
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_type:stream_tags=language',
+        '-of',
+        'json',
+        path.join(dir, 'archive', 'archives/l/l.mp4'),
+      ]);
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`ffprobe exited ${code}`))));
+    });
+    const streams = (JSON.parse(out) as { streams: Array<{ codec_type: string; tags?: { language?: string } }> }).streams;
+    expect(streams.map((s) => [s.codec_type, s.tags?.language])).toEqual([
+      ['video', 'und'],
+      ['audio', 'eng'],
+      ['audio', 'jpn'],
+      ['audio', 'und'],
+    ]);
   });
 });

@@ -1,12 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createCipheriv } from 'node:crypto';
 import { watch } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream';
-import { hlsOutput, testCodecs, testSignal } from './ffmpeg-args.js';
+import { serve, servePlaylist } from './hls-serve.js';
 
 export interface HlsFixture {
   /** The media playlist URL on 127.0.0.1: a live playlist without segments until the stream starts (a stream announced before it is on air, which Kura accepts at submission); 404 with `announced: false`. */
@@ -53,6 +51,13 @@ export interface FixtureOptions {
   realtime?: boolean;
   /** false: the playlist URL answers 404 until the encoder wrote the playlist (and once it is deleted), as MediaMTX's does. Default true. */
   announced?: boolean;
+  /**
+   * Languages of audio renditions apart from the video (each its own tone): the playlist URL is
+   * then a multivariant playlist naming one variant, whose segments carry video only, and an
+   * `#EXT-X-MEDIA:TYPE=AUDIO` rendition per language (the first `DEFAULT=YES`), as ffmpeg's
+   * `-var_stream_map` writes them (fMP4 ones behind an initialization section each).
+   */
+  audioRenditions?: readonly string[];
 }
 
 /** The fixture's playlist before the encoder wrote one: live (no ENDLIST), no segment yet. */
@@ -143,80 +148,6 @@ function fileAppears(folder: string, name: string): Promise<void> {
   });
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.m3u8': 'application/vnd.apple.mpegurl',
-  '.ts': 'video/mp2t',
-  '.m4s': 'video/iso.segment',
-  '.mp4': 'video/mp4',
-};
-
-/** Serves a file as a CDN would, with single byte ranges (`#EXT-X-BYTERANGE` streams need them); `missing` answers in place of a file not there yet (else 404). */
-function serve(root: string, requestPath: string, response: http.ServerResponse, rangeHeader: string | undefined, missing: string | null = null): void {
-  const file = path.join(root, path.normalize(requestPath).replace(/^(\.\.[/\\])+/, ''));
-  // opened before it is measured and read, so a playlist deleted or replaced meanwhile (goOffline)
-  // is served whole as it was, not an ENOENT between the stat and the read
-  open(file, 'r')
-    .then(
-      async (handle) => {
-        const info = await handle.stat();
-        const headers = { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
-        const range = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader ?? '');
-        if (range === null) {
-          response.writeHead(200, { ...headers, 'content-length': info.size });
-          return void pipeline(handle.createReadStream(), response, () => undefined);
-        }
-        const start = Number(range[1]);
-        const end = Math.min(Number(range[2]), info.size - 1);
-        response.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${info.size}` });
-        pipeline(handle.createReadStream({ start, end }), response, () => undefined);
-      },
-      () =>
-        missing === null
-          ? response.writeHead(404).end()
-          : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(missing),
-    )
-    .catch(() => response.destroy());
-}
-
-/** Serves the playlist as `edit` rewrites it (or the announced one, edited, before the encoder wrote one). */
-function servePlaylist(file: string, response: http.ServerResponse, edit: (text: string) => string, missing: string | null): void {
-  readFile(file, 'utf8').then(
-    (text) => response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(edit(text)),
-    () =>
-      missing === null
-        ? response.writeHead(404).end()
-        : response.writeHead(200, { 'content-type': CONTENT_TYPES['.m3u8'] as string, 'cache-control': 'no-cache' }).end(edit(missing)),
-  );
-}
-
-/**
- * A playlist edit that marks the segments of `sequences` as ads stitched in as Twitch does
- * (docs/research/live-sites-contract.md §2): titled `Amazon|…` in their `#EXTINF`, with a
- * discontinuity into the break and out of it. The segments' media stay the stream's: a recording
- * that kept them would be longer by them.
- */
-export function stitchAds(sequences: readonly number[]): (text: string) => string {
-  const ads = new Set(sequences);
-  return (text) => {
-    const lines = text.split('\n');
-    let sequence = Number(/^#EXT-X-MEDIA-SEQUENCE:(\d+)/m.exec(text)?.[1] ?? 0);
-    let previousWasAd = false;
-    const out: string[] = [];
-    for (const line of lines) {
-      if (line.startsWith('#EXTINF:')) {
-        const ad = ads.has(sequence);
-        if (ad !== previousWasAd) out.push('#EXT-X-DISCONTINUITY');
-        out.push(ad ? `${line.replace(/,.*$/, '')},Amazon|4242` : line);
-        previousWasAd = ad;
-        continue;
-      }
-      out.push(line);
-      if (line !== '' && !line.startsWith('#')) sequence += 1;
-    }
-    return out.join('\n');
-  };
-}
-
 function runEncoder(dir: string, options: FixtureOptions): { child: ChildProcess; done: Promise<void> } {
   const child: ChildProcess = spawn('ffmpeg', encoderArgs(dir, options), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -257,12 +188,10 @@ export function encoderArgs(dir: string, options: FixtureOptions): string[] {
     'lavfi',
     '-i',
     `testsrc=size=${size}:rate=${fps}`,
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
+    ...tones(options.audioRenditions?.length ?? 1).flatMap((tone) => ['-f', 'lavfi', '-i', tone]),
     '-t',
     String(seconds),
+    ...(options.audioRenditions === undefined ? [] : ['-map', '0:v', ...options.audioRenditions.flatMap((_, i) => ['-map', `${i + 1}:a`])]),
     '-c:v',
     'libx264',
     '-preset',
@@ -291,9 +220,28 @@ export function encoderArgs(dir: string, options: FixtureOptions): string[] {
     '-hls_flags',
     flags.join('+'),
     ...segments,
+    ...(options.audioRenditions === undefined
+      ? ['-hls_segment_filename', path.join(dir, `${segmentPrefix}${segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'}`), path.join(dir, 'index.m3u8')]
+      : renditionOutputs(dir, options.audioRenditions, segmentType === 'fmp4' ? 'm4s' : 'ts')),
+  ];
+}
+
+/** One lavfi tone per audio stream, each its own pitch (440 Hz, 660 Hz, …). */
+function tones(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `sine=frequency=${440 + 220 * i}:sample_rate=48000`);
+}
+
+/** ffmpeg's HLS outputs of a video variant and audio renditions in `languages`: `index.m3u8` the multivariant playlist naming them. */
+function renditionOutputs(dir: string, languages: readonly string[], extension: 'ts' | 'm4s'): string[] {
+  const audio = languages.map((language, i) => `a:${i},agroup:audio,language:${language},name:${language}${i === 0 ? ',default:yes' : ''}`);
+  return [
+    '-master_pl_name',
+    'index.m3u8',
+    '-var_stream_map',
+    ['v:0,agroup:audio,name:video', ...audio].join(' '),
     '-hls_segment_filename',
-    path.join(dir, `${segmentPrefix}${segmentType === 'fmp4' ? 'seg%05d.m4s' : 'seg%05d.ts'}`),
-    path.join(dir, 'index.m3u8'),
+    path.join(dir, `%v-seg%05d.${extension}`),
+    path.join(dir, '%v.m3u8'),
   ];
 }
 
@@ -318,97 +266,4 @@ export async function probe(file: string): Promise<{ duration: number; frames: n
   });
   const json = JSON.parse(output) as { format: { duration: string }; streams: Array<{ nb_read_packets: string }> };
   return { duration: Number(json.format.duration), frames: Number(json.streams[0]?.nb_read_packets) };
-}
-
-/** The reference: the fixture's own segments remuxed by plain ffmpeg. */
-export async function remuxReference(playlist: string, output: string): Promise<void> {
-  await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-i', playlist, '-c', 'copy', output]);
-}
-
-/**
- * Writes a finished stream whose second half restarts its timestamps at a different resolution
- * after `#EXT-X-DISCONTINUITY` (as an ad break or an encoder restart does): 5 s at 320x180, then
- * 5 s at 640x360, 1 s segments, 30 fps.
- */
-export async function writeDiscontinuityStream(liveDir: string): Promise<void> {
-  for (const [name, size] of [
-    ['a', '320x180'],
-    ['b', '640x360'],
-  ] as const) {
-    await runFfmpeg([
-      ...testSignal(`testsrc=size=${size}:rate=30`, 5),
-      ...testCodecs(),
-      ...hlsOutput(path.join(liveDir, `${name}%02d.ts`), path.join(liveDir, `${name}.m3u8`)),
-    ]);
-  }
-  const media = (text: string) => text.split('\n').filter((line) => line.startsWith('#EXTINF') || line.endsWith('.ts'));
-  const first = await readFile(path.join(liveDir, 'a.m3u8'), 'utf8');
-  const second = await readFile(path.join(liveDir, 'b.m3u8'), 'utf8');
-  const header = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0'];
-  await writeFile(path.join(liveDir, 'index.m3u8'), [...header, ...media(first), '#EXT-X-DISCONTINUITY', ...media(second), '#EXT-X-ENDLIST', ''].join('\n'));
-}
-
-/**
- * Writes a finished 5 s fMP4 stream (320x180, 30 fps, 1 s segments) kept in one file: its
- * initialization section and every segment are byte ranges of `media.mp4`
- * (`#EXT-X-MAP:...,BYTERANGE=` and `#EXT-X-BYTERANGE`).
- */
-export async function writeSingleFileStream(liveDir: string): Promise<void> {
-  const singleFile = ['-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4', '-hls_flags', 'single_file'];
-  await runFfmpeg([
-    ...testSignal('testsrc=size=320x180:rate=30', 5),
-    ...testCodecs(),
-    ...hlsOutput(path.join(liveDir, 'media.mp4'), path.join(liveDir, 'index.m3u8'), singleFile),
-  ]);
-}
-
-/** The AES-128 key `writeEncryptedStream` encrypts with, served as `key.bin`. */
-export const FIXTURE_KEY = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
-
-/**
- * Writes a finished 4 s MPEG-TS stream (320x180, 30 fps, 1 s segments, media sequence from 10)
- * encrypted as `method` says. For AES-128 the segments are encrypted here with FIXTURE_KEY: the
- * first two with the media sequence number as IV (the key line names none), the last two with an
- * explicit IV, as RFC 8216 §5.2 allows both.
- */
-export async function writeEncryptedStream(liveDir: string, method: 'AES-128' | 'SAMPLE-AES'): Promise<void> {
-  const plainDir = path.join(liveDir, 'plain');
-  await mkdir(plainDir);
-  const silent = { silent: true };
-  await runFfmpeg([
-    ...testSignal('testsrc=size=320x180:rate=30', 4, silent),
-    ...testCodecs(silent),
-    ...hlsOutput(path.join(plainDir, 'p%02d.ts'), path.join(plainDir, 'index.m3u8')),
-  ]);
-  const explicitIv = Buffer.from('f0e0d0c0b0a090807060504030201000', 'hex');
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:10'];
-  for (let i = 0; i < 4; i++) {
-    const sequence = 10 + i;
-    const iv = i < 2 ? null : explicitIv;
-    if (i === 0) lines.push(`#EXT-X-KEY:METHOD=${method},URI="key.bin"`);
-    if (i === 2) lines.push(`#EXT-X-KEY:METHOD=${method},URI="key.bin",IV=0x${explicitIv.toString('hex')}`);
-    const plain = await readFile(path.join(plainDir, `p0${i}.ts`));
-    const cipher = createCipheriv('aes-128-cbc', FIXTURE_KEY, iv ?? sequenceIv(sequence));
-    await writeFile(path.join(liveDir, `seg${String(sequence).padStart(5, '0')}.ts`), Buffer.concat([cipher.update(plain), cipher.final()]));
-    lines.push('#EXTINF:1.000000,', `seg${String(sequence).padStart(5, '0')}.ts`);
-  }
-  await writeFile(path.join(liveDir, 'key.bin'), FIXTURE_KEY);
-  await writeFile(path.join(liveDir, 'index.m3u8'), [...lines, '#EXT-X-ENDLIST', ''].join('\n'));
-}
-
-function sequenceIv(sequence: number): Buffer {
-  const iv = Buffer.alloc(16);
-  iv.writeUInt32BE(sequence, 12);
-  return iv;
-}
-
-/** Runs ffmpeg to its end; rejects with its exit code and error output. */
-function runFfmpeg(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${stderr}`))));
-  });
 }

@@ -35,9 +35,9 @@ export async function recordLive(at: { kura: TestApp; captures: CaptureRepo; spo
     freeBytes,
     limits: recorderLimits({ chunkSeconds: 2 }),
   });
-  expect(await recorder.record({ capture: capture!, playlist: { url: playlistUrl, headers: null }, workerId: 'worker-1' }, new AbortController().signal)).toBe(
-    'endlist',
-  );
+  expect(
+    await recorder.record({ capture: capture!, playlist: { url: playlistUrl, headers: null, audio: [] }, workerId: 'worker-1' }, new AbortController().signal),
+  ).toBe('endlist');
 }
 
 /** The recent frame's deps as the worker recording a capture has them: its spool, the fs store in `archiveDir`, the real ffmpeg. */

@@ -9,6 +9,7 @@ function capture(overrides: Partial<Capture> = {}): Capture {
     livestreamId: 'rec',
     playlistUrl: 'https://example.com/live.m3u8',
     fragmentFormats: null,
+    audioLanes: [],
     state: 'capturing',
     endReason: null,
     stopRequested: null,

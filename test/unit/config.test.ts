@@ -21,6 +21,11 @@ describe('configuration', () => {
     expect(parseConfig({ KURA_YTDLP_CHANNEL: 'nightly' }, '/srv/kura').ytdlpChannel).toBe('nightly');
   });
 
+  it("reads KURA_HLS_AUDIO: an HLS variant's default audio rendition, or all of them, and nothing else", () => {
+    expect(parseConfig({ KURA_HLS_AUDIO: 'all' }, '/srv/kura').hlsAudio).toBe('all');
+    expect(() => parseConfig({ KURA_HLS_AUDIO: 'ja' }, '/srv/kura')).toThrow(/KURA_HLS_AUDIO/);
+  });
+
   it('has documented defaults', () => {
     const config = parseConfig({}, '/srv/kura');
     expect(config).toEqual({
@@ -43,6 +48,7 @@ describe('configuration', () => {
       logFormat: 'auto',
       readCacheEntries: 1000,
       allowPrivateSources: false,
+      hlsAudio: 'default',
       ffmpegPath: 'ffmpeg',
       ffprobePath: 'ffprobe',
       ytdlpPath: null,

@@ -1,8 +1,11 @@
-// Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md
+// Decisions: docs/decisions/0034-hls-sources.md, docs/decisions/0072-a-missed-beginning-is-a-gap.md, docs/decisions/0136-separate-audio-renditions-as-lanes.md
 import type { Capture, EndReason } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import type { PlaylistSource, StreamRecorder } from '../../core/capture/ports.js';
-import { resourceKey, type MediaPlaylist, type MediaSegment } from '../sources/hls-playlist.js';
-import { sendingHeaders, type Fetcher } from '../sources/http-fetch.js';
+import { laneCount } from '../../core/capture/playlist-lanes.js';
+import { resourceKey, type MediaPlaylist, type MediaSegment, type Resource } from '../sources/hls-playlist.js';
+import { FetchError, sendingHeaders, type Fetcher } from '../sources/http-fetch.js';
+import { describeLane, fetchRenditions, laneListing, pairedRenditions, type LanePlaylist } from './lane-listing.js';
 import { RecordingSession } from './recording-session.js';
 import { SegmentFetcher } from './segment-fetcher.js';
 import { SignedPlaylist } from './signed-playlist.js';
@@ -39,6 +42,12 @@ class HlsSession extends RecordingSession {
   /** The fMP4 initialization section the current part starts with (null: none, or not known after a resume). */
   private partInit: string | null = null;
   private playlist!: SignedPlaylist;
+  /** The audio renditions recorded beside the video, each a lane (see playlist-lanes.ts); none: one lane, the playlist's own numbering. */
+  private audio: readonly AudioLane[] = [];
+  /** Initialization sections of the lanes' segments, fetched once each (the last few: a stream changes them seldom). */
+  private readonly inits = new Map<string, Buffer>();
+  /** Whether the log said which renditions are recorded. */
+  private renditionsLogged = false;
   private readonly segments: SegmentFetcher;
   private readonly fetcher: Fetcher;
 
@@ -56,11 +65,13 @@ class HlsSession extends RecordingSession {
   }
 
   async record(capture: Capture, playlist: PlaylistSource, refresh: (() => Promise<PlaylistSource | null>) | null): Promise<EndReason> {
+    this.audio = playlist.audio;
     this.playlist = new SignedPlaylist(playlist, {
-      refresh,
+      // the renditions' URLs are handed out with the video's (signed alike): the same renditions, in the same order
+      refresh: refresh && (async () => this.renewedRenditions(await refresh())),
       log: (line) => this.log(line),
       changed: async (url, why) => {
-        await this.persist(() => this.deps.captures.setPlaylist(this.id, url));
+        await this.persist(() => this.deps.captures.setPlaylist(this.id, url, this.audio));
         await this.log(`playlist URL refreshed (${why}): ${url}`);
       },
     });
@@ -79,8 +90,8 @@ class HlsSession extends RecordingSession {
       if (limit !== null) return this.finish(limit);
       const fetched = await fetchMediaPlaylist(this.playlist, this.fetcher, absence, (line) => this.log(line), previous);
       if (typeof fetched === 'string') return this.finish(fetched);
-      if (fetched !== null) {
-        const { playlist } = fetched;
+      const playlist = fetched === null ? null : await this.listing(fetched.playlist);
+      if (playlist !== null) {
         targetSeconds = Math.max(0.5, playlist.targetDurationSeconds || targetSeconds);
         const restart = restartedBroadcast(playlist, this.nextSequence);
         if (restart !== null) return this.finish('restarted', restart);
@@ -90,8 +101,9 @@ class HlsSession extends RecordingSession {
         // measured from when the new segments were handled: time spent retrying is not idleness
         if (listsNew) lastNewSegmentAt = Date.now();
         if (playlist.ended) return this.finish('endlist');
-        if (Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       }
+      // the video's playlist answers (an audio rendition's may not): nothing new for a while is idleness
+      if (fetched !== null && Date.now() - lastNewSegmentAt > limits.idleSeconds * 1000) return this.finish('idle');
       const changed = fetched !== null && fetched !== previous;
       previous = fetched ?? previous;
       // HLS §6.3.4: wait one target duration after a change, half of it when nothing changed
@@ -111,19 +123,20 @@ class HlsSession extends RecordingSession {
     if (this.nextSequence === null) {
       await this.log(`recording ${this.playlist.url} from sequence ${first.sequence} (${playlist.segments.length} segments in the window)`);
       // a source numbers a broadcast's segments from 0: a window beginning later means its beginning is gone
-      const missed = first.sequence * (first.durationSeconds || playlist.targetDurationSeconds);
-      if (first.sequence > 0 && missed <= MAX_MISSED_SECONDS) {
+      const media = first.listed?.sequence ?? first.sequence;
+      const missed = media * (first.durationSeconds || playlist.targetDurationSeconds);
+      if (media > 0 && missed <= MAX_MISSED_SECONDS) {
         await this.recordGap(
           0,
           first.sequence - 1,
           missed,
-          `the broadcast began before Kura first looked: its first ${first.sequence} segments had left the playlist's window`,
+          `the broadcast began before Kura first looked: its first ${media} segments had left the playlist's window`,
         );
       }
       this.nextSequence = first.sequence; // the earliest segment the window offers, not the live edge
     }
     if (first.sequence > this.nextSequence) {
-      const missing = first.sequence - this.nextSequence;
+      const missing = Math.ceil((first.sequence - this.nextSequence) / laneCount(this.audio));
       await this.recordGap(this.nextSequence, first.sequence - 1, missing * playlist.targetDurationSeconds, 'left the window before it could be fetched');
     }
     // a run of stitched-in ads is cut as one break, once the segment after it (or the listing's end) is reached
@@ -153,9 +166,13 @@ class HlsSession extends RecordingSession {
         return 'unsupported_encryption';
       }
       if (segment.discontinuity && this.writer.offset > 0) await this.startNextPart(`discontinuity at sequence ${segment.sequence}`);
-      // the part's initialization section goes in front of the segment's bytes, which are written as they arrive
-      if (!(await this.matchPartToInit(segment))) continue;
-      if (!(await this.segments.media(segment, this.writer))) continue;
+      if (this.audio.length > 0) {
+        if (!(await this.storeWhole(segment))) continue;
+      } else {
+        // the part's initialization section goes in front of the segment's bytes, which are written as they arrive
+        if (!(await this.matchPartToInit(segment))) continue;
+        if (!(await this.segments.media(segment, this.writer))) continue;
+      }
       await this.append(segment);
     }
     await cutAds();
@@ -185,6 +202,77 @@ class HlsSession extends RecordingSession {
     this.totalBytes += bytes.length;
     this.partInit = key;
     return true;
+  }
+
+  /**
+   * What is recorded of a poll: the video's playlist, or with audio renditions the lanes' listing
+   * (see laneListing); null when a rendition's playlist could not be had (asked again next poll).
+   * Before anything is recorded, a rendition numbered apart from the video is left out, saying so.
+   */
+  private async listing(video: MediaPlaylist): Promise<MediaPlaylist | null> {
+    if (this.audio.length === 0) return video;
+    let audio: LanePlaylist[];
+    try {
+      audio = await fetchRenditions(this.audio, this.fetcher);
+    } catch (error) {
+      await this.log(`audio playlist fetch failed: ${(error as Error).message}`);
+      if (error instanceof FetchError && [403, 404, 410].includes(error.status)) await this.playlist.refresh(`an audio playlist answered ${error.status}`);
+      return null;
+    }
+    const paired = this.nextSequence === null ? pairedRenditions(video, audio, this.audio) : this.audio;
+    if (paired.length < this.audio.length) {
+      const apart = this.audio.filter((lane) => !paired.includes(lane)).map(describeLane);
+      await this.log(
+        `audio ${apart.join(', ')} numbers its segments apart from the video's: Kura pairs a rendition's segments with the video's by media sequence number, so it is not recorded`,
+      );
+      this.audio = paired;
+      await this.persist(() => this.deps.captures.setPlaylist(this.id, this.playlist.url, paired));
+      return this.listing(video);
+    }
+    if (!this.renditionsLogged) await this.log(`recording audio ${this.audio.map(describeLane).join(', ')} beside the video`);
+    this.renditionsLogged = true;
+    return laneListing([{ url: this.playlist.url, playlist: video }, ...audio]);
+  }
+
+  /** The renditions of a fresh answer of the source, when it hands out as many as are recorded; the ones recorded stay otherwise. */
+  private async renewedRenditions(fresh: PlaylistSource | null): Promise<PlaylistSource | null> {
+    if (fresh === null) return null;
+    if (fresh.audio.length === this.audio.length) this.audio = fresh.audio;
+    else await this.log(`the source now hands out ${fresh.audio.length} audio rendition(s), not ${this.audio.length}: the recorded ones are kept`);
+    return fresh;
+  }
+
+  /**
+   * A lane's segment, stored whole: its initialization section (if any) in front of its bytes, as
+   * every lane's segments are (see playlist-lanes.ts). False when it was recorded as lost.
+   */
+  private async storeWhole(segment: MediaSegment): Promise<boolean> {
+    const init = segment.init === null ? null : await this.initOf(segment);
+    if (segment.init !== null && init === null) return false;
+    if (init === null) return this.segments.media(segment, this.writer);
+    await this.writer.write(init);
+    const sink = {
+      write: (bytes: Buffer) => this.writer.write(bytes),
+      // a failed attempt's bytes go, the section stays in front of the next attempt's
+      discard: async () => {
+        await this.writer.discard();
+        await this.writer.write(init);
+      },
+    };
+    if (await this.segments.media(segment, sink)) return true;
+    await this.writer.discard();
+    return false;
+  }
+
+  private async initOf(segment: MediaSegment): Promise<Buffer | null> {
+    const key = resourceKey(segment.init as Resource);
+    const known = this.inits.get(key);
+    if (known !== undefined) return known;
+    const bytes = await this.segments.init(segment);
+    if (bytes === null) return null;
+    if (this.inits.size >= 8) this.inits.clear();
+    this.inits.set(key, bytes);
+    return bytes;
   }
 
   protected override async startNextPart(why: string): Promise<void> {

@@ -54,7 +54,7 @@ export class SegmentFetcher {
         await this.deps.fetcher.stream(segment.url, (chunk) => sink.write(chunk), options);
         return true;
       }
-      const decipher = createDecipheriv('aes-128-cbc', secret, segment.key?.iv ?? sequenceIv(segment.sequence));
+      const decipher = createDecipheriv('aes-128-cbc', secret, segment.key?.iv ?? sequenceIv(segment.listed?.sequence ?? segment.sequence));
       await this.deps.fetcher.stream(segment.url, (chunk) => sink.write(decipher.update(chunk)), options);
       await sink.write(finalBlock(decipher));
       return true;
@@ -108,15 +108,16 @@ export class SegmentFetcher {
         await this.deps.log(`${what} attempt ${tried} failed: ${lastError}`);
       }
       await sleep(BACKOFF_MS[tried - 1] ?? 5000, this.deps.signal);
-      if (!(await this.stillListed(segment.sequence))) break;
+      if (!(await this.stillListed(segment))) break;
     }
     await this.deps.lose(segment, `${what} could not be fetched (${lastError})`);
     return null;
   }
 
-  private async stillListed(sequence: number): Promise<boolean> {
+  private async stillListed(segment: MediaSegment): Promise<boolean> {
+    const { playlistUrl, sequence } = segment.listed ?? { playlistUrl: this.deps.playlistUrl(), sequence: segment.sequence };
     try {
-      const playlist = await loadPlaylist(this.deps.playlistUrl(), this.deps.fetcher);
+      const playlist = await loadPlaylist(playlistUrl, this.deps.fetcher);
       return playlist.kind === 'media' && playlist.segments.some((s) => s.sequence === sequence);
     } catch {
       return true; // the playlist itself failing says nothing about the segment

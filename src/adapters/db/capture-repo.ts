@@ -2,6 +2,7 @@
 import { redactUrlsIn } from '../../core/sources/public-url.js';
 import type pg from 'pg';
 import type { Capture, FragmentFormatIds, StoredChunk } from '../../core/capture/capture.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import type { CaptureLease, CaptureRepo, CaptureStates, ChunkLog, EncoderLog, SegmentLog } from '../../core/capture/ports.js';
 import { createLeaseRenewals } from './capture-leases.js';
 import { createCaptureCompaction } from './finalized-summaries.js';
@@ -15,6 +16,7 @@ interface CaptureRow {
   livestream_id: string;
   playlist_url: string | null;
   fragment_formats: FragmentFormatIds | null;
+  audio_lanes: AudioLane[];
   state: Capture['state'];
   end_reason: string | null;
   stop_requested: string | null;
@@ -100,8 +102,13 @@ function captureStates(pool: pg.Pool): CaptureStates {
       return rowCount === 1;
     },
 
-    async setPlaylist(livestreamId, playlistUrl) {
-      await pool.query('update captures set playlist_url = $2 where livestream_id = $1', [livestreamId, playlistUrl]);
+    async setPlaylist(livestreamId, playlistUrl, audio) {
+      // without `audio`, the lanes stay as they are (a renewed URL of the same playlist)
+      await pool.query('update captures set playlist_url = $2, audio_lanes = coalesce($3, audio_lanes) where livestream_id = $1', [
+        livestreamId,
+        playlistUrl,
+        audio === undefined ? null : JSON.stringify(audio),
+      ]);
     },
 
     async setFragmentFormats(livestreamId, formats) {
@@ -273,6 +280,7 @@ function toCapture(row: CaptureRow): Capture {
     livestreamId: row.livestream_id,
     playlistUrl: row.playlist_url,
     fragmentFormats: row.fragment_formats,
+    audioLanes: row.audio_lanes,
     state: row.state,
     endReason: row.end_reason,
     stopRequested: row.stop_requested,

@@ -11,10 +11,30 @@ export interface FrameOutput {
  */
 export const FRAME_READ_SECONDS = 0.2;
 
+/**
+ * Which streams of the inputs go into the output: every one of each input; for a mux, the video
+ * track's video, then each audio track's audio (output audio streams 0, 1, … in the tracks'
+ * order, each with its language), then any audio the video track carries itself.
+ */
+function streamMaps(inputs: number, audioLanguages: ReadonlyArray<string | null> | undefined): string[] {
+  if (audioLanguages === undefined) return Array.from({ length: inputs }, (_, input) => ['-map', String(input)]).flat();
+  return [
+    ...['-map', '0:v'],
+    ...audioLanguages.flatMap((_, i) => ['-map', `${i + 1}:a`]),
+    ...['-map', '0:a?'],
+    ...audioLanguages.flatMap((language, i) => (language === null ? [] : [`-metadata:s:a:${i}`, `language=${language}`])),
+  ];
+}
+
 /** Pure argument builders: remux only (`-c copy`), never re-encode. `protocols` are those ffmpeg may open. */
 export const ffmpegArgs = {
   // each input a concat list (parts played one after another); several inputs are muxed side by side (a video and an audio track)
-  remux: (listFiles: readonly string[], output: string, options: { protocols: string; faststart: boolean; frame?: FrameOutput }) => [
+  // with `audioLanguages` (a mux), input 0 is a video track and the others audio tracks, tagged with their languages (null: none)
+  remux: (
+    listFiles: readonly string[],
+    output: string,
+    options: { protocols: string; faststart: boolean; frame?: FrameOutput; audioLanguages?: ReadonlyArray<string | null> },
+  ) => [
     '-hide_banner',
     '-nostdin',
     '-y',
@@ -35,7 +55,7 @@ export const ffmpegArgs = {
           '-i',
           options.frame.input,
         ]),
-    ...listFiles.flatMap((_, input) => ['-map', String(input)]),
+    ...streamMaps(listFiles.length, options.audioLanguages),
     '-c',
     'copy',
     ...(options.faststart ? ['-movflags', '+faststart'] : []),

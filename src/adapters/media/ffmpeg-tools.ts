@@ -7,6 +7,7 @@ import type { ByteSource, LocalFileWriter, ObjectWriter } from '../../core/archi
 import type { MediaTools, RemuxedArchive, RemuxFrame } from '../../core/capture/ports.js';
 import { ffmpegArgs, type FrameOutput } from './ffmpeg-args.js';
 import { fileDuration } from './mp4-duration.js';
+import { mp4Language } from './mp4-language.js';
 import { grouped, partInputs, type PartInputs } from './part-inputs.js';
 import { ExitError, start } from './program.js';
 import { runRemux } from './remux-run.js';
@@ -49,24 +50,26 @@ export function createFfmpegTools(settings: FfmpegSettings): MediaTools {
     groups: ReadonlyArray<readonly ByteSource[]>,
     output: ObjectWriter,
     workFile: string,
-    frame?: RemuxFrame,
+    options: { frame?: RemuxFrame; audioLanguages?: ReadonlyArray<string | null> } = {},
   ): Promise<RemuxedArchive> => {
+    const { frame, audioLanguages } = options;
     if (output.kind === 'head-last') {
-      const remuxed = await remuxStreamed({ ffmpeg: settings.ffmpeg, backlogBytes: settings.backlogBytes, log }, groups, output, workFile);
+      const remuxed = await remuxStreamed({ ffmpeg: settings.ffmpeg, backlogBytes: settings.backlogBytes, log }, groups, output, workFile, audioLanguages);
       return { ...remuxed, frameWritten: false };
     }
     return withInputs(groups.flat(), (inputs) => {
       const urls = grouped(inputs.urls, groups);
       const framed = frame === undefined || inputs.server !== null ? undefined : { input: urls[0]?.[0] as string, ...frame };
-      return remuxToFile(settings.ffmpeg, { ...inputs, urls }, output, `${workFile}.concat.txt`, framed);
+      return remuxToFile(settings.ffmpeg, { ...inputs, urls, audioLanguages }, output, `${workFile}.concat.txt`, framed);
     });
   };
   return {
     async remux(parts, output, workFile, frame) {
-      return remuxInputs([parts], output, workFile, frame);
+      return remuxInputs([parts], output, workFile, frame === undefined ? {} : { frame });
     },
     async mux(tracks, output, workFile) {
-      return remuxInputs([[tracks.video], [tracks.audio]], output, workFile);
+      const audioLanguages = tracks.audio.map((track) => mp4Language(track.language));
+      return remuxInputs([[tracks.video], ...tracks.audio.map((track) => [track.source])], output, workFile, { audioLanguages });
     },
     async streams(part) {
       return withInputs([part], async ({ urls, protocols, cwd, server }) => {
@@ -115,7 +118,7 @@ async function copyToFile(source: ByteSource, file: string): Promise<ByteSource>
  */
 async function remuxToFile(
   ffmpegPath: string,
-  inputs: Omit<PartInputs, 'urls'> & { urls: string[][] },
+  inputs: Omit<PartInputs, 'urls'> & { urls: string[][]; audioLanguages?: ReadonlyArray<string | null> | undefined },
   output: LocalFileWriter,
   listFile: string,
   frame?: FrameOutput,
@@ -129,6 +132,7 @@ async function remuxToFile(
     faststart: true,
     cwd: inputs.cwd,
     server: inputs.server,
+    ...(inputs.audioLanguages === undefined ? {} : { audioLanguages: inputs.audioLanguages }),
   };
   const measure = async () => ({ durationSeconds: await fileDuration(output.path), complete: () => output.complete() });
   if (frame !== undefined) {

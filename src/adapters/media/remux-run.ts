@@ -25,6 +25,8 @@ export interface RemuxRun {
   faststart: boolean;
   /** A thumbnail written in the same run (its input named by `protocols` too). */
   frame?: FrameOutput;
+  /** A mux: the inputs after the first are audio tracks in these languages (see ffmpegArgs.remux). */
+  audioLanguages?: ReadonlyArray<string | null>;
   /** ffmpeg's working directory (local files are named relative to it). */
   cwd?: string;
   /** The loopback server the parts are read from, if they are: a part it could not read whole voids the output. */

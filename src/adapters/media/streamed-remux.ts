@@ -25,6 +25,7 @@ export async function remuxStreamed(
   inputs: ReadonlyArray<readonly ByteSource[]>,
   output: HeadLastWriter,
   workFile: string,
+  audioLanguages?: ReadonlyArray<string | null>,
 ): Promise<Remuxed> {
   // the first input is held back (a capture's parts, or its video); a second (its audio, far smaller) is read as ffmpeg asks
   const firstInput = inputs[0]?.length ?? 0;
@@ -40,6 +41,7 @@ export async function remuxStreamed(
     protocols: 'file,http,tcp',
     faststart: false,
     server,
+    ...(audioLanguages === undefined ? {} : { audioLanguages }),
   };
   try {
     return await runRemux(run, {

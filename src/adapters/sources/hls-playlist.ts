@@ -2,6 +2,7 @@
 import HLS from 'hls-parser';
 import type { Quality } from '../../core/sources/ports.js';
 import type { ByteRange, Fetcher } from './http-fetch.js';
+import { renditionsOf, type AudioRendition } from './hls-renditions.js';
 
 /** What a server that is live only sometimes (MediaMTX, Owncast, nginx-rtmp) answers for its playlist while no broadcast is on air. */
 export const OFFLINE_STATUSES = [404, 410];
@@ -30,6 +31,8 @@ export interface MediaSegment extends Resource {
   key: SegmentKey | null;
   /** A stitched-in ad, as Twitch marks one (`adSegments`): not part of the stream. */
   ad: boolean;
+  /** A lane's segment in a capture with audio lanes, whose `sequence` is the capture's (see playlist-lanes.ts): the playlist listing it, and its media sequence there. */
+  listed?: { playlistUrl: string; sequence: number };
 }
 
 export interface MediaPlaylist {
@@ -47,6 +50,8 @@ export interface Variant {
   height: number | null;
   /** Request headers its playlist and segments answer only with (a site's, as yt-dlp lists them). */
   headers?: Readonly<Record<string, string>>;
+  /** The audio renditions of its group (`AUDIO=`), when a multivariant playlist lists them. */
+  audio?: AudioRendition[];
 }
 
 /** A fetched playlist: a master's variants, or a media playlist with absolute segment URLs. */
@@ -62,7 +67,13 @@ export function parsePlaylist(text: string, url: string): Playlist {
   if (parsed.isMasterPlaylist) {
     const variants = (parsed as HLS.types.MasterPlaylist).variants
       .filter((v) => !v.isIFrameOnly)
-      .map((v) => ({ url: new URL(v.uri, url).href, bandwidth: v.bandwidth, width: v.resolution?.width ?? null, height: v.resolution?.height ?? null }));
+      .map((v) => ({
+        url: new URL(v.uri, url).href,
+        bandwidth: v.bandwidth,
+        width: v.resolution?.width ?? null,
+        height: v.resolution?.height ?? null,
+        audio: renditionsOf(v, url),
+      }));
     return { kind: 'master', variants };
   }
   const media = parsed as HLS.types.MediaPlaylist;

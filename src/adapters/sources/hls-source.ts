@@ -2,14 +2,19 @@
 import { AppError } from '../../core/errors.js';
 import type { SourceStatus, StreamSource } from '../../core/sources/ports.js';
 import { FetchError, type Fetcher } from './http-fetch.js';
+import type { AudioLane } from '../../core/sources/ports.js';
 import { loadPlaylist, OFFLINE_STATUSES, pickVariant, qualitiesOf } from './hls-playlist.js';
+import { chooseAudio, type AudioChoice } from './hls-renditions.js';
 
 const NOT_HLS = 'Only http(s) URLs of HLS playlists (.m3u8) are recorded as HLS.';
 /** What to do with an HLS address whose stream has not begun (a server answering 404 until then). */
 const NOT_ON_AIR = 'To record a stream that is not on air yet, follow its playlist URL (Follows), and Kura queues it when it starts';
 
-/** Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. */
-export function createHlsSource(fetcher: Fetcher): StreamSource {
+/**
+ * Any http(s) `.m3u8`: live once its media playlist lists segments and has not ended. A variant
+ * whose audio is a separate rendition is recorded with the renditions `audio` chooses (see chooseAudio).
+ */
+export function createHlsSource(fetcher: Fetcher, audio: AudioChoice = 'default'): StreamSource {
   return {
     recognises: (url) => hlsUrl(url) !== null,
     async inspect(raw) {
@@ -38,16 +43,18 @@ export function createHlsSource(fetcher: Fetcher): StreamSource {
     async check(sourceUrl, quality): Promise<SourceStatus> {
       try {
         let playlistUrl = sourceUrl;
+        let lanes: readonly AudioLane[] = [];
         let playlist = await loadPlaylist(sourceUrl, fetcher);
         if (playlist.kind === 'master') {
           const variant = pickVariant(playlist.variants, quality);
           if (variant === undefined) return { state: 'not_yet', reason: 'the master playlist lists no variant yet' };
           playlistUrl = variant.url;
+          lanes = chooseAudio(variant.audio ?? [], audio);
           playlist = await loadPlaylist(playlistUrl, fetcher);
         }
         if (playlist.kind !== 'media') return { state: 'not_yet', reason: 'a master playlist points at another master playlist' };
         if (playlist.segments.length === 0) return { state: playlist.ended ? 'ended' : 'not_yet', reason: 'no segment yet' };
-        return { state: 'live', playlistUrl };
+        return { state: 'live', playlistUrl, ...(lanes.length > 0 ? { playlistAudio: lanes } : {}) };
       } catch (error) {
         if (error instanceof FetchError && error.refused) return { state: 'refused', reason: error.message };
         // 404/410: a server that answers the stream is not on air (yet); anything else is no answer, as a capture's playlist fetch counts it

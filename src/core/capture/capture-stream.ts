@@ -136,7 +136,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Capture, worker: RecordingWorker): Promise<Recording> {
   if (capture.fragmentFormats !== null) return { stream: pinned(await liveStatus(deps, record, worker), capture.fragmentFormats) };
   // headers are not stored: a source that needs them answers the stored URL 403, and is asked again (recordPlaylist)
-  if (capture.playlistUrl !== null) return { playlist: { url: capture.playlistUrl, headers: null } };
+  if (capture.playlistUrl !== null) return { playlist: { url: capture.playlistUrl, headers: null, audio: capture.audioLanes } };
   const status = await liveStatus(deps, record, worker, { unanswered: 'wait' });
   if (status.fragments !== undefined) {
     await deps.captures.setFragmentFormats(record.id, idsOf(status.fragments));
@@ -145,13 +145,14 @@ async function howToRecord(deps: CaptureDeps, record: Livestream, capture: Captu
   const playlist = playlistOf(status);
   if (playlist === null) throw new Error(`${record.id} is live, but its source names nothing to record`);
   if (status.fragmentsRefused !== undefined) await deps.captures.appendLog(record.id, [`[kura] ${status.fragmentsRefused}`]);
-  await deps.captures.setPlaylist(record.id, playlist.url);
+  await deps.captures.setPlaylist(record.id, playlist.url, playlist.audio);
   return { playlist };
 }
 
 /** The playlist a status names, with the headers it asks for; null when it names none. */
 function playlistOf(status: SourceStatus): PlaylistSource | null {
-  return status.playlistUrl === undefined ? null : { url: status.playlistUrl, headers: status.playlistHeaders ?? null };
+  if (status.playlistUrl === undefined) return null;
+  return { url: status.playlistUrl, headers: status.playlistHeaders ?? null, audio: status.playlistAudio ?? [] };
 }
 
 /** What a capture pins of the formats it records, to find them again under renewed URLs. */
@@ -185,7 +186,7 @@ async function recordIt(deps: CaptureDeps, record: Livestream, capture: Capture,
     if (playlist === null) throw error;
     await deps.captures.appendLog(record.id, [`[kura] recording fragments failed (${error.message}); recording from the live edge's window through HLS`]);
     await deps.captures.setFragmentFormats(record.id, null);
-    await deps.captures.setPlaylist(record.id, playlist.url);
+    await deps.captures.setPlaylist(record.id, playlist.url, playlist.audio);
     const fresh = (await deps.captures.get(record.id)) ?? capture;
     return recordPlaylist(deps, record, fresh, playlist, worker);
   }

@@ -1,5 +1,6 @@
 // Decisions: docs/decisions/0037-how-a-capture-ends.md
 import type { CaptureState } from './capture-lifecycle.js';
+import type { AudioLane } from '../sources/ports.js';
 
 /** The adaptive formats a capture records fragment by fragment (their ids, e.g. YouTube itags `299` and `140`), and the seconds in each fragment. */
 export interface FragmentFormatIds {
@@ -16,6 +17,8 @@ export interface Capture {
   playlistUrl: string | null;
   /** Set for a capture of a source's fragments (see fragment-tracks.ts); null for one of an HLS playlist. */
   fragmentFormats: FragmentFormatIds | null;
+  /** The audio renditions a capture of an HLS playlist records beside its video (see playlist-lanes.ts); empty when its audio is in its segments. */
+  audioLanes: readonly AudioLane[];
   /** See the capture lifecycle (capture-lifecycle.ts). */
   state: CaptureState;
   endReason: string | null;

@@ -4,7 +4,8 @@ import { PermanentError } from '../errors.js';
 import { isFinalized } from './capture-lifecycle.js';
 import { readPlan, storedPart } from './coverage.js';
 import { collect } from '../archive/collect-bytes.js';
-import { trackSource, trackSpans } from './fragment-tracks.js';
+import { trackSource, trackSpans, type FragmentSpan } from './fragment-tracks.js';
+import { laneCount, laneSpans } from './playlist-lanes.js';
 import { keepLease } from './lease.js';
 import type { Livestream } from '../records/livestream.js';
 import { objectKeys, objectMeta } from '../archive/object-keys.js';
@@ -73,7 +74,7 @@ async function finalizeClaimed(deps: FinalizeDeps, id: string, capture: Capture,
       await deps.livestreams.transition(id, { type: 'gave_up', reason: `Nothing was captured: ${describeEndReason(capture.endReason)}.`, endedAt: new Date() });
     } else {
       const sources = partSources(deps, parts, await deps.captures.chunks(id));
-      const archive = capture.fragmentFormats === null ? { parts: sources } : await tracksOf(deps, id, parts, sources);
+      const archive = await archiveInput(deps, capture, parts, sources);
       const keptUntil = mayGoOn(capture) ? new Date(Date.now() + KEPT_SECONDS * 1000) : undefined;
       await storeArchive(deps, record, capture, archive, chatWaitMs, keptUntil);
     }
@@ -103,19 +104,27 @@ export async function deleteChunks(deps: { captures: Pick<ChunkLog, 'chunks'>; s
 /** A part to remux: its bytes, how long it plays, and how many bytes its first stored chunk holds. */
 type PartSource = ByteSource & { seconds: number; firstChunkBytes: number };
 
-/** What finalize makes the archive of: the parts one after another (a playlist's capture), or a video and an audio track side by side (a capture of fragments). */
-type ArchiveInput = { parts: PartSource[] } | { video: PartSource; audio: PartSource };
+/**
+ * What finalize makes the archive of: the parts one after another (a playlist's capture), or a
+ * video track and audio tracks side by side (a capture of fragments, or of a playlist with audio
+ * renditions: each tagged with its language).
+ */
+type ArchiveInput = { parts: PartSource[] } | { video: PartSource; audio: Array<{ source: PartSource; language: string | null }> };
 
-/** The video and audio tracks of a capture of fragments, read from its parts (see fragment-tracks.ts). */
-async function tracksOf(deps: FinalizeDeps, id: string, parts: readonly CapturePart[], sources: readonly PartSource[]): Promise<ArchiveInput> {
+/** The parts, or the tracks read from them of a capture of fragments (see fragment-tracks.ts) or of lanes (see playlist-lanes.ts). */
+async function archiveInput(deps: FinalizeDeps, capture: Capture, parts: readonly CapturePart[], sources: PartSource[]): Promise<ArchiveInput> {
+  if (capture.fragmentFormats === null && capture.audioLanes.length === 0) return { parts: sources };
   const byPart = new Map(parts.map((part, i) => [part.part, sources[i] as PartSource]));
-  const spans = trackSpans(await deps.captures.segmentsFrom(id, 0));
+  const segments = await deps.captures.segmentsFrom(capture.livestreamId, 0);
   const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
   const firstChunkBytes = sources[0]?.firstChunkBytes ?? 0;
-  return {
-    video: { ...trackSource(spans.video, byPart), seconds, firstChunkBytes },
-    audio: { ...trackSource(spans.audio, byPart), seconds, firstChunkBytes },
-  };
+  const track = (spans: readonly FragmentSpan[]): PartSource => ({ ...trackSource(spans, byPart), seconds, firstChunkBytes });
+  if (capture.fragmentFormats !== null) {
+    const spans = trackSpans(segments);
+    return { video: track(spans.video), audio: [{ source: track(spans.audio), language: null }] };
+  }
+  const [video = [], ...audio] = laneSpans(segments, laneCount(capture.audioLanes));
+  return { video: track(video), audio: audio.map((spans, i) => ({ source: track(spans), language: capture.audioLanes[i]?.language ?? null })) };
 }
 
 /** Remuxes the capture straight into the store, then stores thumbnail and log, and marks the record finished. */
@@ -130,13 +139,13 @@ async function storeArchive(
   const { id } = record;
   const video = await deps.store.beginWrite(objectKeys.video(id), objectMeta(record, 'video'));
   const workFile = deps.spool.workPath(id, 'archive.mp4');
-  const parts = 'parts' in input ? input.parts : [input.video, input.audio];
+  const parts = 'parts' in input ? input.parts : [input.video, ...input.audio.map((track) => track.source)];
   const thumbnail = deps.spool.workPath(id, 'thumbnail.jpg');
   const frame = frameSource(parts[0] as PartSource, Math.min(10, (parts[0] as PartSource).seconds / 2));
   // no thumbnail of the source's own nor a recent frame: the remux's run writes one if it can
   const remuxFrame = record.thumbnailUrl || capture.frameAt !== null ? undefined : { atSeconds: frame.atSeconds, output: thumbnail };
   const remuxed = await remuxOrExplain(deps, parts, () =>
-    'parts' in input ? deps.media.remux(input.parts, video, workFile, remuxFrame) : deps.media.mux({ video: input.video, audio: input.audio }, video, workFile),
+    'parts' in input ? deps.media.remux(input.parts, video, workFile, remuxFrame) : deps.media.mux(input, video, workFile),
   );
   const { stored, durationSeconds } = remuxed;
   await deps.captures.appendLog(

@@ -1,5 +1,5 @@
 import type { ByteSource, ObjectWriter, StoredObject } from '../archive/ports.js';
-import type { FragmentedStream } from '../sources/ports.js';
+import type { AudioLane, FragmentedStream } from '../sources/ports.js';
 import type { CaptureState } from './capture-lifecycle.js';
 import type { AdBreak, Capture, CapturePart, ChunkSpan, EndReason, FragmentFormatIds, Gap, RecordedSegment, SegmentSpan, StoredChunk } from './capture.js';
 
@@ -31,7 +31,8 @@ export interface CaptureLease {
 /** The capture's own state: its playlist, a stop asked for, its end, and its finalize. */
 export interface CaptureStates {
   get(livestreamId: string): Promise<Capture | null>;
-  setPlaylist(livestreamId: string, playlistUrl: string): Promise<void>;
+  /** Stores the media playlist the capture records; with `audio`, the renditions recorded beside it too (before its first segment is stored). */
+  setPlaylist(livestreamId: string, playlistUrl: string, audio?: readonly AudioLane[]): Promise<void>;
   /** Makes the capture one of the source's fragments, in these formats (before its first fragment is stored); null makes it one of a playlist. */
   setFragmentFormats(livestreamId: string, formats: FragmentFormatIds | null): Promise<void>;
   /** Asks the worker recording a capture to stop (`reason`: who asked and why, `local/alice (too loud)`); false unless it is capturing. */
@@ -188,8 +189,16 @@ export interface MediaTools {
    * playable media.
    */
   remux(parts: readonly ByteSource[], output: ObjectWriter, workFile: string, frame?: RemuxFrame): Promise<RemuxedArchive>;
-  /** Muxes a video and an audio track side by side (`-c copy`) into one faststart MP4, as `remux` writes it. */
-  mux(tracks: { video: ByteSource; audio: ByteSource }, output: ObjectWriter, workFile: string): Promise<RemuxedArchive>;
+  /**
+   * Muxes a video track and audio tracks side by side (`-c copy`) into one faststart MP4, as
+   * `remux` writes it: the video's streams, then each audio track's audio tagged with its language
+   * (null: none), in their order.
+   */
+  mux(
+    tracks: { video: ByteSource; audio: ReadonlyArray<{ source: ByteSource; language: string | null }> },
+    output: ObjectWriter,
+    workFile: string,
+  ): Promise<RemuxedArchive>;
   /**
    * How many audio and video streams ffprobe finds in a part: 0 when it finds none (noise, not
    * media). Rejects when the bytes cannot be read.
@@ -224,10 +233,14 @@ export interface FragmentRecorder {
   record(target: { capture: Capture; stream: FragmentedStream; workerId: string; renew: () => Promise<Renewal> }, signal: AbortSignal): Promise<EndReason>;
 }
 
-/** A media playlist to record: its URL, and the request headers the source says it answers only with (null: none). */
+/**
+ * A media playlist to record: its URL, the request headers the source says it answers only with
+ * (null: none), and the audio renditions recorded beside it (none: its audio, if any, is in its segments).
+ */
 export interface PlaylistSource {
   url: string;
   headers: Readonly<Record<string, string>> | null;
+  audio: readonly AudioLane[];
 }
 
 /** Records a live media playlist into parts until it ends, persisting progress as it goes. */

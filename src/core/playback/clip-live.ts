@@ -6,7 +6,7 @@ import type { RecordedBytes } from '../capture/ports.js';
 import { AppError } from '../errors.js';
 import type { Livestream } from '../records/livestream.js';
 import { clipRange, type ClipAsked } from './clip-times.js';
-import type { LiveDeps } from './get-live-playlist.js';
+import { separateAudioNotPlayable, type LiveDeps } from './get-live-playlist.js';
 import { hlsTimeline, planFragmentClip, planHlsClip, readableFragments, timelineSeconds, type LiveClipPlan } from './live-clip-plan.js';
 import { hasInitSection } from './part-format.js';
 import type { ClipCutter, CutClip } from './ports.js';
@@ -29,6 +29,7 @@ export type LiveClip = CutClip & { endSeconds: number; lost: LiveClipPlan['lost'
 export async function clipLive(deps: LiveClipDeps, record: Livestream, asked: ClipAsked): Promise<LiveClip> {
   const id = record.id;
   const capture = await deps.captures.get(id);
+  if (capture !== null && capture.audioLanes.length > 0) throw separateAudioNotPlayable(id);
   const [segments, gaps, readable] =
     capture === null ? [[], [], new Map<number, number>()] : await Promise.all([deps.segments.of(id), deps.captures.gaps(id), deps.bytes.readable(id)]);
   const notStarted = new AppError('conflict', 'capture_not_started', `Nothing of ${id} can be cut yet: its first segments are not recorded here yet.`, 5);

@@ -38,7 +38,7 @@ export interface LivePlaylist {
  * `livestream_not_found`, `capture_not_started` (nothing recorded, or nothing readable here yet),
  * `archive_not_ready` (a failed record), `live_ended` (a finished record: its segments made way
  * for the archive), `live_not_playable` (fragments in no format a player is handed in two pieces) and `live_segment_not_found`
- * (a `track` of a capture that has none).
+ * (a `track` of a capture that has none); `live_not_playable` too for a capture with separate audio renditions (see playlist-lanes.ts).
  */
 export async function getLivePlaylist(deps: LiveDeps, id: string, options: { delta?: boolean; track?: FragmentTrack } = {}): Promise<LivePlaylist> {
   const record = await getLivestream(deps, id);
@@ -58,6 +58,8 @@ export async function getLivePlaylist(deps: LiveDeps, id: string, options: { del
     if (playlist === null) throw notStarted(record);
     return playlist;
   }
+  // its lanes are muxed into one file when archived (see playlist-lanes.ts); no player is handed them apart yet
+  if (capture.audioLanes.length > 0) throw separateAudioNotPlayable(id);
   if (options.track !== undefined) {
     throw new AppError('not_found', 'live_segment_not_found', `${id} is recorded as one HLS track: its playlist is /api/video/${id}/live.m3u8.`);
   }
@@ -81,6 +83,15 @@ async function servable(deps: LiveDeps, id: string, segments: readonly RecordedS
     (first) => deps.formats.of(id, first.part, first.endOffset),
   );
   return { segments: segments.slice(0, found.count), formats: found.formats };
+}
+
+/** A capture of a playlist with separate audio renditions: played once archived. */
+export function separateAudioNotPlayable(id: string): AppError {
+  return new AppError(
+    'conflict',
+    'live_not_playable',
+    `${id} is recorded with its audio as a separate rendition, which Kura does not play while it is recorded: its archive plays once the stream ends (/api/download/${id}/video).`,
+  );
 }
 
 /** How long a player is asked to wait before it asks again for a capture that has not begun. */

@@ -34,6 +34,7 @@ export async function readLiveMedia(deps: LiveDeps, request: { id: string; part:
   const notFound = new AppError('not_found', 'live_segment_not_found', `${id} has no ${what} that can be served here.`);
   const capture = await deps.captures.get(id);
   const fragments = (capture?.fragmentFormats ?? null) !== null;
+  if ((capture?.audioLanes.length ?? 0) > 0) throw notFound; // its live playlist is not served (see separateAudioNotPlayable)
   const found = fragments ? await fragmentMedia(deps, id, part, sequence, request.track) : await partMedia(deps, id, part, sequence, request.track);
   const body = found === null ? null : await deps.bytes.read(id, part, { start: found.start, end: found.end - 1 });
   if (found === null || body === null) throw notFound;

@@ -2,6 +2,7 @@
 import { LIVE_FRAME_META, objectKeys } from '../archive/object-keys.js';
 import type { ArchiveStore, ByteSource } from '../archive/ports.js';
 import { trackOf } from '../capture/fragment-tracks.js';
+import { laneCount, laneOf } from '../capture/playlist-lanes.js';
 import type { LiveDeps } from './get-live-playlist.js';
 import { isRecording } from '../capture/capture-lifecycle.js';
 import type { RecordedSegment } from '../capture/capture.js';
@@ -44,10 +45,13 @@ export async function refreshLiveFrame(deps: LiveFrameDeps, id: string, workerId
   const capture = await deps.live.captures.get(id);
   if (capture === null || !isRecording(capture.state) || capture.workerId !== workerId || capture.nextSequence === null) return 'none';
   const fragments = capture.fragmentFormats !== null;
-  const recent = await deps.live.captures.segmentsFrom(id, Math.max(0, capture.nextSequence - LOOK_BACK));
-  const last = recent.filter((s) => !fragments || trackOf(s.sequence) === 'video').at(-1);
+  // a capture with audio renditions stores each lane's segments whole, as fragments are (see playlist-lanes.ts)
+  const lanes = laneCount(capture.audioLanes);
+  const whole = fragments || lanes > 1;
+  const recent = await deps.live.captures.segmentsFrom(id, Math.max(0, capture.nextSequence - LOOK_BACK * lanes));
+  const last = recent.filter((s) => (fragments ? trackOf(s.sequence) === 'video' : laneOf(s.sequence, lanes).lane === 0)).at(-1);
   if (last === undefined) return 'none';
-  const bytes = fragments ? await fragmentBytes(deps.live, id, last.sequence) : await segmentBytes(deps.live, id, last);
+  const bytes = whole ? await fragmentBytes(deps.live, id, last.sequence) : await segmentBytes(deps.live, id, last);
   // work files of their own, removed once used: a capture finalized on another worker leaves none here
   const source = await deps.spool.writeFile(id, 'live-frame.source', bytes);
   const output = deps.spool.workPath(id, 'live-frame.jpg');
@@ -110,7 +114,7 @@ async function segmentBytes(live: LiveDeps, id: string, segment: RecordedSegment
   return Buffer.concat([...(init === null ? [] : [await collect(init.body)]), await collect(media.body)]);
 }
 
-/** A fragment as the source sent it: a file of its own, initialization section included. */
+/** A fragment as the source sent it (or a lane's segment as stored): a file of its own, initialization section included. */
 async function fragmentBytes(live: LiveDeps, id: string, sequence: number): Promise<Buffer> {
   const span = await live.captures.segment(id, sequence);
   const body = span === null ? null : await live.bytes.read(id, span.part, { start: span.startOffset, end: span.endOffset - 1 });

@@ -1,5 +1,12 @@
 import type { Platform } from '../vocabulary.js';
 
+/** A separate audio rendition recorded beside a playlist's video (`#EXT-X-MEDIA:TYPE=AUDIO` with a URI): its media playlist, language and name. */
+export interface AudioLane {
+  url: string;
+  language: string | null;
+  name: string;
+}
+
 /** What a source says about a stream's identity and schedule (YouTube knows them; HLS does not). */
 export interface StreamDetails {
   title: string;
@@ -37,6 +44,8 @@ export interface SourceStatus {
   playlistUrl?: string;
   /** Request headers its playlist and segments answer only with (a site's Origin and Referer, as yt-dlp lists them); absent: none. */
   playlistHeaders?: Readonly<Record<string, string>>;
+  /** The separate audio renditions to record beside the playlist's video (an HLS variant's `EXT-X-MEDIA:TYPE=AUDIO`); absent: none, its audio is in its segments. */
+  playlistAudio?: readonly AudioLane[];
   /** The adaptive formats to record fragment by fragment from the first, when live and the source offers them (YouTube). */
   fragments?: FragmentedStream;
   /** Why a live stream is recorded through its playlist although its source may offer fragments (the fallback, for the capture's log). */

@@ -64,7 +64,9 @@ export function clipRoutes(deps: ClipRouteDeps): FastifyPluginAsyncTypebox {
             },
             ...rateLimitedResponse,
             404: problemResponse('`livestream_not_found`'),
-            409: problemResponse('`archive_not_ready`: not archived (yet); `capture_not_started`; `archive_unreadable`: the video cannot be cut'),
+            409: problemResponse(
+              '`archive_not_ready`: not archived (yet); `capture_not_started`; `archive_unreadable`: the video cannot be cut; `live_not_playable`: a stream being recorded with its audio as a separate HLS rendition (cut once archived)',
+            ),
             410: problemResponse('`archive_missing`: the video is gone from storage'),
             ...problemResponses,
           },

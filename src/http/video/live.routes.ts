@@ -11,7 +11,7 @@ import { bytesResponse, problemResponse, problemResponses } from '../responses.s
 /** Why a record's live playlists and segments cannot be played (now, or any more). */
 const NOT_PLAYABLE = {
   409: problemResponse(
-    '`capture_not_started` (with Retry-After): nothing can be played yet; `archive_not_ready`: a failed record; `live_not_playable`: fragments in neither fMP4 nor WebM',
+    '`capture_not_started` (with Retry-After): nothing can be played yet; `archive_not_ready`: a failed record; `live_not_playable`: fragments in neither fMP4 nor WebM, or audio recorded as a separate HLS rendition',
   ),
   410: problemResponse('`live_ended`: the archive replaced the live recording'),
 };
@@ -67,7 +67,7 @@ export function liveRoutes(deps: LiveRouteDeps): FastifyPluginAsyncTypebox {
           summary:
             'HLS playlist (EVENT) of a record being recorded, from its first segment; #EXT-X-ENDLIST once the capture ended; 410 live_ended once the archive replaced it. For a record recorded as fragments (YouTube), a multivariant playlist: live/video.m3u8 with live/audio.m3u8 as its audio rendition',
           description:
-            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video), A capture of fragments lists WebM tracks (VP9, Opus) the same way (`.webm`), for a Media Source Extensions player, as HLS players cannot play them; 409 live_not_playable for fragments in neither fMP4 nor WebM.',
+            'Parts after the first start with #EXT-X-DISCONTINUITY, fMP4 parts with #EXT-X-MAP, lost segments are #EXT-X-GAP segments. 409 capture_not_started (with Retry-After) before anything can be played, 409 archive_not_ready for a failed record, 410 live_ended once the record is finished (play GET /api/download/{id}/video), A capture of fragments lists WebM tracks (VP9, Opus) the same way (`.webm`), for a Media Source Extensions player, as HLS players cannot play them; 409 live_not_playable for fragments in neither fMP4 nor WebM, and for a stream whose audio is recorded as a separate HLS rendition (played once archived).',
           params: LivestreamIdParamsSchema,
           querystring: LivePlaylistQuerySchema,
           response: {
