@@ -11,7 +11,7 @@ import { ALICE_STREAM, aliceOnTwitch, sitesSay } from '../support/live-site-stat
 import { waitForRecord } from '../support/records.js';
 import { e2eEnv } from '../support/serve-env.js';
 
-// The whole story of a followed Twitch channel (issue 56, decisions 0133 and 0135), with the real
+// The whole story of a followed Twitch channel (issue 56, decisions 0133 and 0139), with the real
 // `kura serve`: Twitch's API is the STAND-IN Helix (test/support/helix-stand-in.ts), yt-dlp the
 // STAND-IN answering as its Twitch extractor (test/support/yt-dlp-sites.mjs), the stream a live
 // HLS fixture that stitches in ads as Twitch does.

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { addUser, logIn, SAME_ORIGIN } from '../support/accounts.js';
 import { startHelixStandIn, type HelixStandIn } from '../support/helix-stand-in.js';
 
-// Following a Twitch channel through the API (decision 0135): the login is resolved once through
+// Following a Twitch channel through the API (decision 0139): the login is resolved once through
 // the STAND-IN Helix (test/support/helix-stand-in.ts); without credentials the follow is refused.
 let kura: TestApp | null = null;
 let twitch: HelixStandIn | null = null;

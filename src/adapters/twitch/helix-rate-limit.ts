@@ -1,4 +1,4 @@
-// Decisions: docs/decisions/0135-twitch-follows-through-helix.md
+// Decisions: docs/decisions/0139-twitch-follows-through-helix.md
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What Twitch's last answer said of the app's request budget (its token bucket). */

@@ -13,7 +13,7 @@ export const FOLLOW_KINDS = ['youtube_channel', 'holodex', 'hls_endpoint', 'twit
 /**
  * The ways Kura learns of a followed source's streams. A YouTube channel has two (its Atom feed
  * and a yt-dlp look at its live/upcoming tabs), so one failing signal does not lose a stream. A
- * Twitch channel has Twitch's own API (Helix `GET /streams`, decision 0135).
+ * Twitch channel has Twitch's own API (Helix `GET /streams`, decision 0139).
  */
 export type SignalName = 'feed' | 'tabs' | 'holodex' | 'playlist' | 'helix';
 export const SIGNALS_OF: Record<FollowKind, readonly SignalName[]> = {
