@@ -152,7 +152,7 @@ describe('the EventSub callback (POST /api/twitch/eventsub)', () => {
     expect((await post(signedMessage('notification', online('nobody'), secret))).statusCode).toBe(204);
   });
 
-  it('answers as its OpenAPI document says, and is not served where EventSub is off', async () => {
+  it('answers as its OpenAPI document says, is open on a private instance (its signature its credential), and is not served where EventSub is off', async () => {
     const spec = (await kura.app.inject({ url: '/api/openapi.json' })).json();
     expect(Object.keys(spec.paths['/api/twitch/eventsub'].post.responses)).toEqual(expect.arrayContaining(['200', '204', '403']));
     const check = createAnswerChecker(spec);
@@ -171,6 +171,20 @@ describe('the EventSub callback (POST /api/twitch/eventsub)', () => {
         body: answer.body,
       });
       expect(problems, `${answer.statusCode} ${answer.body}`).toEqual([]);
+    }
+    // another type than JSON is refused before anything is read, as on every route
+    const asText = signedMessage('notification', online('alice'), secret);
+    expect((await post({ ...asText, headers: { ...asText.headers, 'content-type': 'text/plain' } })).statusCode).toBe(415);
+    // a private instance's callback is open to Twitch: its signature is its credential
+    const closed = await startTestApp({ publicUrl, publicRead: false }, { env });
+    try {
+      const message = signedMessage('webhook_callback_verification', { challenge: 'c-2', subscription: subscriptionOf('1', 'x') }, secret);
+      const answer = await closed.app.inject({ method: 'POST', url: '/api/twitch/eventsub', headers: message.headers, payload: message.body });
+      expect([answer.statusCode, answer.body]).toEqual([200, 'c-2']);
+      const forged = signedMessage('notification', online('alice'), 'forged-secret');
+      expect((await closed.app.inject({ method: 'POST', url: '/api/twitch/eventsub', headers: forged.headers, payload: forged.body })).statusCode).toBe(403);
+    } finally {
+      await closed.close();
     }
     const off = await startTestApp({}, { env: { ...env, KURA_TWITCH_EVENTSUB: 'off' } });
     try {
