@@ -192,7 +192,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       bytesPerHour: Math.round(decimal('KURA_VERIFY_GB_PER_HOUR', 10, 0, 100_000) * 10 ** 9),
     },
     accounts: parseAccounts(read, integer, problems),
-    follow: parseFollow(read, integer, decimal, (name, raw) => parseHttpUrl(name, raw, problems), problems),
+    follow: parseFollow(read, { integer, decimal }, (name, raw) => parseHttpUrl(name, raw, problems), problems, publicUrl),
     retention: parseRetention(read, integer, decimal),
     backup: {
       dir: read('KURA_BACKUP_DIR') === undefined ? null : path.resolve(cwd, read('KURA_BACKUP_DIR') as string),

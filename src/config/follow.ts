@@ -1,4 +1,6 @@
+// Decisions: docs/decisions/0138-twitch-eventsub-stream-online.md
 // The follows slice of the configuration (issue 17), parsed by src/config.ts from the environment it read.
+import { createHmac } from 'node:crypto';
 import type { SignalName } from '../core/follows/follow.js';
 
 /** How the worker checks followed channels. */
@@ -29,7 +31,12 @@ export interface TwitchApp {
   apiUrl: string;
   /** KURA_TWITCH_AUTH_URL: where app tokens are granted, `https://id.twitch.tv/oauth2`. */
   authUrl: string;
+  /** Where Twitch's EventSub posts `stream.online`, and the secret its messages are signed with (decision 0138); null: EventSub off, polling alone. */
+  eventSub: { callbackUrl: string; secret: string } | null;
 }
+
+/** The path of the EventSub callback under the public URL. */
+export const EVENTSUB_CALLBACK_PATH = '/api/twitch/eventsub';
 
 /**
  * Default seconds between looks: the feed is cheap, the yt-dlp tab look is not, a playlist answers
@@ -43,7 +50,14 @@ type Read = (name: string) => string | undefined;
 type Numeric = (name: string, fallback: number, min: number, max: number) => number;
 
 /** The follows slice of the environment; `httpUrl` adds its own problems. */
-export function parseFollow(read: Read, integer: Numeric, decimal: Numeric, httpUrl: (name: string, raw: string) => string, problems: string[]): FollowConfig {
+export function parseFollow(
+  read: Read,
+  numbers: { integer: Numeric; decimal: Numeric },
+  httpUrl: (name: string, raw: string) => string,
+  problems: string[],
+  publicUrl: string,
+): FollowConfig {
+  const { integer, decimal } = numbers;
   const poll = read('KURA_FOLLOW_POLL_SECONDS') === undefined ? undefined : decimal('KURA_FOLLOW_POLL_SECONDS', 600, 1, 86_400);
   const intervals = { ...DEFAULT_INTERVALS };
   if (poll !== undefined) for (const signal of Object.keys(intervals) as SignalName[]) intervals[signal] = poll;
@@ -59,13 +73,18 @@ export function parseFollow(read: Read, integer: Numeric, decimal: Numeric, http
     youtubeFeedUrl: url('KURA_YOUTUBE_FEED_URL', 'https://www.youtube.com/feeds/videos.xml'),
     holodexUrl: url('KURA_HOLODEX_URL', 'https://holodex.net/api/v2'),
     holodexApiKey: read('HOLODEX_API_KEY'),
-    twitch: twitchApp(read, url, problems),
+    twitch: twitchApp(read, url, problems, publicUrl),
   };
 }
 
-function twitchApp(read: Read, url: (name: string, fallback: string) => string, problems: string[]): TwitchApp | undefined {
+function twitchApp(read: Read, url: (name: string, fallback: string) => string, problems: string[], publicUrl: string): TwitchApp | undefined {
   const [clientId, clientSecret] = [read('KURA_TWITCH_CLIENT_ID'), read('KURA_TWITCH_CLIENT_SECRET')];
-  if (clientId === undefined && clientSecret === undefined) return undefined;
+  const eventSub = read('KURA_TWITCH_EVENTSUB') ?? 'auto';
+  if (!['auto', 'on', 'off'].includes(eventSub)) problems.push(`KURA_TWITCH_EVENTSUB must be auto, on or off (got "${eventSub}")`);
+  if (clientId === undefined && clientSecret === undefined) {
+    if (eventSub === 'on') problems.push('KURA_TWITCH_EVENTSUB=on needs KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET');
+    return undefined;
+  }
   if (clientId === undefined || clientSecret === undefined) {
     problems.push(
       'KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET go together: set both (an application of https://dev.twitch.tv/console/apps), or neither',
@@ -77,5 +96,22 @@ function twitchApp(read: Read, url: (name: string, fallback: string) => string, 
     clientSecret,
     apiUrl: url('KURA_TWITCH_API_URL', 'https://api.twitch.tv/helix'),
     authUrl: url('KURA_TWITCH_AUTH_URL', 'https://id.twitch.tv/oauth2'),
+    eventSub:
+      eventSub === 'on' || (eventSub === 'auto' && twitchTakes(publicUrl))
+        ? { callbackUrl: `${publicUrl.replace(/\/+$/, '')}${EVENTSUB_CALLBACK_PATH}`, secret: eventSubSecret(clientSecret) }
+        : null,
   };
+}
+
+/**
+ * The secret Twitch signs EventSub messages with (10 to 100 ASCII characters): derived from the
+ * application's client secret, so every process has it without storing another (decision 0138).
+ */
+function eventSubSecret(clientSecret: string): string {
+  return createHmac('sha256', clientSecret).update('kura twitch eventsub stream.online').digest('hex');
+}
+
+/** Whether Twitch takes a callback under this public URL: https on port 443, as EventSub requires (decision 0138). */
+function twitchTakes(publicUrl: string): boolean {
+  return URL.canParse(publicUrl) && new URL(publicUrl).protocol === 'https:' && new URL(publicUrl).port === '';
 }

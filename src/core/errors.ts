@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'login_failed'
   | 'admin_only'
   | 'cross_origin_refused'
+  | 'eventsub_signature_invalid'
   | 'too_many_requests'
   | 'provider_not_found'
   | 'user_not_found'

@@ -14,6 +14,7 @@ import type { StreamSource } from '../core/sources/ports.js';
 import type { AccountDeps } from './auth/account-deps.js';
 import type { DiskSource } from './disk-metrics.js';
 import type { FollowDeps } from './follows/follows.routes.js';
+import type { EventSubDeps } from './twitch/eventsub.routes.js';
 import type { ChangelogRelease } from './meta/changelog.js';
 import type { SearchAccessProvider } from './search/search.routes.js';
 import type { WebhookDeps } from './webhooks/webhooks.routes.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   channels: ChannelRepo;
   /** Followed channels: the repository, the YouTube handle resolver and what a follow may name; unset: /api/follows is not served. */
   follows?: FollowDeps;
+  /** Twitch's EventSub callback (decision 0138); unset: /api/twitch/eventsub is not served (EventSub off). */
+  twitchEventSub?: EventSubDeps;
   /** Webhooks (admin); unset: /api/webhooks is not served. */
   webhooks?: WebhookDeps;
   /** Retention (admin): channels' rules, pins, the preview, and the instance's default rules; unset: those routes are not served. */

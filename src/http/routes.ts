@@ -35,6 +35,7 @@ import { liveRoutes } from './video/live.routes.js';
 import { videoAdminRoutes } from './video/video-admin.routes.js';
 import { videoRoutes } from './video/video.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import { eventSubRoutes } from './twitch/eventsub.routes.js';
 import { webRoutes, type WebPages } from './web/web.routes.js';
 import { retentionRoutes } from './retention/retention.routes.js';
 import { videoPinRoutes } from './video/video-pin.routes.js';
@@ -110,6 +111,7 @@ function apiRoutes(deps: AppDeps, settings: RouteSettings, guard: Guard): Fastif
     const submitLimit = rules.submitLimit;
     await api.register(submitRoutes({ livestreams, captures, scheduler, submissionSource, rateLimiter, settings: { submitLimit }, publicUrl, guard }));
     if (deps.follows) await api.register(followRoutes({ ...deps.follows, guard }));
+    if (deps.twitchEventSub) await api.register(eventSubRoutes(deps.twitchEventSub));
     if (deps.webhooks) await api.register(webhookRoutes({ ...deps.webhooks, guard }));
     if (deps.retention) await api.register(retentionRoutes({ ...deps.retention, guard }));
     if (deps.retention) await api.register(videoPinRoutes({ retention: deps.retention.retention, guard }));

@@ -15,6 +15,7 @@ import { startWatchdogLoop } from './loops/watchdog.js';
 import { WEBHOOK_BACKSTOP_SECONDS, startWebhookWakeUp } from './loops/webhook-wake-up.js';
 import { startYtDlpUpdateLoop } from './loops/ytdlp-update.js';
 import { startScheduledBackupLoop } from './loops/scheduled-backup.js';
+import { startTwitchEventSubLoop } from './loops/twitch-eventsub.js';
 import {
   FOLLOW_NOTIFY_CHANNEL,
   FRAME_REQUESTS_CHANNEL,
@@ -88,6 +89,12 @@ export const LOOPS = {
     purpose: 'claims follows for a renewed lease and checks each when its time comes, from memory, writing what a check changed',
     wakeUp: { channel: FOLLOW_NOTIFY_CHANNEL, everySeconds: backstop },
     start: startFollowPollerLoop,
+  }),
+  'twitch-eventsub': defineLoop({
+    purpose:
+      'subscribes each followed Twitch channel to EventSub’s stream.online when its follow is seen, and every channel again each hour; nothing with EventSub off',
+    wakeUp: { channel: FOLLOW_NOTIFY_CHANNEL, everySeconds: () => 3600 },
+    start: startTwitchEventSubLoop,
   }),
   'job-maintenance': defineLoop({
     purpose: 'retries or fails the jobs whose attempt outlived its expiry (a dead worker’s), and archives finished jobs past their keeping time',

@@ -9,6 +9,7 @@ import type { FollowChecking } from './loops/follow-poller.js';
 import type { SpoolReporting } from './loops/spool-report.js';
 import type { YtDlpUpdating } from './loops/ytdlp-update.js';
 import type { ScheduledBackups } from './loops/scheduled-backup.js';
+import type { EventSubSubscribing } from './loops/twitch-eventsub.js';
 
 /** The limits and timers of a worker's loops (KURA_MAX_CAPTURES, KURA_JOB_POLL_SECONDS). */
 export type WorkerTiming = WorkerLimits & LoopTimes;
@@ -27,6 +28,8 @@ export interface WorkerContext extends JobParts {
   ytdlpUpdates?: YtDlpUpdating | null;
   /** Takes the daily backup into KURA_BACKUP_DIR; null or unset: backups off. */
   backups?: ScheduledBackups | null;
+  /** Subscribes followed Twitch channels to EventSub's stream.online; null or unset: EventSub off. */
+  twitchEventSub?: EventSubSubscribing | null;
   /** Reports this worker's spool space (the spool-report loop); unset: not reported. */
   spoolReport?: SpoolReporting;
   /** What this worker does and holds, for its /metrics; unset: not counted. */

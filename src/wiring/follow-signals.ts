@@ -9,8 +9,11 @@ import { createYouTubeTabsSignal } from '../adapters/follows/youtube-tabs-signal
 import type { Config } from '../config/config.js';
 import { TWITCH_CREDENTIALS, type FollowPolicy } from '../core/follows/add-follow.js';
 import type { SignalName } from '../core/follows/follow.js';
+import { twitchLoginOf } from '../core/follows/follow-target.js';
 import type { ChannelResolver, FollowRepo, FollowSignal } from '../core/follows/ports.js';
 import { targetChecks, ytdlpOf, type Sources } from './sources.js';
+import type { EventSubDeps } from '../http/twitch/eventsub.routes.js';
+import type { EventSubSubscribing } from '../jobs/loops/twitch-eventsub.js';
 
 /** The signals a worker's follows are checked with, each going out through this process's SSRF-safe fetcher or client, or yt-dlp. */
 export function createFollowSignals(config: Config, sources: Sources, follows: Pick<FollowRepo, 'unpausedUrls'>): Record<SignalName, FollowSignal> {
@@ -35,6 +38,32 @@ export function createFollowSignals(config: Config, sources: Sources, follows: P
 function helixOf(config: Pick<Config, 'allowPrivateSources' | 'follow'>): HelixClient | null {
   const app = config.follow.twitch;
   return app === undefined ? null : createHelixClient(app, { outbound: createOutboundClient({ allowPrivate: config.allowPrivateSources }) });
+}
+
+/** The EventSub callback's parts for the api (decision 0138): none where EventSub is off. */
+export function eventSubOf(config: Pick<Config, 'follow'>, follows: EventSubDeps['follows']): { twitchEventSub?: EventSubDeps } {
+  const eventSub = config.follow.twitch?.eventSub;
+  return eventSub == null ? {} : { twitchEventSub: { follows, secret: eventSub.secret } };
+}
+
+/** How a worker subscribes the followed Twitch channels to `stream.online` (decision 0138); null where EventSub is off. */
+export function createEventSubSubscriber(
+  config: Pick<Config, 'allowPrivateSources' | 'follow'>,
+  follows: Pick<FollowRepo, 'unpausedUrls'>,
+): EventSubSubscribing | null {
+  const eventSub = config.follow.twitch?.eventSub;
+  const helix = helixOf(config);
+  if (eventSub == null || helix === null) return null;
+  const ids = new Map<string, string>(); // a login's user id never changes
+  return {
+    followed: async () => (await follows.unpausedUrls('twitch_channel')).flatMap((url) => twitchLoginOf(url) ?? []),
+    async subscribe(login) {
+      const id = ids.get(login) ?? (await helix.user(login))?.id;
+      if (id === undefined) return 'no_channel';
+      ids.set(login, id);
+      return helix.subscribeOnline(id, eventSub.callbackUrl, eventSub.secret);
+    },
+  };
 }
 
 /** How `kura follow add` and `POST /api/follows` resolve a YouTube channel id or handle, or a Twitch login (once, at creation). */

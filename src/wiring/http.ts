@@ -23,7 +23,7 @@ import { buildApp } from '../http/app.js';
 import { parseChangelog } from '../http/meta/changelog.js';
 import { readPackageInfo } from '../adapters/os/package-info.js';
 import type { Database } from './database.js';
-import { createChannelResolver, followPolicy } from './follow-signals.js';
+import { createChannelResolver, eventSubOf, followPolicy } from './follow-signals.js';
 import { createWebhookParts } from './notifications.js';
 import type { Search } from './search.js';
 import type { Sources } from './sources.js';
@@ -54,6 +54,7 @@ export function buildHttp(config: Config, parts: HttpParts): Promise<FastifyInst
       watchLooks: database.watchLooks,
       channels: database.channels,
       follows: { follows: database.follows, resolver: createChannelResolver(config), policy: followPolicy(config), rateLimiter: accounts.rateLimiter },
+      ...eventSubOf(config, database.follows),
       webhooks: { ...createWebhookParts(config, database.pool), rateLimiter: accounts.rateLimiter },
       retention: { retention: database.retention, defaults: config.retention },
       captures: database.captures,

@@ -30,7 +30,7 @@ import type { Jobs } from '../jobs/jobs.js';
 import { createSearchDrain } from '../jobs/loops/search-sync.js';
 import type { WorkerContext } from '../jobs/worker-context.js';
 import { openChannelFeeds, type Database } from './database.js';
-import { createFollowSignals } from './follow-signals.js';
+import { createEventSubSubscriber, createFollowSignals } from './follow-signals.js';
 import { createDeliverDeps } from './notifications.js';
 import { serveWorkerStatus } from '../http/worker-status.js';
 import { WorkerActivity } from '../shared/worker-activity.js';
@@ -134,6 +134,7 @@ function createWorkerContext(config: Config, parts: WorkerParts, log: Logger, ac
     spoolReport: { read: () => diskSpace(spoolDirOf(config)), reports: createDiskReportRepo(database.pool) },
     ytdlpUpdates: config.ytdlpAutoUpdate ? createYtDlpUpdater(ytdlpOf(config)) : null,
     backups: createScheduledBackups(config, database.pool),
+    twitchEventSub: createEventSubSubscriber(config, database.follows),
     verify: { deps: createVerifyDeps(database, store), policy: verifyPolicy(config) },
     webhooks: {
       deps: { ...createDeliverDeps(config, database.pool), onAttempt: (result) => void (activity.webhookDeliveries[result] += 1) },

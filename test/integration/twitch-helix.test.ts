@@ -65,7 +65,7 @@ describe('the helix signal of Twitch follows (Helix stand-in)', () => {
     expect(twitch!.requests.filter((request) => request.path === '/helix/streams')).toHaveLength(3);
   });
 
-  it('asks again once its answer is older than half the interval, and fails every look without credentials, saying how to get them', async () => {
+  it('asks again once its answer is older than half the interval or its follow was brought forward, and fails every look without credentials, saying how to get them', async () => {
     const time = clock();
     const helix = await helixFor({ now: time.now });
     twitch!.users.set('alice', 'Alice');
@@ -77,6 +77,17 @@ describe('the helix signal of Twitch follows (Helix stand-in)', () => {
     time.pass(1_000);
     expect((await signal.look(followOf('alice')))[0]?.id).toBe('twitch-1');
     expect(twitch!.requests.filter((request) => request.path === '/helix/streams')).toHaveLength(2);
+
+    // a follow brought forward (an EventSub stream.online, decision 0138) is not answered from an answer asked before
+    twitch!.live.delete('alice');
+    time.pass(8_000);
+    expect(await signal.look(followOf('alice'))).toEqual([]);
+    twitch!.live.set('alice', { streamId: '2', title: 'on again' });
+    expect(await signal.look(followOf('alice'))).toEqual([]); // fresh: the answer of a moment ago
+    signal.forget?.(followOf('alice'));
+    time.pass(1);
+    expect((await signal.look(followOf('alice')))[0]?.id).toBe('twitch-2');
+    expect(twitch!.requests.filter((request) => request.path === '/helix/streams')).toHaveLength(4);
 
     const without = createTwitchHelixSignal({ helix: null, withoutClient: 'set KURA_TWITCH_CLIENT_ID', followed: async () => [], freshMs: 1 });
     await expect(without.look(followOf('alice'))).rejects.toThrow('set KURA_TWITCH_CLIENT_ID');
@@ -102,9 +113,9 @@ describe('Kura’s Helix client (Helix stand-in)', () => {
   it('takes a new token when Twitch answers 401 (a revoked token) and asks again', async () => {
     const helix = await helixFor();
     twitch!.users.set('alice', 'Alice');
-    expect(await helix.user('ALICE')).toEqual({ login: 'alice', displayName: 'Alice' });
+    expect(await helix.user('ALICE')).toEqual({ id: expect.stringMatching(/^[0-9]+$/), login: 'alice', displayName: 'Alice' });
     twitch!.revokeTokens();
-    expect(await helix.user('alice')).toEqual({ login: 'alice', displayName: 'Alice' });
+    expect(await helix.user('alice')).toMatchObject({ login: 'alice', displayName: 'Alice' });
     expect(twitch!.grants()).toBe(2);
     expect(twitch!.requests.map((request) => request.status)).toEqual([200, 401, 200]);
     expect(await helix.user('nobody')).toBeNull();

@@ -36,7 +36,7 @@ import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createChannelRepo } from '../../src/adapters/db/channel-repo.js';
 import { createFollowRepo } from '../../src/adapters/db/follow-repo.js';
 import { createRetentionRepo } from '../../src/adapters/db/retention-repo.js';
-import { createChannelResolver, followPolicy } from '../../src/wiring/follow-signals.js';
+import { createChannelResolver, eventSubOf, followPolicy } from '../../src/wiring/follow-signals.js';
 import { createWebhookParts } from '../../src/wiring/notifications.js';
 import { diskSource } from '../../src/wiring/http.js';
 import { clipParts } from '../../src/wiring/clips.js';
@@ -154,6 +154,7 @@ export async function startTestApp(
         policy: followPolicy(config, wiring.resolve),
         rateLimiter: accounts.rateLimiter,
       },
+      ...eventSubOf(config, createFollowRepo(db.pool)),
       webhooks: { ...createWebhookParts(config, db.pool, wiring.resolve), rateLimiter: accounts.rateLimiter },
       retention: { retention: createRetentionRepo(db.pool), defaults: config.retention },
       chats: createChatRepo(db.pool),

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventSubStandIn, type EventSubStandIn } from './eventsub-stand-in.js';
 
 // A STAND-IN for Twitch's API (no real Twitch is reachable here), as hard as the real one:
 // - the client credentials grant (dev.twitch.tv/docs/authentication/getting-tokens-oauth, "Client
@@ -14,7 +15,9 @@ import type { AddressInfo } from 'node:net';
 //   {"error":"Unauthorized","status":401,"message":"Invalid OAuth token"} otherwise (an expired or
 //   revoked token);
 // - the token bucket (API guide, "Rate limits"): `Ratelimit-Limit`, `Ratelimit-Remaining`,
-//   `Ratelimit-Reset` (Unix seconds) on every Helix answer; a request with the bucket empty is 429.
+//   `Ratelimit-Reset` (Unix seconds) on every Helix answer; a request with the bucket empty is 429;
+// - EventSub's subscriptions, their verification and `stream.online` notifications
+//   (test/support/eventsub-stand-in.ts).
 
 export interface HelixStandInOptions {
   clientId?: string;
@@ -25,6 +28,11 @@ export interface HelixStandInOptions {
   bucket?: { limit: number; windowMs: number };
   /** The stand-in's clock (a test moves it and Kura's together). */
   now?: () => number;
+  /**
+   * Whether an EventSub callback must be https on port 443, as Twitch requires (default true). A
+   * test of Kura listening on http://127.0.0.1 turns it off: the one rule of Twitch's not kept.
+   */
+  requireHttpsCallback?: boolean;
 }
 
 export interface LiveChannel {
@@ -53,6 +61,8 @@ export interface HelixStandIn {
   revokeTokens(): void;
   /** Spends what is left of the bucket (another client of the same application used it). */
   spendBucket(): void;
+  /** EventSub: the subscriptions made, their verifications, and notifications sent. */
+  eventSub: EventSubStandIn;
   close(): Promise<void>;
 }
 
@@ -69,6 +79,7 @@ export async function startHelixStandIn(options: HelixStandInOptions = {}): Prom
   const live = new Map<string, LiveChannel>();
   const requests: HelixStandIn['requests'] = [];
   const waiting = new Set<() => void>();
+  const eventSub = eventSubStandIn(users, idOf, { requireHttps: options.requireHttpsCallback ?? true });
 
   const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -85,7 +96,8 @@ export async function startHelixStandIn(options: HelixStandInOptions = {}): Prom
     tokens.set(value, now() + seconds * 1000);
     send(response, 200, { access_token: value, expires_in: seconds, token_type: 'bearer' });
   };
-  const helix = (url: URL, request: IncomingMessage, response: ServerResponse) => {
+  const helix = async (url: URL, request: IncomingMessage, response: ServerResponse) => {
+    const raw = request.method === 'POST' ? await bodyOf(request) : '';
     const logins = url.searchParams.getAll(url.pathname === '/helix/users' ? 'login' : 'user_login').map((login) => login.toLowerCase());
     const answer = (status: number, body: unknown) => {
       requests.push({ path: url.pathname, logins, status });
@@ -110,6 +122,10 @@ export async function startHelixStandIn(options: HelixStandInOptions = {}): Prom
         status: 400,
         message: 'The parameter "user_login" was malformed: the value must be less than or equal to 100',
       });
+    }
+    if (url.pathname === '/helix/eventsub/subscriptions') {
+      const created = eventSub.create(raw);
+      return answer(created.status, created.body);
     }
     if (url.pathname === '/helix/users') {
       const found = logins.filter((login) => users.has(login));
@@ -143,7 +159,8 @@ export async function startHelixStandIn(options: HelixStandInOptions = {}): Prom
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     if (request.method === 'POST' && url.pathname === '/oauth2/token') return void token(request, response);
-    if (request.method === 'GET' && (url.pathname === '/helix/streams' || url.pathname === '/helix/users')) return helix(url, request, response);
+    if (request.method === 'GET' && (url.pathname === '/helix/streams' || url.pathname === '/helix/users')) return void helix(url, request, response);
+    if (request.method === 'POST' && url.pathname === '/helix/eventsub/subscriptions') return void helix(url, request, response);
     send(response, 404, { error: 'Not Found', status: 404, message: '' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -169,6 +186,7 @@ export async function startHelixStandIn(options: HelixStandInOptions = {}): Prom
       }),
     revokeTokens: () => tokens.clear(),
     spendBucket: () => void (points = 0),
+    eventSub: eventSub.standIn,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -85,6 +85,7 @@ describe('the catalogue of background work', () => {
       'capture-watchdog',
       'frame-requests',
       'follow-poller',
+      'twitch-eventsub',
       'job-maintenance',
       'job-clock',
       'job-runners',

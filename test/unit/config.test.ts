@@ -127,9 +127,35 @@ describe('configuration', () => {
       clientSecret: 'secret',
       apiUrl: 'https://api.twitch.tv/helix',
       authUrl: 'https://id.twitch.tv/oauth2',
+      eventSub: null,
     });
     expect(() => parseConfig({ KURA_TWITCH_CLIENT_ID: 'id' })).toThrow(
       expect.objectContaining({ problems: [expect.stringMatching(/^KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET go together/)] }),
+    );
+  });
+
+  it('turns Twitch EventSub on where Twitch can call (https on 443), off where told, and on by force only with credentials', () => {
+    const app = { KURA_TWITCH_CLIENT_ID: 'id', KURA_TWITCH_CLIENT_SECRET: 'secret' };
+    const eventSub = (env: Record<string, string>) => parseConfig({ ...app, ...env }).follow.twitch?.eventSub;
+    const on = eventSub({ KURA_PUBLIC_URL: 'https://kura.example.org:443/' });
+    expect(on?.callbackUrl).toBe('https://kura.example.org/api/twitch/eventsub');
+    // derived from the client secret: 64 hex characters (Twitch takes 10 to 100), the same in every process, another for another secret
+    expect(on?.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(eventSub({ KURA_PUBLIC_URL: 'https://kura.example.org' })?.secret).toBe(on?.secret);
+    expect(parseConfig({ ...app, KURA_TWITCH_CLIENT_SECRET: 'other', KURA_PUBLIC_URL: 'https://kura.example.org' }).follow.twitch?.eventSub?.secret).not.toBe(
+      on?.secret,
+    );
+    expect(on?.secret).not.toContain('secret');
+    expect(eventSub({ KURA_PUBLIC_URL: 'https://kura.example.org/archive' })?.callbackUrl).toBe('https://kura.example.org/archive/api/twitch/eventsub');
+    expect(eventSub({ KURA_PUBLIC_URL: 'http://kura.example.org' })).toBeNull();
+    expect(eventSub({ KURA_PUBLIC_URL: 'https://kura.example.org:8443' })).toBeNull();
+    expect(eventSub({ KURA_PUBLIC_URL: 'https://kura.example.org', KURA_TWITCH_EVENTSUB: 'off' })).toBeNull();
+    expect(eventSub({ KURA_PUBLIC_URL: 'http://127.0.0.1:8080', KURA_TWITCH_EVENTSUB: 'on' })?.callbackUrl).toBe('http://127.0.0.1:8080/api/twitch/eventsub');
+    expect(() => parseConfig({ KURA_TWITCH_EVENTSUB: 'on' })).toThrow(
+      expect.objectContaining({ problems: ['KURA_TWITCH_EVENTSUB=on needs KURA_TWITCH_CLIENT_ID and KURA_TWITCH_CLIENT_SECRET'] }),
+    );
+    expect(() => parseConfig({ ...app, KURA_TWITCH_EVENTSUB: 'yes' })).toThrow(
+      expect.objectContaining({ problems: ['KURA_TWITCH_EVENTSUB must be auto, on or off (got "yes")'] }),
     );
   });
 

@@ -1,6 +1,6 @@
 // Decisions: docs/decisions/0135-twitch-follows-through-helix.md
-import type { Follow, StreamCandidate } from '../../core/follows/follow.js';
-import { twitchChannelUrl } from '../../core/follows/follow-target.js';
+import type { StreamCandidate } from '../../core/follows/follow.js';
+import { twitchChannelUrl, twitchLoginOf } from '../../core/follows/follow-target.js';
 import type { FollowSignal } from '../../core/follows/ports.js';
 import type { HelixClient, HelixStream } from '../twitch/helix-client.js';
 
@@ -34,14 +34,17 @@ export function createTwitchHelixSignal(options: HelixSignalOptions): FollowSign
   const now = options.now ?? Date.now;
   let answer: Answer | null = null;
   let asking: Promise<Answer> | null = null;
+  /** When a login's follow was brought forward (an EventSub `stream.online`, decision 0138): an answer asked before does not serve it. */
+  const broughtForward = new Map<string, number>();
 
   const ask = async (helix: HelixClient, login: string): Promise<Answer> => {
     const at = now();
-    const logins = new Set([login, ...(await options.followed()).flatMap((url) => loginIn(url) ?? [])]);
+    const logins = new Set([login, ...(await options.followed()).flatMap((url) => twitchLoginOf(url) ?? [])]);
     const live = await helix.liveStreams([...logins]);
     return { at, logins, live: new Map(live.filter((stream) => stream.type === 'live').map((stream) => [stream.login, stream])) };
   };
-  const fresh = (found: Answer | null, login: string): found is Answer => found !== null && found.logins.has(login) && now() - found.at <= options.freshMs;
+  const fresh = (found: Answer | null, login: string): found is Answer =>
+    found !== null && found.logins.has(login) && now() - found.at <= options.freshMs && found.at >= (broughtForward.get(login) ?? 0);
   const answerFor = async (helix: HelixClient, login: string): Promise<Answer> => {
     if (fresh(answer, login)) return answer;
     // one round at a time: looks that come meanwhile take its answer, and ask again only if it did not cover them
@@ -57,10 +60,14 @@ export function createTwitchHelixSignal(options: HelixSignalOptions): FollowSign
     host: () => null,
     async look(follow) {
       if (options.helix === null) throw new Error(options.withoutClient);
-      const login = loginIn(follow.url);
+      const login = twitchLoginOf(follow.url);
       if (login === null) throw new Error(`${follow.url} is not a Twitch channel's page`);
       const stream = (await answerFor(options.helix, login)).live.get(login);
       return stream === undefined ? [] : [candidateOf(stream)];
+    },
+    forget(follow) {
+      const login = twitchLoginOf(follow.url);
+      if (login !== null) broughtForward.set(login, now());
     },
   };
 }
@@ -76,9 +83,4 @@ function candidateOf(stream: HelixStream): StreamCandidate {
     channelId: `twitch:${stream.login}`,
     channelName: stream.displayName,
   };
-}
-
-/** The login of a Twitch follow's kept URL (`https://www.twitch.tv/{login}`), or null. */
-function loginIn(url: Follow['url']): string | null {
-  return /^https:\/\/www\.twitch\.tv\/([a-z0-9_]+)$/.exec(url)?.[1] ?? null;
 }

@@ -20,7 +20,12 @@ export interface HelixClient {
   /** The channels among `logins` that are live now (any number of logins: a hundred a request). */
   liveStreams(logins: readonly string[]): Promise<HelixStream[]>;
   /** A channel by its login; null when Twitch has none of that name. */
-  user(login: string): Promise<{ login: string; displayName: string } | null>;
+  user(login: string): Promise<{ id: string; login: string; displayName: string } | null>;
+  /**
+   * Asks Twitch to post `stream.online` of this broadcaster (its user id) to `callback`, signed with
+   * `secret` (decision 0138): `created`, or `exists` when Twitch has that subscription already (409).
+   */
+  subscribeOnline(broadcasterId: string, callback: string, secret: string): Promise<'created' | 'exists'>;
 }
 
 /** Helix takes at most this many `user_login`s a request. */
@@ -41,7 +46,7 @@ interface Token {
  * budget is spent, and a 429 is waited out once. Errors name what Twitch said and what to do.
  */
 export function createHelixClient(
-  app: TwitchApp,
+  app: Omit<TwitchApp, 'eventSub'>,
   deps: { outbound: OutboundClient; now?: () => number; sleep?: (ms: number) => Promise<unknown> },
 ): HelixClient {
   const now = deps.now ?? Date.now;
@@ -76,13 +81,18 @@ export function createHelixClient(
     return { status: response.statusCode, headers: response.headers, json: parseJson(text) };
   };
 
-  const get = async (path: string, query: URLSearchParams): Promise<unknown> => {
+  /** A Helix request (a JSON body: a POST), answered 2xx or as `accepted` says; else it throws, saying what Twitch said. */
+  const ask = async (path: string, query: URLSearchParams, json?: unknown, accepted: readonly number[] = []): Promise<{ status: number; json: unknown }> => {
     for (let attempt = 1; ; attempt++) {
       await waitForBudget(budget, now, wait);
       const { value } = await currentToken();
-      const answer = await call(`${app.apiUrl}${path}?${query.toString()}`, { headers: { 'client-id': app.clientId, authorization: `Bearer ${value}` } });
+      const headers: Record<string, string> = { 'client-id': app.clientId, authorization: `Bearer ${value}` };
+      const answer = await call(
+        `${app.apiUrl}${path}${query.size > 0 ? `?${query.toString()}` : ''}`,
+        json === undefined ? { headers } : { method: 'POST', body: JSON.stringify(json), headers: { ...headers, 'content-type': 'application/json' } },
+      );
       Object.assign(budget, helixRateLimit(answer.headers, answer.status, now()));
-      if (answer.status === 200) return answer.json;
+      if ((answer.status >= 200 && answer.status < 300) || accepted.includes(answer.status)) return answer;
       if (answer.status === 401 && attempt === 1) {
         token = null; // revoked or expired before its time: a new one, once
         continue;
@@ -98,17 +108,27 @@ export function createHelixClient(
       for (let from = 0; from < logins.length; from += LOGINS_PER_REQUEST) {
         const query = new URLSearchParams({ first: String(LOGINS_PER_REQUEST), type: 'live' });
         for (const login of logins.slice(from, from + LOGINS_PER_REQUEST)) query.append('user_login', login);
-        live.push(...readStreams(await get('/streams', query)));
+        live.push(...readStreams((await ask('/streams', query)).json));
       }
       return live;
     },
     async user(login) {
-      const data = listOf(await get('/users', new URLSearchParams({ login })));
-      const [found] = data as Array<{ login?: unknown; display_name?: unknown }>;
-      if (found === undefined || typeof found.login !== 'string') return null;
-      return { login: found.login, displayName: typeof found.display_name === 'string' && found.display_name !== '' ? found.display_name : found.login };
+      const data = listOf((await ask('/users', new URLSearchParams({ login }))).json);
+      const [found] = data as Array<{ id?: unknown; login?: unknown; display_name?: unknown }>;
+      if (found === undefined || typeof found.login !== 'string' || typeof found.id !== 'string') return null;
+      const displayName = typeof found.display_name === 'string' && found.display_name !== '' ? found.display_name : found.login;
+      return { id: found.id, login: found.login, displayName };
+    },
+    async subscribeOnline(broadcasterId, callback, secret) {
+      const answer = await ask('/eventsub/subscriptions', new URLSearchParams(), onlineSubscription(broadcasterId, callback, secret), [409]);
+      return answer.status === 409 ? 'exists' : 'created';
     },
   };
+}
+
+/** A webhook subscription to a broadcaster's `stream.online` (Twitch's reference, "Create EventSub Subscription"). */
+function onlineSubscription(broadcasterId: string, callback: string, secret: string) {
+  return { type: 'stream.online', version: '1', condition: { broadcaster_user_id: broadcasterId }, transport: { method: 'webhook', callback, secret } };
 }
 
 function readStreams(body: unknown): HelixStream[] {

@@ -64,6 +64,11 @@ export function twitchChannelUrl(login: string): string {
   return `https://www.twitch.tv/${login}`;
 }
 
+/** The login of a Twitch follow's kept URL (`https://www.twitch.tv/{login}`), or null. */
+export function twitchLoginOf(url: string): string | null {
+  return /^https:\/\/www\.twitch\.tv\/([a-z0-9_]+)$/.exec(url)?.[1] ?? null;
+}
+
 function decodeSafely(part: string): string {
   try {
     return decodeURIComponent(part);

@@ -100,6 +100,8 @@ export interface FollowSignal {
    */
   host(follow: Follow): string | null;
   look(follow: Follow): Promise<StreamCandidate[]>;
+  /** The follow was brought forward (a resume, a `stream.online`): its next look is not answered from what was asked before (decision 0138). */
+  forget?(follow: Follow): void;
 }
 
 /** A YouTube channel as a follow keeps it: a handle is resolved once, so a rename never breaks a follow. */

@@ -88,8 +88,9 @@ export class HeldFollows {
     const { signals, lastCheckedAt, nextCheckAt } = held.follow;
     held.follow = { ...row, signals, lastCheckedAt, nextCheckAt };
     if (row.nextCheckAt.getTime() < held.storedDue.getTime()) {
-      // brought forward (a resume): every signal due later is due then
+      // brought forward (a resume, a stream.online): every signal due later is due then, and looks afresh
       const due = row.nextCheckAt;
+      for (const signal of Object.values(this.deps.signals)) signal.forget?.(row);
       held.follow.signals = signals.map((s) => (s.nextCheckAt.getTime() > due.getTime() ? { ...s, nextCheckAt: due } : s));
       held.follow.nextCheckAt = due;
       held.storedDue = due;
