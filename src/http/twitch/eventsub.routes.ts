@@ -1,5 +1,5 @@
 // Decisions: docs/decisions/0138-twitch-eventsub-stream-online.md
-import { Type } from '@sinclair/typebox';
+import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
