@@ -10,6 +10,7 @@ export type UiLanguage = 'en' | 'ja';
 export const LATIN_TERMS = [
   'Kura',
   'YouTube',
+  'Twitch',
   'HLS',
   'URL',
   'URLs',
